@@ -1,0 +1,51 @@
+# Tessel: the one entry point.
+#
+#   make setup   install (apt-get, idempotent) what `make demo` and `make test` need
+#   make         build the compiler, the simulator and the firmware
+#   make demo    compile the bundled model, run it on the cycle-accurate SoC, profile it
+#   make test    build everything and run every test suite
+#   make bench   run the benchmarks and print their figures
+#
+# Each subsystem adds its own rules in <folder>/rules.mk: what it builds (ALL),
+# its test suites (TEST_SUITES, each with a `test-<name>` rule) and its
+# benchmarks (BENCHES, each with a `bench-<name>` rule).
+
+.DEFAULT_GOAL := all
+SHELL := /bin/bash
+
+TARGET  ?= npu8
+BUILD   := build
+BIN     := $(BUILD)/bin
+
+ALL         :=
+TEST_SUITES :=
+BENCHES     :=
+
+include mk/common.mk
+include $(sort $(wildcard */rules.mk))
+
+.PHONY: all setup setup-demo setup-test demo test test-suites bench fuzz clean
+
+all: $(ALL)
+
+setup: setup-test
+setup-demo:
+	@bash mk/setup.sh demo
+setup-test:
+	@bash mk/setup.sh test
+
+# `make test` sets up, builds, then runs every suite through the runner, which
+# prints per-suite times and ends with the line "N passed, N failed".
+test: setup-test
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory test-suites
+
+test-suites:
+	@bash tests/run-suites.sh $(TEST_SUITES)
+
+bench: setup-test
+	@$(MAKE) --no-print-directory all
+	@set -e; for b in $(BENCHES); do $(MAKE) --no-print-directory bench-$$b; done
+
+clean:
+	rm -rf $(BUILD)
