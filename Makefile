@@ -7,8 +7,9 @@
 #   make bench   run the benchmarks and print their figures
 #
 # Each subsystem adds its own rules in <folder>/rules.mk: what it builds (ALL),
-# its test suites (TEST_SUITES, each with a `test-<name>` rule) and its
-# benchmarks (BENCHES, each with a `bench-<name>` rule).
+# its test suites (TEST_SUITES, each with a `test-<name>` rule), its
+# benchmarks (BENCHES, each with a `bench-<name>` rule) and its fuzzers
+# (FUZZERS, each with a `fuzz-<name>` rule for a long run).
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
@@ -20,6 +21,7 @@ BIN     := $(BUILD)/bin
 ALL         :=
 TEST_SUITES :=
 BENCHES     :=
+FUZZERS     :=
 
 include mk/common.mk
 include $(sort $(wildcard */rules.mk))
@@ -46,6 +48,10 @@ test-suites:
 bench: setup-test
 	@$(MAKE) --no-print-directory all
 	@set -e; for b in $(BENCHES); do $(MAKE) --no-print-directory bench-$$b; done
+
+fuzz: setup-test
+	@$(MAKE) --no-print-directory all
+	@set -e; for f in $(FUZZERS); do $(MAKE) --no-print-directory fuzz-$$f; done
 
 clean:
 	rm -rf $(BUILD)
