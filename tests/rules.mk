@@ -1,0 +1,67 @@
+# tests/rules.mk: the .npy library's tests and fuzzer, the npy-check tool,
+# the committed test models (tests/models) and their generators.
+#
+#   make test-npy              cmocka unit tests of compiler/npy.c (ASan/UBSan)
+#   make test-fuzz-npy-short   ~10 s libFuzzer run over the committed corpus
+#   make test-models-manifest  every file in tests/models/MANIFEST exists and parses
+#   make fuzz-npy              long libFuzzer run (NPY_FUZZ_TIME seconds)
+#   make models                rerun the model generators (needs torch; not in all/test)
+
+NPY_OBJ       := $(BUILD)/obj/tests/npy
+NPY_DEPS      := compiler/npy.c compiler/npy.h
+NPY_FUZZ_TIME ?= 600
+
+ALL         += $(BIN)/npy-check
+TEST_SUITES += npy fuzz-npy-short models-manifest
+FUZZERS     += npy
+
+.PHONY: test-npy test-fuzz-npy-short test-models-manifest fuzz-npy models
+
+$(BIN)/npy-check: tests/npy/npy_check.c $(NPY_DEPS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -Icompiler -o $@ tests/npy/npy_check.c compiler/npy.c
+
+$(NPY_OBJ)/test_npy: tests/npy/test_npy.c $(NPY_DEPS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler \
+	  -DNPY_DATA_DIR='"$(CURDIR)/tests/npy/data"' \
+	  -o $@ tests/npy/test_npy.c compiler/npy.c -lcmocka
+
+test-npy: $(NPY_OBJ)/test_npy
+	$(NPY_OBJ)/test_npy
+
+# The fuzzer is built with clang (libFuzzer); same warnings as the host build.
+$(NPY_OBJ)/fuzz_npy: tests/npy/fuzz_npy.c $(NPY_DEPS)
+	@mkdir -p $(@D)
+	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -Icompiler -o $@ tests/npy/fuzz_npy.c compiler/npy.c
+
+# New inputs go to a scratch folder under build/, never into the committed
+# corpus; the committed corpus and the NumPy-made files are the seeds.
+NPY_FUZZ_ARGS = -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  $(NPY_OBJ)/corpus tests/npy/corpus tests/npy/data
+
+test-fuzz-npy-short: $(NPY_OBJ)/fuzz_npy
+	@mkdir -p $(NPY_OBJ)/corpus
+	@if $(NPY_OBJ)/fuzz_npy -max_total_time=10 $(NPY_FUZZ_ARGS) \
+	    -artifact_prefix=$(NPY_OBJ)/ 2>&1 | tail -n 20; \
+	  [ $${PIPESTATUS[0]} -eq 0 ]; then echo "1 passed, 0 failed"; \
+	else echo "0 passed, 1 failed"; exit 1; fi
+
+fuzz-npy: $(NPY_OBJ)/fuzz_npy
+	@mkdir -p $(NPY_OBJ)/corpus
+	$(NPY_OBJ)/fuzz_npy -max_total_time=$(NPY_FUZZ_TIME) $(NPY_FUZZ_ARGS) \
+	  -artifact_prefix=$(NPY_OBJ)/
+
+test-models-manifest: $(BIN)/npy-check
+	bash tests/models/check-manifest.sh $(BIN)/npy-check
+
+# Regenerate the committed .npy test data and test models (needs
+# python3-onnx/torch: mk/setup.sh models). Not part of all or test.
+models:
+	bash mk/setup.sh models
+	/usr/bin/python3 tests/npy/gen_data.py
+	/usr/bin/python3 tests/models/gen_ops.py
+	/usr/bin/python3 tests/models/gen_nets.py
+	/usr/bin/python3 tests/models/gen_bad.py
