@@ -1,0 +1,175 @@
+/* main.c: tessel-iss, the instruction-set simulator's command line.
+ *
+ *   tessel-iss FIRMWARE.elf [--max-insns N] [--trace-commits F]
+ *
+ * Exit status follows tessel-sim: the firmware's EXIT value (0..119) passes
+ * through; tohost 1 exits 0 and an odd tohost v (test v>>1 failed) exits with
+ * v>>1 clamped to 1..119; the ISS's own outcomes are 120 and up. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bus.h"
+#include "elf.h"
+#include "hart.h"
+
+enum {
+  EXIT_BAD_INPUT = 120, /* usage error, unreadable or malformed ELF */
+  EXIT_LIMIT = 121,     /* --max-insns reached */
+  EXIT_INTERNAL = 122,  /* simulator failure (out of memory, I/O) */
+  EXIT_PROTOCOL = 123,  /* firmware ended with an invalid EXIT or tohost value */
+};
+
+#define DEFAULT_MAX_INSNS 1000000000ull
+
+static void usage(FILE *f) {
+  fprintf(f,
+          "usage: tessel-iss FIRMWARE.elf [--max-insns N] [--trace-commits FILE]\n"
+          "Runs an RV32IM bare-metal ELF on the Tessel memory map, one instruction per step.\n"
+          "  --max-insns N        stop after N steps (default %llu)\n"
+          "  --trace-commits F    write one line per retired instruction to F\n"
+          "Exit status: the firmware's EXIT value 0..119; tohost 1 -> 0; tohost odd v -> v>>1\n"
+          "(clamped to 1..119); 120 bad input or usage; 121 step limit reached;\n"
+          "122 internal error; 123 EXIT value above 119 or even tohost value.\n",
+          DEFAULT_MAX_INSNS);
+}
+
+static int parse_u64(const char *s, unsigned long long *out) {
+  char *end;
+  if (*s < '0' || *s > '9') return -1;
+  errno = 0;
+  *out = strtoull(s, &end, 0);
+  return (errno || *end) ? -1 : 0;
+}
+
+/* Reads the whole file; returns NULL with errno set on failure. */
+static uint8_t *read_file(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 1 << 16, n = 0;
+  uint8_t *buf = malloc(cap);
+  while (buf) {
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap) break;
+    uint8_t *nb = realloc(buf, cap * 2);
+    if (!nb) { free(buf); buf = NULL; break; }
+    buf = nb;
+    cap *= 2;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) { free(buf); errno = EIO; return NULL; }
+  *size = n;
+  return buf;
+}
+
+int main(int argc, char **argv) {
+  const char *elf_path = NULL, *trace_path = NULL;
+  unsigned long long max_insns = DEFAULT_MAX_INSNS;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return 0;
+    } else if (!strcmp(argv[i], "--max-insns")) {
+      if (i + 1 >= argc || parse_u64(argv[i + 1], &max_insns) != 0 || max_insns == 0) {
+        fprintf(stderr, "tessel-iss: --max-insns needs a positive integer\n");
+        return EXIT_BAD_INPUT;
+      }
+      i++;
+    } else if (!strcmp(argv[i], "--trace-commits")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "tessel-iss: --trace-commits needs a file name\n");
+        return EXIT_BAD_INPUT;
+      }
+      trace_path = argv[++i];
+    } else if (argv[i][0] == '-') {
+      fprintf(stderr, "tessel-iss: unknown option '%s'\n", argv[i]);
+      usage(stderr);
+      return EXIT_BAD_INPUT;
+    } else if (elf_path) {
+      fprintf(stderr, "tessel-iss: more than one firmware file ('%s', '%s')\n", elf_path, argv[i]);
+      return EXIT_BAD_INPUT;
+    } else {
+      elf_path = argv[i];
+    }
+  }
+  if (!elf_path) {
+    usage(stderr);
+    return EXIT_BAD_INPUT;
+  }
+
+  size_t size = 0;
+  uint8_t *image = read_file(elf_path, &size);
+  if (!image) {
+    fprintf(stderr, "tessel-iss: %s: %s\n", elf_path, strerror(errno));
+    return EXIT_BAD_INPUT;
+  }
+  bus_t bus;
+  if (bus_init(&bus, stdout) != 0) {
+    fprintf(stderr, "tessel-iss: out of memory\n");
+    free(image);
+    return EXIT_INTERNAL;
+  }
+  elf_info info;
+  char err[256];
+  int rc = elf_load(image, size, &bus, &info, err, sizeof err);
+  free(image);
+  if (rc != 0) {
+    fprintf(stderr, "tessel-iss: %s: %s\n", elf_path, err);
+    bus_free(&bus);
+    return EXIT_BAD_INPUT;
+  }
+  bus.has_tohost = info.has_tohost;
+  bus.tohost_addr = info.tohost_addr;
+
+  hart_t hart;
+  hart_reset(&hart, &bus, info.entry);
+  if (trace_path) {
+    hart.trace = fopen(trace_path, "w");
+    if (!hart.trace) {
+      fprintf(stderr, "tessel-iss: %s: %s\n", trace_path, strerror(errno));
+      bus_free(&bus);
+      return EXIT_BAD_INPUT;
+    }
+  }
+
+  unsigned long long steps = 0;
+  while (bus.halt == BUS_RUN && steps < max_insns) {
+    hart_step(&hart);
+    steps++;
+  }
+  fflush(stdout);
+
+  int status;
+  if (bus.halt == BUS_EXIT) {
+    if (bus.halt_value <= 119) {
+      status = (int)bus.halt_value;
+    } else {
+      fprintf(stderr, "tessel-iss: firmware wrote EXIT value %u (valid: 0..119)\n", bus.halt_value);
+      status = EXIT_PROTOCOL;
+    }
+  } else if (bus.halt == BUS_TOHOST) {
+    uint32_t v = bus.halt_value;
+    if (v == 1) {
+      status = 0;
+    } else if (v & 1) {
+      uint32_t test = v >> 1;
+      fprintf(stderr, "tessel-iss: test %u failed (tohost 0x%x)\n", test, v);
+      status = test > 119 ? 119 : (int)test;
+    } else {
+      fprintf(stderr, "tessel-iss: firmware wrote even value 0x%x to tohost (expected 1 or odd)\n", v);
+      status = EXIT_PROTOCOL;
+    }
+  } else {
+    fprintf(stderr, "tessel-iss: stopped after %llu steps (--max-insns) at pc 0x%08x\n", steps,
+            hart.pc);
+    status = EXIT_LIMIT;
+  }
+  if (hart.trace && fclose(hart.trace) != 0) {
+    fprintf(stderr, "tessel-iss: %s: write failed\n", trace_path);
+    status = EXIT_INTERNAL;
+  }
+  bus_free(&bus);
+  return status;
+}
