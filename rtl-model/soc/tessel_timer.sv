@@ -1,0 +1,78 @@
+// tessel_timer: the RISC-V machine timer (mtime/mtimecmp, docs/memory-map.md).
+// mtime counts every clock; the interrupt is pending while mtime >= mtimecmp.
+`default_nettype none
+
+module tessel_timer (
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  input  wire logic        req_valid_i,
+  output      logic        req_ready_o,
+  input  wire logic        req_we_i,
+  input  wire logic [3:0]  req_be_i,
+  input  wire logic [11:0] req_addr_i,
+  input  wire logic [31:0] req_wdata_i,
+  output      logic        rsp_valid_o,
+  output      logic [31:0] rsp_rdata_o,
+  output      logic        rsp_err_o,
+  output      logic        irq_o
+);
+
+  logic [63:0] mtime_q, mtime_d, cmp_q, cmp_d;
+  logic        rsp_valid_q, rsp_err_q, rsp_err_d;
+  logic [31:0] rsp_rdata_q, rsp_rdata_d, wmask;
+
+  assign req_ready_o = 1'b1;
+  assign wmask = {{8{req_be_i[3]}}, {8{req_be_i[2]}}, {8{req_be_i[1]}}, {8{req_be_i[0]}}};
+
+  always_comb begin
+    mtime_d     = mtime_q + 64'd1;
+    cmp_d       = cmp_q;
+    rsp_rdata_d = 32'h0;
+    rsp_err_d   = 1'b0;
+    if (req_valid_i) begin
+      unique case (req_addr_i)
+        12'h000: begin
+          rsp_rdata_d = mtime_q[31:0];
+          if (req_we_i) mtime_d[31:0] = (mtime_q[31:0] & ~wmask) | (req_wdata_i & wmask);
+        end
+        12'h004: begin
+          rsp_rdata_d = mtime_q[63:32];
+          if (req_we_i) mtime_d[63:32] = (mtime_q[63:32] & ~wmask) | (req_wdata_i & wmask);
+        end
+        12'h008: begin
+          rsp_rdata_d = cmp_q[31:0];
+          if (req_we_i) cmp_d[31:0] = (cmp_q[31:0] & ~wmask) | (req_wdata_i & wmask);
+        end
+        12'h00C: begin
+          rsp_rdata_d = cmp_q[63:32];
+          if (req_we_i) cmp_d[63:32] = (cmp_q[63:32] & ~wmask) | (req_wdata_i & wmask);
+        end
+        default: rsp_err_d = 1'b1;
+      endcase
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      mtime_q     <= 64'h0;
+      cmp_q       <= '1;
+      rsp_valid_q <= 1'b0;
+      rsp_rdata_q <= 32'h0;
+      rsp_err_q   <= 1'b0;
+    end else begin
+      mtime_q     <= mtime_d;
+      cmp_q       <= cmp_d;
+      rsp_valid_q <= req_valid_i;
+      rsp_rdata_q <= rsp_rdata_d;
+      rsp_err_q   <= rsp_err_d;
+    end
+  end
+
+  assign irq_o       = mtime_q >= cmp_q;
+  assign rsp_valid_o = rsp_valid_q;
+  assign rsp_rdata_o = rsp_rdata_q;
+  assign rsp_err_o   = rsp_err_q;
+
+endmodule
+
+`default_nettype wire
