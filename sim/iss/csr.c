@@ -6,7 +6,8 @@ int csr_exists(uint32_t addr) {
   case CSR_MSTATUS: case CSR_MISA: case CSR_MIE: case CSR_MTVEC:
   case CSR_MSCRATCH: case CSR_MEPC: case CSR_MCAUSE: case CSR_MTVAL:
   case CSR_MIP: case CSR_MCYCLE: case CSR_MINSTRET: case CSR_MCYCLEH:
-  case CSR_MINSTRETH: case CSR_MHARTID:
+  case CSR_MINSTRETH: case CSR_MVENDORID: case CSR_MARCHID: case CSR_MIMPID:
+  case CSR_MHARTID:
     return 1;
   default:
     return 0;
@@ -28,6 +29,7 @@ int csr_read(const hart_t *h, uint32_t addr, uint32_t *value) {
   case CSR_MINSTRET: *value = (uint32_t)h->minstret; return 0;
   case CSR_MCYCLEH: *value = (uint32_t)(h->mcycle >> 32); return 0;
   case CSR_MINSTRETH: *value = (uint32_t)(h->minstret >> 32); return 0;
+  case CSR_MVENDORID: case CSR_MARCHID: case CSR_MIMPID:
   case CSR_MHARTID: *value = 0; return 0;
   default: return -1;
   }

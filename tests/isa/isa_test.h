@@ -144,4 +144,43 @@ fromhost: .word 0, 0;                                                    \
 1: j fail;                                                               \
 2:
 
+/* Trap tests. EXPECT_TRAP_HANDLER defines a handler that records mcause,
+ * mepc, mtval and mstatus in s0, s1, s2, s4 and resumes after the trapping instruction,
+ * or at s3 if s3 is non-zero (for traps whose mepc+4 is not code). */
+#define EXPECT_TRAP_HANDLER(label)                                       \
+  .align 2;                                                              \
+label:                                                                   \
+  csrr s0, mcause;                                                       \
+  csrr s1, mepc;                                                         \
+  csrr s2, mtval;                                                        \
+  csrr s4, mstatus;                                                      \
+  beqz s3, 1f;                                                           \
+  csrw mepc, s3;                                                         \
+  li s3, 0;                                                              \
+  mret;                                                                  \
+1: addi t0, s1, 4;                                                       \
+  csrw mepc, t0;                                                         \
+  mret;
+
+/* Run code, which must trap with cause (checked in s0). */
+#define TEST_TRAP(n, cause, code...)                                     \
+  li TESTNUM, n;                                                         \
+  li s0, -1;                                                             \
+  code;                                                                  \
+  li x7, cause;                                                          \
+  bne s0, x7, fail;
+
+/* Run code, which must not trap. */
+#define TEST_NO_TRAP(n, code...)                                         \
+  li TESTNUM, n;                                                         \
+  li s0, -1;                                                             \
+  code;                                                                  \
+  li x7, -1;                                                             \
+  bne s0, x7, fail;
+
+/* Device registers (docs/memory-map.md). */
+#define MTIME_ADDR     0x20001000
+#define MTIMECMP_ADDR  0x20001008
+#define EXT_IRQ_ADDR   0x20002004
+
 #endif
