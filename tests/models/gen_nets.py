@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""Generate tests/models/nets/: whole networks exported from PyTorch, with an
+input and PyTorch's output recorded as .npy.
+
+- resnet18, mobilenet_v2, squeezenet1_1 from torchvision 0.14: random weights
+  (fixed seed), BatchNorm statistics settled on random data so activations
+  stay in a sane range, eval mode, 1x3x64x64 input, opset 13.
+- tiny_cnn: a small conv net (opset 13), quick to run end to end.
+- tiny_cnn_bind: the first conv's weight is a graph input without an
+  initializer; MANIFEST's binds= gives the .npy to bind it to (--bind).
+- tiny_cnn_init_as_input: exported with keep_initializers_as_inputs=True at
+  opset 9, as old exporters did (every initializer also in graph.input).
+
+To keep the committed files small, every weight is rounded to a few
+significant bits (a dyadic value: m * 2^e with |m| < 16), so git's zlib
+compresses the float32 data several times over.
+
+Run: /usr/bin/python3 tests/models/gen_nets.py  (or `make models`)
+"""
+import io
+import os
+import sys
+
+import numpy as np
+import onnx
+import torch
+import torchvision
+from onnx import helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import Writer, activations, init, make_model, vinfo, weights  # noqa: E402
+
+SEED = 20261130
+W = Writer("nets")
+rng = np.random.default_rng(SEED)
+
+
+def few_bits(tensor, bits=4):
+    """Round each element to `bits` significant bits relative to the tensor's
+    largest magnitude (one power-of-two step per tensor)."""
+    m = tensor.abs().max().item()
+    if m == 0:
+        return tensor
+    step = 2.0 ** (np.floor(np.log2(m)) + 1 - bits)
+    return torch.round(tensor / step) * step
+
+
+def power_of_two_var(var, eps):
+    """A running variance near `var` for which sqrt(var + eps) is a power of
+    two in float32, so that the exporter's Conv+BatchNorm folding
+    (w * gamma / sqrt(var + eps)) keeps the few-bit weights few-bit."""
+    std = torch.sqrt(var.clamp(min=1e-6))
+    p2 = torch.pow(2.0, torch.round(torch.log2(std)))
+    out = (p2 * p2 - eps).float()
+    assert torch.equal(torch.sqrt(out + torch.tensor(eps, dtype=torch.float32)), p2.float())
+    return out
+
+
+def prepare(model, input_shape):
+    """Settle BatchNorm running statistics on random data (train mode, no
+    weight updates), then round weights and means to few bits and variances
+    to powers of two (see power_of_two_var)."""
+    g = torch.Generator().manual_seed(SEED)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(few_bits(p))
+        model.train()
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.momentum = None  # cumulative average over the batches below
+                m.reset_running_stats()
+        for _ in range(4):
+            model(torch.rand(input_shape, generator=g) * 2 - 1)
+        for m in model.modules():
+            if isinstance(m, torch.nn.BatchNorm2d):
+                m.running_mean.copy_(few_bits(m.running_mean, 6))
+                m.running_var.copy_(power_of_two_var(m.running_var, m.eps))
+    model.eval()
+    return model
+
+
+def export(name, model, x, opset=13, comment=None, **kw):
+    buf = io.BytesIO()
+    with torch.no_grad():
+        y = model(torch.from_numpy(x)).numpy()
+        torch.onnx.export(model, (torch.from_numpy(x),), buf, opset_version=opset,
+                          input_names=["input"], output_names=["output"],
+                          do_constant_folding=True, **kw)
+    m = onnx.load_from_string(buf.getvalue())
+    onnx.checker.check_model(m, full_check=True)
+    W.add(name, m, [x], [y], comment=comment)
+
+
+torch.manual_seed(SEED)
+shape = (1, 3, 64, 64)
+for name, ctor in [("resnet18", torchvision.models.resnet18),
+                   ("mobilenet_v2", torchvision.models.mobilenet_v2),
+                   ("squeezenet1_1", torchvision.models.squeezenet1_1)]:
+    model = prepare(ctor(weights=None), (2,) + shape[1:])
+    x = activations(rng, shape, -64, 64)  # [-1, 1]
+    export(name, model, x, comment="torchvision %s, random weights, 64x64" % name)
+
+
+class TinyCnn(torch.nn.Module):
+    """conv-bn-relu, maxpool, conv-relu, global average pool, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn1 = torch.nn.BatchNorm2d(8)
+        self.conv2 = torch.nn.Conv2d(8, 16, 3, stride=2, padding=1)
+        self.fc = torch.nn.Linear(16, 10)
+
+    def forward(self, v):
+        v = torch.relu(self.bn1(self.conv1(v)))
+        v = torch.nn.functional.max_pool2d(v, 2)
+        v = torch.relu(self.conv2(v))
+        v = torch.nn.functional.adaptive_avg_pool2d(v, 1)
+        return self.fc(torch.flatten(v, 1))
+
+
+tiny_shape = (1, 3, 16, 16)
+tiny = prepare(TinyCnn(), (4,) + tiny_shape[1:])
+x = activations(rng, tiny_shape, -64, 64)
+export("tiny_cnn", tiny, x, comment="small conv net, opset 13")
+export("tiny_cnn_init_as_input", tiny, x, opset=9, keep_initializers_as_inputs=True,
+       comment="opset 9, every initializer also listed in graph.input")
+
+
+def tiny_bind():
+    """x -> Conv(w: a graph input, no initializer) + b -> Relu ->
+    GlobalAveragePool -> Flatten -> Gemm. Reference computed with the weight
+    that binds= names."""
+    x = activations(rng, (1, 3, 8, 8), -64, 64)
+    w = weights(rng, (4, 3, 3, 3))
+    b = weights(rng, (4,))
+    fc_w = weights(rng, (5, 4))
+    fc_b = weights(rng, (5,))
+    with torch.no_grad():
+        v = torch.nn.functional.conv2d(torch.from_numpy(x), torch.from_numpy(w),
+                                       torch.from_numpy(b), padding=1)
+        v = torch.relu(v).mean(dim=(2, 3))
+        y = (v @ torch.from_numpy(fc_w).T + torch.from_numpy(fc_b)).numpy()
+    nodes = [
+        helper.make_node("Conv", ["input", "conv.weight", "conv.bias"], ["c"],
+                         name="conv", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("GlobalAveragePool", ["r"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "fc.weight", "fc.bias"], ["output"], name="fc",
+                         transB=1),
+    ]
+    m = make_model("tiny_cnn_bind", nodes, [vinfo("input", x), vinfo("conv.weight", w)],
+                   [vinfo("output", y)],
+                   [init("conv.bias", b), init("fc.weight", fc_w), init("fc.bias", fc_b)],
+                   13)
+    W.add("tiny_cnn_bind", m, [x], [y], binds={"conv.weight": w},
+          comment="graph input conv.weight has no initializer: bind it")
+
+
+tiny_bind()
+W.finish()
