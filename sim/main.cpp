@@ -1,0 +1,447 @@
+// main.cpp: tessel-sim, the cycle-accurate simulator of the Tessel SoC.
+// Loads an ELF (and raw files) into the SoC's memories, runs the Verilated
+// model from the ELF entry until the firmware ends the run, and maps the
+// outcome to an exit status (sim_options.h, docs/simulator.md).
+//
+// The same source builds three binaries: the RTL model (tessel-sim), the
+// RTL model with FST tracing compiled in (tessel-sim-trace, which
+// tessel-sim runs for --trace so tracing costs the normal run nothing), and
+// the yosys netlist model (gate-level test). IMEM_BYTES/DMEM_BYTES must
+// match the model's TCM parameters.
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Vtessel_soc.h"
+#include "dram_model.h"
+#include "elf_load.h"
+#include "sim_options.h"
+#include "verilated.h"
+#ifdef TESSEL_TRACE
+#include "verilated_fst_c.h"
+#endif
+
+#ifndef IMEM_BYTES
+#error "IMEM_BYTES must be defined to the SoC's ImemBytes"
+#endif
+#ifndef DMEM_BYTES
+#error "DMEM_BYTES must be defined to the SoC's DmemBytes"
+#endif
+
+namespace {
+
+constexpr uint32_t ImemBase = 0x00000000u;
+constexpr uint32_t DmemBase = 0x10000000u;
+constexpr uint64_t DramBase = 0x80000000ull;
+
+// An error for the user: message to stderr, status to exit with.
+struct Failure {
+  int status;
+  std::string msg;
+};
+
+// Whole file into memory; false with errno on failure.
+bool read_file(const char *path, std::vector<uint8_t> &out) {
+  FILE *f = std::fopen(path, "rb");
+  if (!f) return false;
+  uint8_t buf[1 << 16];
+  size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
+    if (out.size() + n > (1ull << 31)) {
+      std::fclose(f);
+      errno = EFBIG;
+      return false;
+    }
+    out.insert(out.end(), buf, buf + n);
+  }
+  bool bad = std::ferror(f);
+  std::fclose(f);
+  if (bad) errno = EIO;
+  return !bad;
+}
+
+// The memories a program can be loaded into: TCM images here (loaded
+// through the SoC's loader port), DRAM straight into the model.
+class Memories {
+ public:
+  Memories(DramModel &dram, uint64_t dram_size)
+      : imem_(IMEM_BYTES, 0), dmem_(DMEM_BYTES, 0), dram_(dram), dram_size_(dram_size) {}
+
+  // Places [addr, addr+memsz): filesz bytes of data, the rest zeros.
+  // Returns false if the range is not inside one memory.
+  bool place(uint32_t addr, const uint8_t *data, uint64_t filesz, uint64_t memsz) {
+    uint64_t end = uint64_t(addr) + memsz;
+    if (addr >= ImemBase && end <= ImemBase + uint64_t(IMEM_BYTES)) {
+      copy(imem_, addr - ImemBase, data, filesz, memsz);
+    } else if (addr >= DmemBase && end <= DmemBase + uint64_t(DMEM_BYTES)) {
+      copy(dmem_, addr - DmemBase, data, filesz, memsz);
+    } else if (addr >= DramBase && end <= DramBase + dram_size_) {
+      std::vector<uint8_t> zeros(memsz - filesz, 0);
+      if (filesz && !dram_.write_bytes(addr, data, filesz)) return false;
+      if (!zeros.empty() && !dram_.write_bytes(addr + filesz, zeros.data(), zeros.size()))
+        return false;
+    } else {
+      return false;
+    }
+    return true;
+  }
+
+  bool fetchable(uint32_t addr) const {
+    return addr < ImemBase + uint64_t(IMEM_BYTES) ||
+           (addr >= DmemBase && addr < DmemBase + uint64_t(DMEM_BYTES)) ||
+           (addr >= DramBase && addr < DramBase + dram_size_);
+  }
+
+  const std::vector<uint8_t> &imem() const { return imem_; }
+  const std::vector<uint8_t> &dmem() const { return dmem_; }
+
+ private:
+  static void copy(std::vector<uint8_t> &m, uint64_t off, const uint8_t *data, uint64_t filesz,
+                   uint64_t memsz) {
+    if (filesz) std::memcpy(m.data() + off, data, filesz);
+    std::memset(m.data() + off + filesz, 0, memsz - filesz);
+  }
+
+  std::vector<uint8_t> imem_, dmem_;
+  DramModel &dram_;
+  uint64_t dram_size_;
+};
+
+std::string hex32(uint64_t v) {
+  char b[16];
+  std::snprintf(b, sizeof b, "0x%08llx", (unsigned long long)v);
+  return b;
+}
+
+// Loads the ELF and --load files; throws Failure on bad input.
+uint32_t load_program(const SimOptions &o, Memories &mem, ElfImage &img, std::vector<uint8_t> &elf) {
+  if (!read_file(o.elf, elf))
+    throw Failure{SIM_EXIT_BAD_INPUT, std::string(o.elf) + ": " + std::strerror(errno)};
+  char err[256];
+  if (elf_load(elf.data(), elf.size(), &img, err, sizeof err) != 0)
+    throw Failure{SIM_EXIT_BAD_INPUT, std::string(o.elf) + ": " + err};
+  for (int i = 0; i < img.nsegs; i++) {
+    const ElfSegment &s = img.segs[i];
+    if (!mem.place(s.addr, s.data, s.filesz, s.memsz))
+      throw Failure{SIM_EXIT_BAD_INPUT,
+                    std::string(o.elf) + ": segment " + hex32(s.addr) + ".." +
+                        hex32(uint64_t(s.addr) + s.memsz) +
+                        " is not inside one memory (IMEM, DMEM or DRAM)"};
+  }
+  if (!mem.fetchable(img.entry))
+    throw Failure{SIM_EXIT_BAD_INPUT,
+                  std::string(o.elf) + ": entry point " + hex32(img.entry) + " is not in memory"};
+  for (int i = 0; i < o.nloads; i++) {
+    std::vector<uint8_t> data;
+    if (!read_file(o.loads[i].path, data))
+      throw Failure{SIM_EXIT_BAD_INPUT,
+                    std::string("--load ") + o.loads[i].path + ": " + std::strerror(errno)};
+    if (data.empty() || !mem.place(o.loads[i].addr, data.data(), data.size(), data.size()))
+      throw Failure{SIM_EXIT_BAD_INPUT, std::string("--load ") + o.loads[i].path + ": " +
+                                            std::to_string(data.size()) + " bytes at " +
+                                            hex32(o.loads[i].addr) +
+                                            (data.empty() ? " (empty file)"
+                                                          : " do not fit inside one memory")};
+  }
+  return img.entry;
+}
+
+// Runs tessel-sim-trace (beside this binary) with the same arguments.
+[[noreturn]] void exec_traced(char **argv) {
+  char self[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n > 0) {
+    self[n] = '\0';
+    std::string path(self);
+    path = path.substr(0, path.rfind('/') + 1) + "tessel-sim-trace";
+    execv(path.c_str(), argv);
+    std::fprintf(stderr, "tessel-sim: --trace needs %s: %s\n", path.c_str(), std::strerror(errno));
+  } else {
+    std::fprintf(stderr, "tessel-sim: --trace: cannot locate this binary\n");
+  }
+  std::exit(SIM_EXIT_INTERNAL);
+}
+
+class Harness {
+ public:
+  Harness(const SimOptions &o, DramModel &dram) : o_(o), dram_(dram), top_(new Vtessel_soc) {}
+
+  ~Harness() {
+#ifdef TESSEL_TRACE
+    if (fst_) fst_->close();
+#endif
+    top_->final();
+  }
+
+  void open_trace() {
+#ifdef TESSEL_TRACE
+    if (o_.trace_fst) {
+      Verilated::traceEverOn(true);
+      fst_.reset(new VerilatedFstC);
+      top_->trace(fst_.get(), 99);
+      fst_->open(o_.trace_fst);
+      if (!fst_->isOpen())
+        throw Failure{SIM_EXIT_BAD_INPUT, std::string("--trace ") + o_.trace_fst + ": cannot open"};
+    }
+#endif
+  }
+
+  // Holds the core in reset and writes both TCM images through the loader.
+  void reset_and_load(const Memories &mem, uint32_t entry, const ElfImage &img) {
+    top_->rst_ni = 0;
+    top_->boot_addr_i = entry;
+    top_->uart_tx_ready_i = 1;
+    top_->uart_rx_valid_i = 0;
+    top_->tohost_en_i = img.has_tohost ? 1 : 0;
+    top_->tohost_addr_i = img.tohost;
+    drive_mem_inputs();
+    for (int i = 0; i < 4; i++) tick();
+    load_image(mem.imem(), ImemBase);
+    load_image(mem.dmem(), DmemBase);
+    top_->load_valid_i = 0;
+    for (int i = 0; i < 2; i++) tick();
+    top_->rst_ni = 1;
+  }
+
+  // Runs to the end; returns the exit status.
+  int run() {
+    FILE *commits = nullptr;
+    if (o_.trace_commits) {
+      commits = std::fopen(o_.trace_commits, "w");
+      if (!commits)
+        throw Failure{SIM_EXIT_BAD_INPUT,
+                      std::string("--trace-commits ") + o_.trace_commits + ": " + std::strerror(errno)};
+    }
+    auto t0 = std::chrono::steady_clock::now();
+    int status = -1, ending = -1;
+    unsigned drain_left = 0;
+    uint64_t cycle = 0, retired = 0;
+    const uint64_t max = o_.max_cycles;
+    while (status < 0) {
+      if (cycle == max) {
+        std::fflush(stdout);
+        std::fprintf(stderr, "tessel-sim: cycle limit %llu reached (--max-cycles)\n",
+                     (unsigned long long)max);
+        status = SIM_EXIT_LIMIT;
+        break;
+      }
+      top_->clk_i = 0;
+      eval();
+      // Everything below is what happens at the coming rising edge.
+      if (top_->uart_tx_valid_o) put_byte(top_->uart_tx_data_o);
+      if (top_->commit_valid_o) {
+        retired++;
+        if (commits) write_commit(commits);
+        // The store that ended the run has retired: stop after this edge.
+        if (ending >= 0 && (top_->commit_insn_o & 0x7f) == 0x23) status = ending;
+      }
+      if (ending < 0 && (top_->sim_exit_valid_o | top_->sim_tohost_valid_o)) {
+        // The ending store was taken by the bus; it retires a few cycles
+        // later (a DRAM store waits for its write response). Run on until
+        // it does, so the commit trace ends with it as the ISS's does.
+        ending = finish();
+        drain_left = 10000;
+      }
+      if (ending >= 0 && drain_left-- == 0) status = ending;
+      bool mem_active = top_->mem_req_valid_o | top_->mem_w_valid_o | dram_.busy();
+      if (mem_active && !dram_.commit(sample_mem_outputs(), cycle)) {
+        std::fprintf(stderr, "tessel-sim: internal error: %s\n", dram_.error().c_str());
+        status = SIM_EXIT_INTERNAL;
+      }
+      if (rx_have_ && top_->uart_rx_ready_o) rx_have_ = false;  // taken at this edge
+      top_->clk_i = 1;
+      eval();
+      if (mem_active) {
+        dram_.drive(cycle);
+        drive_mem_inputs();
+      }
+      cycle++;
+      if (!rx_eof_ && !rx_have_ && (cycle & 0xffff) == 0) poll_stdin();
+      if (top_->uart_rx_valid_i != rx_have_) {
+        top_->uart_rx_valid_i = rx_have_;
+        top_->uart_rx_data_i = rx_byte_;
+      }
+    }
+    auto t1 = std::chrono::steady_clock::now();
+    std::fflush(stdout);
+    if (commits && std::fclose(commits) != 0) {
+      std::fprintf(stderr, "tessel-sim: --trace-commits %s: write failed\n", o_.trace_commits);
+      status = SIM_EXIT_INTERNAL;
+    }
+    if (o_.stats) print_stats(cycle, retired, std::chrono::duration<double>(t1 - t0).count());
+    return status;
+  }
+
+ private:
+  void eval() {
+    top_->eval();
+#ifdef TESSEL_TRACE
+    if (fst_) fst_->dump(time_);
+    time_ += 5;
+#endif
+  }
+
+  void tick() {
+    top_->clk_i = 0;
+    eval();
+    top_->clk_i = 1;
+    eval();
+  }
+
+  void load_image(const std::vector<uint8_t> &img, uint32_t base) {
+    top_->load_valid_i = 1;
+    for (size_t off = 0; off + 4 <= img.size(); off += 4) {
+      uint32_t w;
+      std::memcpy(&w, img.data() + off, 4);
+      top_->load_addr_i = base + uint32_t(off);
+      top_->load_data_i = w;
+      tick();
+    }
+  }
+
+  MemPortOut sample_mem_outputs() const {
+    MemPortOut m;
+    m.req_valid = top_->mem_req_valid_o;
+    m.req_write = top_->mem_req_write_o;
+    m.req_addr = top_->mem_req_addr_o;
+    m.req_len = top_->mem_req_len_o;
+    m.req_id = top_->mem_req_id_o;
+    m.w_valid = top_->mem_w_valid_o;
+    m.w_data = top_->mem_w_data_o;
+    m.w_strb = top_->mem_w_strb_o;
+    m.w_last = top_->mem_w_last_o;
+    m.r_ready = top_->mem_r_ready_o;
+    m.b_ready = top_->mem_b_ready_o;
+    return m;
+  }
+
+  void drive_mem_inputs() {
+    const MemPortIn &i = dram_.in();
+    top_->mem_req_ready_i = i.req_ready;
+    top_->mem_w_ready_i = i.w_ready;
+    top_->mem_r_valid_i = i.r_valid;
+    top_->mem_r_data_i = i.r_data;
+    top_->mem_r_id_i = i.r_id;
+    top_->mem_r_last_i = i.r_last;
+    top_->mem_r_err_i = i.r_err;
+    top_->mem_b_valid_i = i.b_valid;
+    top_->mem_b_id_i = i.b_id;
+    top_->mem_b_err_i = i.b_err;
+  }
+
+  void put_byte(uint8_t c) {
+    std::putchar(c);
+    if (c == '\n') std::fflush(stdout);
+  }
+
+  void write_commit(FILE *f) {
+    if (top_->commit_rd_we_o && top_->commit_rd_o != 0)
+      std::fprintf(f, "%08x %08x x%u=%08x\n", top_->commit_pc_o, top_->commit_insn_o,
+                   unsigned(top_->commit_rd_o), top_->commit_rd_wdata_o);
+    else
+      std::fprintf(f, "%08x %08x\n", top_->commit_pc_o, top_->commit_insn_o);
+  }
+
+  // The firmware ended the run through EXIT or tohost.
+  int finish() {
+    std::fflush(stdout);
+    if (top_->sim_exit_valid_o) {
+      uint32_t code = top_->sim_exit_code_o;
+      if (code <= 119) return int(code);
+      std::fprintf(stderr, "tessel-sim: firmware wrote EXIT value %u (valid: 0..119)\n", code);
+      return SIM_EXIT_PROTOCOL;
+    }
+    uint32_t v = top_->sim_tohost_data_o;
+    if (v == 1) return 0;
+    if (v & 1) {
+      uint32_t test = v >> 1;
+      std::fprintf(stderr, "tessel-sim: test %u failed (tohost 0x%x)\n", test, v);
+      return test > 119 ? 119 : int(test);
+    }
+    std::fprintf(stderr, "tessel-sim: firmware wrote even value 0x%x to tohost (expected 1 or odd)\n", v);
+    return SIM_EXIT_PROTOCOL;
+  }
+
+  // UART input: looked at every 64K cycles, never blocking.
+  void poll_stdin() {
+    struct pollfd p = {0, POLLIN, 0};
+    if (poll(&p, 1, 0) <= 0) return;
+    uint8_t c;
+    ssize_t n = read(0, &c, 1);
+    if (n == 1) {
+      rx_byte_ = c;
+      rx_have_ = true;
+    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
+      rx_eof_ = true;
+    }
+  }
+
+  void print_stats(uint64_t cycles, uint64_t retired, double secs) {
+    const DramStats &d = dram_.stats();
+    std::fprintf(stderr,
+                 "tessel-sim: cycles %llu\n"
+                 "tessel-sim: retired %llu\n"
+                 "tessel-sim: CPI %.3f\n"
+                 "tessel-sim: simulated cycles/s %.0f (%.3f s)\n"
+                 "tessel-sim: DRAM reads %llu (%llu beats), writes %llu (%llu beats), errors %llu\n",
+                 (unsigned long long)cycles, (unsigned long long)retired,
+                 retired ? double(cycles) / double(retired) : 0.0, secs > 0 ? cycles / secs : 0.0,
+                 secs, (unsigned long long)d.read_reqs, (unsigned long long)d.read_beats,
+                 (unsigned long long)d.write_reqs, (unsigned long long)d.write_beats,
+                 (unsigned long long)d.errors);
+  }
+
+  const SimOptions &o_;
+  DramModel &dram_;
+  std::unique_ptr<Vtessel_soc> top_;
+  bool rx_have_ = false, rx_eof_ = false;
+  uint8_t rx_byte_ = 0;
+#ifdef TESSEL_TRACE
+  std::unique_ptr<VerilatedFstC> fst_;
+  uint64_t time_ = 0;
+#endif
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  SimOptions o;
+  char err[256];
+  if (sim_options_parse(argc, argv, &o, err, sizeof err) != 0) {
+    std::fprintf(stderr, "tessel-sim: %s\n", err);
+    return SIM_EXIT_BAD_INPUT;
+  }
+  if (o.help) {
+    sim_options_usage(stdout);
+    return 0;
+  }
+#ifndef TESSEL_TRACE
+  if (o.trace_fst) exec_traced(argv);
+#endif
+  try {
+    DramModel dram(DramBase, o.dram_size, o.dram_bw, o.dram_latency);
+    if (!dram.error().empty()) throw Failure{SIM_EXIT_INTERNAL, dram.error()};
+    Memories mem(dram, o.dram_size);
+    ElfImage img;
+    std::vector<uint8_t> elf;
+    uint32_t entry = load_program(o, mem, img, elf);
+    Verilated::commandArgs(1, argv);
+    Harness h(o, dram);
+    h.open_trace();
+    h.reset_and_load(mem, entry, img);
+    return h.run();
+  } catch (const Failure &f) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "tessel-sim: %s\n", f.msg.c_str());
+    return f.status;
+  }
+}

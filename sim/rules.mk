@@ -1,0 +1,56 @@
+# sim/rules.mk: the SoC (rtl-model/soc/) and the simulator tessel-sim.
+#   build/bin/tessel-sim        Verilator model of tessel_soc + harness (sim/*.cpp, sim/*.c)
+#   build/bin/tessel-sim-trace  the same with FST tracing compiled in (run by tessel-sim --trace)
+# Suites: sim-cli, soc, memport, lint-soc, synth, gate-sim. Bench: sim-speed.
+# (sim/iss/ and sim/npu-model/ belong to others and have their own rules.)
+
+SIM_OBJ   := $(BUILD)/obj/sim
+TESSEL_SIM_BIN       := $(BIN)/tessel-sim
+TESSEL_SIM_TRACE_BIN := $(BIN)/tessel-sim-trace
+
+# RTL: packages first. The real core when it is there, else a stub.
+SOC_SV  := rtl-model/soc/tessel_soc_pkg.sv \
+           $(filter-out %_pkg.sv,$(wildcard rtl-model/soc/*.sv))
+CORE_SV := $(wildcard rtl-model/core/*.sv)
+ifeq ($(CORE_SV),)
+CORE_SV := rtl-model/soc/stub/tessel_core.sv
+endif
+CORE_SV := $(filter %_pkg.sv,$(CORE_SV)) $(filter-out %_pkg.sv,$(CORE_SV))
+SOC_ALL_SV := $(SOC_SV) $(CORE_SV)
+
+# TCM sizes of the simulated SoC (docs/memory-map.md); the harness is told.
+SIM_IMEM_BYTES := 65536
+SIM_DMEM_BYTES := 65536
+
+SIM_HARNESS_CXX := sim/main.cpp sim/dram_model.cpp
+SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h
+SIM_C_SRCS      := sim/elf_load.c sim/sim_options.c
+SIM_C_OBJS      := $(patsubst sim/%.c,$(SIM_OBJ)/c/%.o,$(SIM_C_SRCS))
+
+$(SIM_OBJ)/c/%.o: sim/%.c $(SIM_HARNESS_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+# verilate_soc MDIR, EXE, IMEM, DMEM, EXTRA-VERILATOR-FLAGS, EXTRA-CFLAGS, SOURCES
+# Verilator runs its own make: -j2 at most, as the machine is shared.
+define verilate_soc
+	@mkdir -p $(1)
+	$(VERILATOR) --cc --exe --build -j 2 $(VFLAGS) -Wno-lint -Wno-style \
+	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
+	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) $(6)" \
+	  -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1" \
+	  $(abspath $(SIM_HARNESS_CXX) $(SIM_C_OBJS)) $(7) >$(1)/build.log 2>&1 \
+	  || { tail -n 40 $(1)/build.log; exit 1; }
+endef
+
+$(TESSEL_SIM_BIN): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS)
+	$(call verilate_soc,$(SIM_OBJ)/rtl,tessel-sim,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),-GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),,$(SOC_ALL_SV))
+	@mkdir -p $(@D)
+	cp $(SIM_OBJ)/rtl/tessel-sim $@
+
+$(TESSEL_SIM_TRACE_BIN): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS)
+	$(call verilate_soc,$(SIM_OBJ)/rtl-trace,tessel-sim-trace,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),--trace-fst -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),-DTESSEL_TRACE,$(SOC_ALL_SV))
+	@mkdir -p $(@D)
+	cp $(SIM_OBJ)/rtl-trace/tessel-sim-trace $@
+
+ALL += $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN)
