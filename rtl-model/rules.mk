@@ -1,0 +1,60 @@
+# rtl-model/rules.mk: the control core (rtl-model/core/) and its standalone
+# Verilator bench (tests/rtl/core/). The SoC's rules live in sim/rules.mk.
+#
+#   make test-core       bench programs x memory timings, FastMul=1 and FastMul=0
+#   make test-lint-core  verilator --lint-only -Wall (both FastMul) and a yosys read
+#   make bench-core-cpi  CPI of compiled C (CRC, sort, matrix multiply), 1-cycle memories
+
+CORE_RTL      := $(sort $(wildcard rtl-model/core/*.sv))
+CORE_OBJ      := $(BUILD)/obj/core
+CORE_TB_DIR   := tests/rtl/core
+CORE_PROG_DIR := $(CORE_TB_DIR)/progs
+CORE_PROGS    := $(patsubst $(CORE_PROG_DIR)/%.S,$(CORE_OBJ)/progs/%.bin,$(sort $(wildcard $(CORE_PROG_DIR)/*.S)))
+CORE_CPI_BIN  := $(CORE_OBJ)/progs/cpi.bin
+# programs whose commit trace depends on timing (interrupts, mcycle reads)
+CORE_TIMED    := irq csr
+CORE_TB_FM1   := $(CORE_OBJ)/tb_fm1/core_tb
+CORE_TB_FM0   := $(CORE_OBJ)/tb_fm0/core_tb
+CORE_RV_FLAGS := -march=rv32im_zicsr_zifencei -mabi=ilp32 -nostdlib -nostartfiles \
+                 -ffreestanding -I$(CORE_PROG_DIR) -T $(CORE_TB_DIR)/link.ld \
+                 -Wl,--no-warn-rwx-segments
+
+TEST_SUITES += core lint-core
+BENCHES     += core-cpi
+
+.PHONY: test-core test-lint-core bench-core-cpi
+
+$(CORE_OBJ)/progs/%.elf: $(CORE_PROG_DIR)/%.S $(CORE_PROG_DIR)/tb.h $(CORE_TB_DIR)/link.ld
+	@mkdir -p $(@D)
+	$(RV_CC) $(CORE_RV_FLAGS) -o $@ $<
+
+# compiled C for the CPI figure (and as one more test program)
+$(CORE_OBJ)/progs/cpi.elf: $(CORE_TB_DIR)/cpi/cpi.c $(CORE_TB_DIR)/cpi/crt0.S $(CORE_TB_DIR)/link.ld
+	@mkdir -p $(@D)
+	$(RV_CC) $(CORE_RV_FLAGS) -O2 -std=c11 -Wall -Wextra -Werror -o $@ \
+	  $(CORE_TB_DIR)/cpi/crt0.S $(CORE_TB_DIR)/cpi/cpi.c
+
+$(CORE_OBJ)/progs/%.bin: $(CORE_OBJ)/progs/%.elf
+	$(RV_OBJCOPY) -O binary $< $@
+
+# core_tb_model DIR, FASTMUL: one Verilator build of the bench per multiplier
+define core_tb_model
+$(CORE_OBJ)/$(1)/core_tb: $(CORE_RTL) $(CORE_TB_DIR)/core_tb.cpp
+	@mkdir -p $(CORE_OBJ)/$(1)
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -GFastMul=$(2) \
+	  --top-module tessel_core --Mdir $(CORE_OBJ)/$(1) -o core_tb \
+	  -CFLAGS "-std=c++17 -O2 -Wall" $(CORE_RTL) $(abspath $(CORE_TB_DIR)/core_tb.cpp) \
+	  > $(CORE_OBJ)/$(1).log 2>&1 || { tail -n 30 $(CORE_OBJ)/$(1).log; exit 1; }
+endef
+$(eval $(call core_tb_model,tb_fm1,1\'b1))
+$(eval $(call core_tb_model,tb_fm0,1\'b0))
+
+test-core: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_PROGS) $(CORE_CPI_BIN)
+	@bash $(CORE_TB_DIR)/run.sh $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_OBJ)/progs "$(CORE_TIMED)"
+
+test-lint-core: $(CORE_RTL)
+	@bash $(CORE_TB_DIR)/lint.sh $(CORE_RTL)
+
+bench-core-cpi: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_CPI_BIN)
+	@$(CORE_TB_FM1) --cpi --label FastMul=1 $(CORE_CPI_BIN) | grep CPI
+	@$(CORE_TB_FM0) --cpi --label FastMul=0 $(CORE_CPI_BIN) | grep CPI

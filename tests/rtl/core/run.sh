@@ -1,0 +1,40 @@
+#!/bin/bash
+# Runs the core bench for both multiplier builds over every program in PROGDIR
+# and prints one total "N passed, N failed" line. Programs named in TIMED read
+# timing-dependent state; all others must give the same commit trace under
+# every memory timing (--same-trace).
+#   run.sh TB_FASTMUL1 TB_FASTMUL0 PROGDIR "TIMED NAMES"
+set -u
+tb1=$1 tb0=$2 dir=$3 timed=" $4 "
+same=() other=()
+for bin in "$dir"/*.bin; do
+  name=$(basename "$bin" .bin)
+  if [[ "$timed" == *" $name "* ]]; then other+=("$bin"); else same+=("$bin"); fi
+done
+pass=0 fail=0
+run() {
+  local out rc line
+  out=$("$@" 2>&1); rc=$?
+  echo "$out" | grep -vE '^[0-9]+ passed, [0-9]+ failed$'
+  line=$(echo "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+  if [[ -z "$line" ]]; then
+    echo "bench did not finish (exit $rc): $*"; fail=$((fail + 1)); return
+  fi
+  pass=$((pass + ${line%% passed*}))
+  local f=${line#*passed, }; fail=$((fail + ${f%% failed}))
+}
+for tb in "$tb1" "$tb0"; do
+  label=FastMul=1; [[ $tb == "$tb0" ]] && label=FastMul=0
+  [[ ${#same[@]} -gt 0 ]] && run "$tb" --label "$label" --same-trace "${same[@]}"
+  [[ ${#other[@]} -gt 0 ]] && run "$tb" --label "$label" "${other[@]}"
+done
+# a bad program path must give a clear error and a non-zero exit
+if out=$("$tb1" /nonexistent.bin 2>&1); then
+  echo "FAIL bench accepted a missing program"; fail=$((fail + 1))
+elif [[ "$out" == *"/nonexistent.bin: cannot open"* ]]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL bench error for a missing program unclear: $out"; fail=$((fail + 1))
+fi
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
