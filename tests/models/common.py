@@ -110,10 +110,9 @@ class Writer:
             fields.append("binds=" + ",".join(
                 "%s=%s" % (k, self._save(rel, "bind." + k, v))
                 for k, v in binds.items()))
-        line = " ".join(fields)
-        if comment:
-            line += "  # " + comment
-        self.lines.append(line)
+        if comment:  # on its own line: parsers need not strip trailing comments
+            self.lines.append("# " + comment)
+        self.lines.append(" ".join(fields))
 
     def _save(self, rel, tag, array):
         path = "%s.%s.npy" % (rel, tag)
@@ -144,4 +143,4 @@ class Writer:
                 out.append("# ---- end %s ----" % key)
         with open(MANIFEST, "w") as f:
             f.write("\n".join(out) + "\n")
-        print("%s: %d models" % (self.section, len(self.lines)))
+        print("%s: %d models" % (self.section, sum(not l.startswith("#") for l in self.lines)))

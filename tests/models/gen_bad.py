@@ -1,0 +1,162 @@
+#!/usr/bin/python3
+"""Generate tests/models/bad/: malformed or unsupported ONNX files, and
+bad/EXPECT, one line per file: `FILE  SUBSTRING`, where SUBSTRING must appear
+in the importer's error message (the importer must exit non-zero, and never
+crash or hang). Substrings are kept generic: a lower-case word any good
+message would contain, or the exact name of the offending node, op,
+attribute, initializer or value. README.md explains each file.
+
+Run: /usr/bin/python3 tests/models/gen_bad.py  (or `make models`)
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from common import HERE, init  # noqa: E402
+
+OUT = os.path.join(HERE, "bad")
+os.makedirs(OUT, exist_ok=True)
+rng = np.random.default_rng(20261130)
+expect = []
+
+
+def vi(name, elem, shape):
+    return helper.make_tensor_value_info(name, elem, shape)
+
+
+def model(nodes, inputs, outputs, inits=(), opset=13, name="bad"):
+    """A ModelProto that is deliberately NOT run through onnx.checker."""
+    g = helper.make_graph(nodes, name, inputs, outputs, initializer=list(inits))
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", opset)],
+                          producer_name="tessel-tests")
+    m.ir_version = 8 if opset >= 13 else 6
+    return m
+
+
+def save(fname, data, want, why):
+    with open(os.path.join(OUT, fname), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.SerializeToString())
+    expect.append((fname, want, why))
+
+
+def parses(data):
+    try:
+        onnx.ModelProto().ParseFromString(data)
+        return True
+    except Exception:  # noqa: BLE001 - any decode error will do
+        return False
+
+
+def good_conv():
+    x = vi("x", TensorProto.FLOAT, [1, 3, 8, 8])
+    y = vi("y", TensorProto.FLOAT, [1, 4, 8, 8])
+    w = init("w", (rng.integers(-64, 65, (4, 3, 3, 3)) / 256).astype(np.float32))
+    node = helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", pads=[1, 1, 1, 1])
+    return model([node], [x], [y], [w])
+
+
+# 1. bytes that are not a ModelProto
+full = good_conv().SerializeToString()
+cut = full[: len(full) // 2]  # inside the graph field: a length runs past the end
+assert not parses(cut)
+save("truncated.onnx", cut, "protobuf", "a valid model cut in half")
+garbage = bytes([0x07]) + rng.integers(0, 256, 999).astype(np.uint8).tobytes()
+assert not parses(garbage)  # 0x07: wire type 7 does not exist
+save("garbage.onnx", garbage, "protobuf", "1000 random bytes")
+save("empty.onnx", b"", "empty",
+     "zero bytes (decodes as an empty ModelProto: no graph, no opset)")
+
+# 2. well-formed protobuf, bad model
+x_i32 = vi("x", TensorProto.INT32, [1, 3, 8, 8])
+w = init("w", np.zeros((4, 3, 3, 3), np.float32))
+save("wrong_dtype.onnx",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv0")], [x_i32],
+           [vi("y", TensorProto.FLOAT, [1, 4, 6, 6])], [w]),
+     "type", "Conv fed an int32 tensor")
+
+w_bad = onnx.TensorProto(name="conv_w_bad", data_type=TensorProto.FLOAT, dims=[4, 3, 3, 3],
+                         raw_data=np.zeros(25, np.float32).tobytes())
+save("init_size_mismatch.onnx",
+     model([helper.make_node("Conv", ["x", "conv_w_bad"], ["y"], name="conv0")],
+           [vi("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+           [vi("y", TensorProto.FLOAT, [1, 4, 6, 6])], [w_bad]),
+     "conv_w_bad", "initializer dims 4x3x3x3 (432 bytes) but 100 bytes of raw_data")
+
+w_neg = onnx.TensorProto(name="w_neg_dim", data_type=TensorProto.FLOAT, dims=[4, -3, 3, 3],
+                         raw_data=b"")
+save("init_negative_dim.onnx",
+     model([helper.make_node("Conv", ["x", "w_neg_dim"], ["y"], name="conv0")],
+           [vi("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+           [vi("y", TensorProto.FLOAT, [1, 4, 6, 6])], [w_neg]),
+     "w_neg_dim", "initializer with a negative dimension")
+
+w_ext = onnx.TensorProto(name="w_external", data_type=TensorProto.FLOAT, dims=[4, 3, 3, 3],
+                         data_location=TensorProto.EXTERNAL)
+w_ext.external_data.add(key="location", value="no_such_file.bin")
+save("external_data.onnx",
+     model([helper.make_node("Conv", ["x", "w_external"], ["y"], name="conv0")],
+           [vi("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+           [vi("y", TensorProto.FLOAT, [1, 4, 6, 6])], [w_ext]),
+     "w_external", "initializer stored in an external file (not supported / missing)")
+
+save("shape_mismatch.onnx",
+     model([helper.make_node("Add", ["a", "b"], ["y"], name="add0")],
+           [vi("a", TensorProto.FLOAT, [1, 3, 4, 4]), vi("b", TensorProto.FLOAT, [1, 5, 4, 4])],
+           [vi("y", TensorProto.FLOAT, [1, 5, 4, 4])]),
+     "shape", "Add of 3 and 5 channels (not broadcastable)")
+
+save("bad_group.onnx",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", group=3)],
+           [vi("x", TensorProto.FLOAT, [1, 4, 8, 8])],
+           [vi("y", TensorProto.FLOAT, [1, 6, 6, 6])],
+           [init("w", np.zeros((6, 1, 3, 3), np.float32))]),
+     "group", "Conv group=3 does not divide 4 input channels")
+
+save("unknown_op.onnx",
+     model([helper.make_node("TesselNoSuchOp", ["x"], ["y"], name="mystery0")],
+           [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])]),
+     "TesselNoSuchOp", "an operator no opset defines")
+
+save("bad_auto_pad.onnx",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", auto_pad="BOGUS")],
+           [vi("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+           [vi("y", TensorProto.FLOAT, [1, 4, 8, 8])],
+           [init("w", np.zeros((4, 3, 3, 3), np.float32))]),
+     "auto_pad", "Conv auto_pad='BOGUS'")
+
+save("opset6.onnx",
+     model([helper.make_node("Relu", ["x"], ["y"], name="relu0")],
+           [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])],
+           opset=6),
+     "opset", "default-domain opset 6 (older than the supported 7)")
+
+save("undefined_input.onnx",
+     model([helper.make_node("Add", ["x", "no_such_value"], ["y"], name="add0")],
+           [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])]),
+     "no_such_value", "a node input that no input, initializer or node defines")
+
+save("cycle.onnx",
+     model([helper.make_node("Add", ["x", "b"], ["a"], name="add0"),
+            helper.make_node("Relu", ["a"], ["b"], name="relu0")],
+           [vi("x", TensorProto.FLOAT, [1, 4])], [vi("b", TensorProto.FLOAT, [1, 4])]),
+     "cycle", "add0 reads relu0's output, relu0 reads add0's")
+
+save("duplicate_output.onnx",
+     model([helper.make_node("Relu", ["x"], ["y"], name="relu0"),
+            helper.make_node("Identity", ["x"], ["y"], name="identity0")],
+           [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])]),
+     "duplicate", "two nodes both produce 'y'")
+
+with open(os.path.join(OUT, "EXPECT"), "w") as f:
+    f.write("# FILE  SUBSTRING-THE-ERROR-MESSAGE-MUST-CONTAIN  (case-sensitive;\n"
+            "# written by gen_bad.py; README.md says what each file is)\n")
+    width = max(len(e[0]) for e in expect)
+    for fname, want, _ in expect:
+        f.write("%-*s  %s\n" % (width, fname, want))
+print("bad: %d files" % len(expect))
+for fname, want, why in expect:
+    print("| `%s` | `%s` | %s |" % (fname, want, why))
