@@ -422,6 +422,17 @@ module tessel_soc #(
     .m_b_err_i     (mm_b_err)
   );
 
+  // Arbiter output, before the register slice.
+  logic              ps_req_valid, ps_req_ready, ps_req_write;
+  logic [31:0]       ps_req_addr;
+  logic [7:0]        ps_req_len;
+  logic [MemIdW-1:0] ps_req_id, ps_r_id, ps_b_id;
+  logic              ps_w_valid, ps_w_ready, ps_w_last;
+  logic [63:0]       ps_w_data, ps_r_data;
+  logic [7:0]        ps_w_strb;
+  logic              ps_r_valid, ps_r_ready, ps_r_last, ps_r_err;
+  logic              ps_b_valid, ps_b_ready, ps_b_err;
+
   tessel_memport_arbiter #(.NumMasters(NM), .IdW(IdW), .IdxW(MemIdW - IdW)) u_arbiter (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
@@ -446,27 +457,75 @@ module tessel_soc #(
     .m_b_ready_i   (mm_b_ready),
     .m_b_id_o      (mm_b_id),
     .m_b_err_o     (mm_b_err),
-    .s_req_valid_o (mem_req_valid_o),
-    .s_req_ready_i (mem_req_ready_i),
-    .s_req_write_o (mem_req_write_o),
-    .s_req_addr_o  (mem_req_addr_o),
-    .s_req_len_o   (mem_req_len_o),
-    .s_req_id_o    (mem_req_id_o),
-    .s_w_valid_o   (mem_w_valid_o),
-    .s_w_ready_i   (mem_w_ready_i),
-    .s_w_data_o    (mem_w_data_o),
-    .s_w_strb_o    (mem_w_strb_o),
-    .s_w_last_o    (mem_w_last_o),
-    .s_r_valid_i   (mem_r_valid_i),
-    .s_r_ready_o   (mem_r_ready_o),
-    .s_r_data_i    (mem_r_data_i),
-    .s_r_id_i      (mem_r_id_i),
-    .s_r_last_i    (mem_r_last_i),
-    .s_r_err_i     (mem_r_err_i),
-    .s_b_valid_i   (mem_b_valid_i),
-    .s_b_ready_o   (mem_b_ready_o),
-    .s_b_id_i      (mem_b_id_i),
-    .s_b_err_i     (mem_b_err_i)
+    .s_req_valid_o (ps_req_valid),
+    .s_req_ready_i (ps_req_ready),
+    .s_req_write_o (ps_req_write),
+    .s_req_addr_o  (ps_req_addr),
+    .s_req_len_o   (ps_req_len),
+    .s_req_id_o    (ps_req_id),
+    .s_w_valid_o   (ps_w_valid),
+    .s_w_ready_i   (ps_w_ready),
+    .s_w_data_o    (ps_w_data),
+    .s_w_strb_o    (ps_w_strb),
+    .s_w_last_o    (ps_w_last),
+    .s_r_valid_i   (ps_r_valid),
+    .s_r_ready_o   (ps_r_ready),
+    .s_r_data_i    (ps_r_data),
+    .s_r_id_i      (ps_r_id),
+    .s_r_last_i    (ps_r_last),
+    .s_r_err_i     (ps_r_err),
+    .s_b_valid_i   (ps_b_valid),
+    .s_b_ready_o   (ps_b_ready),
+    .s_b_id_i      (ps_b_id),
+    .s_b_err_i     (ps_b_err)
+  );
+
+  // The port itself is registered on every channel (see the slice).
+  tessel_memport_regslice #(.IdW(MemIdW)) u_port_slice (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .m_req_valid_i  (ps_req_valid),
+    .m_req_ready_o  (ps_req_ready),
+    .m_req_write_i  (ps_req_write),
+    .m_req_addr_i   (ps_req_addr),
+    .m_req_len_i    (ps_req_len),
+    .m_req_id_i     (ps_req_id),
+    .m_w_valid_i    (ps_w_valid),
+    .m_w_ready_o    (ps_w_ready),
+    .m_w_data_i     (ps_w_data),
+    .m_w_strb_i     (ps_w_strb),
+    .m_w_last_i     (ps_w_last),
+    .m_r_valid_o    (ps_r_valid),
+    .m_r_ready_i    (ps_r_ready),
+    .m_r_data_o     (ps_r_data),
+    .m_r_id_o       (ps_r_id),
+    .m_r_last_o     (ps_r_last),
+    .m_r_err_o      (ps_r_err),
+    .m_b_valid_o    (ps_b_valid),
+    .m_b_ready_i    (ps_b_ready),
+    .m_b_id_o       (ps_b_id),
+    .m_b_err_o      (ps_b_err),
+    .s_req_valid_o  (mem_req_valid_o),
+    .s_req_ready_i  (mem_req_ready_i),
+    .s_req_write_o  (mem_req_write_o),
+    .s_req_addr_o   (mem_req_addr_o),
+    .s_req_len_o    (mem_req_len_o),
+    .s_req_id_o     (mem_req_id_o),
+    .s_w_valid_o    (mem_w_valid_o),
+    .s_w_ready_i    (mem_w_ready_i),
+    .s_w_data_o     (mem_w_data_o),
+    .s_w_strb_o     (mem_w_strb_o),
+    .s_w_last_o     (mem_w_last_o),
+    .s_r_valid_i    (mem_r_valid_i),
+    .s_r_ready_o    (mem_r_ready_o),
+    .s_r_data_i     (mem_r_data_i),
+    .s_r_id_i       (mem_r_id_i),
+    .s_r_last_i     (mem_r_last_i),
+    .s_r_err_i      (mem_r_err_i),
+    .s_b_valid_i    (mem_b_valid_i),
+    .s_b_ready_o    (mem_b_ready_o),
+    .s_b_id_i       (mem_b_id_i),
+    .s_b_err_i      (mem_b_err_i)
   );
 
 endmodule
