@@ -43,3 +43,41 @@ tb_main:
   li x30, n;                         \
   j tb_fail;                         \
 101:
+
+// A trap handler that records the trap and resumes: s7 counts traps, s8 gets
+// mstatus, s9 mepc, s10 mcause, s11 mtval (all as seen in the handler). It
+// resumes after the trapping instruction, or at ra for a fetch fault (the
+// tests reach fault addresses with jalr ra). Install with USE_RECORDING_HANDLER.
+#define TB_RECORDING_HANDLER         \
+tb_recording_handler:                \
+  addi s7, s7, 1;                    \
+  csrr s8, mstatus;                  \
+  csrr s9, mepc;                     \
+  csrr s10, mcause;                  \
+  csrr s11, mtval;                   \
+  li x31, 1;                         \
+  beq s10, x31, 102f;                \
+  addi x31, s9, 4;                   \
+  csrw mepc, x31;                    \
+  mret;                              \
+102:                                 \
+  csrw mepc, ra;                     \
+  mret
+
+#define USE_RECORDING_HANDLER        \
+  la x31, tb_recording_handler;      \
+  csrw mtvec, x31;                   \
+  li s7, 0
+
+// Expect exactly one more trap (count in s7, n the check number) with cause c.
+#define EXPECT_TRAP(n, count, c)     \
+  CHECK(n, s7, count);               \
+  CHECK(n, s10, c)
+
+// CHECK against an address (a symbol, optionally plus an offset).
+#define CHECK_LA(n, reg, sym)        \
+  la x31, sym;                       \
+  beq reg, x31, 101f;                \
+  li x30, n;                         \
+  j tb_fail;                         \
+101:
