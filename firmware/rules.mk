@@ -56,3 +56,91 @@ test-isa: $(TESSEL_ISS) $(ISA_ELFS)
 test-traps: $(TESSEL_ISS) $(TRAP_ELFS)
 	$(fw_build_sim)
 	@tests/isa/run-elfs.sh $(ISA_RUN_ISS) $(ISA_RUN_SIM) -- $(TRAP_ELFS)
+
+# ---- firmware base library and applications ------------------------------
+# crt0.o is linked first, by name (an archive member would not be pulled in
+# for the entry point); everything else comes from libtessel-fw.a.
+FW_BASE_SRCS := $(filter-out firmware/base/crt0.S,$(wildcard firmware/base/*.c firmware/base/*.S))
+FW_BASE_OBJS := $(patsubst firmware/base/%,$(BUILD)/obj/fw/%.o,$(FW_BASE_SRCS))
+FW_CRT0      := $(FW_OUT)/crt0.o
+FW_LIB       := $(FW_OUT)/libtessel-fw.a
+FW_HDRS      := $(wildcard firmware/base/*.h)
+FW_CFLAGS    := $(RV_CFLAGS) -ffreestanding -Ifirmware/base
+# Integer-only printf keeps hello and friends small and fast; define
+# FW_PRINTF_FLOAT=1 for float printing.
+FW_LDFLAGS   := $(RV_CFLAGS) -nostartfiles -Llinker \
+                $(if $(FW_PRINTF_FLOAT),,-DPICOLIBC_INTEGER_PRINTF_SCANF)
+# The archive is grouped with libc so picolibc's exit/printf can pull _exit
+# and stdout back out of it.
+fw_link = $(RV_CC) $(FW_LDFLAGS) -T linker/$(1) $(FW_CRT0) $(2) \
+          -Wl,--start-group $(FW_LIB) -lc -Wl,--end-group -o $@
+
+$(BUILD)/obj/fw/%.c.o: firmware/base/%.c $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
+$(BUILD)/obj/fw/%.S.o: firmware/base/%.S
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_ARCH) -c $< -o $@
+$(FW_CRT0): firmware/base/crt0.S
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_ARCH) -c $< -o $@
+$(FW_LIB): $(FW_BASE_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	$(RV_PREFIX)ar rcs $@ $^
+
+FW_LINK_DEPS := $(FW_CRT0) $(FW_LIB) linker/sim.ld linker/dram.ld linker/sections.ld
+
+$(BUILD)/obj/fw-apps/%.o: firmware/apps/%.c $(FW_HDRS) $(wildcard firmware/apps/*.h)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -Ifirmware/apps -c $< -o $@
+$(FW_OUT)/%.elf: $(BUILD)/obj/fw-apps/%.o $(FW_LINK_DEPS)
+	$(call fw_link,sim.ld,$<)
+# The same hello, run from DRAM (linker/dram.ld).
+$(FW_OUT)/hello-dram.elf: $(BUILD)/obj/fw-apps/hello.o $(FW_LINK_DEPS)
+	$(call fw_link,dram.ld,$<)
+
+FW_APPS := $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf $(FW_OUT)/bench-cpu.elf
+ALL += $(FW_CRT0) $(FW_LIB) $(FW_APPS)
+
+# bench-cpu's expected checksum comes from running the same C on the host.
+FW_BENCH_HOST := $(BUILD)/obj/fw-apps/bench-cpu-host
+$(FW_BENCH_HOST): firmware/apps/bench-cpu.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -DBENCH_HOST $< -o $@
+.PHONY: fw-bench-expected
+fw-bench-expected: $(FW_BENCH_HOST)
+	$(FW_BENCH_HOST) > firmware/apps/bench_expected.h
+
+# ---- firmware tests (C on the firmware base) -----------------------------
+FW_TEST_ELFS := $(patsubst firmware/tests/%.c,$(FW_OUT)/tests/%.elf,$(wildcard firmware/tests/*.c))
+$(BUILD)/obj/fw-tests/%.o: firmware/tests/%.c firmware/tests/check.h $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
+$(FW_OUT)/tests/%.elf: $(BUILD)/obj/fw-tests/%.o $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(call fw_link,sim.ld,$<)
+ALL += $(FW_TEST_ELFS)
+
+FW_RUN_ISS = iss="$(TESSEL_ISS) --max-insns 50000000"
+FW_RUN_SIM = $(if $(fw_have_sim),sim="$(TESSEL_SIM) --max-cycles 100000000")
+
+TEST_SUITES += printf fw
+.PHONY: test-printf test-fw
+test-printf: $(TESSEL_ISS) $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf
+	$(fw_build_sim)
+	@tests/isa/run-elfs.sh --expect firmware/tests/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
+	  $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf
+# fw: C tests of the base, bench-cpu's checksum, and the recorded expected
+# checksum against the host run of the same code.
+test-fw: $(TESSEL_ISS) $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf $(FW_BENCH_HOST)
+	$(fw_build_sim)
+	@set -o pipefail; { \
+	  tests/isa/run-elfs.sh --expect firmware/tests/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
+	    $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf | grep -v ' passed, '; \
+	  if $(FW_BENCH_HOST) | cmp -s - firmware/apps/bench_expected.h; then \
+	    echo "PASS host bench_expected.h"; else \
+	    echo "FAIL host bench_expected.h (stale: run make fw-bench-expected)"; fi; \
+	} > $(BUILD)/fw-test.log; cat $(BUILD)/fw-test.log; \
+	p=$$(grep -c '^PASS' $(BUILD)/fw-test.log); f=$$(grep -c '^FAIL' $(BUILD)/fw-test.log); \
+	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
