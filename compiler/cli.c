@@ -1,0 +1,435 @@
+/* cli: argument parsing and the subcommands.  All messages go to stderr as
+ * "tessel: ..." lines; output (IR dumps) goes to stdout or -o. */
+#include "cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir_parse.h"
+#include "ir_print.h"
+#include "ir_verify.h"
+#include "npy.h"
+#include "onnx_import.h"
+#include "pipeline.h"
+#include "ref_exec.h"
+
+enum { MAX_LIST = 64 };
+
+typedef struct cli_args {
+  const char *cmd;                   /* subcommand */
+  const char *model;                 /* MODEL.onnx or IN.tir */
+  const char *binds[MAX_LIST];       /* NAME=FILE.npy */
+  int n_binds;
+  const char *inputs[MAX_LIST];      /* ref: NAME=FILE.npy or FILE.npy */
+  int n_inputs;
+  const char *outputs[MAX_LIST];     /* -o files */
+  int n_outputs;
+  const char *calib[MAX_LIST];       /* compile: calibration inputs (later issues) */
+  int n_calib;
+  const char *target;                /* compile: NPU target */
+  const char *passes;                /* opt: comma-separated pass names */
+  pipeline_opts pipe;                /* dumps and verification */
+  ir_print_opts print;               /* printer options */
+  int raw;                           /* ir: no shape inference */
+} cli_args;
+
+static const char *const usage_main =
+    "usage: tessel COMMAND [options]\n"
+    "commands:\n"
+    "  ir       print the IR of an ONNX model (or of a .tir file)\n"
+    "  opt      run chosen graph passes on textual IR and print the result\n"
+    "  ref      run a model on the float reference executor (.npy in, .npy out)\n"
+    "  compile  compile a model (today: import and graph passes only)\n"
+    "  passes   list the graph passes\n"
+    "options: --help, --version (also after each command)\n";
+
+static const char *const usage_ir =
+    "usage: tessel ir MODEL.onnx|IN.tir [--bind NAME=FILE.npy]... [--raw] [--elide=N] [-o OUT.tir]\n"
+    "  prints the imported IR after shape inference (--raw: exactly as imported or parsed)\n"
+    "  --elide=N   print constants with more than N elements as <N elements> (not parseable)\n";
+
+static const char *const usage_opt =
+    "usage: tessel opt IN.tir --pass=P[,P...] [--print-before=P] [--print-after=P]\n"
+    "                  [--print-after-all] [--verify-each] [--elide=N] [-o OUT.tir]\n"
+    "  verifies IN.tir, runs shape-infer (always, first), then the passes in order,\n"
+    "  and prints the result.  Passes: see `tessel passes`.\n";
+
+static const char *const usage_ref =
+    "usage: tessel ref MODEL.onnx|IN.tir [--input [NAME=]X.npy]... -o OUT.npy [-o OUT2.npy]...\n"
+    "                  [--bind NAME=FILE.npy]...\n"
+    "  imports, runs the graph passes, then the float reference executor.  Inputs\n"
+    "  are given by name or in graph-input order; one -o per graph output, in order.\n";
+
+static const char *const usage_compile =
+    "usage: tessel compile MODEL.onnx -o OUT.tpkg [--target T] [--calib X.npy]...\n"
+    "                      [--bind NAME=FILE.npy]... [--print-after=PASS | --print-after-all]\n"
+    "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
+    "  runs import and the graph passes; lowering to a package is not implemented\n"
+    "  yet and exits with status 3.\n";
+
+static const char *usage_of(const char *cmd) {
+  if (!strcmp(cmd, "ir")) return usage_ir;
+  if (!strcmp(cmd, "opt")) return usage_opt;
+  if (!strcmp(cmd, "ref")) return usage_ref;
+  if (!strcmp(cmd, "compile")) return usage_compile;
+  return usage_main;
+}
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg) {
+  fprintf(stderr, "tessel%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n%s", usage_of(cmd ? cmd : ""));
+  return CLI_USAGE;
+}
+
+/* Matches "--name=value" or "--name value"; *val gets the value.  Returns 1 on
+ * a match, 0 otherwise, -1 when the value is missing. */
+static int opt_value(int argc, char **argv, int *i, const char *name, const char **val) {
+  size_t n = strlen(name);
+  if (strncmp(argv[*i], name, n)) return 0;
+  if (argv[*i][n] == '=') {
+    *val = argv[*i] + n + 1;
+    return **val ? 1 : -1;
+  }
+  if (argv[*i][n] != '\0') return 0;
+  if (*i + 1 >= argc) return -1;
+  *val = argv[++*i];
+  return 1;
+}
+
+static int push(const char **list, int *n, const char *v) {
+  if (*n == MAX_LIST) return -1;
+  list[(*n)++] = v;
+  return 0;
+}
+
+/* Parses options after the subcommand.  Returns CLI_OK, CLI_USAGE, or -1
+ * when --help/--version was handled. */
+static int parse_args(int argc, char **argv, cli_args *a) {
+  for (int i = 2; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    int r;
+#define OPT(name) ((r = opt_value(argc, argv, &i, name, &v)) != 0)
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+      fputs(usage_of(a->cmd), stdout);
+      return -1;
+    } else if (!strcmp(arg, "--version")) {
+      printf("tessel %s (ONNX opset %d-%d)\n", TESSEL_VERSION, ONNX_MIN_OPSET, ONNX_MAX_OPSET);
+      return -1;
+    } else if (OPT("--bind")) {
+      if (r < 0 || !strchr(v, '=') || v[0] == '=') return usage_error(a->cmd, "--bind needs NAME=FILE.npy, got '%s'", r < 0 ? "" : v);
+      if (push(a->binds, &a->n_binds, v)) return usage_error(a->cmd, "too many %s options", "--bind");
+    } else if (OPT("--input")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs [NAME=]FILE.npy", "--input");
+      if (push(a->inputs, &a->n_inputs, v)) return usage_error(a->cmd, "too many %s options", "--input");
+    } else if (OPT("-o") || OPT("--output")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "-o");
+      if (push(a->outputs, &a->n_outputs, v)) return usage_error(a->cmd, "too many %s options", "-o");
+    } else if (OPT("--calib")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--calib");
+      if (push(a->calib, &a->n_calib, v)) return usage_error(a->cmd, "too many %s options", "--calib");
+    } else if (OPT("--target")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a target name", "--target");
+      a->target = v;
+    } else if (OPT("--pass")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs pass names", "--pass");
+      a->passes = v;
+    } else if (OPT("--print-after")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a pass name", "--print-after");
+      a->pipe.print_after = v;
+    } else if (OPT("--print-before")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a pass name", "--print-before");
+      a->pipe.print_before = v;
+    } else if (OPT("--elide")) {
+      char *end;
+      long n = r < 0 ? -1 : strtol(v, &end, 10);
+      if (r < 0 || *end || n < 1) return usage_error(a->cmd, "--elide needs a positive count, got '%s'", r < 0 ? "" : v);
+      a->print.elide_above = n;
+    } else if (!strcmp(arg, "--print-after-all")) {
+      a->pipe.print_after_all = 1;
+    } else if (!strcmp(arg, "--verify-each")) {
+      a->pipe.verify_each = 1;
+    } else if (!strcmp(arg, "--raw")) {
+      a->raw = 1;
+    } else if (arg[0] == '-' && arg[1]) {
+      return usage_error(a->cmd, "unknown option '%s'", arg);
+    } else if (!a->model) {
+      a->model = arg;
+    } else {
+      return usage_error(a->cmd, "unexpected argument '%s'", arg);
+    }
+#undef OPT
+  }
+  return CLI_OK;
+}
+
+static int fail(diag *d) {
+  fprintf(stderr, "tessel: %s\n", d->msg);
+  return CLI_BAD_INPUT;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+  size_t n = strlen(s), m = strlen(suffix);
+  return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* Loads the model: textual IR (.tir) or ONNX with --bind applied. */
+static ir_graph *load_model(const cli_args *a, diag *d) {
+  if (ends_with(a->model, ".tir")) {
+    if (a->n_binds) {
+      diag_set(d, "%s: --bind needs an ONNX model", a->model);
+      return NULL;
+    }
+    ir_graph *g = ir_parse_file(a->model, d);
+    if (g && ir_verify(g, d)) {
+      diag_prefix(d, a->model);
+      ir_graph_free(g);
+      return NULL;
+    }
+    return g;
+  }
+  npy_array arrs[MAX_LIST] = {{0}};
+  onnx_bind binds[MAX_LIST] = {{0}};
+  int n = 0;
+  ir_graph *g = NULL;
+  for (; n < a->n_binds; n++) {
+    const char *eq = strchr(a->binds[n], '=');
+    char err[512];
+    static char names[MAX_LIST][256];
+    snprintf(names[n], sizeof names[n], "%.*s", (int)(eq - a->binds[n]), a->binds[n]);
+    if (npy_read(eq + 1, &arrs[n], err, sizeof err)) {
+      diag_set(d, "--bind %s: %s", names[n], err);
+      goto out;
+    }
+    binds[n].name = names[n];
+    binds[n].value = &arrs[n];
+  }
+  g = onnx_import_file(a->model, binds, n, d);
+out:
+  for (int k = 0; k < n; k++) npy_free(&arrs[k]);
+  return g;
+}
+
+static FILE *open_out(const cli_args *a, diag *d) {
+  if (a->n_outputs == 0) return stdout;
+  if (a->n_outputs > 1) {
+    diag_set(d, "only one -o file is allowed here");
+    return NULL;
+  }
+  FILE *f = fopen(a->outputs[0], "w");
+  if (!f) diag_set(d, "%s: cannot write", a->outputs[0]);
+  return f;
+}
+
+static int check_pass_options(const cli_args *a, diag *d) {
+  if (a->pipe.print_after && pipeline_check_pass_name("--print-after", a->pipe.print_after, d)) return -1;
+  if (a->pipe.print_before && pipeline_check_pass_name("--print-before", a->pipe.print_before, d)) return -1;
+  return 0;
+}
+
+static int cmd_ir(cli_args *a) {
+  diag d = {{0}};
+  if (!a->model) return usage_error("ir", "%s", "missing MODEL");
+  ir_graph *g = load_model(a, &d);
+  if (!g) return fail(&d);
+  if (!a->raw) {
+    const pass_info *si = pass_find("shape-infer");
+    pipeline_opts quiet = {.verify_each = 1};
+    if (pipeline_run_pass(g, si, &quiet, &d)) {
+      diag_prefix(&d, a->model);
+      ir_graph_free(g);
+      return fail(&d);
+    }
+  }
+  FILE *f = open_out(a, &d);
+  if (!f) {
+    ir_graph_free(g);
+    return fail(&d);
+  }
+  ir_print(f, g, &a->print);
+  if (f != stdout) fclose(f);
+  ir_graph_free(g);
+  return CLI_OK;
+}
+
+static int cmd_opt(cli_args *a) {
+  diag d = {{0}};
+  if (!a->model) return usage_error("opt", "%s", "missing IN.tir");
+  if (!a->passes) return usage_error("opt", "%s", "missing --pass=P[,P...]");
+  if (check_pass_options(a, &d)) return usage_error("opt", "%s", d.msg);
+  /* check every pass name before doing any work */
+  char list[512];
+  snprintf(list, sizeof list, "%s", a->passes);
+  const pass_info *ps[16];
+  int np = 0;
+  for (char *save, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    if (np == 16) return usage_error("opt", "%s", "too many passes");
+    if (pipeline_check_pass_name("--pass", t, &d)) return usage_error("opt", "%s", d.msg);
+    ps[np++] = pass_find(t);
+  }
+  if (!np) return usage_error("opt", "%s", "--pass names no pass");
+  ir_graph *g = ir_parse_file(a->model, &d);
+  if (!g) return fail(&d);
+  int rc = CLI_BAD_INPUT;
+  pipeline_opts quiet = {.verify_each = 1};
+  if (ir_verify(g, &d) || pipeline_run_pass(g, pass_find("shape-infer"), &quiet, &d)) {
+    diag_prefix(&d, a->model);
+    goto out;
+  }
+  a->pipe.print = &a->print;
+  for (int i = 0; i < np; i++)
+    if (pipeline_run_pass(g, ps[i], &a->pipe, &d)) {
+      diag_prefix(&d, a->model);
+      goto out;
+    }
+  FILE *f = open_out(a, &d);
+  if (!f) goto out;
+  ir_print(f, g, &a->print);
+  if (f != stdout) fclose(f);
+  rc = CLI_OK;
+out:
+  if (rc) fail(&d);
+  ir_graph_free(g);
+  return rc;
+}
+
+/* Import (or parse) and run the graph pipeline with the user's dump options. */
+static ir_graph *front_end(cli_args *a, diag *d) {
+  ir_graph *g = load_model(a, d);
+  if (!g) return NULL;
+  a->pipe.print = &a->print;
+  if (pipeline_graph(g, &a->pipe, d)) {
+    diag_prefix(d, a->model);
+    ir_graph_free(g);
+    return NULL;
+  }
+  return g;
+}
+
+static int cmd_compile(cli_args *a) {
+  diag d = {{0}};
+  if (!a->model) return usage_error("compile", "%s", "missing MODEL");
+  if (a->n_outputs != 1) return usage_error("compile", "%s", "give one -o OUT.tpkg");
+  if (check_pass_options(a, &d)) return usage_error("compile", "%s", d.msg);
+  ir_graph *g = front_end(a, &d);
+  if (!g) return fail(&d);
+  ir_graph_free(g);
+  fprintf(stderr,
+          "tessel: %s: import and graph passes done; lowering to a package is not "
+          "implemented yet, %s not written\n",
+          a->model, a->outputs[0]);
+  return CLI_NOT_IMPLEMENTED;
+}
+
+/* Loads the .npy for graph input i per the --input options. */
+static int load_input(const cli_args *a, const ir_value *in, int idx, npy_array *arr, diag *d) {
+  const char *file = NULL;
+  for (int k = 0; k < a->n_inputs; k++) {
+    const char *eq = strchr(a->inputs[k], '=');
+    if (eq && (size_t)(eq - a->inputs[k]) == strlen(in->name) &&
+        !strncmp(a->inputs[k], in->name, strlen(in->name)))
+      file = eq + 1;
+  }
+  if (!file && idx < a->n_inputs && !strchr(a->inputs[idx], '=')) file = a->inputs[idx];
+  if (!file) return diag_set(d, "no --input given for graph input '%s'", in->name);
+  char err[512];
+  if (npy_read(file, arr, err, sizeof err)) return diag_set(d, "input '%s': %s", in->name, err);
+  if ((ir_dtype)arr->dtype != in->dtype)
+    return diag_set(d, "%s: holds %s, input '%s' is %s", file, npy_dtype_name(arr->dtype), in->name,
+                    ir_dtype_name(in->dtype));
+  int same = arr->ndim == in->rank;
+  for (int i = 0; same && i < in->rank; i++) same = arr->shape[i] == in->dims[i];
+  if (!same) return diag_set(d, "%s: shape does not match input '%s'", file, in->name);
+  return 0;
+}
+
+static int cmd_ref(cli_args *a) {
+  diag d = {{0}};
+  if (!a->model) return usage_error("ref", "%s", "missing MODEL");
+  if (a->n_outputs == 0) return usage_error("ref", "%s", "give -o OUT.npy for each graph output");
+  for (int k = 0; k < a->n_inputs; k++) {
+    const char *eq = strchr(a->inputs[k], '=');
+    if (eq == a->inputs[k] || (eq && !eq[1])) return usage_error("ref", "bad --input '%s'", a->inputs[k]);
+  }
+  ir_graph *g = front_end(a, &d);
+  if (!g) return fail(&d);
+  int rc = CLI_BAD_INPUT;
+  npy_array arrs[MAX_LIST] = {{0}};
+  const void *ins[MAX_LIST];
+  void *outs[MAX_LIST] = {0};
+  if (g->n_inputs > MAX_LIST || g->n_outputs > MAX_LIST) {
+    diag_set(&d, "too many graph inputs or outputs");
+    goto out;
+  }
+  if (a->n_outputs != g->n_outputs) {
+    diag_set(&d, "%s: the graph has %d outputs, %d -o given", a->model, g->n_outputs, a->n_outputs);
+    goto out;
+  }
+  if (a->n_inputs > g->n_inputs) {
+    diag_set(&d, "%s: %d --input given, the graph has %d inputs", a->model, a->n_inputs, g->n_inputs);
+    goto out;
+  }
+  for (int i = 0; i < g->n_inputs; i++) {
+    if (load_input(a, g->inputs[i], i, &arrs[i], &d)) goto out;
+    ins[i] = arrs[i].data;
+  }
+  if (ref_run(g, ins, outs, NULL, NULL, &d)) {
+    diag_prefix(&d, a->model);
+    goto out;
+  }
+  for (int i = 0; i < g->n_outputs; i++) {
+    const ir_value *v = g->outputs[i];
+    npy_array o = {.dtype = (npy_dtype)v->dtype, .ndim = v->rank, .data = outs[i]};
+    for (int k = 0; k < v->rank; k++) o.shape[k] = v->dims[k];
+    o.nbytes = ir_dtype_size(v->dtype) * (size_t)ir_value_numel(v);
+    char err[512];
+    if (npy_write(a->outputs[i], &o, err, sizeof err)) {
+      diag_set(&d, "%s", err);
+      goto out;
+    }
+  }
+  rc = CLI_OK;
+out:
+  if (rc) fail(&d);
+  for (int i = 0; i < MAX_LIST; i++) {
+    npy_free(&arrs[i]);
+    free(outs[i]);
+  }
+  ir_graph_free(g);
+  return rc;
+}
+
+int cli_main(int argc, char **argv) {
+  if (argc < 2) {
+    fputs(usage_main, stderr);
+    return CLI_USAGE;
+  }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    fputs(usage_main, stdout);
+    return CLI_OK;
+  }
+  if (!strcmp(cmd, "--version")) {
+    printf("tessel %s (ONNX opset %d-%d)\n", TESSEL_VERSION, ONNX_MIN_OPSET, ONNX_MAX_OPSET);
+    return CLI_OK;
+  }
+  if (!strcmp(cmd, "passes")) {
+    for (const pass_info *p = pass_registry; p->name; p++) printf("%-14s %s\n", p->name, p->what);
+    return CLI_OK;
+  }
+  static const char *const cmds[] = {"ir", "opt", "ref", "compile"};
+  int known = 0;
+  for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) known |= !strcmp(cmd, cmds[i]);
+  if (!known) return usage_error(NULL, "unknown command '%s'", cmd);
+  cli_args a = {.cmd = cmd};
+  int r = parse_args(argc, argv, &a);
+  if (r < 0) return CLI_OK;
+  if (r) return r;
+  if (a.n_calib && strcmp(cmd, "compile")) return usage_error(cmd, "%s is only for compile", "--calib");
+  if (a.target && strcmp(cmd, "compile")) return usage_error(cmd, "%s is only for compile", "--target");
+  if (!strcmp(cmd, "ir")) return cmd_ir(&a);
+  if (!strcmp(cmd, "opt")) return cmd_opt(&a);
+  if (!strcmp(cmd, "ref")) return cmd_ref(&a);
+  return cmd_compile(&a);
+}

@@ -1,0 +1,16 @@
+/* cli: the `tessel` command line (subcommands ir, opt, ref, compile).
+ *
+ * Exit codes: CLI_OK 0; CLI_BAD_INPUT 1 (model, IR or .npy rejected, with a
+ * located message on stderr); CLI_USAGE 2 (bad command line);
+ * CLI_NOT_IMPLEMENTED 3 (the stage asked for is not written yet). */
+#ifndef TESSEL_CLI_H
+#define TESSEL_CLI_H
+
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_IMPLEMENTED = 3 };
+
+#define TESSEL_VERSION "0.1.0"
+
+/* Runs the command line argv[0..argc-1]; returns the exit code. */
+int cli_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,383 @@
+/* ir: graph construction and editing helpers. */
+#include "ir.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const dtype_names[IR_DTYPE_COUNT] = {
+    "f32", "f64", "i8", "u8", "i16", "i32", "i64", "bool"};
+static const size_t dtype_sizes[IR_DTYPE_COUNT] = {4, 8, 1, 1, 2, 4, 8, 1};
+static const char *const op_names[IR_OP_COUNT] = {
+#define IR_OP(e, s) s,
+#include "ir_ops.def"
+#undef IR_OP
+};
+
+const char *ir_dtype_name(ir_dtype t) {
+  TSL_ASSERT((unsigned)t < IR_DTYPE_COUNT);
+  return dtype_names[t];
+}
+
+int ir_dtype_parse(const char *s, size_t n, ir_dtype *out) {
+  for (int i = 0; i < IR_DTYPE_COUNT; i++)
+    if (strlen(dtype_names[i]) == n && memcmp(dtype_names[i], s, n) == 0) {
+      *out = (ir_dtype)i;
+      return 0;
+    }
+  return -1;
+}
+
+size_t ir_dtype_size(ir_dtype t) {
+  TSL_ASSERT((unsigned)t < IR_DTYPE_COUNT);
+  return dtype_sizes[t];
+}
+
+int ir_dtype_is_float(ir_dtype t) { return t == IR_F32 || t == IR_F64; }
+
+const char *ir_op_name(ir_op op) {
+  TSL_ASSERT((unsigned)op < IR_OP_COUNT);
+  return op_names[op];
+}
+
+int ir_op_parse(const char *s, size_t n, ir_op *out) {
+  for (int i = 0; i < IR_OP_COUNT; i++)
+    if (strlen(op_names[i]) == n && memcmp(op_names[i], s, n) == 0) {
+      *out = (ir_op)i;
+      return 0;
+    }
+  return -1;
+}
+
+ir_graph *ir_graph_new(const char *name, diag *d) {
+  arena *a = arena_new();
+  if (!a) {
+    diag_oom(d);
+    return NULL;
+  }
+  ir_graph *g = arena_alloc(a, sizeof *g);
+  if (!g || !(g->name = arena_strdup(a, name ? name : "main"))) {
+    arena_free(a);
+    diag_oom(d);
+    return NULL;
+  }
+  g->arena = a;
+  return g;
+}
+
+void ir_graph_free(ir_graph *g) {
+  if (g) arena_free(g->arena);
+}
+
+/* Appends p to a growable pointer array living in the arena. */
+static int push_ptr(arena *a, void ***arr, int *n, int *cap, void *p) {
+  if (*n == *cap) {
+    int ncap = *cap ? *cap * 2 : 16;
+    void **na = arena_alloc(a, sizeof(void *) * (size_t)ncap);
+    if (!na) return -1;
+    if (*n) memcpy(na, *arr, sizeof(void *) * (size_t)*n);
+    *arr = na;
+    *cap = ncap;
+  }
+  (*arr)[(*n)++] = p;
+  return 0;
+}
+
+ir_value *ir_value_find(const ir_graph *g, const char *name) {
+  for (int i = 0; i < g->n_values; i++)
+    if (g->values[i] && strcmp(g->values[i]->name, name) == 0) return g->values[i];
+  return NULL;
+}
+
+ir_value *ir_value_new(ir_graph *g, const char *name, ir_value_kind kind, diag *d) {
+  if (ir_value_find(g, name)) {
+    diag_set(d, "value '%s' is defined twice", name);
+    return NULL;
+  }
+  ir_value *v = arena_alloc(g->arena, sizeof *v);
+  if (!v || !(v->name = arena_strdup(g->arena, name)) ||
+      push_ptr(g->arena, (void ***)&g->values, &g->n_values, &g->cap_values, v)) {
+    diag_oom(d);
+    return NULL;
+  }
+  v->id = g->n_values - 1;
+  v->kind = kind;
+  v->rank = -1;
+  return v;
+}
+
+const char *ir_unique_name(ir_graph *g, const char *base) {
+  if (!ir_value_find(g, base)) return arena_strdup(g->arena, base);
+  char buf[512];
+  for (int i = 1;; i++) {
+    snprintf(buf, sizeof buf, "%.480s.%d", base, i);
+    if (!ir_value_find(g, buf)) return arena_strdup(g->arena, buf);
+  }
+}
+
+int64_t ir_value_numel(const ir_value *v) {
+  if (v->rank < 0) return -1;
+  int64_t n = 1;
+  for (int i = 0; i < v->rank; i++) {
+    if (v->dims[i] < 0) return -1;
+    n *= v->dims[i];
+  }
+  return n;
+}
+
+int ir_value_alloc_data(ir_graph *g, ir_value *v, diag *d) {
+  int64_t n = ir_value_numel(v);
+  if (n < 0) return diag_set(d, "value '%s': shape unknown", v->name);
+  v->data = arena_alloc(g->arena, (size_t)n * ir_dtype_size(v->dtype));
+  return v->data ? 0 : diag_oom(d);
+}
+
+void ir_value_copy_type(ir_value *dst, const ir_value *src) {
+  dst->dtype = src->dtype;
+  dst->rank = src->rank;
+  memcpy(dst->dims, src->dims, sizeof dst->dims);
+}
+
+int ir_add_input(ir_graph *g, ir_value *v, diag *d) {
+  if (push_ptr(g->arena, (void ***)&g->inputs, &g->n_inputs, &g->cap_inputs, v))
+    return diag_oom(d);
+  return 0;
+}
+
+int ir_add_output(ir_graph *g, ir_value *v, diag *d) {
+  if (push_ptr(g->arena, (void ***)&g->outputs, &g->n_outputs, &g->cap_outputs, v))
+    return diag_oom(d);
+  v->is_output = 1;
+  return 0;
+}
+
+ir_node *ir_node_new(ir_graph *g, ir_op op, const char *src, ir_value *const *in,
+                     int n_in, ir_value *out, diag *d) {
+  TSL_ASSERT(n_in >= 0 && n_in <= IR_MAX_INPUTS);
+  ir_node *n = arena_alloc(g->arena, sizeof *n);
+  if (!n || !(n->src = arena_strdup(g->arena, src ? src : "")) ||
+      push_ptr(g->arena, (void ***)&g->nodes, &g->n_nodes, &g->cap_nodes, n)) {
+    diag_oom(d);
+    return NULL;
+  }
+  static int next_id; /* only for identification in debugging */
+  n->id = next_id++;
+  n->op = op;
+  n->n_in = n_in;
+  for (int i = 0; i < n_in; i++) {
+    TSL_ASSERT(in[i]);
+    n->in[i] = in[i];
+  }
+  n->out = out;
+  out->kind = IR_VALUE_NODE;
+  out->def = n;
+  return n;
+}
+
+void ir_node_remove(ir_graph *g, ir_node *n) {
+  int j = 0;
+  for (int i = 0; i < g->n_nodes; i++)
+    if (g->nodes[i] != n) g->nodes[j++] = g->nodes[i];
+  TSL_ASSERT(j == g->n_nodes - 1);
+  g->n_nodes = j;
+}
+
+void ir_replace_uses(ir_graph *g, ir_value *from, ir_value *to) {
+  for (int i = 0; i < g->n_nodes; i++)
+    for (int k = 0; k < g->nodes[i]->n_in; k++)
+      if (g->nodes[i]->in[k] == from) g->nodes[i]->in[k] = to;
+  for (int i = 0; i < g->n_outputs; i++)
+    if (g->outputs[i] == from) {
+      g->outputs[i] = to;
+      from->is_output = 0;
+      to->is_output = 1;
+    }
+}
+
+int ir_use_count(const ir_graph *g, const ir_value *v) {
+  int c = 0;
+  for (int i = 0; i < g->n_nodes; i++)
+    for (int k = 0; k < g->nodes[i]->n_in; k++) c += g->nodes[i]->in[k] == v;
+  for (int i = 0; i < g->n_outputs; i++) c += g->outputs[i] == v;
+  return c;
+}
+
+void ir_node_to_const(ir_graph *g, ir_node *n, void *data) {
+  ir_value *v = n->out;
+  v->kind = IR_VALUE_CONST;
+  v->def = NULL;
+  v->data = data;
+  ir_node_remove(g, n);
+}
+
+void ir_compact_values(ir_graph *g) {
+  int j = 0;
+  for (int i = 0; i < g->n_values; i++) {
+    ir_value *v = g->values[i];
+    int keep = v->is_output;
+    for (int k = 0; !keep && k < g->n_inputs; k++) keep = g->inputs[k] == v;
+    if (!keep && v->kind == IR_VALUE_NODE && v->def) {
+      for (int k = 0; !keep && k < g->n_nodes; k++) keep = g->nodes[k] == v->def;
+    }
+    if (!keep && v->kind == IR_VALUE_CONST) keep = ir_use_count(g, v) > 0;
+    if (keep) g->values[j++] = v;
+  }
+  g->n_values = j;
+}
+
+/* ---- attributes ---- */
+
+static ir_attr *attr_slot(ir_graph *g, ir_node *n, const char *name, diag *d) {
+  ir_attr **pp = &n->attrs;
+  while (*pp && strcmp((*pp)->name, name) < 0) pp = &(*pp)->next;
+  if (*pp && strcmp((*pp)->name, name) == 0) return *pp;
+  ir_attr *a = arena_alloc(g->arena, sizeof *a);
+  if (!a || !(a->name = arena_strdup(g->arena, name))) {
+    diag_oom(d);
+    return NULL;
+  }
+  a->next = *pp;
+  *pp = a;
+  return a;
+}
+
+int ir_attr_set_int(ir_graph *g, ir_node *n, const char *name, int64_t v, diag *d) {
+  ir_attr *a = attr_slot(g, n, name, d);
+  if (!a) return -1;
+  a->kind = IR_ATTR_INT;
+  a->i = v;
+  return 0;
+}
+
+int ir_attr_set_float(ir_graph *g, ir_node *n, const char *name, float v, diag *d) {
+  ir_attr *a = attr_slot(g, n, name, d);
+  if (!a) return -1;
+  a->kind = IR_ATTR_FLOAT;
+  a->f = v;
+  return 0;
+}
+
+int ir_attr_set_ints(ir_graph *g, ir_node *n, const char *name, const int64_t *v, int cnt,
+                     diag *d) {
+  ir_attr *a = attr_slot(g, n, name, d);
+  if (!a) return -1;
+  a->kind = IR_ATTR_INTS;
+  a->n = cnt;
+  a->ints = arena_alloc(g->arena, sizeof(int64_t) * (size_t)(cnt ? cnt : 1));
+  if (!a->ints) return diag_oom(d);
+  if (cnt) memcpy(a->ints, v, sizeof(int64_t) * (size_t)cnt);
+  return 0;
+}
+
+int ir_attr_set_floats(ir_graph *g, ir_node *n, const char *name, const float *v, int cnt,
+                       diag *d) {
+  ir_attr *a = attr_slot(g, n, name, d);
+  if (!a) return -1;
+  a->kind = IR_ATTR_FLOATS;
+  a->n = cnt;
+  a->floats = arena_alloc(g->arena, sizeof(float) * (size_t)(cnt ? cnt : 1));
+  if (!a->floats) return diag_oom(d);
+  if (cnt) memcpy(a->floats, v, sizeof(float) * (size_t)cnt);
+  return 0;
+}
+
+int ir_attr_set_string(ir_graph *g, ir_node *n, const char *name, const char *v, diag *d) {
+  ir_attr *a = attr_slot(g, n, name, d);
+  if (!a) return -1;
+  a->kind = IR_ATTR_STRING;
+  a->s = arena_strdup(g->arena, v);
+  return a->s ? 0 : diag_oom(d);
+}
+
+const ir_attr *ir_attr_get(const ir_node *n, const char *name) {
+  for (const ir_attr *a = n->attrs; a; a = a->next)
+    if (strcmp(a->name, name) == 0) return a;
+  return NULL;
+}
+
+void ir_attr_remove(ir_node *n, const char *name) {
+  for (ir_attr **pp = &n->attrs; *pp; pp = &(*pp)->next)
+    if (strcmp((*pp)->name, name) == 0) {
+      *pp = (*pp)->next;
+      return;
+    }
+}
+
+int64_t ir_attr_int(const ir_node *n, const char *name, int64_t dflt) {
+  const ir_attr *a = ir_attr_get(n, name);
+  return a && a->kind == IR_ATTR_INT ? a->i : dflt;
+}
+
+float ir_attr_float(const ir_node *n, const char *name, float dflt) {
+  const ir_attr *a = ir_attr_get(n, name);
+  if (a && a->kind == IR_ATTR_FLOAT) return a->f;
+  if (a && a->kind == IR_ATTR_INT) return (float)a->i;
+  return dflt;
+}
+
+const int64_t *ir_attr_ints(const ir_node *n, const char *name, int *cnt) {
+  const ir_attr *a = ir_attr_get(n, name);
+  if (!a || a->kind != IR_ATTR_INTS) {
+    *cnt = 0;
+    return NULL;
+  }
+  *cnt = a->n;
+  return a->ints;
+}
+
+int ir_node_error(diag *d, const ir_node *n, const char *fmt, ...) {
+  char msg[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return diag_set(d, "node '%s' (%s): %s", n->src[0] ? n->src : n->out->name, ir_op_name(n->op), msg);
+}
+
+/* ---- element access ---- */
+
+double ir_elem_f64(ir_dtype t, const void *data, int64_t i) {
+  switch (t) {
+  case IR_F32: return ((const float *)data)[i];
+  case IR_F64: return ((const double *)data)[i];
+  case IR_I8: return ((const int8_t *)data)[i];
+  case IR_U8: return ((const uint8_t *)data)[i];
+  case IR_I16: return ((const int16_t *)data)[i];
+  case IR_I32: return ((const int32_t *)data)[i];
+  case IR_I64: return (double)((const int64_t *)data)[i];
+  case IR_BOOL: return ((const uint8_t *)data)[i] != 0;
+  default: TSL_UNREACHABLE();
+  }
+  return 0;
+}
+
+int64_t ir_elem_i64(ir_dtype t, const void *data, int64_t i) {
+  if (t == IR_I64) return ((const int64_t *)data)[i];
+  double x = ir_elem_f64(t, data, i);
+  if (x != x) return 0;
+  if (x >= 9.2e18) return INT64_MAX;
+  if (x <= -9.2e18) return INT64_MIN;
+  return (int64_t)x;
+}
+
+/* Float to integer the way a C cast would, but saturating instead of UB. */
+static int64_t clamp_i64(double x, double lo, double hi) {
+  if (x != x) return 0;
+  if (x < lo) x = lo;
+  if (x > hi) x = hi;
+  return (int64_t)x;
+}
+
+void ir_elem_set_f64(ir_dtype t, void *data, int64_t i, double x) {
+  switch (t) {
+  case IR_F32: ((float *)data)[i] = (float)x; break;
+  case IR_F64: ((double *)data)[i] = x; break;
+  case IR_I8: ((int8_t *)data)[i] = (int8_t)clamp_i64(x, -128, 127); break;
+  case IR_U8: ((uint8_t *)data)[i] = (uint8_t)clamp_i64(x, 0, 255); break;
+  case IR_I16: ((int16_t *)data)[i] = (int16_t)clamp_i64(x, -32768, 32767); break;
+  case IR_I32: ((int32_t *)data)[i] = (int32_t)clamp_i64(x, -2147483648.0, 2147483647.0); break;
+  case IR_I64: ((int64_t *)data)[i] = clamp_i64(x, -9.2e18, 9.2e18); break;
+  case IR_BOOL: ((uint8_t *)data)[i] = x != 0; break;
+  default: TSL_UNREACHABLE();
+  }
+}

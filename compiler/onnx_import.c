@@ -1,0 +1,290 @@
+/* onnx_import: model, opset, tensors, inputs/initializers and outputs.  The
+ * nodes themselves are handled in onnx_ops.c. */
+#include "onnx_import.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "onnx_internal.h"
+
+enum { MAX_ELEMS = 1 << 30 }; /* largest tensor accepted, in elements */
+
+int onnx_dtype(onnx_ctx *c, int32_t t, const char *what, ir_dtype *out) {
+  static const char *const names[] = {"UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16",
+                                      "INT32", "INT64", "STRING", "BOOL", "FLOAT16", "DOUBLE",
+                                      "UINT32", "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+  switch (t) {
+  case 1: *out = IR_F32; return 0;
+  case 2: *out = IR_U8; return 0;
+  case 3: *out = IR_I8; return 0;
+  case 5: *out = IR_I16; return 0;
+  case 6: *out = IR_I32; return 0;
+  case 7: *out = IR_I64; return 0;
+  case 9: *out = IR_BOOL; return 0;
+  case 11: *out = IR_F64; return 0;
+  default:
+    if (t >= 0 && t < (int32_t)(sizeof names / sizeof names[0]))
+      return diag_set(c->d, "%s: %s: data type %s is not supported", c->label, what, names[t]);
+    return diag_set(c->d, "%s: %s: unknown data type %d", c->label, what, (int)t);
+  }
+}
+
+/* Shape of a tensor into v; -1 with an error on bad dims. */
+static int set_dims(onnx_ctx *c, ir_value *v, size_t n, const int64_t *dims, const char *what) {
+  if (n > IR_MAX_RANK)
+    return diag_set(c->d, "%s: %s: rank %zu exceeds the maximum %d", c->label, what, n, IR_MAX_RANK);
+  int64_t total = 1;
+  for (size_t i = 0; i < n; i++) {
+    if (dims[i] < 0 || dims[i] > MAX_ELEMS)
+      return diag_set(c->d, "%s: %s: bad dimension %lld", c->label, what, (long long)dims[i]);
+    total *= dims[i];
+    if (total > MAX_ELEMS)
+      return diag_set(c->d, "%s: %s: tensor too large", c->label, what);
+    v->dims[i] = dims[i];
+  }
+  v->rank = (int)n;
+  return 0;
+}
+
+ir_value *onnx_tensor_to_const(onnx_ctx *c, const Onnx__TensorProto *t, const char *name,
+                               const char *what) {
+  ir_value *v = ir_value_new(c->g, name, IR_VALUE_CONST, c->d);
+  if (!v) return NULL;
+  if (!t->has_data_type) {
+    diag_set(c->d, "%s: %s: tensor has no data type", c->label, what);
+    return NULL;
+  }
+  if (onnx_dtype(c, t->data_type, what, &v->dtype) || set_dims(c, v, t->n_dims, t->dims, what))
+    return NULL;
+  if ((t->has_data_location && t->data_location == ONNX__TENSOR_PROTO__DATA_LOCATION__EXTERNAL) ||
+      t->n_external_data) {
+    diag_set(c->d, "%s: %s: external tensor data is not supported", c->label, what);
+    return NULL;
+  }
+  if (t->segment) {
+    diag_set(c->d, "%s: %s: segmented tensors are not supported", c->label, what);
+    return NULL;
+  }
+  if (ir_value_alloc_data(c->g, v, c->d)) return NULL;
+  int64_t n = ir_value_numel(v);
+  size_t esz = ir_dtype_size(v->dtype);
+  size_t have = 0; /* elements found in the typed field used */
+  if (t->has_raw_data) {
+    if (t->raw_data.len != (size_t)n * esz) {
+      diag_set(c->d, "%s: %s: raw data has %zu bytes, shape needs %zu", c->label, what,
+               t->raw_data.len, (size_t)n * esz);
+      return NULL;
+    }
+    if (n) memcpy(v->data, t->raw_data.data, (size_t)n * esz); /* ONNX raw data is little-endian */
+    return v;
+  }
+  switch (v->dtype) {
+  case IR_F32:
+    have = t->n_float_data;
+    if (have == (size_t)n && n) memcpy(v->data, t->float_data, (size_t)n * 4);
+    break;
+  case IR_F64:
+    have = t->n_double_data;
+    if (have == (size_t)n && n) memcpy(v->data, t->double_data, (size_t)n * 8);
+    break;
+  case IR_I64:
+    have = t->n_int64_data;
+    if (have == (size_t)n && n) memcpy(v->data, t->int64_data, (size_t)n * 8);
+    break;
+  default: /* the small integer types travel in int32_data */
+    have = t->n_int32_data;
+    if (have == (size_t)n)
+      for (int64_t i = 0; i < n; i++) ir_elem_set_f64(v->dtype, v->data, i, t->int32_data[i]);
+    break;
+  }
+  if (have != (size_t)n) {
+    diag_set(c->d, "%s: %s: tensor has %zu elements, shape needs %lld", c->label, what, have,
+             (long long)n);
+    return NULL;
+  }
+  return v;
+}
+
+/* A graph input from its ValueInfoProto. */
+static int import_input(onnx_ctx *c, const Onnx__ValueInfoProto *vi) {
+  char what[300];
+  snprintf(what, sizeof what, "input '%.200s'", vi->name);
+  const Onnx__TypeProto *tp = vi->type;
+  if (!tp || tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
+    return diag_set(c->d, "%s: %s: only tensor inputs are supported", c->label, what);
+  ir_value *v = ir_value_new(c->g, vi->name, IR_VALUE_INPUT, c->d);
+  if (!v) return -1;
+  const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+  if (!tt->has_elem_type) return diag_set(c->d, "%s: %s: no element type", c->label, what);
+  if (onnx_dtype(c, tt->elem_type, what, &v->dtype)) return -1;
+  if (tt->shape) {
+    if (tt->shape->n_dim > IR_MAX_RANK)
+      return diag_set(c->d, "%s: %s: rank %zu exceeds the maximum %d", c->label, what,
+                      tt->shape->n_dim, IR_MAX_RANK);
+    v->rank = (int)tt->shape->n_dim;
+    for (size_t i = 0; i < tt->shape->n_dim; i++) {
+      const Onnx__TensorShapeProto__Dimension *dm = tt->shape->dim[i];
+      v->dims[i] = -1; /* symbolic or missing: unknown */
+      if (dm->value_case == ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) {
+        if (dm->dim_value < 0 || dm->dim_value > MAX_ELEMS)
+          return diag_set(c->d, "%s: %s: bad dimension %lld", c->label, what,
+                          (long long)dm->dim_value);
+        v->dims[i] = dm->dim_value;
+      }
+    }
+  }
+  return ir_add_input(c->g, v, c->d);
+}
+
+/* A bound input becomes a constant with the .npy data, checked against the
+ * declared type. */
+static int import_bound(onnx_ctx *c, const Onnx__ValueInfoProto *vi, const npy_array *a) {
+  if (import_input(c, vi)) return -1;
+  ir_value *v = c->g->inputs[--c->g->n_inputs]; /* undo the input listing */
+  ir_dtype dt = (ir_dtype)a->dtype; /* npy_dtype and ir_dtype list the same types in order */
+  if (dt != v->dtype)
+    return diag_set(c->d, "%s: --bind %s: the .npy holds %s, the input is %s", c->label, vi->name,
+                    ir_dtype_name(dt), ir_dtype_name(v->dtype));
+  if (v->rank >= 0 && v->rank != a->ndim)
+    return diag_set(c->d, "%s: --bind %s: the .npy has rank %d, the input has rank %d", c->label,
+                    vi->name, a->ndim, v->rank);
+  for (int i = 0; i < a->ndim && v->rank >= 0; i++)
+    if (v->dims[i] >= 0 && v->dims[i] != a->shape[i])
+      return diag_set(c->d, "%s: --bind %s: dimension %d is %lld in the .npy, %lld in the model",
+                      c->label, vi->name, i, (long long)a->shape[i], (long long)v->dims[i]);
+  if (set_dims(c, v, (size_t)a->ndim, a->shape, vi->name)) return -1;
+  v->kind = IR_VALUE_CONST;
+  if (ir_value_alloc_data(c->g, v, c->d)) return -1;
+  if (a->nbytes) memcpy(v->data, a->data, a->nbytes);
+  return 0;
+}
+
+static int import_graph(onnx_ctx *c, const Onnx__GraphProto *gp, const onnx_bind *binds,
+                        int n_binds) {
+  /* 1. initializers are constants */
+  for (size_t i = 0; i < gp->n_initializer; i++) {
+    const Onnx__TensorProto *t = gp->initializer[i];
+    char what[300];
+    snprintf(what, sizeof what, "initializer '%.200s'", t->name ? t->name : "");
+    if (!t->name || !t->name[0])
+      return diag_set(c->d, "%s: initializer %zu has no name", c->label, i);
+    if (!onnx_tensor_to_const(c, t, t->name, what)) return -1;
+  }
+  if (gp->n_sparse_initializer)
+    return diag_set(c->d, "%s: sparse initializers are not supported", c->label);
+  /* 2. inputs that are not initializers; bound ones become constants */
+  for (size_t i = 0; i < gp->n_input; i++) {
+    const Onnx__ValueInfoProto *vi = gp->input[i];
+    if (!vi->name || !vi->name[0]) return diag_set(c->d, "%s: graph input %zu has no name", c->label, i);
+    ir_value *old = ir_value_find(c->g, vi->name);
+    if (old && old->kind == IR_VALUE_CONST) continue; /* initializer also listed as input */
+    if (old) return diag_set(c->d, "%s: graph input '%s' is listed twice", c->label, vi->name);
+    const npy_array *bound = NULL;
+    for (int k = 0; k < n_binds; k++)
+      if (strcmp(binds[k].name, vi->name) == 0) bound = binds[k].value;
+    if (bound ? import_bound(c, vi, bound) : import_input(c, vi)) return -1;
+  }
+  for (int k = 0; k < n_binds; k++) {
+    ir_value *v = ir_value_find(c->g, binds[k].name);
+    if (!v || v->kind != IR_VALUE_CONST || v->data == NULL)
+      return diag_set(c->d, "%s: --bind %s: the model has no graph input of that name", c->label,
+                      binds[k].name);
+  }
+  /* 3. nodes, in the order ONNX requires (topological) */
+  for (size_t i = 0; i < gp->n_node; i++)
+    if (onnx_import_node(c, gp->node[i], (int)i)) return -1;
+  /* 4. outputs */
+  if (gp->n_output == 0) return diag_set(c->d, "%s: the graph has no outputs", c->label);
+  for (size_t i = 0; i < gp->n_output; i++) {
+    const char *name = gp->output[i]->name ? gp->output[i]->name : "";
+    ir_value *v = ir_value_find(c->g, name);
+    if (!v) return diag_set(c->d, "%s: graph output '%s' is not produced by any node", c->label, name);
+    if (ir_add_output(c->g, v, c->d)) return -1;
+  }
+  return 0;
+}
+
+/* The default-domain opset of the model; -1 with an error if absent/out of range. */
+static int model_opset(onnx_ctx *c, const Onnx__ModelProto *m) {
+  int found = -1;
+  for (size_t i = 0; i < m->n_opset_import; i++) {
+    const Onnx__OperatorSetIdProto *o = m->opset_import[i];
+    const char *dom = o->domain ? o->domain : "";
+    if (strcmp(dom, "") && strcmp(dom, "ai.onnx")) continue;
+    if (!o->has_version || o->version < 1 || o->version > 1000)
+      return diag_set(c->d, "%s: bad opset version in opset_import", c->label);
+    found = (int)o->version;
+  }
+  if (found < 0) return diag_set(c->d, "%s: the model imports no default-domain opset", c->label);
+  if (found < ONNX_MIN_OPSET)
+    return diag_set(c->d, "%s: opset %d is older than the oldest supported, %d", c->label, found,
+                    ONNX_MIN_OPSET);
+  if (found > ONNX_MAX_OPSET)
+    return diag_set(c->d, "%s: opset %d is newer than the newest supported, %d", c->label, found,
+                    ONNX_MAX_OPSET);
+  c->opset = found;
+  return 0;
+}
+
+ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
+                             const onnx_bind *binds, int n_binds, diag *d) {
+  Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, buf);
+  if (!m) {
+    diag_set(d, "%s: not a valid ONNX model (protobuf decoding failed)", label);
+    return NULL;
+  }
+  onnx_ctx c = {.label = label, .d = d};
+  ir_graph *g = NULL;
+  if (!m->graph) {
+    diag_set(d, "%s: the model has no graph", label);
+    goto out;
+  }
+  if (model_opset(&c, m)) goto out;
+  g = ir_graph_new(m->graph->name && m->graph->name[0] ? m->graph->name : "main", d);
+  if (!g) goto out;
+  c.g = g;
+  if (import_graph(&c, m->graph, binds, n_binds)) {
+    ir_graph_free(g);
+    g = NULL;
+  }
+out:
+  onnx__model_proto__free_unpacked(m, NULL);
+  return g;
+}
+
+ir_graph *onnx_import_file(const char *path, const onnx_bind *binds, int n_binds, diag *d) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    diag_set(d, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  uint8_t *buf = NULL;
+  size_t len = 0, cap = 0;
+  for (;;) {
+    if (len == cap) {
+      cap = cap ? cap * 2 : 1 << 16;
+      uint8_t *nb = realloc(buf, cap);
+      if (!nb) {
+        free(buf);
+        fclose(f);
+        diag_set(d, "%s: out of memory reading the file", path);
+        return NULL;
+      }
+      buf = nb;
+    }
+    size_t got = fread(buf + len, 1, cap - len, f);
+    len += got;
+    if (got == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) {
+    free(buf);
+    diag_set(d, "%s: read error", path);
+    return NULL;
+  }
+  ir_graph *g = onnx_import_buffer(buf, len, path, binds, n_binds, d);
+  free(buf);
+  return g;
+}

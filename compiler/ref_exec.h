@@ -1,0 +1,29 @@
+/* ref_exec: the float reference executor on the graph IR.
+ *
+ * Runs a shape-inferred graph on the host, one node at a time, in double
+ * precision internally (stored back in each value's dtype), for every
+ * operator the importer accepts.  It gives golden outputs for tests, the
+ * values const_fold folds to, and (later) calibration ranges.  Integer
+ * operators (QuantizeLinear, QLinearConv, ConvInteger, ...) follow ONNX's
+ * definitions: round half to even, saturate to the output type. */
+#ifndef TESSEL_REF_EXEC_H
+#define TESSEL_REF_EXEC_H
+
+#include "ir.h"
+
+/* Evaluates node n: in[k] holds the elements of n->in[k] (in its dtype and
+ * inferred shape), out receives n->out's elements.  0, or -1 with a located
+ * error (e.g. a Gather index out of range). */
+int ref_eval(const ir_node *n, const void *const *in, void *out, diag *d);
+/* ref_eval with the inputs' constant data (every input must be constant). */
+int ref_eval_node(const ir_node *n, void *out, diag *d);
+
+/* Runs g.  inputs[i] holds graph input i's elements (dtype and shape as in the
+ * graph).  On success outputs[i] receives a malloc'd buffer with graph output
+ * i's elements (caller frees each).  Optional observe(value, data, user) is
+ * called for every computed value (calibration hook). */
+typedef void (*ref_observer)(const ir_value *v, const void *data, void *user);
+int ref_run(const ir_graph *g, const void *const *inputs, void **outputs, ref_observer observe,
+            void *user, diag *d);
+
+#endif

@@ -1,0 +1,63 @@
+/* remove_noops: drops nodes that do not change their input.
+ *
+ * Requires: shapes inferred (shape_infer).
+ * Guarantees: no Identity or Dropout node remains, nor a Cast to the same
+ *           dtype, a Reshape/Flatten/Squeeze/Unsqueeze that keeps the shape,
+ *           a Transpose with the identity permutation or a Pad of zeros.
+ *           Uses of a removed node's output use its input instead.  When the
+ *           output is a graph output, the input value takes over its name;
+ *           if the input is itself a graph input, constant or output, the
+ *           node stays (the model's interface keeps its names).
+ * Invalidates: nothing. */
+#include <string.h>
+
+#include "passes.h"
+
+static int same_type(const ir_value *a, const ir_value *b) {
+  if (a->dtype != b->dtype || a->rank != b->rank) return 0;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return 0;
+  return 1;
+}
+
+static int is_noop(const ir_node *n) {
+  int cnt;
+  switch (n->op) {
+  case IR_OP_IDENTITY: case IR_OP_DROPOUT: return 1;
+  case IR_OP_CAST: case IR_OP_RESHAPE: case IR_OP_FLATTEN: case IR_OP_SQUEEZE:
+  case IR_OP_UNSQUEEZE:
+    return same_type(n->in[0], n->out);
+  case IR_OP_TRANSPOSE: {
+    const int64_t *p = ir_attr_ints(n, "perm", &cnt);
+    for (int i = 0; i < cnt; i++)
+      if (p[i] != i) return 0;
+    return 1;
+  }
+  case IR_OP_PAD: {
+    const int64_t *p = ir_attr_ints(n, "pads", &cnt);
+    for (int i = 0; i < cnt; i++)
+      if (p[i] != 0) return 0;
+    return 1;
+  }
+  default: return 0;
+  }
+}
+
+int remove_noops(ir_graph *g, diag *d) {
+  (void)d;
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    if (!is_noop(n)) continue;
+    ir_value *src = n->in[0], *dst = n->out;
+    if (dst->is_output) {
+      if (src->kind != IR_VALUE_NODE || src->is_output) continue;
+      src->name = dst->name; /* the interface keeps its output name */
+      dst->name = "";        /* dst is dead from here on */
+    }
+    ir_replace_uses(g, dst, src);
+    ir_node_remove(g, n);
+    i--;
+  }
+  ir_compact_values(g);
+  return 0;
+}

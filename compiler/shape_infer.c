@@ -1,0 +1,452 @@
+/* shape_infer: dtype and shape of every node output.
+ *
+ * Requires: graph inputs with known shapes (symbolic dims are an error here),
+ *           canonical nodes as the importer or parser makes them.
+ * Guarantees: every node output has dtype, rank and dims known; operator
+ *           constraints are checked with located errors (e.g. "group=3 does
+ *           not divide 32 input channels"); shape-dependent attributes are
+ *           written out: Conv/pool kernel_shape, strides, pads, dilations
+ *           (auto_pad resolved and removed), Transpose perm, Squeeze axes.
+ *           Shape computations are folded as they are met (ONNX's "data
+ *           propagation"): a Shape node of a known shape, and any node with an
+ *           integer output whose inputs are all constant, becomes a constant,
+ *           so Reshape targets built from Shape/Gather/Concat are known.
+ * Invalidates: nothing; running it twice is a no-op. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes.h"
+#include "ref_exec.h"
+
+#define ERR(...) ir_node_error(d, n, __VA_ARGS__)
+
+static int known(const ir_value *v) { return ir_value_numel(v) >= 0; }
+
+static int want_dtype(ir_node *n, int k, ir_dtype t, diag *d) {
+  if (n->in[k]->dtype != t)
+    return ERR("input %d '%s' is %s, expected %s", k, n->in[k]->name,
+               ir_dtype_name(n->in[k]->dtype), ir_dtype_name(t));
+  return 0;
+}
+
+static int want_rank(ir_node *n, int k, int lo, int hi, diag *d) {
+  int r = n->in[k]->rank;
+  if (r < lo || r > hi) {
+    if (lo == hi) return ERR("input %d '%s' has rank %d, expected %d", k, n->in[k]->name, r, lo);
+    return ERR("input %d '%s' has rank %d, expected %d to %d", k, n->in[k]->name, r, lo, hi);
+  }
+  return 0;
+}
+
+static void set_shape(ir_value *v, ir_dtype t, int rank, const int64_t *dims) {
+  v->dtype = t;
+  v->rank = rank;
+  for (int i = 0; i < rank; i++) v->dims[i] = dims[i];
+}
+
+/* Reads an ints attribute of length len into out, or fills dflt; -1 on a bad length. */
+static int spatial_attr(ir_graph *g, ir_node *n, const char *name, int len, int64_t dflt,
+                        int64_t *out, diag *d) {
+  int cnt;
+  const int64_t *a = ir_attr_ints(n, name, &cnt);
+  if (a && cnt != len) return ERR("%s has %d values, expected %d", name, cnt, len);
+  for (int i = 0; i < len; i++) out[i] = a ? a[i] : dflt;
+  return ir_attr_set_ints(g, n, name, out, len, d);
+}
+
+/* Output spatial dims of a sliding window (conv or pool); resolves auto_pad
+ * and writes kernel_shape/strides/pads/dilations back as attributes.  kernel
+ * holds the kernel size when the weights give it (conv), else NULL. */
+static int window(ir_graph *g, ir_node *n, const ir_value *x, const int64_t *kernel, int ceil_mode,
+                  int64_t *out_spatial, diag *d) {
+  int s = x->rank - 2;
+  int64_t k[IR_MAX_RANK], st[IR_MAX_RANK], dl[IR_MAX_RANK], p[2 * IR_MAX_RANK];
+  int cnt;
+  const int64_t *ks = ir_attr_ints(n, "kernel_shape", &cnt);
+  if (ks && cnt != s) return ERR("kernel_shape has %d values, expected %d", cnt, s);
+  for (int i = 0; i < s; i++) {
+    k[i] = ks ? ks[i] : kernel[i];
+    if (kernel && k[i] != kernel[i])
+      return ERR("kernel_shape[%d]=%lld does not match the weights' %lld", i, (long long)k[i],
+                 (long long)kernel[i]);
+    if (k[i] < 1) return ERR("kernel_shape[%d]=%lld must be positive", i, (long long)k[i]);
+  }
+  if (ir_attr_set_ints(g, n, "kernel_shape", k, s, d) ||
+      spatial_attr(g, n, "strides", s, 1, st, d) || spatial_attr(g, n, "pads", 2 * s, 0, p, d))
+    return -1;
+  if (n->op != IR_OP_AVGPOOL && spatial_attr(g, n, "dilations", s, 1, dl, d)) return -1;
+  if (n->op == IR_OP_AVGPOOL)
+    for (int i = 0; i < s; i++) dl[i] = 1;
+  const ir_attr *ap = ir_attr_get(n, "auto_pad");
+  const char *mode = ap && ap->kind == IR_ATTR_STRING ? ap->s : "NOTSET";
+  for (int i = 0; i < s; i++) {
+    if (st[i] < 1) return ERR("strides[%d]=%lld must be positive", i, (long long)st[i]);
+    if (dl[i] < 1) return ERR("dilations[%d]=%lld must be positive", i, (long long)dl[i]);
+    if (p[i] < 0 || p[i + s] < 0) return ERR("negative pads are not supported");
+    int64_t in = x->dims[2 + i], ext = (k[i] - 1) * dl[i] + 1;
+    if (!strcmp(mode, "VALID")) {
+      p[i] = p[i + s] = 0;
+    } else if (!strcmp(mode, "SAME_UPPER") || !strcmp(mode, "SAME_LOWER")) {
+      int64_t o = (in + st[i] - 1) / st[i];
+      int64_t total = (o - 1) * st[i] + ext - in;
+      if (total < 0) total = 0;
+      int64_t small = total / 2;
+      p[i] = !strcmp(mode, "SAME_UPPER") ? small : total - small;
+      p[i + s] = total - p[i];
+    } else if (strcmp(mode, "NOTSET")) {
+      return ERR("auto_pad='%s' is not supported", mode);
+    }
+    int64_t span = in + p[i] + p[i + s] - ext;
+    if (span < 0)
+      return ERR("window %lld is larger than the padded input %lld along spatial dim %d",
+                 (long long)ext, (long long)(in + p[i] + p[i + s]), i);
+    int64_t o = ceil_mode ? (span + st[i] - 1) / st[i] + 1 : span / st[i] + 1;
+    /* ceil_mode: the last window must start inside the input or left pad */
+    if (ceil_mode && (o - 1) * st[i] >= in + p[i]) o--;
+    out_spatial[i] = o;
+  }
+  ir_attr_remove(n, "auto_pad");
+  return ir_attr_set_ints(g, n, "pads", p, 2 * s, d);
+}
+
+/* Numpy broadcast of a and b into out; -1 when incompatible. */
+static int broadcast(ir_node *n, const ir_value *a, const ir_value *b, ir_value *out, diag *d) {
+  int r = a->rank > b->rank ? a->rank : b->rank;
+  for (int i = 0; i < r; i++) {
+    int ia = i - (r - a->rank), ib = i - (r - b->rank);
+    int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+    if (da != db && da != 1 && db != 1)
+      return ERR("shapes of '%s' and '%s' do not broadcast (dimension %lld vs %lld)", a->name,
+                 b->name, (long long)da, (long long)db);
+    out->dims[i] = da == 1 ? db : da;
+  }
+  out->rank = r;
+  return 0;
+}
+
+static int conv_shape(ir_graph *g, ir_node *n, diag *d) {
+  int q = n->op == IR_OP_QLINEAR_CONV;
+  ir_value *x = n->in[0], *w = n->in[q ? 3 : 1];
+  if (want_rank(n, 0, 3, IR_MAX_RANK, d)) return -1;
+  if (w->rank != x->rank)
+    return ERR("weights '%s' have rank %d, the input has rank %d", w->name, w->rank, x->rank);
+  int64_t group = ir_attr_int(n, "group", 1), c = x->dims[1], m = w->dims[0];
+  if (group < 1) return ERR("group=%lld must be positive", (long long)group);
+  if (c % group) return ERR("group=%lld does not divide %lld input channels", (long long)group, (long long)c);
+  if (m % group) return ERR("group=%lld does not divide %lld output channels", (long long)group, (long long)m);
+  if (w->dims[1] * group != c)
+    return ERR("weights '%s' expect %lld input channels per group, the input has %lld in %lld groups",
+               w->name, (long long)w->dims[1], (long long)c, (long long)group);
+  int64_t dims[IR_MAX_RANK] = {x->dims[0], m};
+  if (window(g, n, x, w->dims + 2, 0, dims + 2, d)) return -1;
+  int bias = n->op == IR_OP_CONV ? 2 : n->op == IR_OP_QLINEAR_CONV ? 8 : -1;
+  if (bias >= 0 && n->n_in > bias && (n->in[bias]->rank != 1 || n->in[bias]->dims[0] != m))
+    return ERR("bias '%s' must have shape [%lld]", n->in[bias]->name, (long long)m);
+  ir_dtype t = IR_F32;
+  if (n->op == IR_OP_QLINEAR_CONV) t = n->in[7]->dtype;
+  if (n->op == IR_OP_CONV_INTEGER) t = IR_I32;
+  if (n->op == IR_OP_CONV && (want_dtype(n, 0, IR_F32, d) || want_dtype(n, 1, IR_F32, d))) return -1;
+  set_shape(n->out, t, x->rank, dims);
+  return 0;
+}
+
+static int pool_shape(ir_graph *g, ir_node *n, diag *d) {
+  ir_value *x = n->in[0];
+  if (want_rank(n, 0, 3, IR_MAX_RANK, d) || want_dtype(n, 0, IR_F32, d)) return -1;
+  int64_t dims[IR_MAX_RANK] = {x->dims[0], x->dims[1]};
+  if (n->op == IR_OP_GLOBAL_AVGPOOL || n->op == IR_OP_GLOBAL_MAXPOOL) {
+    for (int i = 2; i < x->rank; i++) dims[i] = 1;
+  } else if (window(g, n, x, NULL, (int)ir_attr_int(n, "ceil_mode", 0), dims + 2, d)) {
+    return -1;
+  }
+  set_shape(n->out, x->dtype, x->rank, dims);
+  return 0;
+}
+
+/* numpy.matmul shapes for a (.., M, K) and b (.., K, N), 1-D promoted. */
+static int matmul_shape(ir_node *n, ir_value *a, ir_value *b, ir_dtype t, diag *d) {
+  if (a->rank < 1 || b->rank < 1) return ERR("MatMul operands must have rank >= 1");
+  int64_t ka = a->dims[a->rank - 1], kb = b->rank == 1 ? b->dims[0] : b->dims[b->rank - 2];
+  if (ka != kb)
+    return ERR("inner dimensions differ: '%s' has %lld, '%s' has %lld", a->name, (long long)ka,
+               b->name, (long long)kb);
+  ir_value ba = {.rank = a->rank > 2 ? a->rank - 2 : 0}, bb = {.rank = b->rank > 2 ? b->rank - 2 : 0};
+  memcpy(ba.dims, a->dims, sizeof(int64_t) * (size_t)ba.rank);
+  memcpy(bb.dims, b->dims, sizeof(int64_t) * (size_t)bb.rank);
+  ba.name = a->name, bb.name = b->name;
+  ir_value *o = n->out;
+  if (broadcast(n, &ba, &bb, o, d)) return -1;
+  if (a->rank >= 2) o->dims[o->rank++] = a->dims[a->rank - 2];
+  if (b->rank >= 2) o->dims[o->rank++] = b->dims[b->rank - 1];
+  o->dtype = t;
+  return 0;
+}
+
+static int norm_axis(ir_node *n, int64_t axis, int rank, diag *d, int64_t *out) {
+  if (axis < -rank || axis >= rank) return ERR("axis %lld is out of range for rank %d", (long long)axis, rank);
+  *out = axis < 0 ? axis + rank : axis;
+  return 0;
+}
+
+static int reshape_shape(ir_node *n, diag *d) {
+  ir_value *x = n->in[0], *s = n->in[1];
+  if (s->kind != IR_VALUE_CONST) return ERR("the target shape '%s' must be a constant", s->name);
+  if (s->dtype != IR_I64 || s->rank != 1) return ERR("the target shape must be a 1-D int64 tensor");
+  int64_t r = s->dims[0], *sd = s->data, dims[IR_MAX_RANK], prod = 1, in = ir_value_numel(x);
+  if (r > IR_MAX_RANK) return ERR("target rank %lld exceeds %d", (long long)r, IR_MAX_RANK);
+  int infer = -1, allowzero = (int)ir_attr_int(n, "allowzero", 0);
+  for (int i = 0; i < r; i++) {
+    dims[i] = sd[i];
+    if (sd[i] == 0 && !allowzero) {
+      if (i >= x->rank) return ERR("shape[%d]=0 copies a dimension the input does not have", i);
+      dims[i] = x->dims[i];
+    }
+    if (dims[i] == -1) {
+      if (infer >= 0) return ERR("more than one -1 in the target shape");
+      infer = i;
+      continue;
+    }
+    if (dims[i] < 0) return ERR("bad target dimension %lld", (long long)dims[i]);
+    prod *= dims[i];
+  }
+  if (infer >= 0) {
+    if (prod == 0 || in % prod) return ERR("cannot infer -1: %lld elements into %lld", (long long)in, (long long)prod);
+    dims[infer] = in / prod;
+    prod *= dims[infer];
+  }
+  if (prod != in) return ERR("%lld elements cannot be reshaped into %lld", (long long)in, (long long)prod);
+  set_shape(n->out, x->dtype, (int)r, dims);
+  return 0;
+}
+
+static int quant_params_check(ir_node *n, int x_i, int s_i, int axis_attr, diag *d) {
+  ir_value *x = n->in[x_i], *s = n->in[s_i];
+  if (want_dtype(n, s_i, IR_F32, d)) return -1;
+  int64_t cnt = ir_value_numel(s);
+  if (s->rank == 0 || cnt == 1) return 0;
+  if (!axis_attr) return ERR("scale '%s' must be a scalar", s->name);
+  int64_t axis = 0;
+  if (norm_axis(n, ir_attr_int(n, "axis", 1), x->rank, d, &axis)) return -1;
+  if (s->rank != 1 || s->dims[0] != x->dims[axis])
+    return ERR("scale '%s' has %lld values for %lld channels on axis %lld", s->name, (long long)cnt,
+               (long long)x->dims[axis], (long long)axis);
+  return 0;
+}
+
+static int infer(ir_graph *g, ir_node *n, diag *d) {
+  ir_value *x = n->in[0], *o = n->out;
+  int64_t dims[IR_MAX_RANK], axis = 0;
+  int cnt;
+  switch (n->op) {
+  case IR_OP_CONV: case IR_OP_QLINEAR_CONV: case IR_OP_CONV_INTEGER: return conv_shape(g, n, d);
+  case IR_OP_MAXPOOL: case IR_OP_AVGPOOL: case IR_OP_GLOBAL_AVGPOOL: case IR_OP_GLOBAL_MAXPOOL:
+    return pool_shape(g, n, d);
+  case IR_OP_GEMM: {
+    ir_value *b = n->in[1];
+    if (want_rank(n, 0, 2, 2, d) || want_rank(n, 1, 2, 2, d) || want_dtype(n, 0, IR_F32, d) ||
+        want_dtype(n, 1, IR_F32, d))
+      return -1;
+    int ta = (int)ir_attr_int(n, "transA", 0), tb = (int)ir_attr_int(n, "transB", 0);
+    int64_t m = x->dims[ta], k = x->dims[1 - ta], kb = b->dims[tb], nn = b->dims[1 - tb];
+    if (k != kb) return ERR("inner dimensions differ: %lld vs %lld", (long long)k, (long long)kb);
+    dims[0] = m, dims[1] = nn;
+    set_shape(o, IR_F32, 2, dims);
+    if (n->n_in == 3) {
+      ir_value tmp = *o;
+      if (n->in[2]->rank > 2 || broadcast(n, o, n->in[2], &tmp, d)) return ERR("bias C does not broadcast to [%lld,%lld]", (long long)m, (long long)nn);
+      if (tmp.dims[0] != m || tmp.dims[1] != nn) return ERR("bias C does not broadcast to [%lld,%lld]", (long long)m, (long long)nn);
+    }
+    return 0;
+  }
+  case IR_OP_MATMUL:
+    if (want_dtype(n, 0, IR_F32, d) || want_dtype(n, 1, IR_F32, d)) return -1;
+    return matmul_shape(n, x, n->in[1], IR_F32, d);
+  case IR_OP_MATMUL_INTEGER: return matmul_shape(n, x, n->in[1], IR_I32, d);
+  case IR_OP_QLINEAR_MATMUL: return matmul_shape(n, x, n->in[3], n->in[7]->dtype, d);
+  case IR_OP_RELU: case IR_OP_CLIP: case IR_OP_LEAKY_RELU: case IR_OP_SOFTMAX:
+    if (want_dtype(n, 0, IR_F32, d)) return -1;
+    if (n->op == IR_OP_SOFTMAX && norm_axis(n, ir_attr_int(n, "axis", -1), x->rank, d, &axis)) return -1;
+    ir_value_copy_type(o, x);
+    return 0;
+  case IR_OP_IDENTITY: case IR_OP_DROPOUT: ir_value_copy_type(o, x); return 0;
+  case IR_OP_BATCHNORM:
+    if (want_rank(n, 0, 2, IR_MAX_RANK, d) || want_dtype(n, 0, IR_F32, d)) return -1;
+    for (int k = 1; k < 5; k++)
+      if (n->in[k]->rank != 1 || n->in[k]->dims[0] != x->dims[1] || n->in[k]->dtype != IR_F32)
+        return ERR("input %d '%s' must be f32[%lld]", k, n->in[k]->name, (long long)x->dims[1]);
+    ir_value_copy_type(o, x);
+    return 0;
+  case IR_OP_ADD: case IR_OP_MUL: case IR_OP_SUB: case IR_OP_DIV:
+    if (n->in[1]->dtype != x->dtype)
+      return ERR("operand types differ: %s and %s", ir_dtype_name(x->dtype), ir_dtype_name(n->in[1]->dtype));
+    o->dtype = x->dtype;
+    return broadcast(n, x, n->in[1], o, d);
+  case IR_OP_FLATTEN: {
+    int64_t a = ir_attr_int(n, "axis", 1);
+    if (a < -x->rank || a > x->rank) return ERR("axis %lld is out of range for rank %d", (long long)a, x->rank);
+    if (a < 0) a += x->rank;
+    dims[0] = dims[1] = 1;
+    for (int i = 0; i < x->rank; i++) dims[i >= a] *= x->dims[i];
+    set_shape(o, x->dtype, 2, dims);
+    return 0;
+  }
+  case IR_OP_RESHAPE: return reshape_shape(n, d);
+  case IR_OP_TRANSPOSE: {
+    const int64_t *perm = ir_attr_ints(n, "perm", &cnt);
+    int64_t p[IR_MAX_RANK];
+    int seen[IR_MAX_RANK] = {0};
+    if (perm && cnt != x->rank) return ERR("perm has %d values for rank %d", cnt, x->rank);
+    for (int i = 0; i < x->rank; i++) {
+      p[i] = perm ? perm[i] : x->rank - 1 - i;
+      if (p[i] < 0 || p[i] >= x->rank || seen[p[i]]++) return ERR("perm is not a permutation");
+      dims[i] = x->dims[p[i]];
+    }
+    set_shape(o, x->dtype, x->rank, dims);
+    return ir_attr_set_ints(g, n, "perm", p, x->rank, d);
+  }
+  case IR_OP_SQUEEZE: {
+    const int64_t *axes = ir_attr_ints(n, "axes", &cnt);
+    int drop[IR_MAX_RANK] = {0}, r = 0;
+    int64_t ax[IR_MAX_RANK];
+    int na = 0;
+    for (int i = 0; i < (axes ? cnt : x->rank); i++) {
+      if (axes) {
+        if (norm_axis(n, axes[i], x->rank, d, &axis)) return -1;
+        if (x->dims[axis] != 1) return ERR("cannot squeeze dimension %lld of size %lld", (long long)axis, (long long)x->dims[axis]);
+      } else if (x->dims[i] != 1) {
+        continue;
+      } else {
+        axis = i;
+      }
+      if (!drop[axis]) ax[na++] = axis;
+      drop[axis] = 1;
+    }
+    for (int i = 0; i < x->rank; i++)
+      if (!drop[i]) dims[r++] = x->dims[i];
+    set_shape(o, x->dtype, r, dims);
+    return ir_attr_set_ints(g, n, "axes", ax, na, d);
+  }
+  case IR_OP_UNSQUEEZE: {
+    const int64_t *axes = ir_attr_ints(n, "axes", &cnt);
+    int r = x->rank + cnt, ins[IR_MAX_RANK] = {0};
+    if (r > IR_MAX_RANK) return ERR("result rank %d exceeds %d", r, IR_MAX_RANK);
+    for (int i = 0; i < cnt; i++) {
+      if (norm_axis(n, axes[i], r, d, &axis)) return -1;
+      if (ins[axis]++) return ERR("axis %lld repeated", (long long)axis);
+    }
+    for (int i = 0, k = 0; i < r; i++) dims[i] = ins[i] ? 1 : x->dims[k++];
+    set_shape(o, x->dtype, r, dims);
+    return 0;
+  }
+  case IR_OP_CONCAT: {
+    if (norm_axis(n, ir_attr_int(n, "axis", 0), x->rank, d, &axis)) return -1;
+    memcpy(dims, x->dims, sizeof dims);
+    for (int k = 1; k < n->n_in; k++) {
+      ir_value *y = n->in[k];
+      if (y->rank != x->rank || y->dtype != x->dtype) return ERR("input %d '%s' differs in rank or type", k, y->name);
+      for (int i = 0; i < x->rank; i++)
+        if (i != axis && y->dims[i] != x->dims[i]) return ERR("input %d '%s' differs in dimension %d", k, y->name, i);
+      dims[axis] += y->dims[axis];
+    }
+    set_shape(o, x->dtype, x->rank, dims);
+    return 0;
+  }
+  case IR_OP_PAD: {
+    const int64_t *p = ir_attr_ints(n, "pads", &cnt);
+    if (cnt != 2 * x->rank) return ERR("pads has %d values for rank %d", cnt, x->rank);
+    for (int i = 0; i < x->rank; i++) {
+      if (p[i] < 0 || p[i + x->rank] < 0) return ERR("negative pads are not supported");
+      dims[i] = x->dims[i] + p[i] + p[i + x->rank];
+    }
+    set_shape(o, x->dtype, x->rank, dims);
+    return 0;
+  }
+  case IR_OP_CAST: {
+    const ir_attr *a = ir_attr_get(n, "to");
+    ir_dtype t;
+    if (!a || a->kind != IR_ATTR_STRING || ir_dtype_parse(a->s, strlen(a->s), &t)) return ERR("bad 'to' attribute");
+    ir_value_copy_type(o, x);
+    o->dtype = t;
+    return 0;
+  }
+  case IR_OP_SHAPE: {
+    int64_t st = ir_attr_int(n, "start", 0), en = ir_attr_int(n, "end", x->rank);
+    if (st < 0) st += x->rank;
+    if (en < 0) en += x->rank;
+    st = st < 0 ? 0 : st > x->rank ? x->rank : st;
+    en = en < 0 ? 0 : en > x->rank ? x->rank : en;
+    dims[0] = en > st ? en - st : 0;
+    set_shape(o, IR_I64, 1, dims);
+    return 0;
+  }
+  case IR_OP_GATHER: {
+    ir_value *ix = n->in[1];
+    if (ix->dtype != IR_I64 && ix->dtype != IR_I32) return ERR("indices must be int32 or int64");
+    if (norm_axis(n, ir_attr_int(n, "axis", 0), x->rank, d, &axis)) return -1;
+    int r = x->rank - 1 + ix->rank;
+    if (r > IR_MAX_RANK) return ERR("result rank %d exceeds %d", r, IR_MAX_RANK);
+    int k = 0;
+    for (int i = 0; i < axis; i++) dims[k++] = x->dims[i];
+    for (int i = 0; i < ix->rank; i++) dims[k++] = ix->dims[i];
+    for (int i = (int)axis + 1; i < x->rank; i++) dims[k++] = x->dims[i];
+    set_shape(o, x->dtype, r, dims);
+    return 0;
+  }
+  case IR_OP_QUANTIZE:
+    if (want_dtype(n, 0, IR_F32, d) || quant_params_check(n, 0, 1, 1, d)) return -1;
+    ir_value_copy_type(o, x);
+    o->dtype = n->n_in > 2 ? n->in[2]->dtype : IR_U8;
+    if (o->dtype != IR_U8 && o->dtype != IR_I8) return ERR("zero point must be uint8 or int8");
+    return 0;
+  case IR_OP_DEQUANTIZE:
+    if (quant_params_check(n, 0, 1, 1, d)) return -1;
+    if (n->n_in > 2 && n->in[2]->dtype != x->dtype) return ERR("zero point type differs from the input's");
+    ir_value_copy_type(o, x);
+    o->dtype = IR_F32;
+    return 0;
+  case IR_OP_COUNT: break;
+  }
+  TSL_UNREACHABLE();
+  return -1;
+}
+
+/* True when n's output can be computed now from constants (data propagation). */
+static int foldable_now(const ir_node *n) {
+  if (n->op == IR_OP_SHAPE) return 1;
+  if (n->out->dtype != IR_I64 && n->out->dtype != IR_I32) return 0;
+  for (int k = 0; k < n->n_in; k++)
+    if (n->in[k]->kind != IR_VALUE_CONST) return 0;
+  return 1;
+}
+
+int shape_infer_node(ir_graph *g, ir_node *n, diag *d) {
+  for (int k = 0; k < n->n_in; k++)
+    if (!known(n->in[k]) && !(n->op == IR_OP_SHAPE && n->in[k]->rank >= 0))
+      return ir_node_error(d, n, "shape of input %d '%s' is unknown", k, n->in[k]->name);
+  return infer(g, n, d);
+}
+
+int shape_infer(ir_graph *g, diag *d) {
+  for (int i = 0; i < g->n_inputs; i++)
+    if (!known(g->inputs[i]))
+      return diag_set(d, "input '%s' has an unknown or symbolic shape; bind or fix it", g->inputs[i]->name);
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    if (shape_infer_node(g, n, d)) return -1;
+    if (foldable_now(n) && !n->out->is_output) {
+      if (ir_value_alloc_data(g, n->out, d)) return -1;
+      if (n->op == IR_OP_SHAPE) {
+        int64_t st = ir_attr_int(n, "start", 0);
+        if (st < 0) st += n->in[0]->rank;
+        if (st < 0) st = 0;
+        for (int64_t k = 0; k < n->out->dims[0]; k++)
+          ((int64_t *)n->out->data)[k] = n->in[0]->dims[st + k];
+      } else if (ref_eval_node(n, n->out->data, d)) {
+        return -1;
+      }
+      ir_node_to_const(g, n, n->out->data);
+      i--; /* the node list shrank */
+    }
+  }
+  return 0;
+}
