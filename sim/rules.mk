@@ -54,3 +54,26 @@ $(TESSEL_SIM_TRACE_BIN): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM
 	cp $(SIM_OBJ)/rtl-trace/tessel-sim-trace $@
 
 ALL += $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN)
+
+# ---- SoC test programs (tests/soc/) ------------------------------------------
+# Assembly only, no C library: *_dram.S run from DRAM, the rest from IMEM.
+SOC_TEST_DIR   := $(BUILD)/soc-tests
+SOC_TEST_ARCH  := -march=rv32im_zicsr_zifencei -mabi=ilp32
+SOC_TEST_ELFS  := $(patsubst tests/soc/%.S,$(SOC_TEST_DIR)/%.elf,$(wildcard tests/soc/*.S))
+
+$(SOC_TEST_DIR)/%_dram.elf: tests/soc/%_dram.S tests/soc/soc_test.h tests/soc/soc-dram.ld
+	@mkdir -p $(@D)
+	$(RV_CC) $(SOC_TEST_ARCH) -nostdlib -nostartfiles -Itests/soc -Ttests/soc/soc-dram.ld \
+	  -Wl,--no-warn-rwx-segments $< -o $@
+$(SOC_TEST_DIR)/%.elf: tests/soc/%.S tests/soc/soc_test.h tests/soc/soc.ld
+	@mkdir -p $(@D)
+	$(RV_CC) $(SOC_TEST_ARCH) -nostdlib -nostartfiles -Itests/soc -Ttests/soc/soc.ld \
+	  -Wl,--no-warn-rwx-segments $< -o $@
+
+ALL += $(SOC_TEST_ELFS)
+
+TEST_SUITES += soc
+.PHONY: test-soc
+test-soc: $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS)
+	@$(if $(wildcard firmware/apps/hello.c),$(MAKE) --no-print-directory $(BUILD)/firmware/hello-dram.elf >/dev/null;) \
+	tests/soc/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(BUILD)/firmware

@@ -69,7 +69,9 @@ module tessel_uart (
         OffRxdata: begin
           if (!req_we_i) begin
             rsp_rdata_d = rx_full_q ? {24'h0, rx_data_q} : 32'h8000_0000;
-            rx_full_d   = 1'b0;
+            // Only a byte that was there is consumed: one arriving in
+            // this very cycle (rx_full_q low) must survive the read.
+            if (rx_full_q) rx_full_d = 1'b0;
           end
         end
         OffStatus: rsp_rdata_d = {30'h0, rx_full_q, !tx_full_q};

@@ -1,0 +1,50 @@
+/* bus_err.S: unmapped addresses, the reserved NPU windows, addresses past
+ * the TCMs and past DRAM, bad peripheral offsets, and fetches from where
+ * the instruction bus cannot go all answer with a bus error: the core
+ * traps with the access-fault cause. Exit code = the failing case. */
+#include "soc_test.h"
+
+/* Case n: run `insn` on address addr; expect mcause `cause`. */
+#define EXPECT_FAULT(n, cause, ...)    \
+  li   gp, n;                          \
+  li   s1, -1;                         \
+  la   s3, 1f;                         \
+  __VA_ARGS__;                         \
+  EXIT_WITH(n);                        \
+1:                                     \
+  li   t0, cause;                      \
+  beq  s1, t0, 2f;                     \
+  EXIT_WITH(n);                        \
+2:
+
+TEST_START
+  la   t0, handler
+  csrw mtvec, t0
+  EXPECT_FAULT(2,  5, li a0, 0x50000000; lw a1, 0(a0))  /* unmapped */
+  EXPECT_FAULT(3,  7, li a0, 0x30000000; sw a1, 0(a0))  /* NPU registers */
+  EXPECT_FAULT(4,  5, li a0, 0x40000000; lw a1, 0(a0))  /* NPU command SRAM */
+  EXPECT_FAULT(5,  5, li a0, 0x10010000; lw a1, 0(a0))  /* past DMEM */
+  EXPECT_FAULT(6,  5, li a0, 0x00010000; lw a1, 0(a0))  /* past IMEM */
+  EXPECT_FAULT(7,  5, li a0, 0x84000000; lw a1, 0(a0))  /* past DRAM (64 MiB) */
+  EXPECT_FAULT(8,  7, li a0, 0x84000000; sw a1, 0(a0))  /* past DRAM */
+  EXPECT_FAULT(9,  5, li a0, 0x20000010; lw a1, 0(a0))  /* no UART register */
+  EXPECT_FAULT(10, 5, li a0, 0x20003000; lw a1, 0(a0))  /* unmapped I/O */
+  EXPECT_FAULT(11, 1, li a0, 0x30000000; jalr a0)       /* fetch: NPU window */
+  EXPECT_FAULT(12, 1, li a0, 0x20000000; jalr a0)       /* fetch: UART */
+  EXPECT_FAULT(13, 1, li a0, 0x84000000; jalr a0)       /* fetch: past DRAM */
+  /* Memory still works after all that. */
+  li   gp, 14
+  li   a0, 0x10000100
+  li   t0, 0x12345678
+  sw   t0, 0(a0)
+  lw   t1, 0(a0)
+  beq  t0, t1, 3f
+  EXIT_WITH(14)
+3:
+  EXIT_WITH(0)
+
+/* Records mcause and resumes at s3. */
+handler:
+  csrr s1, mcause
+  csrw mepc, s3
+  mret
