@@ -15,6 +15,7 @@
 #include "npy.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -404,27 +405,33 @@ int npy_parse(const uint8_t *buf, size_t len, npy_array *out, char *err,
 int npy_read(const char *path, npy_array *out, char *err, size_t errlen) {
   if (out) memset(out, 0, sizeof *out);
   if (!path) return fail(err, errlen, "npy_read: no path");
-  FILE *f = fopen(path, "rb");
-  if (!f) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+  /* O_NONBLOCK: opening a FIFO by mistake must not wait for a writer. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
   struct stat st;
-  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-    fclose(f);
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
     return fail(err, errlen, "%s: not a regular file", path);
   }
   if ((uint64_t)st.st_size > SIZE_MAX) {
-    fclose(f);
+    close(fd);
     return fail(err, errlen, "%s: file too large", path);
   }
   size_t len = (size_t)st.st_size;
   uint8_t *buf = malloc(len ? len : 1);
   if (!buf) {
-    fclose(f);
+    close(fd);
     return fail(err, errlen, "%s: out of memory for %zu bytes", path, len);
   }
-  size_t got = fread(buf, 1, len, f);
-  int read_failed = ferror(f);
-  fclose(f);
-  if (read_failed || got != len) {
+  size_t got = 0;
+  while (got < len) {
+    ssize_t n = read(fd, buf + got, len - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break; /* error, or the file shrank under us */
+    got += (size_t)n;
+  }
+  close(fd);
+  if (got != len) {
     free(buf);
     return fail(err, errlen, "%s: read error", path);
   }

@@ -1,10 +1,11 @@
 /* npy: read and write NumPy .npy files (format versions 1.0, 2.0 and 3.0).
  *
  * Used by the compiler (--bind, --calib), the simulator (inputs/outputs) and
- * the tests (reference outputs). Only little-endian data in C order is
- * accepted on input; Fortran-order files are transposed to C order on read.
- * Big-endian files are rejected. Every header field is checked, and every
- * error comes back as -1 with a one-line message naming what is wrong.
+ * the tests (reference outputs). Data is little-endian and C order: Fortran-
+ * order files are transposed to C order on read, big-endian files are
+ * rejected (one-byte types have no byte order and are always accepted).
+ * Every header field is checked, and every error comes back as -1 with a
+ * one-line message naming what is wrong.
  *
  * Memory: a successful npy_parse/npy_read fills `out` with a malloc'd
  * `data` buffer owned by the caller; release it with npy_free(). On error

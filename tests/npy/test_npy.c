@@ -537,6 +537,12 @@ static void test_read_errors_name_the_file(void **state) {
   assert_non_null(strstr(err, "not a regular file"));
 
   char path[128];
+  snprintf(path, sizeof path, "%s/fifo.npy", tmpdir);
+  assert_int_equal(mkfifo(path, 0600), 0);
+  assert_int_equal(npy_read(path, &a, err, sizeof err), -1); /* no hang */
+  assert_non_null(strstr(err, "not a regular file"));
+  unlink(path);
+
   snprintf(path, sizeof path, "%s/empty.npy", tmpdir);
   FILE *f = fopen(path, "wb");
   assert_non_null(f);
