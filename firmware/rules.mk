@@ -144,3 +144,16 @@ test-fw: $(TESSEL_ISS) $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf $(FW_BENCH_HOST)
 	} > $(BUILD)/fw-test.log; cat $(BUILD)/fw-test.log; \
 	p=$$(grep -c '^PASS' $(BUILD)/fw-test.log); f=$$(grep -c '^FAIL' $(BUILD)/fw-test.log); \
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# ---- ISS unit tests (cmocka, ASan/UBSan) and command-line checks ----------
+ISS_TEST := $(BUILD)/tests/iss_test
+$(ISS_TEST): $(BUILD)/obj/iss-san/iss_test.o $(filter-out %/main.o,$(ISS_SAN_OBJS))
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $^ -lcmocka -o $@
+
+TEST_SUITES += iss iss-cli
+.PHONY: test-iss test-iss-cli
+test-iss: $(ISS_TEST)
+	@$(ISS_TEST)
+test-iss-cli: $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf
+	@tests/isa/iss-cli.sh $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf
