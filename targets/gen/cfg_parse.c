@@ -1,0 +1,118 @@
+/* cfg_parse.c: reads a target configuration (key = value lines, '#'
+ * comments) and checks it against the params of the ISA description. */
+#include "isa_desc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void trim(char **s) {
+  while (**s == ' ' || **s == '\t') (*s)++;
+  char *e = *s + strlen(*s);
+  while (e > *s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r')) *--e = 0;
+}
+
+static uint32_t fnv1a(uint32_t h, const char *s) {
+  for (; *s; s++) h = (h ^ (uint8_t)*s) * 16777619u;
+  return h;
+}
+
+int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen) {
+  memset(t, 0, sizeof *t);
+  int seen[MAX_ITEMS] = {0};
+  int have_name = 0, lineno = 0;
+  FILE *fp = fopen(path, "r");
+  if (!fp) {
+    snprintf(err, (size_t)errlen, "%s: cannot open", path);
+    return -1;
+  }
+  char line[256];
+  int rc = 0;
+  while (rc == 0 && fgets(line, sizeof line, fp)) {
+    lineno++;
+    char *h = strchr(line, '#');
+    if (h) *h = 0;
+    char *s = line;
+    trim(&s);
+    if (!*s) continue;
+    char *eq = strchr(s, '=');
+    if (!eq) {
+      snprintf(err, (size_t)errlen, "%s:%d: expected 'key = value'", path, lineno);
+      rc = -1;
+      break;
+    }
+    *eq = 0;
+    char *key = s, *val = eq + 1;
+    trim(&key);
+    trim(&val);
+    if (strcmp(key, "name") == 0) {
+      if (!*val || strlen(val) >= MAX_NAME) {
+        snprintf(err, (size_t)errlen, "%s:%d: bad name", path, lineno);
+        rc = -1;
+      }
+      snprintf(t->name, sizeof t->name, "%s", val);
+      have_name = 1;
+      continue;
+    }
+    int i = isa_param_index(isa, key);
+    char *end;
+    long long v = strtoll(val, &end, 0);
+    if (i < 0) {
+      snprintf(err, (size_t)errlen, "%s:%d: unknown key '%s'", path, lineno, key);
+      rc = -1;
+    } else if (!*val || *end) {
+      snprintf(err, (size_t)errlen, "%s:%d: '%s' is not a number", path, lineno, val);
+      rc = -1;
+    } else if (v < isa->params[i].a || v > isa->params[i].b) {
+      snprintf(err, (size_t)errlen, "%s:%d: %s = %lld outside %lld..%lld", path, lineno, key, v,
+               isa->params[i].a, isa->params[i].b);
+      rc = -1;
+    } else if (seen[i]) {
+      snprintf(err, (size_t)errlen, "%s:%d: %s given twice", path, lineno, key);
+      rc = -1;
+    } else {
+      seen[i] = 1;
+      t->values[i] = v;
+    }
+  }
+  fclose(fp);
+  if (rc) return rc;
+  if (!have_name) {
+    snprintf(err, (size_t)errlen, "%s: missing 'name'", path);
+    return -1;
+  }
+  for (int i = 0; i < isa->nparams; i++)
+    if (!seen[i]) {
+      snprintf(err, (size_t)errlen, "%s: missing '%s'", path, isa->params[i].name);
+      return -1;
+    }
+  /* Cross-key rules the RTL relies on. */
+  long long dim = t->values[isa_param_index(isa, "dim")];
+  long long cmd = t->values[isa_param_index(isa, "cmd_sram_bytes")];
+  if (cmd % 16) {
+    snprintf(err, (size_t)errlen, "%s: cmd_sram_bytes must be a multiple of 16", path);
+    return -1;
+  }
+  if (dim > 16) {
+    snprintf(err, (size_t)errlen, "%s: dim must be at most 16 (5-bit n0 fields)", path);
+    return -1;
+  }
+  static const char *banked[2][2] = {{"spad_rows", "spad_banks"}, {"acc_rows", "acc_banks"}};
+  for (int b = 0; b < 2; b++) {
+    long long rows = t->values[isa_param_index(isa, banked[b][0])];
+    long long banks = t->values[isa_param_index(isa, banked[b][1])];
+    if (rows % banks) {
+      snprintf(err, (size_t)errlen, "%s: %s must be a multiple of %s", path, banked[b][0], banked[b][1]);
+      return -1;
+    }
+  }
+  char buf[96];
+  uint32_t hsh = fnv1a(2166136261u, "tessel-target\n");
+  for (int i = 0; i < isa->nparams; i++) {
+    snprintf(buf, sizeof buf, "%s=%lld\n", isa->params[i].name, t->values[i]);
+    hsh = fnv1a(hsh, buf);
+  }
+  snprintf(buf, sizeof buf, "isa=%d\n", isa->version);
+  t->hash = fnv1a(hsh, buf);
+  return 0;
+}

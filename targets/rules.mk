@@ -1,0 +1,73 @@
+# targets/rules.mk: NPU target configurations, the command-stream ISA and its
+# generator, the C model of the NPU (sim/npu-model) and its tests.
+#
+#   build/bin/tsl-gen                      generator (targets/gen)
+#   build/gen/tessel_isa.h, tessel_isa_tables.c, tessel_isa_pkg.sv
+#   build/gen/<target>/tessel_target.h, tessel_target_pkg.sv   (npu4 npu8 npu16)
+#   build/gen/tessel_targets.{h,c}         every target as a run-time table
+#   make test-isa-gen                      generated C/SV compile; encode/decode round trips
+#   make test-isa-docs                     docs/{isa,targets,profile-format}.md tables are current
+#   make isa-docs                          rewrite those tables from targets/isa.def and *.cfg
+
+TSL_GEN      := $(BIN)/tsl-gen
+TSL_GEN_DIR  := $(BUILD)/gen
+TSL_ISA_DEF  := targets/isa.def
+TSL_TARGETS  := npu4 npu8 npu16
+TSL_CFGS     := $(patsubst %,targets/%.cfg,$(TSL_TARGETS))
+TSL_DOCS     := docs/isa.md docs/targets.md docs/profile-format.md
+TSL_ISA_OUT  := $(TSL_GEN_DIR)/tessel_isa.h $(TSL_GEN_DIR)/tessel_isa_tables.c \
+                $(TSL_GEN_DIR)/tessel_isa_pkg.sv
+TSL_TGTS_OUT := $(TSL_GEN_DIR)/tessel_targets.h $(TSL_GEN_DIR)/tessel_targets.c
+TSL_TGT_OUT  := $(foreach t,$(TSL_TARGETS),$(TSL_GEN_DIR)/$(t)/tessel_target.h \
+                  $(TSL_GEN_DIR)/$(t)/tessel_target_pkg.sv)
+# Everything generated: other subsystems may depend on this list.
+TSL_GENERATED := $(TSL_ISA_OUT) $(TSL_TGTS_OUT) $(TSL_TGT_OUT)
+TSL_TEST_OBJ := $(BUILD)/obj/npu-model-tests
+
+ALL += $(TSL_GEN) $(TSL_GENERATED)
+
+$(TSL_GEN): $(wildcard targets/gen/*.c targets/gen/*.h)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
+
+$(TSL_ISA_OUT) &: $(TSL_GEN) $(TSL_ISA_DEF)
+	@mkdir -p $(TSL_GEN_DIR)
+	$(TSL_GEN) isa $(TSL_ISA_DEF) $(TSL_GEN_DIR)
+
+$(TSL_TGTS_OUT) &: $(TSL_GEN) $(TSL_ISA_DEF) $(TSL_CFGS)
+	@mkdir -p $(TSL_GEN_DIR)
+	$(TSL_GEN) targets $(TSL_ISA_DEF) $(TSL_GEN_DIR) $(TSL_CFGS)
+
+$(TSL_GEN_DIR)/%/tessel_target.h $(TSL_GEN_DIR)/%/tessel_target_pkg.sv: targets/%.cfg $(TSL_GEN) $(TSL_ISA_DEF)
+	@mkdir -p $(@D)
+	$(TSL_GEN) target $(TSL_ISA_DEF) $< $(@D)
+
+# ---- isa-gen: generated headers and packages, encode/decode round trips ----
+$(TSL_TEST_OBJ)/test_isa_gen: tests/npu-model/test_isa_gen.c $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -I$(TSL_GEN_DIR) -o $@ $< \
+	  $(TSL_GEN_DIR)/tessel_isa_tables.c $(TSL_GEN_DIR)/tessel_targets.c -lcmocka
+
+TEST_SUITES += isa-gen isa-docs
+.PHONY: test-isa-gen test-isa-docs isa-docs
+
+test-isa-gen: $(TSL_TEST_OBJ)/test_isa_gen $(TSL_GENERATED)
+	@bash tests/npu-model/isa-gen.sh $(TSL_GEN_DIR) $(TSL_TEST_OBJ)/test_isa_gen $(TSL_TARGETS)
+
+# ---- isa-docs: the generated tables in docs/ are current -------------------
+test-isa-docs: $(TSL_GEN) $(TSL_ISA_DEF) $(TSL_CFGS)
+	@mkdir -p $(TSL_GEN_DIR)/docs
+	@pass=0; fail=0; for d in $(TSL_DOCS); do \
+	  out=$(TSL_GEN_DIR)/docs/$$(basename $$d); \
+	  if $(TSL_GEN) doc $(TSL_ISA_DEF) $$d $$out $(TSL_CFGS) && diff -u $$d $$out; then \
+	    pass=$$((pass+1)); echo "ok   $$d"; \
+	  else fail=$$((fail+1)); echo "FAIL $$d is stale: run 'make isa-docs' and commit it"; fi; \
+	done; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+
+isa-docs: $(TSL_GEN) $(TSL_ISA_DEF) $(TSL_CFGS)
+	@mkdir -p $(TSL_GEN_DIR)/docs
+	@set -e; for d in $(TSL_DOCS); do \
+	  out=$(TSL_GEN_DIR)/docs/$$(basename $$d); \
+	  $(TSL_GEN) doc $(TSL_ISA_DEF) $$d $$out $(TSL_CFGS); \
+	  cmp -s $$d $$out || { cp $$out $$d; echo "updated $$d"; }; \
+	done

@@ -1,0 +1,47 @@
+#!/bin/bash
+# isa-gen suite: the generated headers compile as C (host, and RV32 freestanding
+# for the firmware), the generated SV packages pass verilator -Wall and yosys
+# for every target, then the cmocka encode/decode tests run.
+#   tests/npu-model/isa-gen.sh GEN_DIR TEST_BINARY TARGET...
+set -u
+gen=$1 test_bin=$2
+shift 2
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+check() { # check NAME COMMAND...
+  local name=$1
+  shift
+  if "$@" >"$tmp/out" 2>&1; then
+    pass=$((pass + 1))
+    echo "ok   $name"
+  else
+    fail=$((fail + 1))
+    echo "FAIL $name"
+    sed 's/^/     /' "$tmp/out" | head -n 40
+  fi
+}
+
+printf '#include "tessel_isa.h"\n#include "tessel_target.h"\nint tsl_check_dim(void) { return TSL_DIM + TSL_OP_LOAD; }\n' >"$tmp/use.c"
+for t in "$@"; do
+  check "C host header $t" gcc -std=c11 -Wall -Wextra -Wshadow -Werror -pedantic \
+    -I"$gen" -I"$gen/$t" -c "$tmp/use.c" -o "$tmp/use.o"
+  if command -v riscv64-unknown-elf-gcc >/dev/null; then
+    check "C rv32 freestanding header $t" riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 \
+      -std=c11 -ffreestanding -Wall -Wextra -Wshadow -Werror -I"$gen" -I"$gen/$t" \
+      -c "$tmp/use.c" -o "$tmp/use-rv.o"
+  fi
+  check "verilator -Wall packages $t" verilator --lint-only -Wall --Mdir "$tmp/vl" \
+    "$gen/tessel_isa_pkg.sv" "$gen/$t/tessel_target_pkg.sv" tests/npu-model/pkg_lint_top.sv
+  check "yosys packages $t" yosys -q -p "read_verilog -sv $gen/tessel_isa_pkg.sv \
+    $gen/$t/tessel_target_pkg.sv tests/npu-model/pkg_lint_top.sv; synth -top pkg_lint_top"
+done
+
+"$test_bin" 2>&1 | tee "$tmp/cm"
+p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$tmp/cm" | awk '{s+=$4} END {print s+0}')
+f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$tmp/cm" | awk '{s+=$4} END {print s+0}')
+if ! grep -qE '^\[  (PASSED|FAILED)  \]' "$tmp/cm"; then f=1; fi
+pass=$((pass + p)) fail=$((fail + f))
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
