@@ -788,9 +788,14 @@ with torch.no_grad():
     m.bn.running_var.copy_(t(weights(rng, (8,), 32, 256)))
 torch_case("torch_conv_bn_relu", 13, m, activations(rng, (1, 3, 8, 8)),
            comment="torch.onnx.export of Conv+BatchNorm2d+ReLU (eval)")
-torch_case("torch_view_linear_softmax", 11, dyadic_(ViewLinear()),
-           activations(rng, (2, 2, 7, 7)),
-           comment="x.view(x.size(0), -1): shape-derived Reshape, Gemm, Softmax-11")
+view_linear = dyadic_(ViewLinear())
+torch_case("torch_view_linear_softmax", 11, view_linear, activations(rng, (2, 2, 7, 7)),
+           comment="x.view(x.size(0), -1) with static shapes (the exporter folds the "
+           "shape into a Constant), Gemm, Softmax-11")
+torch_case("torch_view_dynamic_batch", 13, view_linear, activations(rng, (1, 2, 7, 7)),
+           dynamic_axes={"x": {0: "batch"}, "y": {0: "batch"}},
+           comment="the same with a symbolic batch dimension 'batch' (input has batch 1): "
+           "Shape -> Gather -> Unsqueeze -> Concat -> Reshape stays in the graph")
 torch_case("torch_avgpool_ceil_clamp", 13,
            torch.nn.Sequential(torch.nn.AvgPool2d(3, 2, 1, ceil_mode=True),
                                torch.nn.Hardtanh(-0.5, 0.5)),
