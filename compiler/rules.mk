@@ -64,3 +64,8 @@ $(BIN)/tessel-asan: $(COMPILER_OBJ_SAN)/main.o $(COMPILER_LIB_OBJS_SAN)
 	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ -lprotobuf-c -lm
 
 -include $(wildcard $(COMPILER_OBJ)/*.d $(COMPILER_OBJ_SAN)/*.d)
+
+# ---- tests ----
+
+test-filecheck: $(BIN)/tessel-asan
+	@bash tests/compiler/lit.sh $(BIN)/tessel-asan $(sort $(wildcard tests/compiler/filecheck/*.tir tests/compiler/filecheck/*.test))
