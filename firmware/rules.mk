@@ -157,3 +157,23 @@ test-iss: $(ISS_TEST)
 	@$(ISS_TEST)
 test-iss-cli: $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf
 	@tests/isa/iss-cli.sh $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf
+
+# ---- random-instruction differential test: ISS vs tessel-sim -------------
+DIFF_GEN := $(BIN)/tessel-diff-gen
+$(DIFF_GEN): tests/diff/gen.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $< -o $@
+ALL += $(DIFF_GEN)
+
+# 300 programs of 200 random instructions; DIFF_SEED/DIFF_COUNT/DIFF_INSNS
+# override for longer hunts (e.g. make test-diff DIFF_SEED=1000 DIFF_COUNT=5000).
+DIFF_SEED  ?= 1
+DIFF_COUNT ?= 300
+DIFF_INSNS ?= 200
+TEST_SUITES += diff
+.PHONY: test-diff
+test-diff: $(DIFF_GEN) $(TESSEL_ISS)
+	$(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@echo "no rule builds $(TESSEL_SIM): the differential test cannot run"; echo "0 passed, 1 failed"; exit 1)
+	@rm -rf $(BUILD)/diff
+	@tests/diff/run-diff.sh $(DIFF_GEN) $(TESSEL_ISS) $(TESSEL_SIM) $(BUILD)/diff \
+	  $(DIFF_SEED) $(DIFF_COUNT) $(DIFF_INSNS)
