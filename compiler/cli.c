@@ -25,6 +25,8 @@ typedef struct cli_args {
   int n_inputs;
   const char *outputs[MAX_LIST];     /* -o files */
   int n_outputs;
+  const char *shapes[MAX_LIST];      /* --input-shape NAME=D0xD1x... */
+  int n_shapes;
   const char *calib[MAX_LIST];       /* compile: calibration inputs (later issues) */
   int n_calib;
   const char *target;                /* compile: NPU target */
@@ -45,7 +47,8 @@ static const char *const usage_main =
     "options: --help, --version (also after each command)\n";
 
 static const char *const usage_ir =
-    "usage: tessel ir MODEL.onnx|IN.tir [--bind NAME=FILE.npy]... [--raw] [--elide=N] [-o OUT.tir]\n"
+    "usage: tessel ir MODEL.onnx|IN.tir [--bind NAME=FILE.npy]... [--input-shape NAME=D0xD1x...]...\n"
+    "                 [--raw] [--elide=N] [-o OUT.tir]\n"
     "  prints the imported IR after shape inference (--raw: exactly as imported or parsed)\n"
     "  --elide=N   print constants with more than N elements as <N elements> (not parseable)\n";
 
@@ -57,14 +60,16 @@ static const char *const usage_opt =
 
 static const char *const usage_ref =
     "usage: tessel ref MODEL.onnx|IN.tir [--input [NAME=]X.npy]... -o OUT.npy [-o OUT2.npy]...\n"
-    "                  [--bind NAME=FILE.npy]...\n"
+    "                  [--bind NAME=FILE.npy]... [--print-after=PASS ...] [--verify-each]\n"
     "  imports, runs the graph passes, then the float reference executor.  Inputs\n"
-    "  are given by name or in graph-input order; one -o per graph output, in order.\n";
+    "  are given by name or in graph-input order (symbolic dimensions take the\n"
+    "  .npy's sizes); one -o per graph output, in order.\n";
 
 static const char *const usage_compile =
     "usage: tessel compile MODEL.onnx -o OUT.tpkg [--target T] [--calib X.npy]...\n"
     "                      [--bind NAME=FILE.npy]... [--print-after=PASS | --print-after-all]\n"
     "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
+    "                      [--input-shape NAME=D0xD1x...]...\n"
     "  runs import and the graph passes; lowering to a package is not implemented\n"
     "  yet and exits with status 3.\n";
 
@@ -120,6 +125,9 @@ static int parse_args(int argc, char **argv, cli_args *a) {
     } else if (OPT("--bind")) {
       if (r < 0 || !strchr(v, '=') || v[0] == '=') return usage_error(a->cmd, "--bind needs NAME=FILE.npy, got '%s'", r < 0 ? "" : v);
       if (push(a->binds, &a->n_binds, v)) return usage_error(a->cmd, "too many %s options", "--bind");
+    } else if (OPT("--input-shape")) {
+      if (r < 0 || !strchr(v, '=') || v[0] == '=') return usage_error(a->cmd, "--input-shape needs NAME=D0xD1x..., got '%s'", r < 0 ? "" : v);
+      if (push(a->shapes, &a->n_shapes, v)) return usage_error(a->cmd, "too many %s options", "--input-shape");
     } else if (OPT("--input")) {
       if (r < 0) return usage_error(a->cmd, "%s needs [NAME=]FILE.npy", "--input");
       if (push(a->inputs, &a->n_inputs, v)) return usage_error(a->cmd, "too many %s options", "--input");
@@ -174,6 +182,40 @@ static int ends_with(const char *s, const char *suffix) {
   return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* --input-shape NAME=D0xD1x...: gives symbolic input dimensions a size. */
+static int apply_input_shapes(ir_graph *g, const cli_args *a, diag *d) {
+  for (int k = 0; k < a->n_shapes; k++) {
+    const char *eq = strchr(a->shapes[k], '=');
+    char name[256];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - a->shapes[k]), a->shapes[k]);
+    ir_value *v = NULL;
+    for (int i = 0; i < g->n_inputs; i++)
+      if (!strcmp(g->inputs[i]->name, name)) v = g->inputs[i];
+    if (!v) return diag_set(d, "--input-shape %s: the model has no graph input of that name", name);
+    int64_t dims[IR_MAX_RANK];
+    int rank = 0;
+    const char *p = eq + 1;
+    for (;;) {
+      char *end;
+      long long x = strtoll(p, &end, 10);
+      if (end == p || x < 0 || x > (1 << 30) || rank == IR_MAX_RANK)
+        return diag_set(d, "--input-shape %s: bad shape '%s'", name, eq + 1);
+      dims[rank++] = x;
+      if (*end == '\0') break;
+      if (*end != 'x') return diag_set(d, "--input-shape %s: bad shape '%s'", name, eq + 1);
+      p = end + 1;
+    }
+    if (v->rank >= 0 && v->rank != rank)
+      return diag_set(d, "--input-shape %s: rank %d, the model says %d", name, rank, v->rank);
+    for (int i = 0; i < rank && v->rank >= 0; i++)
+      if (v->dims[i] >= 0 && v->dims[i] != dims[i])
+        return diag_set(d, "--input-shape %s: dimension %d is %lld in the model", name, i, (long long)v->dims[i]);
+    v->rank = rank;
+    memcpy(v->dims, dims, sizeof(int64_t) * (size_t)rank);
+  }
+  return 0;
+}
+
 /* Loads the model: textual IR (.tir) or ONNX with --bind applied. */
 static ir_graph *load_model(const cli_args *a, diag *d) {
   if (ends_with(a->model, ".tir")) {
@@ -206,6 +248,10 @@ static ir_graph *load_model(const cli_args *a, diag *d) {
     binds[n].value = &arrs[n];
   }
   g = onnx_import_file(a->model, binds, n, d);
+  if (g && apply_input_shapes(g, a, d)) {
+    ir_graph_free(g);
+    g = NULL;
+  }
 out:
   for (int k = 0; k < n; k++) npy_free(&arrs[k]);
   return g;
@@ -323,7 +369,7 @@ static int cmd_compile(cli_args *a) {
 }
 
 /* Loads the .npy for graph input i per the --input options. */
-static int load_input(const cli_args *a, const ir_value *in, int idx, npy_array *arr, diag *d) {
+static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, diag *d) {
   const char *file = NULL;
   for (int k = 0; k < a->n_inputs; k++) {
     const char *eq = strchr(a->inputs[k], '=');
@@ -339,8 +385,9 @@ static int load_input(const cli_args *a, const ir_value *in, int idx, npy_array 
     return diag_set(d, "%s: holds %s, input '%s' is %s", file, npy_dtype_name(arr->dtype), in->name,
                     ir_dtype_name(in->dtype));
   int same = arr->ndim == in->rank;
-  for (int i = 0; same && i < in->rank; i++) same = arr->shape[i] == in->dims[i];
+  for (int i = 0; same && i < in->rank; i++) same = in->dims[i] < 0 || arr->shape[i] == in->dims[i];
   if (!same) return diag_set(d, "%s: shape does not match input '%s'", file, in->name);
+  for (int i = 0; i < in->rank; i++) in->dims[i] = arr->shape[i]; /* symbolic dims take the data's */
   return 0;
 }
 
@@ -352,7 +399,7 @@ static int cmd_ref(cli_args *a) {
     const char *eq = strchr(a->inputs[k], '=');
     if (eq == a->inputs[k] || (eq && !eq[1])) return usage_error("ref", "bad --input '%s'", a->inputs[k]);
   }
-  ir_graph *g = front_end(a, &d);
+  ir_graph *g = load_model(a, &d);
   if (!g) return fail(&d);
   int rc = CLI_BAD_INPUT;
   npy_array arrs[MAX_LIST] = {{0}};
@@ -362,18 +409,26 @@ static int cmd_ref(cli_args *a) {
     diag_set(&d, "too many graph inputs or outputs");
     goto out;
   }
-  if (a->n_outputs != g->n_outputs) {
-    diag_set(&d, "%s: the graph has %d outputs, %d -o given", a->model, g->n_outputs, a->n_outputs);
-    goto out;
-  }
   if (a->n_inputs > g->n_inputs) {
     diag_set(&d, "%s: %d --input given, the graph has %d inputs", a->model, a->n_inputs, g->n_inputs);
     goto out;
   }
+  /* 1. inputs first: their shapes settle symbolic dimensions */
   for (int i = 0; i < g->n_inputs; i++) {
     if (load_input(a, g->inputs[i], i, &arrs[i], &d)) goto out;
     ins[i] = arrs[i].data;
   }
+  /* 2. graph passes */
+  a->pipe.print = &a->print;
+  if (pipeline_graph(g, &a->pipe, &d)) {
+    diag_prefix(&d, a->model);
+    goto out;
+  }
+  if (a->n_outputs != g->n_outputs) {
+    diag_set(&d, "%s: the graph has %d outputs, %d -o given", a->model, g->n_outputs, a->n_outputs);
+    goto out;
+  }
+  /* 3. run and write */
   if (ref_run(g, ins, outs, NULL, NULL, &d)) {
     diag_prefix(&d, a->model);
     goto out;

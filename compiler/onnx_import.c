@@ -229,6 +229,10 @@ static int model_opset(onnx_ctx *c, const Onnx__ModelProto *m) {
 
 ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
                              const onnx_bind *binds, int n_binds, diag *d) {
+  if (len == 0) {
+    diag_set(d, "%s: the file is empty", label);
+    return NULL;
+  }
   Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, buf);
   if (!m) {
     diag_set(d, "%s: not a valid ONNX model (protobuf decoding failed)", label);
@@ -244,6 +248,7 @@ ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
   g = ir_graph_new(m->graph->name && m->graph->name[0] ? m->graph->name : "main", d);
   if (!g) goto out;
   c.g = g;
+  c.gp = m->graph;
   if (import_graph(&c, m->graph, binds, n_binds)) {
     ir_graph_free(g);
     g = NULL;

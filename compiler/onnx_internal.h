@@ -12,6 +12,7 @@ typedef struct onnx_ctx {
   const char *label;  /* model name for messages */
   diag *d;            /* where errors go */
   int opset;          /* default-domain opset version of the model */
+  const Onnx__GraphProto *gp; /* the graph being imported */
   const char **dropped; /* names of optional node outputs tessel does not model */
   int n_dropped, cap_dropped;
 } onnx_ctx;

@@ -72,6 +72,7 @@ typedef struct node_ctx {
   const Onnx__NodeProto *np;
   const char *src; /* node name or "#index" */
   int version;     /* operator version in effect */
+  ir_value *bounds[2]; /* Clip-11+: min and max inputs (NULL when left out) */
 } node_ctx;
 
 static int node_err(node_ctx *nc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -233,8 +234,12 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
       return node_err(nc, "Clip-%d takes min/max as inputs, not attributes", nc->version);
     if (ir_attr_set_float(g, n, "min", -INFINITY, d) || ir_attr_set_float(g, n, "max", INFINITY, d))
       return -1;
-    if (n->n_in > 1 && n->in[1] && const_scalar(nc, n, 1, "min", "min")) return -1;
-    if (n->n_in > 2 && n->in[2] && const_scalar(nc, n, 2, "max", "max")) return -1;
+    /* the bounds were kept aside: Clip-11 may leave min out and give max */
+    for (int k = 0; k < 2; k++) {
+      n->in[1] = nc->bounds[k];
+      n->n_in = 2;
+      if (nc->bounds[k] && const_scalar(nc, n, 1, k ? "max" : "min", k ? "max" : "min")) return -1;
+    }
     n->n_in = 1;
     return 0;
   case IR_OP_LEAKY_RELU: return want_float(nc, n, "alpha", 0.01f);
@@ -318,7 +323,7 @@ static int import_constant(node_ctx *nc) {
   const char *out = np->output[0];
   char what[300];
   snprintf(what, sizeof what, "node '%.100s' (Constant)", nc->src);
-  if (ir_value_find(c->g, out)) return node_err(nc, "output '%s' is defined twice", out);
+  if (ir_value_find(c->g, out)) return node_err(nc, "output '%s' duplicates a value defined earlier", out);
   if (strcmp(name, "value") == 0) {
     if (!a->t) return node_err(nc, "attribute 'value' holds no tensor");
     return onnx_tensor_to_const(c, a->t, out, what) ? 0 : -1;
@@ -387,19 +392,32 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
     return node_err(&nc, "has %zu inputs, expected %d to %d", n_in, s->min_in, s->max_in);
   for (size_t i = 0; i < n_in; i++) {
     const char *name = np->input[i] ? np->input[i] : "";
+    if (!name[0] && s->op == IR_OP_CLIP) {
+      in[i] = NULL;
+      continue;
+    }
     if (!name[0]) return node_err(&nc, "optional input %zu left out is not supported", i);
     in[i] = ir_value_find(c->g, name);
     if (!in[i]) {
       for (int k = 0; k < c->n_dropped; k++)
         if (!strcmp(c->dropped[k], name))
           return node_err(&nc, "input '%s' is an optional output that tessel does not support", name);
+      for (size_t j = (size_t)index + 1; j < c->gp->n_node; j++)
+        for (size_t o = 0; o < c->gp->node[j]->n_output; o++)
+          if (c->gp->node[j]->output[o] && !strcmp(c->gp->node[j]->output[o], name))
+            return node_err(&nc, "input '%s' comes from a later node (a cycle, or nodes out of order)", name);
       return node_err(&nc, "input '%s' is not defined (by an initializer, graph input or earlier node)", name);
     }
   }
   if (ir_value_find(c->g, np->output[0]))
-    return node_err(&nc, "output '%s' is defined twice", np->output[0]);
+    return node_err(&nc, "output '%s' duplicates a value defined earlier", np->output[0]);
   ir_value *out = ir_value_new(c->g, np->output[0], IR_VALUE_NODE, c->d);
   if (!out) return -1;
+  if (s->op == IR_OP_CLIP) { /* bounds become attributes in canonicalise() */
+    nc.bounds[0] = n_in > 1 ? in[1] : NULL;
+    nc.bounds[1] = n_in > 2 ? in[2] : NULL;
+    if (nc.version >= 11) n_in = 1;
+  }
   ir_node *n = ir_node_new(c->g, s->op, nc.src, in, (int)n_in, out, c->d);
   if (!n || copy_attrs(&nc, s, n) || canonicalise(&nc, n)) return -1;
   return 0;

@@ -69,3 +69,12 @@ $(BIN)/tessel-asan: $(COMPILER_OBJ_SAN)/main.o $(COMPILER_LIB_OBJS_SAN)
 
 test-filecheck: $(BIN)/tessel-asan
 	@bash tests/compiler/lit.sh $(BIN)/tessel-asan $(sort $(wildcard tests/compiler/filecheck/*.tir tests/compiler/filecheck/*.test))
+
+COMPILER_TEST_OBJ := $(BUILD)/obj/compiler-tests
+
+$(COMPILER_TEST_OBJ)/npy-close: tests/compiler/npy_close.c compiler/npy.c compiler/npy.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -o $@ tests/compiler/npy_close.c compiler/npy.c -lm
+
+test-import: $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
+	@bash tests/compiler/import.sh $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close

@@ -24,7 +24,7 @@ static int known(const ir_value *v) { return ir_value_numel(v) >= 0; }
 
 static int want_dtype(ir_node *n, int k, ir_dtype t, diag *d) {
   if (n->in[k]->dtype != t)
-    return ERR("input %d '%s' is %s, expected %s", k, n->in[k]->name,
+    return ERR("input %d '%s' has type %s, expected %s", k, n->in[k]->name,
                ir_dtype_name(n->in[k]->dtype), ir_dtype_name(t));
   return 0;
 }
@@ -427,9 +427,14 @@ int shape_infer_node(ir_graph *g, ir_node *n, diag *d) {
 }
 
 int shape_infer(ir_graph *g, diag *d) {
-  for (int i = 0; i < g->n_inputs; i++)
-    if (!known(g->inputs[i]))
-      return diag_set(d, "input '%s' has an unknown or symbolic shape; bind or fix it", g->inputs[i]->name);
+  for (int i = 0; i < g->n_inputs; i++) {
+    const ir_value *v = g->inputs[i];
+    if (v->rank < 0) return diag_set(d, "input '%s' has no shape in the model", v->name);
+    for (int k = 0; k < v->rank; k++)
+      if (v->dims[k] < 0)
+        return diag_set(d, "input '%s': dimension %d is symbolic; give its size with --input-shape %s=D0xD1x...",
+                        v->name, k, v->name);
+  }
   for (int i = 0; i < g->n_nodes; i++) {
     ir_node *n = g->nodes[i];
     if (shape_infer_node(g, n, d)) return -1;
