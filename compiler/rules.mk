@@ -78,3 +78,6 @@ $(COMPILER_TEST_OBJ)/npy-close: tests/compiler/npy_close.c compiler/npy.c compil
 
 test-import: $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
 	@bash tests/compiler/import.sh $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
+
+test-cli: $(BIN)/tessel-asan
+	@bash tests/compiler/cli.sh $(BIN)/tessel-asan

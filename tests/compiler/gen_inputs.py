@@ -69,3 +69,7 @@ save("badgroup", [
 ], [h.make_tensor_value_info("x", T.FLOAT, [1, 32, 4, 4])],
    [h.make_tensor_value_info("y", T.FLOAT, [1, 6, 4, 4])],
    {"w": f32(6, 11, 1, 1)}, check=False)
+
+# an input for convbn (own generator, so the models above stay byte-identical)
+np.save(os.path.join(OUT, "convbn.x.npy"),
+        np.random.default_rng(7).standard_normal((1, 3, 4, 4)).astype(np.float32))

@@ -1,0 +1,72 @@
+#!/bin/bash
+# The `cli` suite: bad command lines get a clear message and the documented
+# exit status (2 usage, 1 bad input, 3 not implemented), never a crash; help
+# and version work on every subcommand.
+#   tests/compiler/cli.sh TESSEL
+# Ends with "N passed, N failed".
+set -u
+tessel=$1
+in=tests/compiler/inputs
+m=tests/models/nets
+tmp=build/test-tmp/cli
+mkdir -p "$tmp"
+pass=0 fail=0
+
+# expect STATUS SUBSTRING ARGS...: runs tessel ARGS, checks status and output.
+expect() {
+  local want=$1 text=$2
+  shift 2
+  local out rc
+  out=$("$tessel" "$@" 2>&1)
+  rc=$?
+  if [[ $rc -ne $want || "$out" != *"$text"* ]]; then
+    fail=$((fail + 1))
+    echo "FAIL: tessel $* (status $rc, want $want; want text '$text')"
+    echo "$out" | head -n 5 | sed 's/^/  | /'
+  else
+    pass=$((pass + 1))
+    echo "PASS: tessel $*"
+  fi
+}
+
+expect 2 "usage: tessel COMMAND"
+expect 0 "usage: tessel COMMAND" --help
+expect 0 "tessel 0.1.0" --version
+expect 2 "unknown command 'frobnicate'" frobnicate
+expect 0 "shape-infer" passes
+for c in ir opt ref compile; do
+  expect 0 "usage: tessel $c" $c --help
+  expect 0 "tessel 0.1.0" $c --version
+done
+expect 2 "unknown option '--frob'" ir $in/convbn.onnx --frob
+expect 2 "missing MODEL" ir
+expect 2 "unexpected argument 'extra'" ir $in/convbn.onnx extra
+expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind w
+expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind
+expect 2 "--elide needs a positive count" ir $in/convbn.onnx --elide=zero
+expect 2 "--calib is only for compile" ir $in/convbn.onnx --calib x.npy
+expect 2 "--target is only for compile" ref $in/convbn.onnx --target npu8 -o $tmp/x.npy
+expect 1 "cannot open" ir $in/no-such-model.onnx
+expect 1 "--bind w:" ir $in/bindme.onnx --bind w=$in/no-such.npy
+expect 1 "--bind w: the .npy has rank 4, the input has rank 2" ir $in/bindme.onnx --bind w=$m/tiny_cnn.in0.npy
+expect 1 "--input-shape x: bad shape" ir $in/convbn.onnx --input-shape x=1xfoo
+expect 1 "--input-shape x: dimension 1 is 3 in the model" ir $in/convbn.onnx --input-shape x=1x4x4x4
+expect 1 "dimension 0 is symbolic; give its size with --input-shape x=" ir tests/models/ops/torch_view_dynamic_batch.onnx
+expect 0 "%x : f32[3,2,7,7] = input" ir tests/models/ops/torch_view_dynamic_batch.onnx --input-shape x=3x2x7x7 --elide=4
+expect 2 "missing --pass" opt $in/../filecheck/dce.tir
+expect 2 "unknown pass 'nosuch'" opt $in/../filecheck/dce.tir --pass=dce,nosuch
+expect 2 "--print-after: unknown pass 'bogus'" compile $in/convbn.onnx -o $tmp/x.tpkg --print-after=bogus
+expect 2 "give one -o OUT.tpkg" compile $in/convbn.onnx
+expect 3 "lowering to a package is not implemented yet" compile $in/convbn.onnx -o $tmp/x.tpkg --target npu8
+expect 1 "--bind needs an ONNX model" ir $in/../filecheck/dce.tir --bind a=b.npy
+expect 2 "give -o OUT.npy" ref $in/convbn.onnx
+expect 1 "no --input given for graph input 'x'" ref $in/convbn.onnx -o $tmp/y.npy
+expect 1 "shape does not match input 'x'" ref $in/convbn.onnx --input $m/tiny_cnn.in0.npy -o $tmp/y.npy
+expect 1 "the graph has 1 outputs, 2 -o given" ref $in/convbn.onnx --input x=$in/convbn.x.npy -o $tmp/a.npy -o $tmp/b.npy
+expect 0 "" ref $in/convbn.onnx --input x=$in/convbn.x.npy -o $tmp/a.npy
+expect 1 "holds float32, input 'x' is i32" ref $in/../filecheck/cast-input.tir --input $in/convbn.x.npy -o $tmp/a.npy
+expect 2 "bad --input '=x.npy'" ref $in/convbn.onnx --input =x.npy -o $tmp/y.npy
+expect 1 "2 --input given, the graph has 1 inputs" ref $in/convbn.onnx --input a.npy --input b.npy -o $tmp/y.npy
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
