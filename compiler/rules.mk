@@ -81,3 +81,11 @@ test-import: $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
 
 test-cli: $(BIN)/tessel-asan
 	@bash tests/compiler/cli.sh $(BIN)/tessel-asan
+
+$(COMPILER_TEST_OBJ)/test-compiler: tests/compiler/test_compiler.c $(COMPILER_LIB_OBJS_SAN)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DINPUTS_DIR='"$(CURDIR)/tests/compiler/inputs"' \
+	  -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lcmocka -lprotobuf-c -lm
+
+test-compiler-unit: $(COMPILER_TEST_OBJ)/test-compiler
+	$(COMPILER_TEST_OBJ)/test-compiler

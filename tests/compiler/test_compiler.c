@@ -1,0 +1,339 @@
+/* compiler-unit: cmocka tests of the IR, the arena's failure injection, the
+ * textual IR parser's errors, the verifier and hand-computed reference ops. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arena.h"
+#include "ir.h"
+#include "ir_parse.h"
+#include "ir_print.h"
+#include "ir_verify.h"
+#include "onnx_import.h"
+#include "passes.h"
+#include "pipeline.h"
+#include "ref_exec.h"
+
+#ifndef INPUTS_DIR
+#error "INPUTS_DIR must name tests/compiler/inputs"
+#endif
+
+/* Prints g into a malloc'd string. */
+static char *print_str(const ir_graph *g) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  ir_print(f, g, NULL);
+  fclose(f);
+  return buf;
+}
+
+static ir_graph *parse_ok(const char *text) {
+  diag d = {{0}};
+  ir_graph *g = ir_parse(text, strlen(text), "t.tir", &d);
+  if (!g) fail_msg("parse failed: %s", d.msg);
+  return g;
+}
+
+/* ---- IR construction ---- */
+
+static void test_build_and_print(void **state) {
+  (void)state;
+  diag d = {{0}};
+  ir_graph *g = ir_graph_new("g", &d);
+  assert_non_null(g);
+  ir_value *x = ir_value_new(g, "x", IR_VALUE_INPUT, &d);
+  x->dtype = IR_F32, x->rank = 2, x->dims[0] = 1, x->dims[1] = 4;
+  assert_int_equal(ir_add_input(g, x, &d), 0);
+  ir_value *y = ir_value_new(g, "y", IR_VALUE_NODE, &d);
+  ir_value_copy_type(y, x);
+  ir_node *n = ir_node_new(g, IR_OP_RELU, "relu0", &x, 1, y, &d);
+  assert_non_null(n);
+  assert_int_equal(ir_add_output(g, y, &d), 0);
+  assert_null(ir_value_new(g, "x", IR_VALUE_CONST, &d)); /* duplicate name */
+  assert_non_null(strstr(d.msg, "defined twice"));
+  assert_int_equal(ir_use_count(g, x), 1);
+  diag d2 = {{0}};
+  assert_int_equal(ir_verify(g, &d2), 0);
+  char *s = print_str(g);
+  assert_string_equal(s, "graph \"g\" {\n  %x : f32[1,4] = input\n  %y : f32[1,4] = Relu(%x) @\"relu0\"\n  return %y\n}\n");
+  free(s);
+  ir_graph_free(g);
+}
+
+static void test_attrs_sorted_and_replaced(void **state) {
+  (void)state;
+  ir_graph *g = parse_ok("graph \"a\" { %x : f32[1] = input %y : f32[1] = Relu(%x) return %y }");
+  diag d = {{0}};
+  ir_node *n = g->nodes[0];
+  int64_t v[2] = {1, 2};
+  assert_int_equal(ir_attr_set_int(g, n, "zeta", 3, &d), 0);
+  assert_int_equal(ir_attr_set_ints(g, n, "alpha", v, 2, &d), 0);
+  assert_int_equal(ir_attr_set_float(g, n, "mid", 0.5f, &d), 0);
+  assert_int_equal(ir_attr_set_int(g, n, "zeta", 4, &d), 0);
+  assert_string_equal(n->attrs->name, "alpha");
+  assert_string_equal(n->attrs->next->name, "mid");
+  assert_int_equal(ir_attr_int(n, "zeta", 0), 4);
+  assert_int_equal(ir_attr_int(n, "missing", 7), 7);
+  ir_attr_remove(n, "mid");
+  assert_null(ir_attr_get(n, "mid"));
+  ir_graph_free(g);
+}
+
+static void test_roundtrip_odd_names_and_floats(void **state) {
+  (void)state;
+  const char *text =
+      "graph \"odd \\\"name\\\"\" {\n"
+      "  %\"in put\" : f32[2] = input\n"
+      "  %c : f32[2] = const [-inf, 1.00000001e-07]\n"
+      "  %onnx::Add_1/x.y : f32[2] = Add(%\"in put\", %c) {alpha=nan, k=[1, -2], s=\"SAME\\x01\"} @\"n\\\\1\"\n"
+      "  return %onnx::Add_1/x.y\n"
+      "}\n";
+  ir_graph *g = parse_ok(text);
+  char *s = print_str(g);
+  ir_graph *g2 = parse_ok(s);
+  char *s2 = print_str(g2);
+  assert_string_equal(s, s2);
+  assert_string_equal(s, text);
+  free(s);
+  free(s2);
+  ir_graph_free(g);
+  ir_graph_free(g2);
+}
+
+/* ---- arena and failure injection ---- */
+
+static void test_arena_basics(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  assert_non_null(a);
+  char *p = arena_alloc(a, 10);
+  assert_non_null(p);
+  assert_int_equal((uintptr_t)p % 16, 0);
+  void *big = arena_alloc(a, 1 << 20); /* own block */
+  assert_non_null(big);
+  assert_string_equal(arena_strdup(a, "abc"), "abc");
+  assert_true(arena_used(a) >= (1 << 20));
+  arena_fail_after(1);
+  assert_non_null(arena_alloc(a, 8));
+  assert_null(arena_alloc(a, 8));
+  assert_null(arena_alloc(a, 8));
+  arena_fail_after(-1);
+  assert_non_null(arena_alloc(a, 8));
+  arena_free(a);
+}
+
+/* Every allocation failure during import and the graph passes comes back as
+ * "out of memory", never a crash or a leak (LeakSanitizer checks at exit). */
+static void test_oom_everywhere(void **state) {
+  (void)state;
+  int succeeded = 0, failures = 0;
+  for (long n = 0; n < 5000 && !succeeded; n++) {
+    diag d = {{0}};
+    arena_fail_after(n);
+    ir_graph *g = onnx_import_file(INPUTS_DIR "/convbn.onnx", NULL, 0, &d);
+    pipeline_opts o = {0};
+    if (g && pipeline_graph(g, &o, &d) == 0) succeeded = 1;
+    arena_fail_after(-1);
+    if (!succeeded) {
+      failures++;
+      if (!strstr(d.msg, "out of memory")) fail_msg("n=%ld: unexpected message '%s'", n, d.msg);
+    }
+    ir_graph_free(g);
+  }
+  assert_true(succeeded);
+  assert_true(failures > 20);
+}
+
+static void test_oom_in_parser(void **state) {
+  (void)state;
+  const char *text = "graph \"p\" { %x : f32[2] = input %c : f32[2] = const [1.0, 2.0]"
+                     " %y : f32[2] = Add(%x, %c) {k=[1, 2]} @\"a\" return %y }";
+  int ok = 0;
+  for (long n = 0; n < 200 && !ok; n++) {
+    diag d = {{0}};
+    arena_fail_after(n);
+    ir_graph *g = ir_parse(text, strlen(text), "p.tir", &d);
+    arena_fail_after(-1);
+    if (g) ok = 1;
+    else assert_non_null(strstr(d.msg, "out of memory"));
+    ir_graph_free(g);
+  }
+  assert_true(ok);
+}
+
+/* ---- parser errors ---- */
+
+static void test_parse_errors(void **state) {
+  (void)state;
+  static const struct {
+    const char *text, *want;
+  } cases[] = {
+      {"", "t.tir:1:1: expected 'graph'"},
+      {"graph \"g\" {", "missing 'return'"},
+      {"graph \"g\" { %x : f99[1] = input return %x }", "expected a type"},
+      {"graph \"g\" { %x : f32[1 = input return %x }", "expected ']' to close the shape"},
+      {"graph \"g\" { %x : f32[-1] = input return %x }", "bad dimension -1"},
+      {"graph \"g\" { %x : f32[1] = input %x : f32[1] = input return %x }", "value 'x' is defined twice"},
+      {"graph \"g\" { %x : f32[1] = Relu(%y) return %x }", "value 'y' is used before it is defined"},
+      {"graph \"g\" { %x : f32[1] = Frob(%x) return %x }", "unknown operator 'Frob'"},
+      {"graph \"g\" { %c : f32[2] = const [1.0] return %c }", "1 elements, the shape needs 2"},
+      {"graph \"g\" { %c : f32[1] = const [1.0, 2.0] return %c }", "more elements than the shape holds"},
+      {"graph \"g\" { %c : i8[1] = const [1.5] return %c }", "float element in an integer constant"},
+      {"graph \"g\" { %c : f32[2] = const <2 elements> return %c }", "elided constant data cannot be read back"},
+      {"graph \"g\" { %x : f32[1] = input return %nope }", "returned value 'nope' is not defined"},
+      {"graph \"g\" { %x : f32[1] = input return %x } junk", "text after the end of the graph"},
+      {"graph \"g\" { %x : f32[1] = input %y : f32[1] = Relu(%x) {a=1, a=2} return %y }", "attribute 'a' given twice"},
+      {"graph \"g\" { %x : f32[1] quant(scale=0.1) = input return %x }", "expected ',' after the scale"},
+      {"graph \"g\" { %x : f32[1] layout(abcd) = input return %x }", "unknown layout"},
+      {"graph \"g\" { %x : f32[1] = input %y : f32[1] = Relu(%x) @\"unterminated return %y }", "unterminated string"},
+      {"graph \"g\" { %x : f32[1,2,3,4,5,6,7,8,9] = input return %x }", "more than 8 dimensions"},
+      {"graph \"g\" { %x : f32[99999,99999] = input return %x }", "tensor too large"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    diag d = {{0}};
+    ir_graph *g = ir_parse(cases[i].text, strlen(cases[i].text), "t.tir", &d);
+    if (g || !strstr(d.msg, cases[i].want))
+      fail_msg("case %zu: got '%s', want '%s'", i, g ? "(parsed)" : d.msg, cases[i].want);
+  }
+}
+
+/* ---- verifier ---- */
+
+static void test_verifier(void **state) {
+  (void)state;
+  diag d = {{0}};
+  /* a node reading a value defined after it */
+  ir_graph *g = parse_ok("graph \"v\" { %x : f32[1] = input %a : f32[1] = Relu(%x) @\"a\""
+                         " %b : f32[1] = Relu(%a) @\"b\" return %b }");
+  assert_int_equal(ir_verify(g, &d), 0);
+  ir_node *tmp = g->nodes[0];
+  g->nodes[0] = g->nodes[1];
+  g->nodes[1] = tmp;
+  assert_int_equal(ir_verify(g, &d), -1);
+  assert_non_null(strstr(d.msg, "node 'b' (Relu): verifier: input 0 'a' is used before it is defined"));
+  ir_graph_free(g);
+
+  /* wrong input count */
+  diag d2 = {{0}};
+  g = parse_ok("graph \"v\" { %x : f32[1] = input %a : f32[1] = Add(%x) @\"add\" return %a }");
+  assert_int_equal(ir_verify(g, &d2), -1);
+  assert_non_null(strstr(d2.msg, "1 inputs, expected 2 to 2"));
+  ir_graph_free(g);
+
+  /* per-channel quantisation must have one scale per channel */
+  diag d3 = {{0}};
+  g = parse_ok("graph \"v\" { %x : i8[3,2] quant(axis=0, scale=[0.5, 0.25], zp=[0, 0]) = input return %x }");
+  assert_int_equal(ir_verify(g, &d3), -1);
+  assert_non_null(strstr(d3.msg, "2 scales for 3 channels"));
+  ir_graph_free(g);
+
+  /* an output pointing at a dropped node */
+  diag d4 = {{0}};
+  g = parse_ok("graph \"v\" { %x : f32[1] = input %a : f32[1] = Relu(%x) @\"a\" return %a }");
+  ir_node_remove(g, g->nodes[0]);
+  assert_int_equal(ir_verify(g, &d4), -1);
+  assert_non_null(strstr(d4.msg, "graph output 'a' is not defined"));
+  ir_graph_free(g);
+}
+
+/* ---- reference ops, hand-computed ---- */
+
+/* Runs the one-input graph text on x and compares the single output. */
+static void run1(const char *text, const float *x, const float *want, int n) {
+  ir_graph *g = parse_ok(text);
+  diag d = {{0}};
+  pipeline_opts o = {.verify_each = 1};
+  if (pipeline_graph(g, &o, &d)) fail_msg("passes: %s", d.msg);
+  const void *in[1] = {x};
+  void *out[1] = {0};
+  if (ref_run(g, in, out, NULL, NULL, &d)) fail_msg("ref: %s", d.msg);
+  if (g->outputs[0]->dtype == IR_F32) {
+    for (int i = 0; i < n; i++) assert_float_equal(((float *)out[0])[i], want[i], 1e-6);
+  } else {
+    for (int i = 0; i < n; i++)
+      assert_int_equal((int)ir_elem_i64(g->outputs[0]->dtype, out[0], i), (int)want[i]);
+  }
+  free(out[0]);
+  ir_graph_free(g);
+}
+
+static void test_ref_conv_pad_stride(void **state) {
+  (void)state;
+  /* 1x1x3x3 input 1..9, 2x2 kernel of ones, stride 2, pads 1: windows sum
+   * [1], [2+3], [4+7], [5+6+8+9] */
+  const float x[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9}, want[4] = {1, 5, 11, 28};
+  run1("graph \"c\" { %x : f32[1,1,3,3] = input %w : f32[1,1,2,2] = const [1.0, 1.0, 1.0, 1.0]"
+       " %y : f32[*] = Conv(%x, %w) {pads=[1, 1, 0, 0], strides=[2, 2]} @\"c\" return %y }",
+       x, want, 4);
+}
+
+static void test_ref_avgpool_count_include_pad(void **state) {
+  (void)state;
+  const float x[4] = {1, 2, 3, 4};
+  /* 2x2 windows, pads 1 on each side, stride 2: corner windows hold one value */
+  const float incl[4] = {0.25f, 0.5f, 0.75f, 1.0f}, excl[4] = {1, 2, 3, 4};
+  run1("graph \"p\" { %x : f32[1,1,2,2] = input %y : f32[*] = AveragePool(%x) {count_include_pad=1,"
+       " kernel_shape=[2, 2], pads=[1, 1, 1, 1], strides=[2, 2]} @\"p\" return %y }",
+       x, incl, 4);
+  run1("graph \"p\" { %x : f32[1,1,2,2] = input %y : f32[*] = AveragePool(%x) {count_include_pad=0,"
+       " kernel_shape=[2, 2], pads=[1, 1, 1, 1], strides=[2, 2]} @\"p\" return %y }",
+       x, excl, 4);
+}
+
+static void test_ref_quantize_rounds_half_to_even(void **state) {
+  (void)state;
+  const float x[6] = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, 1000.0f}, want[6] = {0, 2, 2, 0, -2, 127};
+  run1("graph \"q\" { %x : f32[6] = input %s : f32[] = const [1.0] %z : i8[] = const [0]"
+       " %y : i8[*] = QuantizeLinear(%x, %s, %z) {axis=1} @\"q\" return %y }",
+       x, want, 6);
+}
+
+static void test_ref_softmax_legacy_coerce(void **state) {
+  (void)state;
+  /* opset < 13: softmax over the flattened [2,2] block, not the last axis */
+  const float x[4] = {0, 0, 0, 0}, want[4] = {0.25f, 0.25f, 0.25f, 0.25f};
+  run1("graph \"s\" { %x : f32[1,2,2] = input %y : f32[*] = Softmax(%x) {axis=1, coerce2d=1} @\"s\" return %y }",
+       x, want, 4);
+}
+
+static void test_ref_gather_out_of_range(void **state) {
+  (void)state;
+  ir_graph *g = parse_ok("graph \"g\" { %x : f32[3] = input %i : i64[1] = const [5]"
+                         " %y : f32[*] = Gather(%x, %i) {axis=0} @\"gat\" return %y }");
+  diag d = {{0}};
+  pipeline_opts o = {0};
+  assert_int_equal(pipeline_graph(g, &o, &d), 0);
+  const float x[3] = {1, 2, 3};
+  const void *in[1] = {x};
+  void *out[1] = {0};
+  assert_int_equal(ref_run(g, in, out, NULL, NULL, &d), -1);
+  assert_non_null(strstr(d.msg, "node 'gat' (Gather): index 5 is out of range"));
+  ir_graph_free(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_build_and_print),
+      cmocka_unit_test(test_attrs_sorted_and_replaced),
+      cmocka_unit_test(test_roundtrip_odd_names_and_floats),
+      cmocka_unit_test(test_arena_basics),
+      cmocka_unit_test(test_oom_everywhere),
+      cmocka_unit_test(test_oom_in_parser),
+      cmocka_unit_test(test_parse_errors),
+      cmocka_unit_test(test_verifier),
+      cmocka_unit_test(test_ref_conv_pad_stride),
+      cmocka_unit_test(test_ref_avgpool_count_include_pad),
+      cmocka_unit_test(test_ref_quantize_rounds_half_to_even),
+      cmocka_unit_test(test_ref_softmax_legacy_coerce),
+      cmocka_unit_test(test_ref_gather_out_of_range),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
