@@ -2,15 +2,18 @@
 // tessel_core: Tessel's control core, RV32IM + Zicsr + Zifencei, machine mode.
 //
 // Three stages, in order, one instruction retired per cycle at best:
-//   fetch     issues instruction-bus requests (tessel_core_fetch)
-//   execute   the instruction arrives with the fetch response: decode, register
-//             read with forwarding, ALU / branch / M unit / CSRs, traps, and the
-//             data-bus request of a load or store
+//   fetch     issues instruction-bus requests (tessel_core_fetch); the response
+//             is registered into execute while the register file (block RAM,
+//             synchronous read) reads its source registers
+//   execute   decode, operands with forwarding, ALU / branch / M unit / CSRs,
+//             traps, and the data-bus request of a load or store
 //   writeback waits for the data response, writes the register file, retires
 // Execute only proceeds when writeback retires in the same cycle (or is empty),
-// so forwarding from writeback covers every hazard, a load result can be used
-// by the very next instruction, and traps stay precise. Taken branches and
-// jumps cost one cycle (the sequential fetch behind them is dropped).
+// so forwarding from writeback (plus the write of the previous cycle, which the
+// block RAM read missed) covers every hazard, a load result can be used by the
+// very next instruction, and traps stay precise. Taken branches and jumps cost
+// one cycle: the target goes out on the instruction bus in the cycle execute
+// resolves it.
 // docs/core.md describes the design, the CSRs, traps and the bus protocol.
 module tessel_core #(
   parameter bit FastMul = 1'b1
@@ -59,9 +62,10 @@ module tessel_core #(
   // ---------------------------------------------------------------- fetch
   logic        redirect;
   logic [31:0] redirect_pc;
-  logic        ex_valid;
-  logic [31:0] ex_insn;
-  logic        ex_fetch_err;
+  logic        f_valid;                  // fetch offers an instruction
+  logic [31:0] f_insn;
+  logic        f_err;
+  logic        x_load;                   // it moves into execute this cycle
   logic        ex_fire;
 
   tessel_core_fetch u_fetch (
@@ -76,10 +80,10 @@ module tessel_core #(
     .ibus_rsp_err_i   (ibus_rsp_err_i),
     .redirect_i       (redirect),
     .redirect_pc_i    (redirect_pc),
-    .valid_o          (ex_valid),
-    .insn_o           (ex_insn),
-    .err_o            (ex_fetch_err),
-    .consume_i        (ex_fire)
+    .valid_o          (f_valid),
+    .insn_o           (f_insn),
+    .err_o            (f_err),
+    .consume_i        (x_load)
   );
 
   // ---------------------------------------------------------------- writeback state
@@ -107,8 +111,21 @@ module tessel_core #(
   assign wb_result = wb_load_q ? wb_load_data : wb_data_q;
 
   // ---------------------------------------------------------------- execute
+  logic        ex_valid_q, ex_valid_d;   // execute holds an instruction
+  logic [31:0] ex_insn_q, ex_insn_d;
+  logic        ex_fetch_err_q, ex_fetch_err_d;
   logic [31:0] ex_pc_q, ex_pc_d;
+  logic [31:0] f_pc_q, f_pc_d;           // pc of the instruction fetch offers next
   logic        dreq_wait_q;              // a data request is raised and not yet accepted
+  logic        byp_we_q;                 // the register write of the previous cycle,
+  logic [4:0]  byp_rd_q;                 // which the synchronous register-file read
+  logic [31:0] byp_data_q;               // did not see yet
+  logic        ex_valid;
+  logic [31:0] ex_insn;
+  logic        ex_fetch_err;
+  assign ex_valid     = ex_valid_q;
+  assign ex_insn      = ex_insn_q;
+  assign ex_fetch_err = ex_fetch_err_q;
 
   logic        dec_illegal, dec_alu_a_pc, dec_alu_a_zero, dec_alu_b_imm, dec_rd_we;
   logic        dec_load, dec_store, dec_branch, dec_jal, dec_jalr, dec_csr, dec_muldiv;
@@ -142,6 +159,8 @@ module tessel_core #(
   logic [4:0]  rs1, rs2, rd;
   logic [2:0]  funct3;
   logic [31:0] rf_rdata1, rf_rdata2, rs1_val, rs2_val;
+  logic [4:0]  rf_raddr1, rf_raddr2;     // sources of the instruction in execute next cycle
+  logic        ex_advance;               // execute is empty or its instruction fires
   assign rs1    = ex_insn[19:15];
   assign rs2    = ex_insn[24:20];
   assign rd     = ex_insn[11:7];
@@ -149,18 +168,33 @@ module tessel_core #(
 
   tessel_core_regfile u_regfile (
     .clk_i    (clk_i),
-    .raddr1_i (rs1),
+    .raddr1_i (rf_raddr1),
     .rdata1_o (rf_rdata1),
-    .raddr2_i (rs2),
+    .raddr2_i (rf_raddr2),
     .rdata2_o (rf_rdata2),
     .we_i     (wb_retire && wb_rd_we_q),
     .waddr_i  (wb_rd_q),
     .wdata_i  (wb_result)
   );
 
-  // forwarding: writeback retires in the cycle execute proceeds
-  assign rs1_val = (wb_valid_q && wb_rd_we_q && wb_rd_q == rs1) ? wb_result : rf_rdata1;
-  assign rs2_val = (wb_valid_q && wb_rd_we_q && wb_rd_q == rs2) ? wb_result : rf_rdata2;
+  // The register file reads at every edge for the instruction that will be in
+  // execute in the next cycle: the incoming one, or the stalled one again.
+  assign ex_advance    = !ex_valid_q || ex_fire;
+  assign rf_raddr1     = ex_advance ? f_insn[19:15] : rs1;
+  assign rf_raddr2     = ex_advance ? f_insn[24:20] : rs2;
+
+  // forwarding: writeback retires in the cycle execute proceeds; the write of
+  // the previous cycle happened at the edge of the register-file read
+  always_comb begin
+    rs1_val = rf_rdata1;
+    rs2_val = rf_rdata2;
+    if (byp_we_q && byp_rd_q == rs1) rs1_val = byp_data_q;
+    if (byp_we_q && byp_rd_q == rs2) rs2_val = byp_data_q;
+    if (wb_valid_q && wb_rd_we_q && wb_rd_q == rs1) rs1_val = wb_result;
+    if (wb_valid_q && wb_rd_we_q && wb_rd_q == rs2) rs2_val = wb_result;
+    if (rs1 == 5'd0) rs1_val = 32'd0;
+    if (rs2 == 5'd0) rs2_val = 32'd0;
+  end
 
   logic [31:0] alu_a, alu_b, alu_result;
   logic        branch_cond;
@@ -302,10 +336,14 @@ module tessel_core #(
     .result_o (md_result)
   );
 
-  assign ex_fire = ex_go && !ex_exc && !irq_now
-                && (!(dec_load || dec_store) || dbus_req_ready_i)
-                && (!dec_muldiv || md_done)
-                && (!dec_wfi || irq_wake);
+  // ex_ready: the instruction can complete, apart from a load/store's bus
+  // handshake. Control transfers (never loads or stores) use it rather than
+  // ex_fire, so no path runs from dbus_req_ready_i to the instruction bus.
+  logic ex_ready;
+  assign ex_ready = ex_go && !ex_exc && !irq_now
+                 && (!dec_muldiv || md_done)
+                 && (!dec_wfi || irq_wake);
+  assign ex_fire  = ex_ready && (!(dec_load || dec_store) || dbus_req_ready_i);
 
   logic [31:0] ex_result;
   always_comb begin
@@ -340,23 +378,38 @@ module tessel_core #(
     redirect_pc = mtvec;
     if (trap) begin
       redirect = 1'b1;
-    end else if (ex_fire && dec_mret) begin
+    end else if (ex_ready && dec_mret) begin
       redirect    = 1'b1;
       redirect_pc = mepc;
-    end else if (ex_fire && jump) begin
+    end else if (ex_ready && jump) begin
       redirect    = 1'b1;
       redirect_pc = jump_target;
-    end else if (ex_fire && dec_fencei) begin
+    end else if (ex_ready && dec_fencei) begin
       // later fetches are issued after every older store has completed
       redirect    = 1'b1;
       redirect_pc = pc_plus4;
     end
   end
 
+  // the execute register takes fetch's next instruction when it is free;
+  // a redirect empties it (its instruction fired, trapped or was overtaken)
+  assign x_load = f_valid && ex_advance && !redirect;
   always_comb begin
-    ex_pc_d = ex_pc_q;
-    if (redirect)     ex_pc_d = redirect_pc;
-    else if (ex_fire) ex_pc_d = pc_plus4;
+    ex_valid_d     = ex_valid_q && !ex_fire;
+    ex_insn_d      = ex_insn_q;
+    ex_fetch_err_d = ex_fetch_err_q;
+    ex_pc_d        = ex_pc_q;
+    f_pc_d         = f_pc_q;
+    if (redirect) begin
+      ex_valid_d = 1'b0;
+      f_pc_d     = redirect_pc;
+    end else if (x_load) begin
+      ex_valid_d     = 1'b1;
+      ex_insn_d      = f_insn;
+      ex_fetch_err_d = f_err;
+      ex_pc_d        = f_pc_q;
+      f_pc_d         = f_pc_q + 32'd4;
+    end
   end
 
   always_comb begin
@@ -384,7 +437,14 @@ module tessel_core #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      ex_pc_q     <= boot_addr_i;
+      ex_valid_q     <= 1'b0;
+      ex_insn_q      <= 32'd0;
+      ex_fetch_err_q <= 1'b0;
+      ex_pc_q        <= 32'd0;
+      f_pc_q         <= boot_addr_i;
+      byp_we_q       <= 1'b0;
+      byp_rd_q       <= 5'd0;
+      byp_data_q     <= 32'd0;
       dreq_wait_q <= 1'b0;
       wb_valid_q  <= 1'b0;
       wb_pc_q     <= 32'd0;
@@ -396,7 +456,14 @@ module tessel_core #(
       wb_funct3_q <= 3'd0;
       wb_data_q   <= 32'd0;
     end else begin
-      ex_pc_q     <= ex_pc_d;
+      ex_valid_q     <= ex_valid_d;
+      ex_insn_q      <= ex_insn_d;
+      ex_fetch_err_q <= ex_fetch_err_d;
+      ex_pc_q        <= ex_pc_d;
+      f_pc_q         <= f_pc_d;
+      byp_we_q       <= wb_retire && wb_rd_we_q;
+      byp_rd_q       <= wb_rd_q;
+      byp_data_q     <= wb_result;
       dreq_wait_q <= dbus_req_valid_o && !dbus_req_ready_i;
       wb_valid_q  <= wb_valid_d;
       wb_pc_q     <= wb_pc_d;
