@@ -13,7 +13,8 @@ int const_fold(ir_graph *g, diag *d) {
     ir_node *n = g->nodes[i];
     int all_const = 1;
     for (int k = 0; k < n->n_in; k++) all_const &= n->in[k]->kind == IR_VALUE_CONST;
-    if (!all_const) continue;
+    /* huge results stay computations: folding would only bloat the graph */
+    if (!all_const || ir_value_numel(n->out) > (1 << 22)) continue;
     if (ir_value_alloc_data(g, n->out, d) || ref_eval_node(n, n->out->data, d)) return -1;
     ir_node_to_const(g, n, n->out->data);
     i--; /* the node list shrank */

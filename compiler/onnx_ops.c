@@ -416,7 +416,8 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   if (s->op == IR_OP_CLIP) { /* bounds become attributes in canonicalise() */
     nc.bounds[0] = n_in > 1 ? in[1] : NULL;
     nc.bounds[1] = n_in > 2 ? in[2] : NULL;
-    if (nc.version >= 11) n_in = 1;
+    if (nc.version < 11 && n_in > 1) return node_err(&nc, "Clip-%d takes one input", nc.version);
+    n_in = 1;
   }
   ir_node *n = ir_node_new(c->g, s->op, nc.src, in, (int)n_in, out, c->d);
   if (!n || copy_attrs(&nc, s, n) || canonicalise(&nc, n)) return -1;

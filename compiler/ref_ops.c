@@ -210,7 +210,7 @@ static int conv_like(const ir_node *n, const double *const *in, double *out, dia
 
 static int gemm(const ir_node *n, const double *const *in, double *out) {
   const ir_value *a = n->in[0], *b = n->in[1], *o = n->out;
-  int ta = (int)ir_attr_int(n, "transA", 0), tb = (int)ir_attr_int(n, "transB", 0);
+  int ta = ir_attr_int(n, "transA", 0) != 0, tb = ir_attr_int(n, "transB", 0) != 0;
   double alpha = ir_attr_float(n, "alpha", 1), beta = ir_attr_float(n, "beta", 1);
   int64_t M = o->dims[0], N = o->dims[1], K = a->dims[1 - ta];
   for (int64_t i = 0; i < M; i++)

@@ -89,3 +89,27 @@ $(COMPILER_TEST_OBJ)/test-compiler: tests/compiler/test_compiler.c $(COMPILER_LI
 
 test-compiler-unit: $(COMPILER_TEST_OBJ)/test-compiler
 	$(COMPILER_TEST_OBJ)/test-compiler
+
+# ---- fuzzing (clang, libFuzzer) ----
+# New inputs go to a scratch corpus under build/; the committed models are the seeds.
+IMPORT_FUZZ_SRCS  := tests/compiler/fuzz_import.c $(COMPILER_LIB_SRCS)
+IMPORT_FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+  -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/import-corpus \
+  tests/models/ops tests/models/bad tests/compiler/inputs
+
+$(COMPILER_TEST_OBJ)/fuzz-import: $(IMPORT_FUZZ_SRCS) $(wildcard compiler/*.h) $(COMPILER_GEN)/onnx.pb-c.c
+	@mkdir -p $(@D)
+	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -DTESSEL_TEST_BUILD \
+	  -Icompiler -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(IMPORT_FUZZ_SRCS) \
+	  -Wno-error $(COMPILER_GEN)/onnx.pb-c.c -lprotobuf-c -lm
+
+test-fuzz-import-short: $(COMPILER_TEST_OBJ)/fuzz-import
+	@mkdir -p $(COMPILER_TEST_OBJ)/import-corpus
+	@if $(COMPILER_TEST_OBJ)/fuzz-import -max_total_time=20 $(IMPORT_FUZZ_ARGS) 2>&1 | tail -n 20; \
+	  [ $${PIPESTATUS[0]} -eq 0 ]; then echo "1 passed, 0 failed"; \
+	else echo "0 passed, 1 failed"; exit 1; fi
+
+fuzz-import: $(COMPILER_TEST_OBJ)/fuzz-import
+	@mkdir -p $(COMPILER_TEST_OBJ)/import-corpus
+	$(COMPILER_TEST_OBJ)/fuzz-import -max_total_time=$(IMPORT_FUZZ_TIME) $(IMPORT_FUZZ_ARGS)

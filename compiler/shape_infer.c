@@ -20,6 +20,9 @@
 
 #define ERR(...) ir_node_error(d, n, __VA_ARGS__)
 
+enum { LIMIT = 1 << 24 };              /* largest sizing attribute value */
+static const int64_t MAX_ELEMS = 1 << 30; /* largest tensor, in elements */
+
 static int known(const ir_value *v) { return ir_value_numel(v) >= 0; }
 
 static int want_dtype(ir_node *n, int k, ir_dtype t, diag *d) {
@@ -206,8 +209,9 @@ static int reshape_shape(ir_node *n, diag *d) {
       infer = i;
       continue;
     }
-    if (dims[i] < 0) return ERR("bad target dimension %lld", (long long)dims[i]);
+    if (dims[i] < 0 || dims[i] > MAX_ELEMS) return ERR("bad target dimension %lld", (long long)dims[i]);
     prod *= dims[i];
+    if (prod > MAX_ELEMS) return ERR("the target shape is too large");
   }
   if (infer >= 0) {
     if (prod == 0 || in % prod) return ERR("cannot infer -1: %lld elements into %lld", (long long)in, (long long)prod);
@@ -246,7 +250,7 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
     if (want_rank(n, 0, 2, 2, d) || want_rank(n, 1, 2, 2, d) || want_dtype(n, 0, IR_F32, d) ||
         want_dtype(n, 1, IR_F32, d))
       return -1;
-    int ta = (int)ir_attr_int(n, "transA", 0), tb = (int)ir_attr_int(n, "transB", 0);
+    int ta = ir_attr_int(n, "transA", 0) != 0, tb = ir_attr_int(n, "transB", 0) != 0;
     int64_t m = x->dims[ta], k = x->dims[1 - ta], kb = b->dims[tb], nn = b->dims[1 - tb];
     if (k != kb) return ERR("inner dimensions differ: %lld vs %lld", (long long)k, (long long)kb);
     dims[0] = m, dims[1] = nn;
@@ -419,11 +423,37 @@ static int foldable_now(const ir_node *n) {
   return 1;
 }
 
+/* Attribute values that size things (kernel, strides, pads, dilations,
+ * axes) must be small: it keeps every later product free of overflow. */
+static int check_attr_ranges(const ir_node *n, diag *d) {
+  for (const ir_attr *a = n->attrs; a; a = a->next) {
+    if (a->kind == IR_ATTR_INT && (a->i < -LIMIT || a->i > LIMIT))
+      return ERR("attribute %s=%lld is out of range", a->name, (long long)a->i);
+    for (int i = 0; a->kind == IR_ATTR_INTS && i < a->n; i++)
+      if (a->ints[i] < -LIMIT || a->ints[i] > LIMIT)
+        return ERR("attribute %s has a value out of range (%lld)", a->name, (long long)a->ints[i]);
+  }
+  return 0;
+}
+
+/* The output must stay below MAX_ELEMS elements. */
+static int check_size(const ir_node *n, diag *d) {
+  const ir_value *o = n->out;
+  int64_t total = 1;
+  for (int i = 0; i < o->rank; i++) {
+    if (o->dims[i] < 0 || o->dims[i] > MAX_ELEMS) return ERR("result dimension %d is out of range", i);
+    total *= o->dims[i];
+    if (total > MAX_ELEMS) return ERR("result has more than %lld elements", (long long)MAX_ELEMS);
+  }
+  return 0;
+}
+
 int shape_infer_node(ir_graph *g, ir_node *n, diag *d) {
   for (int k = 0; k < n->n_in; k++)
     if (!known(n->in[k]) && !(n->op == IR_OP_SHAPE && n->in[k]->rank >= 0))
       return ir_node_error(d, n, "shape of input %d '%s' is unknown", k, n->in[k]->name);
-  return infer(g, n, d);
+  if (check_attr_ranges(n, d) || infer(g, n, d)) return -1;
+  return check_size(n, d);
 }
 
 int shape_infer(ir_graph *g, diag *d) {
