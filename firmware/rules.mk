@@ -177,3 +177,14 @@ test-diff: $(DIFF_GEN) $(TESSEL_ISS)
 	@rm -rf $(BUILD)/diff
 	@tests/diff/run-diff.sh $(DIFF_GEN) $(TESSEL_ISS) $(TESSEL_SIM) $(BUILD)/diff \
 	  $(DIFF_SEED) $(DIFF_COUNT) $(DIFF_INSNS)
+
+# Objects made by chained pattern rules are kept (make would delete them as
+# intermediates and rebuild them next time).
+.SECONDARY: $(patsubst firmware/apps/%.c,$(BUILD)/obj/fw-apps/%.o,$(wildcard firmware/apps/*.c)) \
+            $(patsubst firmware/tests/%.c,$(BUILD)/obj/fw-tests/%.o,$(wildcard firmware/tests/*.c))
+
+# ---- benchmark: ISS speed on bench-cpu -----------------------------------
+BENCHES += iss-speed
+.PHONY: bench-iss-speed
+bench-iss-speed: $(TESSEL_ISS) $(FW_OUT)/bench-cpu.elf
+	@$(TESSEL_ISS) --stats $(FW_OUT)/bench-cpu.elf

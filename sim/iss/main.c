@@ -1,6 +1,6 @@
 /* main.c: tessel-iss, the instruction-set simulator's command line.
  *
- *   tessel-iss FIRMWARE.elf [--max-insns N] [--trace-commits F]
+ *   tessel-iss FIRMWARE.elf [--max-insns N] [--trace-commits F] [--stats]
  *
  * Exit status follows tessel-sim: the firmware's EXIT value (0..119) passes
  * through; tohost 1 exits 0 and an odd tohost v (test v>>1 failed) exits with
@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bus.h"
 #include "elf.h"
@@ -25,10 +26,11 @@ enum {
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: tessel-iss FIRMWARE.elf [--max-insns N] [--trace-commits FILE]\n"
+          "usage: tessel-iss FIRMWARE.elf [--max-insns N] [--trace-commits FILE] [--stats]\n"
           "Runs an RV32IM bare-metal ELF on the Tessel memory map, one instruction per step.\n"
           "  --max-insns N        stop after N steps (default %llu)\n"
           "  --trace-commits F    write one line per retired instruction to F\n"
+          "  --stats              print retired instructions, traps and host speed to stderr\n"
           "Exit status: the firmware's EXIT value 0..119; tohost 1 -> 0; tohost odd v -> v>>1\n"
           "(clamped to 1..119); 120 bad input or usage; 121 step limit reached;\n"
           "122 internal error; 123 EXIT value above 119 or even tohost value.\n",
@@ -67,6 +69,7 @@ static uint8_t *read_file(const char *path, size_t *size) {
 int main(int argc, char **argv) {
   const char *elf_path = NULL, *trace_path = NULL;
   unsigned long long max_insns = DEFAULT_MAX_INSNS;
+  int stats = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
@@ -77,6 +80,8 @@ int main(int argc, char **argv) {
         return EXIT_BAD_INPUT;
       }
       i++;
+    } else if (!strcmp(argv[i], "--stats")) {
+      stats = 1;
     } else if (!strcmp(argv[i], "--trace-commits")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "tessel-iss: --trace-commits needs a file name\n");
@@ -134,12 +139,21 @@ int main(int argc, char **argv) {
     }
   }
 
-  unsigned long long steps = 0;
+  unsigned long long steps = 0, traps = 0;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
   while (bus.halt == BUS_RUN && steps < max_insns) {
-    hart_step(&hart);
+    traps += hart_step(&hart) == STEP_TRAPPED;
     steps++;
   }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
   fflush(stdout);
+  if (stats) {
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    fprintf(stderr, "tessel-iss: %llu instructions retired, %llu traps, %.3f s, %.1f M instructions/s\n",
+            (unsigned long long)hart.minstret, traps, secs,
+            secs > 0 ? (double)steps / secs / 1e6 : 0.0);
+  }
 
   int status;
   if (bus.halt == BUS_EXIT) {
