@@ -66,16 +66,28 @@ ir_value *onnx_tensor_to_const(onnx_ctx *c, const Onnx__TensorProto *t, const ch
     diag_set(c->d, "%s: %s: segmented tensors are not supported", c->label, what);
     return NULL;
   }
-  if (ir_value_alloc_data(c->g, v, c->d)) return NULL;
   int64_t n = ir_value_numel(v);
   size_t esz = ir_dtype_size(v->dtype);
   size_t have = 0; /* elements found in the typed field used */
+  /* 1. the data must match the shape before anything is allocated */
   if (t->has_raw_data) {
     if (t->raw_data.len != (size_t)n * esz) {
       diag_set(c->d, "%s: %s: raw data has %zu bytes, shape needs %zu", c->label, what,
                t->raw_data.len, (size_t)n * esz);
       return NULL;
     }
+  } else {
+    have = v->dtype == IR_F32 ? t->n_float_data : v->dtype == IR_F64 ? t->n_double_data
+         : v->dtype == IR_I64 ? t->n_int64_data : t->n_int32_data;
+    if (have != (size_t)n) {
+      diag_set(c->d, "%s: %s: tensor has %zu elements, shape needs %lld", c->label, what, have,
+               (long long)n);
+      return NULL;
+    }
+  }
+  /* 2. copy */
+  if (ir_value_alloc_data(c->g, v, c->d)) return NULL;
+  if (t->has_raw_data) {
     if (n) memcpy(v->data, t->raw_data.data, (size_t)n * esz); /* ONNX raw data is little-endian */
     return v;
   }
@@ -133,6 +145,10 @@ static int import_input(onnx_ctx *c, const Onnx__ValueInfoProto *vi) {
         v->dims[i] = dm->dim_value;
       }
     }
+    int64_t total = 1;
+    for (int i = 0; i < v->rank; i++)
+      if (v->dims[i] >= 0 && (total *= v->dims[i]) > MAX_ELEMS)
+        return diag_set(c->d, "%s: %s: tensor too large", c->label, what);
   }
   return ir_add_input(c->g, v, c->d);
 }

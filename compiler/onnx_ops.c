@@ -392,7 +392,7 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
     return node_err(&nc, "has %zu inputs, expected %d to %d", n_in, s->min_in, s->max_in);
   for (size_t i = 0; i < n_in; i++) {
     const char *name = np->input[i] ? np->input[i] : "";
-    if (!name[0] && s->op == IR_OP_CLIP) {
+    if (!name[0] && s->op == IR_OP_CLIP && i > 0) {
       in[i] = NULL;
       continue;
     }

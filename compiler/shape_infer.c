@@ -127,10 +127,55 @@ static int broadcast(ir_node *n, const ir_value *a, const ir_value *b, ir_value 
   return 0;
 }
 
+/* Input k must hold one element, or `per` elements when per > 0 (per-channel). */
+static int want_count(ir_node *n, int k, int64_t per, diag *d) {
+  if (k >= n->n_in) return 0;
+  int64_t c = ir_value_numel(n->in[k]);
+  if (c == 1 || (per > 0 && c == per && n->in[k]->rank == 1)) return 0;
+  if (per > 0) return ERR("input %d '%s' must hold 1 or %lld values", k, n->in[k]->name, (long long)per);
+  return ERR("input %d '%s' must be a scalar", k, n->in[k]->name);
+}
+
+/* Scales, zero points and their types for the integer ops, checked once here
+ * so the reference never reads past a parameter tensor. */
+static int integer_params(ir_node *n, diag *d) {
+  int64_t m;
+  switch (n->op) {
+  case IR_OP_QLINEAR_CONV:
+    m = n->in[3]->rank >= 1 ? n->in[3]->dims[0] : 0;
+    if (want_count(n, 1, 0, d) || want_count(n, 2, 0, d) || want_count(n, 4, m, d) ||
+        want_count(n, 5, m, d) || want_count(n, 6, 0, d) || want_count(n, 7, 0, d) ||
+        want_dtype(n, 1, IR_F32, d) || want_dtype(n, 4, IR_F32, d) || want_dtype(n, 6, IR_F32, d))
+      return -1;
+    if (n->n_in > 8 && want_dtype(n, 8, IR_I32, d)) return -1;
+    break;
+  case IR_OP_QLINEAR_MATMUL:
+    m = n->in[3]->rank >= 1 ? n->in[3]->dims[n->in[3]->rank - 1] : 0;
+    if (want_count(n, 1, 0, d) || want_count(n, 2, 0, d) || want_count(n, 4, m, d) ||
+        want_count(n, 5, m, d) || want_count(n, 6, 0, d) || want_count(n, 7, 0, d) ||
+        want_dtype(n, 1, IR_F32, d) || want_dtype(n, 4, IR_F32, d) || want_dtype(n, 6, IR_F32, d))
+      return -1;
+    break;
+  case IR_OP_CONV_INTEGER:
+    m = n->in[1]->rank >= 1 ? n->in[1]->dims[0] : 0;
+    if (want_count(n, 2, 0, d) || want_count(n, 3, m, d)) return -1;
+    break;
+  case IR_OP_MATMUL_INTEGER:
+    m = n->in[1]->rank >= 1 ? n->in[1]->dims[n->in[1]->rank - 1] : 0;
+    if (want_count(n, 2, 0, d) || want_count(n, 3, m, d)) return -1;
+    break;
+  default: break;
+  }
+  for (int k = 0; k < n->n_in; k++)
+    if (n->in[k]->dtype == IR_F32 && (n->op == IR_OP_CONV_INTEGER || n->op == IR_OP_MATMUL_INTEGER))
+      return ERR("input %d '%s' must be an integer tensor", k, n->in[k]->name);
+  return 0;
+}
+
 static int conv_shape(ir_graph *g, ir_node *n, diag *d) {
   int q = n->op == IR_OP_QLINEAR_CONV;
   ir_value *x = n->in[0], *w = n->in[q ? 3 : 1];
-  if (want_rank(n, 0, 3, IR_MAX_RANK, d)) return -1;
+  if (want_rank(n, 0, 3, IR_MAX_RANK, d) || integer_params(n, d)) return -1;
   if (w->rank != x->rank)
     return ERR("weights '%s' have rank %d, the input has rank %d", w->name, w->rank, x->rank);
   int64_t group = ir_attr_int(n, "group", 1), c = x->dims[1], m = w->dims[0];
@@ -227,6 +272,8 @@ static int quant_params_check(ir_node *n, int x_i, int s_i, int axis_attr, diag 
   ir_value *x = n->in[x_i], *s = n->in[s_i];
   if (want_dtype(n, s_i, IR_F32, d)) return -1;
   int64_t cnt = ir_value_numel(s);
+  if (n->n_in > 2 && ir_value_numel(n->in[2]) != cnt)
+    return ERR("zero point '%s' and scale '%s' differ in size", n->in[2]->name, s->name);
   if (s->rank == 0 || cnt == 1) return 0;
   if (!axis_attr) return ERR("scale '%s' must be a scalar", s->name);
   int64_t axis = 0;
@@ -265,8 +312,12 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
   case IR_OP_MATMUL:
     if (want_dtype(n, 0, IR_F32, d) || want_dtype(n, 1, IR_F32, d)) return -1;
     return matmul_shape(n, x, n->in[1], IR_F32, d);
-  case IR_OP_MATMUL_INTEGER: return matmul_shape(n, x, n->in[1], IR_I32, d);
-  case IR_OP_QLINEAR_MATMUL: return matmul_shape(n, x, n->in[3], n->in[7]->dtype, d);
+  case IR_OP_MATMUL_INTEGER:
+    if (integer_params(n, d)) return -1;
+    return matmul_shape(n, x, n->in[1], IR_I32, d);
+  case IR_OP_QLINEAR_MATMUL:
+    if (integer_params(n, d)) return -1;
+    return matmul_shape(n, x, n->in[3], n->in[7]->dtype, d);
   case IR_OP_RELU: case IR_OP_CLIP: case IR_OP_LEAKY_RELU: case IR_OP_SOFTMAX:
     if (want_dtype(n, 0, IR_F32, d)) return -1;
     if (n->op == IR_OP_SOFTMAX && norm_axis(n, ir_attr_int(n, "axis", -1), x->rank, d, &axis)) return -1;
