@@ -172,11 +172,15 @@ DIFF_COUNT ?= 300
 DIFF_INSNS ?= 200
 TEST_SUITES += diff
 .PHONY: test-diff
-test-diff: $(DIFF_GEN) $(TESSEL_ISS)
+# Real firmware whose run does not depend on cycle counts, compared whole.
+DIFF_ELFS := $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf $(FW_OUT)/tests/fw_libc.elf \
+             $(FW_OUT)/tests/fw_traps.elf $(FW_OUT)/tests/fw_exit.elf \
+             $(FW_OUT)/tests/fw_unexpected_trap.elf $(ISA_ELFS) $(BUILD)/isa/traps/exceptions.elf
+test-diff: $(DIFF_GEN) $(TESSEL_ISS) $(DIFF_ELFS)
 	$(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@echo "no rule builds $(TESSEL_SIM): the differential test cannot run"; echo "0 passed, 1 failed"; exit 1)
 	@rm -rf $(BUILD)/diff
 	@tests/diff/run-diff.sh $(DIFF_GEN) $(TESSEL_ISS) $(TESSEL_SIM) $(BUILD)/diff \
-	  $(DIFF_SEED) $(DIFF_COUNT) $(DIFF_INSNS)
+	  $(DIFF_SEED) $(DIFF_COUNT) $(DIFF_INSNS) $(DIFF_ELFS)
 
 # Objects made by chained pattern rules are kept (make would delete them as
 # intermediates and rebuild them next time).

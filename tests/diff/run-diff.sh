@@ -1,14 +1,17 @@
 #!/bin/bash
 # Differential test: random programs on tessel-iss and tessel-sim must
 # retire the same instructions with the same register writes.
-#   tests/diff/run-diff.sh GEN ISS SIM OUTDIR FIRST_SEED COUNT INSNS
+#   tests/diff/run-diff.sh GEN ISS SIM OUTDIR FIRST_SEED COUNT INSNS [ELF...]
 # For each seed: GEN writes the program and prints the pc of its final
 # tohost store; both simulators run it with --trace-commits; the traces,
 # cut after that store, must be identical. A mismatch prints the seed and
 # the first differing line, and keeps the program and traces in
-# OUTDIR/seed-N/ for reproduction. Ends with "N passed, N failed".
+# OUTDIR/seed-N/ for reproduction. Each extra ELF (real firmware whose
+# behaviour does not depend on cycle counts) is compared the same way over
+# its whole run. Ends with "N passed, N failed".
 set -u
 gen=$1 iss=$2 sim=$3 out=$4 first=$5 count=$6 insns=$7
+shift 7
 mkdir -p "$out"
 pass=0 fail=0
 for ((seed = first; seed < first + count; seed++)); do
@@ -43,6 +46,25 @@ for ((seed = first; seed < first + count; seed++)); do
     echo "FAIL seed $seed: $why"
     echo "     reproduce: $gen $seed $insns prog.elf; files kept in $d"
     fail=$((fail + 1))
+  fi
+done
+for elf in "$@"; do
+  name=$(basename "$elf" .elf)
+  d=$out/elf-$name
+  mkdir -p "$d"
+  "$iss" "$elf" --max-insns 50000000 --trace-commits "$d/iss.full" >"$d/iss.out" 2>&1
+  iss_rc=$?
+  "$sim" "$elf" --max-cycles 200000000 --trace-commits "$d/sim.full" >"$d/sim.out" 2>&1
+  sim_rc=$?
+  if [[ $iss_rc -ne $sim_rc ]]; then
+    echo "FAIL $name: exit status iss $iss_rc, sim $sim_rc (files in $d)"; fail=$((fail + 1))
+  elif ! cmp -s <(tr 'A-F' 'a-f' <"$d/iss.full") <(tr 'A-F' 'a-f' <"$d/sim.full"); then
+    line=$(cmp <(tr 'A-F' 'a-f' <"$d/iss.full") <(tr 'A-F' 'a-f' <"$d/sim.full") 2>&1 | sed -nE 's/.*line ([0-9]+).*/\1/p')
+    [[ -z $line ]] && line="end (one trace is a prefix of the other)"
+    echo "FAIL $name: traces differ at line $line (files in $d)"; fail=$((fail + 1))
+  else
+    echo "PASS $name ($(wc -l <"$d/iss.full") commits)"; pass=$((pass + 1))
+    rm -rf "$d"
   fi
 done
 echo "$pass passed, $fail failed"
