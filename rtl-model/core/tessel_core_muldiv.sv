@@ -135,36 +135,38 @@ module tessel_core_muldiv #(
     end
   end
 
-  // Result of the iterative datapath, fixed up for signs.
-  logic [63:0] product;
-  logic [31:0] quotient, remainder, iter_result;
-  assign product   = neg_q ? (64'd0 - {hi_q[31:0], lo_q}) : {hi_q[31:0], lo_q};
-  assign quotient  = neg_q ? (32'd0 - lo_q) : lo_q;
-  assign remainder = neg_rem_q ? (32'd0 - hi_q[31:0]) : hi_q[31:0];
+  // Result of the iterative datapath, fixed up for signs with one negator:
+  // -x = ~x + 1 for the low product word, quotient and remainder; the high word
+  // of a negated 64-bit product gets the carry out of its low word instead,
+  // which is 1 exactly when the low word is 0.
+  logic [31:0] raw, iter_result;
+  logic        negate, carry_in;
   always_comb begin
+    raw      = hi_q[31:0];
+    negate   = neg_q;
+    carry_in = 1'b1;
     unique case (op_q)
-      3'b000:         iter_result = product[31:0];
-      3'b001, 3'b010,
-      3'b011:         iter_result = product[63:32];
-      3'b100, 3'b101: iter_result = quotient;
-      default:        iter_result = remainder;
+      3'b000: raw = lo_q;
+      3'b001, 3'b010, 3'b011: carry_in = (lo_q == 32'd0);
+      3'b100, 3'b101: raw = lo_q;
+      default: negate = neg_rem_q;
     endcase
   end
+  assign iter_result = negate ? (~raw + {31'd0, carry_in}) : raw;
 
   generate
     if (FastMul) begin : g_fast_mul
-      // 33x33 signed multiply covers all four variants; maps to DSP blocks
-      logic signed [32:0] fa, fb;
-      // the top two product bits only repeat the sign
-      /* verilator lint_off UNUSEDSIGNAL */
-      logic signed [65:0] fp;
-      /* verilator lint_on UNUSEDSIGNAL */
-      assign fa = {a_signed & a_i[31], a_i};
-      assign fb = {b_signed & b_i[31], b_i};
-      assign fp = fa * fb;
+      // One unsigned 32x32 multiply serves all four variants: the signed high
+      // word is the unsigned one minus b if a is negative (as signed) and minus
+      // a if b is. Synthesis maps the multiply to DSPs; a simulator does it in
+      // one native 64-bit multiply.
+      logic [63:0] fp;
+      logic [31:0] fp_hi;
+      assign fp    = {32'd0, a_i} * {32'd0, b_i};
+      assign fp_hi = fp[63:32] - ((a_signed && a_i[31]) ? b_i : 32'd0)
+                               - ((b_signed && b_i[31]) ? a_i : 32'd0);
       assign done_o   = is_div ? (state_q == StDone) : valid_i;
-      assign result_o = is_div ? iter_result
-                               : ((op_i[1:0] == 2'b00) ? fp[31:0] : fp[63:32]);
+      assign result_o = is_div ? iter_result : ((op_i[1:0] == 2'b00) ? fp[31:0] : fp_hi);
     end else begin : g_iter_mul
       assign done_o   = (state_q == StDone);
       assign result_o = iter_result;
