@@ -16,7 +16,7 @@ fw_have_sim = $(filter $(TESSEL_SIM),$(ALL))
 fw_build_sim = $(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@echo "note: no rule builds $(TESSEL_SIM) yet: running on tessel-iss only")
 
 # ---- instruction-set simulator --------------------------------------------
-ISS_SRCS := $(filter-out %_test.c,$(wildcard sim/iss/*.c))
+ISS_SRCS := $(filter-out %_test.c %_fuzz.c,$(wildcard sim/iss/*.c))
 ISS_OBJS := $(patsubst sim/iss/%.c,$(BUILD)/obj/iss/%.o,$(ISS_SRCS))
 ISS_SAN_OBJS := $(patsubst sim/iss/%.c,$(BUILD)/obj/iss-san/%.o,$(ISS_SRCS))
 
@@ -192,3 +192,28 @@ BENCHES += iss-speed
 .PHONY: bench-iss-speed
 bench-iss-speed: $(TESSEL_ISS) $(FW_OUT)/bench-cpu.elf
 	@$(TESSEL_ISS) --stats $(FW_OUT)/bench-cpu.elf
+
+# ---- fuzzing the ISS's ELF loader and executor (libFuzzer, clang) -------
+ISS_FUZZ := $(BUILD)/obj/iss-fuzz/elf_fuzz
+ISS_FUZZ_TIME ?= 300
+$(ISS_FUZZ): sim/iss/elf_fuzz.c $(ISS_SRCS) $(wildcard sim/iss/*.h)
+	@mkdir -p $(@D)
+	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -o $@ sim/iss/elf_fuzz.c $(filter-out %/main.c,$(ISS_SRCS))
+# Seeds: the ISA test ELFs and a few firmware ELFs (build outputs, copied to
+# a scratch corpus so nothing is written into the tree).
+iss_fuzz_run = mkdir -p $(BUILD)/obj/iss-fuzz/corpus && \
+  cp $(ISA_ELFS) $(FW_OUT)/hello.elf $(BUILD)/obj/iss-fuzz/corpus/ && \
+  $(ISS_FUZZ) -seed=1 -max_len=65536 -timeout=10 -rss_limit_mb=2048 -max_total_time=$(1) \
+    -artifact_prefix=$(BUILD)/obj/iss-fuzz/ $(BUILD)/obj/iss-fuzz/corpus
+
+FUZZERS += iss-elf
+TEST_SUITES += iss-fuzz-short
+.PHONY: fuzz-iss-elf test-iss-fuzz-short
+fuzz-iss-elf: $(ISS_FUZZ) $(ISA_ELFS) $(FW_OUT)/hello.elf
+	$(call iss_fuzz_run,$(ISS_FUZZ_TIME))
+# A short seeded run in make test; the long one is make fuzz.
+test-iss-fuzz-short: $(ISS_FUZZ) $(ISA_ELFS) $(FW_OUT)/hello.elf
+	@if { $(call iss_fuzz_run,5); } 2>&1 | tail -n 5; [ $${PIPESTATUS[0]} -eq 0 ]; then \
+	  echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; exit 1; fi

@@ -29,7 +29,9 @@ static void take_trap(hart_t *h, uint32_t cause, uint32_t tval) {
 
 static int32_t imm_i(uint32_t in) { return (int32_t)in >> 20; }
 static int32_t imm_s(uint32_t in) {
-  return (int32_t)(((in >> 25) << 5) | ((in >> 7) & 0x1F)) << 20 >> 20;
+  /* Shift left as unsigned (no signed overflow), then arithmetic right. */
+  uint32_t v = ((in >> 25) << 5) | ((in >> 7) & 0x1F);
+  return (int32_t)(v << 20) >> 20;
 }
 static int32_t imm_b(uint32_t in) {
   uint32_t v = ((in >> 31) << 12) | (((in >> 7) & 1) << 11) | (((in >> 25) & 0x3F) << 5) |

@@ -85,6 +85,20 @@ static void test_shifts_and_compares(void **state) {
   assert_int_equal(run_r(m, 0x20, 0, 0, 1), 0xFFFFFFFFu);            /* sub */
 }
 
+/* Regression (found by the fuzzer): a negative store offset shifted a
+ * negative int left, which UBSan rejects. */
+static void test_store_negative_offset(void **state) {
+  machine *m = *state;
+  uint32_t sw = 0xFE112E23u; /* sw x1, -4(x2) */
+  put_words(m, BUS_DRAM_BASE, &sw, 1);
+  m->hart.x[1] = 0xCAFEF00Du;
+  m->hart.x[2] = BUS_DRAM_BASE + 0x104;
+  assert_int_equal(hart_step(&m->hart), STEP_RETIRED);
+  uint32_t v;
+  assert_int_equal(bus_load(&m->bus, BUS_DRAM_BASE + 0x100, 4, &v), BUS_OK);
+  assert_int_equal(v, 0xCAFEF00Du);
+}
+
 static void test_x0_stays_zero(void **state) {
   machine *m = *state;
   uint32_t prog[] = {i_type(5, 0, 0, 0, 0x13) /* addi x0, x0, 5 */, 0x123450b7 /* lui x1 */};
@@ -340,6 +354,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_muldiv_corners, setup, teardown),
       cmocka_unit_test_setup_teardown(test_shifts_and_compares, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_store_negative_offset, setup, teardown),
       cmocka_unit_test_setup_teardown(test_x0_stays_zero, setup, teardown),
       cmocka_unit_test_setup_teardown(test_illegal_encodings, setup, teardown),
       cmocka_unit_test_setup_teardown(test_misaligned_and_faults, setup, teardown),
