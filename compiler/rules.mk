@@ -34,7 +34,7 @@ FUZZERS     += import
 
 .PHONY: test-compiler-unit test-filecheck test-import test-cli test-fuzz-import-short fuzz-import
 
-$(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h: $(ONNX_PROTO)
+$(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h &: $(ONNX_PROTO)
 	@mkdir -p $(COMPILER_GEN)
 	protoc-c --c_out=$(COMPILER_GEN) -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
 	@touch $(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h
