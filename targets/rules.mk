@@ -71,3 +71,51 @@ isa-docs: $(TSL_GEN) $(TSL_ISA_DEF) $(TSL_CFGS)
 	  $(TSL_GEN) doc $(TSL_ISA_DEF) $$d $$out $(TSL_CFGS); \
 	  cmp -s $$d $$out || { cp $$out $$d; echo "updated $$d"; }; \
 	done
+
+# ---- the C model of the NPU: build/lib/libtessel-npu-model.a -----------------
+# Public headers: sim/npu-model/npu_model.h, cost_model.h, npu_arith.h and
+# build/gen/tessel_isa.h, tessel_targets.h (add -Isim/npu-model -Ibuild/gen).
+NPU_MODEL_LIB  := $(BUILD)/lib/libtessel-npu-model.a
+NPU_MODEL_SRCS := $(wildcard sim/npu-model/*.c)
+NPU_MODEL_HDRS := $(wildcard sim/npu-model/*.h)
+NPU_MODEL_GEN_SRCS := $(TSL_GEN_DIR)/tessel_isa_tables.c $(TSL_GEN_DIR)/tessel_targets.c
+NPU_MODEL_OBJS := $(patsubst sim/npu-model/%.c,$(BUILD)/obj/npu-model/%.o,$(NPU_MODEL_SRCS)) \
+                  $(BUILD)/obj/npu-model/tessel_isa_tables.o $(BUILD)/obj/npu-model/tessel_targets.o
+NPU_MODEL_INC  := -Isim/npu-model -I$(TSL_GEN_DIR)
+
+ALL += $(NPU_MODEL_LIB)
+
+$(BUILD)/obj/npu-model/%.o: sim/npu-model/%.c $(NPU_MODEL_HDRS) $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -c $< -o $@
+$(BUILD)/obj/npu-model/%.o: $(TSL_GEN_DIR)/%.c $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -c $< -o $@
+
+$(NPU_MODEL_LIB): $(NPU_MODEL_OBJS)
+	@mkdir -p $(@D)
+	rm -f $@
+	ar rcs $@ $^
+
+# ---- npu-model and npu-model-errors: cmocka, under ASan/UBSan ----------------
+NPU_MODEL_TEST_DEPS := $(NPU_MODEL_SRCS) $(NPU_MODEL_HDRS) $(NPU_MODEL_GEN_SRCS) $(TSL_ISA_OUT) $(TSL_TGTS_OUT) \
+                       tests/npu-model/stream_build.h
+
+$(TSL_TEST_OBJ)/test_npu_model: tests/npu-model/test_npu_model.c tests/npu-model/ref.c tests/npu-model/ref.h \
+                                $(NPU_MODEL_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ \
+	  tests/npu-model/test_npu_model.c tests/npu-model/ref.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
+
+$(TSL_TEST_OBJ)/test_npu_errors: tests/npu-model/test_npu_errors.c $(NPU_MODEL_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ \
+	  tests/npu-model/test_npu_errors.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
+
+TEST_SUITES += npu-model npu-model-errors
+.PHONY: test-npu-model test-npu-model-errors
+
+test-npu-model: $(TSL_TEST_OBJ)/test_npu_model
+	$(TSL_TEST_OBJ)/test_npu_model
+test-npu-model-errors: $(TSL_TEST_OBJ)/test_npu_errors
+	$(TSL_TEST_OBJ)/test_npu_errors

@@ -1,0 +1,65 @@
+/* cost_model.h: the one NPU cost model. A per-command cycle estimate from the
+ * target configuration (compute, DMA bytes over bandwidth, DRAM latency,
+ * requests in flight, weight preload); the C model adds queue overlap by
+ * running each unit on its own timeline. The C model, the compiler's
+ * estimates and the tuner all call these functions. Formulas and their
+ * rationale: docs/cost-model.md. Pure functions, no allocation. */
+#ifndef COST_MODEL_H
+#define COST_MODEL_H
+
+#include <stdint.h>
+
+#include "tessel_targets.h"
+
+/* Cycles one command keeps its unit busy, and the stalls inside them. */
+typedef struct {
+  uint64_t cycles;        /* busy cycles, stalls included */
+  uint64_t stall_dram;    /* of cycles: waiting for DRAM latency or bandwidth */
+  uint64_t stall_preload; /* of cycles: array idle waiting for a weight preload */
+} cost_t;
+
+/* Cycles to move `rows` DRAM rows of `bytes_per_row` bytes through the memory
+ * port (bursts, latency, requests in flight), not counting on-chip work. */
+uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t rows, uint64_t bytes_per_row);
+
+/* LOAD of real_rows rows from DRAM (bytes_per_row each) plus pad_rows rows
+ * filled on chip. */
+cost_t cost_load(const tsl_target_t *t, uint64_t real_rows, uint64_t bytes_per_row, uint64_t pad_rows);
+
+/* MATMUL: `rows` output pixels (oh*ow) streamed for each of `passes` weight
+ * tiles (kh*kw*ncb). */
+cost_t cost_matmul(const tsl_target_t *t, uint64_t rows, uint64_t passes);
+
+/* DWCONV over `pixels` outputs with `taps` kernel taps. */
+cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps);
+
+/* VADD of `rows` rows; VPOOL reading `tap_rows` input rows for `outputs` outputs. */
+cost_t cost_vadd(const tsl_target_t *t, uint64_t rows);
+cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows);
+
+/* STORE reading src_rows rows, writing out_pixels pixels; to DRAM when
+ * dram_bytes_per_pixel > 0 (else to the scratchpad). */
+cost_t cost_store(const tsl_target_t *t, uint64_t src_rows, uint64_t out_pixels,
+                  uint64_t dram_bytes_per_pixel);
+
+/* A configuration command or ENOP. */
+cost_t cost_config(const tsl_target_t *t);
+
+/* GEMM M x K x N (int8) on the array with operands resident and the best
+ * tiling: a lower bound the tuner and the benchmarks compare against. */
+uint64_t cost_gemm_ideal_cycles(const tsl_target_t *t, uint64_t m, uint64_t k, uint64_t n);
+
+/* The model's error against measured cycles (RTL, later boards): add pairs,
+ * then read the summary. Relative error = (estimate - measured) / measured. */
+typedef struct {
+  uint64_t n;             /* pairs added */
+  double sum_abs_rel;     /* sum of |relative error| */
+  double max_abs_rel;     /* largest |relative error| */
+  double sum_est, sum_meas; /* totals, for the aggregate error */
+} cost_error_t;
+
+void cost_error_add(cost_error_t *e, uint64_t estimated, uint64_t measured);
+double cost_error_mean_abs(const cost_error_t *e);  /* mean |relative error|, 0 if none */
+double cost_error_total_rel(const cost_error_t *e); /* (sum_est - sum_meas) / sum_meas */
+
+#endif

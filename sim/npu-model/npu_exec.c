@@ -1,0 +1,249 @@
+/* npu_exec.c: what each queue command does to the NPU memories, exactly as
+ * docs/isa.md section 3 states it, with its byte and MAC counters and its
+ * cost. Commands arrive checked (npu_check.c): every address here is in
+ * range, so this file has no error paths of its own. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "npu_arith.h"
+#include "npu_internal.h"
+
+static int32_t rd32(const uint8_t *p) {
+  return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+static void wr32(uint8_t *p, int32_t v) {
+  uint32_t u = (uint32_t)v;
+  p[0] = (uint8_t)u;
+  p[1] = (uint8_t)(u >> 8);
+  p[2] = (uint8_t)(u >> 16);
+  p[3] = (uint8_t)(u >> 24);
+}
+
+static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_t *c) {
+  const int dim = m->dim;
+  const int64_t e = l->mem == TSL_MEM_SPAD ? 1 : l->mem == TSL_MEM_ACC ? 4 : 9; /* PARAM: 9 bytes per channel */
+  uint64_t real = 0, pad = 0;
+  for (int64_t z = 0; z < l->nz; z++)
+    for (int64_t y = 0; y < l->ny; y++)
+      for (int64_t x = 0; x < l->nx; x++) {
+        int64_t r = l->row + (z * l->ny + y) * l->nx + x;
+        int is_pad = y < l->pad_top || y >= l->ny - l->pad_bottom || x < l->pad_left || x >= l->nx - l->pad_right;
+        const uint8_t *src = NULL;
+        if (!is_pad) {
+          src = m->dram + l->dram + z * c->stride_z + (y - l->pad_top) * c->stride_y + (x - l->pad_left) * c->stride_x;
+          real++;
+        } else {
+          pad++;
+        }
+        if (l->mem == TSL_MEM_SPAD) {
+          int8_t *row = m->spad + r * dim;
+          for (int k = 0; k < dim; k++) row[k] = (src && k < l->n0) ? (int8_t)src[k] : (int8_t)l->pad;
+        } else if (l->mem == TSL_MEM_ACC) {
+          int32_t *row = m->acc + r * dim;
+          for (int k = 0; k < dim; k++) row[k] = (src && k < l->n0) ? rd32(src + 4 * k) : (int32_t)l->pad;
+        } else {
+          memcpy(m->param + r * 9 * dim, src, (size_t)(9 * dim));
+        }
+      }
+  m->cnt[TSL_CNT_DRAM_RD_BYTES] += real * (uint64_t)(l->n0 * e);
+  if (l->mem == TSL_MEM_SPAD) m->cnt[TSL_CNT_SPAD_WR_BYTES] += (real + pad) * (uint64_t)dim;
+  if (l->mem == TSL_MEM_ACC) m->cnt[TSL_CNT_ACC_WR_BYTES] += (real + pad) * 4u * (uint64_t)dim;
+  return cost_load(m->t, real, (uint64_t)(l->n0 * e), pad);
+}
+
+/* The SPAD row of a conv tap, or NULL when the tap is outside the image. */
+static const int8_t *tap_row(const npu_model_t *m, const tsl_cfg_exec_t *g, int64_t in, int64_t iy0, int64_t ix0,
+                             int64_t y, int64_t x, int64_t ky, int64_t kx, int64_t cb) {
+  int64_t iy = iy0 + y * g->stride_y + ky * g->dil_y;
+  int64_t ix = ix0 + x * g->stride_x + kx * g->dil_x;
+  if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) return NULL;
+  return m->spad + (in + cb * g->cb_stride + iy * g->in_pitch + ix) * m->dim;
+}
+
+static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_exec_t *g) {
+  const int dim = m->dim;
+  const int64_t ntap = g->kh * g->kw, ncb = g->ncb;
+  int8_t padrow[16];
+  memset(padrow, (int)(int8_t)g->pad, sizeof padrow);
+  uint64_t inside = 0;
+  for (int64_t y = 0; y < c->oh; y++)
+    for (int64_t x = 0; x < c->ow; x++) {
+      int32_t *out = m->acc + (c->acc + y * g->out_pitch + x) * dim;
+      uint32_t sum[16];
+      for (int n = 0; n < dim; n++) sum[n] = c->acc_mode == TSL_ACCMODE_ACCUMULATE ? (uint32_t)out[n] : 0u;
+      for (int64_t t = 0; t < ntap; t++)
+        for (int64_t cb = 0; cb < ncb; cb++) {
+          const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, cb);
+          if (in) inside++;
+          else in = padrow;
+          const int8_t *w = m->spad + (c->wgt + (t * ncb + cb) * dim) * dim;
+          for (int k = 0; k < dim; k++) {
+            int32_t v = in[k];
+            if (v == 0) continue;
+            const int8_t *wr = w + k * dim;
+            for (int n = 0; n < dim; n++) sum[n] += (uint32_t)(v * wr[n]);
+          }
+        }
+      for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
+    }
+  uint64_t rows = (uint64_t)(c->oh * c->ow), passes = (uint64_t)(ntap * ncb), d = (uint64_t)dim;
+  m->cnt[TSL_CNT_MACS] += rows * passes * d * d;
+  m->cnt[TSL_CNT_SPAD_RD_BYTES] += inside * d + passes * d * d;
+  m->cnt[TSL_CNT_ACC_WR_BYTES] += passes * rows * 4 * d;
+  m->cnt[TSL_CNT_ACC_RD_BYTES] += (passes - (c->acc_mode == TSL_ACCMODE_OVERWRITE)) * rows * 4 * d;
+  return cost_matmul(m->t, rows, passes);
+}
+
+static cost_t exec_dwconv(npu_model_t *m, const tsl_dwconv_t *c, const tsl_cfg_exec_t *g) {
+  const int dim = m->dim;
+  const int64_t ntap = g->kh * g->kw;
+  uint64_t inside = 0;
+  for (int64_t y = 0; y < c->oh; y++)
+    for (int64_t x = 0; x < c->ow; x++) {
+      int32_t *out = m->acc + (c->acc + y * g->out_pitch + x) * dim;
+      uint32_t sum[16];
+      for (int n = 0; n < dim; n++) sum[n] = c->acc_mode == TSL_ACCMODE_ACCUMULATE ? (uint32_t)out[n] : 0u;
+      for (int64_t t = 0; t < ntap; t++) {
+        const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, 0);
+        const int8_t *w = m->spad + (c->wgt + t) * dim;
+        if (in) inside++;
+        for (int n = 0; n < dim; n++) sum[n] += (uint32_t)((in ? in[n] : (int32_t)(int8_t)g->pad) * w[n]);
+      }
+      for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
+    }
+  uint64_t px = (uint64_t)(c->oh * c->ow), d = (uint64_t)dim;
+  m->cnt[TSL_CNT_MACS] += px * (uint64_t)ntap * d;
+  m->cnt[TSL_CNT_SPAD_RD_BYTES] += inside * d + (uint64_t)ntap * d;
+  m->cnt[TSL_CNT_ACC_WR_BYTES] += px * 4 * d;
+  if (c->acc_mode == TSL_ACCMODE_ACCUMULATE) m->cnt[TSL_CNT_ACC_RD_BYTES] += px * 4 * d;
+  return cost_dwconv(m->t, px, (uint64_t)ntap);
+}
+
+static cost_t exec_vadd(npu_model_t *m, const tsl_vadd_t *c, const tsl_cfg_vec_t *v) {
+  const int dim = m->dim;
+  for (int64_t i = 0; i < c->rows; i++) {
+    const int8_t *a = m->spad + (c->a + i) * dim, *b = m->spad + (c->b + i) * dim;
+    int8_t tmp[16];
+    for (int k = 0; k < dim; k++)
+      tmp[k] = npu_vadd(a[k], b[k], (int8_t)v->zp_a, (int8_t)v->zp_b, (int32_t)v->mult_a, (int32_t)v->mult_b,
+                        (unsigned)v->shift, (int8_t)v->zp_out, (int8_t)v->lo, (int8_t)v->hi);
+    memcpy(m->spad + (c->out + i) * dim, tmp, (size_t)dim);
+  }
+  m->cnt[TSL_CNT_SPAD_RD_BYTES] += 2 * (uint64_t)c->rows * (uint64_t)dim;
+  m->cnt[TSL_CNT_SPAD_WR_BYTES] += (uint64_t)c->rows * (uint64_t)dim;
+  return cost_vadd(m->t, (uint64_t)c->rows);
+}
+
+static cost_t exec_vpool(npu_model_t *m, const tsl_vpool_t *c, const tsl_cfg_exec_t *g, const tsl_cfg_vec_t *v) {
+  const int dim = m->dim;
+  const int64_t ntap = g->kh * g->kw;
+  uint64_t inside = 0;
+  for (int64_t y = 0; y < c->oh; y++)
+    for (int64_t x = 0; x < c->ow; x++) {
+      int64_t sum[16] = {0};
+      int64_t cnt = 0;
+      for (int64_t t = 0; t < ntap; t++) {
+        const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, 0);
+        if (!in) continue;
+        cnt++;
+        for (int k = 0; k < dim; k++) sum[k] += (int64_t)in[k] - v->zp_a;
+      }
+      inside += (uint64_t)cnt;
+      if (!c->exclude_pad) cnt = ntap;
+      int8_t *out = m->spad + (c->out + y * g->out_pitch + x) * dim;
+      for (int k = 0; k < dim; k++)
+        out[k] = npu_avgpool(sum[k], cnt, (int32_t)v->mult_a, (unsigned)v->shift, (int8_t)v->zp_out,
+                             (int8_t)v->lo, (int8_t)v->hi);
+    }
+  uint64_t outs = (uint64_t)(c->oh * c->ow);
+  m->cnt[TSL_CNT_SPAD_RD_BYTES] += inside * (uint64_t)dim;
+  m->cnt[TSL_CNT_SPAD_WR_BYTES] += outs * (uint64_t)dim;
+  return cost_vpool(m->t, outs, inside);
+}
+
+/* One source pixel through the epilogue (ACC) or as is (SPAD), into v[]. */
+static void store_value(npu_model_t *m, const tsl_store_t *s, const tsl_cfg_epi_t *e, int64_t row, int32_t *v) {
+  const int dim = m->dim;
+  if (s->src_mem == TSL_SRC_SPAD) {
+    for (int k = 0; k < dim; k++) v[k] = m->spad[row * dim + k];
+    return;
+  }
+  const int32_t *a = m->acc + row * dim;
+  if (s->raw) {
+    for (int k = 0; k < dim; k++) v[k] = a[k];
+    return;
+  }
+  const uint8_t *p = m->param + s->param * 9 * dim;
+  for (int k = 0; k < dim; k++)
+    v[k] = npu_requant(a[k], rd32(p + 4 * k), rd32(p + 4 * (dim + k)), p[8 * dim + k], (int8_t)e->zp_out,
+                       (int8_t)e->lo, (int8_t)e->hi);
+}
+
+static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *c) {
+  const int dim = m->dim;
+  const tsl_cfg_epi_t *e = &c->epi;
+  const int64_t pitch = c->store.src_pitch;
+  /* distinct source rows: a generation stamp per row, bumped per STORE */
+  if (++m->rowgen == 0) {
+    memset(m->rowseen, 0, m->rowseen_len * sizeof *m->rowseen);
+    m->rowgen = 1;
+  }
+  uint64_t src_rows = 0;
+  for (int64_t y = 0; y < s->oh; y++)
+    for (int64_t x = 0; x < s->ow; x++) {
+      int32_t v[16], w[16];
+      if (e->pool_k == 0) {
+        int64_t r = s->src_row + y * pitch + x;
+        if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
+        store_value(m, s, e, r, v);
+      } else {
+        int32_t none = s->src_mem == TSL_SRC_ACC ? (int32_t)e->lo : -128;
+        int any = 0;
+        for (int k = 0; k < dim; k++) v[k] = none;
+        for (int64_t i = 0; i < e->pool_k; i++)
+          for (int64_t j = 0; j < e->pool_k; j++) {
+            int64_t sy = y * e->pool_s - e->pool_pad_t + i, sx = x * e->pool_s - e->pool_pad_l + j;
+            if (sy < 0 || sy >= e->src_h || sx < 0 || sx >= e->src_w) continue;
+            int64_t r = s->src_row + sy * pitch + sx;
+            if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
+            store_value(m, s, e, r, w);
+            for (int k = 0; k < dim; k++)
+              if (!any || w[k] > v[k]) v[k] = w[k];
+            any = 1;
+          }
+      }
+      if (s->dst_mem == TSL_DST_SPAD) {
+        int8_t *out = m->spad + (s->dst_row + y * c->store.spad_pitch + x) * dim;
+        for (int k = 0; k < dim; k++) out[k] = k < s->n0 ? (int8_t)v[k] : (int8_t)e->zp_out;
+      } else {
+        uint8_t *out = m->dram + s->dram + y * c->store.stride_y + x * c->store.stride_x;
+        for (int k = 0; k < s->n0; k++) {
+          if (s->raw) wr32(out + 4 * k, v[k]);
+          else out[k] = (uint8_t)(int8_t)v[k];
+        }
+      }
+    }
+  uint64_t px = (uint64_t)(s->oh * s->ow), d = (uint64_t)dim;
+  if (s->src_mem == TSL_SRC_ACC) m->cnt[TSL_CNT_ACC_RD_BYTES] += src_rows * 4 * d;
+  else m->cnt[TSL_CNT_SPAD_RD_BYTES] += src_rows * d;
+  uint64_t bpp = 0;
+  if (s->dst_mem == TSL_DST_SPAD) {
+    m->cnt[TSL_CNT_SPAD_WR_BYTES] += px * d;
+  } else {
+    bpp = (uint64_t)s->n0 * (s->raw ? 4u : 1u);
+    m->cnt[TSL_CNT_DRAM_WR_BYTES] += px * bpp;
+  }
+  return cost_store(m->t, src_rows, px, bpp);
+}
+
+cost_t npu_exec(npu_model_t *m, const npu_qcmd_t *q) {
+  switch (q->op) {
+  case TSL_OP_LOAD: return exec_load(m, &q->u.load, &q->cfg.load);
+  case TSL_OP_MATMUL: return exec_matmul(m, &q->u.mm, &q->cfg.exec);
+  case TSL_OP_DWCONV: return exec_dwconv(m, &q->u.dw, &q->cfg.exec);
+  case TSL_OP_VADD: return exec_vadd(m, &q->u.vadd, &q->cfg.vec);
+  case TSL_OP_VPOOL: return exec_vpool(m, &q->u.vpool, &q->cfg.exec, &q->cfg.vec);
+  case TSL_OP_STORE: return exec_store(m, &q->u.store, &q->cfg);
+  default: return cost_config(m->t); /* CFG_*, ENOP: nothing to do */
+  }
+}

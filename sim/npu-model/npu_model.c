@@ -1,0 +1,423 @@
+/* npu_model.c: the run loop of the C model. The dispatcher and the three
+ * units (LOAD, EXEC, STORE) are stepped in a fixed order until the stream
+ * ends, a command fails its checks, or nothing can move (deadlock: the
+ * queues and token counters form a bounded Kahn network, so whether and where
+ * it deadlocks does not depend on this order; docs/isa.md section 4).
+ *
+ * Timing: every unit keeps its own clock. A command starts at the latest of
+ * its unit's clock, its dispatch time and the push times of the tokens it
+ * pops; it lasts what the cost model says. Busy and stall counters follow. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "npu_internal.h"
+
+enum { T_LE, T_EL, T_ES, T_SE, NFIFOS }; /* token counters: LOAD->EXEC, EXEC->LOAD, ... */
+
+/* Which counter each token flag of each unit uses (-1: no such neighbour). */
+static const int pop_prev_fifo[NUNITS] = {-1, T_LE, T_ES};
+static const int pop_next_fifo[NUNITS] = {T_EL, T_SE, -1};
+static const int push_prev_fifo[NUNITS] = {-1, T_EL, T_SE};
+static const int push_next_fifo[NUNITS] = {T_LE, T_ES, -1};
+static const int busy_cnt[NUNITS] = {TSL_CNT_LOAD_BUSY, TSL_CNT_EXEC_BUSY, TSL_CNT_STORE_BUSY};
+static const int tok_cnt[NUNITS] = {TSL_CNT_LOAD_STALL_TOKEN, TSL_CNT_EXEC_STALL_TOKEN, TSL_CNT_STORE_STALL_TOKEN};
+static const int cmds_cnt[NUNITS] = {TSL_CNT_LOAD_CMDS, TSL_CNT_EXEC_CMDS, TSL_CNT_STORE_CMDS};
+
+typedef struct {
+  npu_qcmd_t *slot;    /* ring of queue_depth commands */
+  int head, n;
+  uint64_t last_start; /* when the last command left the queue (its slot freed) */
+} queue_t;
+
+typedef struct {
+  uint64_t time[256];  /* push time of each token held (ring) */
+  int head, n;
+  uint64_t last_pop;   /* when the last token was taken */
+} tokens_t;
+
+typedef struct {
+  uint64_t clock;      /* free from this cycle on */
+  int pending;         /* executed, waiting to push tokens */
+  int push_blocked;    /* the push found a counter full */
+  uint8_t push_tok;    /* TOK_PUSH_* of the pending command */
+  uint64_t end;        /* when the pending command finished executing */
+  uint32_t index;      /* stream index of the pending command */
+} unit_t;
+
+typedef struct {
+  uint32_t start, end; /* body: commands start..end-1 */
+  uint32_t count, iter;
+  int64_t stride[TSL_NSLOTS];
+} loop_t;
+
+typedef struct {
+  npu_model_t *m;
+  const npu_run_t *run;
+  npu_result_t *r;
+  queue_t q[NUNITS];
+  tokens_t tok[NFIFOS];
+  unit_t u[NUNITS];
+  loop_t loop[8];
+  int depth;
+  uint32_t pc;          /* next command index */
+  int done;             /* every command dispatched */
+  int staged;           /* the command at pc is checked and waits for room */
+  npu_qcmd_t stage;     /* that command */
+  int stage_unit;
+  int stage_blocked;    /* it found its queue full */
+  int mark_blocked;     /* a MARK waits for the barrier */
+  uint64_t fe_clock;
+  uint64_t max_dispatch;
+} run_t;
+
+static int run_fail(run_t *s, int code, uint32_t index, const char *fmt, ...) {
+  char text[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(text, sizeof text, fmt, ap);
+  va_end(ap);
+  s->r->code = code;
+  s->r->index = index;
+  if (index < s->run->stream_len) {
+    uint32_t w[4];
+    tsl_cmd_from_bytes(s->run->stream + 16u * index, w);
+    const tsl_cmd_desc_t *d = tsl_cmd_desc(tsl_opcode(w));
+    snprintf(s->r->message, sizeof s->r->message, "%s: command %u (%s): %s", tsl_err_name(code), (unsigned)index,
+             d ? d->name : "?", text);
+  } else {
+    snprintf(s->r->message, sizeof s->r->message, "%s: %s", code < TSL_NERRORS ? tsl_err_name(code) : "MODEL", text);
+  }
+  return code;
+}
+
+static int fifo_of(int unit, uint8_t flag) {
+  switch (flag) {
+  case TOK_POP_PREV: return pop_prev_fifo[unit];
+  case TOK_POP_NEXT: return pop_next_fifo[unit];
+  case TOK_PUSH_PREV: return push_prev_fifo[unit];
+  default: return push_next_fifo[unit];
+  }
+}
+
+static int unit_of_op(unsigned op) {
+  int q = tsl_op_queue(op);
+  return q == TSL_Q_LOAD ? UNIT_LOAD : q == TSL_Q_EXEC ? UNIT_EXEC : UNIT_STORE;
+}
+
+/* Push the pending command's tokens if every counter has room. */
+static int try_push(run_t *s, int k) {
+  unit_t *u = &s->u[k];
+  int tmax = (int)s->m->t->token_max;
+  uint64_t t = u->end;
+  for (uint8_t f = TOK_PUSH_PREV; f <= TOK_PUSH_NEXT; f <<= 1) {
+    if (!(u->push_tok & f)) continue;
+    tokens_t *fi = &s->tok[fifo_of(k, f)];
+    if (fi->n >= tmax) {
+      u->push_blocked = 1;
+      return 0;
+    }
+    if (u->push_blocked && fi->last_pop > t) t = fi->last_pop;
+  }
+  for (uint8_t f = TOK_PUSH_PREV; f <= TOK_PUSH_NEXT; f <<= 1) {
+    if (!(u->push_tok & f)) continue;
+    tokens_t *fi = &s->tok[fifo_of(k, f)];
+    fi->time[(fi->head + fi->n) % 256] = t;
+    fi->n++;
+  }
+  s->m->cnt[tok_cnt[k]] += t - u->end;
+  s->m->cnt[cmds_cnt[k]]++;
+  u->clock = t;
+  u->pending = 0;
+  u->push_blocked = 0;
+  return 1;
+}
+
+static int step_unit(run_t *s, int k) {
+  unit_t *u = &s->u[k];
+  queue_t *q = &s->q[k];
+  if (u->pending) return try_push(s, k);
+  if (q->n == 0) return 0;
+  npu_qcmd_t *c = &q->slot[q->head];
+  uint64_t tp = 0;
+  for (uint8_t f = TOK_POP_PREV; f <= TOK_POP_NEXT; f <<= 1)
+    if ((c->tok & f) && s->tok[fifo_of(k, f)].n == 0) return 0;
+  for (uint8_t f = TOK_POP_PREV; f <= TOK_POP_NEXT; f <<= 1) {
+    if (!(c->tok & f)) continue;
+    tokens_t *fi = &s->tok[fifo_of(k, f)];
+    if (fi->time[fi->head] > tp) tp = fi->time[fi->head];
+  }
+  uint64_t ready = u->clock > c->dispatch_time ? u->clock : c->dispatch_time;
+  uint64_t start = tp > ready ? tp : ready;
+  for (uint8_t f = TOK_POP_PREV; f <= TOK_POP_NEXT; f <<= 1) {
+    if (!(c->tok & f)) continue;
+    tokens_t *fi = &s->tok[fifo_of(k, f)];
+    fi->head = (fi->head + 1) % 256;
+    fi->n--;
+    fi->last_pop = start;
+  }
+  s->m->cnt[tok_cnt[k]] += start - ready;
+  cost_t cost = npu_exec(s->m, c);
+  s->m->cnt[busy_cnt[k]] += cost.cycles;
+  if (k == UNIT_LOAD) s->m->cnt[TSL_CNT_LOAD_STALL_DRAM] += cost.stall_dram;
+  if (k == UNIT_STORE) s->m->cnt[TSL_CNT_STORE_STALL_DRAM] += cost.stall_dram;
+  if (k == UNIT_EXEC) s->m->cnt[TSL_CNT_EXEC_STALL_PRELOAD] += cost.stall_preload;
+  u->pending = 1;
+  u->push_blocked = 0;
+  u->push_tok = c->tok & (TOK_PUSH_PREV | TOK_PUSH_NEXT);
+  u->end = start + cost.cycles;
+  u->index = c->index;
+  q->last_start = start;
+  q->head = (q->head + 1) % (int)s->m->t->queue_depth;
+  q->n--;
+  try_push(s, k);
+  return 1;
+}
+
+static int all_idle(const run_t *s) {
+  for (int k = 0; k < NUNITS; k++)
+    if (s->q[k].n || s->u[k].pending) return 0;
+  return 1;
+}
+
+static void put64(uint8_t *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* MARK at the barrier: snapshot the counters, optionally write the record. */
+static int do_mark(run_t *s, const tsl_mark_t *mk) {
+  npu_model_t *m = s->m;
+  uint64_t t = s->fe_clock;
+  for (int k = 0; k < NUNITS; k++)
+    if (s->u[k].clock > t) t = s->u[k].clock;
+  m->cnt[TSL_CNT_FRONT_STALL_MARK] += t - s->fe_clock;
+  s->fe_clock = t;
+  m->cnt[TSL_CNT_CYCLES] = t;
+  if (m->nsnaps == m->capsnaps) {
+    size_t cap = m->capsnaps ? 2 * m->capsnaps : 16;
+    npu_snapshot_t *p = realloc(m->snaps, cap * sizeof *p);
+    if (!p) return run_fail(s, NPU_MODEL_ERR_NOMEM, s->pc, "out of memory for MARK snapshots");
+    m->snaps = p;
+    m->capsnaps = cap;
+  }
+  npu_snapshot_t *sn = &m->snaps[m->nsnaps++];
+  sn->kernel = (uint64_t)mk->kernel;
+  sn->seq = m->nsnaps;
+  memcpy(sn->counters, m->cnt, sizeof sn->counters);
+  if (mk->record) {
+    uint8_t *p = m->dram + mk->dram;
+    put64(p, sn->kernel);
+    put64(p + 8, sn->seq);
+    for (int i = 0; i < TSL_NCOUNTERS; i++) put64(p + 16 + 8 * i, sn->counters[i]);
+  }
+  return 0;
+}
+
+/* Closes finished loop levels; returns 1 if the stream is exhausted. */
+static int advance_loops(run_t *s) {
+  while (s->depth > 0 && s->pc == s->loop[s->depth - 1].end) {
+    loop_t *l = &s->loop[s->depth - 1];
+    if (++l->iter < l->count) {
+      s->pc = l->start;
+      return 0;
+    }
+    s->depth--;
+  }
+  return s->pc >= s->run->stream_len;
+}
+
+static int step_front(run_t *s) {
+  npu_model_t *m = s->m;
+  if (s->done) return 0;
+  if (s->staged) { /* a checked command waits for room in its queue */
+    queue_t *q = &s->q[s->stage_unit];
+    if (q->n >= (int)m->t->queue_depth) {
+      s->stage_blocked = 1;
+      return 0;
+    }
+    uint64_t t = s->fe_clock;
+    if (s->stage_blocked && q->last_start > t) t = q->last_start;
+    m->cnt[TSL_CNT_FRONT_STALL_QUEUE] += t - s->fe_clock;
+    s->stage.dispatch_time = t;
+    q->slot[(q->head + q->n) % (int)m->t->queue_depth] = s->stage;
+    q->n++;
+    s->fe_clock = t + 1;
+    s->staged = s->stage_blocked = 0;
+    s->pc++;
+    return 1;
+  }
+  if (advance_loops(s)) {
+    s->done = 1;
+    return 1;
+  }
+  uint32_t index = s->pc, w[4];
+  tsl_cmd_from_bytes(s->run->stream + 16u * index, w);
+  int64_t off[TSL_NSLOTS] = {0};
+  for (int d = 0; d < s->depth; d++)
+    for (int k = 0; k < TSL_NSLOTS; k++) off[k] += (int64_t)s->loop[d].iter * s->loop[d].stride[k];
+  unsigned op = tsl_opcode(w);
+  if (!s->mark_blocked) {
+    if (++s->r->dispatched > s->max_dispatch)
+      return run_fail(s, NPU_MODEL_ERR_LIMIT, index, "more than %llu commands dispatched",
+                      (unsigned long long)s->max_dispatch), 0;
+  }
+  if (op == TSL_OP_NOP) {
+    if (tsl_nop_decode(w, &(tsl_nop_t){0}) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    s->pc++;
+    s->fe_clock++;
+    return 1;
+  }
+  if (op == TSL_OP_LOOP) {
+    tsl_loop_t l;
+    if (tsl_loop_decode(w, &l) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    if (l.count < 1 || l.body < 1)
+      return run_fail(s, TSL_ERR_BAD_FIELD, index, "count and body must be >= 1"), 0;
+    uint32_t end = index + 1 + (uint32_t)l.body;
+    uint32_t limit = s->depth ? s->loop[s->depth - 1].end : s->run->stream_len;
+    if (end > limit)
+      return run_fail(s, TSL_ERR_LOOP, index, "body ends at command %u, past %s end %u", (unsigned)end,
+                      s->depth ? "the enclosing body's" : "the stream's", (unsigned)limit), 0;
+    if (s->depth >= (int)m->t->loop_depth)
+      return run_fail(s, TSL_ERR_LOOP, index, "nesting deeper than %d", (int)m->t->loop_depth), 0;
+    loop_t *lp = &s->loop[s->depth++];
+    lp->start = index + 1;
+    lp->end = end;
+    lp->count = (uint32_t)l.count;
+    lp->iter = 0;
+    int64_t st[TSL_NSLOTS] = {l.stride_a, l.stride_b, l.stride_c, l.stride_d, l.stride_e, l.stride_f};
+    memcpy(lp->stride, st, sizeof st);
+    s->pc++;
+    s->fe_clock++;
+    return 1;
+  }
+  if (op == TSL_OP_MARK) {
+    tsl_mark_t mk;
+    char msg[160];
+    if (tsl_mark_decode(w, &mk) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    tsl_mark_add_slots(&mk, off);
+    int rc = npu_check_mark(m, &mk, msg, sizeof msg);
+    if (rc) return run_fail(s, rc, index, "%s", msg), 0;
+    if (!all_idle(s)) {
+      s->mark_blocked = 1;
+      return 0;
+    }
+    s->mark_blocked = 0;
+    if (do_mark(s, &mk)) return 0;
+    s->pc++;
+    s->fe_clock++;
+    return 1;
+  }
+  char msg[160];
+  int rc = npu_check(m, w, off, index, &s->stage, msg, sizeof msg);
+  if (rc) return run_fail(s, rc, index, "%s", msg), 0;
+  s->staged = 1;
+  s->stage_unit = unit_of_op(op);
+  return 1;
+}
+
+static void reset_run_state(npu_model_t *m) {
+  memset(m->cnt, 0, sizeof m->cnt);
+  memset(&m->cfg, 0, sizeof m->cfg);
+  m->nsnaps = 0;
+}
+
+int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
+  memset(r, 0, sizeof *r);
+  reset_run_state(m);
+  m->dram = run->dram;
+  m->dram_size = run->dram ? run->dram_size : 0;
+  run_t *s = calloc(1, sizeof *s);
+  npu_qcmd_t *slots = calloc((size_t)(NUNITS * m->t->queue_depth), sizeof *slots);
+  if (!s || !slots) {
+    free(s);
+    free(slots);
+    r->code = NPU_MODEL_ERR_NOMEM;
+    snprintf(r->message, sizeof r->message, "MODEL: out of memory");
+    return r->code;
+  }
+  s->m = m;
+  s->run = run;
+  s->r = r;
+  s->max_dispatch = run->max_dispatch ? run->max_dispatch : ((uint64_t)1 << 32);
+  for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth;
+  for (;;) {
+    int progress = step_front(s);
+    if (r->code) break;
+    for (int k = 0; k < NUNITS; k++) progress |= step_unit(s, k);
+    if (s->done && all_idle(s)) break;
+    if (!progress) { /* nothing can move: every unit waits on a token or is empty */
+      int k = 0;
+      while (k < NUNITS && !s->u[k].pending && s->q[k].n == 0) k++;
+      uint32_t idx = k == NUNITS ? s->pc : s->u[k].pending ? s->u[k].index : s->q[k].slot[s->q[k].head].index;
+      static const char *names[NUNITS] = {"LOAD", "EXEC", "STORE"};
+      run_fail(s, TSL_ERR_DEADLOCK, idx, "%s unit waits %s a token that can never come",
+               k == NUNITS ? "no" : names[k], k < NUNITS && s->u[k].pending ? "to push" : "for");
+      break;
+    }
+  }
+  uint64_t end = s->fe_clock;
+  for (int k = 0; k < NUNITS; k++)
+    if (s->u[k].clock > end) end = s->u[k].clock;
+  m->cnt[TSL_CNT_CYCLES] = end;
+  free(slots);
+  free(s);
+  return r->code;
+}
+
+int npu_model_run_sram(npu_model_t *m, const uint8_t *cmd_sram, uint32_t sram_bytes, uint32_t stream_base,
+                       uint32_t stream_len, uint8_t *dram, uint64_t dram_size, npu_result_t *r) {
+  uint64_t cap = (uint64_t)m->t->cmd_sram_bytes < sram_bytes ? (uint64_t)m->t->cmd_sram_bytes : sram_bytes;
+  if (stream_base % 16 || (uint64_t)stream_base + 16ull * stream_len > cap) {
+    memset(r, 0, sizeof *r);
+    reset_run_state(m);
+    r->code = TSL_ERR_STREAM_RANGE;
+    snprintf(r->message, sizeof r->message,
+             "STREAM_RANGE: stream at byte %u, %u commands, does not fit the %llu-byte command SRAM%s",
+             (unsigned)stream_base, (unsigned)stream_len, (unsigned long long)cap,
+             stream_base % 16 ? " (base not 16-byte aligned)" : "");
+    return r->code;
+  }
+  npu_run_t run = {cmd_sram + stream_base, stream_len, dram, dram_size, 0};
+  return npu_model_run(m, &run, r);
+}
+
+npu_model_t *npu_model_new(const tsl_target_t *t) {
+  if (!t || t->dim < 2 || t->dim > 16 || t->spad_rows < 1 || t->acc_rows < 1 || t->param_rows < 1 ||
+      t->queue_depth < 1 || t->token_max < 1 || t->token_max > 255 || t->loop_depth < 1 || t->loop_depth > 8)
+    return NULL;
+  npu_model_t *m = calloc(1, sizeof *m);
+  if (!m) return NULL;
+  m->t = t;
+  m->dim = (int)t->dim;
+  m->spad = calloc((size_t)(t->spad_rows * t->dim), 1);
+  m->acc = calloc((size_t)(t->acc_rows * t->dim), sizeof *m->acc);
+  m->param = calloc((size_t)(t->param_rows * 9 * t->dim), 1);
+  m->rowseen_len = (size_t)(t->spad_rows > t->acc_rows ? t->spad_rows : t->acc_rows);
+  m->rowseen = calloc(m->rowseen_len, sizeof *m->rowseen);
+  if (!m->spad || !m->acc || !m->param || !m->rowseen) {
+    npu_model_free(m);
+    return NULL;
+  }
+  return m;
+}
+
+void npu_model_free(npu_model_t *m) {
+  if (!m) return;
+  free(m->spad);
+  free(m->acc);
+  free(m->param);
+  free(m->rowseen);
+  free(m->snaps);
+  free(m);
+}
+
+const tsl_target_t *npu_model_target(const npu_model_t *m) { return m->t; }
+const uint64_t *npu_model_counters(const npu_model_t *m) { return m->cnt; }
+size_t npu_model_nsnapshots(const npu_model_t *m) { return m->nsnaps; }
+const npu_snapshot_t *npu_model_snapshot(const npu_model_t *m, size_t i) {
+  return i < m->nsnaps ? &m->snaps[i] : NULL;
+}
+int8_t *npu_model_spad(npu_model_t *m) { return m->spad; }
+int32_t *npu_model_acc(npu_model_t *m) { return m->acc; }
+uint8_t *npu_model_param(npu_model_t *m) { return m->param; }

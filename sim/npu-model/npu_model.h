@@ -1,0 +1,90 @@
+/* npu_model.h: the bit-exact C model of the Tessel NPU (docs/isa.md).
+ *
+ * A model instance owns the NPU's on-chip memories (scratchpad, accumulator,
+ * parameter rows) for one target configuration. npu_model_run executes a
+ * command stream on a DRAM window the caller owns, exactly as the hardware
+ * would: same results, same error code and command index, same byte and MAC
+ * counters. Cycle counters come from the cost model (cost_model.h) with one
+ * timeline per unit, so they are estimates, not measurements.
+ *
+ * Errors are returned as values with a message; a bad stream never aborts,
+ * and every run ends (deadlock detection, bounded loops, a dispatch limit).
+ *
+ * Typical use:
+ *   npu_model_t *m = npu_model_new(tsl_target_find("npu8"));
+ *   npu_run_t run = {.stream = bytes, .stream_len = n, .dram = buf, .dram_size = size};
+ *   npu_result_t r;
+ *   if (npu_model_run(m, &run, &r) != 0) fprintf(stderr, "%s\n", r.message);
+ *   uint64_t macs = npu_model_counters(m)[TSL_CNT_MACS];
+ *   npu_model_free(m);
+ */
+#ifndef NPU_MODEL_H
+#define NPU_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessel_isa.h"
+#include "tessel_targets.h"
+
+typedef struct npu_model npu_model_t;
+
+/* Model-only outcomes, outside the hardware's error codes. */
+enum {
+  NPU_MODEL_ERR_LIMIT = 100, /* more than max_dispatch commands dispatched */
+  NPU_MODEL_ERR_NOMEM = 101, /* the model could not allocate */
+};
+
+/* One run: the stream (as in command SRAM) and the DRAM window. */
+typedef struct {
+  const uint8_t *stream;  /* stream_len commands of 16 bytes, little-endian */
+  uint32_t stream_len;    /* commands */
+  uint8_t *dram;          /* the DRAM window (read and written in place) */
+  uint64_t dram_size;     /* bytes */
+  uint64_t max_dispatch;  /* stop with NPU_MODEL_ERR_LIMIT beyond this many dispatched commands; 0 = 2^32 */
+} npu_run_t;
+
+/* How a run ended. */
+typedef struct {
+  int code;              /* TSL_ERR_* (TSL_ERR_NONE = 0 on success) or NPU_MODEL_ERR_* */
+  uint32_t index;        /* ERR_INDEX: offending command (from the stream start) */
+  uint64_t dispatched;   /* commands dispatched (loops expanded) */
+  char message[256];     /* "command 12 (LOAD): DRAM bytes 96..103 outside the 64-byte window" */
+} npu_result_t;
+
+/* A MARK snapshot (also what a MARK record holds). */
+typedef struct {
+  uint64_t kernel;                  /* MARK kernel id */
+  uint64_t seq;                     /* MARK_COUNT after this mark (1, 2, ...) */
+  uint64_t counters[TSL_NCOUNTERS]; /* counters at the mark */
+} npu_snapshot_t;
+
+/* A model for target t (not copied: t must outlive the model). SRAMs start
+ * zeroed. Returns NULL if t is NULL, inconsistent, or memory runs out. */
+npu_model_t *npu_model_new(const tsl_target_t *t);
+void npu_model_free(npu_model_t *m);
+const tsl_target_t *npu_model_target(const npu_model_t *m);
+
+/* Runs a stream (like CTRL.START: counters, tokens, queues, configuration
+ * registers and snapshots reset; SRAM contents kept). Returns r->code. */
+int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r);
+
+/* The same, from a command SRAM image as the hardware sees it: checks
+ * STREAM_BASE/STREAM_LEN against the image (STREAM_RANGE otherwise). */
+int npu_model_run_sram(npu_model_t *m, const uint8_t *cmd_sram, uint32_t sram_bytes, uint32_t stream_base,
+                       uint32_t stream_len, uint8_t *dram, uint64_t dram_size, npu_result_t *r);
+
+/* Counters of the last run (TSL_NCOUNTERS entries, TSL_CNT_* indices). */
+const uint64_t *npu_model_counters(const npu_model_t *m);
+
+/* MARK snapshots of the last run, in order. */
+size_t npu_model_nsnapshots(const npu_model_t *m);
+const npu_snapshot_t *npu_model_snapshot(const npu_model_t *m, size_t i);
+
+/* Direct access to on-chip memory, for tests and tools: spad_rows*DIM int8,
+ * acc_rows*DIM int32, param_rows*9*DIM bytes (layout of docs/isa.md). */
+int8_t *npu_model_spad(npu_model_t *m);
+int32_t *npu_model_acc(npu_model_t *m);
+uint8_t *npu_model_param(npu_model_t *m);
+
+#endif
