@@ -4,6 +4,7 @@
 #   %s        the test file          %t   a scratch path for this test
 #   %S        the test file's folder
 #   %tessel   the tessel binary      %inputs  tests/compiler/inputs
+#   %models   tests/models
 #   FileCheck is FileCheck-14;  `not CMD` succeeds when CMD fails (no crash:
 #   a signal or ASan abort, exit status >= 128, still counts as failure).
 #   tests/compiler/lit.sh TESSEL_BINARY TEST_FILE...
@@ -32,6 +33,7 @@ for test in "$@"; do
     cmd=${line#*RUN: }
     cmd=${cmd//%tessel/$tessel}
     cmd=${cmd//%inputs/$root/inputs}
+    cmd=${cmd//%models/$root/../models}
     cmd=${cmd//%s/$(realpath "$test")}
     cmd=${cmd//%S/$(dirname "$(realpath "$test")")}
     cmd=${cmd//%t/$tmp}
