@@ -119,3 +119,13 @@ test-npu-model: $(TSL_TEST_OBJ)/test_npu_model
 	$(TSL_TEST_OBJ)/test_npu_model
 test-npu-model-errors: $(TSL_TEST_OBJ)/test_npu_errors
 	$(TSL_TEST_OBJ)/test_npu_errors
+
+# ---- bench-npu-model: C model speed and cost estimates at npu8 -------------
+$(TSL_TEST_OBJ)/bench_npu_model: tests/npu-model/bench_npu_model.c tests/npu-model/stream_build.h $(NPU_MODEL_LIB)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ $< $(NPU_MODEL_LIB)
+
+BENCHES += npu-model
+.PHONY: bench-npu-model
+bench-npu-model: $(TSL_TEST_OBJ)/bench_npu_model
+	@$(TSL_TEST_OBJ)/bench_npu_model

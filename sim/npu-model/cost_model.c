@@ -7,6 +7,20 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
 /* Pipeline overheads (cycles): command start/finish handshakes. */
 enum { CMD_OVERHEAD = 2, EPI_PIPE = 4, VEC_PIPE = 4 };
 
+uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
+                   uint64_t sz, uint64_t *run_rows) {
+  uint64_t run = 1, total = nx * ny * nz;
+  if (sx == row_bytes || nx == 1) {
+    run = nx;
+    if (sy == nx * row_bytes || ny == 1) {
+      run *= ny;
+      if (sz == nx * ny * row_bytes || nz == 1) run *= nz;
+    }
+  }
+  *run_rows = run;
+  return run ? total / run : 0;
+}
+
 uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t rows, uint64_t bytes_per_row) {
   if (rows == 0 || bytes_per_row == 0) return 0;
   uint64_t bpc = (uint64_t)t->dram_bytes_per_cycle, burst = (uint64_t)t->dram_burst_bytes;
@@ -23,10 +37,10 @@ uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t rows, uint64_t bytes_p
   return lat + max_u(by_bw, by_inflight);
 }
 
-cost_t cost_load(const tsl_target_t *t, uint64_t real_rows, uint64_t bytes_per_row, uint64_t pad_rows) {
+cost_t cost_load(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes, uint64_t rows) {
   cost_t c = {0, 0, 0};
-  uint64_t onchip = real_rows + pad_rows; /* one row written per cycle */
-  uint64_t dram = cost_dram_cycles(t, real_rows, bytes_per_row);
+  uint64_t onchip = rows; /* one row written per cycle */
+  uint64_t dram = cost_dram_cycles(t, runs, run_bytes);
   uint64_t body = max_u(onchip, dram);
   c.cycles = body + CMD_OVERHEAD;
   c.stall_dram = body - onchip;
@@ -65,11 +79,11 @@ cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows) {
   return c;
 }
 
-cost_t cost_store(const tsl_target_t *t, uint64_t src_rows, uint64_t out_pixels,
-                  uint64_t dram_bytes_per_pixel) {
+cost_t cost_store(const tsl_target_t *t, uint64_t src_rows, uint64_t out_pixels, uint64_t runs,
+                  uint64_t run_bytes) {
   cost_t c = {0, 0, 0};
   uint64_t onchip = max_u(src_rows, out_pixels);
-  uint64_t dram = dram_bytes_per_pixel ? cost_dram_cycles(t, out_pixels, dram_bytes_per_pixel) : 0;
+  uint64_t dram = runs ? cost_dram_cycles(t, runs, run_bytes) : 0;
   uint64_t body = max_u(onchip, dram);
   c.cycles = body + EPI_PIPE + CMD_OVERHEAD;
   c.stall_dram = body - onchip;

@@ -18,13 +18,20 @@ typedef struct {
   uint64_t stall_preload; /* of cycles: array idle waiting for a weight preload */
 } cost_t;
 
-/* Cycles to move `rows` DRAM rows of `bytes_per_row` bytes through the memory
- * port (bursts, latency, requests in flight), not counting on-chip work. */
-uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t rows, uint64_t bytes_per_row);
+/* Cycles to move `runs` contiguous DRAM byte runs of `run_bytes` each through
+ * the memory port (split into bursts; latency; requests in flight), not
+ * counting on-chip work. A DMA merges consecutive rows that are contiguous in
+ * DRAM into one run (see cost_runs). */
+uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes);
 
-/* LOAD of real_rows rows from DRAM (bytes_per_row each) plus pad_rows rows
- * filled on chip. */
-cost_t cost_load(const tsl_target_t *t, uint64_t real_rows, uint64_t bytes_per_row, uint64_t pad_rows);
+/* How many contiguous runs a 3D strided transfer of nz x ny x nx rows of
+ * row_bytes each makes, with byte strides sx, sy, sz: *run_rows rows per run. */
+uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
+                   uint64_t sz, uint64_t *run_rows);
+
+/* LOAD writing `rows` on-chip rows (pad included) of which the real ones come
+ * from DRAM as `runs` runs of run_bytes. */
+cost_t cost_load(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes, uint64_t rows);
 
 /* MATMUL: `rows` output pixels (oh*ow) streamed for each of `passes` weight
  * tiles (kh*kw*ncb). */
@@ -37,10 +44,10 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps);
 cost_t cost_vadd(const tsl_target_t *t, uint64_t rows);
 cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows);
 
-/* STORE reading src_rows rows, writing out_pixels pixels; to DRAM when
- * dram_bytes_per_pixel > 0 (else to the scratchpad). */
-cost_t cost_store(const tsl_target_t *t, uint64_t src_rows, uint64_t out_pixels,
-                  uint64_t dram_bytes_per_pixel);
+/* STORE reading src_rows rows, writing out_pixels pixels; to DRAM as `runs`
+ * runs of run_bytes when runs > 0 (else to the scratchpad). */
+cost_t cost_store(const tsl_target_t *t, uint64_t src_rows, uint64_t out_pixels, uint64_t runs,
+                  uint64_t run_bytes);
 
 /* A configuration command or ENOP. */
 cost_t cost_config(const tsl_target_t *t);

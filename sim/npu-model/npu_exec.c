@@ -48,7 +48,12 @@ static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_
   m->cnt[TSL_CNT_DRAM_RD_BYTES] += real * (uint64_t)(l->n0 * e);
   if (l->mem == TSL_MEM_SPAD) m->cnt[TSL_CNT_SPAD_WR_BYTES] += (real + pad) * (uint64_t)dim;
   if (l->mem == TSL_MEM_ACC) m->cnt[TSL_CNT_ACC_WR_BYTES] += (real + pad) * 4u * (uint64_t)dim;
-  return cost_load(m->t, real, (uint64_t)(l->n0 * e), pad);
+  uint64_t rx = (uint64_t)(l->nx - l->pad_left - l->pad_right), ry = (uint64_t)(l->ny - l->pad_top - l->pad_bottom);
+  uint64_t rb = (uint64_t)(l->n0 * e), run_rows = 0;
+  uint64_t runs = real ? cost_runs(rx, ry, (uint64_t)l->nz, rb, (uint64_t)c->stride_x, (uint64_t)c->stride_y,
+                                   (uint64_t)c->stride_z, &run_rows)
+                       : 0;
+  return cost_load(m->t, runs, run_rows * rb, real + pad);
 }
 
 /* The SPAD row of a conv tap, or NULL when the tap is outside the image. */
@@ -226,14 +231,15 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
   uint64_t px = (uint64_t)(s->oh * s->ow), d = (uint64_t)dim;
   if (s->src_mem == TSL_SRC_ACC) m->cnt[TSL_CNT_ACC_RD_BYTES] += src_rows * 4 * d;
   else m->cnt[TSL_CNT_SPAD_RD_BYTES] += src_rows * d;
-  uint64_t bpp = 0;
+  uint64_t runs = 0, run_rows = 0, bpp = (uint64_t)s->n0 * (s->raw ? 4u : 1u);
   if (s->dst_mem == TSL_DST_SPAD) {
     m->cnt[TSL_CNT_SPAD_WR_BYTES] += px * d;
   } else {
-    bpp = (uint64_t)s->n0 * (s->raw ? 4u : 1u);
     m->cnt[TSL_CNT_DRAM_WR_BYTES] += px * bpp;
+    runs = cost_runs((uint64_t)s->ow, (uint64_t)s->oh, 1, bpp, (uint64_t)c->store.stride_x,
+                     (uint64_t)c->store.stride_y, 0, &run_rows);
   }
-  return cost_store(m->t, src_rows, px, bpp);
+  return cost_store(m->t, src_rows, px, runs, run_rows * bpp);
 }
 
 cost_t npu_exec(npu_model_t *m, const npu_qcmd_t *q) {

@@ -68,6 +68,9 @@ typedef struct {
   int stage_unit;
   int stage_blocked;    /* it found its queue full */
   int mark_blocked;     /* a MARK waits for the barrier */
+  int lstride;          /* an LSTRIDE was just dispatched: the next command must be a LOOP */
+  uint32_t lstride_index;
+  int64_t lstride_g, lstride_h;
   uint64_t fe_clock;
   uint64_t max_dispatch;
 } run_t;
@@ -248,6 +251,8 @@ static int step_front(run_t *s) {
     return 1;
   }
   if (advance_loops(s)) {
+    if (s->lstride)
+      return run_fail(s, TSL_ERR_BAD_FIELD, s->lstride_index, "LSTRIDE is not directly followed by a LOOP"), 0;
     s->done = 1;
     return 1;
   }
@@ -257,6 +262,8 @@ static int step_front(run_t *s) {
   for (int d = 0; d < s->depth; d++)
     for (int k = 0; k < TSL_NSLOTS; k++) off[k] += (int64_t)s->loop[d].iter * s->loop[d].stride[k];
   unsigned op = tsl_opcode(w);
+  if (s->lstride && op != TSL_OP_LOOP)
+    return run_fail(s, TSL_ERR_BAD_FIELD, s->lstride_index, "LSTRIDE is not directly followed by a LOOP"), 0;
   if (!s->mark_blocked) {
     if (++s->r->dispatched > s->max_dispatch)
       return run_fail(s, NPU_MODEL_ERR_LIMIT, index, "more than %llu commands dispatched",
@@ -285,8 +292,21 @@ static int step_front(run_t *s) {
     lp->end = end;
     lp->count = (uint32_t)l.count;
     lp->iter = 0;
-    int64_t st[TSL_NSLOTS] = {l.stride_a, l.stride_b, l.stride_c, l.stride_d, l.stride_e, l.stride_f};
+    int64_t st[TSL_NSLOTS] = {l.stride_a, l.stride_b, l.stride_c, l.stride_d, l.stride_e, l.stride_f,
+                              s->lstride ? s->lstride_g : 0, s->lstride ? s->lstride_h : 0};
     memcpy(lp->stride, st, sizeof st);
+    s->lstride = 0;
+    s->pc++;
+    s->fe_clock++;
+    return 1;
+  }
+  if (op == TSL_OP_LSTRIDE) {
+    tsl_lstride_t ls;
+    if (tsl_lstride_decode(w, &ls) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    s->lstride = 1;
+    s->lstride_index = index;
+    s->lstride_g = ls.stride_g;
+    s->lstride_h = ls.stride_h;
     s->pc++;
     s->fe_clock++;
     return 1;

@@ -170,12 +170,15 @@ static void test_byte_order_and_disasm(void **state) {
 static void test_loop_slots(void **state) {
   (void)state;
   tsl_matmul_t m = {0};
-  int64_t off[TSL_NSLOTS] = {1000, 1, 2, 3, 4, 5};
+  int64_t off[TSL_NSLOTS] = {1000, 1, 2, 3, 4, 5, 2000, 7};
   tsl_matmul_add_slots(&m, off);
   assert_true(m.in == 1 && m.acc == 2 && m.wgt == 3 && m.iy0 == 4 && m.ix0 == 5);
   tsl_store_t s = {0};
   tsl_store_add_slots(&s, off);
-  assert_true(s.dram == 1000 && s.dst_row == 1 && s.src_row == 2 && s.param == 3);
+  assert_true(s.dram == 2000 && s.dst_row == 7 && s.src_row == 2 && s.param == 3);
+  tsl_load_t l = {0};
+  tsl_load_add_slots(&l, off);
+  assert_true(l.dram == 1000 && l.row == 1);
 }
 
 static void test_targets_table(void **state) {

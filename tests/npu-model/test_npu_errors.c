@@ -104,14 +104,15 @@ static void test_bad_fields(void **state) {
 
 static void test_sram_ranges(void **state) {
   (void)state;
+  const int64_t SPAD = tsl_target_find("npu8")->spad_rows, ACC = tsl_target_find("npu8")->acc_rows;
   sb_t *sb = new_sb();
-  SB_ADD(sb, load, .n0 = 8, .row = 8190, .nx = 3, .ny = 1, .nz = 1); /* rows 8190..8192 */
+  SB_ADD(sb, load, .n0 = 8, .row = SPAD - 2, .nx = 3, .ny = 1, .nz = 1); /* one row past */
   expect(sb, TSL_ERR_SPAD_RANGE, 0);
   sb->n = 0;
-  SB_ADD(sb, load, .n0 = 8, .row = 8189, .nx = 3, .ny = 1, .nz = 1, .pad_left = 3); /* all pad: no DRAM, fits */
+  SB_ADD(sb, load, .n0 = 8, .row = SPAD - 3, .nx = 3, .ny = 1, .nz = 1, .pad_left = 3); /* all pad: no DRAM, fits */
   expect(sb, TSL_ERR_NONE, 0);
   sb->n = 0;
-  SB_ADD(sb, load, .mem = TSL_MEM_ACC, .n0 = 8, .row = 1000, .nx = 5, .ny = 5, .nz = 1);
+  SB_ADD(sb, load, .mem = TSL_MEM_ACC, .n0 = 8, .row = ACC - 24, .nx = 5, .ny = 5, .nz = 1);
   expect(sb, TSL_ERR_ACC_RANGE, 0);
   sb->n = 0;
   SB_ADD(sb, load, .mem = TSL_MEM_PARAM, .n0 = 8, .row = 64, .nx = 1, .ny = 1, .nz = 1);
@@ -124,7 +125,7 @@ static void test_sram_ranges(void **state) {
   /* the conv generator: the tile reads rows past the scratchpad */
   SB_ADD(sb, cfg_exec, .out_pitch = 4, .kh = 3, .kw = 3, .ncb = 1, .stride_y = 1, .stride_x = 1, .dil_y = 1,
          .dil_x = 1, .in_h = 100, .in_w = 100, .in_pitch = 100);
-  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = 8000, .wgt = 0, .acc = 0);
+  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = SPAD - 500, .wgt = 0, .acc = 0);
   expect(sb, TSL_ERR_SPAD_RANGE, 1);
   sb->n = 1;
   SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = -50, .wgt = 0, .acc = 0, .iy0 = -1, .ix0 = -1); /* pixel (0,0) at row -50 */
@@ -136,13 +137,13 @@ static void test_sram_ranges(void **state) {
   SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = -100, .wgt = 0, .acc = 0, .iy0 = 1, .ix0 = 0); /* exactly row 0 */
   expect(sb, TSL_ERR_NONE, 0);
   sb->n = 1;
-  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = 0, .wgt = 8192 - 72, .acc = 0); /* 9 tiles of 8 rows: fits */
+  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = 0, .wgt = SPAD - 72, .acc = 0); /* 9 tiles of 8 rows: fits */
   expect(sb, TSL_ERR_NONE, 0);
   sb->n = 1;
-  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = 0, .wgt = 8192 - 71, .acc = 0);
+  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = 0, .wgt = SPAD - 71, .acc = 0);
   expect(sb, TSL_ERR_SPAD_RANGE, 1);
   sb->n = 1;
-  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = 0, .wgt = 0, .acc = 1024 - 15); /* (3*4+3) + 1009 = 1024 */
+  SB_ADD(sb, matmul, .oh = 4, .ow = 4, .in = 0, .wgt = 0, .acc = ACC - 15); /* last row = ACC */
   expect(sb, TSL_ERR_ACC_RANGE, 1);
   free(sb);
 }
