@@ -66,8 +66,10 @@ void *arena_alloc(arena *a, size_t n) {
     if (n > ARENA_BLOCK / 4) {
       /* A big request gets a block of its own behind the head, so the head's
        * free space stays usable for small requests. */
-      arena_block *big = new_block(n);
+      /* calloc: large zeroed blocks come straight from fresh pages */
+      arena_block *big = calloc(1, sizeof(arena_block) + n);
       if (!big) return NULL;
+      big->size = n;
       big->used = n;
       if (b) {
         big->next = b->next;
@@ -76,7 +78,6 @@ void *arena_alloc(arena *a, size_t n) {
         a->head = big;
       }
       a->total += n;
-      memset(big->data, 0, n);
       return big->data;
     }
     b = new_block(ARENA_BLOCK);

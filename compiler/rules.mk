@@ -8,6 +8,9 @@
 #   make test-cli            bad command lines
 #   make test-fuzz-import-short  ~20 s seeded libFuzzer run of the importer
 #   make fuzz-import         long libFuzzer run (IMPORT_FUZZ_TIME seconds)
+#   make bench-compiler      import / passes / reference times on the torchvision nets
+#   make test-fuzz-parse-ir-short  ~10 s run of the textual IR parser (round-trip property)
+#   make fuzz-parse-ir       long run of the same (IMPORT_FUZZ_TIME seconds)
 #
 # The protobuf-c bindings are generated at build time from Debian's onnx.proto.
 
@@ -29,10 +32,12 @@ COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(COMPI
                          $(COMPILER_OBJ_SAN)/onnx.pb-c.o
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan
-TEST_SUITES += compiler-unit filecheck import cli fuzz-import-short
-FUZZERS     += import
+TEST_SUITES += compiler-unit filecheck import cli fuzz-import-short fuzz-parse-ir-short
+FUZZERS     += import parse-ir
+BENCHES     += compiler
 
-.PHONY: test-compiler-unit test-filecheck test-import test-cli test-fuzz-import-short fuzz-import
+.PHONY: test-compiler-unit test-filecheck test-import test-cli test-fuzz-import-short fuzz-import \
+        test-fuzz-parse-ir-short fuzz-parse-ir
 
 $(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h &: $(ONNX_PROTO)
 	@mkdir -p $(COMPILER_GEN)
@@ -113,3 +118,27 @@ test-fuzz-import-short: $(COMPILER_TEST_OBJ)/fuzz-import
 fuzz-import: $(COMPILER_TEST_OBJ)/fuzz-import
 	@mkdir -p $(COMPILER_TEST_OBJ)/import-corpus
 	$(COMPILER_TEST_OBJ)/fuzz-import -max_total_time=$(IMPORT_FUZZ_TIME) $(IMPORT_FUZZ_ARGS)
+
+PARSE_FUZZ_SRCS := tests/compiler/fuzz_ir_parse.c $(COMPILER_LIB_SRCS)
+PARSE_FUZZ_ARGS  = -seed=1 -max_len=8192 -timeout=20 -rss_limit_mb=2048 -dict=tests/compiler/tir.dict \
+  -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/parse-corpus tests/compiler/filecheck
+
+$(COMPILER_TEST_OBJ)/fuzz-parse-ir: $(PARSE_FUZZ_SRCS) $(wildcard compiler/*.h) $(COMPILER_GEN)/onnx.pb-c.c
+	@mkdir -p $(@D)
+	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -DTESSEL_TEST_BUILD \
+	  -Icompiler -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(PARSE_FUZZ_SRCS) \
+	  -Wno-error $(COMPILER_GEN)/onnx.pb-c.c -lprotobuf-c -lm
+
+test-fuzz-parse-ir-short: $(COMPILER_TEST_OBJ)/fuzz-parse-ir
+	@mkdir -p $(COMPILER_TEST_OBJ)/parse-corpus
+	@if $(COMPILER_TEST_OBJ)/fuzz-parse-ir -max_total_time=10 $(PARSE_FUZZ_ARGS) 2>&1 | tail -n 20; \
+	  [ $${PIPESTATUS[0]} -eq 0 ]; then echo "1 passed, 0 failed"; \
+	else echo "0 passed, 1 failed"; exit 1; fi
+
+fuzz-parse-ir: $(COMPILER_TEST_OBJ)/fuzz-parse-ir
+	@mkdir -p $(COMPILER_TEST_OBJ)/parse-corpus
+	$(COMPILER_TEST_OBJ)/fuzz-parse-ir -max_total_time=$(IMPORT_FUZZ_TIME) $(PARSE_FUZZ_ARGS)
+
+.PHONY: bench-compiler
+bench-compiler: $(BIN)/tessel
+	@bash tests/compiler/bench.sh $(BIN)/tessel

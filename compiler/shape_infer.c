@@ -67,6 +67,7 @@ static int window(ir_graph *g, ir_node *n, const ir_value *x, const int64_t *ker
   int cnt;
   const int64_t *ks = ir_attr_ints(n, "kernel_shape", &cnt);
   if (ks && cnt != s) return ERR("kernel_shape has %d values, expected %d", cnt, s);
+  if (!ks && !kernel) return ERR("attribute 'kernel_shape' is required");
   for (int i = 0; i < s; i++) {
     k[i] = ks ? ks[i] : kernel[i];
     if (kernel && k[i] != kernel[i])
