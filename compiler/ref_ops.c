@@ -411,7 +411,9 @@ int ref_op(const ir_node *n, const double *const *in, double *out, diag *d) {
       int64_t p = param_index(n, i, ns);
       double zp = n->n_in > 2 ? in[2][p] : 0, s = in[1][p];
       if (s == 0) return ERR("scale is zero");
-      out[i] = saturate(o->dtype, round_even(in[0][i] / s) + zp);
+      /* x / scale in f32 as ONNX defines it: double would round some ties differently */
+      float q = (float)in[0][i] / (float)s;
+      out[i] = saturate(o->dtype, round_even(q) + zp);
     }
     return 0;
   }
