@@ -34,6 +34,7 @@ typedef struct cli_args {
   pipeline_opts pipe;                /* dumps and verification */
   ir_print_opts print;               /* printer options */
   int raw;                           /* ir: no shape inference */
+  int ranges;                        /* ref: print min/max of every computed value */
 } cli_args;
 
 static const char *const usage_main =
@@ -60,10 +61,11 @@ static const char *const usage_opt =
 
 static const char *const usage_ref =
     "usage: tessel ref MODEL.onnx|IN.tir [--input [NAME=]X.npy]... -o OUT.npy [-o OUT2.npy]...\n"
-    "                  [--bind NAME=FILE.npy]... [--print-after=PASS ...] [--verify-each]\n"
+    "                  [--bind NAME=FILE.npy]... [--print-after=PASS ...] [--verify-each] [--ranges]\n"
     "  imports, runs the graph passes, then the float reference executor.  Inputs\n"
     "  are given by name or in graph-input order (symbolic dimensions take the\n"
-    "  .npy's sizes); one -o per graph output, in order.\n";
+    "  .npy's sizes); one -o per graph output, in order.  --ranges prints\n"
+    "  'range %VALUE MIN MAX' for every computed value (calibration data).\n";
 
 static const char *const usage_compile =
     "usage: tessel compile MODEL.onnx -o OUT.tpkg [--target T] [--calib X.npy]...\n"
@@ -160,6 +162,8 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->pipe.verify_each = 1;
     } else if (!strcmp(arg, "--raw")) {
       a->raw = 1;
+    } else if (!strcmp(arg, "--ranges")) {
+      a->ranges = 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error(a->cmd, "unknown option '%s'", arg);
     } else if (!a->model) {
@@ -391,6 +395,21 @@ static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, 
   return 0;
 }
 
+/* ref --ranges: one line per computed value, the raw material of calibration. */
+static void print_range(const ir_value *v, const void *data, void *user) {
+  (void)user;
+  int64_t n = ir_value_numel(v);
+  double lo = 0, hi = 0;
+  for (int64_t i = 0; i < n; i++) {
+    double x = ir_elem_f64(v->dtype, data, i);
+    if (i == 0 || x < lo) lo = x;
+    if (i == 0 || x > hi) hi = x;
+  }
+  printf("range ");
+  ir_print_name(stdout, v->name);
+  printf(" %.9g %.9g\n", lo, hi);
+}
+
 static int cmd_ref(cli_args *a) {
   diag d = {{0}};
   if (!a->model) return usage_error("ref", "%s", "missing MODEL");
@@ -429,7 +448,7 @@ static int cmd_ref(cli_args *a) {
     goto out;
   }
   /* 3. run and write */
-  if (ref_run(g, ins, outs, NULL, NULL, &d)) {
+  if (ref_run(g, ins, outs, a->ranges ? print_range : NULL, NULL, &d)) {
     diag_prefix(&d, a->model);
     goto out;
   }
