@@ -115,8 +115,14 @@ $(TSL_TEST_OBJ)/test_npu_errors: tests/npu-model/test_npu_errors.c $(NPU_MODEL_T
 TEST_SUITES += npu-model npu-model-errors
 .PHONY: test-npu-model test-npu-model-errors
 
-test-npu-model: $(TSL_TEST_OBJ)/test_npu_model
+$(TSL_TEST_OBJ)/test_cost_model: tests/npu-model/test_cost_model.c $(NPU_MODEL_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -o $@ \
+	  tests/npu-model/test_cost_model.c sim/npu-model/cost_model.c $(TSL_GEN_DIR)/tessel_targets.c -lcmocka
+
+test-npu-model: $(TSL_TEST_OBJ)/test_npu_model $(TSL_TEST_OBJ)/test_cost_model
 	$(TSL_TEST_OBJ)/test_npu_model
+	$(TSL_TEST_OBJ)/test_cost_model
 test-npu-model-errors: $(TSL_TEST_OBJ)/test_npu_errors
 	$(TSL_TEST_OBJ)/test_npu_errors
 

@@ -6,6 +6,8 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* Pipeline overheads (cycles): command start/finish handshakes. */
 enum { CMD_OVERHEAD = 2, EPI_PIPE = 4, VEC_PIPE = 4 };
+/* VPOOL's rounding division: one radix-2 divider per lane, 64 steps. */
+enum { DIV_CYCLES = 64 };
 
 uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
                    uint64_t sz, uint64_t *run_rows) {
@@ -75,7 +77,7 @@ cost_t cost_vadd(const tsl_target_t *t, uint64_t rows) {
 
 cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows) {
   cost_t c = {0, 0, 0};
-  c.cycles = max_u(div_up(tap_rows, (uint64_t)t->vec_rows_per_cycle), outputs) + VEC_PIPE + CMD_OVERHEAD;
+  c.cycles = div_up(tap_rows, (uint64_t)t->vec_rows_per_cycle) + outputs * DIV_CYCLES + VEC_PIPE + CMD_OVERHEAD;
   return c;
 }
 

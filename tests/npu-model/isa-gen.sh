@@ -38,6 +38,12 @@ for t in "$@"; do
     $gen/$t/tessel_target_pkg.sv tests/npu-model/pkg_lint_top.sv; synth -top pkg_lint_top"
 done
 
+# the arithmetic shared with the firmware builds freestanding for rv32im
+if command -v riscv64-unknown-elf-gcc >/dev/null; then
+  check "npu_arith.c rv32 freestanding" riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 -std=c11 \
+    -ffreestanding -nostdlib -O2 -Wall -Wextra -Wshadow -Werror -c sim/npu-model/npu_arith.c -o "$tmp/arith.o"
+fi
+
 "$test_bin" 2>&1 | tee "$tmp/cm"
 p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$tmp/cm" | awk '{s+=$4} END {print s+0}')
 f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$tmp/cm" | awk '{s+=$4} END {print s+0}')

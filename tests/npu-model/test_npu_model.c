@@ -49,6 +49,15 @@ static npu_model_t *run_ok(const tsl_target_t *t, const sb_t *sb, uint8_t *dram,
   return m;
 }
 
+/* Prints a run's counters (the "Done when" streams report them). */
+static void show(const char *what, const tsl_target_t *t, npu_model_t *m) {
+  const uint64_t *c = npu_model_counters(m);
+  printf("  %-5s %-38s", t->name, what);
+  for (int i = 0; i < TSL_NCOUNTERS; i++)
+    if (c[i] && (i == TSL_CNT_CYCLES || i >= TSL_CNT_MACS)) printf(" %s=%llu", tsl_counter_name(i), (unsigned long long)c[i]);
+  printf("\n");
+}
+
 /* Writes PARAM rows for `cout` channels: DIM per row, 9*DIM bytes each. */
 static void put_params(uint8_t *p, int dim, int cout, const int32_t *bias, const int32_t *mult,
                        const uint8_t *shift) {
@@ -136,6 +145,10 @@ static void conv_case(const tsl_target_t *t, ref_conv_t p, int dma_pad) {
            .src_row = ob * p.oh * p.ow, .param = ob);
   npu_model_t *m = run_ok(t, sb, dram, size);
   assert_memory_equal(dram + o_off, ref, no);
+  char what[64];
+  snprintf(what, sizeof what, "conv %dx%d s%d d%d p%d%s +bias+requant+clamp", p.kh, p.kw, p.sy, p.dy, p.pt,
+           dma_pad ? " (DMA pad)" : "");
+  show(what, t, m);
   const uint64_t *c = npu_model_counters(m);
   uint64_t d = (uint64_t)dim;
   assert_true(c[TSL_CNT_MACS] == (uint64_t)(nob * p.oh * p.ow * taps * ncb) * d * d);
@@ -226,6 +239,7 @@ static void dw_case(const tsl_target_t *t, ref_conv_t p) {
            .dram = (int64_t)o_off + cb * dim, .src_row = cb * p.oh * p.ow, .param = cb);
   npu_model_t *m = run_ok(t, sb, dram, size);
   assert_memory_equal(dram + o_off, ref, no);
+  show("depthwise conv +bias+requant+clamp", t, m);
   assert_true(npu_model_counters(m)[TSL_CNT_MACS] == (uint64_t)(ncb * p.oh * p.ow * taps * dim));
   npu_model_free(m);
   free(sb);
@@ -294,6 +308,7 @@ static void matmul_case(const tsl_target_t *t, int M, int K, int N) {
     memcpy(&v, dram + c_off + 4 * (size_t)i, 4);
     if (v != ref[i]) fail_msg("%s: C[%d] = %d, want %d", t->name, i, v, ref[i]);
   }
+  show("matmul (raw int32 out)", t, m);
   assert_true(npu_model_counters(m)[TSL_CNT_MACS] == (uint64_t)(M * nkb * nnb) * (uint64_t)(dim * dim));
   npu_model_free(m);
   free(sb);
@@ -436,6 +451,7 @@ static void test_residual_add(void **state) {
       int8_t want = ref_clamp(ref_rne_shift(v, sh) + zo, lo, hi);
       assert_int_equal((int8_t)dram[2 * nb + i], want);
     }
+    show("residual add (VADD, requant both)", t, m);
     const uint64_t *cn = npu_model_counters(m);
     assert_true(cn[TSL_CNT_SPAD_RD_BYTES] == (uint64_t)(2 * ncb * n * dim) + (uint64_t)(ncb * n * dim));
     assert_true(cn[TSL_CNT_DRAM_WR_BYTES] == nb && cn[TSL_CNT_DRAM_RD_BYTES] == 2 * nb);

@@ -1,0 +1,72 @@
+/* test_cost_model.c: the cost model's formulas (docs/cost-model.md) on known
+ * shapes, its monotonicity, and the error-report API. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "cost_model.h"
+
+static void test_dram(void **state) {
+  (void)state;
+  const tsl_target_t *t = tsl_target_find("npu8"); /* bw 8, L 30, F 4, B 64 */
+  assert_true(cost_dram_cycles(t, 0, 100) == 0);
+  /* one 4 KiB run: 64 bursts of 8 beats = 512 beats; in-flight bound (64*30+512)/4 = 608 */
+  assert_true(cost_dram_cycles(t, 1, 4096) == 30 + 608);
+  /* 512 runs of 8 bytes: latency-bound (512*30+512)/4 = 3968 */
+  assert_true(cost_dram_cycles(t, 512, 8) == 30 + 3968);
+  uint64_t rr;
+  assert_true(cost_runs(16, 16, 8, 8, 8, 128, 2048, &rr) == 1 && rr == 2048); /* fully contiguous */
+  assert_true(cost_runs(16, 16, 1, 8, 8, 256, 0, &rr) == 16 && rr == 16);    /* lines apart */
+  assert_true(cost_runs(16, 4, 1, 8, 64, 1024, 0, &rr) == 64 && rr == 1);    /* strided rows */
+}
+
+static void test_matmul(void **state) {
+  (void)state;
+  const tsl_target_t *t = tsl_target_find("npu8"); /* preload 2 rows/cycle: P = 4 */
+  cost_t c = cost_matmul(t, 256, 32);
+  assert_true(c.cycles == 4 + 32 * 256 + 16 + 2 && c.stall_preload == 4);
+  c = cost_matmul(t, 2, 10); /* short tiles: 2 rows per 4-cycle preload */
+  assert_true(c.cycles == 4 + 10 * 4 + 16 + 2 && c.stall_preload == 4 + 10 * 2);
+  assert_true(cost_matmul(t, 100, 9).cycles < cost_matmul(t, 101, 9).cycles);
+  assert_true(cost_gemm_ideal_cycles(t, 256, 256, 256) == 262144);
+  const tsl_target_t *t4 = tsl_target_find("npu4");
+  assert_true(cost_matmul(t4, 4, 1).stall_preload == 4); /* P = 4 at npu4 too: only the first preload */
+}
+
+static void test_units(void **state) {
+  (void)state;
+  const tsl_target_t *t = tsl_target_find("npu8");
+  cost_t l = cost_load(t, 1, 64, 8);
+  assert_true(l.cycles == 30 + (1 * 30 + 8 + 3) / 4 + 2 && l.stall_dram == l.cycles - 2 - 8);
+  cost_t s = cost_store(t, 256, 256, 0, 0); /* to the scratchpad: on-chip bound */
+  assert_true(s.cycles == 256 + 6 && s.stall_dram == 0);
+  assert_true(cost_store(t, 256, 256, 256, 32).cycles > s.cycles);
+  assert_true(cost_dwconv(t, 64, 9).cycles == 64 * 9 * 8 / 64 + 8 + 2);
+  assert_true(cost_vadd(t, 100).cycles == 106 && cost_config(t).cycles == 1);
+  assert_true(cost_vpool(t, 1, 49).cycles == 49 + 64 + 6);
+}
+
+static void test_error_report(void **state) {
+  (void)state;
+  cost_error_t e = {0};
+  assert_true(cost_error_mean_abs(&e) == 0.0 && cost_error_total_rel(&e) == 0.0);
+  cost_error_add(&e, 110, 100); /* +10% */
+  cost_error_add(&e, 80, 100);  /* -20% */
+  assert_true(e.n == 2);
+  assert_true(cost_error_mean_abs(&e) > 0.149 && cost_error_mean_abs(&e) < 0.151);
+  assert_true(e.max_abs_rel > 0.199 && e.max_abs_rel < 0.201);
+  assert_true(cost_error_total_rel(&e) > -0.051 && cost_error_total_rel(&e) < -0.049);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_dram),
+      cmocka_unit_test(test_matmul),
+      cmocka_unit_test(test_units),
+      cmocka_unit_test(test_error_report),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
