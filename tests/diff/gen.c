@@ -6,8 +6,11 @@
  * instructions as a ready-to-run ELF linked at 0x80000000: ALU register and
  * immediate ops, mul/div with corner operands, lui/auipc, loads and stores of
  * every width to a 4 KiB data area at random offsets, forward branches and
- * jumps (jal, auipc+jalr) that cannot loop, csr ops on mscratch, and
- * back-to-back dependencies. It ends by writing 1 to `tohost` and prints the
+ * jumps (jal, auipc+jalr) that cannot loop, csr ops on mscratch,
+ * back-to-back dependencies, and exceptions (ecall, ebreak, illegal words,
+ * misaligned and faulting loads/stores, misaligned jump targets) whose
+ * handler reads mcause/mtval/mepc into x27..x29 and resumes after the
+ * trapping instruction. It ends by writing 1 to `tohost` and prints the
  * pc of that store, so a runner can cut both commit traces there (a
  * simulator may retire a few more instructions before it stops). */
 #include <stdint.h>
@@ -137,8 +140,9 @@ static void gen_csr(void) {
 }
 
 /* Forward control flow. Targets are word indices fixed up after the body is
- * generated (fix_jumps), because a target must not be the jalr of an
- * auipc+jalr pair: arriving there without the auipc would jump anywhere. */
+ * generated (fix_jumps), because a target must not be the second word of a
+ * pair whose first word sets up its base (auipc+jalr, lui+load/store):
+ * arriving there without the first would jump or store anywhere. */
 enum { JUMP_BRANCH, JUMP_JAL, JUMP_JALR };
 typedef struct {
   uint32_t at;     /* index of the control instruction (auipc for jalr) */
@@ -147,7 +151,7 @@ typedef struct {
 } jump;
 static jump jumps[MAX_WORDS];
 static uint32_t njumps;
-static uint8_t is_jalr[MAX_WORDS];
+static uint8_t no_land[MAX_WORDS];
 
 /* Emits a control instruction skipping up to `left` following words (which
  * are still emitted, so they run when a branch falls through). */
@@ -173,7 +177,7 @@ static void gen_control(uint32_t left) {
     j->kind = JUMP_JALR;
     j->target = ncode + 2 + skip;
     emit(rx << 7 | 0x17); /* auipc rx, 0 */
-    is_jalr[ncode] = 1;
+    no_land[ncode] = 1;
     emit(enc_i(0, rx, 0, pick_dest(), 0x67));
     break;
   }
@@ -184,12 +188,55 @@ static void gen_control(uint32_t left) {
 static void fix_jumps(void) {
   for (uint32_t i = 0; i < njumps; i++) {
     jump *j = &jumps[i];
-    while (is_jalr[j->target]) j->target++;
+    while (no_land[j->target]) j->target++;
     int32_t off = (int32_t)(4 * (j->target - j->at));
     uint32_t *w = &code[j->at];
     if (j->kind == JUMP_BRANCH) *w = enc_b(off, (*w >> 20) & 31, (*w >> 15) & 31, (*w >> 12) & 7);
     else if (j->kind == JUMP_JAL) *w = enc_j(off, (*w >> 7) & 31);
     else w[1] = enc_i(off, (w[1] >> 15) & 31, 0, (w[1] >> 7) & 31, 0x67);
+  }
+}
+
+/* Exceptions. The handler (emitted after the epilogue) skips the trapping
+ * instruction, so each is a 1-word detour that shows up in the trace as the
+ * handler's csr reads. x30 is borrowed for fault addresses. */
+static void gen_trap(void) {
+  static const uint32_t illegal[] = {0x00000000u, 0xFFFFFFFFu, 0x40001033u, 0x02001013u,
+                                     0x00002063u, 0x00003003u, 0x00004073u, 0x10200073u,
+                                     0x00001067u, 0x0000200Fu, 0x7C002573u /* csrr a0, 0x7c0 */,
+                                     0xF1401073u /* csrw mhartid */};
+  switch (below(7)) {
+  case 0: emit(0x00000073u); break; /* ecall */
+  case 1: emit(0x00100073u); break; /* ebreak */
+  case 2: emit(illegal[below(sizeof illegal / sizeof illegal[0])]); break;
+  case 3: { /* misaligned load: lh/lhu/lw at an odd or half-aligned offset */
+    static const uint32_t f3s[] = {1, 2, 5};
+    uint32_t f3 = f3s[below(3)];
+    int32_t off = (int32_t)(below(DATA_BYTES / 4) * 4 + (f3 == 2 ? 1 + below(3) : 1)) - 2048;
+    emit(enc_i(off, REG_DATA, f3, pick_dest(), 0x03));
+    break;
+  }
+  case 4: { /* misaligned store */
+    uint32_t f3 = 1 + below(2);
+    int32_t off = (int32_t)(below(DATA_BYTES / 4) * 4 + (f3 == 2 ? 1 + below(3) : 1)) - 2048;
+    emit(enc_s(off, pick_src(), REG_DATA, f3));
+    break;
+  }
+  case 5: { /* access fault: unmapped or reserved NPU window */
+    static const uint32_t bases[] = {0x50000000u, 0x30000000u, 0x40000000u, 0xF0000000u};
+    emit(bases[below(4)] | 30u << 7 | 0x37); /* lui x30, base */
+    no_land[ncode] = 1;
+    if (below(2)) emit(enc_i((int32_t)(below(512) * 4), 30, 2, pick_dest(), 0x03));
+    else emit(enc_s((int32_t)(below(512) * 4), pick_src(), 30, below(3)));
+    break;
+  }
+  default: { /* jalr to pc + 4k + 2: misaligned target, the jalr traps */
+    uint32_t rx = 1 + below(30);
+    emit(rx << 7 | 0x17); /* auipc rx, 0 */
+    no_land[ncode] = 1;
+    emit(enc_i((int32_t)(4 * (1 + below(3)) + 2), rx, 0, pick_dest(), 0x67));
+    break;
+  }
   }
 }
 
@@ -205,6 +252,7 @@ static void gen_body(uint32_t count) {
     else if (kind < 74) gen_load();
     else if (kind < 84) gen_store();
     else if (kind < 87) gen_csr();
+    else if (kind < 90) gen_trap();
     else if (left > 3) gen_control(left - 3);
     else gen_alu_i();
   }
@@ -278,7 +326,11 @@ int main(int argc, char **argv) {
   }
   rng_state = seed * 0x9E3779B97F4A7C15ull + 1; /* never zero */
 
-  /* Prologue: random registers, the data base, a known mscratch. */
+  /* Prologue: mtvec (patched below), random registers, the data base, a
+   * known mscratch. */
+  uint32_t mtvec_li = ncode;
+  emit_li(30, 0);
+  emit(0x305F1073u); /* csrw mtvec, x30 */
   for (uint32_t r = 1; r < 31; r++) emit_li(r, below(4) == 0 ? corner() : rnd());
   emit_li(REG_DATA, DATA_BASE + 2048);
   emit(0x34001073u | 0u << 15); /* csrw mscratch, x0 */
@@ -293,6 +345,19 @@ int main(int argc, char **argv) {
   uint32_t store_pc = CODE_BASE + 4 * ncode;
   emit(enc_s(0, 29, 30, 2));         /* sw x29, 0(x30) */
   emit(enc_j(0, 0));                 /* j . */
+
+  /* Trap handler: record the trap, skip the instruction, return. */
+  uint32_t handler = CODE_BASE + 4 * ncode;
+  emit(0x34202DF3u);                 /* csrr x27, mcause */
+  emit(0x34302E73u);                 /* csrr x28, mtval */
+  emit(0x34102EF3u);                 /* csrr x29, mepc */
+  emit(enc_i(4, 29, 0, 29, 0x13));   /* addi x29, x29, 4 */
+  emit(0x341E9073u);                 /* csrw mepc, x29 */
+  emit(0x30200073u);                 /* mret */
+  uint32_t save = ncode;
+  ncode = mtvec_li;
+  emit_li(30, handler);
+  ncode = save;
 
   static uint8_t data[DATA_BYTES + 64];
   for (uint32_t i = 0; i < DATA_BYTES; i += 4) put32(data + i, below(3) == 0 ? corner() : rnd());
