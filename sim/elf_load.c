@@ -99,10 +99,10 @@ int elf_load(const uint8_t *buf, size_t len, ElfImage *img, char *err, size_t er
     if (rd32(ph) != PT_LOAD) continue;
     uint32_t off = rd32(ph + 4), paddr = rd32(ph + 12);
     uint32_t filesz = rd32(ph + 16), memsz = rd32(ph + 20);
-    if (memsz == 0) continue;
     if (filesz > memsz)
       return fail(err, errlen, "segment %u: file size 0x%x exceeds memory size 0x%x", i, filesz,
                   memsz);
+    if (memsz == 0) continue;
     if (!in_file(off, filesz, len))
       return fail(err, errlen, "segment %u: bytes 0x%x+0x%x run past the end of the file", i, off,
                   filesz);

@@ -238,18 +238,18 @@ class Harness {
       eval();
       // Everything below is what happens at the coming rising edge.
       if (top_->uart_tx_valid_o) put_byte(top_->uart_tx_data_o);
+      if (ending < 0 && (top_->sim_exit_valid_o | top_->sim_tohost_valid_o)) {
+        // The ending store was taken by the bus; it retires in this cycle
+        // or a few later (a DRAM store waits for its write response). Run
+        // on until it does, so the commit trace ends with it as the ISS's.
+        ending = finish();
+        drain_left = 10000;
+      }
       if (top_->commit_valid_o) {
         retired++;
         if (commits) write_commit(commits);
         // The store that ended the run has retired: stop after this edge.
         if (ending >= 0 && (top_->commit_insn_o & 0x7f) == 0x23) status = ending;
-      }
-      if (ending < 0 && (top_->sim_exit_valid_o | top_->sim_tohost_valid_o)) {
-        // The ending store was taken by the bus; it retires a few cycles
-        // later (a DRAM store waits for its write response). Run on until
-        // it does, so the commit trace ends with it as the ISS's does.
-        ending = finish();
-        drain_left = 10000;
       }
       if (ending >= 0 && drain_left-- == 0) status = ending;
       bool mem_active = top_->mem_req_valid_o | top_->mem_w_valid_o | dram_.busy();

@@ -77,3 +77,10 @@ TEST_SUITES += soc
 test-soc: $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS)
 	@$(if $(wildcard firmware/apps/hello.c),$(MAKE) --no-print-directory $(BUILD)/firmware/hello-dram.elf >/dev/null;) \
 	tests/soc/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(BUILD)/firmware
+
+# ---- command line and bad input ----------------------------------------------
+TEST_SUITES += sim-cli
+.PHONY: test-sim-cli
+test-sim-cli: $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN) $(SOC_TEST_ELFS)
+	@$(if $(filter $(BIN)/tessel-iss,$(ALL)),$(MAKE) --no-print-directory $(BIN)/tessel-iss >/dev/null;) \
+	tests/sim-cli/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(if $(filter $(BIN)/tessel-iss,$(ALL)),$(BIN)/tessel-iss)
