@@ -46,7 +46,10 @@ $(BUILD)/isa/%.elf: tests/isa/%.S tests/isa/isa_test.h linker/dram.ld linker/sec
 ALL += $(ISA_ELFS) $(TRAP_ELFS)
 
 ISA_RUN_ISS = iss="$(TESSEL_ISS) --max-insns 2000000"
-ISA_RUN_SIM = $(if $(fw_have_sim),sim="$(TESSEL_SIM) --max-cycles 20000000")
+# On tessel-sim twice: default DRAM timing, and slow DRAM (the tests run
+# from DRAM, so fetch and data paths see long latencies and low bandwidth).
+ISA_RUN_SIM = $(if $(fw_have_sim),sim="$(TESSEL_SIM) --max-cycles 20000000" \
+  sim-slowdram="$(TESSEL_SIM) --max-cycles 200000000 --dram-latency 200 --dram-bw 0.5")
 
 TEST_SUITES += isa traps
 .PHONY: test-isa test-traps

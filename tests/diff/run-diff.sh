@@ -3,8 +3,9 @@
 # retire the same instructions with the same register writes.
 #   tests/diff/run-diff.sh GEN ISS SIM OUTDIR FIRST_SEED COUNT INSNS [ELF...]
 # For each seed: GEN writes the program and prints the pc of its final
-# tohost store; both simulators run it with --trace-commits; the traces,
-# cut after that store, must be identical. A mismatch prints the seed and
+# tohost store; both simulators run it with --trace-commits (tessel-sim with
+# a DRAM latency and bandwidth that vary with the seed); the traces, cut
+# after that store, must be identical. A mismatch prints the seed and
 # the first differing line, and keeps the program and traces in
 # OUTDIR/seed-N/ for reproduction. Each extra ELF (real firmware whose
 # behaviour does not depend on cycle counts) is compared the same way over
@@ -22,7 +23,11 @@ for ((seed = first; seed < first + count; seed++)); do
   fi
   "$iss" "$d/prog.elf" --max-insns 1000000 --trace-commits "$d/iss.full" >"$d/iss.out" 2>&1
   iss_rc=$?
-  "$sim" "$d/prog.elf" --max-cycles 10000000 --trace-commits "$d/sim.full" >"$d/sim.out" 2>&1
+  # Vary the DRAM timing with the seed: commit traces must not depend on it.
+  bws=(8 1 0.5 64 2) lat=$(( (seed * 37) % 120 + 1 ))
+  bw=${bws[$((seed % 5))]}
+  "$sim" "$d/prog.elf" --max-cycles 10000000 --dram-latency "$lat" --dram-bw "$bw" \
+    --trace-commits "$d/sim.full" >"$d/sim.out" 2>&1
   sim_rc=$?
   # Cut at the tohost store: a simulator may retire a few more before it stops.
   # Hex case is normalised: the format fixes the digits, not their case.
@@ -44,7 +49,7 @@ for ((seed = first; seed < first + count; seed++)); do
     rm -rf "$d"
   else
     echo "FAIL seed $seed: $why"
-    echo "     reproduce: $gen $seed $insns prog.elf; files kept in $d"
+    echo "     reproduce: $gen $seed $insns prog.elf (sim --dram-latency $lat --dram-bw $bw); files kept in $d"
     fail=$((fail + 1))
   fi
 done
