@@ -84,3 +84,29 @@ TEST_SUITES += sim-cli
 test-sim-cli: $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN) $(SOC_TEST_ELFS)
 	@$(if $(filter $(BIN)/tessel-iss,$(ALL)),$(MAKE) --no-print-directory $(BIN)/tessel-iss >/dev/null;) \
 	tests/sim-cli/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(if $(filter $(BIN)/tessel-iss,$(ALL)),$(BIN)/tessel-iss)
+
+# ---- lint: core + SoC, and the arbiter with the NPU's third master -----------
+TEST_SUITES += lint-soc
+.PHONY: test-lint-soc
+test-lint-soc:
+	@p=0; f=0; \
+	if $(VERILATOR) --lint-only -Wall --top-module tessel_soc $(SOC_ALL_SV); \
+	then echo "PASS lint tessel_soc"; p=$$((p+1)); else echo "FAIL lint tessel_soc"; f=$$((f+1)); fi; \
+	if $(VERILATOR) --lint-only -Wall --top-module tessel_soc -GFastMul=0 $(SOC_ALL_SV); \
+	then echo "PASS lint tessel_soc FastMul=0"; p=$$((p+1)); else echo "FAIL lint tessel_soc FastMul=0"; f=$$((f+1)); fi; \
+	for n in 1 3 4; do \
+	  if $(VERILATOR) --lint-only -Wall --top-module tessel_memport_arbiter -GNumMasters=$$n \
+	       rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv; \
+	  then echo "PASS lint arbiter NumMasters=$$n"; p=$$((p+1)); else echo "FAIL lint arbiter NumMasters=$$n"; f=$$((f+1)); fi; \
+	done; \
+	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# ---- bench: simulated cycles per second and CPI on a CPU-bound firmware ------
+BENCH_CPU_ELF := $(BUILD)/firmware/bench-cpu.elf
+BENCHES += sim-speed
+.PHONY: bench-sim-speed
+bench-sim-speed: $(TESSEL_SIM_BIN) $(SOC_TEST_DIR)/speed_loop.elf
+	@$(if $(filter $(BENCH_CPU_ELF),$(ALL)),$(MAKE) --no-print-directory $(BENCH_CPU_ELF) >/dev/null;) \
+	elf=$(if $(filter $(BENCH_CPU_ELF),$(ALL)),$(BENCH_CPU_ELF),$(SOC_TEST_DIR)/speed_loop.elf); \
+	echo "bench-sim-speed: $$elf on tessel-sim (one host core)"; \
+	$(TESSEL_SIM_BIN) $$elf --stats 2>&1 >/dev/null | sed -n 's/^tessel-sim: /bench-sim-speed: /p' | grep -v DRAM

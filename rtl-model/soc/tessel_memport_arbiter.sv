@@ -176,11 +176,11 @@ module tessel_memport_arbiter #(
     m_b_valid_o = '0;
     s_r_ready_o = 1'b0;
     s_b_ready_o = 1'b0;
-    if (r_idx < IdxW'(N)) begin
+    if ({1'b0, r_idx} < (IdxW+1)'(N)) begin
       m_r_valid_o[r_sel] = s_r_valid_i;
       s_r_ready_o        = m_r_ready_i[r_sel];
     end
-    if (b_idx < IdxW'(N)) begin
+    if ({1'b0, b_idx} < (IdxW+1)'(N)) begin
       m_b_valid_o[b_sel] = s_b_valid_i;
       s_b_ready_o        = m_b_ready_i[b_sel];
     end
