@@ -83,7 +83,7 @@ NPU_MODEL_OBJS := $(patsubst sim/npu-model/%.c,$(BUILD)/obj/npu-model/%.o,$(NPU_
                   $(BUILD)/obj/npu-model/tessel_isa_tables.o $(BUILD)/obj/npu-model/tessel_targets.o
 NPU_MODEL_INC  := -Isim/npu-model -I$(TSL_GEN_DIR)
 
-ALL += $(NPU_MODEL_LIB)
+ALL += $(NPU_MODEL_LIB) $(BIN)/tessel-npu-model
 
 $(BUILD)/obj/npu-model/%.o: sim/npu-model/%.c $(NPU_MODEL_HDRS) $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
 	@mkdir -p $(@D)
@@ -96,6 +96,11 @@ $(NPU_MODEL_LIB): $(NPU_MODEL_OBJS)
 	@mkdir -p $(@D)
 	rm -f $@
 	ar rcs $@ $^
+
+# build/bin/tessel-npu-model: asm / disasm / run streams on the model
+$(BIN)/tessel-npu-model: sim/npu-model/cli/tessel_npu_model.c $(NPU_MODEL_LIB)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -o $@ $< $(NPU_MODEL_LIB)
 
 # ---- npu-model and npu-model-errors: cmocka, under ASan/UBSan ----------------
 NPU_MODEL_TEST_DEPS := $(NPU_MODEL_SRCS) $(NPU_MODEL_HDRS) $(NPU_MODEL_GEN_SRCS) $(TSL_ISA_OUT) $(TSL_TGTS_OUT) \
@@ -112,8 +117,16 @@ $(TSL_TEST_OBJ)/test_npu_errors: tests/npu-model/test_npu_errors.c $(NPU_MODEL_T
 	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ \
 	  tests/npu-model/test_npu_errors.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
 
-TEST_SUITES += npu-model npu-model-errors
-.PHONY: test-npu-model test-npu-model-errors
+# the CLI under the sanitizers, for its suite
+$(TSL_TEST_OBJ)/tessel-npu-model-san: sim/npu-model/cli/tessel_npu_model.c $(NPU_MODEL_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -o $@ $< $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS)
+
+TEST_SUITES += npu-model npu-model-errors npu-model-cli
+.PHONY: test-npu-model test-npu-model-errors test-npu-model-cli
+
+test-npu-model-cli: $(TSL_TEST_OBJ)/tessel-npu-model-san
+	@bash tests/npu-model/cli-test.sh $(TSL_TEST_OBJ)/tessel-npu-model-san
 
 $(TSL_TEST_OBJ)/test_cost_model: tests/npu-model/test_cost_model.c $(NPU_MODEL_TEST_DEPS)
 	@mkdir -p $(@D)

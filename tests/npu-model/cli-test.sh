@@ -1,0 +1,67 @@
+#!/bin/bash
+# npu-model-cli suite: tessel-npu-model assembles, disassembles and runs
+# streams, and rejects bad input with a message and exit status 2 (1 for a
+# stream that ends with an NPU error).
+#   tests/npu-model/cli-test.sh TESSEL_NPU_MODEL
+set -u
+tool=$1
+dir=tests/npu-model/streams
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     /' "$tmp/out" | head -20; }
+
+# expect NAME STATUS PATTERN COMMAND...: exit status and a line matching PATTERN
+expect() {
+  local name=$1 want=$2 pat=$3
+  shift 3
+  "$@" >"$tmp/out" 2>&1
+  local rc=$?
+  if [[ $rc -eq $want ]] && { [[ -z $pat ]] || grep -qE -- "$pat" "$tmp/out"; }; then ok "$name"; else echo "     (exit $rc)" >>"$tmp/out"; bad "$name"; fi
+}
+
+expect "asm copy.s" 0 "" "$tool" asm "$dir/copy.s" "$tmp/copy.bin"
+expect "disasm" 0 "^6 +STORE src_mem=1" "$tool" disasm "$tmp/copy.bin"
+# disassembly reassembles to the same bytes
+"$tool" disasm "$tmp/copy.bin" | sed -E 's/^[0-9]+ +//' >"$tmp/re.s"
+"$tool" asm "$tmp/re.s" "$tmp/re.bin" >"$tmp/out" 2>&1 && cmp -s "$tmp/copy.bin" "$tmp/re.bin" && ok "round trip" || bad "round trip"
+
+# DRAM: 12 bytes of input 1..12, then room for the output and the MARK record
+printf '\001\002\003\004\005\006\007\010\011\012\013\374' >"$tmp/d.bin"
+expect "run copy" 0 "^ok npu4" "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram "$tmp/d.bin" \
+  --dram-size 256 --out "$tmp/o.bin"
+expect "run counters" 0 "^counter DRAM_RD_BYTES 12$" "$tool" run --target npu4 --stream "$tmp/copy.bin" \
+  --dram "$tmp/d.bin" --dram-size 256
+expect "run mark" 0 "^mark 1 kernel 5 " "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram "$tmp/d.bin" \
+  --dram-size 256
+# doubled values (clamped: 2*-4 = -8 = 0xf8), at offset 16
+got=$(od -An -tx1 -j16 -N12 "$tmp/o.bin" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
+[[ "$got" == "02 04 06 08 0a 0c 0e 10 12 14 16 f8" ]] && ok "output bytes" || { echo "got: $got" >"$tmp/out"; bad "output bytes"; }
+
+"$tool" asm "$dir/deadlock.s" "$tmp/dl.bin" >/dev/null 2>&1
+expect "deadlock exits 1" 1 "^error DEADLOCK: command 1 \(ENOP\)" "$tool" run --stream "$tmp/dl.bin"
+printf '\377\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$tmp/op.bin"
+expect "bad opcode exits 1" 1 "^error BAD_OPCODE: command 0" "$tool" run --stream "$tmp/op.bin"
+expect "window" 1 "DRAM_RANGE" "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram-size 20
+
+# bad input: exit 2 with a message naming the problem
+printf 'LOAD n0=3\nFROB x=1\n' >"$tmp/b1.s"
+expect "unknown command" 2 "b1.s:2: unknown command 'FROB'" "$tool" asm "$tmp/b1.s" "$tmp/x.bin"
+printf 'LOAD n0=99\n' >"$tmp/b2.s"
+expect "field range" 2 "b2.s:1: field n0 = 99 does not fit 5 unsigned bits" "$tool" asm "$tmp/b2.s" "$tmp/x.bin"
+printf 'LOAD foo=1\n' >"$tmp/b3.s"
+expect "unknown field" 2 "LOAD has no field 'foo'" "$tool" asm "$tmp/b3.s" "$tmp/x.bin"
+printf 'LOAD n0=zz\n' >"$tmp/b4.s"
+expect "not a number" 2 "'zz' is not a number" "$tool" asm "$tmp/b4.s" "$tmp/x.bin"
+head -c 15 "$tmp/copy.bin" >"$tmp/short.bin"
+expect "truncated stream" 2 "15 bytes is not a whole number" "$tool" run --stream "$tmp/short.bin"
+expect "unknown target" 2 "unknown target 'npu7'" "$tool" run --target npu7 --stream "$tmp/copy.bin"
+expect "missing file" 2 "nope.bin: No such file" "$tool" run --stream "$tmp/nope.bin"
+expect "bad size" 2 "--dram-size 'x'" "$tool" run --stream "$tmp/copy.bin" --dram-size x
+expect "dram larger than size" 2 "larger than --dram-size" "$tool" run --stream "$tmp/copy.bin" --dram "$tmp/d.bin" --dram-size 4
+expect "unknown option" 2 "unknown option '--frob'" "$tool" run --frob 1
+expect "usage" 2 "usage:" "$tool"
+
+echo "$pass passed, $fail failed"
+[[ $fail -eq 0 ]]
