@@ -11,9 +11,10 @@
 // Execute only proceeds when writeback retires in the same cycle (or is empty),
 // so forwarding from writeback (plus the write of the previous cycle, which the
 // block RAM read missed) covers every hazard, a load result can be used by the
-// very next instruction, and traps stay precise. Taken branches and jumps cost
-// one cycle: the target goes out on the instruction bus in the cycle execute
-// resolves it.
+// very next instruction, and traps stay precise. Fetch predicts jal and
+// backward branches taken; a mispredicted branch, a jalr, a forward taken
+// branch costs one cycle: the target goes out on the instruction bus in the
+// cycle execute resolves it.
 // docs/core.md describes the design, the CSRs, traps and the bus protocol.
 module tessel_core #(
   parameter bit FastMul = 1'b1
@@ -64,6 +65,8 @@ module tessel_core #(
   logic [31:0] redirect_pc;
   logic        f_valid;                  // fetch offers an instruction
   logic [31:0] f_insn;
+  logic [31:0] f_pc;
+  logic        f_pred;                   // ... and continued at its jump target
   logic        f_err;
   logic        x_load;                   // it moves into execute this cycle
   logic        ex_fire;
@@ -82,6 +85,8 @@ module tessel_core #(
     .redirect_pc_i    (redirect_pc),
     .valid_o          (f_valid),
     .insn_o           (f_insn),
+    .pc_o             (f_pc),
+    .pred_o           (f_pred),
     .err_o            (f_err),
     .consume_i        (x_load)
   );
@@ -115,7 +120,7 @@ module tessel_core #(
   logic [31:0] ex_insn_q, ex_insn_d;
   logic        ex_fetch_err_q, ex_fetch_err_d;
   logic [31:0] ex_pc_q, ex_pc_d;
-  logic [31:0] f_pc_q, f_pc_d;           // pc of the instruction fetch offers next
+  logic        ex_pred_q, ex_pred_d;     // fetch went on at the jump target
   logic        dreq_wait_q;              // a data request is raised and not yet accepted
   logic        byp_we_q;                 // the register write of the previous cycle,
   logic [4:0]  byp_rd_q;                 // which the synchronous register-file read
@@ -381,9 +386,11 @@ module tessel_core #(
     end else if (ex_ready && dec_mret) begin
       redirect    = 1'b1;
       redirect_pc = mepc;
-    end else if (ex_ready && jump) begin
+    end else if (ex_ready && (jump != ex_pred_q)) begin
+      // fetch guessed wrong: a taken jump it did not predict, or a predicted
+      // branch that falls through
       redirect    = 1'b1;
-      redirect_pc = jump_target;
+      redirect_pc = jump ? jump_target : pc_plus4;
     end else if (ex_ready && dec_fencei) begin
       // later fetches are issued after every older store has completed
       redirect    = 1'b1;
@@ -399,16 +406,15 @@ module tessel_core #(
     ex_insn_d      = ex_insn_q;
     ex_fetch_err_d = ex_fetch_err_q;
     ex_pc_d        = ex_pc_q;
-    f_pc_d         = f_pc_q;
+    ex_pred_d      = ex_pred_q;
     if (redirect) begin
       ex_valid_d = 1'b0;
-      f_pc_d     = redirect_pc;
     end else if (x_load) begin
       ex_valid_d     = 1'b1;
       ex_insn_d      = f_insn;
       ex_fetch_err_d = f_err;
-      ex_pc_d        = f_pc_q;
-      f_pc_d         = f_pc_q + 32'd4;
+      ex_pc_d        = f_pc;
+      ex_pred_d      = f_pred;
     end
   end
 
@@ -441,7 +447,7 @@ module tessel_core #(
       ex_insn_q      <= 32'd0;
       ex_fetch_err_q <= 1'b0;
       ex_pc_q        <= 32'd0;
-      f_pc_q         <= boot_addr_i;
+      ex_pred_q      <= 1'b0;
       byp_we_q       <= 1'b0;
       byp_rd_q       <= 5'd0;
       byp_data_q     <= 32'd0;
@@ -460,7 +466,7 @@ module tessel_core #(
       ex_insn_q      <= ex_insn_d;
       ex_fetch_err_q <= ex_fetch_err_d;
       ex_pc_q        <= ex_pc_d;
-      f_pc_q         <= f_pc_d;
+      ex_pred_q      <= ex_pred_d;
       byp_we_q       <= wb_retire && wb_rd_we_q;
       byp_rd_q       <= wb_rd_q;
       byp_data_q     <= wb_result;

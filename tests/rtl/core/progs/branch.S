@@ -75,6 +75,34 @@ loop:
   li t0, 4
   blt a3, t0, 1b
   CHECK(25, a3, 4)
+  // a backward branch that is never taken (fetch predicts backward taken)
+  li a4, 0
+1:
+  addi a4, a4, 1
+  bltz a4, 1b
+  CHECK(26, a4, 1)
+  // a one-instruction loop: the branch is its own target
+  li a5, 3
+1:
+  addi a5, a5, -1
+  bnez a5, 1b
+  li a5, 3
+  li a6, 0
+2:
+  addi a6, a6, 1
+  blt a6, a5, 2b
+  CHECK(27, a6, 3)
+  // jal backward then forward again (both predicted)
+  li a7, 0
+  j 4f
+3:
+  addi a7, a7, 1
+  j 5f
+4:
+  addi a7, a7, 10
+  j 3b
+5:
+  CHECK(28, a7, 11)
   TB_PASS
 fail19: li x30, 19; j tb_fail
 fail21: li x30, 21; j tb_fail

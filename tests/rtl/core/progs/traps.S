@@ -79,6 +79,16 @@ j3:
   EXPECT_TRAP(33, 3, 0)
   CHECK_LA(34, s11, j3 + 6)
   CHECK(35, ra, 0x1111)
+  // backward targets: fetch predicts these taken, but not to a misaligned target
+j4:
+  .word 0xfe000de3      // beq x0, x0, .-6
+  EXPECT_TRAP(66, 4, 0)
+  CHECK_LA(67, s11, j4 - 6)
+j5:
+  .word 0xffbff0ef      // jal ra, .-6
+  EXPECT_TRAP(68, 5, 0)
+  CHECK_LA(69, s11, j5 - 6)
+  CHECK(70, ra, 0x1111)
   // misaligned loads and stores: mtval = address, no register or memory write
   la s0, data
   li s7, 0
@@ -138,6 +148,16 @@ a2:
   addi t2, t2, 1
   EXPECT_TRAP(58, 5, 5)
   CHECK(59, t2, 3)
+  // a load fault right before a backward branch that fetch predicted taken
+  // but that falls through when the handler returns to it
+  j 2f
+1:
+  li x30, 71
+  j tb_fail
+2:
+  lw t2, 0(s1)
+  bne zero, zero, 1b
+  EXPECT_TRAP(72, 6, 5)
   // fetch fault: mcause 1, mtval = mepc = the address
   li s7, 0
   jalr ra, 0(s1)
