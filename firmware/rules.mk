@@ -1,10 +1,12 @@
 # firmware/rules.mk: the firmware base and everything tied to the RV32IM ISA:
 #   firmware/base  -> build/firmware/libtessel-fw.a  (startup, traps, UART stdio, timer, exit)
-#   firmware/apps  -> build/firmware/hello.elf, bench-cpu.elf
-#   sim/iss        -> build/bin/tessel-iss           (instruction-set simulator)
+#   firmware/apps  -> build/firmware/hello.elf, hello-dram.elf, bench-cpu.elf
+#   firmware/tests -> build/firmware/tests/*.elf     (suite fw; printf checks hello)
+#   sim/iss        -> build/bin/tessel-iss           (suites iss, iss-cli, iss-fuzz-short;
+#                                                     bench iss-speed; fuzzer iss-elf)
 #   tests/isa      -> suites isa, traps              (riscv-tests-style assembly tests)
-#   tests/diff     -> suite diff                     (random programs, ISS vs tessel-sim)
-#   suites iss (cmocka, ISS unit tests), printf (hello.elf output), fw (C firmware tests)
+#   tests/diff     -> build/bin/tessel-diff-gen      (suite diff: ISS vs tessel-sim)
+# Docs: docs/firmware.md, docs/iss.md.
 
 TESSEL_ISS := $(BIN)/tessel-iss
 TESSEL_SIM := $(BIN)/tessel-sim
