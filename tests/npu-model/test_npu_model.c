@@ -183,6 +183,80 @@ static void test_conv_bias_requant_relu(void **state) {
   }
 }
 
+/* ---- grouped conv (groups = 2, channels per group not a multiple of DIM) --
+ * Each group's input channels are loaded into their own channel-block planes
+ * (the DMA picks channels g*cpg .. g*cpg+cpg-1), each group is one MATMUL with
+ * its own weights, and its outputs are stored at channel offset g*opg. */
+static void test_grouped_conv(void **state) {
+  (void)state;
+  for (int ti = 0; ti < tsl_ntargets; ti++) {
+    const tsl_target_t *t = &tsl_targets[ti];
+    rng = 13;
+    ref_conv_t p = conv_params(7, 6, 12, 10, 3, 1, 1, 1, 4);
+    p.groups = 2;
+    const int dim = (int)t->dim, G = 2, cpg = 6, opg = 5, ncb = cdiv(cpg, dim), nobg = cdiv(opg, dim);
+    const int taps = 9, plane = p.h * p.w, rows_q = taps * ncb * dim, NQ = G * nobg; /* q = (group, out block) */
+    size_t nx = (size_t)(plane * p.cin), nw = (size_t)(p.cout * taps * cpg), no = (size_t)(p.oh * p.ow * p.cout);
+    int8_t *x = malloc(nx), *wt = malloc(nw), *ref = malloc(no);
+    int32_t bias[16], mult[16], nbias[16];
+    uint8_t shift[16];
+    rnd_fill(x, nx, -128, 127);
+    rnd_fill(wt, nw, -128, 127);
+    for (int oc = 0; oc < p.cout; oc++) bias[oc] = rnd_range(-999, 999), mult[oc] = rnd_range(1 << 28, 1 << 30), shift[oc] = 40;
+    ref_conv(&p, x, wt, bias, mult, shift, ref);
+    size_t w_off = nx, p_off = w_off + (size_t)(NQ * rows_q * dim), o_off = p_off + (size_t)(NQ * 9 * dim), size = o_off + no;
+    uint8_t *dram = calloc(size, 1);
+    memcpy(dram, x, nx);
+    for (int oc = 0; oc < p.cout; oc++) {
+      int g = oc / opg, q = g * nobg + (oc % opg) / dim, n = (oc % opg) % dim;
+      int64_t sw = 0;
+      for (int tp = 0; tp < taps; tp++)
+        for (int ic = 0; ic < cpg; ic++) {
+          int8_t v = wt[(oc * taps + tp) * cpg + ic];
+          sw += v;
+          dram[w_off + (size_t)(q * rows_q + (tp * ncb + ic / dim) * dim + ic % dim) * dim + n] = (uint8_t)v;
+        }
+      nbias[oc] = (int32_t)(bias[oc] - (int64_t)p.zx * sw);
+    }
+    /* PARAM row q holds the channels of (group, out block) q in its lanes */
+    for (int q = 0; q < NQ; q++) {
+      int first = (q / nobg) * opg + (q % nobg) * dim, cnt = imin(dim, opg - (q % nobg) * dim);
+      put_params(dram + p_off + (size_t)(q * 9 * dim), dim, cnt, nbias + first, mult + first, shift + first);
+    }
+    sb_t *sb = calloc(1, sizeof *sb);
+    SB_ADD(sb, cfg_load, .stride_x = p.cin, .stride_y = p.w * p.cin);
+    for (int g = 0; g < G; g++)
+      for (int cb = 0; cb < ncb; cb++) /* the DMA picks the group's channels */
+        SB_ADD(sb, load, .n0 = imin(dim, cpg - cb * dim), .pad = p.zx, .dram = g * cpg + cb * dim,
+               .row = (g * ncb + cb) * plane, .nx = p.w, .ny = p.h, .nz = 1);
+    SB_ADD(sb, cfg_load, .stride_x = dim);
+    SB_ADD(sb, load, .n0 = dim, .dram = (int64_t)w_off, .row = G * ncb * plane, .nx = NQ * rows_q, .ny = 1, .nz = 1);
+    SB_ADD(sb, cfg_load, .stride_x = 9 * dim);
+    SB_ADD(sb, load, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = (int64_t)p_off, .nx = NQ, .ny = 1, .nz = 1, .push_next = 1);
+    SB_ADD(sb, cfg_exec, .out_pitch = p.ow, .kh = 3, .kw = 3, .ncb = ncb, .pad = p.zx, .stride_y = 1, .stride_x = 1,
+           .dil_y = 1, .dil_x = 1, .in_h = p.h, .in_w = p.w, .in_pitch = p.w, .cb_stride = plane);
+    SB_ADD(sb, enop, .pop_prev = 1);
+    SB_ADD(sb, loop, .count = G, .body = 2, .stride_b = ncb * plane, .stride_c = nobg * p.oh * p.ow,
+           .stride_d = nobg * rows_q);
+    SB_ADD(sb, loop, .count = nobg, .body = 1, .stride_c = p.oh * p.ow, .stride_d = rows_q);
+    SB_ADD(sb, matmul, .oh = p.oh, .ow = p.ow, .in = 0, .wgt = G * ncb * plane, .acc = 0, .iy0 = -1, .ix0 = -1);
+    SB_ADD(sb, enop, .push_next = 1);
+    SB_ADD(sb, cfg_store, .src_pitch = p.ow, .stride_x = p.cout, .stride_y = p.ow * p.cout);
+    SB_ADD(sb, cfg_epi, .pop_prev = 1, .zp_out = p.zo, .lo = p.lo, .hi = p.hi);
+    for (int q = 0; q < NQ; q++)
+      SB_ADD(sb, store, .n0 = imin(dim, opg - (q % nobg) * dim), .oh = p.oh, .ow = p.ow,
+             .dram = (int64_t)o_off + (q / nobg) * opg + (q % nobg) * dim, .src_row = q * p.oh * p.ow, .param = q);
+    npu_model_t *m = run_ok(t, sb, dram, size);
+    assert_memory_equal(dram + o_off, ref, no);
+    npu_model_free(m);
+    free(sb);
+    free(dram);
+    free(x);
+    free(wt);
+    free(ref);
+  }
+}
+
 /* ---- depthwise --------------------------------------------------------- */
 
 static void dw_case(const tsl_target_t *t, ref_conv_t p) {
@@ -846,6 +920,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rounding_helpers),
       cmocka_unit_test(test_conv_bias_requant_relu),
+      cmocka_unit_test(test_grouped_conv),
       cmocka_unit_test(test_depthwise),
       cmocka_unit_test(test_matmul),
       cmocka_unit_test(test_epilogue_ties_and_saturation),
