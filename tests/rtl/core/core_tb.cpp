@@ -5,7 +5,7 @@
 // memory (ready always, response next cycle) and on slow, stalling memory like
 // DRAM. Each program reports its own result through the bench's EXIT register.
 //
-//   core_tb [--config ideal|random|slow|all] [--seed N] [--max-cycles N]
+//   core_tb [--config ideal|random|slow|jitter|all] [--seed N] [--max-cycles N]
 //           [--same-trace] [--cpi] [--label S] [--trace-commits F] PROG.bin...
 //
 // --same-trace: the commit trace (pc, insn, register write) must be identical
@@ -51,6 +51,7 @@ const Timing kTimings[] = {
     {"ideal", 100, 1, 1},   // TCM: ready always, response next cycle
     {"random", 60, 1, 6},   // random stalls and latencies
     {"slow", 50, 12, 20},   // DRAM-like: tens of cycles per access
+    {"jitter", 90, 1, 3},   // nearly TCM: occasional stalls and late responses
 };
 
 struct Rng {
@@ -295,7 +296,7 @@ Result run(const std::vector<uint8_t> &image, const Timing &t, const Options &o,
 
 void usage() {
   fprintf(stderr,
-          "usage: core_tb [--config ideal|random|slow|all] [--seed N] [--max-cycles N]\n"
+          "usage: core_tb [--config ideal|random|slow|jitter|all] [--seed N] [--max-cycles N]\n"
           "               [--same-trace] [--cpi] [--label S] [--trace-commits F] PROG.bin...\n");
 }
 
@@ -355,7 +356,7 @@ int main(int argc, char **argv) {
     if (o.config == "all" || o.config == t.name) timings.push_back(&t);
   if (o.cpi) timings = {&kTimings[0]};
   if (timings.empty()) {
-    fprintf(stderr, "core_tb: unknown --config '%s' (ideal, random, slow or all)\n", o.config.c_str());
+    fprintf(stderr, "core_tb: unknown --config '%s' (ideal, random, slow, jitter or all)\n", o.config.c_str());
     return 2;
   }
   if (progs.empty()) {

@@ -27,6 +27,10 @@ for tb in "$tb1" "$tb0"; do
   label=FastMul=1; [[ $tb == "$tb0" ]] && label=FastMul=0
   [[ ${#same[@]} -gt 0 ]] && run "$tb" --label "$label" --same-trace "${same[@]}"
   [[ ${#other[@]} -gt 0 ]] && run "$tb" --label "$label" "${other[@]}"
+  # more random stall/latency patterns (fixed seeds: reproducible)
+  for seed in 2 3 4 5 6 7 8 9; do
+    run "$tb" --label "$label/seed$seed" --config random --seed "$seed" "${same[@]}" "${other[@]}"
+  done
 done
 # a bad program path must give a clear error and a non-zero exit
 if out=$("$tb1" /nonexistent.bin 2>&1); then
