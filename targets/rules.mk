@@ -133,9 +133,15 @@ $(TSL_TEST_OBJ)/test_cost_model: tests/npu-model/test_cost_model.c $(NPU_MODEL_T
 	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -o $@ \
 	  tests/npu-model/test_cost_model.c sim/npu-model/cost_model.c $(TSL_GEN_DIR)/tessel_targets.c -lcmocka
 
-test-npu-model: $(TSL_TEST_OBJ)/test_npu_model $(TSL_TEST_OBJ)/test_cost_model
+$(TSL_TEST_OBJ)/test_npu_profile: tests/npu-model/test_npu_profile.c $(NPU_MODEL_TEST_DEPS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ \
+	  tests/npu-model/test_npu_profile.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
+
+test-npu-model: $(TSL_TEST_OBJ)/test_npu_model $(TSL_TEST_OBJ)/test_cost_model $(TSL_TEST_OBJ)/test_npu_profile
 	$(TSL_TEST_OBJ)/test_npu_model
 	$(TSL_TEST_OBJ)/test_cost_model
+	$(TSL_TEST_OBJ)/test_npu_profile
 test-npu-model-errors: $(TSL_TEST_OBJ)/test_npu_errors
 	$(TSL_TEST_OBJ)/test_npu_errors
 

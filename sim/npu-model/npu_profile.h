@@ -1,0 +1,48 @@
+/* npu_profile.h: writes the profile JSON of docs/profile-format.md from the
+ * counters of a run and its MARK records, whichever engine produced them (the
+ * C model's snapshots, or the records the RTL wrote into DRAM). Used by
+ * `tessel run --profile`. */
+#ifndef NPU_PROFILE_H
+#define NPU_PROFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "npu_model.h"
+
+/* What the package's kernel table says about kernel id i (kernels[i]). */
+typedef struct {
+  const char *name;               /* "conv1+bn+relu" */
+  const char *const *onnx_nodes;  /* source ONNX node names */
+  size_t nonnx;                   /* entries in onnx_nodes */
+  uint64_t estimate_cycles;       /* the cost model's estimate for the kernel */
+  uint64_t compulsory_dram_bytes; /* weights + inputs + outputs once */
+} npu_kernel_info_t;
+
+/* An op the firmware ran on the core. */
+typedef struct {
+  const char *op;       /* ONNX op type, "Softmax" */
+  const char *name;     /* node name */
+  uint64_t core_cycles; /* cycles it took on the core */
+} npu_fallback_info_t;
+
+typedef struct {
+  const tsl_target_t *target;        /* the package's target */
+  const char *engine;                /* "rtl" or "model" */
+  const char *model;                 /* package file name */
+  const uint64_t *total;             /* TSL_NCOUNTERS counters of the whole run */
+  const npu_snapshot_t *marks;       /* MARK records in order: a MARK before the first kernel and after each */
+  size_t nmarks;
+  const npu_kernel_info_t *kernels;  /* indexed by MARK kernel id (may be NULL) */
+  size_t nkernels;
+  const npu_fallback_info_t *fallbacks; /* may be NULL */
+  size_t nfallbacks;
+} npu_profile_t;
+
+/* Writes the profile as one JSON object. Kernel k (0 <= k < nmarks-1) gets
+ * the counters marks[k+1] - marks[k] and the id of marks[k+1]. Returns 0, or
+ * -1 if writing failed. */
+int npu_profile_write_json(FILE *f, const npu_profile_t *p);
+
+#endif
