@@ -110,3 +110,20 @@ bench-sim-speed: $(TESSEL_SIM_BIN) $(SOC_TEST_DIR)/speed_loop.elf
 	elf=$(if $(filter $(BENCH_CPU_ELF),$(ALL)),$(BENCH_CPU_ELF),$(SOC_TEST_DIR)/speed_loop.elf); \
 	echo "bench-sim-speed: $$elf on tessel-sim (one host core)"; \
 	$(TESSEL_SIM_BIN) $$elf --stats 2>&1 >/dev/null | sed -n 's/^tessel-sim: /bench-sim-speed: /p' | grep -v DRAM
+
+# ---- memport: Verilator bench of arbiter + register slice ----------------------
+MEMPORT_SV := rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv \
+              rtl-model/soc/tessel_memport_regslice.sv tests/memport/memport_tb_top.sv
+MEMPORT_BENCH := $(SIM_OBJ)/memport/memport-bench
+
+$(MEMPORT_BENCH): $(MEMPORT_SV) tests/memport/memport_bench.cpp
+	@mkdir -p $(@D)
+	$(VERILATOR) --cc --exe --build -j 2 $(VFLAGS) --top-module memport_tb_top --Mdir $(@D) \
+	  -o memport-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra" -MAKEFLAGS "OPT_FAST=-O2" \
+	  $(abspath tests/memport/memport_bench.cpp) $(MEMPORT_SV) >$(@D)/build.log 2>&1 \
+	  || { tail -n 40 $(@D)/build.log; exit 1; }
+
+TEST_SUITES += memport
+.PHONY: test-memport
+test-memport: $(MEMPORT_BENCH)
+	@$(MEMPORT_BENCH)

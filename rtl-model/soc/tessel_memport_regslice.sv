@@ -86,13 +86,31 @@ module tessel_memport_regslice #(
     .rst_ni  (rst_ni),
     .push_i  (m_w_valid_i),
     .data_i  ({m_w_data_i, m_w_strb_i, m_w_last_i}),
-    .pop_i   (s_w_ready_i),
+    .pop_i   (w_fire),
     .head_o  ({s_w_data_o, s_w_strb_o, s_w_last_o}),
     .empty_o (w_empty),
     .full_o  (w_full)
   );
   assign m_w_ready_o = !w_full;
-  assign s_w_valid_o = !w_empty;
+  // The port promises that write data never comes before its request: the
+  // two channels have separate slices, and a request can sit in its slice
+  // while the memory is not ready. So W beats pass only while some write
+  // request that went out on the port still lacks data.
+  logic [4:0] wpend_q, wpend_d;   // writes sent on the port, data incomplete
+  logic       w_fire;
+  assign s_w_valid_o = !w_empty && wpend_q != 5'd0;
+  assign w_fire      = s_w_valid_o && s_w_ready_i;
+
+  always_comb begin
+    wpend_d = wpend_q;
+    if (s_req_valid_o && s_req_ready_i && s_req_write_o) wpend_d = wpend_d + 5'd1;
+    if (w_fire && s_w_last_o)                            wpend_d = wpend_d - 5'd1;
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) wpend_q <= 5'd0;
+    else         wpend_q <= wpend_d;
+  end
 
   // Read-response channel.
   tessel_fifo #(.Width(RW), .Depth(2)) u_r (
