@@ -154,3 +154,30 @@ BENCHES += npu-model
 .PHONY: bench-npu-model
 bench-npu-model: $(TSL_TEST_OBJ)/bench_npu_model
 	@$(TSL_TEST_OBJ)/bench_npu_model
+
+# ---- fuzz-npu-model: libFuzzer over command streams -------------------------
+# Built with clang (libFuzzer); a fixed-count seeded run is a test suite, a
+# long run is `make fuzz-npu-model` (NPU_FUZZ_TIME seconds). New inputs go to
+# build/, never into the committed corpus.
+NPU_FUZZ_TIME ?= 600
+NPU_FUZZ_ARGS = -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+  $(TSL_TEST_OBJ)/fuzz-corpus tests/npu-model/corpus
+
+$(TSL_TEST_OBJ)/fuzz_npu_model: tests/npu-model/fuzz_npu_model.c $(NPU_MODEL_TEST_DEPS)
+	@mkdir -p $(@D)
+	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(NPU_MODEL_INC) -o $@ \
+	  $< $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS)
+
+TEST_SUITES += fuzz-npu-model-short
+FUZZERS += npu-model
+.PHONY: test-fuzz-npu-model-short fuzz-npu-model
+
+test-fuzz-npu-model-short: $(TSL_TEST_OBJ)/fuzz_npu_model
+	@mkdir -p $(TSL_TEST_OBJ)/fuzz-corpus
+	@if $(TSL_TEST_OBJ)/fuzz_npu_model -runs=20000 $(NPU_FUZZ_ARGS) -artifact_prefix=$(TSL_TEST_OBJ)/ 2>&1 | tail -n 5; \
+	  [ $${PIPESTATUS[0]} -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; exit 1; fi
+
+fuzz-npu-model: $(TSL_TEST_OBJ)/fuzz_npu_model
+	@mkdir -p $(TSL_TEST_OBJ)/fuzz-corpus
+	$(TSL_TEST_OBJ)/fuzz_npu_model -max_total_time=$(NPU_FUZZ_TIME) $(NPU_FUZZ_ARGS) -artifact_prefix=$(TSL_TEST_OBJ)/
