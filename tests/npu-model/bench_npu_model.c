@@ -82,9 +82,8 @@ static void conv_stream(sb_t *sb, uint64_t *size) {
   *size = o_off + (uint64_t)H * W * C;
   SB_ADD(sb, cfg_load, .stride_x = D, .stride_y = W * D, .stride_z = PLANE * D);
   SB_ADD(sb, load, .n0 = D, .pad = 0, .dram = 0, .row = 0, .nx = W, .ny = H, .nz = NCB);
-  SB_ADD(sb, cfg_load, .stride_x = D);
-  SB_ADD(sb, load, .n0 = D, .dram = (int64_t)w_off, .row = WB, .nx = 4032, .ny = 1, .nz = 1);
-  SB_ADD(sb, load, .n0 = D, .dram = (int64_t)w_off + 4032 * D, .row = WB + 4032, .nx = NOB * WROWS - 4032, .ny = 1, .nz = 1);
+  SB_ADD(sb, cfg_load, .stride_x = D, .stride_y = WROWS * D);
+  SB_ADD(sb, load, .n0 = D, .dram = (int64_t)w_off, .row = WB, .nx = WROWS, .ny = NOB, .nz = 1);
   SB_ADD(sb, cfg_load, .stride_x = 9 * D);
   SB_ADD(sb, load, .mem = TSL_MEM_PARAM, .n0 = D, .dram = (int64_t)p_off, .nx = NOB, .ny = 1, .nz = 1, .push_next = 1);
   SB_ADD(sb, cfg_exec, .out_pitch = W, .kh = 3, .kw = 3, .ncb = NCB, .pad = 0, .stride_y = 1, .stride_x = 1,

@@ -45,6 +45,12 @@ printf '\377\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000' >"$tmp
 expect "bad opcode exits 1" 1 "^error BAD_OPCODE: command 0" "$tool" run --stream "$tmp/op.bin"
 expect "window" 1 "DRAM_RANGE" "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram-size 20
 
+# the worked example of docs/isa.md section 10 assembles and runs as written
+sed -n '/^## 10\./,/^## 11\./p' docs/isa.md | grep '^    [A-Z]' >"$tmp/doc.s"
+expect "doc example asm" 0 "" "$tool" asm "$tmp/doc.s" "$tmp/doc.bin"
+expect "doc example run" 0 "^counter MACS 9437184$" "$tool" run --target npu8 --stream "$tmp/doc.bin" --dram-size 70208
+[[ $(wc -l <"$tmp/doc.s") -eq 15 ]] && ok "doc example has 15 commands" || bad "doc example has 15 commands"
+
 # bad input: exit 2 with a message naming the problem
 printf 'LOAD n0=3\nFROB x=1\n' >"$tmp/b1.s"
 expect "unknown command" 2 "b1.s:2: unknown command 'FROB'" "$tool" asm "$tmp/b1.s" "$tmp/x.bin"
