@@ -37,11 +37,12 @@ $(CORE_OBJ)/progs/cpi.elf: $(CORE_TB_DIR)/cpi/cpi.c $(CORE_TB_DIR)/cpi/crt0.S $(
 $(CORE_OBJ)/progs/%.bin: $(CORE_OBJ)/progs/%.elf
 	$(RV_OBJCOPY) -O binary $< $@
 
-# core_tb_model DIR, FASTMUL: one Verilator build of the bench per multiplier
+# core_tb_model DIR, FASTMUL: one Verilator build of the bench per multiplier,
+# with the RTL's assertions on (the SoC simulator builds without them)
 define core_tb_model
 $(CORE_OBJ)/$(1)/core_tb: $(CORE_RTL) $(CORE_TB_DIR)/core_tb.cpp
 	@mkdir -p $(CORE_OBJ)/$(1)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -GFastMul=$(2) \
+	$(VERILATOR) --cc --exe --build -j 1 $(filter-out --noassert,$(VFLAGS)) --assert -GFastMul=$(2) \
 	  --top-module tessel_core --Mdir $(CORE_OBJ)/$(1) -o core_tb \
 	  -CFLAGS "-std=c++17 -O2 -Wall" $(CORE_RTL) $(abspath $(CORE_TB_DIR)/core_tb.cpp) \
 	  > $(CORE_OBJ)/$(1).log 2>&1 || { tail -n 30 $(CORE_OBJ)/$(1).log; exit 1; }

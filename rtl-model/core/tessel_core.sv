@@ -483,6 +483,23 @@ module tessel_core #(
     end
   end
 
+`ifndef SYNTHESIS
+  // Invariants (checked by the core bench, which builds with assertions on).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (!dbus_rsp_valid_i || (wb_valid_q && wb_mem_q))
+        else $error("core: data response without a request");
+      assert (!dbus_req_valid_o || !(wb_valid_q && wb_mem_q && !dbus_rsp_valid_i))
+        else $error("core: second data request in flight");
+      assert (!(ex_fire && redirect && !(trap || dec_mret || jump || ex_pred_q || dec_fencei)))
+        else $error("core: redirect without a cause");
+      assert (!commit_valid_o || !commit_rd_we_o || commit_rd_o != 5'd0)
+        else $error("core: commit writes x0");
+      assert (!(trap && ex_fire)) else $error("core: an instruction both fired and trapped");
+    end
+  end
+`endif
+
   // ---------------------------------------------------------------- retirement
   assign commit_valid_o    = wb_retire;
   assign commit_pc_o       = wb_pc_q;

@@ -184,4 +184,17 @@ module tessel_core_fetch (
       started_q  <= 1'b1;
     end
   end
+`ifndef SYNTHESIS
+  // Invariants (checked by the core bench, which builds with assertions on).
+  always_ff @(posedge clk_i) begin
+    if (rst_ni && started_q) begin
+      assert (occupancy <= 3'd2) else $error("fetch: more than two instructions held");
+      assert (drop_q <= inflight_q) else $error("fetch: dropping more than in flight");
+      assert (!ibus_rsp_valid_i || inflight_q != 2'd0)
+        else $error("fetch: instruction response without a request");
+      assert (!stale_q || wait_q) else $error("fetch: stale request not waiting");
+      assert (ibus_req_addr_o[1:0] == 2'b00) else $error("fetch: misaligned fetch address");
+    end
+  end
+`endif
 endmodule
