@@ -75,12 +75,11 @@ typedef struct {
   uint64_t max_dispatch;
 } run_t;
 
-static int run_fail(run_t *s, int code, uint32_t index, const char *fmt, ...) {
+/* Ends the run with an error: code, offending command and a message that
+ * names the error, the command and what is wrong. */
+static void run_failv(run_t *s, int code, uint32_t index, const char *fmt, va_list ap) {
   char text[200];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(text, sizeof text, fmt, ap);
-  va_end(ap);
   s->r->code = code;
   s->r->index = index;
   if (index < s->run->stream_len) {
@@ -92,7 +91,22 @@ static int run_fail(run_t *s, int code, uint32_t index, const char *fmt, ...) {
   } else {
     snprintf(s->r->message, sizeof s->r->message, "%s: %s", code < TSL_NERRORS ? tsl_err_name(code) : "MODEL", text);
   }
-  return code;
+}
+
+static void run_fail(run_t *s, int code, uint32_t index, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  run_failv(s, code, index, fmt, ap);
+  va_end(ap);
+}
+
+/* run_fail for the dispatcher's step, which returns "made progress" (0 here). */
+static int front_fail(run_t *s, int code, uint32_t index, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  run_failv(s, code, index, fmt, ap);
+  va_end(ap);
+  return 0;
 }
 
 static int fifo_of(int unit, uint8_t flag) {
@@ -200,7 +214,10 @@ static int do_mark(run_t *s, const tsl_mark_t *mk) {
   if (m->nsnaps == m->capsnaps) {
     size_t cap = m->capsnaps ? 2 * m->capsnaps : 16;
     npu_snapshot_t *p = realloc(m->snaps, cap * sizeof *p);
-    if (!p) return run_fail(s, NPU_MODEL_ERR_NOMEM, s->pc, "out of memory for MARK snapshots");
+    if (!p) {
+      run_fail(s, NPU_MODEL_ERR_NOMEM, s->pc, "out of memory for MARK snapshots");
+      return -1;
+    }
     m->snaps = p;
     m->capsnaps = cap;
   }
@@ -252,7 +269,7 @@ static int step_front(run_t *s) {
   }
   if (advance_loops(s)) {
     if (s->lstride)
-      return run_fail(s, TSL_ERR_BAD_FIELD, s->lstride_index, "LSTRIDE is not directly followed by a LOOP"), 0;
+      return front_fail(s, TSL_ERR_BAD_FIELD, s->lstride_index, "LSTRIDE is not directly followed by a LOOP");
     s->done = 1;
     return 1;
   }
@@ -263,30 +280,30 @@ static int step_front(run_t *s) {
     for (int k = 0; k < TSL_NSLOTS; k++) off[k] += (int64_t)s->loop[d].iter * s->loop[d].stride[k];
   unsigned op = tsl_opcode(w);
   if (s->lstride && op != TSL_OP_LOOP)
-    return run_fail(s, TSL_ERR_BAD_FIELD, s->lstride_index, "LSTRIDE is not directly followed by a LOOP"), 0;
+    return front_fail(s, TSL_ERR_BAD_FIELD, s->lstride_index, "LSTRIDE is not directly followed by a LOOP");
   if (!s->mark_blocked) {
     if (++s->r->dispatched > s->max_dispatch)
-      return run_fail(s, NPU_MODEL_ERR_LIMIT, index, "more than %llu commands dispatched",
-                      (unsigned long long)s->max_dispatch), 0;
+      return front_fail(s, NPU_MODEL_ERR_LIMIT, index, "more than %llu commands dispatched",
+                      (unsigned long long)s->max_dispatch);
   }
   if (op == TSL_OP_NOP) {
-    if (tsl_nop_decode(w, &(tsl_nop_t){0}) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    if (tsl_nop_decode(w, &(tsl_nop_t){0}) != 0) return front_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set");
     s->pc++;
     s->fe_clock++;
     return 1;
   }
   if (op == TSL_OP_LOOP) {
     tsl_loop_t l;
-    if (tsl_loop_decode(w, &l) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    if (tsl_loop_decode(w, &l) != 0) return front_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set");
     if (l.count < 1 || l.body < 1)
-      return run_fail(s, TSL_ERR_BAD_FIELD, index, "count and body must be >= 1"), 0;
+      return front_fail(s, TSL_ERR_BAD_FIELD, index, "count and body must be >= 1");
     uint32_t end = index + 1 + (uint32_t)l.body;
     uint32_t limit = s->depth ? s->loop[s->depth - 1].end : s->run->stream_len;
     if (end > limit)
-      return run_fail(s, TSL_ERR_LOOP, index, "body ends at command %u, past %s end %u", (unsigned)end,
-                      s->depth ? "the enclosing body's" : "the stream's", (unsigned)limit), 0;
+      return front_fail(s, TSL_ERR_LOOP, index, "body ends at command %u, past %s end %u", (unsigned)end,
+                      s->depth ? "the enclosing body's" : "the stream's", (unsigned)limit);
     if (s->depth >= (int)m->t->loop_depth)
-      return run_fail(s, TSL_ERR_LOOP, index, "nesting deeper than %d", (int)m->t->loop_depth), 0;
+      return front_fail(s, TSL_ERR_LOOP, index, "nesting deeper than %d", (int)m->t->loop_depth);
     loop_t *lp = &s->loop[s->depth++];
     lp->start = index + 1;
     lp->end = end;
@@ -302,7 +319,7 @@ static int step_front(run_t *s) {
   }
   if (op == TSL_OP_LSTRIDE) {
     tsl_lstride_t ls;
-    if (tsl_lstride_decode(w, &ls) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    if (tsl_lstride_decode(w, &ls) != 0) return front_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set");
     s->lstride = 1;
     s->lstride_index = index;
     s->lstride_g = ls.stride_g;
@@ -314,10 +331,10 @@ static int step_front(run_t *s) {
   if (op == TSL_OP_MARK) {
     tsl_mark_t mk;
     char msg[160];
-    if (tsl_mark_decode(w, &mk) != 0) return run_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set"), 0;
+    if (tsl_mark_decode(w, &mk) != 0) return front_fail(s, TSL_ERR_BAD_FIELD, index, "reserved bits set");
     tsl_mark_add_slots(&mk, off);
     int rc = npu_check_mark(m, &mk, msg, sizeof msg);
-    if (rc) return run_fail(s, rc, index, "%s", msg), 0;
+    if (rc) return front_fail(s, rc, index, "%s", msg);
     if (!all_idle(s)) {
       s->mark_blocked = 1;
       return 0;
@@ -330,7 +347,7 @@ static int step_front(run_t *s) {
   }
   char msg[160];
   int rc = npu_check(m, w, off, index, &s->stage, msg, sizeof msg);
-  if (rc) return run_fail(s, rc, index, "%s", msg), 0;
+  if (rc) return front_fail(s, rc, index, "%s", msg);
   s->staged = 1;
   s->stage_unit = unit_of_op(op);
   return 1;
