@@ -281,8 +281,10 @@ static int const_data(parser *ps, ir_value *v) {
   if (v->rank < 0) return perr(ps, "a constant needs a known shape");
   for (int i = 0; i < v->rank; i++)
     if (v->dims[i] < 0) return perr(ps, "a constant needs a known shape");
-  if (ir_value_alloc_data(ps->g, v, ps->d)) return -1;
   int64_t n = ir_value_numel(v), k = 0;
+  /* every element takes at least two characters ("0,"): check before allocating */
+  if (n / 2 > ps->end - ps->p) return perr(ps, "a constant of %lld elements cannot fit in the rest of the text", (long long)n);
+  if (ir_value_alloc_data(ps->g, v, ps->d)) return -1;
   skip_ws(ps);
   if (ps->p < ps->end && *ps->p == '<') return perr(ps, "elided constant data cannot be read back");
   if (expect(ps, '[', "before the constant's elements")) return -1;

@@ -469,6 +469,7 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
 /* True when n's output can be computed now from constants (data propagation). */
 static int foldable_now(const ir_node *n) {
   if (n->op == IR_OP_SHAPE) return 1;
+  if (ir_value_numel(n->out) > (1 << 16)) return 0; /* shape computations are small */
   if (n->out->dtype != IR_I64 && n->out->dtype != IR_I32) return 0;
   for (int k = 0; k < n->n_in; k++)
     if (n->in[k]->kind != IR_VALUE_CONST) return 0;
