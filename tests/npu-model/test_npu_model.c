@@ -20,6 +20,7 @@
 #include "stream_build.h"
 
 static uint32_t rng = 1;
+static int quiet; /* random cases do not print their counters */
 static uint32_t rnd(void) {
   rng ^= rng << 13;
   rng ^= rng >> 17;
@@ -148,7 +149,7 @@ static void conv_case(const tsl_target_t *t, ref_conv_t p, int dma_pad) {
   char what[64];
   snprintf(what, sizeof what, "conv %dx%d s%d d%d p%d%s +bias+requant+clamp", p.kh, p.kw, p.sy, p.dy, p.pt,
            dma_pad ? " (DMA pad)" : "");
-  show(what, t, m);
+  if (!quiet) show(what, t, m);
   const uint64_t *c = npu_model_counters(m);
   uint64_t d = (uint64_t)dim;
   assert_true(c[TSL_CNT_MACS] == (uint64_t)(nob * p.oh * p.ow * taps * ncb) * d * d);
@@ -255,6 +256,26 @@ static void test_grouped_conv(void **state) {
     free(wt);
     free(ref);
   }
+}
+
+/* Random conv shapes (kernel, stride, dilation, padding, channel counts,
+ * zero points, padding in the generator or in the DMA) on every target. */
+static void test_conv_random(void **state) {
+  (void)state;
+  rng = 2718;
+  quiet = 1;
+  for (int ti = 0; ti < tsl_ntargets; ti++)
+    for (int n = 0; n < 40; n++) {
+      int k = rnd_range(1, 4), s = rnd_range(1, 3), d = rnd_range(1, 2), pad = rnd_range(0, k - 1);
+      int h = rnd_range(k * d, 11), w = rnd_range(k * d, 11);
+      ref_conv_t p = conv_params(h, w, rnd_range(1, 20), rnd_range(1, 20), k, s, pad, d, rnd_range(-128, 127));
+      p.zo = rnd_range(-20, 20);
+      p.lo = rnd_range(-128, 0);
+      p.hi = rnd_range(p.lo, 127);
+      if (p.oh < 1 || p.ow < 1) continue;
+      conv_case(&tsl_targets[ti], p, (int)(rnd() & 1));
+    }
+  quiet = 0;
 }
 
 /* ---- depthwise --------------------------------------------------------- */
@@ -920,6 +941,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_rounding_helpers),
       cmocka_unit_test(test_conv_bias_requant_relu),
+      cmocka_unit_test(test_conv_random),
       cmocka_unit_test(test_grouped_conv),
       cmocka_unit_test(test_depthwise),
       cmocka_unit_test(test_matmul),
