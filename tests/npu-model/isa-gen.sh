@@ -38,6 +38,27 @@ for t in "$@"; do
     $gen/$t/tessel_target_pkg.sv tests/npu-model/pkg_lint_top.sv; synth -top pkg_lint_top"
 done
 
+# the generator rejects bad configs and ISA descriptions with a located message
+gen_tool=$(dirname "$test_bin")/../../bin/tsl-gen
+rejects() { # rejects NAME PATTERN FILE-CONTENT MODE
+  printf '%b' "$3" >"$tmp/bad.$4"
+  if [[ $4 == cfg ]]; then "$gen_tool" target targets/isa.def "$tmp/bad.cfg" "$tmp" >"$tmp/out" 2>&1
+  else "$gen_tool" isa "$tmp/bad.def" "$tmp" >"$tmp/out" 2>&1; fi
+  local rc=$?
+  if [[ $rc -ne 0 ]] && grep -qE -- "$2" "$tmp/out"; then pass=$((pass + 1)); echo "ok   rejects $1"
+  else fail=$((fail + 1)); echo "FAIL rejects $1 (exit $rc)"; sed 's/^/     /' "$tmp/out"; fi
+}
+base=$(grep -v '^name\|^dim\b' targets/npu8.cfg)
+rejects "unknown cfg key" "bad.cfg:[0-9]+: unknown key 'frob'" "name = x\ndim = 8\n$base\nfrob = 1\n" cfg
+rejects "missing cfg key" "missing 'dim'" "name = x\n$base\n" cfg
+rejects "cfg out of range" "dim = 99 outside 2..16" "name = x\ndim = 99\n$base\n" cfg
+rejects "cfg not a number" "'eight' is not a number" "name = x\ndim = eight\n$base\n" cfg
+rejects "cfg repeated key" "dim given twice" "name = x\ndim = 8\ndim = 8\n$base\n" cfg
+rejects "isa overlap" "bad.def:5: field 'b' overlaps 'a'" "isa 1 128\nqueue FRONT 0 \"f\"\ncmd X 0x05 FRONT \"x\"\nf a 8 8 u - \"a\"\nf b 12 8 u - \"b\"\n" def
+rejects "isa straddle" "straddles a 32-bit word" "isa 1 128\nqueue FRONT 0 \"f\"\ncmd X 0x05 FRONT \"x\"\nf a 28 8 u - \"a\"\n" def
+rejects "isa opcode 0" "opcode must be 1..255" "isa 1 128\ncmd X 0 FRONT \"x\"\n" def
+rejects "isa unknown line" "bad.def:2: unknown line kind 'frob'" "isa 1 128\nfrob\n" def
+
 # the arithmetic shared with the firmware builds freestanding for rv32im
 if command -v riscv64-unknown-elf-gcc >/dev/null; then
   check "npu_arith.c rv32 freestanding" riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 -std=c11 \
