@@ -127,3 +127,50 @@ TEST_SUITES += memport
 .PHONY: test-memport
 test-memport: $(MEMPORT_BENCH)
 	@$(MEMPORT_BENCH)
+
+# ---- synthesis check and gate-level simulation ---------------------------------
+# Small TCMs keep both quick; the logic is the same as the full-size SoC's.
+SYNTH_IMEM_BYTES := 2048
+SYNTH_DMEM_BYTES := 1024
+SYNTH_DIR  := $(SIM_OBJ)/synth
+GATE_DIR   := $(SIM_OBJ)/gate
+YOSYS      ?= yosys
+SYNTH_READ := read_verilog -sv $(SOC_ALL_SV); \
+              chparam -set ImemBytes $(SYNTH_IMEM_BYTES) -set DmemBytes $(SYNTH_DMEM_BYTES) tessel_soc
+
+# synth: yosys's generic synthesis of the whole SoC (core included); any
+# warning fails it, so code yosys reads differently from Verilator is caught.
+TEST_SUITES += synth
+.PHONY: test-synth
+test-synth:
+	@mkdir -p $(SYNTH_DIR)
+	@if ! $(YOSYS) -q -l $(SYNTH_DIR)/synth.log \
+	     -p "$(SYNTH_READ); synth -top tessel_soc -flatten; check -assert; stat" >/dev/null 2>&1; then \
+	  tail -n 20 $(SYNTH_DIR)/synth.log; echo "FAIL yosys synth tessel_soc"; echo "0 passed, 1 failed"; exit 1; \
+	elif grep -qi "warning" $(SYNTH_DIR)/synth.log; then \
+	  grep -i -A2 "warning" $(SYNTH_DIR)/synth.log | head -n 30; \
+	  echo "FAIL yosys synth tessel_soc: warnings"; echo "0 passed, 1 failed"; exit 1; \
+	else \
+	  echo "PASS yosys synth tessel_soc ($$(grep -m1 -A12 '=== tessel_soc ===' $(SYNTH_DIR)/synth.log | sed -n 's/.*Number of cells: *//p') cells)"; \
+	  echo "1 passed, 0 failed"; \
+	fi
+
+# gate-sim: the yosys netlist (memories kept as arrays, all logic as gates)
+# runs under the same harness; its UART output, exit status, commit trace
+# and cycle count must equal the RTL model's.
+$(GATE_DIR)/netlist.v: $(SOC_ALL_SV)
+	@mkdir -p $(@D)
+	$(YOSYS) -q -l $(@D)/yosys.log -p "$(SYNTH_READ); synth -top tessel_soc -flatten -run begin:fine; \
+	  opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; check -assert; \
+	  write_verilog -noattr $@" >/dev/null 2>&1 || { tail -n 20 $(@D)/yosys.log; exit 1; }
+
+GATE_SIM_BIN := $(GATE_DIR)/tessel-sim-gate
+$(GATE_SIM_BIN): $(GATE_DIR)/netlist.v $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS)
+	$(call verilate_soc,$(GATE_DIR)/obj,tessel-sim-gate,$(SYNTH_IMEM_BYTES),$(SYNTH_DMEM_BYTES),,,$(abspath $(GATE_DIR)/netlist.v))
+	cp $(GATE_DIR)/obj/tessel-sim-gate $@
+
+GATE_PROGRAMS := uart timer ext_irq bus_err dram_rw tohost_pass_dram
+TEST_SUITES += gate-sim
+.PHONY: test-gate-sim
+test-gate-sim: $(GATE_SIM_BIN) $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS)
+	@tests/soc/gate-sim.sh $(TESSEL_SIM_BIN) $(GATE_SIM_BIN) $(addprefix $(SOC_TEST_DIR)/,$(addsuffix .elf,$(GATE_PROGRAMS)))
