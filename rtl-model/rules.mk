@@ -3,6 +3,7 @@
 #
 #   make test-core       bench programs x memory timings, FastMul=1 and FastMul=0
 #   make test-lint-core  verilator --lint-only -Wall (both FastMul) and a yosys read
+#   make test-core-gate  the bench on the yosys netlist of the core, traces equal to the RTL's
 #   make bench-core-cpi  CPI of compiled C (CRC, sort, matrix multiply), 1-cycle memories
 
 CORE_RTL      := $(sort $(wildcard rtl-model/core/*.sv))
@@ -59,3 +60,33 @@ test-lint-core: $(CORE_RTL)
 bench-core-cpi: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_CPI_BIN)
 	@$(CORE_TB_FM1) --cpi --label FastMul=1 $(CORE_CPI_BIN) | grep CPI
 	@$(CORE_TB_FM0) --cpi --label FastMul=0 $(CORE_CPI_BIN) | grep CPI
+
+# ---- core-gate: the same bench on the yosys netlist of the core ----------------
+# Generic gates (memories kept as arrays), as the SoC's gate-sim does: it
+# catches RTL that yosys reads differently from Verilator. Every program must
+# pass on the netlist, and its commit trace under 1-cycle memories must equal
+# the RTL model's.
+CORE_GATE_DIR := $(CORE_OBJ)/gate
+CORE_GATE_TBS := $(CORE_GATE_DIR)/tb_fm1/core_tb $(CORE_GATE_DIR)/tb_fm0/core_tb
+TEST_SUITES   += core-gate
+.PHONY: test-core-gate
+
+$(CORE_GATE_DIR)/core_fm%.v: $(CORE_RTL)
+	@mkdir -p $(@D)
+	yosys -q -l $(@D)/core_fm$*.log -p "read_verilog -sv $(CORE_RTL); chparam -set FastMul $* tessel_core; \
+	  synth -top tessel_core -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; \
+	  abc -fast; opt -fast; check -assert; write_verilog -noattr $@" >/dev/null 2>&1 \
+	  || { tail -n 20 $(@D)/core_fm$*.log; exit 1; }
+	@if grep -qi warning $(@D)/core_fm$*.log; then grep -i -A2 warning $(@D)/core_fm$*.log | head -n 20; \
+	  echo "yosys warned on the core (FastMul=$*)"; rm -f $@; exit 1; fi
+
+$(CORE_GATE_DIR)/tb_fm%/core_tb: $(CORE_GATE_DIR)/core_fm%.v $(CORE_TB_DIR)/core_tb.cpp
+	@mkdir -p $(@D)
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
+	  --top-module tessel_core --Mdir $(@D) -o core_tb -CFLAGS "-std=c++17 -O1" \
+	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" $(abspath $< $(CORE_TB_DIR)/core_tb.cpp) \
+	  > $(@D).log 2>&1 || { tail -n 30 $(@D).log; exit 1; }
+
+test-core-gate: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_GATE_TBS) $(CORE_PROGS) $(CORE_CPI_BIN)
+	@bash $(CORE_TB_DIR)/gate.sh $(CORE_TB_FM1) $(CORE_GATE_DIR)/tb_fm1/core_tb \
+	  $(CORE_TB_FM0) $(CORE_GATE_DIR)/tb_fm0/core_tb $(CORE_OBJ)/progs
