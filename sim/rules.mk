@@ -32,10 +32,11 @@ $(SIM_OBJ)/c/%.o: sim/%.c $(SIM_HARNESS_H)
 	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
 
 # verilate_soc MDIR, EXE, IMEM, DMEM, EXTRA-VERILATOR-FLAGS, EXTRA-CFLAGS, SOURCES
-# Verilator runs its own make: -j2 at most, as the machine is shared.
+# Verilator runs its own make, outside our jobserver: one job, so `make -j2`
+# stays at two processes on the shared machine.
 define verilate_soc
 	@mkdir -p $(1)
-	$(VERILATOR) --cc --exe --build -j 2 $(VFLAGS) -Wno-lint -Wno-style \
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
 	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) $(6)" \
 	  -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1" \
@@ -118,7 +119,7 @@ MEMPORT_BENCH := $(SIM_OBJ)/memport/memport-bench
 
 $(MEMPORT_BENCH): $(MEMPORT_SV) tests/memport/memport_bench.cpp
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc --exe --build -j 2 $(VFLAGS) --top-module memport_tb_top --Mdir $(@D) \
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module memport_tb_top --Mdir $(@D) \
 	  -o memport-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra" -MAKEFLAGS "OPT_FAST=-O2" \
 	  $(abspath tests/memport/memport_bench.cpp) $(MEMPORT_SV) >$(@D)/build.log 2>&1 \
 	  || { tail -n 40 $(@D)/build.log; exit 1; }
