@@ -35,6 +35,7 @@ static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_
         } else {
           pad++;
         }
+        if (m->timing_only) continue;
         if (l->mem == TSL_MEM_SPAD) {
           int8_t *row = m->spad + r * dim;
           for (int k = 0; k < dim; k++) row[k] = (src && k < l->n0) ? (int8_t)src[k] : (int8_t)l->pad;
@@ -81,6 +82,7 @@ static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_e
           const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, cb);
           if (in) inside++;
           else in = padrow;
+          if (m->timing_only) continue;
           const int8_t *w = m->spad + (c->wgt + (t * ncb + cb) * dim) * dim;
           for (int k = 0; k < dim; k++) {
             int32_t v = in[k];
@@ -89,7 +91,8 @@ static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_e
             for (int n = 0; n < dim; n++) sum[n] += (uint32_t)(v * wr[n]);
           }
         }
-      for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
+      if (!m->timing_only)
+        for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
     }
   uint64_t rows = (uint64_t)(c->oh * c->ow), passes = (uint64_t)(ntap * ncb), d = (uint64_t)dim;
   m->cnt[TSL_CNT_MACS] += rows * passes * d * d;
@@ -112,9 +115,11 @@ static cost_t exec_dwconv(npu_model_t *m, const tsl_dwconv_t *c, const tsl_cfg_e
         const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, 0);
         const int8_t *w = m->spad + (c->wgt + t) * dim;
         if (in) inside++;
+        if (m->timing_only) continue;
         for (int n = 0; n < dim; n++) sum[n] += (uint32_t)((in ? in[n] : (int32_t)(int8_t)g->pad) * w[n]);
       }
-      for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
+      if (!m->timing_only)
+        for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
     }
   uint64_t px = (uint64_t)(c->oh * c->ow), d = (uint64_t)dim;
   m->cnt[TSL_CNT_MACS] += px * (uint64_t)ntap * d;
@@ -126,7 +131,7 @@ static cost_t exec_dwconv(npu_model_t *m, const tsl_dwconv_t *c, const tsl_cfg_e
 
 static cost_t exec_vadd(npu_model_t *m, const tsl_vadd_t *c, const tsl_cfg_vec_t *v) {
   const int dim = m->dim;
-  for (int64_t i = 0; i < c->rows; i++) {
+  for (int64_t i = 0; i < c->rows && !m->timing_only; i++) {
     const int8_t *a = m->spad + (c->a + i) * dim, *b = m->spad + (c->b + i) * dim;
     int8_t tmp[16];
     for (int k = 0; k < dim; k++)
@@ -151,9 +156,10 @@ static cost_t exec_vpool(npu_model_t *m, const tsl_vpool_t *c, const tsl_cfg_exe
         const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, 0);
         if (!in) continue;
         cnt++;
-        for (int k = 0; k < dim; k++) sum[k] += (int64_t)in[k] - v->zp_a;
+        for (int k = 0; k < dim && !m->timing_only; k++) sum[k] += (int64_t)in[k] - v->zp_a;
       }
       inside += (uint64_t)cnt;
+      if (m->timing_only) continue;
       if (!c->exclude_pad) cnt = ntap;
       int8_t *out = m->spad + (c->out + y * g->out_pitch + x) * dim;
       for (int k = 0; k < dim; k++)
@@ -200,6 +206,7 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
       if (e->pool_k == 0) {
         int64_t r = s->src_row + y * pitch + x;
         if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
+        if (m->timing_only) continue;
         store_value(m, s, e, r, v);
       } else {
         int32_t none = s->src_mem == TSL_SRC_ACC ? (int32_t)e->lo : -128;
@@ -211,12 +218,14 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
             if (sy < 0 || sy >= e->src_h || sx < 0 || sx >= e->src_w) continue;
             int64_t r = s->src_row + sy * pitch + sx;
             if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
+            if (m->timing_only) continue;
             store_value(m, s, e, r, w);
             for (int k = 0; k < dim; k++)
               if (!any || w[k] > v[k]) v[k] = w[k];
             any = 1;
           }
       }
+      if (m->timing_only) continue;
       if (s->dst_mem == TSL_DST_SPAD) {
         int8_t *out = m->spad + (s->dst_row + y * c->store.spad_pitch + x) * dim;
         for (int k = 0; k < dim; k++) out[k] = k < s->n0 ? (int8_t)v[k] : (int8_t)e->zp_out;

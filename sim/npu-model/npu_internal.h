@@ -51,6 +51,7 @@ struct npu_model {
   uint8_t *param;          /* param_rows * 9 * dim */
   uint8_t *dram;           /* window of the current run */
   uint64_t dram_size;
+  int timing_only;         /* counters and costs only, no data (npu_run_t.timing_only) */
   npu_cfg_t cfg;           /* dispatcher's shadow of the configuration registers */
   uint64_t cnt[TSL_NCOUNTERS];
   npu_snapshot_t *snaps;   /* MARK snapshots of the last run */

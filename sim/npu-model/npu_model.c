@@ -364,6 +364,7 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
   reset_run_state(m);
   m->dram = run->dram;
   m->dram_size = run->dram ? run->dram_size : 0;
+  m->timing_only = run->timing_only;
   run_t *s = calloc(1, sizeof *s);
   npu_qcmd_t *slots = calloc((size_t)(NUNITS * m->t->queue_depth), sizeof *slots);
   if (!s || !slots) {
@@ -415,7 +416,7 @@ int npu_model_run_sram(npu_model_t *m, const uint8_t *cmd_sram, uint32_t sram_by
              stream_base % 16 ? " (base not 16-byte aligned)" : "");
     return r->code;
   }
-  npu_run_t run = {cmd_sram + stream_base, stream_len, dram, dram_size, 0};
+  npu_run_t run = {cmd_sram + stream_base, stream_len, dram, dram_size, 0, 0};
   return npu_model_run(m, &run, r);
 }
 

@@ -42,6 +42,8 @@ typedef struct {
   uint8_t *dram;          /* the DRAM window (read and written in place) */
   uint64_t dram_size;     /* bytes */
   uint64_t max_dispatch;  /* stop with NPU_MODEL_ERR_LIMIT beyond this many dispatched commands; 0 = 2^32 */
+  int timing_only;        /* 1: checks, counters and cycle estimates only; SRAM and DRAM data are not
+                             computed (MARK records are still written): fast estimates for the tuner */
 } npu_run_t;
 
 /* How a run ended. */

@@ -49,6 +49,8 @@ expect "window" 1 "DRAM_RANGE" "$tool" run --target npu4 --stream "$tmp/copy.bin
 sed -n '/^## 10\./,/^## 11\./p' docs/isa.md | grep '^    [A-Z]' >"$tmp/doc.s"
 expect "doc example asm" 0 "" "$tool" asm "$tmp/doc.s" "$tmp/doc.bin"
 expect "doc example run" 0 "^counter MACS 9437184$" "$tool" run --target npu8 --stream "$tmp/doc.bin" --dram-size 70208
+expect "doc example timing only" 0 "^counter MACS 9437184$" "$tool" run --stream "$tmp/doc.bin" --dram-size 70208 \
+  --timing-only
 [[ $(wc -l <"$tmp/doc.s") -eq 15 ]] && ok "doc example has 15 commands" || bad "doc example has 15 commands"
 
 # bad input: exit 2 with a message naming the problem

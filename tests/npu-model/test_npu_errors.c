@@ -26,7 +26,7 @@ static void expect(const sb_t *sb, int code, uint32_t index) {
   memset(mem, 0xA5, sizeof mem);
   npu_model_t *m = npu_model_new(tsl_target_find("npu8"));
   assert_non_null(m);
-  npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 1000000};
+  npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 1000000, 0};
   npu_result_t r;
   int rc = npu_model_run(m, &run, &r);
   if (rc != code || r.index != index)
@@ -309,7 +309,7 @@ static void test_random_streams(void **state) {
     }
     npu_model_t *m = npu_model_new(tsl_target_find(iter % 3 == 0 ? "npu4" : "npu8"));
     memset(mem, 0xA5, sizeof mem);
-    npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 100000};
+    npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 100000, (int)(iter & 1)};
     npu_result_t r;
     int rc = npu_model_run(m, &run, &r);
     assert_true(rc >= 0 && rc < 128);

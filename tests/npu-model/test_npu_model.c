@@ -37,16 +37,29 @@ static void put32(uint8_t *p, int32_t v) {
   for (int i = 0; i < 4; i++) p[i] = (uint8_t)((uint32_t)v >> (8 * i));
 }
 
-/* Runs sb on a fresh model of t, expecting success; returns the model. */
+/* Runs sb on a fresh model of t, expecting success; returns the model. Also
+ * runs it timing-only on a copy of the DRAM: the counters must be identical
+ * (costs never depend on data) and that copy must stay untouched. */
 static npu_model_t *run_ok(const tsl_target_t *t, const sb_t *sb, uint8_t *dram, uint64_t size) {
   assert_false(sb->bad);
-  npu_model_t *m = npu_model_new(t);
+  npu_model_t *m = npu_model_new(t), *mt = npu_model_new(t);
   assert_non_null(m);
-  npu_run_t run = {sb->buf, sb->n, dram, size, 0};
+  assert_non_null(mt);
+  uint8_t *copy = malloc(size + 1), *orig = malloc(size + 1);
+  memcpy(copy, dram, size);
+  memcpy(orig, dram, size);
+  npu_run_t run = {sb->buf, sb->n, dram, size, 0, 0};
   npu_result_t r;
   int rc = npu_model_run(m, &run, &r);
   if (rc) print_error("%s: %s\n", t->name, r.message);
   assert_int_equal(rc, TSL_ERR_NONE);
+  npu_run_t trun = {sb->buf, sb->n, copy, size, 0, 1};
+  assert_int_equal(npu_model_run(mt, &trun, &r), TSL_ERR_NONE);
+  assert_memory_equal(npu_model_counters(m), npu_model_counters(mt), sizeof(uint64_t) * TSL_NCOUNTERS);
+  if (npu_model_nsnapshots(m) == 0) assert_memory_equal(copy, orig, size); /* MARK records are written */
+  npu_model_free(mt);
+  free(copy);
+  free(orig);
   return m;
 }
 

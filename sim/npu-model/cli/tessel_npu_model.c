@@ -3,9 +3,10 @@
  *   tessel-npu-model asm IN.s OUT.bin       assemble text commands (the disassembler's syntax)
  *   tessel-npu-model disasm IN.bin          print a binary stream, one command per line
  *   tessel-npu-model run --stream S.bin [--target npu8] [--dram D.bin] [--dram-size N]
- *                        [--out O.bin] [--max-dispatch N]
+ *                        [--out O.bin] [--max-dispatch N] [--timing-only]
  *       run the stream on the model; print the outcome, the counters and the
- *       MARK snapshots; write the DRAM window to O.bin
+ *       MARK snapshots; write the DRAM window to O.bin (--timing-only: checks,
+ *       counters and cycle estimates without computing data)
  *
  * Text syntax: "NAME field=value ..." (unnamed fields are 0), ".word W0 W1 W2 W3"
  * for raw words; ';' or '#' start a comment. Values are decimal or 0x hex.
@@ -23,7 +24,7 @@ static int usage(void) {
   fprintf(stderr, "usage: tessel-npu-model asm IN.s OUT.bin\n"
                   "       tessel-npu-model disasm IN.bin\n"
                   "       tessel-npu-model run --stream S.bin [--target NAME] [--dram D.bin] [--dram-size N]\n"
-                  "                            [--out O.bin] [--max-dispatch N]\n");
+                  "                            [--out O.bin] [--max-dispatch N] [--timing-only]\n");
   return 2;
 }
 
@@ -191,8 +192,13 @@ static int cmd_disasm(const char *in) {
 static int cmd_run(int argc, char **argv) {
   const char *stream = NULL, *dram_in = NULL, *out = NULL, *target = TSL_DEFAULT_TARGET;
   int64_t dram_size = -1, max_dispatch = 0;
+  int timing_only = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (strcmp(a, "--timing-only") == 0) {
+      timing_only = 1;
+      continue;
+    }
     if (!v) {
       fprintf(stderr, "tessel-npu-model: %s needs a value\n", a);
       return 2;
@@ -259,7 +265,7 @@ static int cmd_run(int argc, char **argv) {
     return 2;
   }
   if (dlen) memcpy(win, d, dlen);
-  npu_run_t run = {s, (uint32_t)(slen / 16), win, (uint64_t)dram_size, (uint64_t)max_dispatch};
+  npu_run_t run = {s, (uint32_t)(slen / 16), win, (uint64_t)dram_size, (uint64_t)max_dispatch, timing_only};
   npu_result_t r;
   int code = npu_model_run(m, &run, &r);
   if (code) printf("error %s\n", r.message);
