@@ -41,9 +41,12 @@ static int check_geometry(const tsl_cfg_exec_t *g, int need_ncb, char *msg, size
   return TSL_ERR_NONE;
 }
 
-/* The bounding box of the input rows an output tile reads (inside taps only). */
+/* The bounding box of the input rows an output tile reads (inside taps only):
+ * *lo > *hi when every tap is padding. */
 static int check_input(const tsl_cfg_exec_t *g, int64_t in, int64_t iy0, int64_t ix0, int64_t oh, int64_t ow,
-                       int64_t ncb, int64_t spad_rows, char *msg, size_t n) {
+                       int64_t ncb, int64_t spad_rows, int64_t *lo_out, int64_t *hi_out, char *msg, size_t n) {
+  *lo_out = 1;
+  *hi_out = 0;
   int64_t iy_lo = iy0 > 0 ? iy0 : 0, ix_lo = ix0 > 0 ? ix0 : 0;
   int64_t iy_hi = iy0 + (oh - 1) * g->stride_y + (g->kh - 1) * g->dil_y;
   int64_t ix_hi = ix0 + (ow - 1) * g->stride_x + (g->kw - 1) * g->dil_x;
@@ -52,6 +55,8 @@ static int check_input(const tsl_cfg_exec_t *g, int64_t in, int64_t iy0, int64_t
   if (iy_lo > iy_hi || ix_lo > ix_hi) return TSL_ERR_NONE; /* all taps are padding */
   int64_t lo = in + iy_lo * g->in_pitch + ix_lo;
   int64_t hi = in + (ncb - 1) * g->cb_stride + iy_hi * g->in_pitch + ix_hi;
+  *lo_out = lo;
+  *hi_out = hi;
   if (!rows_ok(lo, hi, spad_rows))
     return fail(msg, n, TSL_ERR_SPAD_RANGE, "input rows %lld..%lld outside the %lld-row scratchpad",
                 (long long)lo, (long long)hi, (long long)spad_rows);
@@ -107,8 +112,18 @@ static int check_spad_range(const tsl_target_t *t, const char *what, int64_t lo,
   return TSL_ERR_NONE;
 }
 
+/* Two row ranges [a0, a1] and [b0, b1] share a row (empty ranges never do). */
+static int overlaps(int64_t a0, int64_t a1, int64_t b0, int64_t b1) { return a0 <= a1 && b0 <= b1 && a0 <= b1 && b0 <= a1; }
+
+/* Output tile rows are distinct: a tile's rows never alias each other. */
+static int check_tile_rows(int64_t oh, int64_t ow, int64_t pitch, char *msg, size_t n) {
+  if (oh > 1 && pitch < ow)
+    return fail(msg, n, TSL_ERR_OVERLAP, "output lines overlap: pitch %lld < ow %lld", (long long)pitch, (long long)ow);
+  return TSL_ERR_NONE;
+}
+
 static int check_conv(npu_model_t *m, int op, int64_t oh, int64_t ow, int64_t in, int64_t wgt, int64_t acc,
-                      int64_t iy0, int64_t ix0, char *msg, size_t n) {
+                      int64_t iy0, int64_t ix0, int64_t *in_lo, int64_t *in_hi, char *msg, size_t n) {
   const tsl_target_t *t = m->t;
   const tsl_cfg_exec_t *g = &m->cfg.exec;
   int rc = check_geometry(g, op == TSL_OP_MATMUL, msg, n);
@@ -120,7 +135,8 @@ static int check_conv(npu_model_t *m, int op, int64_t oh, int64_t ow, int64_t in
     int64_t wrows = op == TSL_OP_MATMUL ? g->kh * g->kw * ncb * t->dim : g->kh * g->kw;
     if ((rc = check_spad_range(t, "weight", wgt, wgt + wrows - 1, msg, n))) return rc;
   }
-  return check_input(g, in, iy0, ix0, oh, ow, ncb, t->spad_rows, msg, n);
+  if ((rc = check_input(g, in, iy0, ix0, oh, ow, ncb, t->spad_rows, in_lo, in_hi, msg, n))) return rc;
+  return op == TSL_OP_VPOOL ? TSL_ERR_NONE : check_tile_rows(oh, ow, g->out_pitch, msg, n);
 }
 
 static int check_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *c, char *msg, size_t n) {
@@ -146,9 +162,15 @@ static int check_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *c,
     int rc = check_spad_range(t, "source", s->src_row, last, msg, n);
     if (rc) return rc;
   }
-  if (s->dst_mem == TSL_DST_SPAD)
-    return check_spad_range(t, "destination", s->dst_row, s->dst_row + (s->oh - 1) * c->store.spad_pitch + s->ow - 1,
-                            msg, n);
+  if (s->dst_mem == TSL_DST_SPAD) {
+    int64_t dlast = s->dst_row + (s->oh - 1) * c->store.spad_pitch + s->ow - 1;
+    int rc = check_spad_range(t, "destination", s->dst_row, dlast, msg, n);
+    if (!rc) rc = check_tile_rows(s->oh, s->ow, c->store.spad_pitch, msg, n);
+    if (!rc && s->src_mem == TSL_SRC_SPAD && overlaps(s->src_row, last, s->dst_row, dlast))
+      rc = fail(msg, n, TSL_ERR_OVERLAP, "destination rows %lld..%lld overlap source rows %lld..%lld",
+                (long long)s->dst_row, (long long)dlast, (long long)s->src_row, (long long)last);
+    return rc;
+  }
   int64_t esz = s->raw ? 4 : 1;
   int64_t end = s->dram + (s->oh - 1) * c->store.stride_y + (s->ow - 1) * c->store.stride_x + s->n0 * esz;
   return check_dram(m, s->dram, end, msg, n);
@@ -196,14 +218,16 @@ int npu_check(npu_model_t *m, const uint32_t w[4], const int64_t off[TSL_NSLOTS]
     tsl_matmul_t *c = &q->u.mm;
     tsl_matmul_decode(w, c);
     tsl_matmul_add_slots(c, off);
-    rc = check_conv(m, (int)op, c->oh, c->ow, c->in, c->wgt, c->acc, c->iy0, c->ix0, msg, n);
+    int64_t lo, hi;
+    rc = check_conv(m, (int)op, c->oh, c->ow, c->in, c->wgt, c->acc, c->iy0, c->ix0, &lo, &hi, msg, n);
     break;
   }
   case TSL_OP_DWCONV: {
     tsl_dwconv_t *c = &q->u.dw;
     tsl_dwconv_decode(w, c);
     tsl_dwconv_add_slots(c, off);
-    rc = check_conv(m, (int)op, c->oh, c->ow, c->in, c->wgt, c->acc, c->iy0, c->ix0, msg, n);
+    int64_t lo, hi;
+    rc = check_conv(m, (int)op, c->oh, c->ow, c->in, c->wgt, c->acc, c->iy0, c->ix0, &lo, &hi, msg, n);
     break;
   }
   case TSL_OP_VPOOL: {
@@ -212,9 +236,13 @@ int npu_check(npu_model_t *m, const uint32_t w[4], const int64_t off[TSL_NSLOTS]
     tsl_vpool_add_slots(c, off);
     if (m->cfg.vec.shift > 47) return fail(msg, n, TSL_ERR_BAD_FIELD, "VPOOL needs CFG_VEC shift <= 47");
     if (m->cfg.vec.lo > m->cfg.vec.hi) return fail(msg, n, TSL_ERR_BAD_FIELD, "CFG_VEC clamp lo > hi");
-    rc = check_conv(m, (int)op, c->oh, c->ow, c->in, 0, 0, c->iy0, c->ix0, msg, n);
-    if (!rc)
-      rc = check_spad_range(t, "output", c->out, c->out + (c->oh - 1) * m->cfg.exec.out_pitch + c->ow - 1, msg, n);
+    int64_t lo, hi, last = c->out + (c->oh - 1) * m->cfg.exec.out_pitch + c->ow - 1;
+    rc = check_conv(m, (int)op, c->oh, c->ow, c->in, 0, 0, c->iy0, c->ix0, &lo, &hi, msg, n);
+    if (!rc) rc = check_spad_range(t, "output", c->out, last, msg, n);
+    if (!rc) rc = check_tile_rows(c->oh, c->ow, m->cfg.exec.out_pitch, msg, n);
+    if (!rc && overlaps(lo, hi, c->out, last))
+      rc = fail(msg, n, TSL_ERR_OVERLAP, "output rows %lld..%lld overlap input rows %lld..%lld", (long long)c->out,
+                (long long)last, (long long)lo, (long long)hi);
     break;
   }
   case TSL_OP_VADD: {
@@ -225,7 +253,12 @@ int npu_check(npu_model_t *m, const uint32_t w[4], const int64_t off[TSL_NSLOTS]
     if (m->cfg.vec.lo > m->cfg.vec.hi) return fail(msg, n, TSL_ERR_BAD_FIELD, "CFG_VEC clamp lo > hi");
     if ((rc = check_spad_range(t, "input a", c->a, c->a + c->rows - 1, msg, n))) break;
     if ((rc = check_spad_range(t, "input b", c->b, c->b + c->rows - 1, msg, n))) break;
-    rc = check_spad_range(t, "output", c->out, c->out + c->rows - 1, msg, n);
+    if ((rc = check_spad_range(t, "output", c->out, c->out + c->rows - 1, msg, n))) break;
+    /* in place (out = a or out = b) is fine; a partial overlap is not */
+    int64_t last = c->out + c->rows - 1;
+    if ((c->out != c->a && overlaps(c->out, last, c->a, c->a + c->rows - 1)) ||
+        (c->out != c->b && overlaps(c->out, last, c->b, c->b + c->rows - 1)))
+      rc = fail(msg, n, TSL_ERR_OVERLAP, "output rows partly overlap an input (only out = a or out = b may)");
     break;
   }
   case TSL_OP_STORE:

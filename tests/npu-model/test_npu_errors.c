@@ -186,6 +186,37 @@ static void test_dram_window(void **state) {
   free(sb);
 }
 
+static void test_overlap(void **state) {
+  (void)state;
+  sb_t *sb = new_sb();
+  SB_ADD(sb, cfg_exec, .out_pitch = 3, .kh = 1, .kw = 1, .ncb = 1, .stride_y = 1, .stride_x = 1, .dil_y = 1,
+         .dil_x = 1, .in_h = 4, .in_w = 4, .in_pitch = 4);
+  SB_ADD(sb, matmul, .oh = 1, .ow = 4, .in = 0, .wgt = 100, .acc = 0); /* one line: pitch irrelevant */
+  SB_ADD(sb, matmul, .oh = 2, .ow = 4, .in = 0, .wgt = 100, .acc = 0); /* lines alias */
+  expect(sb, TSL_ERR_OVERLAP, 2);
+  sb->n = 0;
+  SB_ADD(sb, cfg_vec, .hi = 127, .lo = -128);
+  SB_ADD(sb, vadd, .a = 10, .b = 100, .out = 10, .rows = 4); /* in place: fine */
+  SB_ADD(sb, vadd, .a = 10, .b = 100, .out = 101, .rows = 4);
+  expect(sb, TSL_ERR_OVERLAP, 2);
+  sb->n = 0;
+  SB_ADD(sb, cfg_vec, .hi = 127, .lo = -128);
+  SB_ADD(sb, cfg_exec, .out_pitch = 2, .kh = 2, .kw = 2, .ncb = 1, .stride_y = 2, .stride_x = 2, .dil_y = 1,
+         .dil_x = 1, .in_h = 4, .in_w = 4, .in_pitch = 4);
+  SB_ADD(sb, vpool, .oh = 2, .ow = 2, .in = 0, .out = 16); /* input rows 0..15 */
+  SB_ADD(sb, vpool, .oh = 2, .ow = 2, .in = 0, .out = 14);
+  expect(sb, TSL_ERR_OVERLAP, 3);
+  sb->n = 0;
+  SB_ADD(sb, cfg_store, .src_pitch = 4, .spad_pitch = 4);
+  SB_ADD(sb, cfg_epi, .lo = -128, .hi = 127);
+  SB_ADD(sb, store, .src_mem = TSL_SRC_SPAD, .dst_mem = TSL_DST_SPAD, .n0 = 8, .oh = 2, .ow = 4, .src_row = 0,
+         .dst_row = 8);
+  SB_ADD(sb, store, .src_mem = TSL_SRC_SPAD, .dst_mem = TSL_DST_SPAD, .n0 = 8, .oh = 2, .ow = 4, .src_row = 0,
+         .dst_row = 7);
+  expect(sb, TSL_ERR_OVERLAP, 3);
+  free(sb);
+}
+
 static void test_deadlock(void **state) {
   (void)state;
   sb_t *sb = new_sb();
@@ -327,7 +358,7 @@ static void test_random_streams(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bad_opcode),   cmocka_unit_test(test_bad_fields),  cmocka_unit_test(test_sram_ranges),
-      cmocka_unit_test(test_dram_window),  cmocka_unit_test(test_deadlock),    cmocka_unit_test(test_loop_errors),
+      cmocka_unit_test(test_dram_window), cmocka_unit_test(test_overlap),  cmocka_unit_test(test_deadlock),    cmocka_unit_test(test_loop_errors),
       cmocka_unit_test(test_stream_range), cmocka_unit_test(test_random_streams),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
