@@ -27,6 +27,9 @@ printf '#include "tessel_isa.h"\n#include "tessel_target.h"\nint tsl_check_dim(v
 for t in "$@"; do
   check "C host header $t" gcc -std=c11 -Wall -Wextra -Wshadow -Werror -pedantic \
     -I"$gen" -I"$gen/$t" -c "$tmp/use.c" -o "$tmp/use.o"
+  printf '#include "tessel_isa.h"\n#include "tessel_target.h"\nint f() { tsl_load_t l = {}; uint32_t w[4]; return tsl_load_encode(&l, w) + TSL_DIM; }\n' >"$tmp/use.cc"
+  check "C++ header $t (Verilator harness)" g++ -std=c++17 -Wall -Wextra -Werror -I"$gen" -I"$gen/$t" \
+    -c "$tmp/use.cc" -o "$tmp/use-cc.o"
   if command -v riscv64-unknown-elf-gcc >/dev/null; then
     check "C rv32 freestanding header $t" riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 \
       -std=c11 -ffreestanding -Wall -Wextra -Wshadow -Werror -I"$gen" -I"$gen/$t" \
