@@ -14,7 +14,7 @@ DramModel::DramModel(uint64_t base, uint64_t size, double bytes_per_cycle, uint3
     : base_(base), size_(size), bw_(bytes_per_cycle), latency_(latency) {
   // calloc: pages are only touched when used, so 64 MiB costs nothing.
   mem_ = static_cast<uint8_t *>(std::calloc(size, 1));
-  cap_ = std::max(8.0, bw_);
+  cap_ = 8.0 + bw_;  // a beat plus a cycle's worth, so fractions carry over
   credit_ = cap_;
   if (!mem_) error_ = "cannot allocate DRAM";
 }

@@ -265,7 +265,12 @@ class Harness {
         drive_mem_inputs();
       }
       cycle++;
-      if (!rx_eof_ && !rx_have_ && (cycle & 0xffff) == 0) poll_stdin();
+      if ((cycle & 0xffff) == 0) {
+        // Every 64K cycles: show output that has no newline yet (a prompt),
+        // and look for UART input.
+        std::fflush(stdout);
+        if (!rx_eof_ && !rx_have_) poll_stdin();
+      }
       if (top_->uart_rx_valid_i != rx_have_) {
         top_->uart_rx_valid_i = rx_have_;
         top_->uart_rx_data_i = rx_byte_;

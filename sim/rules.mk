@@ -175,3 +175,22 @@ TEST_SUITES += gate-sim
 .PHONY: test-gate-sim
 test-gate-sim: $(GATE_SIM_BIN) $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS)
 	@tests/soc/gate-sim.sh $(TESSEL_SIM_BIN) $(GATE_SIM_BIN) $(addprefix $(SOC_TEST_DIR)/,$(addsuffix .elf,$(GATE_PROGRAMS)))
+
+# ---- sim-unit: cmocka tests of the DRAM model, ELF checks and options ----------
+# Under ASan/UBSan, as all host tests.
+SIM_UNIT_BIN := $(SIM_OBJ)/san/sim-unit-test
+$(SIM_OBJ)/san/%.o: sim/%.c $(SIM_HARNESS_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(SIM_OBJ)/san/elf_options_test.o: tests/sim-unit/elf_options_test.c $(SIM_HARNESS_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
+$(SIM_UNIT_BIN): tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp $(SIM_HARNESS_H) \
+                 $(SIM_OBJ)/san/elf_options_test.o $(SIM_OBJ)/san/elf_load.o $(SIM_OBJ)/san/sim_options.o
+	$(HOST_CXX) $(HOST_CXXFLAGS) $(SAN_FLAGS) -Isim tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp \
+	  $(filter %.o,$^) -lcmocka -lm -o $@
+
+TEST_SUITES += sim-unit
+.PHONY: test-sim-unit
+test-sim-unit: $(SIM_UNIT_BIN)
+	@$(SIM_UNIT_BIN)
