@@ -257,7 +257,10 @@ class Harness {
         std::fprintf(stderr, "tessel-sim: internal error: %s\n", dram_.error().c_str());
         status = SIM_EXIT_INTERNAL;
       }
-      if (rx_have_ && top_->uart_rx_ready_o) rx_have_ = false;  // taken at this edge
+      if (rx_have_ && top_->uart_rx_ready_o) {  // taken at this edge
+        rx_have_ = false;
+        next_rx_byte();
+      }
       top_->clk_i = 1;
       eval();
       if (mem_active) {
@@ -271,7 +274,7 @@ class Harness {
         std::fflush(stdout);
         if (!rx_eof_ && !rx_have_) poll_stdin();
       }
-      if (top_->uart_rx_valid_i != rx_have_) {
+      if (top_->uart_rx_valid_i != rx_have_ || (rx_have_ && top_->uart_rx_data_i != rx_byte_)) {
         top_->uart_rx_valid_i = rx_have_;
         top_->uart_rx_data_i = rx_byte_;
       }
@@ -376,17 +379,25 @@ class Harness {
     return SIM_EXIT_PROTOCOL;
   }
 
-  // UART input: looked at every 64K cycles, never blocking.
+  // UART input: stdin is looked at every 64K cycles, never blocking; what
+  // is there is buffered and offered to the UART a byte at a time.
   void poll_stdin() {
-    struct pollfd p = {0, POLLIN, 0};
-    if (poll(&p, 1, 0) <= 0) return;
-    uint8_t c;
-    ssize_t n = read(0, &c, 1);
-    if (n == 1) {
-      rx_byte_ = c;
+    if (rx_pos_ == rx_buf_.size()) {
+      struct pollfd p = {0, POLLIN, 0};
+      if (poll(&p, 1, 0) <= 0) return;
+      rx_buf_.resize(4096);
+      ssize_t n = read(0, rx_buf_.data(), rx_buf_.size());
+      rx_buf_.resize(n > 0 ? size_t(n) : 0);
+      rx_pos_ = 0;
+      if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) rx_eof_ = true;
+    }
+    next_rx_byte();
+  }
+
+  void next_rx_byte() {
+    if (rx_pos_ < rx_buf_.size()) {
+      rx_byte_ = rx_buf_[rx_pos_++];
       rx_have_ = true;
-    } else if (n == 0 || (errno != EAGAIN && errno != EINTR)) {
-      rx_eof_ = true;
     }
   }
 
@@ -408,8 +419,10 @@ class Harness {
   const SimOptions &o_;
   DramModel &dram_;
   std::unique_ptr<Vtessel_soc> top_;
-  bool rx_have_ = false, rx_eof_ = false;
+  bool rx_have_ = false, rx_eof_ = false;  // a byte is offered; stdin ended
   uint8_t rx_byte_ = 0;
+  std::vector<uint8_t> rx_buf_;            // read from stdin, not yet offered
+  size_t rx_pos_ = 0;
 #ifdef TESSEL_TRACE
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t time_ = 0;
