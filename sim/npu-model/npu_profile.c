@@ -52,7 +52,9 @@ int npu_profile_write_json(FILE *f, const npu_profile_t *p) {
     }
     fprintf(f, "], \"estimate_cycles\": %llu, \"counters\": ", (unsigned long long)(info ? info->estimate_cycles : 0));
     put_counters(f, b->counters, a->counters);
-    fprintf(f, ", \"compulsory_dram_bytes\": %llu}", (unsigned long long)(info ? info->compulsory_dram_bytes : 0));
+    fprintf(f, ", \"compulsory_dram_bytes\": %llu, \"useful_macs\": %llu}",
+            (unsigned long long)(info ? info->compulsory_dram_bytes : 0),
+            (unsigned long long)(info ? info->useful_macs : 0));
   }
   fprintf(f, "%s],\n  \"fallback_ops\": [", p->nmarks > 1 ? "\n  " : "");
   for (size_t i = 0; i < p->nfallbacks && p->fallbacks; i++) {

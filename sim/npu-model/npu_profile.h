@@ -18,6 +18,7 @@ typedef struct {
   size_t nonnx;                   /* entries in onnx_nodes */
   uint64_t estimate_cycles;       /* the cost model's estimate for the kernel */
   uint64_t compulsory_dram_bytes; /* weights + inputs + outputs once */
+  uint64_t useful_macs;           /* the graph's MACs (MACS also counts padded channels and taps) */
 } npu_kernel_info_t;
 
 /* An op the firmware ran on the core. */

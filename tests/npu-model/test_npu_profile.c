@@ -31,7 +31,7 @@ static void test_profile_json(void **state) {
   npu_result_t r;
   assert_int_equal(npu_model_run(m, &run, &r), 0);
   const char *nodes0[] = {"Conv_0", "Relu_1"};
-  npu_kernel_info_t kin[2] = {{"conv1+relu", nodes0, 2, 100, 4000}, {"quote\"back\\slash\n", NULL, 0, 7, 8}};
+  npu_kernel_info_t kin[2] = {{"conv1+relu", nodes0, 2, 100, 4000, 123}, {"quote\"back\\slash\n", NULL, 0, 7, 8, 0}};
   npu_fallback_info_t fb = {"Softmax", "prob", 5000};
   npu_profile_t p = {t, "model", "net.tpkg", npu_model_counters(m), npu_model_snapshot(m, 0), npu_model_nsnapshots(m),
                      kin, 2, &fb, 1};
@@ -52,6 +52,7 @@ static void test_profile_json(void **state) {
   assert_non_null(k0);
   assert_non_null(k1);
   assert_non_null(strstr(k0, "\"DRAM_RD_BYTES\": 32"));
+  assert_non_null(strstr(k0, "\"compulsory_dram_bytes\": 4000, \"useful_macs\": 123}"));
   assert_non_null(strstr(k1, "\"DRAM_RD_BYTES\": 6"));
   assert_null(strstr(buf, "\"index\": 2, \"id\""));
   int depth = 0, max = 0;
