@@ -35,6 +35,10 @@ expect "run counters" 0 "^counter DRAM_RD_BYTES 12$" "$tool" run --target npu4 -
   --dram "$tmp/d.bin" --dram-size 256
 expect "run mark" 0 "^mark 1 kernel 5 " "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram "$tmp/d.bin" \
   --dram-size 256
+expect "run profile" 0 "^ok" "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram "$tmp/d.bin" \
+  --dram-size 256 --profile "$tmp/p.json"
+grep -q '"format": "tessel-profile"' "$tmp/p.json" && grep -q '"target": "npu4"' "$tmp/p.json" \
+  && ok "profile json" || { cp "$tmp/p.json" "$tmp/out"; bad "profile json"; }
 # doubled values (clamped: 2*-4 = -8 = 0xf8), at offset 16
 got=$(od -An -tx1 -j16 -N12 "$tmp/o.bin" | tr -s ' \n' ' ' | sed 's/^ //; s/ $//')
 [[ "$got" == "02 04 06 08 0a 0c 0e 10 12 14 16 f8" ]] && ok "output bytes" || { echo "got: $got" >"$tmp/out"; bad "output bytes"; }

@@ -3,10 +3,11 @@
  *   tessel-npu-model asm IN.s OUT.bin       assemble text commands (the disassembler's syntax)
  *   tessel-npu-model disasm IN.bin          print a binary stream, one command per line
  *   tessel-npu-model run --stream S.bin [--target npu8] [--dram D.bin] [--dram-size N]
- *                        [--out O.bin] [--max-dispatch N] [--timing-only]
+ *                        [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json]
  *       run the stream on the model; print the outcome, the counters and the
  *       MARK snapshots; write the DRAM window to O.bin (--timing-only: checks,
- *       counters and cycle estimates without computing data)
+ *       counters and cycle estimates without computing data; --profile: the
+ *       JSON of docs/profile-format.md, one kernel per pair of MARKs)
  *
  * Text syntax: "NAME field=value ..." (unnamed fields are 0), ".word W0 W1 W2 W3"
  * for raw words; ';' or '#' start a comment. Values are decimal or 0x hex.
@@ -19,12 +20,13 @@
 #include <strings.h>
 
 #include "npu_model.h"
+#include "npu_profile.h"
 
 static int usage(void) {
   fprintf(stderr, "usage: tessel-npu-model asm IN.s OUT.bin\n"
                   "       tessel-npu-model disasm IN.bin\n"
                   "       tessel-npu-model run --stream S.bin [--target NAME] [--dram D.bin] [--dram-size N]\n"
-                  "                            [--out O.bin] [--max-dispatch N] [--timing-only]\n");
+                  "                            [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json]\n");
   return 2;
 }
 
@@ -190,7 +192,7 @@ static int cmd_disasm(const char *in) {
 }
 
 static int cmd_run(int argc, char **argv) {
-  const char *stream = NULL, *dram_in = NULL, *out = NULL, *target = TSL_DEFAULT_TARGET;
+  const char *stream = NULL, *dram_in = NULL, *out = NULL, *profile = NULL, *target = TSL_DEFAULT_TARGET;
   int64_t dram_size = -1, max_dispatch = 0;
   int timing_only = 0;
   for (int i = 0; i < argc; i++) {
@@ -206,6 +208,7 @@ static int cmd_run(int argc, char **argv) {
     if (strcmp(a, "--stream") == 0) stream = v;
     else if (strcmp(a, "--dram") == 0) dram_in = v;
     else if (strcmp(a, "--out") == 0) out = v;
+    else if (strcmp(a, "--profile") == 0) profile = v;
     else if (strcmp(a, "--target") == 0) target = v;
     else if (strcmp(a, "--dram-size") == 0) {
       if (parse_i64(v, &dram_size) || dram_size < 0 || dram_size > (1LL << 32)) {
@@ -281,6 +284,14 @@ static int cmd_run(int argc, char **argv) {
   }
   int rc = code ? 1 : 0;
   if (out && write_file(out, win, (size_t)dram_size)) rc = 2;
+  if (profile) {
+    npu_profile_t p = {t, "model", stream, c, npu_model_snapshot(m, 0), npu_model_nsnapshots(m), NULL, 0, NULL, 0};
+    FILE *f = fopen(profile, "w");
+    if (!f || npu_profile_write_json(f, &p) != 0 || fclose(f) != 0) {
+      fprintf(stderr, "tessel-npu-model: %s: cannot write\n", profile);
+      rc = 2;
+    }
+  }
   npu_model_free(m);
   free(s);
   free(d);
