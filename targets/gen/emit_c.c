@@ -107,7 +107,7 @@ void emit_isa_h(FILE *o, const Isa *isa) {
   fprintf(o, "/* tessel_isa.h: the Tessel NPU command encoding, register map, error codes\n"
              " * and counters. " GEN_NOTE "\n"
              " * Semantics: docs/isa.md. Commands are %d bits, little-endian, handled here\n"
-             " * as %d 32-bit words (word 0 holds bits 0..31). Freestanding: only <stdint.h>. */\n",
+             " * as %d 32-bit words (word 0 holds bits 0..31). Freestanding: only <stddef.h>, <stdint.h>. */\n",
           isa->cmd_bits, isa->cmd_bits / 32);
   fprintf(o, "#ifndef TESSEL_ISA_H\n#define TESSEL_ISA_H\n\n#include <stddef.h>\n#include <stdint.h>\n\n");
   fprintf(o, "#define TSL_ISA_VERSION %d\n#define TSL_CMD_BITS %d\n#define TSL_CMD_BYTES %d\n"
