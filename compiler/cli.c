@@ -12,6 +12,7 @@
 #include "npy.h"
 #include "onnx_import.h"
 #include "pipeline.h"
+#include "quant.h"
 #include "ref_exec.h"
 
 enum { MAX_LIST = 64 };
@@ -27,8 +28,11 @@ typedef struct cli_args {
   int n_outputs;
   const char *shapes[MAX_LIST];      /* --input-shape NAME=D0xD1x... */
   int n_shapes;
-  const char *calib[MAX_LIST];       /* compile: calibration inputs (later issues) */
+  const char *calib[MAX_LIST];       /* calibration inputs (.npy) for ptq */
   int n_calib;
+  calib_method calib_method;         /* --calib-method */
+  double calib_percentile;           /* --calib-percentile */
+  int quantised;                     /* ir/ref: run the quantisation passes */
   const char *target;                /* compile: NPU target */
   const char *passes;                /* opt: comma-separated pass names */
   pipeline_opts pipe;                /* dumps and verification */
@@ -50,7 +54,11 @@ static const char *const usage_main =
 static const char *const usage_ir =
     "usage: tessel ir MODEL.onnx|IN.tir [--bind NAME=FILE.npy]... [--input-shape NAME=D0xD1x...]...\n"
     "                 [--raw] [--elide=N] [-o OUT.tir]\n"
+    "                 [--quantised [--calib X.npy]... [--calib-method minmax|percentile]\n"
+    "                  [--calib-percentile P] [--print-after=PASS ...]]\n"
     "  prints the imported IR after shape inference (--raw: exactly as imported or parsed)\n"
+    "  --quantised runs the graph and quantisation passes (ptq from --calib data for a\n"
+    "  float model) and prints the quantised IR with its scales and zero points\n"
     "  --elide=N   print constants with more than N elements as <N elements> (not parseable)\n";
 
 static const char *const usage_opt =
@@ -62,17 +70,21 @@ static const char *const usage_opt =
 static const char *const usage_ref =
     "usage: tessel ref MODEL.onnx|IN.tir [--input [NAME=]X.npy]... -o OUT.npy [-o OUT2.npy]...\n"
     "                  [--bind NAME=FILE.npy]... [--print-after=PASS ...] [--verify-each] [--ranges]\n"
+    "                  [--quantised] [--calib X.npy]... [--calib-method M] [--calib-percentile P]\n"
     "  imports, runs the graph passes, then the float reference executor.  Inputs\n"
     "  are given by name or in graph-input order (symbolic dimensions take the\n"
     "  .npy's sizes); one -o per graph output, in order.  --ranges prints\n"
-    "  'range %VALUE MIN MAX' for every computed value (calibration data).\n";
+    "  'range %VALUE MIN MAX' for every computed value (calibration data).\n"
+    "  --quantised (implied by --calib) runs the quantisation passes and then the int8\n"
+    "  reference: quantised ops with exactly the NPU's integer arithmetic.\n";
 
 static const char *const usage_compile =
     "usage: tessel compile MODEL.onnx -o OUT.tpkg [--target T] [--calib X.npy]...\n"
     "                      [--bind NAME=FILE.npy]... [--print-after=PASS | --print-after-all]\n"
     "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
-    "                      [--input-shape NAME=D0xD1x...]...\n"
-    "  runs import and the graph passes; lowering to a package is not implemented\n"
+    "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
+    "  runs import, the graph passes and quantisation (ptq with --calib); lowering\n"
+    "  to a package is not implemented\n"
     "  yet and exits with status 3.\n";
 
 static const char *usage_of(const char *cmd) {
@@ -139,6 +151,18 @@ static int parse_args(int argc, char **argv, cli_args *a) {
     } else if (OPT("--calib")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--calib");
       if (push(a->calib, &a->n_calib, v)) return usage_error(a->cmd, "too many %s options", "--calib");
+    } else if (OPT("--calib-method")) {
+      if (r < 0 || (strcmp(v, "minmax") && strcmp(v, "percentile")))
+        return usage_error(a->cmd, "--calib-method needs minmax or percentile, got '%s'", r < 0 ? "" : v);
+      a->calib_method = !strcmp(v, "minmax") ? CALIB_MINMAX : CALIB_PERCENTILE;
+    } else if (OPT("--calib-percentile")) {
+      char *end;
+      double p = r < 0 ? -1 : strtod(v, &end);
+      if (r < 0 || *end || !(p > 50 && p <= 100))
+        return usage_error(a->cmd, "--calib-percentile needs a number in (50, 100], got '%s'", r < 0 ? "" : v);
+      a->calib_percentile = p;
+    } else if (!strcmp(arg, "--quantised") || !strcmp(arg, "--quantized")) {
+      a->quantised = 1;
     } else if (OPT("--target")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a target name", "--target");
       a->target = v;
@@ -272,6 +296,66 @@ static FILE *open_out(const cli_args *a, diag *d) {
   return f;
 }
 
+/* --calib files: each holds one sample of the (single) graph input, or a
+ * batch of them stacked along dimension 0. */
+typedef struct calib_set {
+  npy_array arrs[MAX_LIST];          /* the files */
+  const void *samples[MAX_LIST * 16]; /* pointers into them, one per sample */
+  calib_data data;                   /* what ptq reads */
+} calib_set;
+
+static int load_calib(const cli_args *a, const ir_graph *g, calib_set *cs, diag *d) {
+  if (g->n_inputs != 1)
+    return diag_set(d, "--calib: the model has %d graph inputs; calibration supports one", g->n_inputs);
+  const ir_value *in = g->inputs[0];
+  int64_t per = ir_value_numel(in);
+  if (per <= 0) return diag_set(d, "--calib: the shape of input '%s' is unknown (use --input-shape)", in->name);
+  int n = 0;
+  for (int k = 0; k < a->n_calib; k++) {
+    char err[512];
+    npy_array *x = &cs->arrs[k];
+    if (npy_read(a->calib[k], x, err, sizeof err)) return diag_set(d, "--calib: %s", err);
+    if ((ir_dtype)x->dtype != in->dtype)
+      return diag_set(d, "%s: holds %s, input '%s' is %s", a->calib[k], npy_dtype_name(x->dtype), in->name,
+                      ir_dtype_name(in->dtype));
+    int same = x->ndim == in->rank && in->rank >= 1;
+    for (int i = 1; same && i < in->rank; i++) same = x->shape[i] == in->dims[i];
+    if (!same || in->dims[0] < 1 || x->shape[0] % in->dims[0] || x->shape[0] == 0)
+      return diag_set(d, "%s: shape does not match input '%s' (samples stack along dimension 0)", a->calib[k],
+                      in->name);
+    for (int64_t s = 0; s < x->shape[0] / in->dims[0]; s++) {
+      if (n == (int)(sizeof cs->samples / sizeof cs->samples[0])) return diag_set(d, "--calib: too many samples");
+      cs->samples[n++] = (const char *)x->data + (size_t)(s * per) * ir_dtype_size(in->dtype);
+    }
+  }
+  cs->data = (calib_data){.n_samples = n, .n_inputs = 1, .samples = cs->samples,
+                          .method = a->calib_method, .percentile = a->calib_percentile};
+  return 0;
+}
+
+static void free_calib(calib_set *cs) {
+  for (int k = 0; k < MAX_LIST; k++) npy_free(&cs->arrs[k]);
+}
+
+/* The quantisation passes, with calibration data when --calib was given. */
+static int quantise(cli_args *a, ir_graph *g, diag *d) {
+  calib_set *cs = calloc(1, sizeof *cs);
+  if (!cs) return diag_oom(d);
+  int rc = 0;
+  if (a->n_calib) {
+    rc = load_calib(a, g, cs, d);
+    a->pipe.calib = &cs->data;
+  }
+  if (!rc && pipeline_quant(g, &a->pipe, d)) {
+    diag_prefix(d, a->model);
+    rc = -1;
+  }
+  a->pipe.calib = NULL;
+  free_calib(cs);
+  free(cs);
+  return rc;
+}
+
 static int check_pass_options(const cli_args *a, diag *d) {
   if (a->pipe.print_after && pipeline_check_pass_name("--print-after", a->pipe.print_after, d)) return -1;
   if (a->pipe.print_before && pipeline_check_pass_name("--print-before", a->pipe.print_before, d)) return -1;
@@ -283,7 +367,26 @@ static int cmd_ir(cli_args *a) {
   if (!a->model) return usage_error("ir", "%s", "missing MODEL");
   ir_graph *g = load_model(a, &d);
   if (!g) return fail(&d);
-  if (!a->raw) {
+  if (a->quantised) {
+    if (a->raw) {
+      ir_graph_free(g);
+      return usage_error("ir", "%s", "--raw and --quantised exclude each other");
+    }
+    if (check_pass_options(a, &d)) {
+      ir_graph_free(g);
+      return usage_error("ir", "%s", d.msg);
+    }
+    a->pipe.print = &a->print;
+    if (pipeline_graph(g, &a->pipe, &d)) {
+      diag_prefix(&d, a->model);
+    } else if (!quantise(a, g, &d)) {
+      d.msg[0] = 0;
+    }
+    if (d.msg[0]) {
+      ir_graph_free(g);
+      return fail(&d);
+    }
+  } else if (!a->raw) {
     const pass_info *si = pass_find("shape-infer");
     pipeline_opts quiet = {.verify_each = 1};
     if (pipeline_run_pass(g, si, &quiet, &d)) {
@@ -364,6 +467,10 @@ static int cmd_compile(cli_args *a) {
   if (check_pass_options(a, &d)) return usage_error("compile", "%s", d.msg);
   ir_graph *g = front_end(a, &d);
   if (!g) return fail(&d);
+  if (quantise(a, g, &d)) {
+    ir_graph_free(g);
+    return fail(&d);
+  }
   ir_graph_free(g);
   fprintf(stderr,
           "tessel: %s: import and graph passes done; lowering to a package is not "
@@ -443,6 +550,7 @@ static int cmd_ref(cli_args *a) {
     diag_prefix(&d, a->model);
     goto out;
   }
+  if ((a->quantised || a->n_calib) && quantise(a, g, &d)) goto out;
   if (a->n_outputs != g->n_outputs) {
     diag_set(&d, "%s: the graph has %d outputs, %d -o given", a->model, g->n_outputs, a->n_outputs);
     goto out;
@@ -496,11 +604,13 @@ int cli_main(int argc, char **argv) {
   int known = 0;
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) known |= !strcmp(cmd, cmds[i]);
   if (!known) return usage_error(NULL, "unknown command '%s'", cmd);
-  cli_args a = {.cmd = cmd};
+  cli_args a = {.cmd = cmd, .calib_method = CALIB_MINMAX, .calib_percentile = 99.99};
   int r = parse_args(argc, argv, &a);
   if (r < 0) return CLI_OK;
   if (r) return r;
-  if (a.n_calib && strcmp(cmd, "compile")) return usage_error(cmd, "%s is only for compile", "--calib");
+  if (a.n_calib && !strcmp(cmd, "opt")) return usage_error(cmd, "%s is not for opt", "--calib");
+  if (a.n_calib && !strcmp(cmd, "ir")) a.quantised = 1;
+  if (a.quantised && strcmp(cmd, "ir") && strcmp(cmd, "ref")) return usage_error(cmd, "%s is only for ir and ref", "--quantised");
   if (a.target && strcmp(cmd, "compile")) return usage_error(cmd, "%s is only for compile", "--target");
   if (!strcmp(cmd, "ir")) return cmd_ir(&a);
   if (!strcmp(cmd, "opt")) return cmd_opt(&a);

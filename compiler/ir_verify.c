@@ -19,6 +19,8 @@ static void input_range(ir_op op, int *lo, int *hi) {
   case IR_OP_QLINEAR_CONV: *lo = 8, *hi = 9; break;
   case IR_OP_QLINEAR_MATMUL: *lo = *hi = 8; break;
   case IR_OP_CONV_INTEGER: case IR_OP_MATMUL_INTEGER: *lo = 2, *hi = 4; break;
+  case IR_OP_QCONV: case IR_OP_QMATMUL: *lo = 2, *hi = 3; break;
+  case IR_OP_QADD: *lo = *hi = 2; break;
   default: break;
   }
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "ir_verify.h"
+#include "ptq.h"
 
 #ifdef TESSEL_TEST_BUILD
 enum { ALWAYS_VERIFY = 1 };
@@ -20,7 +21,7 @@ static void dump(const ir_graph *g, const char *when, const char *pass, const pi
 
 int pipeline_run_pass(ir_graph *g, const pass_info *p, const pipeline_opts *o, diag *d) {
   if (o->print_before && !strcmp(o->print_before, p->name)) dump(g, "before", p->name, o);
-  if (p->run(g, d)) return -1;
+  if (p->run_opts ? p->run_opts(g, o, d) : p->run(g, d)) return -1;
   if ((o->verify_each || ALWAYS_VERIFY) && ir_verify(g, d)) {
     char pfx[96];
     snprintf(pfx, sizeof pfx, "after pass %s", p->name);
@@ -45,6 +46,16 @@ int pipeline_graph(ir_graph *g, const pipeline_opts *o, diag *d) {
   if (run(g, "remove-noops", o, d)) return -1;
   if (run(g, "bn-fold", o, d)) return -1;
   if (run(g, "dce", o, d)) return -1;
+  return 0;
+}
+
+int ptq_pass(ir_graph *g, const pipeline_opts *o, diag *d) { return ptq(g, o->calib, d); }
+
+int pipeline_quant(ir_graph *g, const pipeline_opts *o, diag *d) {
+  if (o->calib && run(g, "ptq", o, d)) return -1;
+  if (run(g, "quant-ops", o, d)) return -1;
+  if (run(g, "qdq-fold", o, d)) return -1;
+  if (run(g, "requant", o, d)) return -1;
   return 0;
 }
 

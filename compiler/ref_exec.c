@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "quant.h"
+#include "ref_int8.h"
 #include "ref_ops.h"
 
 /* A malloc'd double copy of n elements of dtype t. */
@@ -17,6 +19,8 @@ static double *to_f64(ir_dtype t, const void *data, int64_t n) {
 }
 
 int ref_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
+  /* quantised operators run on their integers, with the NPU's arithmetic */
+  if (quant_is_qop(n->op)) return ref_int8_eval(n, in, out, d);
   double *din[IR_MAX_INPUTS] = {0};
   int64_t e = ir_value_numel(n->out);
   TSL_ASSERT(e >= 0);

@@ -21,14 +21,19 @@ COMPILER_OBJ_SAN := $(BUILD)/obj/compiler-asan
 IMPORT_FUZZ_TIME ?= 600
 
 # Library sources: everything in compiler/ except the CLI's main.
-COMPILER_LIB_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c))
-COMPILER_CFLAGS   := $(HOST_CFLAGS) -Icompiler -I$(COMPILER_GEN) -MMD -MP
+# The int8 reference shares the NPU's integer arithmetic with the C model:
+# one source for rounding (sim/npu-model/npu_arith.c, owned by the NPU model).
+NPU_ARITH_SRC     := sim/npu-model/npu_arith.c
+COMPILER_LIB_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(NPU_ARITH_SRC)
+COMPILER_CFLAGS   := $(HOST_CFLAGS) -Icompiler -Isim/npu-model -I$(COMPILER_GEN) -MMD -MP
 # Generated code is not ours to warn about beyond what it compiles with.
 COMPILER_GEN_CFLAGS := -std=c11 -O2 -g -I$(COMPILER_GEN)
 
-COMPILER_LIB_OBJS     := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(COMPILER_LIB_SRCS)) \
+COMPILER_LIB_OBJS     := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(filter compiler/%,$(COMPILER_LIB_SRCS))) \
+                         $(COMPILER_OBJ)/npu_arith.o \
                          $(COMPILER_OBJ)/onnx.pb-c.o
-COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(COMPILER_LIB_SRCS)) \
+COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(filter compiler/%,$(COMPILER_LIB_SRCS))) \
+                         $(COMPILER_OBJ_SAN)/npu_arith.o \
                          $(COMPILER_OBJ_SAN)/onnx.pb-c.o
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan
@@ -51,6 +56,14 @@ $(COMPILER_OBJ)/%.o: compiler/%.c | $(COMPILER_GEN)/onnx.pb-c.h
 $(COMPILER_OBJ_SAN)/%.o: compiler/%.c | $(COMPILER_GEN)/onnx.pb-c.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DTESSEL_TEST_BUILD -c $< -o $@
+
+$(COMPILER_OBJ)/npu_arith.o: $(NPU_ARITH_SRC)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -c $< -o $@
+
+$(COMPILER_OBJ_SAN)/npu_arith.o: $(NPU_ARITH_SRC)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 
 $(COMPILER_OBJ)/onnx.pb-c.o: $(COMPILER_GEN)/onnx.pb-c.c
 	@mkdir -p $(@D)
@@ -106,7 +119,7 @@ IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
 $(COMPILER_TEST_OBJ)/fuzz-import: $(IMPORT_FUZZ_SRCS) $(wildcard compiler/*.h) $(COMPILER_GEN)/onnx.pb-c.c
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -DTESSEL_TEST_BUILD \
-	  -Icompiler -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(IMPORT_FUZZ_SRCS) \
+	  -Icompiler -Isim/npu-model -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(IMPORT_FUZZ_SRCS) \
 	  -Wno-error $(COMPILER_GEN)/onnx.pb-c.c -lprotobuf-c -lm
 
 test-fuzz-import-short: $(COMPILER_TEST_OBJ)/fuzz-import
@@ -126,7 +139,7 @@ PARSE_FUZZ_ARGS  = -seed=1 -max_len=8192 -timeout=20 -rss_limit_mb=2048 -dict=te
 $(COMPILER_TEST_OBJ)/fuzz-parse-ir: $(PARSE_FUZZ_SRCS) $(wildcard compiler/*.h) $(COMPILER_GEN)/onnx.pb-c.c
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -DTESSEL_TEST_BUILD \
-	  -Icompiler -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(PARSE_FUZZ_SRCS) \
+	  -Icompiler -Isim/npu-model -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(PARSE_FUZZ_SRCS) \
 	  -Wno-error $(COMPILER_GEN)/onnx.pb-c.c -lprotobuf-c -lm
 
 test-fuzz-parse-ir-short: $(COMPILER_TEST_OBJ)/fuzz-parse-ir

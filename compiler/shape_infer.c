@@ -78,8 +78,9 @@ static int window(ir_graph *g, ir_node *n, const ir_value *x, const int64_t *ker
   if (ir_attr_set_ints(g, n, "kernel_shape", k, s, d) ||
       spatial_attr(g, n, "strides", s, 1, st, d) || spatial_attr(g, n, "pads", 2 * s, 0, p, d))
     return -1;
-  if (n->op != IR_OP_AVGPOOL && spatial_attr(g, n, "dilations", s, 1, dl, d)) return -1;
-  if (n->op == IR_OP_AVGPOOL)
+  int avg = n->op == IR_OP_AVGPOOL || n->op == IR_OP_QAVGPOOL; /* no dilations */
+  if (!avg && spatial_attr(g, n, "dilations", s, 1, dl, d)) return -1;
+  if (avg)
     for (int i = 0; i < s; i++) dl[i] = 1;
   const ir_attr *ap = ir_attr_get(n, "auto_pad");
   const char *mode = ap && ap->kind == IR_ATTR_STRING ? ap->s : "NOTSET";
@@ -176,6 +177,9 @@ static int integer_params(ir_node *n, diag *d) {
 static int conv_shape(ir_graph *g, ir_node *n, diag *d) {
   int q = n->op == IR_OP_QLINEAR_CONV;
   ir_value *x = n->in[0], *w = n->in[q ? 3 : 1];
+  if (n->op == IR_OP_QCONV && (want_dtype(n, 0, IR_I8, d) || want_dtype(n, 1, IR_I8, d) ||
+                               (n->n_in > 2 && want_dtype(n, 2, IR_I32, d))))
+    return -1;
   if (want_rank(n, 0, 3, IR_MAX_RANK, d) || integer_params(n, d)) return -1;
   if (w->rank != x->rank)
     return ERR("weights '%s' have rank %d, the input has rank %d", w->name, w->rank, x->rank);
@@ -188,12 +192,13 @@ static int conv_shape(ir_graph *g, ir_node *n, diag *d) {
                w->name, (long long)w->dims[1], (long long)c, (long long)group);
   int64_t dims[IR_MAX_RANK] = {x->dims[0], m};
   if (window(g, n, x, w->dims + 2, 0, dims + 2, d)) return -1;
-  int bias = n->op == IR_OP_CONV ? 2 : n->op == IR_OP_QLINEAR_CONV ? 8 : -1;
+  int bias = n->op == IR_OP_CONV || n->op == IR_OP_QCONV ? 2 : n->op == IR_OP_QLINEAR_CONV ? 8 : -1;
   if (bias >= 0 && n->n_in > bias && (n->in[bias]->rank != 1 || n->in[bias]->dims[0] != m))
     return ERR("bias '%s' must have shape [%lld]", n->in[bias]->name, (long long)m);
   ir_dtype t = IR_F32;
   if (n->op == IR_OP_QLINEAR_CONV) t = n->in[7]->dtype;
   if (n->op == IR_OP_CONV_INTEGER) t = IR_I32;
+  if (n->op == IR_OP_QCONV) t = ir_attr_int(n, "raw", 0) ? IR_I32 : IR_I8;
   if (n->op == IR_OP_CONV && (want_dtype(n, 0, IR_F32, d) || want_dtype(n, 1, IR_F32, d))) return -1;
   set_shape(n->out, t, x->rank, dims);
   return 0;
@@ -201,7 +206,11 @@ static int conv_shape(ir_graph *g, ir_node *n, diag *d) {
 
 static int pool_shape(ir_graph *g, ir_node *n, diag *d) {
   ir_value *x = n->in[0];
-  if (want_rank(n, 0, 3, IR_MAX_RANK, d) || want_dtype(n, 0, IR_F32, d)) return -1;
+  if (want_rank(n, 0, 3, IR_MAX_RANK, d)) return -1;
+  /* max pooling commutes with quantisation: int8 is fine there */
+  int int8_ok = n->op == IR_OP_MAXPOOL || n->op == IR_OP_GLOBAL_MAXPOOL || n->op == IR_OP_QAVGPOOL;
+  if (!(int8_ok && x->dtype == IR_I8) && want_dtype(n, 0, n->op == IR_OP_QAVGPOOL ? IR_I8 : IR_F32, d))
+    return -1;
   int64_t dims[IR_MAX_RANK] = {x->dims[0], x->dims[1]};
   if (n->op == IR_OP_GLOBAL_AVGPOOL || n->op == IR_OP_GLOBAL_MAXPOOL) {
     for (int i = 2; i < x->rank; i++) dims[i] = 1;
@@ -290,9 +299,35 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
   int64_t dims[IR_MAX_RANK], axis = 0;
   int cnt;
   switch (n->op) {
-  case IR_OP_CONV: case IR_OP_QLINEAR_CONV: case IR_OP_CONV_INTEGER: return conv_shape(g, n, d);
+  case IR_OP_CONV: case IR_OP_QLINEAR_CONV: case IR_OP_CONV_INTEGER: case IR_OP_QCONV:
+    return conv_shape(g, n, d);
   case IR_OP_MAXPOOL: case IR_OP_AVGPOOL: case IR_OP_GLOBAL_AVGPOOL: case IR_OP_GLOBAL_MAXPOOL:
+  case IR_OP_QAVGPOOL:
     return pool_shape(g, n, d);
+  case IR_OP_QMATMUL:
+    if (want_dtype(n, 0, IR_I8, d) || want_dtype(n, 1, IR_I8, d) || want_rank(n, 0, 2, IR_MAX_RANK, d) ||
+        want_rank(n, 1, 2, IR_MAX_RANK, d) || (n->n_in > 2 && want_dtype(n, 2, IR_I32, d)))
+      return -1;
+    if (n->n_in > 2 && (n->in[2]->rank != 1 || n->in[2]->dims[0] != n->in[1]->dims[n->in[1]->rank - 1]))
+      return ERR("bias '%s' must have one value per output column", n->in[2]->name);
+    return matmul_shape(n, x, n->in[1], ir_attr_int(n, "raw", 0) ? IR_I32 : IR_I8, d);
+  case IR_OP_QADD:
+    if (want_dtype(n, 0, IR_I8, d) || want_dtype(n, 1, IR_I8, d)) return -1;
+    if (x->rank != n->in[1]->rank || memcmp(x->dims, n->in[1]->dims, sizeof(int64_t) * (size_t)x->rank))
+      return ERR("QAdd operands must have the same shape");
+    ir_value_copy_type(o, x);
+    return 0;
+  case IR_OP_QREQUANT: {
+    const ir_attr *to = ir_attr_get(n, "to");
+    ir_dtype t;
+    if (x->dtype != IR_I8 && x->dtype != IR_U8) return ERR("input must be int8 or uint8");
+    if (!to || to->kind != IR_ATTR_STRING || ir_dtype_parse(to->s, strlen(to->s), &t) ||
+        (t != IR_I8 && t != IR_U8))
+      return ERR("attribute to must be \"i8\" or \"u8\"");
+    ir_value_copy_type(o, x);
+    o->dtype = t;
+    return 0;
+  }
   case IR_OP_GEMM: {
     ir_value *b = n->in[1];
     if (want_rank(n, 0, 2, 2, d) || want_rank(n, 1, 2, 2, d) || want_dtype(n, 0, IR_F32, d) ||

@@ -1,0 +1,38 @@
+/* calibrate: activation ranges of a float graph from calibration inputs.
+ *
+ * Runs the float reference executor once per calibration sample and keeps,
+ * per value, the range used for quantisation:
+ *   minmax      the smallest and largest element over all samples;
+ *   percentile  per sample, the P-th and (100-P)-th percentiles of the
+ *               tensor's elements (P = 99.99 by default), then the widest
+ *               of those over the samples: clips rare outliers that would
+ *               otherwise spend most of the int8 range.
+ * Graph inputs get ranges too (from the samples themselves). */
+#ifndef TESSEL_CALIBRATE_H
+#define TESSEL_CALIBRATE_H
+
+#include "ir.h"
+
+typedef enum {
+  CALIB_MINMAX,     /* min/max over every sample */
+  CALIB_PERCENTILE, /* per-sample percentiles, widest over samples */
+} calib_method;
+
+typedef struct calib_data {
+  int n_samples;               /* number of calibration samples */
+  int n_inputs;                /* graph inputs per sample */
+  const void *const *samples;  /* samples[s * n_inputs + k]: graph input k of sample s */
+  calib_method method;         /* how ranges are formed */
+  double percentile;           /* CALIB_PERCENTILE: P in (50, 100] */
+} calib_data;
+
+typedef struct calib_range {
+  double lo, hi; /* the range */
+  int seen;      /* 1 when the value was computed or is an input */
+} calib_range;
+
+/* Ranges of every value of g (indexed by value id; *n_ranges entries,
+ * malloc'd, caller frees).  0, or -1 with an error from the reference. */
+int calibrate(const ir_graph *g, const calib_data *c, calib_range **ranges, int *n_ranges, diag *d);
+
+#endif

@@ -1,0 +1,204 @@
+/* ptq: post-training quantisation of a float graph from calibration data.
+ *
+ * Requires: shapes inferred, graph passes done (bn-fold: BatchNorm is gone),
+ *           calibration samples for every graph input.
+ * Guarantees: the graph is rewritten into the QDQ form quantisation tools
+ *           emit, which qdq-fold then folds into quantised ops:
+ *           - weights of Conv, Gemm and MatMul (constant, float) become int8
+ *             constants, symmetric per output channel (zp 0, scale
+ *             max|w|/127, values in [-127, 127]) behind a DequantizeLinear;
+ *             biases stay float (qdq-fold quantises them to int32 at
+ *             s_x * s_w[c]);
+ *           - every activation that a quantisable op reads or writes gets a
+ *             QuantizeLinear -> DequantizeLinear pair (int8, per tensor,
+ *             asymmetric: the calibrated range widened to include 0, scale
+ *             (hi - lo) / 255, zp = round(-128 - lo / scale)); a Relu/Clip
+ *             right after Conv/Gemm/MatMul/Add is quantised after it (it
+ *             becomes the op's clamp), and pass-through ops (MaxPool,
+ *             Flatten, Reshape, ...) reuse their input's parameters so they
+ *             stay exact on int8.
+ *           Ops that are not quantisable stay float between DQ and Q (the
+ *           float reference, a firmware fallback downstream).
+ * Invalidates: nothing. */
+#include "ptq.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes.h"
+#include "quant.h"
+
+typedef struct qparam {
+  int set;      /* 1 when the value gets a QDQ pair */
+  float scale;  /* its scale */
+  int32_t zp;   /* its int8 zero point */
+} qparam;
+
+static int is_anchor(const ir_node *n) {
+  switch (n->op) {
+  case IR_OP_CONV:
+    return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->dtype == IR_F32 &&
+           (n->n_in < 3 || n->in[2]->kind == IR_VALUE_CONST);
+  case IR_OP_MATMUL:
+    return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->rank == 2 && n->in[0]->rank >= 2 &&
+           n->in[1]->dtype == IR_F32;
+  case IR_OP_GEMM:
+    return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->dtype == IR_F32 && !ir_attr_int(n, "transA", 0) &&
+           ir_attr_float(n, "alpha", 1) == 1 && ir_attr_float(n, "beta", 1) == 1 &&
+           (n->n_in < 3 || (n->in[2]->kind == IR_VALUE_CONST && ir_value_numel(n->in[2]) == n->out->dims[1]));
+  case IR_OP_ADD:
+    return n->in[0]->rank == n->in[1]->rank && n->in[0]->kind != IR_VALUE_CONST &&
+           n->in[1]->kind != IR_VALUE_CONST &&
+           !memcmp(n->in[0]->dims, n->in[1]->dims, sizeof(int64_t) * (size_t)n->in[0]->rank);
+  case IR_OP_AVGPOOL: return !(ir_attr_int(n, "ceil_mode", 0) && ir_attr_int(n, "count_include_pad", 0));
+  case IR_OP_GLOBAL_AVGPOOL: return 1;
+  default: return 0;
+  }
+}
+
+static int is_passthrough(const ir_node *n) {
+  switch (n->op) {
+  case IR_OP_MAXPOOL: case IR_OP_GLOBAL_MAXPOOL: case IR_OP_FLATTEN: case IR_OP_RESHAPE:
+  case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_TRANSPOSE:
+    return 1;
+  default: return 0;
+  }
+}
+
+static qparam from_range(const calib_range *r) {
+  double lo = r->seen ? r->lo : 0, hi = r->seen ? r->hi : 0;
+  lo = lo < 0 ? lo : 0, hi = hi > 0 ? hi : 0; /* 0 must be exact (padding, ReLU) */
+  if (!isfinite(lo) || !isfinite(hi)) lo = lo < 0 ? -1 : 0, hi = hi > 0 ? 1 : 0;
+  if (hi - lo < 1e-8) hi = lo + 1e-8;
+  qparam p = {1, (float)((hi - lo) / 255.0), 0};
+  p.zp = (int32_t)quant_round_sat(-128.0 - lo / p.scale, -128, 127);
+  return p;
+}
+
+/* Replaces the uses of v with DQ(Q(v)) placed right after v's producer. */
+static int insert_qdq(ir_graph *g, ir_value *v, const qparam *p, diag *d) {
+  char base[512];
+  int64_t none[1] = {0};
+  snprintf(base, sizeof base, "%.480s.scale", v->name);
+  ir_value *s = quant_new_const(g, base, IR_F32, 0, none, d);
+  snprintf(base, sizeof base, "%.480s.zp", v->name);
+  ir_value *z = quant_new_const(g, base, IR_I8, 0, none, d);
+  if (!s || !z) return -1;
+  *(float *)s->data = p->scale;
+  *(int8_t *)z->data = (int8_t)p->zp;
+  int pos = v->kind == IR_VALUE_NODE ? quant_node_pos(g, v->def) + 1 : 0;
+  const char *src = v->kind == IR_VALUE_NODE ? v->def->src : v->name;
+  ir_value *qin[3] = {v, s, z};
+  snprintf(base, sizeof base, "%.480s.q", v->name);
+  ir_node *q = quant_new_node(g, pos, IR_OP_QUANTIZE, src, qin, 3, base, IR_I8, v, d);
+  if (!q) return -1;
+  ir_value *dqin[3] = {q->out, s, z};
+  snprintf(base, sizeof base, "%.480s.dq", v->name);
+  ir_node *dq = quant_new_node(g, pos + 1, IR_OP_DEQUANTIZE, src, dqin, 3, base, IR_F32, v, d);
+  if (!dq) return -1;
+  ir_replace_uses(g, v, dq->out);
+  q->in[0] = v; /* replace_uses rewired it too */
+  if (dq->out->is_output) { /* the graph output keeps its name */
+    const char *name = v->name;
+    v->name = dq->out->name;
+    dq->out->name = name;
+  }
+  return 0;
+}
+
+/* Per-channel symmetric int8 weights behind a DequantizeLinear, for input k of n. */
+static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
+  ir_value *w = n->in[1];
+  int64_t m = w->dims[axis], e = ir_value_numel(w), inner = 1;
+  for (int i = axis + 1; i < w->rank; i++) inner *= w->dims[i];
+  char base[512];
+  snprintf(base, sizeof base, "%.480s.q", w->name);
+  ir_value *wq = quant_new_const(g, base, IR_I8, w->rank, w->dims, d);
+  snprintf(base, sizeof base, "%.480s.scale", w->name);
+  ir_value *s = quant_new_const(g, base, IR_F32, 1, &m, d);
+  snprintf(base, sizeof base, "%.480s.zp", w->name);
+  ir_value *z = quant_new_const(g, base, IR_I8, 1, &m, d);
+  if (!wq || !s || !z) return -1;
+  const float *wd = w->data;
+  float *sd = s->data;
+  for (int64_t c = 0; c < m; c++) sd[c] = 0;
+  for (int64_t i = 0; i < e; i++) {
+    int64_t c = (i / inner) % m;
+    float a = fabsf(wd[i]);
+    if (a > sd[c]) sd[c] = a;
+  }
+  for (int64_t c = 0; c < m; c++) sd[c] = sd[c] > 0 ? sd[c] / 127.0f : 1.0f;
+  for (int64_t i = 0; i < e; i++) {
+    int64_t c = (i / inner) % m;
+    ((int8_t *)wq->data)[i] = (int8_t)quant_round_sat((double)(wd[i] / sd[c]), -127, 127);
+  }
+  ir_value *in[3] = {wq, s, z};
+  snprintf(base, sizeof base, "%.480s.dq", w->name);
+  ir_node *dq = quant_new_node(g, quant_node_pos(g, n), IR_OP_DEQUANTIZE, n->src, in, 3, base, IR_F32, w, d);
+  if (!dq || ir_attr_set_int(g, dq, "axis", axis, d)) return -1;
+  n->in[1] = dq->out;
+  return 0;
+}
+
+int ptq(ir_graph *g, const calib_data *c, diag *d) {
+  if (!c || c->n_samples < 1) return diag_set(d, "ptq needs calibration data (--calib X.npy)");
+  if (c->n_inputs != g->n_inputs)
+    return diag_set(d, "ptq: %d calibration inputs per sample, the graph has %d inputs", c->n_inputs, g->n_inputs);
+  calib_range *r;
+  int nr;
+  if (calibrate(g, c, &r, &nr, d)) return -1;
+  qparam *qp = calloc((size_t)nr, sizeof *qp);
+  ir_value **order = calloc((size_t)nr, sizeof *order);
+  if (!qp || !order) {
+    free(r), free(qp), free(order);
+    return diag_oom(d);
+  }
+  int n_order = 0, rc = 0;
+#define WANT(v, p)                                                   \
+  do {                                                               \
+    if ((v)->dtype == IR_F32 && (v)->kind != IR_VALUE_CONST && !qp[(v)->id].set) { \
+      qp[(v)->id] = (p);                                             \
+      order[n_order++] = (v);                                        \
+    }                                                                \
+  } while (0)
+  /* 1. which values get a QDQ pair, and their parameters (topological order) */
+  int n0 = g->n_nodes;
+  ir_node **nodes = malloc(sizeof(ir_node *) * (size_t)(n0 ? n0 : 1));
+  if (!nodes) {
+    free(r), free(qp), free(order);
+    return diag_oom(d);
+  }
+  memcpy(nodes, g->nodes, sizeof(ir_node *) * (size_t)n0);
+  for (int i = 0; i < n0; i++) {
+    ir_node *n = nodes[i];
+    if (is_anchor(n)) {
+      int nin = n->op == IR_OP_ADD ? 2 : 1;
+      for (int k = 0; k < nin; k++) WANT(n->in[k], from_range(&r[n->in[k]->id]));
+      ir_value *out = n->out;
+      ir_node *u = quant_single_user(g, out);
+      if (u && (u->op == IR_OP_RELU || u->op == IR_OP_CLIP) && n->op != IR_OP_AVGPOOL &&
+          n->op != IR_OP_GLOBAL_AVGPOOL)
+        out = u->out; /* quantise after the activation: it becomes the clamp */
+      WANT(out, from_range(&r[out->id]));
+    } else if (is_passthrough(n) && n->in[0]->dtype == IR_F32 && qp[n->in[0]->id].set) {
+      WANT(n->out, qp[n->in[0]->id]);
+    } else if (n->op == IR_OP_CONCAT) {
+      int all = 1;
+      for (int k = 0; k < n->n_in; k++) all &= qp[n->in[k]->id].set;
+      if (all) WANT(n->out, from_range(&r[n->out->id]));
+    }
+  }
+#undef WANT
+  /* 2. weights, then the pairs */
+  for (int i = 0; i < n0 && !rc; i++) {
+    ir_node *n = nodes[i];
+    if (!is_anchor(n) || n->op == IR_OP_ADD || n->op == IR_OP_AVGPOOL || n->op == IR_OP_GLOBAL_AVGPOOL) continue;
+    int axis = n->op == IR_OP_CONV ? 0 : n->op == IR_OP_GEMM && ir_attr_int(n, "transB", 0) ? 0 : 1;
+    rc = quantise_weights(g, n, axis, d);
+  }
+  for (int i = 0; i < n_order && !rc; i++) rc = insert_qdq(g, order[i], &qp[order[i]->id], d);
+  free(nodes), free(r), free(qp), free(order);
+  return rc;
+}
