@@ -61,6 +61,12 @@ struct npu_model {
   uint32_t rowgen;         /* current STORE generation */
 };
 
+/* Test hook: the order the run loop steps the units in (0..5, the
+ * permutations of LOAD, EXEC, STORE; +6 steps the dispatcher after the units
+ * instead of before). Results, errors and every counter must not depend on
+ * it; the npu-model tests check that. Default 0. */
+extern int npu_model_step_order;
+
 /* Checks the command w (stream index `index`) with loop offsets off against
  * the target and m->cfg, fills *q, and for CFG_* commands updates m->cfg.
  * Returns TSL_ERR_NONE or an error code with a message in msg. FRONT

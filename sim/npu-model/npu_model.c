@@ -6,13 +6,19 @@
  *
  * Timing: every unit keeps its own clock. A command starts at the latest of
  * its unit's clock, its dispatch time and the push times of the tokens it
- * pops; it lasts what the cost model says. Busy and stall counters follow. */
+ * pops; it lasts what the cost model says. A full queue or token counter frees
+ * its slot when the entry `depth` places earlier left it, and those times are
+ * kept per entry, so every time stamp follows from the dependences alone, not
+ * from the order this loop happens to step the units in. Busy and stall
+ * counters follow. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "npu_internal.h"
+
+int npu_model_step_order;
 
 enum { T_LE, T_EL, T_ES, T_SE, NFIFOS }; /* token counters: LOAD->EXEC, EXEC->LOAD, ... */
 
@@ -28,19 +34,20 @@ static const int cmds_cnt[NUNITS] = {TSL_CNT_LOAD_CMDS, TSL_CNT_EXEC_CMDS, TSL_C
 typedef struct {
   npu_qcmd_t *slot;    /* ring of queue_depth commands */
   int head, n;
-  uint64_t last_start; /* when the last command left the queue (its slot freed) */
+  uint64_t starts[64]; /* start time of queued command j (ring by sequence number) */
+  uint64_t ndispatched, nstarted;
 } queue_t;
 
 typedef struct {
   uint64_t time[256];  /* push time of each token held (ring) */
   int head, n;
-  uint64_t last_pop;   /* when the last token was taken */
+  uint64_t pops[256];  /* time token j was taken (ring by sequence number) */
+  uint64_t npushed, npopped;
 } tokens_t;
 
 typedef struct {
   uint64_t clock;      /* free from this cycle on */
   int pending;         /* executed, waiting to push tokens */
-  int push_blocked;    /* the push found a counter full */
   uint8_t push_tok;    /* TOK_PUSH_* of the pending command */
   uint64_t end;        /* when the pending command finished executing */
   uint32_t index;      /* stream index of the pending command */
@@ -66,7 +73,6 @@ typedef struct {
   int staged;           /* the command at pc is checked and waits for room */
   npu_qcmd_t stage;     /* that command */
   int stage_unit;
-  int stage_blocked;    /* it found its queue full */
   int mark_blocked;     /* a MARK waits for the barrier */
   int lstride;          /* an LSTRIDE was just dispatched: the next command must be a LOOP */
   uint32_t lstride_index;
@@ -123,31 +129,32 @@ static int unit_of_op(unsigned op) {
   return q == TSL_Q_LOAD ? UNIT_LOAD : q == TSL_Q_EXEC ? UNIT_EXEC : UNIT_STORE;
 }
 
-/* Push the pending command's tokens if every counter has room. */
+/* Push the pending command's tokens if every counter has room. Token j of a
+ * counter needs the slot token j - token_max freed when it was taken. */
 static int try_push(run_t *s, int k) {
   unit_t *u = &s->u[k];
-  int tmax = (int)s->m->t->token_max;
+  uint64_t tmax = (uint64_t)s->m->t->token_max;
   uint64_t t = u->end;
   for (uint8_t f = TOK_PUSH_PREV; f <= TOK_PUSH_NEXT; f <<= 1) {
     if (!(u->push_tok & f)) continue;
     tokens_t *fi = &s->tok[fifo_of(k, f)];
-    if (fi->n >= tmax) {
-      u->push_blocked = 1;
-      return 0;
+    if (fi->npushed - fi->npopped >= tmax) return 0;
+    if (fi->npushed >= tmax) {
+      uint64_t freed = fi->pops[(fi->npushed - tmax) % 256];
+      if (freed > t) t = freed;
     }
-    if (u->push_blocked && fi->last_pop > t) t = fi->last_pop;
   }
   for (uint8_t f = TOK_PUSH_PREV; f <= TOK_PUSH_NEXT; f <<= 1) {
     if (!(u->push_tok & f)) continue;
     tokens_t *fi = &s->tok[fifo_of(k, f)];
     fi->time[(fi->head + fi->n) % 256] = t;
     fi->n++;
+    fi->npushed++;
   }
   s->m->cnt[tok_cnt[k]] += t - u->end;
   s->m->cnt[cmds_cnt[k]]++;
   u->clock = t;
   u->pending = 0;
-  u->push_blocked = 0;
   return 1;
 }
 
@@ -172,7 +179,7 @@ static int step_unit(run_t *s, int k) {
     tokens_t *fi = &s->tok[fifo_of(k, f)];
     fi->head = (fi->head + 1) % 256;
     fi->n--;
-    fi->last_pop = start;
+    fi->pops[fi->npopped++ % 256] = start;
   }
   s->m->cnt[tok_cnt[k]] += start - ready;
   cost_t cost = npu_exec(s->m, c);
@@ -181,11 +188,10 @@ static int step_unit(run_t *s, int k) {
   if (k == UNIT_STORE) s->m->cnt[TSL_CNT_STORE_STALL_DRAM] += cost.stall_dram;
   if (k == UNIT_EXEC) s->m->cnt[TSL_CNT_EXEC_STALL_PRELOAD] += cost.stall_preload;
   u->pending = 1;
-  u->push_blocked = 0;
   u->push_tok = c->tok & (TOK_PUSH_PREV | TOK_PUSH_NEXT);
   u->end = start + cost.cycles;
   u->index = c->index;
-  q->last_start = start;
+  q->starts[q->nstarted++ % (uint64_t)s->m->t->queue_depth] = start;
   q->head = (q->head + 1) % (int)s->m->t->queue_depth;
   q->n--;
   try_push(s, k);
@@ -252,18 +258,19 @@ static int step_front(run_t *s) {
   if (s->done) return 0;
   if (s->staged) { /* a checked command waits for room in its queue */
     queue_t *q = &s->q[s->stage_unit];
-    if (q->n >= (int)m->t->queue_depth) {
-      s->stage_blocked = 1;
-      return 0;
-    }
+    uint64_t depth = (uint64_t)m->t->queue_depth;
+    if (q->n >= (int)depth) return 0;
+    /* command j of a queue needs the slot command j - depth freed when it started */
     uint64_t t = s->fe_clock;
-    if (s->stage_blocked && q->last_start > t) t = q->last_start;
+    if (q->ndispatched >= depth && q->starts[(q->ndispatched - depth) % depth] > t)
+      t = q->starts[(q->ndispatched - depth) % depth];
+    q->ndispatched++;
     m->cnt[TSL_CNT_FRONT_STALL_QUEUE] += t - s->fe_clock;
     s->stage.dispatch_time = t;
     q->slot[(q->head + q->n) % (int)m->t->queue_depth] = s->stage;
     q->n++;
     s->fe_clock = t + 1;
-    s->staged = s->stage_blocked = 0;
+    s->staged = 0;
     s->pc++;
     return 1;
   }
@@ -379,10 +386,14 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
   s->r = r;
   s->max_dispatch = run->max_dispatch ? run->max_dispatch : ((uint64_t)1 << 32);
   for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth;
+  static const int orders[6][NUNITS] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  const int *order = orders[(npu_model_step_order % 6 + 6) % 6];
   for (;;) {
-    int progress = step_front(s);
+    int progress = npu_model_step_order >= 6 ? 0 : step_front(s);
     if (r->code) break;
-    for (int k = 0; k < NUNITS; k++) progress |= step_unit(s, k);
+    for (int i = 0; i < NUNITS; i++) progress |= step_unit(s, order[i]);
+    if (npu_model_step_order >= 6) progress |= step_front(s);
+    if (r->code) break;
     if (s->done && all_idle(s)) break;
     if (!progress) { /* nothing can move: every unit waits on a token or is empty */
       int k = 0;
