@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <chrono>
 #include <climits>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -222,6 +223,7 @@ class Harness {
                       std::string("--trace-commits ") + o_.trace_commits + ": " + std::strerror(errno)};
     }
     auto t0 = std::chrono::steady_clock::now();
+    std::clock_t c0 = std::clock();
     int status = -1, ending = -1;
     unsigned drain_left = 0;
     uint64_t cycle = 0, retired = 0;
@@ -280,12 +282,13 @@ class Harness {
       }
     }
     auto t1 = std::chrono::steady_clock::now();
+    double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
     std::fflush(stdout);
     if (commits && std::fclose(commits) != 0) {
       std::fprintf(stderr, "tessel-sim: --trace-commits %s: write failed\n", o_.trace_commits);
       status = SIM_EXIT_INTERNAL;
     }
-    if (o_.stats) print_stats(cycle, retired, std::chrono::duration<double>(t1 - t0).count());
+    if (o_.stats) print_stats(cycle, retired, std::chrono::duration<double>(t1 - t0).count(), cpu);
     return status;
   }
 
@@ -401,19 +404,22 @@ class Harness {
     }
   }
 
-  void print_stats(uint64_t cycles, uint64_t retired, double secs) {
+  // Speed is given per wall-clock second and per CPU second: on a shared
+  // machine the second one is the model's own speed.
+  void print_stats(uint64_t cycles, uint64_t retired, double secs, double cpu) {
     const DramStats &d = dram_.stats();
     std::fprintf(stderr,
                  "tessel-sim: cycles %llu\n"
                  "tessel-sim: retired %llu\n"
                  "tessel-sim: CPI %.3f\n"
-                 "tessel-sim: simulated cycles/s %.0f (%.3f s)\n"
+                 "tessel-sim: simulated cycles/s %.0f (%.3f s wall)\n"
+                 "tessel-sim: simulated cycles/CPU-s %.0f (%.3f s CPU)\n"
                  "tessel-sim: DRAM reads %llu (%llu beats), writes %llu (%llu beats), errors %llu\n",
                  (unsigned long long)cycles, (unsigned long long)retired,
                  retired ? double(cycles) / double(retired) : 0.0, secs > 0 ? cycles / secs : 0.0,
-                 secs, (unsigned long long)d.read_reqs, (unsigned long long)d.read_beats,
-                 (unsigned long long)d.write_reqs, (unsigned long long)d.write_beats,
-                 (unsigned long long)d.errors);
+                 secs, cpu > 0 ? cycles / cpu : 0.0, cpu, (unsigned long long)d.read_reqs,
+                 (unsigned long long)d.read_beats, (unsigned long long)d.write_reqs,
+                 (unsigned long long)d.write_beats, (unsigned long long)d.errors);
   }
 
   const SimOptions &o_;

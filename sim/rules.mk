@@ -39,17 +39,17 @@ define verilate_soc
 	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
 	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) $(6)" \
-	  -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O1" \
+	  -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1" \
 	  $(abspath $(SIM_HARNESS_CXX) $(SIM_C_OBJS)) $(7) >$(1)/build.log 2>&1 \
 	  || { tail -n 40 $(1)/build.log; exit 1; }
 endef
 
-$(TESSEL_SIM_BIN): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS)
+$(TESSEL_SIM_BIN): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
 	$(call verilate_soc,$(SIM_OBJ)/rtl,tessel-sim,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),-GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),,$(SOC_ALL_SV))
 	@mkdir -p $(@D)
 	cp $(SIM_OBJ)/rtl/tessel-sim $@
 
-$(TESSEL_SIM_TRACE_BIN): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS)
+$(TESSEL_SIM_TRACE_BIN): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
 	$(call verilate_soc,$(SIM_OBJ)/rtl-trace,tessel-sim-trace,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),--trace-fst -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),-DTESSEL_TRACE,$(SOC_ALL_SV))
 	@mkdir -p $(@D)
 	cp $(SIM_OBJ)/rtl-trace/tessel-sim-trace $@
