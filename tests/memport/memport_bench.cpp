@@ -9,7 +9,8 @@
 // bench checks every beat's data, id, last and err flags, same-id ordering,
 // that the port holds offered items stable, that W never precedes its
 // request, and that bursts do not cross 4 KiB. Each configuration is one
-// test; the output ends with "N passed, N failed".
+// test; the output ends with "N passed, N failed". An optional argument
+// prefixes the test names (the RTL configuration).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -314,6 +315,8 @@ struct Memory {
   }
 };
 
+const char *label = "";  // names the configuration of the RTL under test
+
 bool run(const Config &c, uint64_t cycles) {
   errors = 0;
   Rng r(c.seed);
@@ -361,7 +364,7 @@ bool run(const Config &c, uint64_t cycles) {
       error(msg);
     }
   }
-  std::printf("%s %s: %llu bursts in %llu cycles\n", errors ? "FAIL" : "PASS", c.name,
+  std::printf("%s %s%s: %llu bursts in %llu cycles\n", errors ? "FAIL" : "PASS", label, c.name,
               (unsigned long long)done, (unsigned long long)cyc);
   return errors == 0;
 }
@@ -370,6 +373,7 @@ bool run(const Config &c, uint64_t cycles) {
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
+  if (argc > 1) label = argv[1];
   const Config configs[] = {
       // name              seed issue w    r_rdy b_rdy req  w    r    b    writes reads
       {"no-stalls",          1, 0.6, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, true, true},
