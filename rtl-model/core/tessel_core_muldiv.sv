@@ -4,10 +4,17 @@
 // single-cycle 33x33 signed multiply when FastMul (so synthesis maps it to
 // DSPs), else iterative shift-add on the same datapath as division (no DSPs).
 //
+// Iterative ops take 32 steps of one bit, two per cycle (two chained step
+// stages, tessel_core_muldiv_step), and a cycle does 8 steps at once when they
+// are trivial: a division whose partial remainder is 0 and whose
+// next 8 dividend bits are 0 (quotient bits 0), a multiplication whose next 8
+// multiplier bits are 0 (nothing to add). Small operands, the common case in
+// firmware, so finish in a few cycles.
+//
 // Protocol with the execute stage: valid_i says the instruction in execute is
 // an M op whose operands are final. done_o rises when result_o is valid (the
-// same cycle for a fast multiply, ~34 cycles later for iterative ops). kill_i
-// (the instruction fired, or the pipeline was flushed) returns it to idle.
+// same cycle for a fast multiply, 3 to 18 cycles later for iterative ops).
+// kill_i (the instruction fired, or the pipeline was flushed) returns it to idle.
 module tessel_core_muldiv #(
   parameter bit FastMul = 1'b1
 ) (
@@ -28,14 +35,18 @@ module tessel_core_muldiv #(
   } state_e;
 
   state_e      state_q, state_d;
-  logic [4:0]  count_q, count_d;   // iteration 0..31
-  logic [32:0] hi_q, hi_d;         // partial remainder / upper product
+  logic [5:0]  count_q, count_d;   // steps done, 0..32
+  logic [31:0] hi_q, hi_d;         // partial remainder / upper product
   logic [31:0] lo_q, lo_d;         // quotient / lower product
   logic [31:0] m_q, m_d;           // divisor / multiplicand magnitude
   logic [2:0]  op_q, op_d;
   logic        neg_q, neg_d;       // negate the final quotient / product
   logic        neg_rem_q, neg_rem_d;
 
+  // With FastMul the datapath only ever divides, so its
+  // multiply half is constant-folded away.
+  logic        iter_div;
+  assign iter_div = FastMul ? 1'b1 : op_q[2];
   logic        is_div;
   logic        iterative;          // this op uses the shared shift datapath
   logic        a_signed, b_signed;
@@ -49,13 +60,33 @@ module tessel_core_muldiv #(
   assign a_mag     = (a_signed && a_i[31]) ? (32'd0 - a_i) : a_i;
   assign b_mag     = (b_signed && b_i[31]) ? (32'd0 - b_i) : b_i;
 
-  // One iteration of each algorithm.
-  logic [32:0] mul_sum;
-  logic [32:0] div_shifted;
-  logic [33:0] div_diff;
-  assign mul_sum     = {1'b0, hi_q[31:0]} + (lo_q[0] ? {1'b0, m_q} : 33'd0);
-  assign div_shifted = {hi_q[31:0], lo_q[31]};
-  assign div_diff    = {1'b0, div_shifted} - {2'b00, m_q};
+  // Two steps per cycle.
+  logic [31:0] hi_1, hi_2;
+  logic [31:0] lo_1, lo_2;
+  tessel_core_muldiv_step u_step1 (
+    .div_i (iter_div),
+    .hi_i  (hi_q),
+    .lo_i  (lo_q),
+    .m_i   (m_q),
+    .hi_o  (hi_1),
+    .lo_o  (lo_1)
+  );
+  tessel_core_muldiv_step u_step2 (
+    .div_i (iter_div),
+    .hi_i  (hi_1),
+    .lo_i  (lo_1),
+    .m_i   (m_q),
+    .hi_o  (hi_2),
+    .lo_o  (lo_2)
+  );
+
+  // Eight steps fit before the end (count is a multiple of 8 or not, it must
+  // not pass 32), and all eight are trivial. A zero divisor is never skipped:
+  // its quotient bits are ones.
+  logic skip8;
+  assign skip8 = (count_q <= 6'd24) &&
+                 (iter_div ? (hi_q == 32'd0 && lo_q[31:24] == 8'd0 && m_q != 32'd0)
+                          : (lo_q[7:0] == 8'd0));
 
   always_comb begin
     state_d   = state_q;
@@ -71,9 +102,9 @@ module tessel_core_muldiv #(
       StIdle: begin
         if (valid_i && iterative && !kill_i) begin
           state_d   = StBusy;
-          count_d   = 5'd0;
+          count_d   = 6'd0;
           op_d      = op_i;
-          hi_d      = 33'd0;
+          hi_d      = 32'd0;
           if (is_div) begin
             lo_d      = a_mag;
             m_d       = b_mag;
@@ -89,22 +120,21 @@ module tessel_core_muldiv #(
         end
       end
       StBusy: begin
-        if (op_q[2]) begin
-          // restoring division: shift in the next dividend bit, subtract if it fits
-          if (!div_diff[33]) begin
-            hi_d = div_diff[32:0];
-            lo_d = {lo_q[30:0], 1'b1};
+        if (skip8) begin
+          // eight trivial steps: shift in zero quotient bits / shift out zero
+          // multiplier bits
+          if (iter_div) begin
+            lo_d = {lo_q[23:0], 8'd0};
           end else begin
-            hi_d = div_shifted;
-            lo_d = {lo_q[30:0], 1'b0};
+            hi_d = {8'd0, hi_q[31:8]};
+            lo_d = {hi_q[7:0], lo_q[31:8]};
           end
         end else begin
-          // shift-add multiplication, low multiplier bit first
-          hi_d = {1'b0, mul_sum[32:1]};
-          lo_d = {mul_sum[0], lo_q[31:1]};
+          hi_d = hi_2;
+          lo_d = lo_2;
         end
-        count_d = count_q + 5'd1;
-        if (count_q == 5'd31) state_d = StDone;
+        count_d = count_q + (skip8 ? 6'd8 : 6'd2);
+        if (count_d == 6'd32) state_d = StDone;
       end
       StDone: ;
       default: state_d = StIdle;
@@ -116,8 +146,8 @@ module tessel_core_muldiv #(
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q   <= StIdle;
-      count_q   <= 5'd0;
-      hi_q      <= 33'd0;
+      count_q   <= 6'd0;
+      hi_q      <= 32'd0;
       lo_q      <= 32'd0;
       m_q       <= 32'd0;
       op_q      <= 3'd0;
@@ -142,7 +172,7 @@ module tessel_core_muldiv #(
   logic [31:0] raw, iter_result;
   logic        negate, carry_in;
   always_comb begin
-    raw      = hi_q[31:0];
+    raw      = hi_q;
     negate   = neg_q;
     carry_in = 1'b1;
     unique case (op_q)
