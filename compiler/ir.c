@@ -100,7 +100,7 @@ ir_value *ir_value_new(ir_graph *g, const char *name, ir_value_kind kind, diag *
     diag_oom(d);
     return NULL;
   }
-  v->id = g->n_values - 1;
+  v->id = g->next_value_id++;
   v->kind = kind;
   v->rank = -1;
   return v;

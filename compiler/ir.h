@@ -71,7 +71,7 @@ typedef enum {
 typedef struct ir_node ir_node;
 
 typedef struct ir_value {
-  int id;               /* index in graph->values at creation, stable */
+  int id;               /* unique in the graph, stable (creation order) */
   const char *name;     /* unique in the graph */
   ir_value_kind kind;   /* input, constant or node output */
   ir_dtype dtype;       /* element type */
@@ -120,6 +120,7 @@ typedef struct ir_graph {
   const char *name;    /* graph name */
   ir_value **values;   /* every value ever created (live or not) */
   int n_values, cap_values;
+  int next_value_id;   /* id of the next value: ids stay unique after compaction */
   ir_node **nodes;     /* live nodes in topological order */
   int n_nodes, cap_nodes;
   ir_value **inputs;   /* graph inputs in order */

@@ -155,3 +155,15 @@ fuzz-parse-ir: $(COMPILER_TEST_OBJ)/fuzz-parse-ir
 .PHONY: bench-compiler
 bench-compiler: $(BIN)/tessel
 	@bash tests/compiler/bench.sh $(BIN)/tessel
+
+# ---- quantisation (issue 6) ----
+#   make test-quant-models   every kind=quant model in MANIFEST on the int8 reference
+#   make test-quant-accuracy PTQ of the generated float nets vs float (rel L2 <= 0.05)
+#   make bench-quant         PTQ accuracy figures (rel L2, SNR, top-1 agreement)
+$(COMPILER_TEST_OBJ)/quant-eval: tests/compiler/quant_eval.c $(COMPILER_LIB_OBJS_SAN)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lprotobuf-c -lm
+
+$(COMPILER_TEST_OBJ)/quant-eval-fast: tests/compiler/quant_eval.c $(COMPILER_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LIB_OBJS) -lprotobuf-c -lm

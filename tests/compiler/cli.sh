@@ -44,7 +44,16 @@ expect 2 "unexpected argument 'extra'" ir $in/convbn.onnx extra
 expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind w
 expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind
 expect 2 "--elide needs a positive count" ir $in/convbn.onnx --elide=zero
-expect 2 "--calib is only for compile" ir $in/convbn.onnx --calib x.npy
+expect 2 "--calib is not for opt" opt $in/convbn.onnx --pass=dce --calib x.npy
+# quantisation options (issue 6)
+expect 1 "--calib: x.npy: cannot open" ir $in/convbn.onnx --calib x.npy
+expect 2 "--calib-method needs minmax or percentile" ir $m/tiny_cnn.onnx --calib-method entropy
+expect 2 "--calib-percentile needs a number in (50, 100]" ir $m/tiny_cnn.onnx --calib-percentile 20
+expect 2 "--quantised is only for ir and ref" compile $m/tiny_cnn.onnx --quantised -o $tmp/x.tpkg
+expect 2 "--raw and --quantised exclude each other" ir $m/tiny_cnn.onnx --raw --quantised
+expect 1 "shape does not match input 'input'" ir $m/tiny_cnn.onnx --calib $m/resnet18.in0.npy
+expect 1 "ptq needs calibration data" opt tests/compiler/filecheck/dce.tir --pass=ptq
+expect 3 "lowering to a package is not implemented" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg
 expect 2 "--target is only for compile" ref $in/convbn.onnx --target npu8 -o $tmp/x.npy
 expect 1 "cannot open" ir $in/no-such-model.onnx
 expect 1 "--bind w:" ir $in/bindme.onnx --bind w=$in/no-such.npy
