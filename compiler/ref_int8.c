@@ -74,6 +74,7 @@ static int qconv(const ir_node *n, const void *const *in, void *out, diag *d) {
     ir_attr_ints(n, "mult", &nm);
   }
   const int32_t *bias = n->n_in > 2 ? in[2] : NULL;
+  const int8_t *xd = in[0], *wd = in[1]; /* shape-infer holds both to int8 */
   int32_t zx = zp_of(x, 0);
   for (int64_t b = 0; b < N; b++)
     for (int64_t m = 0; m < M; m++) {
@@ -90,7 +91,7 @@ static int qconv(const ir_node *n, const void *const *in, void *out, diag *d) {
               for (int64_t kx = 0; kx < KW; kx++) {
                 int64_t ix = ox * SW - PL + kx * DW;
                 if (ix < 0 || ix >= W) continue;
-                acc += (get(x, in[0], xb + iy * W + ix) - zx) * (get(w, in[1], wb + ky * KW + kx) - zw);
+                acc += (int64_t)(xd[xb + iy * W + ix] - zx) * (wd[wb + ky * KW + kx] - zw);
               }
             }
           }

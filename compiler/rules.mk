@@ -167,3 +167,26 @@ $(COMPILER_TEST_OBJ)/quant-eval: tests/compiler/quant_eval.c $(COMPILER_LIB_OBJS
 $(COMPILER_TEST_OBJ)/quant-eval-fast: tests/compiler/quant_eval.c $(COMPILER_LIB_OBJS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LIB_OBJS) -lprotobuf-c -lm
+
+TEST_SUITES += quant-models quant-accuracy
+BENCHES     += quant
+.PHONY: test-quant-models test-quant-accuracy bench-quant
+
+test-quant-models: $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
+	@bash tests/compiler/quant_models.sh $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
+
+# Accuracy of PTQ against float on held-out inputs (not timed).  Limits per
+# net are in docs/quantisation.md with the measured figures.
+QUANT_NETS := tiny_cnn:0.05 squeezenet1_1:0.05 resnet18:0.10 mobilenet_v2:0.50
+test-quant-accuracy: $(COMPILER_TEST_OBJ)/quant-eval
+	@p=0; f=0; for nl in $(QUANT_NETS); do n=$${nl%%:*}; lim=$${nl#*:}; \
+	  if $(COMPILER_TEST_OBJ)/quant-eval tests/models/nets/$$n.onnx tests/models/calib/$$n.calib.npy \
+	       tests/models/calib/$$n.eval.npy --max-rel-l2 $$lim; then p=$$((p+1)); echo "PASS: $$n (rel L2 <= $$lim)"; \
+	  else f=$$((f+1)); echo "FAIL: $$n (rel L2 > $$lim)"; fi; done; \
+	  echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+bench-quant: $(COMPILER_TEST_OBJ)/quant-eval-fast
+	@echo "PTQ accuracy, int8 reference vs float reference on held-out inputs (tests/models/calib):"
+	@for n in tiny_cnn squeezenet1_1 resnet18 mobilenet_v2; do \
+	  for p in 0 99.99; do $(COMPILER_TEST_OBJ)/quant-eval-fast tests/models/nets/$$n.onnx \
+	    tests/models/calib/$$n.calib.npy tests/models/calib/$$n.eval.npy --percentile $$p || exit 1; done; done
