@@ -1,0 +1,171 @@
+/* npu.c: the NPU driver. See npu.h; register semantics in docs/isa.md
+ * section 6. */
+#include "npu.h"
+
+#include "csr.h"
+#include "mmio.h"
+#include "timer.h"
+#include "trap.h"
+
+static inline uint32_t reg_read(uint32_t off) { return mmio_read32(NPU_REG_BASE + off); }
+static inline void reg_write(uint32_t off, uint32_t v) { mmio_write32(NPU_REG_BASE + off, v); }
+
+/* ---- probing: a missing NPU answers with a bus error ------------------------
+ * npu_init reads ID under a handler that turns a load access fault (mcause 5)
+ * into a flag and skips the load, so firmware on a SoC without the NPU gets
+ * NPU_ERR_NO_DEVICE instead of dying in the default trap handler. */
+static volatile int probe_faulted;
+
+static int probe_handler(trap_frame *f) {
+  if (f->mcause != 5) return 0;
+  probe_faulted = 1;
+  f->x[10] = 0; /* the probe's load targets a0 (see probe_read) */
+  f->mepc += 4;
+  return 1;
+}
+
+/* One lw into a0 at a known pc, so the handler knows which register to fill. */
+static uint32_t probe_read(uint32_t addr) {
+  register uint32_t a0 __asm__("a0") = addr;
+  __asm__ volatile("lw a0, 0(a0)" : "+r"(a0) : : "memory");
+  return a0;
+}
+
+int npu_init(void) {
+  probe_faulted = 0;
+  trap_handler_fn prev = trap_set_handler(probe_handler);
+  uint32_t id = probe_read(NPU_REG_BASE + TSL_REG_ID);
+  trap_set_handler(prev);
+  if (probe_faulted || id != TSL_REG_ID_VALUE) return NPU_ERR_NO_DEVICE;
+  uint32_t version = reg_read(TSL_REG_VERSION);
+  if ((version & 0xFFu) != TSL_ISA_VERSION || ((version >> 8) & 0xFFu) != TSL_DIM) return NPU_ERR_TARGET;
+  if (reg_read(TSL_REG_TARGET_HASH) != TSL_TARGET_HASH) return NPU_ERR_TARGET;
+  return NPU_OK;
+}
+
+uint32_t npu_status(void) { return reg_read(TSL_REG_STATUS); }
+
+static int busy(void) { return (npu_status() & TSL_REG_STATUS_BUSY) != 0; }
+
+int npu_load_stream(uint32_t sram_off, const void *cmds, uint32_t ncmds) {
+  if (sram_off % TSL_CMD_BYTES != 0 || sram_off > TSL_CMD_SRAM_BYTES ||
+      ncmds > (TSL_CMD_SRAM_BYTES - sram_off) / TSL_CMD_BYTES)
+    return NPU_ERR_ARG;
+  if (busy()) return NPU_ERR_BUSY;
+  /* Byte reads (the caller's buffer may be unaligned), word writes. */
+  const uint8_t *b = cmds;
+  for (uint32_t i = 0; i < ncmds * (TSL_CMD_BYTES / 4); i++, b += 4) {
+    uint32_t w = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+    mmio_write32(NPU_CMD_BASE + sram_off + 4 * i, w);
+  }
+  return NPU_OK;
+}
+
+int npu_set_window(uint32_t base, uint32_t size) {
+  /* The NPU checks command addresses only against size: keeping the window
+   * inside DRAM is the firmware's job (docs/isa.md section 6). */
+  if (base % 8 != 0 || base < NPU_DRAM_BUS_BASE || size > 0xFFFFFFFFu - base + 1u) return NPU_ERR_ARG;
+  if (busy()) return NPU_ERR_BUSY;
+  reg_write(TSL_REG_DRAM_BASE, base);
+  reg_write(TSL_REG_DRAM_SIZE, size);
+  return NPU_OK;
+}
+
+int npu_start(uint32_t sram_off, uint32_t ncmds) {
+  if (busy()) return NPU_ERR_BUSY;
+  reg_write(TSL_REG_STATUS, TSL_REG_STATUS_IRQ); /* a stale interrupt would wake the wait at once */
+  reg_write(TSL_REG_STREAM_BASE, sram_off);
+  reg_write(TSL_REG_STREAM_LEN, ncmds);
+  reg_write(TSL_REG_IRQ_EN, 1u);
+  reg_write(TSL_REG_CTRL, TSL_REG_CTRL_START);
+  return NPU_OK;
+}
+
+void npu_abort(void) { reg_write(TSL_REG_CTRL, TSL_REG_CTRL_ABORT); }
+
+static void read_info(npu_run_info_t *info, uint32_t status) {
+  info->status = status;
+  info->err_code = reg_read(TSL_REG_ERR_CODE);
+  info->err_index = reg_read(TSL_REG_ERR_INDEX);
+  info->mark_count = reg_read(TSL_REG_MARK_COUNT);
+  info->mark_kernel = reg_read(TSL_REG_MARK_KERNEL);
+}
+
+int npu_wait(uint64_t timeout_cycles, npu_run_info_t *info) {
+  npu_run_info_t local;
+  if (!info) info = &local;
+  info->wakeups = 0;
+  uint32_t saved_mie = csr_read(mie);
+  uint32_t saved_mstatus = csr_read(mstatus);
+  uint64_t t0 = timer_now();
+  uint64_t deadline = t0 + timeout_cycles;
+  /* With mstatus.MIE off, wfi wakes on an enabled pending interrupt without
+   * taking it: the NPU's line (MEIP) ends the sleep, the timer (MTIP) is the
+   * watchdog. No handler is involved, so nothing else's state changes. */
+  irq_global_disable();
+  timer_set_compare(deadline);
+  csr_set(mie, MIE_MEIE | MIE_MTIE);
+  uint32_t status;
+  int timed_out = 0;
+  while ((status = npu_status()) & TSL_REG_STATUS_BUSY) {
+    if (timer_now() >= deadline) {
+      timed_out = 1;
+      break;
+    }
+    __asm__ volatile("wfi");
+    info->wakeups++;
+  }
+  if (timed_out) {
+    npu_abort();
+    /* ABORT stops at once; bound the wait anyway so a dead NPU cannot hang us. */
+    for (int i = 0; i < 1000 && ((status = npu_status()) & TSL_REG_STATUS_BUSY); i++) {
+    }
+  }
+  reg_write(TSL_REG_STATUS, TSL_REG_STATUS_IRQ); /* drop the interrupt line */
+  timer_disarm();
+  csr_write(mie, saved_mie);
+  csr_write(mstatus, saved_mstatus);
+  info->wait_cycles = timer_now() - t0;
+  read_info(info, status);
+  if (timed_out) return NPU_ERR_TIMEOUT;
+  return (status & TSL_REG_STATUS_ERROR) ? NPU_ERR_HW : NPU_OK;
+}
+
+int npu_run(uint32_t sram_off, uint32_t ncmds, uint64_t timeout_cycles, npu_run_info_t *info) {
+  int rc = npu_start(sram_off, ncmds);
+  if (rc != NPU_OK) return rc;
+  return npu_wait(timeout_cycles, info);
+}
+
+uint64_t npu_counter(unsigned i) {
+  if (i >= TSL_NCOUNTERS) return 0;
+  uint32_t off = TSL_REG_COUNTERS + 8u * i;
+  /* Counters only move while BUSY; read hi/lo/hi anyway so a read during a
+   * run is not torn by a carry. */
+  uint32_t hi, lo, hi2;
+  do {
+    hi = reg_read(off + 4);
+    lo = reg_read(off);
+    hi2 = reg_read(off + 4);
+  } while (hi != hi2);
+  return (uint64_t)hi << 32 | lo;
+}
+
+void npu_read_counters(uint64_t *out) {
+  for (unsigned i = 0; i < TSL_NCOUNTERS; i++) out[i] = npu_counter(i);
+}
+
+const char *npu_hw_error_name(uint32_t code) { return tsl_err_name((int)code); }
+
+const char *npu_strerror(int rc) {
+  switch (rc) {
+  case NPU_OK: return "ok";
+  case NPU_ERR_NO_DEVICE: return "no NPU answers at 0x30000000";
+  case NPU_ERR_TARGET: return "the NPU is built for another target";
+  case NPU_ERR_ARG: return "bad argument (alignment or range)";
+  case NPU_ERR_BUSY: return "the NPU is busy";
+  case NPU_ERR_TIMEOUT: return "watchdog: the run did not end in time and was aborted";
+  case NPU_ERR_HW: return "the run ended with an NPU error";
+  default: return rc > 0 ? npu_hw_error_name((uint32_t)rc) : "unknown driver error";
+  }
+}

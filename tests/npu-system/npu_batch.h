@@ -1,0 +1,58 @@
+/* npu_batch.h: the batch file the NPU system tests hand to the test firmware
+ * (firmware/npu/tests/npu_run.c) through `tessel-sim --load 0x80000000=FILE`,
+ * and the line format the firmware prints per case, which the host side
+ * writes too so the runner compares text. Shared by host and firmware;
+ * little-endian, all offsets from the batch's start (docs/npu-system.md).
+ *
+ *   header   npu_batch_hdr_t
+ *   cases    ncases x npu_batch_case_t
+ *   data     streams (16-byte aligned) and DRAM windows (64-byte aligned)
+ */
+#ifndef NPU_BATCH_H
+#define NPU_BATCH_H
+
+#include <stdint.h>
+
+#define NPU_BATCH_MAGIC 0x4250534Eu /* "NSPB" */
+#define NPU_BATCH_VERSION 1u
+#define NPU_BATCH_BUS_ADDR 0x80000000u /* where the firmware expects it */
+#define NPU_BATCH_MAX_CASES 4096u
+
+typedef struct {
+  uint32_t magic;       /* NPU_BATCH_MAGIC */
+  uint32_t version;     /* NPU_BATCH_VERSION */
+  uint32_t ncases;      /* entries after the header */
+  uint32_t target_hash; /* TSL_TARGET_HASH the batch was generated for */
+  uint32_t total_bytes; /* size of the whole batch */
+  uint32_t reserved[3];
+} npu_batch_hdr_t;
+
+typedef struct {
+  uint32_t stream_off;  /* offset of the stream (16-byte commands) */
+  uint32_t ncmds;       /* commands */
+  uint32_t window_off;  /* offset of the DRAM window (8-byte aligned) */
+  uint32_t window_size; /* bytes */
+  uint32_t timeout;     /* watchdog in core cycles, 0 = driver default */
+  uint32_t reserved[3];
+} npu_batch_case_t;
+
+/* Counters the differential tests compare: exact in the ISA (bytes, MACs,
+ * commands); the cycle counters are timing and differ by design. */
+#define NPU_BATCH_NCMP 10
+#define NPU_BATCH_CMP_COUNTERS                                                                  \
+  { TSL_CNT_MACS,          TSL_CNT_SPAD_RD_BYTES, TSL_CNT_SPAD_WR_BYTES, TSL_CNT_ACC_RD_BYTES,  \
+    TSL_CNT_ACC_WR_BYTES,  TSL_CNT_DRAM_RD_BYTES, TSL_CNT_DRAM_WR_BYTES, TSL_CNT_LOAD_CMDS,     \
+    TSL_CNT_EXEC_CMDS,     TSL_CNT_STORE_CMDS }
+
+/* CRC-32 (IEEE, reflected, as zlib) of the window after the run, so a case's
+ * whole output is one number on the UART. Bitwise: small and shared. */
+static inline uint32_t npu_batch_crc32(uint32_t crc, const volatile uint8_t *p, uint32_t n) {
+  crc = ~crc;
+  for (uint32_t i = 0; i < n; i++) {
+    crc ^= p[i];
+    for (int k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+#endif
