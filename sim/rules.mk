@@ -75,9 +75,10 @@ ALL += $(SOC_TEST_ELFS)
 
 TEST_SUITES += soc
 .PHONY: test-soc
-test-soc: $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS)
+# ISA_ELFS comes from firmware/rules.mk (included before this file).
+test-soc: $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS) $(ISA_ELFS)
 	@$(if $(wildcard firmware/apps/hello.c),$(MAKE) --no-print-directory $(BUILD)/firmware/hello-dram.elf >/dev/null;) \
-	tests/soc/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(BUILD)/firmware
+	ISA_ELFS="$(ISA_ELFS)" tests/soc/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(BUILD)/firmware
 
 # ---- command line and bad input ----------------------------------------------
 TEST_SUITES += sim-cli

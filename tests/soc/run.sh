@@ -3,7 +3,8 @@
 # drive the UART, timer, simulation control, bus errors, DRAM and fence.i.
 #   tests/soc/run.sh SIM ELFDIR [FW_DIR]
 # Each case checks the exit status and, where given, stdout. FW_DIR (the
-# firmware build, optional) adds hello-dram.elf under several DRAM timings.
+# firmware build, optional) adds hello-dram.elf under several DRAM timings;
+# ISA_ELFS in the environment (optional) adds the ISA tests under several.
 # Ends with "N passed, N failed".
 set -u
 sim=$1 dir=$2 fw=${3:-}
@@ -65,6 +66,21 @@ if [[ -n $fw && -f $fw/hello-dram.elf ]]; then
   for t in "8 20" "0.5 3" "64 1" "2.5 150"; do
     set -- $t
     case_ "hello-dram-bw$1-lat$2" 0 "$ref" -- "$fw/hello-dram.elf" --dram-bw "$1" --dram-latency "$2"
+  done
+fi
+
+# The ISA tests (firmware/rules.mk builds them, linked in DRAM) under slow,
+# fast and odd DRAM timings: the core's bus handling must not depend on it.
+if [[ -n ${ISA_ELFS:-} ]]; then
+  for t in "0.5 50" "64 1" "1.5 7"; do
+    set -- $t
+    bad_isa=
+    for elf in $ISA_ELFS; do
+      timeout 120 "$sim" "$elf" --dram-bw "$1" --dram-latency "$2" --max-cycles 50000000 \
+        </dev/null >/dev/null 2>"$err" || bad_isa="$bad_isa $(basename "$elf" .elf)"
+    done
+    if [[ -z $bad_isa ]]; then echo "PASS isa-tests-bw$1-lat$2"; pass=$((pass + 1))
+    else echo "FAIL isa-tests-bw$1-lat$2 (failed:$bad_isa)"; fail=$((fail + 1)); fi
   done
 fi
 
