@@ -86,8 +86,14 @@ static int map_one(ir_graph *g, ir_node *n, diag *d) {
                          (long long)(wrank >= 1 ? w->dims[waxis] : 0));
   if (!conv && (x->rank < 2 || w->rank < 2)) return 1;
   if (conv && w->kind != IR_VALUE_CONST) return 1;
-  /* 1. operands as int8 */
+  /* 1. operands as int8; the *Integer forms have no scales (1.0 here), so
+   *    an operand another op already quantised keeps its scale */
   ir_value *xi, *wi, *in[3];
+  if (!qlin && x->quant.kind == IR_QUANT_TENSOR && x->quant.zero_point[0] == px.zp[0])
+    ((float *)px.scale)[0] = x->quant.scale[0];
+  if (!qlin && w->kind != IR_VALUE_CONST && w->quant.kind == IR_QUANT_TENSOR && pw.n == 1 &&
+      w->quant.zero_point[0] == pw.zp[0])
+    ((float *)pw.scale)[0] = w->quant.scale[0];
   if ((rc = quant_input_i8(g, n, x, px.scale[0], px.zp[0], &xi, d))) return rc;
   if (w->kind == IR_VALUE_CONST) {
     if (!(wi = quant_weights_i8(g, w, pw.n, waxis, pw.per_channel, pw.scale, pw.zp, d))) return -1;
