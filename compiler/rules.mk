@@ -190,3 +190,12 @@ bench-quant: $(COMPILER_TEST_OBJ)/quant-eval-fast
 	@for n in tiny_cnn squeezenet1_1 resnet18 mobilenet_v2; do \
 	  for p in 0 99.99; do $(COMPILER_TEST_OBJ)/quant-eval-fast tests/models/nets/$$n.onnx \
 	    tests/models/calib/$$n.calib.npy tests/models/calib/$$n.eval.npy --percentile $$p || exit 1; done; done
+
+TEST_SUITES += quant-unit
+.PHONY: test-quant-unit
+$(COMPILER_TEST_OBJ)/test-quant: tests/compiler/test_quant.c $(COMPILER_LIB_OBJS_SAN)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lcmocka -lprotobuf-c -lm
+
+test-quant-unit: $(COMPILER_TEST_OBJ)/test-quant
+	$(COMPILER_TEST_OBJ)/test-quant
