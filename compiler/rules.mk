@@ -195,7 +195,8 @@ TEST_SUITES += quant-unit
 .PHONY: test-quant-unit
 $(COMPILER_TEST_OBJ)/test-quant: tests/compiler/test_quant.c $(COMPILER_LIB_OBJS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lcmocka -lprotobuf-c -lm
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' \
+	  -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lcmocka -lprotobuf-c -lm
 
 test-quant-unit: $(COMPILER_TEST_OBJ)/test-quant
 	$(COMPILER_TEST_OBJ)/test-quant

@@ -12,7 +12,10 @@
 
 #include <cmocka.h>
 
+#include "arena.h"
 #include "ir_parse.h"
+#include "npy.h"
+#include "onnx_import.h"
 #include "passes.h"
 #include "pipeline.h"
 #include "quant.h"
@@ -189,6 +192,41 @@ static void test_multipliers(void **state) {
   assert_true(m > 0 && m <= INT32_MAX), assert_int_equal(s, 30);
 }
 
+/* Out of memory at every arena allocation through import, the graph passes
+ * and the quantisation passes (QDQ folding, integer ops, ptq with one
+ * calibration sample) gives an error value, never a crash or a leak. */
+static void oom_through_quant(const char *model, const calib_data *c) {
+  int succeeded = 0, failures = 0;
+  for (long n = 0; n < 20000 && !succeeded; n++) {
+    diag d = {{0}};
+    arena_fail_after(n);
+    ir_graph *g = onnx_import_file(model, NULL, 0, &d);
+    pipeline_opts o = {.calib = c};
+    if (g && pipeline_graph(g, &o, &d) == 0 && pipeline_quant(g, &o, &d) == 0) succeeded = 1;
+    arena_fail_after(-1);
+    if (!succeeded) {
+      failures++;
+      if (!strstr(d.msg, "out of memory")) fail_msg("%s n=%ld: unexpected message '%s'", model, n, d.msg);
+    }
+    ir_graph_free(g);
+  }
+  assert_true(succeeded);
+  assert_true(failures > 20);
+}
+
+static void test_oom_quant_passes(void **state) {
+  (void)state;
+  oom_through_quant(MODELS_DIR "/ops/qdq_conv_u8_opset11.onnx", NULL);
+  oom_through_quant(MODELS_DIR "/ops/qlinearconv_u8_opset11.onnx", NULL);
+  npy_array x;
+  char err[256];
+  assert_int_equal(npy_read(MODELS_DIR "/nets/tiny_cnn.in0.npy", &x, err, sizeof err), 0);
+  const void *samples[1] = {x.data};
+  calib_data c = {.n_samples = 1, .n_inputs = 1, .samples = samples, .method = CALIB_MINMAX};
+  oom_through_quant(MODELS_DIR "/nets/tiny_cnn.onnx", &c);
+  npy_free(&x);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_qconv_pad_zero_point_and_ties),
@@ -199,6 +237,7 @@ int main(void) {
       cmocka_unit_test(test_qavgpool_divisors),
       cmocka_unit_test(test_qrequant_shift_and_scale),
       cmocka_unit_test(test_multipliers),
+      cmocka_unit_test(test_oom_quant_passes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
