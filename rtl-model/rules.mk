@@ -90,3 +90,4 @@ $(CORE_GATE_DIR)/tb_fm%/core_tb: $(CORE_GATE_DIR)/core_fm%.v $(CORE_TB_DIR)/core
 test-core-gate: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_GATE_TBS) $(CORE_PROGS) $(CORE_CPI_BIN)
 	@bash $(CORE_TB_DIR)/gate.sh $(CORE_TB_FM1) $(CORE_GATE_DIR)/tb_fm1/core_tb \
 	  $(CORE_TB_FM0) $(CORE_GATE_DIR)/tb_fm0/core_tb $(CORE_OBJ)/progs
+include rtl-model/npu/npu.mk

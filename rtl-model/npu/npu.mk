@@ -1,0 +1,45 @@
+# rtl-model/npu/npu.mk: the NPU RTL (rtl-model/npu/) and its Verilator unit
+# benches (tests/rtl/npu/), at npu4 and npu8; lint at npu4, npu8, npu16; yosys.
+#
+#   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue)
+#   make test-lint-npu       verilator --lint-only -Wall for npu4, npu8, npu16
+#   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
+#   make bench-npu-gemm      MAC utilisation of a 256x256x256 GEMM with operands in SPAD
+
+NPU_RTL      := $(sort $(wildcard rtl-model/npu/*.sv))
+NPU_TB_DIR   := tests/rtl/npu
+NPU_OBJ      := $(BUILD)/obj/npu-rtl
+NPU_TB_TGTS  := npu4 npu8
+NPU_PKGS      = $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(BUILD)/gen/tessel_isa_pkg.sv
+NPU_TB_CFLAGS = -std=c++17 -O2 -Wall -DTB_TARGET=\\\"$(1)\\\" -I$(abspath $(BUILD)/gen) \
+                -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath sim/npu-model) -I$(abspath $(NPU_TB_DIR))
+
+TEST_SUITES += npu-rtl-unit lint-npu synth-npu
+BENCHES     += npu-gemm
+.PHONY: test-npu-rtl-unit test-lint-npu test-synth-npu bench-npu-gemm
+
+# npu_tb TARGET, BENCH (tb wrapper module <bench>_tb / C++ file <bench>_tb.cpp)
+define npu_tb
+$(NPU_OBJ)/$(1)/$(2)/$(2)_tb: $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(NPU_TB_DIR)/$(2)_tb.cpp \
+    $(NPU_TB_DIR)/tb_util.h $(call NPU_PKGS,$(1)) $(BUILD)/lib/libtessel-npu-model.a
+	@mkdir -p $$(@D)
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_$(2)_tb --Mdir $$(@D) -o $(2)_tb \
+	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	  $(call NPU_PKGS,$(1)) $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(abspath $(NPU_TB_DIR)/$(2)_tb.cpp) \
+	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
+endef
+NPU_BENCHES := exec
+$(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(eval $(call npu_tb,$(t),$(b)))))
+NPU_TB_BINS := $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(NPU_OBJ)/$(t)/$(b)/$(b)_tb))
+
+test-npu-rtl-unit: $(NPU_TB_BINS)
+	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TB_BINS)
+
+test-lint-npu: $(NPU_RTL) $(foreach t,npu4 npu8 npu16,$(call NPU_PKGS,$(t)))
+	@bash $(NPU_TB_DIR)/lint.sh $(BUILD)/gen $(NPU_RTL)
+
+test-synth-npu: $(NPU_RTL) $(foreach t,npu8 npu16,$(call NPU_PKGS,$(t)))
+	@bash $(NPU_TB_DIR)/synth.sh $(BUILD)/gen $(NPU_OBJ)/synth $(NPU_RTL)
+
+bench-npu-gemm: $(NPU_OBJ)/npu8/exec/exec_tb
+	@$(NPU_OBJ)/npu8/exec/exec_tb --gemm

@@ -1,0 +1,453 @@
+// npu_exec: the EXEC unit. Runs one EXEC-queue command at a time (already
+// checked and loop-adjusted by the dispatcher; tokens are handled outside):
+//   CFG_EXEC  latches the conv address generator's geometry
+//   MATMUL    passes over (tap, channel block): the weight tile of pass p+1 is
+//             preloaded into the array's other bank while pass p streams its
+//             oh*ow tap rows, one row per cycle, with a read-modify-write of
+//             the accumulator rows (docs/isa.md "MATMUL")
+//   DWCONV    per output pixel all kh*kw taps (one per cycle, DIM lanes each),
+//             one accumulator write per pixel
+//   ENOP, CFG_VEC  nothing to do here
+// Pipeline of a streamed row: c0 SPAD/ACC read addresses, c1 data -> array,
+// c2 accumulator write. The byte and MAC counters are reported per cycle as
+// increments with the exact rules of docs/isa.md section 3.
+`default_nettype none
+
+module npu_exec #(
+  parameter int unsigned Dim      = tessel_target_pkg::Dim,
+  parameter int unsigned SpadRows = tessel_target_pkg::SpadRows,
+  parameter int unsigned AccRows  = tessel_target_pkg::AccRows,
+  localparam int unsigned SAw = $clog2(SpadRows),
+  localparam int unsigned AAw = $clog2(AccRows)
+) (
+  input  wire logic              clk_i,
+  input  wire logic              rst_ni,
+  // command in (taken when valid && ready), done pulse when it has completed
+  input  wire logic              cmd_valid_i,
+  output      logic              cmd_ready_o,
+  input  wire logic [127:0]      cmd_i,
+  output      logic              done_o,
+  // scratchpad read ports: A taps, B weights (data one cycle after address)
+  output      logic              spad_a_re_o,
+  output      logic [SAw-1:0]    spad_a_addr_o,
+  input  wire logic [Dim*8-1:0]  spad_a_rdata_i,
+  output      logic              spad_b_re_o,
+  output      logic [SAw-1:0]    spad_b_addr_o,
+  input  wire logic [Dim*8-1:0]  spad_b_rdata_i,
+  // accumulator read and write ports
+  output      logic              acc_re_o,
+  output      logic [AAw-1:0]    acc_raddr_o,
+  input  wire logic [Dim*32-1:0] acc_rdata_i,
+  output      logic              acc_we_o,
+  output      logic [AAw-1:0]    acc_waddr_o,
+  output      logic [Dim*32-1:0] acc_wdata_o,
+  // status and counter increments of this cycle
+  output      logic              busy_o,
+  output      logic              stall_preload_o,
+  output      logic [15:0]       macs_o,
+  output      logic [15:0]       spad_rd_bytes_o,
+  output      logic [15:0]       acc_rd_bytes_o,
+  output      logic [15:0]       acc_wr_bytes_o
+);
+  localparam int unsigned Rw = $clog2(Dim);
+
+  typedef enum logic [1:0] {StIdle, StMatmul, StDw, StDrain} state_e;
+
+  // ---- configuration (CFG_EXEC) -------------------------------------------
+  logic [15:0] out_pitch_q, in_pitch_q, cb_stride_q;
+  logic [7:0]  kh_q, kw_q, ncb_q, pad_q;
+  logic [2:0]  sy_q, sx_q, dy_q, dx_q;
+  logic [9:0]  in_h_q, in_w_q;
+  logic [127:0] cfg_d, cfg_q;
+
+  assign out_pitch_q = cfg_q[27:12];
+  assign kh_q        = cfg_q[39:32];
+  assign kw_q        = cfg_q[47:40];
+  assign ncb_q       = cfg_q[55:48];
+  assign pad_q       = cfg_q[63:56];
+  assign sy_q        = cfg_q[66:64];
+  assign sx_q        = cfg_q[69:67];
+  assign dy_q        = cfg_q[72:70];
+  assign dx_q        = cfg_q[75:73];
+  assign in_h_q      = cfg_q[85:76];
+  assign in_w_q      = cfg_q[95:86];
+  assign in_pitch_q  = cfg_q[111:96];
+  assign cb_stride_q = cfg_q[127:112];
+
+  // ---- command fields (MATMUL and DWCONV share the layout) -----------------
+  logic [127:0] cmd_d, cmd_q;
+  logic         accum_q;
+  logic [9:0]   oh_q, ow_q;
+  logic signed [15:0] in_q;
+  logic [15:0]  wgt_q, acc_q;
+  logic signed [11:0] ix0_q;
+  assign accum_q = cmd_q[12];
+  assign oh_q    = cmd_q[25:16];
+  assign in_q    = $signed(cmd_q[47:32]);
+  assign wgt_q   = cmd_q[63:48];
+  assign acc_q   = cmd_q[79:64];
+  assign ow_q    = cmd_q[89:80];
+  assign ix0_q   = $signed(cmd_q[119:108]);
+
+  state_e state_d, state_q;
+
+  // ---- streamer (tap rows of the current pass, or DW taps of a pixel) -------
+  logic [23:0] pass_d, pass_q, npass_d, npass_q;    // pass = (t*ncb + cb)
+  logic [7:0]  ky_d, ky_q, kx_d, kx_q, cb_d, cb_q;
+  logic [9:0]  y_d, y_q, x_d, x_q;
+  logic signed [23:0] piy_d, piy_q, pix_d, pix_q;   // MATMUL: pass origin; DW: pixel origin
+  logic signed [23:0] iy_d, iy_q, ix_d, ix_q;       // current tap coordinates
+  logic signed [33:0] pbase_d, pbase_q;             // in + cb*cb_stride
+  logic [23:0] aline_d, aline_q;                    // acc + y*out_pitch
+  logic [15:0] waddr_d, waddr_q;                    // DW: weight row of the tap
+  logic [1:0]  gap_d, gap_q;
+  logic [19:0] rows_d, rows_q;                      // oh*ow
+
+  // ---- preloader ------------------------------------------------------------
+  logic [23:0] pl_pass_d, pl_pass_q;
+  logic [Rw-1:0] pl_row_d, pl_row_q;
+  logic [SAw-1:0] pl_addr_d, pl_addr_q;
+  logic [1:0]  full_d, full_q;
+  logic        plw_d, plw_q, plw_bank_d, plw_bank_q;
+  logic [Rw-1:0] plw_row_d, plw_row_q;
+
+  // ---- pipeline stage c1 / c2 -----------------------------------------------
+  logic        s1_d, s1_q, s1_in_d, s1_in_q, s1_rd_d, s1_rd_q, s1_bank_d, s1_bank_q;
+  logic        s1_first_d, s1_first_q, s1_last_d, s1_last_q;
+  logic [AAw-1:0] s1_addr_d, s1_addr_q, s2_addr_d, s2_addr_q;
+  logic        dww_d, dww_q;
+  logic [Dim*32-1:0] dwsum_d, dwsum_q;
+  logic        arr_valid;
+  logic        dw_mode_d, dw_mode_q;                // c1 belongs to a DWCONV
+  assign dw_mode_d = (state_d == StDw) || (state_q == StDw);
+  logic [Dim*32-1:0] arr_out;
+
+  // tap address and tap_in test (shared by MATMUL and DWCONV)
+  logic        tap_in;
+  // wide enough for any tap of a checked command; the SPAD address is its low bits
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic signed [33:0] tap_row;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h_q})) &&
+              (ix_q >= 0) && (ix_q < $signed({14'd0, in_w_q}));
+    tap_row = pbase_q + 34'(iy_q) * $signed({18'd0, in_pitch_q}) + 34'(ix_q);
+  end
+
+  logic last_x, last_y, last_kx, last_cb, last_pass;
+  logic [Dim*8-1:0] pad_row;
+  assign pad_row = {Dim{pad_q}};
+
+  logic [31:0] base;
+  always_comb begin
+    base       = '0;
+    state_d    = state_q;
+    cfg_d      = cfg_q;
+    cmd_d      = cmd_q;
+    pass_d     = pass_q;
+    npass_d    = npass_q;
+    ky_d       = ky_q;
+    kx_d       = kx_q;
+    cb_d       = cb_q;
+    y_d        = y_q;
+    x_d        = x_q;
+    piy_d      = piy_q;
+    pix_d      = pix_q;
+    iy_d       = iy_q;
+    ix_d       = ix_q;
+    pbase_d    = pbase_q;
+    aline_d    = aline_q;
+    waddr_d    = waddr_q;
+    gap_d      = (gap_q != 2'd0) ? gap_q - 2'd1 : 2'd0;
+    rows_d     = rows_q;
+    pl_pass_d  = pl_pass_q;
+    pl_row_d   = pl_row_q;
+    pl_addr_d  = pl_addr_q;
+    full_d     = full_q;
+    plw_d      = 1'b0;
+    plw_bank_d = pl_pass_q[0];
+    plw_row_d  = pl_row_q;
+    s1_d       = 1'b0;
+    s1_in_d    = tap_in;
+    s1_rd_d    = 1'b0;
+    s1_bank_d  = pass_q[0];
+    s1_first_d = 1'b0;
+    s1_last_d  = 1'b0;
+    s1_addr_d  = AAw'(aline_q + 24'(x_q));
+    s2_addr_d  = s1_addr_q;
+    dww_d      = 1'b0;
+    dwsum_d    = dwsum_q;
+    cmd_ready_o     = 1'b0;
+    done_o          = 1'b0;
+    spad_a_re_o     = 1'b0;
+    spad_a_addr_o   = SAw'(tap_row);
+    spad_b_re_o     = 1'b0;
+    spad_b_addr_o   = pl_addr_q;
+    acc_re_o        = 1'b0;
+    acc_raddr_o     = AAw'(aline_q + 24'(x_q));
+    stall_preload_o = 1'b0;
+    macs_o          = '0;
+    spad_rd_bytes_o = '0;
+    acc_rd_bytes_o  = '0;
+    acc_wr_bytes_o  = '0;
+    last_x    = (x_q == ow_q - 10'd1);
+    last_y    = (y_q == oh_q - 10'd1);
+    last_kx   = (kx_q == kw_q - 8'd1);
+    last_cb   = (cb_q == ncb_q - 8'd1);
+    last_pass = (pass_q == npass_q - 24'd1);
+
+    // preload data arriving from SPAD port B goes into the array (see below)
+    if (plw_q && plw_row_q == Rw'(Dim - 1)) full_d[plw_bank_q] = 1'b1;
+
+    unique case (state_q)
+      StIdle: begin
+        cmd_ready_o = 1'b1;
+        if (cmd_valid_i) begin
+          unique case (cmd_i[7:0])
+            tessel_isa_pkg::OpCfgExec: begin
+              cfg_d  = cmd_i;
+              done_o = 1'b1;
+            end
+            tessel_isa_pkg::OpMatmul, tessel_isa_pkg::OpDwconv: begin
+              cmd_d   = cmd_i;
+              pass_d  = '0;
+              ky_d    = '0;
+              kx_d    = '0;
+              cb_d    = '0;
+              y_d     = '0;
+              x_d     = '0;
+              aline_d = 24'(cmd_i[79:64]);
+              pbase_d = 34'($signed(cmd_i[47:32]));
+              piy_d   = 24'($signed(cmd_i[107:96]));
+              pix_d   = 24'($signed(cmd_i[119:108]));
+              iy_d    = 24'($signed(cmd_i[107:96]));
+              ix_d    = 24'($signed(cmd_i[119:108]));
+              waddr_d = cmd_i[63:48];
+              gap_d   = '0;
+              rows_d  = 20'(cmd_i[25:16]) * 20'(cmd_i[89:80]);
+              full_d  = '0;
+              pl_pass_d = '0;
+              pl_row_d  = '0;
+              pl_addr_d = SAw'(cmd_i[63:48]);
+              if (cmd_i[7:0] == tessel_isa_pkg::OpMatmul) begin
+                npass_d = 24'(kh_q) * 24'(kw_q) * 24'(ncb_q);
+                state_d = StMatmul;
+              end else begin
+                npass_d = 24'(kh_q) * 24'(kw_q);
+                state_d = StDw;
+                // weights are read once per tap in the counters' model
+                spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
+              end
+            end
+            default: done_o = 1'b1;   // ENOP, CFG_VEC: nothing to do here
+          endcase
+        end
+      end
+
+      StMatmul: begin
+        // preloader: next weight rows into the free bank
+        if (pl_pass_q < npass_q && !full_q[pl_pass_q[0]] &&
+            !(plw_q && plw_bank_q == pl_pass_q[0] && plw_row_q == Rw'(Dim - 1))) begin
+          spad_b_re_o     = 1'b1;
+          spad_b_addr_o   = pl_addr_q;
+          spad_rd_bytes_o = 16'(Dim);
+          plw_d      = 1'b1;
+          plw_bank_d = pl_pass_q[0];
+          plw_row_d  = pl_row_q;
+          pl_addr_d  = pl_addr_q + SAw'(1);
+          pl_row_d   = pl_row_q + Rw'(1);
+          if (pl_row_q == Rw'(Dim - 1)) pl_pass_d = pl_pass_q + 24'd1;
+        end
+        // streamer: one tap row per cycle once the pass's bank is full
+        if (full_q[pass_q[0]] && gap_q == 2'd0) begin
+            spad_a_re_o = tap_in;
+          acc_re_o    = accum_q || (pass_q != 24'd0);
+          s1_d        = 1'b1;
+          s1_rd_d     = acc_re_o;
+          macs_o      = 16'(Dim * Dim);
+          spad_rd_bytes_o = spad_rd_bytes_o + (tap_in ? 16'(Dim) : 16'd0);
+          acc_rd_bytes_o  = acc_re_o ? 16'(4 * Dim) : 16'd0;
+          x_d  = x_q + 10'd1;
+          ix_d = ix_q + 24'(sx_q);
+          if (last_x) begin
+            x_d     = '0;
+            ix_d    = pix_q;
+            y_d     = y_q + 10'd1;
+            iy_d    = iy_q + 24'(sy_q);
+            aline_d = aline_q + 24'(out_pitch_q);
+            if (last_y) begin
+              // end of the pass: release its bank, move to the next pass
+              full_d[pass_q[0]] = 1'b0;
+              pass_d  = pass_q + 24'd1;
+              y_d     = '0;
+              aline_d = 24'(acc_q);
+              gap_d   = (rows_q < 20'd3) ? 2'(20'd3 - rows_q) : 2'd0;
+              cb_d    = cb_q + 8'd1;
+              pbase_d = pbase_q + 34'(cb_stride_q);
+              if (last_cb) begin
+                cb_d    = '0;
+                pbase_d = 34'(in_q);
+                kx_d    = kx_q + 8'd1;
+                pix_d   = pix_q + 24'(dx_q);
+                if (last_kx) begin
+                  kx_d  = '0;
+                  pix_d = 24'(ix0_q);
+                  ky_d  = ky_q + 8'd1;
+                  piy_d = piy_q + 24'(dy_q);
+                end
+              end
+              ix_d = pix_d;
+              iy_d = piy_d;
+              if (last_pass) state_d = StDrain;
+            end
+          end
+        end else begin
+          stall_preload_o = 1'b1;
+        end
+      end
+
+      StDw: begin
+        // one tap per cycle: tap row on port A, its weight row on port B
+        spad_a_re_o     = tap_in;
+        spad_b_re_o     = 1'b1;
+        spad_b_addr_o   = SAw'(waddr_q);
+        s1_d            = 1'b1;
+        s1_first_d      = (pass_q == 24'd0);
+        s1_last_d       = last_pass;
+        s1_rd_d         = accum_q && (pass_q == 24'd0);
+        acc_re_o        = s1_rd_d;
+        macs_o          = 16'(Dim);
+        spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
+        acc_rd_bytes_o  = s1_rd_d ? 16'(4 * Dim) : 16'd0;
+        // next tap of this pixel, or the first tap of the next pixel
+        pass_d  = pass_q + 24'd1;
+        waddr_d = waddr_q + 16'd1;
+        kx_d    = kx_q + 8'd1;
+        ix_d    = ix_q + 24'(dx_q);
+        if (last_kx) begin
+          kx_d = '0;
+          ix_d = pix_q;
+          ky_d = ky_q + 8'd1;
+          iy_d = iy_q + 24'(dy_q);
+        end
+        if (last_pass) begin
+          pass_d  = '0;
+          waddr_d = wgt_q;
+          ky_d    = '0;
+          kx_d    = '0;
+          x_d     = x_q + 10'd1;
+          pix_d   = pix_q + 24'(sx_q);
+          if (last_x) begin
+            x_d     = '0;
+            pix_d   = 24'(ix0_q);
+            y_d     = y_q + 10'd1;
+            piy_d   = piy_q + 24'(sy_q);
+            aline_d = aline_q + 24'(out_pitch_q);
+            if (last_y) state_d = StDrain;
+          end
+          ix_d = pix_d;
+          iy_d = piy_d;
+        end
+      end
+
+      StDrain: begin
+        if (!s1_q && !arr_valid && !dww_q) begin
+          done_o  = 1'b1;
+          state_d = StIdle;
+        end
+      end
+
+      default: state_d = StIdle;
+    endcase
+
+    // DW: c1 sums the lane products; the last tap of a pixel writes in c2
+    if (s1_q && dw_mode_q) begin
+      for (int n = 0; n < Dim; n++) begin
+        base = s1_first_q ? (s1_rd_q ? acc_rdata_i[n*32 +: 32] : 32'd0) : dwsum_q[n*32 +: 32];
+        dwsum_d[n*32 +: 32] = base + 32'($signed(s1_in_q ? spad_a_rdata_i[n*8 +: 8] : pad_q) *
+                                         $signed(spad_b_rdata_i[n*8 +: 8]));
+      end
+      dww_d = s1_last_q;
+    end
+  end
+
+  // accumulator write: the array's row (MATMUL) or the finished pixel (DW)
+  always_comb begin
+    acc_we_o       = arr_valid || dww_q;
+    acc_waddr_o    = s2_addr_q;
+    acc_wdata_o    = dww_q ? dwsum_q : arr_out;
+    acc_wr_bytes_o = acc_we_o ? 16'(4 * Dim) : 16'd0;
+    busy_o         = (state_q != StIdle);
+  end
+
+  npu_array #(.Dim(Dim)) u_array (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .wld_valid_i (plw_q),
+    .wld_bank_i  (plw_bank_q),
+    .wld_row_i   (plw_row_q),
+    .wld_data_i  (spad_b_rdata_i),
+    .in_valid_i  (s1_q && !dw_mode_q),
+    .in_bank_i   (s1_bank_q),
+    .in_row_i    (s1_in_q ? spad_a_rdata_i : pad_row),
+    .in_base_i   (s1_rd_q ? acc_rdata_i : '0),
+    .out_valid_o (arr_valid),
+    .out_o       (arr_out)
+  );
+
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= StIdle;
+      cfg_q     <= '0;
+      full_q    <= '0;
+      plw_q     <= 1'b0;
+      s1_q      <= 1'b0;
+      dww_q     <= 1'b0;
+      dw_mode_q <= 1'b0;
+    end else begin
+      state_q   <= state_d;
+      cfg_q     <= cfg_d;
+      full_q    <= full_d;
+      plw_q     <= plw_d;
+      s1_q      <= s1_d;
+      dww_q     <= dww_d;
+      dw_mode_q <= dw_mode_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    cmd_q      <= cmd_d;
+    pass_q     <= pass_d;
+    npass_q    <= npass_d;
+    ky_q       <= ky_d;
+    kx_q       <= kx_d;
+    cb_q       <= cb_d;
+    y_q        <= y_d;
+    x_q        <= x_d;
+    piy_q      <= piy_d;
+    pix_q      <= pix_d;
+    iy_q       <= iy_d;
+    ix_q       <= ix_d;
+    pbase_q    <= pbase_d;
+    aline_q    <= aline_d;
+    waddr_q    <= waddr_d;
+    gap_q      <= gap_d;
+    rows_q     <= rows_d;
+    pl_pass_q  <= pl_pass_d;
+    pl_row_q   <= pl_row_d;
+    pl_addr_q  <= pl_addr_d;
+    plw_bank_q <= plw_bank_d;
+    plw_row_q  <= plw_row_d;
+    s1_in_q    <= s1_in_d;
+    s1_rd_q    <= s1_rd_d;
+    s1_bank_q  <= s1_bank_d;
+    s1_first_q <= s1_first_d;
+    s1_last_q  <= s1_last_d;
+    s1_addr_q  <= s1_addr_d;
+    s2_addr_q  <= s2_addr_d;
+    dwsum_q    <= dwsum_d;
+  end
+endmodule
+
+`default_nettype wire
