@@ -37,3 +37,46 @@ NPU_FW_ELFS := $(foreach t,npu4 npu8,$(patsubst %,$(FW_OUT)/$(t)/npu-%.elf,$(NPU
 ALL += $(NPU_FW_ELFS)
 .SECONDARY: $(foreach t,$(NPU_FW_TARGETS),$(BUILD)/obj/fw-npu/$(t)/npu.o \
   $(BUILD)/obj/fw-npu/$(t)/tessel_isa_tables.o $(patsubst %,$(BUILD)/obj/fw-npu/$(t)/tests/npu_%.o,$(NPU_FW_TESTS)))
+
+# ---- host side: the generator, with an instrumented copy of the C model ------
+# The model's sources are compiled here again (never edited): npu_exec.c with
+# its three epilogue calls renamed to probe.c's wrappers, which count ties,
+# saturation and clamping; the mutant build adds -DPROBE_MUTANT (a planted
+# rounding bug the differential test must catch). Under ASan/UBSan.
+NPU_SYS_OBJ    := $(BUILD)/obj/npu-system
+NPU_SYS_MODEL  := $(filter-out sim/npu-model/npu_exec.c,$(wildcard sim/npu-model/*.c))
+NPU_SYS_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Isim/npu-model -I$(NPU_GEN) -Itests/npu-system
+NPU_SYS_HDRS   := $(wildcard sim/npu-model/*.h) tests/npu-system/npu_batch.h tests/npu-system/probe.h \
+                  $(NPU_GEN)/tessel_isa.h $(NPU_GEN)/tessel_targets.h
+NPU_SYS_OBJS   := $(patsubst sim/npu-model/%.c,$(NPU_SYS_OBJ)/model/%.o,$(NPU_SYS_MODEL)) \
+                  $(NPU_SYS_OBJ)/model/tessel_isa_tables.o $(NPU_SYS_OBJ)/model/tessel_targets.o \
+                  $(NPU_SYS_OBJ)/model/npu_exec_probed.o
+NPU_SYSGEN        := $(BIN)/tessel-npu-sysgen
+NPU_SYSGEN_MUTANT := $(NPU_SYS_OBJ)/tessel-npu-sysgen-mutant
+
+$(NPU_SYS_OBJ)/model/%.o: sim/npu-model/%.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+$(NPU_SYS_OBJ)/model/%.o: $(NPU_GEN)/%.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+$(NPU_SYS_OBJ)/model/npu_exec_probed.o: sim/npu-model/npu_exec.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(NPU_SYS_CFLAGS) -Dnpu_requant=probe_requant -Dnpu_vadd=probe_vadd -Dnpu_avgpool=probe_avgpool \
+	  -c $< -o $@
+$(NPU_SYS_OBJ)/probe.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+$(NPU_SYS_OBJ)/probe-mutant.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(NPU_SYS_CFLAGS) -DPROBE_MUTANT -c $< -o $@
+$(NPU_SYS_OBJ)/sysgen.o: tests/npu-system/sysgen.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+$(NPU_SYSGEN): $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJS) $(NPU_SYS_OBJ)/probe.o
+	@mkdir -p $(@D)
+	$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
+$(NPU_SYSGEN_MUTANT): $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o
+	$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
+
+ALL += $(NPU_SYSGEN)
