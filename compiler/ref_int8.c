@@ -3,7 +3,10 @@
  * passing them to npu_requant as int32 is exact. */
 #include "ref_int8.h"
 
+#include <stdio.h>
+
 #include "npu_arith.h"
+#include "quant.h"
 
 #define ERR(...) ir_node_error(d, n, __VA_ARGS__)
 
@@ -160,6 +163,7 @@ static int qavgpool(const ir_node *n, const void *const *in, void *out, diag *d)
   int64_t OH = s == 2 ? o->dims[2] : 1, OW = o->dims[s + 1];
   int64_t KH = s == 2 ? k[0] : 1, KW = k[s - 1], SH = s == 2 ? st[0] : 1, SW = st[s - 1];
   int64_t PT = s == 2 ? p[0] : 0, PL = p[s - 1];
+  if (KH * KW >= 65536) return ERR("pooling window of %lld taps is too large", (long long)(KH * KW));
   int include_pad = ir_attr_int(n, "count_include_pad", 0) != 0;
   int32_t zx = zp_of(x, 0);
   int8_t zo = (int8_t)zp_of(o, 0);
@@ -197,7 +201,26 @@ static int qrequant(const ir_node *n, const void *const *in, void *out, diag *d)
   return 0;
 }
 
+/* The parameters the kernels index must be sane even on hand-written IR
+ * (const-fold can run a kernel before the requant pass checks it): zero
+ * points inside their types, per-channel only where a channel exists. */
+static int check_params(const ir_node *n, diag *d) {
+  char who[600];
+  snprintf(who, sizeof who, "node '%.256s' (%s)", n->src, ir_op_name(n->op));
+  for (int k = 0; k <= n->n_in; k++) {
+    const ir_value *v = k < n->n_in ? n->in[k] : n->out;
+    if (v->dtype == IR_I32 || v->dtype == IR_I64) continue;
+    if (quant_check_value(v, who, d)) return -1;
+    int weights = k == 1 && (n->op == IR_OP_QCONV || n->op == IR_OP_QMATMUL);
+    int axis = n->op == IR_OP_QCONV ? 0 : v->rank - 1;
+    if (v->quant.kind == IR_QUANT_CHANNEL && !(weights && v->quant.axis == axis))
+      return ERR("value '%s': per-channel quantisation is only for weights (axis %d)", v->name, axis);
+  }
+  return 0;
+}
+
 int ref_int8_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
+  if (check_params(n, d)) return -1;
   switch (n->op) {
   case IR_OP_QCONV: return qconv(n, in, out, d);
   case IR_OP_QMATMUL: return qmatmul(n, in, out, d);

@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (int k = 0; k < g->inputs[i]->rank; k++)
       if (g->inputs[i]->dims[k] < 0) g->inputs[i]->dims[k] = 1;
   pipeline_opts o = {.verify_each = 1};
-  (void)pipeline_graph(g, &o, &d);
+  if (pipeline_graph(g, &o, &d) == 0) (void)pipeline_quant(g, &o, &d); /* QDQ folding too */
   ir_graph_free(g);
   return 0;
 }

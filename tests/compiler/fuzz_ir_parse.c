@@ -49,6 +49,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (ir_verify(g, &d) == 0) {
     pipeline_opts o = {.verify_each = 1};
     if (pipeline_graph(g, &o, &d) == 0) check_roundtrip(g);
+    if (d.msg[0] == 0 && pipeline_quant(g, &o, &d) == 0) check_roundtrip(g);
   }
   ir_graph_free(g);
   return 0;
