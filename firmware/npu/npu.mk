@@ -80,3 +80,13 @@ $(NPU_SYSGEN_MUTANT): $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJS) $(NPU_SYS_OBJ)/pro
 	$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
 
 ALL += $(NPU_SYSGEN)
+
+# ---- suites ------------------------------------------------------------------
+# npu-gen: the generator and the C-model side (no RTL needed).
+NPU_SYS_SEED  ?= 1
+NPU_SYS_COUNT ?= 200
+TEST_SUITES += npu-gen
+.PHONY: test-npu-gen
+test-npu-gen: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT)
+	@tests/npu-system/run.sh gen $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $(BUILD)/npu-system/gen \
+	  $(NPU_SYS_SEED) $(NPU_SYS_COUNT) npu4 npu8
