@@ -90,3 +90,34 @@ TEST_SUITES += npu-gen
 test-npu-gen: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT)
 	@tests/npu-system/run.sh gen $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $(BUILD)/npu-system/gen \
 	  $(NPU_SYS_SEED) $(NPU_SYS_COUNT) npu4 npu8
+
+# ---- benchmark: 256x256x256 GEMM through firmware on the RTL at npu8 -----------
+# Prints the C model's (cost model's) figures, and the RTL's once the
+# simulator has the NPU (until then it says so instead of a number).
+BENCHES += npu-soc-gemm
+.PHONY: bench-npu-soc-gemm
+bench-npu-soc-gemm: $(NPU_SYSGEN) $(FW_OUT)/npu8/npu-run.elf
+	@$(MAKE) --no-print-directory $(TESSEL_SIM)
+	@tests/npu-system/bench-gemm.sh $(NPU_SYSGEN) $(TESSEL_SIM) $(FW_OUT)/npu8/npu-run.elf $(BUILD)/npu-system/bench npu8
+
+# ---- RTL-side suites: npu-diff and npu-errors ----------------------------------
+# They need a tessel-sim with the NPU per target (build/<t>/tessel-sim; npu8
+# is also build/bin/tessel-sim). Not in TEST_SUITES until the SoC has the
+# NPU: run by hand meanwhile (make test-npu-diff NPU_SIM_npu8=...).
+NPU_SIM_npu4 ?= $(BUILD)/npu4/tessel-sim
+NPU_SIM_npu8 ?= $(BUILD)/npu8/tessel-sim
+NPU_RTL_TARGETS ?= npu4 npu8
+NPU_DIFF_COUNT ?= 100
+.PHONY: test-npu-diff test-npu-errors
+test-npu-diff test-npu-errors: test-npu-%: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) \
+    $(foreach t,$(NPU_RTL_TARGETS),$(FW_OUT)/$(t)/npu-run.elf $(NPU_SIM_$(t)))
+	@kind=$(if $(filter diff,$*),valid,errors); p=0; f=0; \
+	for t in $(NPU_RTL_TARGETS); do \
+	  sim=$(BUILD)/$$t/tessel-sim; [ $$t = npu4 ] && sim=$(NPU_SIM_npu4); [ $$t = npu8 ] && sim=$(NPU_SIM_npu8); \
+	  tests/npu-system/run.sh rtl $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $$sim $(FW_OUT)/$$t/npu-run.elf \
+	    $(BUILD)/npu-system/rtl $(NPU_SYS_SEED) $(if $(filter diff,$*),$(NPU_DIFF_COUNT),64) $$kind $$t \
+	    > $(BUILD)/npu-system/rtl-$$t-$$kind.log; \
+	  grep -v '^PASS' $(BUILD)/npu-system/rtl-$$t-$$kind.log | grep -v ' passed, '; \
+	  p=$$((p + $$(grep -c '^PASS' $(BUILD)/npu-system/rtl-$$t-$$kind.log))); \
+	  f=$$((f + $$(grep -c '^FAIL' $(BUILD)/npu-system/rtl-$$t-$$kind.log))); \
+	done; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]

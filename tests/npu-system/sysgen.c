@@ -32,7 +32,7 @@
 #include "tessel_isa.h"
 #include "tessel_targets.h"
 
-enum { MAX_CMDS = 960, MAX_WINDOW = 1 << 16 };
+enum { MAX_CMDS = 960, MAX_WINDOW = 1 << 18 };
 
 /* ---- random numbers: xorshift64*, seeded per case ------------------------- */
 static uint64_t rng_state;
@@ -448,6 +448,72 @@ static int build_valid(gcase_t *g) {
   return g->n > 0 ? 0 : -1;
 }
 
+/* ---- the GEMM benchmark: C[256x256] = A[256x256] * W[256x256], int8 -------
+ * A is a 16x16 "image" of 256 pixels with K/DIM channel blocks, W in tile
+ * layout, a 1x1 conv per output block. ACC holds 2048/256 = acc_slots output
+ * blocks: MATMULs and STOREs pass slots back and forth with tokens (the
+ * STORE->EXEC direction pre-charged), in groups of acc_slots blocks whose
+ * weights are explicit (slot D is the MATMUL's weights and the STORE's
+ * parameter row, so one loop cannot step both). part 0: the loads only;
+ * part 1: compute on resident operands; part 2: loads and compute in one
+ * stream (weights loaded per group, overlapping the previous group). */
+static int build_gemm(gcase_t *g, int part) {
+  int d = g->dim;
+  const int64_t M = 256, K = 256, N = 256, pix = M, ncb = K / d, nob = N / d;
+  int64_t slots = g->t->acc_rows / pix;
+  if (slots > 8) slots = 8;
+  if (slots < 1 || 2 * ncb * pix > g->t->spad_rows || nob > g->t->param_rows) return -1;
+  int64_t a_at = win_alloc(g, (uint32_t)(M * K)), w_at = win_alloc(g, (uint32_t)(K * N));
+  int64_t p_at = win_alloc(g, (uint32_t)(nob * 9 * d)), c_at = win_alloc(g, (uint32_t)(M * N));
+  if (a_at < 0 || w_at < 0 || p_at < 0 || c_at < 0) return -1;
+  fill_random(g, a_at, (uint32_t)(M * K), -128, 127);
+  fill_random(g, w_at, (uint32_t)(K * N), -128, 127);
+  for (int64_t r = 0; r < nob; r++)
+    for (int c = 0; c < d; c++) {
+      uint8_t *p = g->win + p_at + r * 9 * d;
+      put32(p + 4 * c, rr(-1000, 1000));
+      put32(p + 4 * (d + c), rr(1 << 14, 1 << 15));
+      p[8 * d + c] = 22;
+    }
+  const int64_t a_row = 0, w_row = ncb * pix, wrows_blk = ncb * d;
+  if (part != 1) { /* A planes [cb][pixel], W [nb][cb][k], then the parameters */
+    EMIT(g, cfg_load, .stride_x = d, .stride_y = d * pix, .stride_z = d * pix);
+    EMIT(g, load, .n0 = d, .dram = a_at, .row = a_row, .nx = pix, .ny = ncb, .nz = 1, .push_next = part == 2);
+    EMIT(g, cfg_load, .stride_x = 9 * d, .stride_y = 9 * d, .stride_z = 9 * d);
+    EMIT(g, load, .mem = TSL_MEM_PARAM, .n0 = d, .dram = p_at, .row = 0, .nx = nob, .ny = 1, .nz = 1);
+    EMIT(g, cfg_load, .stride_x = d, .stride_y = d * wrows_blk * slots, .stride_z = d);
+  }
+  if (part == 0) {
+    EMIT(g, load, .n0 = d, .dram = w_at, .row = w_row, .nx = wrows_blk * slots, .ny = nob / slots, .nz = 1);
+    return 0;
+  }
+  EMIT(g, cfg_store, .stride_x = d, .stride_y = d * 16, .src_pitch = 16);
+  EMIT(g, cfg_epi, .lo = -128, .hi = 127);
+  loop_open(g, slots, 1, (int64_t[6]){0});
+  EMIT(g, cfg_store, .push_prev = 1, .stride_x = d, .stride_y = d * 16, .src_pitch = 16);
+  g->depth--;
+  EMIT(g, cfg_exec, .pop_prev = part == 2, .out_pitch = 16, .kh = 1, .kw = 1, .ncb = ncb, .stride_y = 1,
+       .stride_x = 1, .dil_y = 1, .dil_x = 1, .in_h = 16, .in_w = 16, .in_pitch = 16, .cb_stride = pix);
+  for (int64_t grp = 0; grp < nob / slots; grp++) {
+    int64_t nb0 = grp * slots;
+    if (part == 2) {
+      EMIT(g, load, .n0 = d, .dram = w_at + nb0 * wrows_blk * d, .row = w_row + nb0 * wrows_blk,
+           .nx = wrows_blk * slots, .ny = 1, .nz = 1, .push_next = 1);
+      EMIT(g, enop, .pop_prev = 1);
+    }
+    loop_open(g, slots, 1, (int64_t[6]){0, 0, pix, wrows_blk, 0, 0});
+    EMIT(g, matmul, .pop_next = 1, .push_next = 1, .oh = 16, .ow = 16, .in = a_row,
+         .wgt = w_row + nb0 * wrows_blk, .acc = 0);
+    g->depth--;
+    EMIT(g, lstride, .stride_g = pix * d);
+    loop_open(g, slots, 1, (int64_t[6]){0, 0, pix, 1, 0, 0});
+    EMIT(g, store, .pop_prev = 1, .push_prev = 1, .n0 = d, .oh = 16, .ow = 16, .dram = c_at + nb0 * pix * d,
+         .src_row = 0, .param = nb0);
+    g->depth--;
+  }
+  return 0;
+}
+
 /* ---- planted faults ------------------------------------------------------- */
 static void put_cmd(gcase_t *g, uint32_t i, const uint32_t w[4]) { tsl_cmd_to_bytes(w, g->stream + 16u * i); }
 static void get_cmd(const gcase_t *g, uint32_t i, uint32_t w[4]) { tsl_cmd_from_bytes(g->stream + 16u * i, w); }
@@ -571,10 +637,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   int errors = !strcmp(kind, "errors");
-  if (!errors && strcmp(kind, "valid")) {
-    fprintf(stderr, "tessel-npu-sysgen: --kind: '%s' is neither valid nor errors\n", kind);
+  int gemm = !strcmp(kind, "gemm-resident") ? 1 : !strcmp(kind, "gemm-dram") ? 2 : 0;
+  if (!errors && !gemm && strcmp(kind, "valid")) {
+    fprintf(stderr, "tessel-npu-sysgen: --kind: '%s' is not valid, errors, gemm-resident or gemm-dram\n", kind);
     return 2;
   }
+  /* gemm-resident: case 0 loads the operands, case 1 computes on them */
+  if (gemm) count = gemm == 1 ? 2 : 1;
 
   /* Batch image: header, case table, then data. */
   size_t cap = sizeof(npu_batch_hdr_t) + count * sizeof(npu_batch_case_t);
@@ -602,6 +671,14 @@ int main(int argc, char **argv) {
       g->dim = (int)t->dim;
       rng_state = (seed * 0x9E3779B97F4A7C15ull) ^ (k * 0xD1B54A32D192ED03ull) ^ (uint64_t)attempt * 77 ^ 1;
       coverage_t saved = cov;
+      if (gemm) {
+        if (build_gemm(g, gemm == 2 ? 2 : (int)k) != 0 || g->overflow) {
+          fprintf(stderr, "tessel-npu-sysgen: target %s cannot hold the 256x256x256 GEMM\n", t->name);
+          return 1;
+        }
+        /* both parts share one window: operands at the same offsets */
+        break;
+      }
       if (build_valid(g) != 0) {
         cov = saved;
         continue;
@@ -689,7 +766,9 @@ int main(int argc, char **argv) {
   int fails = 0;
   printf("coverage: %s, %" PRIu64 " %s cases, seed %" PRIu64 ", batch %zu bytes\n", t->name, count, kind, seed,
          size);
-  if (!errors) {
+  if (gemm) {
+    /* no coverage for the benchmark streams */
+  } else if (!errors) {
     static const uint8_t ops[] = {TSL_OP_NOP,     TSL_OP_LOOP,  TSL_OP_MARK,    TSL_OP_LSTRIDE,  TSL_OP_CFG_LOAD,
                                   TSL_OP_LOAD,    TSL_OP_CFG_EXEC, TSL_OP_MATMUL, TSL_OP_DWCONV, TSL_OP_CFG_VEC,
                                   TSL_OP_VADD,    TSL_OP_VPOOL, TSL_OP_ENOP,    TSL_OP_CFG_STORE, TSL_OP_CFG_EPI,
