@@ -121,3 +121,16 @@ test-npu-diff test-npu-errors: test-npu-%: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) \
 	  p=$$((p + $$(grep -c '^PASS' $(BUILD)/npu-system/rtl-$$t-$$kind.log))); \
 	  f=$$((f + $$(grep -c '^FAIL' $(BUILD)/npu-system/rtl-$$t-$$kind.log))); \
 	done; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# ---- npu-driver: the driver on the simulator ---------------------------------
+# Today's SoC has no NPU: the no-device path and argument checks run; the
+# same firmware runs the device checks once the NPU answers.
+TEST_SUITES += npu-driver
+.PHONY: test-npu-driver
+test-npu-driver: $(FW_OUT)/npu8/npu-driver.elf
+	@$(MAKE) --no-print-directory $(TESSEL_SIM)
+	@$(TESSEL_SIM) $(FW_OUT)/npu8/npu-driver.elf --max-cycles 50000000 > $(BUILD)/npu-system-driver.log; st=$$?; \
+	cat $(BUILD)/npu-system-driver.log; p=$$(grep -c '^PASS' $(BUILD)/npu-system-driver.log); \
+	f=$$(grep -c '^FAIL' $(BUILD)/npu-system-driver.log); \
+	if [ $$st -ne 0 ] && [ $$f -eq 0 ]; then echo "FAIL firmware ended with status $$st"; f=1; fi; \
+	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
