@@ -1,4 +1,4 @@
-# compiler/rules.mk: the tessel compiler front end (issue 5).
+# compiler/rules.mk: the tessel compiler: front end (issue 5) and quantisation (issue 6).
 #
 #   build/bin/tessel         the CLI (HOST_CFLAGS)
 #   build/bin/tessel-asan    the same sources under SAN_FLAGS, used by every test
@@ -9,6 +9,8 @@
 #   make test-fuzz-import-short  ~20 s seeded libFuzzer run of the importer
 #   make fuzz-import         long libFuzzer run (IMPORT_FUZZ_TIME seconds)
 #   make bench-compiler      import / passes / reference times on the torchvision nets
+#   make test-quant-unit     cmocka: int8 reference hand-computed cases, multipliers, OOM injection
+#   (quantisation suites and bench-quant: see the end of this file)
 #   make test-fuzz-parse-ir-short  ~10 s run of the textual IR parser (round-trip property)
 #   make fuzz-parse-ir       long run of the same (IMPORT_FUZZ_TIME seconds)
 #
