@@ -1,0 +1,453 @@
+// npu_store: the STORE unit. Runs one STORE-queue command at a time (checked
+// and loop-adjusted by the dispatcher; tokens handled outside):
+//   CFG_STORE, CFG_EPI  latch the source pitch / destination strides and the
+//                       epilogue (zero point, clamp, max pooling)
+//   STORE               per output pixel: every pooling tap's source row (one
+//                       per cycle) through the epilogue (npu_requant per lane),
+//                       max-reduced, then written to SPAD (one row) or to DRAM
+//                       (single-beat writes with byte strobes, several in flight)
+// Before the pixels, a short setup phase counts the distinct source lines and
+// columns the pooling windows touch (ACC_RD/SPAD_RD count distinct rows) and
+// reads the PARAM row once.
+`default_nettype none
+
+module npu_store #(
+  parameter int unsigned Dim       = tessel_target_pkg::Dim,
+  parameter int unsigned SpadRows  = tessel_target_pkg::SpadRows,
+  parameter int unsigned AccRows   = tessel_target_pkg::AccRows,
+  parameter int unsigned ParamRows = tessel_target_pkg::ParamRows,
+  localparam int unsigned SAw = $clog2(SpadRows),
+  localparam int unsigned AAw = $clog2(AccRows),
+  localparam int unsigned PAw = (ParamRows > 1) ? $clog2(ParamRows) : 1
+) (
+  input  wire logic               clk_i,
+  input  wire logic               rst_ni,
+  input  wire logic               cmd_valid_i,
+  output      logic               cmd_ready_o,
+  input  wire logic [127:0]       cmd_i,
+  output      logic               done_o,
+  input  wire logic [31:0]        dram_base_i,
+  // source reads (data one cycle after the address)
+  output      logic               acc_re_o,
+  output      logic [AAw-1:0]     acc_addr_o,
+  input  wire logic [Dim*32-1:0]  acc_rdata_i,
+  output      logic               spad_re_o,
+  output      logic [SAw-1:0]     spad_addr_o,
+  input  wire logic [Dim*8-1:0]   spad_rdata_i,
+  output      logic               param_re_o,
+  output      logic [PAw-1:0]     param_addr_o,
+  input  wire logic [Dim*72-1:0]  param_rdata_i,
+  // SPAD destination: held until granted
+  output      logic               spad_we_o,
+  input  wire logic               spad_wgnt_i,
+  output      logic [SAw-1:0]     spad_waddr_o,
+  output      logic [Dim*8-1:0]   spad_wdata_o,
+  // DRAM destination: write requests (single beats) and their responses
+  output      logic               dma_req_valid_o,
+  input  wire logic               dma_req_ready_i,
+  output      logic [31:0]        dma_req_addr_o,
+  output      logic               dma_w_valid_o,
+  input  wire logic               dma_w_ready_i,
+  output      logic [63:0]        dma_w_data_o,
+  output      logic [7:0]         dma_w_strb_o,
+  input  wire logic               dma_b_valid_i,
+  // status and counter increments of this cycle
+  output      logic               busy_o,
+  output      logic               stall_dram_o,
+  output      logic [31:0]        src_rd_bytes_o,   // ACC or SPAD per src_is_acc_o
+  output      logic               src_is_acc_o,
+  output      logic [15:0]        spad_wr_bytes_o,
+  output      logic [15:0]        dram_wr_bytes_o
+);
+  localparam int unsigned OutBytes = 4 * Dim;       // largest pixel (raw int32)
+  localparam int unsigned ShBytes  = OutBytes + 8;
+
+  typedef enum logic [3:0] {StIdle, StLines, StCols, StParam, StTaps, StFinish, StOut, StWait,
+                            StDrainB} state_e;
+  state_e state_d, state_q;
+
+  // ---- configuration ---------------------------------------------------------
+  logic [127:0] cs_d, cs_q, ce_d, ce_q, cmd_d, cmd_q;
+  logic [15:0]  src_pitch, spad_pitch;
+  logic [31:0]  stride_x, stride_y;
+  logic [2:0]   pool_k, pool_s, pool_pt, pool_pl;
+  logic [7:0]   zp_out, lo, hi, src_h, src_w;
+  assign src_pitch  = cs_q[27:12];
+  assign stride_x   = cs_q[63:32];
+  assign stride_y   = cs_q[95:64];
+  assign spad_pitch = cs_q[111:96];
+  assign pool_k     = ce_q[14:12];
+  assign pool_s     = ce_q[17:15];
+  assign pool_pt    = ce_q[20:18];
+  assign pool_pl    = ce_q[23:21];
+  assign zp_out     = ce_q[31:24];
+  assign lo         = ce_q[39:32];
+  assign hi         = ce_q[47:40];
+  assign src_h      = ce_q[55:48];
+  assign src_w      = ce_q[63:56];
+
+  logic         src_spad, dst_spad, raw;
+  logic [4:0]   n0;
+  logic [7:0]   oh, ow;
+  logic [31:0]  dram_off;
+  logic [15:0]  dst_row, src_row;
+  // row fields and addresses are wider than the memories: the dispatcher has
+  // checked them, only their low bits address a row
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0]  param_row;
+  logic [31:0]  src_addr;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign src_spad  = cmd_q[12];
+  assign dst_spad  = cmd_q[13];
+  assign raw       = cmd_q[14];
+  assign n0        = cmd_q[20:16];
+  assign oh        = cmd_q[31:24];
+  assign dram_off  = cmd_q[63:32];
+  assign dst_row   = cmd_q[79:64];
+  assign src_row   = cmd_q[95:80];
+  assign param_row = cmd_q[111:96];
+  assign ow        = cmd_q[119:112];
+
+  // ---- iteration ---------------------------------------------------------------
+  logic [7:0]  y_d, y_q, x_d, x_q;
+  logic [2:0]  i_d, i_q, j_d, j_q;
+  logic [255:0] seen_d, seen_q;                     // setup: lines / columns touched
+  logic [8:0]  nlines_d, nlines_q;
+  logic [Dim*72-1:0] prm_d, prm_q;
+  logic        t1_d, t1_q, t1_in_d, t1_in_q;
+  logic        any_d, any_q;
+  logic [Dim*32-1:0] v_d, v_q;                      // reduced pixel value per lane (int32)
+  logic [3:0]  beat_d, beat_q, nbeats_d, nbeats_q;
+  logic [ShBytes*8-1:0] sh_d, sh_q;                 // pixel bytes shifted to the beat offset
+  logic [ShBytes-1:0]   shm_d, shm_q;               // their strobes
+  logic [31:0] baddr_d, baddr_q;                    // beat-aligned address of beat 0
+  logic        reqd_d, reqd_q, wd_d, wd_q;          // this beat's request / data taken
+  logic [7:0]  outst_d, outst_q;                    // write responses outstanding
+
+  // tap coordinates of the current pooling tap (or the pixel itself)
+  logic signed [11:0] sy, sx;
+  logic        tap_in, last_tap, last_px;
+  always_comb begin
+    if (pool_k == 3'd0) begin
+      sy = 12'(y_q);
+      sx = 12'(x_q);
+    end else begin
+      sy = 12'(y_q) * 12'(pool_s) - 12'(pool_pt) + 12'(i_q);
+      sx = 12'(x_q) * 12'(pool_s) - 12'(pool_pl) + 12'(j_q);
+    end
+    tap_in   = (pool_k == 3'd0) ||
+               (sy >= 0 && sy < $signed({4'd0, src_h}) && sx >= 0 && sx < $signed({4'd0, src_w}));
+    src_addr = 32'(src_row) + 32'(sy) * 32'(src_pitch) + 32'(sx);
+    last_tap = (pool_k == 3'd0) || (i_q == pool_k - 3'd1 && j_q == pool_k - 3'd1);
+    last_px  = (x_q == ow - 8'd1) && (y_q == oh - 8'd1);
+  end
+
+  // c1: every lane of the source row through the epilogue
+  logic [Dim*32-1:0] val;
+  logic [Dim*8-1:0]  rq;
+  for (genvar n = 0; n < Dim; n++) begin : g_lane
+    npu_requant u_rq (
+      .acc_i   (acc_rdata_i[n*32 +: 32]),
+      .bias_i  (prm_q[n*32 +: 32]),
+      .mult_i  (prm_q[Dim*32 + n*32 +: 32]),
+      .shift_i (prm_q[Dim*64 + n*8 +: 6]),
+      .zp_i    (zp_out),
+      .lo_i    (lo),
+      .hi_i    (hi),
+      .q_o     (rq[n*8 +: 8])
+    );
+    always_comb begin
+      if (src_spad) val[n*32 +: 32] = 32'($signed(spad_rdata_i[n*8 +: 8]));
+      else if (raw) val[n*32 +: 32] = acc_rdata_i[n*32 +: 32];
+      else val[n*32 +: 32] = 32'($signed(rq[n*8 +: 8]));
+    end
+  end
+
+  // the finished pixel as bytes (lanes 0..n0-1; int8 or raw int32)
+  logic [OutBytes*8-1:0] px_bytes;
+  logic [OutBytes-1:0]   px_mask;
+  logic [6:0]            px_n;
+  always_comb begin
+    px_bytes = '0;
+    px_mask  = '0;
+    for (int n = 0; n < Dim; n++) begin
+      if (raw) px_bytes[n*32 +: 32] = v_q[n*32 +: 32];
+      else px_bytes[n*8 +: 8] = v_q[n*32 +: 8];
+    end
+    px_n = raw ? 7'(n0) * 7'd4 : 7'(n0);
+    for (int b = 0; b < OutBytes; b++) px_mask[b] = (7'(b) < px_n);
+  end
+
+  logic [31:0] px_addr;
+  logic [Dim*8-1:0] spad_row;
+  always_comb begin
+    px_addr = dram_base_i + dram_off + 32'(y_q) * stride_y + 32'(x_q) * stride_x;
+    for (int n = 0; n < Dim; n++) spad_row[n*8 +: 8] = (5'(n) < n0) ? v_q[n*32 +: 8] : zp_out;
+  end
+
+  logic [8:0] ncols;
+  logic       prm_cap_q;
+  always_comb begin
+    ncols    = '0;
+    state_d  = state_q;
+    cs_d     = cs_q;
+    ce_d     = ce_q;
+    cmd_d    = cmd_q;
+    y_d      = y_q;
+    x_d      = x_q;
+    i_d      = i_q;
+    j_d      = j_q;
+    seen_d   = seen_q;
+    nlines_d = nlines_q;
+    prm_d    = prm_q;
+    t1_d     = 1'b0;
+    t1_in_d  = tap_in;
+    any_d    = any_q;
+    v_d      = v_q;
+    beat_d   = beat_q;
+    nbeats_d = nbeats_q;
+    sh_d     = sh_q;
+    shm_d    = shm_q;
+    baddr_d  = baddr_q;
+    reqd_d   = reqd_q;
+    wd_d     = wd_q;
+    outst_d  = outst_q;
+    cmd_ready_o     = 1'b0;
+    done_o          = 1'b0;
+    acc_re_o        = 1'b0;
+    acc_addr_o      = AAw'(src_addr);
+    spad_re_o       = 1'b0;
+    spad_addr_o     = SAw'(src_addr);
+    param_re_o      = 1'b0;
+    param_addr_o    = PAw'(param_row);
+    spad_we_o       = 1'b0;
+    spad_waddr_o    = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
+    spad_wdata_o    = spad_row;
+    dma_req_valid_o = 1'b0;
+    dma_req_addr_o  = baddr_q + {24'd0, beat_q, 3'd0};
+    dma_w_valid_o   = 1'b0;
+    dma_w_data_o    = sh_q[64*32'(beat_q) +: 64];
+    dma_w_strb_o    = shm_q[8*32'(beat_q) +: 8];
+    stall_dram_o    = 1'b0;
+    src_rd_bytes_o  = '0;
+    src_is_acc_o    = !src_spad;
+    spad_wr_bytes_o = '0;
+    dram_wr_bytes_o = '0;
+
+    if (dma_b_valid_i) outst_d = outst_d - 8'd1;
+
+    unique case (state_q)
+      StIdle: begin
+        cmd_ready_o = 1'b1;
+        if (cmd_valid_i) begin
+          unique case (cmd_i[7:0])
+            tessel_isa_pkg::OpCfgStore: begin
+              cs_d   = cmd_i;
+              done_o = 1'b1;
+            end
+            tessel_isa_pkg::OpCfgEpi: begin
+              ce_d   = cmd_i;
+              done_o = 1'b1;
+            end
+            tessel_isa_pkg::OpStore: begin
+              cmd_d  = cmd_i;
+              y_d    = '0;
+              x_d    = '0;
+              i_d    = '0;
+              j_d    = '0;
+              seen_d = '0;
+              state_d = (ce_q[14:12] == 3'd0) ? StParam : StLines;
+            end
+            default: done_o = 1'b1;
+          endcase
+        end
+      end
+
+      // setup (pooling only): mark the source lines, then columns, the windows touch
+      StLines: begin
+        if (sy >= 0 && sy < $signed({4'd0, src_h})) seen_d[8'(sy)] = 1'b1;
+        i_d = i_q + 3'd1;
+        if (i_q == pool_k - 3'd1) begin
+          i_d = '0;
+          y_d = y_q + 8'd1;
+          if (y_q == oh - 8'd1) begin
+            y_d      = '0;
+            nlines_d = '0;
+            for (int b = 0; b < 256; b++) nlines_d = nlines_d + 9'(seen_d[b]);
+            seen_d  = '0;
+            state_d = StCols;
+          end
+        end
+      end
+      StCols: begin
+        if (sx >= 0 && sx < $signed({4'd0, src_w})) seen_d[8'(sx)] = 1'b1;
+        j_d = j_q + 3'd1;
+        if (j_q == pool_k - 3'd1) begin
+          j_d = '0;
+          x_d = x_q + 8'd1;
+          if (x_q == ow - 8'd1) begin
+            x_d = '0;
+            for (int b = 0; b < 256; b++) ncols = ncols + 9'(seen_d[b]);
+            src_rd_bytes_o = 32'(nlines_q) * 32'(ncols) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
+            state_d = StParam;
+          end
+        end
+      end
+
+      StParam: begin
+        // distinct rows without pooling: lines overlap when the pitch is short
+        if (pool_k == 3'd0) begin
+          src_rd_bytes_o = ((32'(src_pitch) >= 32'(ow)) ? 32'(oh) * 32'(ow)
+                                                         : (32'(oh) - 32'd1) * 32'(src_pitch) + 32'(ow)) *
+                           (src_spad ? 32'(Dim) : 32'(4 * Dim));
+        end
+        param_re_o = 1'b1;
+        any_d      = 1'b0;
+        state_d    = StTaps;
+      end
+
+      // one pooling tap per cycle; c1 (t1_q) reduces it into v
+      StTaps: begin
+        acc_re_o  = tap_in && !src_spad;
+        spad_re_o = tap_in && src_spad;
+        t1_d      = 1'b1;
+        if (last_tap) begin
+          i_d     = '0;
+          j_d     = '0;
+          state_d = StFinish;
+        end else begin
+          j_d = j_q + 3'd1;
+          if (j_q == pool_k - 3'd1) begin
+            j_d = '0;
+            i_d = i_q + 3'd1;
+          end
+        end
+      end
+
+      // the last tap's value is reduced this cycle; prepare the output
+      StFinish: begin
+        state_d = StOut;
+      end
+
+      StOut: begin
+        if (dst_spad) begin
+          spad_we_o = 1'b1;
+          if (spad_wgnt_i) begin
+            spad_wr_bytes_o = 16'(Dim);
+            state_d = StWait;
+          end
+        end else begin
+          // shift the pixel's bytes to its offset in the first beat
+          sh_d     = {64'd0, px_bytes} << (8 * px_addr[2:0]);
+          shm_d    = {8'd0, px_mask} << px_addr[2:0];
+          baddr_d  = {px_addr[31:3], 3'd0};
+          nbeats_d = 4'((7'(px_addr[2:0]) + px_n + 7'd7) >> 3);
+          beat_d   = '0;
+          reqd_d   = 1'b0;
+          wd_d     = 1'b0;
+          dram_wr_bytes_o = 16'(px_n);
+          state_d  = StWait;
+        end
+      end
+
+      // DRAM: each beat is its own request (never crosses 4 KiB); request and
+      // data are offered together and may be taken in either order
+      StWait: begin
+        if (dst_spad) begin
+          state_d = StTaps;
+        end else begin
+          dma_req_valid_o = !reqd_q && (outst_q < 8'd255);
+          dma_w_valid_o   = !wd_q;
+          reqd_d = reqd_q || (dma_req_valid_o && dma_req_ready_i);
+          wd_d   = wd_q || (dma_w_valid_o && dma_w_ready_i);
+          if (dma_req_valid_o && dma_req_ready_i) outst_d = outst_d + 8'd1;
+          stall_dram_o = !(reqd_d && wd_d);
+          if (reqd_d && wd_d) begin
+            reqd_d = 1'b0;
+            wd_d   = 1'b0;
+            beat_d = beat_q + 4'd1;
+            if (beat_q == nbeats_q - 4'd1) state_d = StTaps;
+          end
+        end
+        if (state_d == StTaps) begin
+          // next pixel, or the end of the command
+          x_d = x_q + 8'd1;
+          if (x_q == ow - 8'd1) begin
+            x_d = '0;
+            y_d = y_q + 8'd1;
+          end
+          any_d = 1'b0;
+          if (last_px) state_d = StDrainB;
+        end
+      end
+
+      // the command ends when every write has its response
+      StDrainB: begin
+        if (outst_d == 8'd0) begin
+          done_o  = 1'b1;
+          state_d = StIdle;
+        end
+      end
+
+      default: state_d = StIdle;
+    endcase
+
+    if (prm_cap_q) prm_d = param_rdata_i;
+
+    // c1: reduce the tap's value into the pixel (max over the inside taps)
+    if (t1_q) begin
+      if (t1_in_q) begin
+        for (int n = 0; n < Dim; n++) begin
+          if (!any_q || $signed(val[n*32 +: 32]) > $signed(v_q[n*32 +: 32])) v_d[n*32 +: 32] = val[n*32 +: 32];
+        end
+        any_d = 1'b1;
+      end else if (!any_q) begin
+        // no inside tap yet: the value if none comes (ACC: lo, SPAD: -128)
+        for (int n = 0; n < Dim; n++) v_d[n*32 +: 32] = src_spad ? 32'hffffff80 : 32'($signed(lo));
+      end
+    end
+  end
+
+  assign busy_o = (state_q != StIdle);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      cs_q    <= '0;
+      ce_q    <= '0;
+      t1_q    <= 1'b0;
+      outst_q <= '0;
+      prm_cap_q <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      cs_q    <= cs_d;
+      ce_q    <= ce_d;
+      t1_q    <= t1_d;
+      outst_q <= outst_d;
+      prm_cap_q <= param_re_o;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    cmd_q     <= cmd_d;
+    y_q       <= y_d;
+    x_q       <= x_d;
+    i_q       <= i_d;
+    j_q       <= j_d;
+    seen_q    <= seen_d;
+    nlines_q  <= nlines_d;
+    prm_q     <= prm_d;
+    t1_in_q   <= t1_in_d;
+    any_q     <= any_d;
+    v_q       <= v_d;
+    beat_q    <= beat_d;
+    nbeats_q  <= nbeats_d;
+    sh_q      <= sh_d;
+    shm_q     <= shm_d;
+    baddr_q   <= baddr_d;
+    reqd_q    <= reqd_d;
+    wd_q      <= wd_d;
+  end
+endmodule
+
+`default_nettype wire
