@@ -28,7 +28,7 @@ $(NPU_OBJ)/$(1)/$(2)/$(2)_tb: $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(NPU_TB_D
 	  $(call NPU_PKGS,$(1)) $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(abspath $(NPU_TB_DIR)/$(2)_tb.cpp) \
 	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
 endef
-NPU_BENCHES := exec store
+NPU_BENCHES := exec store load
 $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(eval $(call npu_tb,$(t),$(b)))))
 NPU_TB_BINS := $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(NPU_OBJ)/$(t)/$(b)/$(b)_tb))
 

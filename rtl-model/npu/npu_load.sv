@@ -1,0 +1,299 @@
+// npu_load: the LOAD unit. Runs one LOAD-queue command at a time (checked and
+// loop-adjusted by the dispatcher; tokens handled outside):
+//   CFG_LOAD  latches the DRAM strides
+//   LOAD      3D strided DMA into consecutive SPAD/ACC/PARAM rows with padding
+// Two halves run concurrently:
+//   * the generator walks the box (z, y, x), puts one descriptor per row (pad
+//     or real, destination, byte offset, beats) into a small FIFO and, for a
+//     real row, issues a read burst for its bytes (split at 4 KiB); up to
+//     Inflight rows are in flight, all with one id so data returns in order;
+//   * the assembler takes the head descriptor, collects its beats, formats the
+//     row (lanes n0.. and pad rows get the pad value) and writes it once the
+//     memory grants the write.
+`default_nettype none
+
+module npu_load #(
+  parameter int unsigned Dim       = tessel_target_pkg::Dim,
+  parameter int unsigned SpadRows  = tessel_target_pkg::SpadRows,
+  parameter int unsigned AccRows   = tessel_target_pkg::AccRows,
+  parameter int unsigned ParamRows = tessel_target_pkg::ParamRows,
+  parameter int unsigned Inflight  = 8,
+  localparam int unsigned SAw = $clog2(SpadRows),
+  localparam int unsigned AAw = $clog2(AccRows),
+  localparam int unsigned PAw = (ParamRows > 1) ? $clog2(ParamRows) : 1
+) (
+  input  wire logic               clk_i,
+  input  wire logic               rst_ni,
+  input  wire logic               cmd_valid_i,
+  output      logic               cmd_ready_o,
+  input  wire logic [127:0]       cmd_i,
+  output      logic               done_o,
+  input  wire logic [31:0]        dram_base_i,
+  // read requests and data (one id: in order)
+  output      logic               dma_req_valid_o,
+  input  wire logic               dma_req_ready_i,
+  output      logic [31:0]        dma_req_addr_o,
+  output      logic [7:0]         dma_req_len_o,
+  input  wire logic               dma_r_valid_i,
+  output      logic               dma_r_ready_o,
+  input  wire logic [63:0]        dma_r_data_i,
+  // row writes, each held until granted
+  output      logic               spad_we_o,
+  input  wire logic               spad_gnt_i,
+  output      logic [SAw-1:0]     spad_waddr_o,
+  output      logic [Dim*8-1:0]   spad_wdata_o,
+  output      logic               acc_we_o,
+  input  wire logic               acc_gnt_i,
+  output      logic [AAw-1:0]     acc_waddr_o,
+  output      logic [Dim*32-1:0]  acc_wdata_o,
+  output      logic               param_we_o,
+  output      logic [PAw-1:0]     param_waddr_o,
+  output      logic [Dim*72-1:0]  param_wdata_o,
+  // status and counter increments of this cycle
+  output      logic               busy_o,
+  output      logic               stall_dram_o,
+  output      logic [15:0]        dram_rd_bytes_o,
+  output      logic [15:0]        spad_wr_bytes_o,
+  output      logic [15:0]        acc_wr_bytes_o
+);
+  localparam int unsigned StageBeats = (9 * Dim + 14) / 8;   // a PARAM row at any offset
+  localparam int unsigned Qw = $clog2(Inflight);
+
+  // ---- configuration and command --------------------------------------------
+  logic [127:0] cfg_d, cfg_q, cmd_d, cmd_q;
+  logic [31:0] stride_x, stride_y, stride_z;
+  assign stride_x = cfg_q[63:32];
+  assign stride_y = cfg_q[95:64];
+  assign stride_z = cfg_q[127:96];
+  logic [1:0]  mem;
+  logic [4:0]  n0;
+  logic [7:0]  pad;
+  logic [31:0] dram_off;
+  logic [2:0]  pad_r, pad_t, pad_b, pad_l;
+  logic [11:0] nx, ny, nz;
+  assign mem      = cmd_q[13:12];
+  assign n0       = cmd_q[20:16];
+  assign pad_r    = cmd_q[23:21];
+  assign pad      = cmd_q[31:24];
+  assign dram_off = cmd_q[63:32];
+  assign nx       = cmd_q[91:80];
+  assign pad_t    = cmd_q[94:92];
+  assign ny       = cmd_q[107:96];
+  assign nz       = cmd_q[119:108];
+  assign pad_b    = cmd_q[122:120];
+  assign pad_l    = cmd_q[125:123];
+
+  logic [7:0] nbytes;                                // bytes of a real row: n0 * e
+  always_comb begin
+    unique case (mem)
+      tessel_isa_pkg::MemAcc:   nbytes = 8'(n0) * 8'd4;
+      tessel_isa_pkg::MemParam: nbytes = 8'(n0) * 8'd9;
+      default:                  nbytes = 8'(n0);
+    endcase
+  end
+
+  // ---- generator ---------------------------------------------------------------
+  logic        gen_d, gen_q;                         // walking the box
+  logic [11:0] x_d, x_q, y_d, y_q, z_d, z_q;
+  logic [23:0] drow_d, drow_q;                       // destination row of (z, y, x)
+  logic        split_d, split_q;                     // second part of a 4 KiB-split burst pending
+  logic [31:0] saddr_d, saddr_q;
+  logic [4:0]  sbeats_d, sbeats_q;
+  logic        is_pad;
+  logic [31:0] raddr;                                // bus address of the row's first byte
+  logic [4:0]  rbeats, first_beats;
+  logic [9:0]  to_4k;
+  always_comb begin
+    is_pad = (y_q < 12'(pad_t)) || (y_q >= ny - 12'(pad_b)) ||
+             (x_q < 12'(pad_l)) || (x_q >= nx - 12'(pad_r));
+    raddr  = dram_base_i + dram_off + 32'(z_q) * stride_z + (32'(y_q) - 32'(pad_t)) * stride_y +
+             (32'(x_q) - 32'(pad_l)) * stride_x;
+    rbeats = 5'((9'(raddr[2:0]) + 9'(nbytes) + 9'd7) >> 3);
+    to_4k  = 10'd512 - 10'(raddr[11:3]);
+    first_beats = (10'(rbeats) > to_4k) ? 5'(to_4k) : rbeats;
+  end
+
+  // ---- descriptor FIFO ---------------------------------------------------------
+  // {pad, beats, offset, destination row}
+  localparam int unsigned Dw = 1 + 5 + 3 + 24;
+  logic [Dw-1:0] dq_q [Inflight];
+  logic [Dw-1:0] dq_wdata;
+  logic [Qw:0]   dq_cnt_d, dq_cnt_q;
+  logic [Qw-1:0] dq_wp_d, dq_wp_q, dq_rp_d, dq_rp_q;
+  logic          dq_push, dq_pop;
+  logic          h_pad;
+  logic [4:0]    h_beats;
+  logic [2:0]    h_off;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [23:0]   h_row;                              // checked: its low bits address the row
+  logic [StageBeats*64-1:0] shifted;                 // the stage holds up to 7 bytes more than a row
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign {h_pad, h_beats, h_off, h_row} = dq_q[dq_rp_q];
+
+  // ---- assembler -----------------------------------------------------------------
+  logic [StageBeats*64-1:0] stage_d, stage_q;
+  logic [4:0]  beat_d, beat_q;
+  logic        full_d, full_q;                       // the head row's bytes are all in
+  logic [Dim*72-1:0] rowbytes;
+  always_comb begin
+    shifted  = stage_q >> (8 * h_off);
+    rowbytes = shifted[Dim*72-1:0];
+    for (int n = 0; n < Dim; n++) begin
+      spad_wdata_o[n*8 +: 8]  = (h_pad || 5'(n) >= n0) ? pad : rowbytes[n*8 +: 8];
+      acc_wdata_o[n*32 +: 32] = (h_pad || 5'(n) >= n0) ? 32'($signed(pad)) : rowbytes[n*32 +: 32];
+    end
+    param_wdata_o = rowbytes;
+  end
+
+  logic row_ready, row_written;
+  always_comb begin
+    cfg_d    = cfg_q;
+    cmd_d    = cmd_q;
+    gen_d    = gen_q;
+    x_d      = x_q;
+    y_d      = y_q;
+    z_d      = z_q;
+    drow_d   = drow_q;
+    split_d  = split_q;
+    saddr_d  = saddr_q;
+    sbeats_d = sbeats_q;
+    stage_d  = stage_q;
+    beat_d   = beat_q;
+    full_d   = full_q;
+    dq_push  = 1'b0;
+    dq_pop   = 1'b0;
+    dq_wdata = {is_pad, rbeats, raddr[2:0], drow_q};
+    cmd_ready_o     = 1'b0;
+    done_o          = 1'b0;
+    dma_req_valid_o = 1'b0;
+    dma_req_addr_o  = {raddr[31:3], 3'd0};
+    dma_req_len_o   = 8'(first_beats) - 8'd1;
+    dram_rd_bytes_o = '0;
+    spad_wr_bytes_o = '0;
+    acc_wr_bytes_o  = '0;
+    stall_dram_o    = 1'b0;
+
+    // generator: one row per cycle while the FIFO has room
+    if (!gen_q && !split_q && dq_cnt_q == '0 && !full_q) begin
+      cmd_ready_o = 1'b1;
+      if (cmd_valid_i) begin
+        unique case (cmd_i[7:0])
+          tessel_isa_pkg::OpCfgLoad: begin
+            cfg_d  = cmd_i;
+            done_o = 1'b1;
+          end
+          tessel_isa_pkg::OpLoad: begin
+            cmd_d  = cmd_i;
+            gen_d  = 1'b1;
+            x_d    = '0;
+            y_d    = '0;
+            z_d    = '0;
+            drow_d = 24'(cmd_i[79:64]);
+          end
+          default: done_o = 1'b1;
+        endcase
+      end
+    end else if (split_q) begin
+      // the rest of a burst that crossed a 4 KiB boundary
+      dma_req_valid_o = 1'b1;
+      dma_req_addr_o  = saddr_q;
+      dma_req_len_o   = 8'(sbeats_q) - 8'd1;
+      if (dma_req_ready_i) split_d = 1'b0;
+    end else if (gen_q && dq_cnt_q != (Qw+1)'(Inflight)) begin
+      dma_req_valid_o = !is_pad;
+      if (is_pad || dma_req_ready_i) begin
+        dq_push = 1'b1;
+        if (!is_pad) begin
+          dram_rd_bytes_o = 16'(nbytes);
+          if (10'(rbeats) > to_4k) begin
+            split_d  = 1'b1;
+            saddr_d  = {raddr[31:12] + 20'd1, 12'd0};
+            sbeats_d = rbeats - first_beats;
+          end
+        end
+        drow_d = drow_q + 24'd1;
+        x_d    = x_q + 12'd1;
+        if (x_q == nx - 12'd1) begin
+          x_d = '0;
+          y_d = y_q + 12'd1;
+          if (y_q == ny - 12'd1) begin
+            y_d = '0;
+            z_d = z_q + 12'd1;
+            if (z_q == nz - 12'd1) gen_d = 1'b0;
+          end
+        end
+      end
+    end
+    if (dma_req_valid_o && !dma_req_ready_i) stall_dram_o = 1'b1;
+
+    // assembler: collect the head row's beats
+    dma_r_ready_o = (dq_cnt_q != '0) && !h_pad && !full_q;
+    if (dma_r_valid_i && dma_r_ready_o) begin
+      stage_d[64*32'(beat_q) +: 64] = dma_r_data_i;
+      beat_d = beat_q + 5'd1;
+      if (beat_q == h_beats - 5'd1) begin
+        beat_d = '0;
+        full_d = 1'b1;
+      end
+    end
+    row_ready = (dq_cnt_q != '0) && (h_pad || full_q);
+    if (dq_cnt_q != '0 && !h_pad && !full_q && !dma_r_valid_i) stall_dram_o = 1'b1;
+    spad_we_o  = row_ready && (mem == tessel_isa_pkg::MemSpad);
+    acc_we_o   = row_ready && (mem == tessel_isa_pkg::MemAcc);
+    param_we_o = row_ready && (mem == tessel_isa_pkg::MemParam);
+    row_written = param_we_o || (spad_we_o && spad_gnt_i) || (acc_we_o && acc_gnt_i);
+    if (row_written) begin
+      dq_pop = 1'b1;
+      full_d = 1'b0;
+      if (spad_we_o) spad_wr_bytes_o = 16'(Dim);
+      if (acc_we_o) acc_wr_bytes_o = 16'(4 * Dim);
+      // the command is done with its last row written
+      if (!gen_q && dq_cnt_q == (Qw+1)'(1)) done_o = 1'b1;
+    end
+
+    dq_wp_d  = dq_push ? dq_wp_q + Qw'(1) : dq_wp_q;
+    dq_rp_d  = dq_pop ? dq_rp_q + Qw'(1) : dq_rp_q;
+    dq_cnt_d = dq_cnt_q + (dq_push ? (Qw+1)'(1) : '0) - (dq_pop ? (Qw+1)'(1) : '0);
+  end
+
+  assign spad_waddr_o  = SAw'(h_row);
+  assign acc_waddr_o   = AAw'(h_row);
+  assign param_waddr_o = PAw'(h_row);
+  assign busy_o        = gen_q || (dq_cnt_q != '0);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cfg_q    <= '0;
+      gen_q    <= 1'b0;
+      split_q  <= 1'b0;
+      full_q   <= 1'b0;
+      beat_q   <= '0;
+      dq_cnt_q <= '0;
+      dq_wp_q  <= '0;
+      dq_rp_q  <= '0;
+    end else begin
+      cfg_q    <= cfg_d;
+      gen_q    <= gen_d;
+      split_q  <= split_d;
+      full_q   <= full_d;
+      beat_q   <= beat_d;
+      dq_cnt_q <= dq_cnt_d;
+      dq_wp_q  <= dq_wp_d;
+      dq_rp_q  <= dq_rp_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    cmd_q    <= cmd_d;
+    x_q      <= x_d;
+    y_q      <= y_d;
+    z_q      <= z_d;
+    drow_q   <= drow_d;
+    saddr_q  <= saddr_d;
+    sbeats_q <= sbeats_d;
+    stage_q  <= stage_d;
+    if (dq_push) dq_q[dq_wp_q] <= dq_wdata;
+  end
+endmodule
+
+`default_nettype wire
