@@ -87,9 +87,10 @@ NPU_SYS_SEED  ?= 1
 NPU_SYS_COUNT ?= 200
 TEST_SUITES += npu-gen
 .PHONY: test-npu-gen
-test-npu-gen: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT)
+test-npu-gen: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $(FW_OUT)/npu4/npu-batchcheck.elf $(FW_OUT)/npu8/npu-batchcheck.elf
+	@$(MAKE) --no-print-directory $(TESSEL_SIM)
 	@tests/npu-system/run.sh gen $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $(BUILD)/npu-system/gen \
-	  $(NPU_SYS_SEED) $(NPU_SYS_COUNT) npu4 npu8
+	  $(NPU_SYS_SEED) $(NPU_SYS_COUNT) $(TESSEL_SIM) $(FW_OUT) npu4 npu8
 
 # ---- benchmark: 256x256x256 GEMM through firmware on the RTL at npu8 -----------
 # Prints the C model's (cost model's) figures, and the RTL's once the

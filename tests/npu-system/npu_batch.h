@@ -55,4 +55,27 @@ static inline uint32_t npu_batch_crc32(uint32_t crc, const volatile uint8_t *p, 
   return ~crc;
 }
 
+/* The same CRC, a byte per step through a 256-entry table (built once with
+ * npu_batch_crc32_table), reading aligned 32-bit words where it can: the
+ * firmware's version, 8x fewer steps and 4x fewer DRAM loads than bitwise. */
+static inline void npu_batch_crc32_table(uint32_t table[256]) {
+  for (uint32_t i = 0; i < 256; i++) {
+    uint32_t c = i;
+    for (int k = 0; k < 8; k++) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    table[i] = c;
+  }
+}
+static inline uint32_t npu_batch_crc32_fast(const uint32_t table[256], uint32_t crc, const volatile uint8_t *p,
+                                            uint32_t n) {
+  crc = ~crc;
+  uint32_t i = 0;
+  for (; i < n && ((uintptr_t)(p + i) & 3u); i++) crc = (crc >> 8) ^ table[(crc ^ p[i]) & 0xFFu];
+  for (; i + 4 <= n; i += 4) {
+    uint32_t w = *(const volatile uint32_t *)(p + i); /* little-endian */
+    for (int k = 0; k < 4; k++, w >>= 8) crc = (crc >> 8) ^ table[(crc ^ w) & 0xFFu];
+  }
+  for (; i < n; i++) crc = (crc >> 8) ^ table[(crc ^ p[i]) & 0xFFu];
+  return ~crc;
+}
+
 #endif

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # run.sh: the NPU system tests (docs/npu-system.md).
 #
-#   run.sh gen GEN MUTANT OUTDIR SEED COUNT TARGET...
+#   run.sh gen GEN MUTANT OUTDIR SEED COUNT SIM FWDIR TARGET...
 #       generator and C-model side, per target: valid streams run clean and
 #       meet the coverage thresholds, every planted fault fails with an error,
-#       same seed gives the same batch, the planted rounding bug (MUTANT) is
-#       caught by the comparison, bad options are refused.
+#       same seed gives the same batch, the firmware (FWDIR/T/npu-batchcheck.elf
+#       on SIM, no NPU needed) reads the batch as written, the comparator
+#       catches changes, the planted rounding bug (MUTANT) is caught by the
+#       comparison, bad options are refused.
 #   run.sh rtl GEN MUTANT SIM ELF OUTDIR SEED COUNT KIND TARGET
 #       differential (KIND valid) or error (KIND errors) test on the RTL: the
 #       batch runs through firmware ELF on SIM; every case's line must equal
@@ -20,12 +22,12 @@ here=$(dirname "$0")
 
 case $mode in
 gen)
-  gen=$1 mutant=$2 out=$3 seed=$4 count=$5; shift 5
+  gen=$1 mutant=$2 out=$3 seed=$4 count=$5 sim=$6 fwdir=$7; shift 7
   mkdir -p "$out"
   for t in "$@"; do
     d=$out/$t; mkdir -p "$d"
     if "$gen" --target "$t" --seed "$seed" --count "$count" --kind valid --batch "$d/valid.bin" \
-         --expect "$d/valid.txt" --check-coverage >"$d/valid.cov" 2>&1; then
+         --expect "$d/valid.txt" --initial "$d/initial.txt" --check-coverage >"$d/valid.cov" 2>&1; then
       ok "$t: $count valid streams run clean on the C model, coverage above thresholds"
     else bad "$t: valid streams or coverage"; grep -E "FAIL|BELOW|invalid" "$d/valid.cov" | head -20; fi
     grep -E "ties|saturation|nesting depth" "$d/valid.cov" | sed "s/^ */    $t: /"
@@ -39,6 +41,19 @@ gen)
     if cmp -s "$d/valid.bin" "$d/again.bin" && cmp -s "$d/valid.txt" "$d/again.txt"; then
       ok "$t: same seed, same batch and expectations"
     else bad "$t: generation is not deterministic"; fi
+    # the firmware reads the batch as the host wrote it (layout, CRC)
+    if "$sim" "$fwdir/$t/npu-batchcheck.elf" --load "0x80000000=$d/valid.bin" >"$d/fw-initial.txt" 2>&1 &&
+       cmp -s "$d/initial.txt" "$d/fw-initial.txt"; then
+      ok "$t: firmware reads all $count streams and windows of the batch as written (CRC-32 equal)"
+    else bad "$t: firmware's view of the batch differs"; diff "$d/initial.txt" "$d/fw-initial.txt" | head -5; fi
+    # the comparator fails on a changed, a missing and an extra-field case
+    sed '3s/crc=\([0-9a-f]\)/crc=X\1/' "$d/valid.txt" >"$d/tampered.txt"
+    head -n 5 "$d/valid.txt" >"$d/short.txt"
+    if ! "$here/compare.sh" "$d/valid.txt" "$d/tampered.txt" >/dev/null &&
+       ! "$here/compare.sh" "$d/valid.txt" "$d/short.txt" >/dev/null &&
+       "$here/compare.sh" "$d/valid.txt" "$d/valid.txt" >/dev/null; then
+      ok "$t: comparator passes equal lines, fails a changed CRC and missing cases"
+    else bad "$t: comparator"; fi
     "$mutant" --target "$t" --seed "$seed" --count "$count" --kind valid --batch "$d/mutant.bin" \
       --expect "$d/mutant.txt" >/dev/null 2>&1
     n=$("$here/compare.sh" "$d/valid.txt" "$d/mutant.txt" | grep -c '^FAIL')

@@ -579,7 +579,7 @@ static int plant_fault(gcase_t *g, int k) {
 /* ---- main ----------------------------------------------------------------- */
 static void usage(void) {
   fprintf(stderr, "usage: tessel-npu-sysgen --target T --seed S --count N --kind valid|errors "
-                  "--batch OUT.bin --expect OUT.txt [--check-coverage]\n");
+                  "--batch OUT.bin --expect OUT.txt [--initial OUT.txt] [--check-coverage]\n");
   exit(2);
 }
 
@@ -600,7 +600,7 @@ static int check(const char *what, uint64_t got, uint64_t min, int *fails) {
 }
 
 int main(int argc, char **argv) {
-  const char *tname = NULL, *kind = NULL, *batch_path = NULL, *expect_path = NULL;
+  const char *tname = NULL, *kind = NULL, *batch_path = NULL, *expect_path = NULL, *initial_path = NULL;
   uint64_t seed = 1, count = 0;
   int check_cov = 0;
   for (int i = 1; i < argc; i++) {
@@ -615,6 +615,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--kind")) kind = v;
     else if (!strcmp(a, "--batch")) batch_path = v;
     else if (!strcmp(a, "--expect")) expect_path = v;
+    else if (!strcmp(a, "--initial")) initial_path = v;
     else if (!strcmp(a, "--seed")) {
       if (parse_u64(v, &seed)) {
         fprintf(stderr, "tessel-npu-sysgen: --seed: '%s' is not a number\n", v);
@@ -652,6 +653,11 @@ int main(int argc, char **argv) {
   FILE *ex = fopen(expect_path, "w");
   if (!batch || !ex) {
     fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", expect_path, strerror(errno));
+    return 1;
+  }
+  FILE *in = initial_path ? fopen(initial_path, "w") : NULL;
+  if (initial_path && !in) {
+    fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", initial_path, strerror(errno));
     return 1;
   }
   gcase_t *g = malloc(sizeof *g);
@@ -696,6 +702,9 @@ int main(int argc, char **argv) {
     if (wsize == 0) wsize = 8;
     static uint8_t win[MAX_WINDOW];
     memcpy(win, g->win, wsize);
+    if (in)
+      fprintf(in, "case %" PRIu64 " ncmds=%" PRIu32 " stream=%08" PRIx32 " window=%08" PRIx32 "\n", k, g->n,
+              npu_batch_crc32(0, g->stream, 16u * g->n), npu_batch_crc32(0, g->win, wsize));
     npu_result_t r;
     npu_run_t run = {.stream = g->stream, .stream_len = g->n, .dram = win, .dram_size = wsize};
     npu_model_run(m, &run, &r);
@@ -752,6 +761,10 @@ int main(int argc, char **argv) {
   FILE *bf = fopen(batch_path, "wb");
   if (!bf || fwrite(batch, 1, size, bf) != size || fclose(bf) != 0) {
     fprintf(stderr, "tessel-npu-sysgen: %s: cannot write\n", batch_path);
+    return 1;
+  }
+  if (in && fclose(in) != 0) {
+    fprintf(stderr, "tessel-npu-sysgen: %s: cannot write\n", initial_path);
     return 1;
   }
   if (fclose(ex) != 0) {

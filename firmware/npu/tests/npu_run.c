@@ -18,7 +18,10 @@ static void print_hex64(uint64_t v) {
   else printf("%lx", (unsigned long)v);
 }
 
+static uint32_t crc_table[256];
+
 int main(void) {
+  npu_batch_crc32_table(crc_table);
   int rc = npu_init();
   if (rc != NPU_OK) {
     printf("npu_run: %s\n", npu_strerror(rc));
@@ -52,7 +55,7 @@ int main(void) {
              (unsigned long)info.status, (unsigned long)mmio_read32(NPU_REG_BASE + TSL_REG_CUR_INDEX));
       return 2;
     }
-    uint32_t crc = npu_batch_crc32(0, base + c->window_off, c->window_size);
+    uint32_t crc = npu_batch_crc32_fast(crc_table, 0, base + c->window_off, c->window_size);
     printf("case %lu code=%lu index=%lu crc=%08lx cnt=", (unsigned long)k, (unsigned long)info.err_code,
            (unsigned long)info.err_index, (unsigned long)crc);
     for (int i = 0; i < NPU_BATCH_NCMP; i++) {
