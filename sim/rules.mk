@@ -173,7 +173,7 @@ $(GATE_SIM_BIN): $(GATE_DIR)/netlist.v $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM
 	$(call verilate_soc,$(GATE_DIR)/obj,tessel-sim-gate,$(SYNTH_IMEM_BYTES),$(SYNTH_DMEM_BYTES),,,$(abspath $(GATE_DIR)/netlist.v))
 	cp $(GATE_DIR)/obj/tessel-sim-gate $@
 
-GATE_PROGRAMS := uart timer ext_irq bus_err dram_rw tohost_pass_dram
+GATE_PROGRAMS := uart timer ext_irq bus_err dram_rw tohost_pass_dram smc_dram
 TEST_SUITES += gate-sim
 .PHONY: test-gate-sim
 test-gate-sim: $(GATE_SIM_BIN) $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS)

@@ -3,7 +3,7 @@
 // windows and the external memory port (docs/memory-map.md,
 // docs/memory-port.md).
 //
-//   core I-bus -> demux -> IMEM.a | DMEM.a | DRAM bridge (master 0) | err
+//   core I-bus -> demux -> IMEM.a | DMEM.a | DRAM line buffer (master 0) | err
 //   core D-bus -> demux -> IMEM.b | DMEM.b | UART | timer | simctl
 //                          | NPU regs (err) | NPU cmd SRAM (err) | DRAM bridge (master 1) | err
 //   bridges -> memport arbiter -> mem_* port (DRAM model or board memory)
@@ -352,18 +352,19 @@ module tessel_soc #(
   logic [IdW-1:0]    mm_r_id, mm_b_id;
   logic              mm_r_last, mm_r_err, mm_b_err;
 
-  tessel_memport_bridge #(.IdW(IdW)) u_ibus_bridge (
+  // Instruction fetches from DRAM go through a one-line buffer (bursts of
+  // 4 beats); it snoops the data bus's DRAM stores.
+  tessel_fetch_linebuf #(.IdW(IdW)) u_ibus_linebuf (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .req_valid_i   (it_req_valid[TM]),
     .req_ready_o   (it_req_ready[TM]),
-    .req_we_i      (1'b0),
-    .req_be_i      (4'hF),
     .req_addr_i    (ibus_req_addr),
-    .req_wdata_i   (32'h0),
     .rsp_valid_o   (it_rsp_valid[TM]),
     .rsp_rdata_o   (it_rsp_rdata[TM*32 +: 32]),
     .rsp_err_o     (it_rsp_err[TM]),
+    .snoop_valid_i (dt_req_valid[TM] && dt_req_ready[TM] && dbus_req_we),
+    .snoop_addr_i  (dbus_req_addr),
     .m_req_valid_o (mm_req_valid[0]),
     .m_req_ready_i (mm_req_ready[0]),
     .m_req_write_o (mm_req_write[0]),

@@ -39,6 +39,10 @@ case_ bus-errors         0 "" -- "$dir/bus_err.elf"
 # With 128 MiB of DRAM, 0x84000000 exists: case 7 must then see no fault.
 case_ bus-errors-dram-size 7 "" -- "$dir/bus_err.elf" --dram-size 128M
 case_ fence-i            0 "" -- "$dir/fence_i.elf"
+for t in "8 20" "64 1" "0.5 50" "3 2"; do
+  set -- $t
+  case_ "smc-in-fetch-line-bw$1-lat$2" 0 "" -- "$dir/smc_dram.elf" --dram-bw "$1" --dram-latency "$2"
+done
 case_ tohost-pass-dram   0 "" -- "$dir/tohost_pass_dram.elf"
 case_ tohost-fail-dram   5 "" -- "$dir/tohost_fail_dram.elf"
 if grep -q "test 5 failed" "$err"; then echo "PASS tohost-fail-message"; pass=$((pass + 1))
