@@ -1,7 +1,7 @@
 # sim/rules.mk: the SoC (rtl-model/soc/) and the simulator tessel-sim.
 #   build/bin/tessel-sim        Verilator model of tessel_soc + harness (sim/*.cpp, sim/*.c)
 #   build/bin/tessel-sim-trace  the same with FST tracing compiled in (run by tessel-sim --trace)
-# Suites: sim-cli, soc, memport, lint-soc, synth, gate-sim. Bench: sim-speed.
+# Suites: sim-unit, sim-cli, soc, memport, lint-soc, synth, gate-sim. Bench: sim-speed.
 # (sim/iss/ and sim/npu-model/ belong to others and have their own rules.)
 
 SIM_OBJ   := $(BUILD)/obj/sim
