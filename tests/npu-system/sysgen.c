@@ -56,6 +56,7 @@ typedef struct {
   uint64_t stride[8];       /* conv/pool strides (y and x) */
   uint64_t dil[8];          /* dilations (y and x) */
   uint64_t nest[8];         /* deepest loop nesting per case */
+  uint64_t token[4][4];      /* [queue][pop_prev, pop_next, push_prev, push_next] */
   uint64_t maxpool, raw_store, spad_store, accumulate, inplace_vadd, global_pool, exclude_pad;
   uint64_t err[TSL_NERRORS];
 } coverage_t;
@@ -94,6 +95,9 @@ static void emit_words(gcase_t *g, const uint32_t w[4]) {
     return;
   }
   cov.opcode[tsl_opcode(w)]++;
+  int q = tsl_op_queue(tsl_opcode(w));
+  if (q > 0)
+    for (int f = 0; f < 4; f++) cov.token[q][f] += (w[0] >> (8 + f)) & 1u;
   tsl_cmd_to_bytes(w, g->stream + 16u * g->n++);
 }
 
@@ -359,6 +363,48 @@ static int kernel_conv(gcase_t *g, int depthwise) {
   return store_tile(g, TSL_SRC_ACC, acc, out_pitch, oh, ow, nob, blk_rows, param);
 }
 
+/* Double-buffered GEMM rows (VTA's pattern), every token direction: per
+ * iteration a LOAD brings a tile of A (pops EXEC->LOAD, pushes LOAD->EXEC),
+ * a MATMUL multiplies it by resident weights (pops LOAD->EXEC and
+ * STORE->EXEC, pushes EXEC->LOAD and EXEC->STORE), a STORE writes it out
+ * (pops EXEC->STORE, pushes STORE->EXEC). Both "free" directions are
+ * pre-charged with 2 tokens. One LOOP of three commands: the LOAD's and the
+ * MATMUL's input rows share slot B, the MATMUL's and the STORE's ACC rows
+ * slot C, so one stride each moves them together. */
+static int kernel_pipelined(gcase_t *g) {
+  int d = g->dim;
+  int64_t ncb = rr(1, 2), tile = rr(1, 12), iters = rr(2, 6), m = tile * iters;
+  int64_t wgt = load_rows(g, ncb * d, -128, 127, 1);
+  int64_t param = load_params(g, 1);
+  int64_t a_at = win_alloc(g, (uint32_t)(ncb * m * d));
+  int64_t a_row = row_alloc(&g->spad_next, g->t->spad_rows, ncb * m);
+  int64_t acc = row_alloc(&g->acc_next, g->t->acc_rows, m);
+  int64_t n0 = chance(70) ? d : rr(1, d);
+  int64_t c_at = win_alloc(g, (uint32_t)(m * d + 8));
+  if (wgt < 0 || param < 0 || a_at < 0 || a_row < 0 || acc < 0 || c_at < 0) return -1;
+  fill_random(g, a_at, (uint32_t)(ncb * m * d), -128, 127);
+  fill_random(g, c_at, (uint32_t)(m * d + 8), -128, 127);
+  EMIT(g, enop, .pop_prev = 1); /* the weights and parameters are in */
+  EMIT(g, enop, .push_prev = 1);
+  EMIT(g, enop, .push_prev = 1);
+  EMIT(g, cfg_exec, .out_pitch = tile, .kh = 1, .kw = 1, .ncb = ncb, .stride_y = 1, .stride_x = 1, .dil_y = 1,
+       .dil_x = 1, .in_h = 1, .in_w = tile, .in_pitch = tile, .cb_stride = m);
+  EMIT(g, cfg_store, .push_prev = 1, .src_pitch = tile, .stride_x = n0, .stride_y = n0 * tile);
+  EMIT(g, cfg_store, .push_prev = 1, .src_pitch = tile, .stride_x = n0, .stride_y = n0 * tile);
+  EMIT(g, cfg_epi, .zp_out = rr(-10, 10), .lo = -128, .hi = 127);
+  EMIT(g, cfg_load, .stride_x = d, .stride_y = d * tile, .stride_z = d * m);
+  EMIT(g, lstride, .stride_g = n0 * tile);
+  loop_open(g, iters, 3, (int64_t[6]){tile * d, tile, tile, 0, 0, 0});
+  g->load_idx[g->nload++ & 63] = g->n;
+  EMIT(g, load, .pop_next = 1, .push_next = 1, .n0 = d, .dram = a_at, .row = a_row, .nx = tile, .ny = 1, .nz = ncb);
+  EMIT(g, matmul, .pop_prev = 1, .pop_next = 1, .push_prev = 1, .push_next = 1, .oh = 1, .ow = tile, .in = a_row,
+       .wgt = wgt, .acc = acc);
+  EMIT(g, store, .pop_prev = 1, .push_prev = 1, .n0 = n0, .oh = 1, .ow = tile, .dram = c_at, .src_row = acc,
+       .param = param);
+  g->depth--;
+  return 0;
+}
+
 /* Residual add: two operands, requantised, written apart or in place. */
 static int kernel_vadd(gcase_t *g) {
   int64_t rows = rr(1, 24);
@@ -427,10 +473,11 @@ static int build_valid(gcase_t *g) {
     int64_t s0 = g->spad_next, a0 = g->acc_next, p0 = g->param_next;
     uint32_t l0 = g->nload;
     if (chance(20)) EMIT(g, nop);
-    int which = (int)rr(0, 9), rc;
+    int which = (int)rr(0, 10), rc;
     if (which < 5) rc = kernel_conv(g, 0);
     else if (which < 7) rc = kernel_conv(g, 1);
     else if (which < 8) rc = kernel_vadd(g);
+    else if (which < 9) rc = kernel_pipelined(g);
     else rc = kernel_vpool(g);
     if (rc != 0 || g->overflow) { /* out of room: drop this kernel */
       g->n = n_before;
@@ -816,6 +863,14 @@ int main(int argc, char **argv) {
       snprintf(what, sizeof what, "loop nesting depth %d (cases)", i);
       check(what, cov.nest[i], count / 50 + 1, &fails);
     }
+    static const struct {
+      int q, f;
+      const char *what;
+    } tok[] = {{TSL_Q_LOAD, 1, "LOAD pop_next (EXEC->LOAD)"},     {TSL_Q_LOAD, 3, "LOAD push_next (LOAD->EXEC)"},
+               {TSL_Q_EXEC, 0, "EXEC pop_prev (LOAD->EXEC)"},     {TSL_Q_EXEC, 1, "EXEC pop_next (STORE->EXEC)"},
+               {TSL_Q_EXEC, 2, "EXEC push_prev (EXEC->LOAD)"},    {TSL_Q_EXEC, 3, "EXEC push_next (EXEC->STORE)"},
+               {TSL_Q_STORE, 0, "STORE pop_prev (EXEC->STORE)"},  {TSL_Q_STORE, 2, "STORE push_prev (STORE->EXEC)"}};
+    for (size_t i = 0; i < sizeof tok / sizeof tok[0]; i++) check(tok[i].what, cov.token[tok[i].q][tok[i].f], count / 20, &fails);
     check("max pooling in the epilogue", cov.maxpool, count / 20, &fails);
     check("raw int32 stores", cov.raw_store, count / 20, &fails);
     check("stores to scratchpad", cov.spad_store, count / 20, &fails);
