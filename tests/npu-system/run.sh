@@ -88,6 +88,12 @@ rtl)
     grep -v '^PASS' "$d/compare.log" | grep -v ' passed, ' | head -40
     pass=$((pass + $(grep -c '^PASS' "$d/compare.log")))
     fail=$((fail + $(grep -c '^FAIL' "$d/compare.log")))
+    # the cost model's error against the RTL's cycles, over the clean cases (a figure, not a check)
+    awk 'function cyc(l,  n, a, i) { n = split(l, a, " "); for (i = 1; i <= n; i++) if (a[i] ~ /^cycles=/) return substr(a[i], 8); return "" }
+         NR == FNR { if ($1 == "case" && $3 == "code=0") est[$2] = cyc($0); next }
+         $1 == "case" && ($2 in est) && cyc($0) > 0 { m = cyc($0); e = (est[$2] - m) / m; s += (e < 0 ? -e : e); se += est[$2]; sm += m; n++ }
+         END { if (n) printf "  cost model vs RTL cycles over %d cases: mean |error| %.1f%%, total %+.1f%%\n", n, 100 * s / n, 100 * (se - sm) / sm }' \
+      "$d/expect.txt" "$d/got.txt"
     if [ "$kind" = valid ]; then
       "$mutant" --target "$t" --seed "$seed" --count "$count" --kind valid --batch "$d/mutant.bin" \
         --expect "$d/mutant.txt" >/dev/null 2>&1
