@@ -133,7 +133,7 @@ static int fold_conv(ir_graph *g, ir_node *p, tail *t, diag *d) {
                          w.q->name, w.p.n, (long long)m, w.p.axis);
   ir_value *in[3], *bias = NULL;
   if (p->n_in > 2 && !(bias = bias_i32(g, p->in[2], m, x.p.scale[0], &w.p, d, &rc))) return rc;
-  if ((rc = quant_input_i8(g, p, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
+  if ((rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
   if (!(in[1] = quant_weights_i8(g, w.q, w.p.n, 0, w.p.per_channel, w.p.scale, w.p.zp, d))) return -1;
   in[2] = bias;
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QCONV, t->src, in, bias ? 3 : 2,
@@ -173,7 +173,7 @@ static int fold_matmul(ir_graph *g, ir_node *p, tail *t, diag *d) {
   }
   ir_value *in[3], *bias = NULL;
   if (gemm && p->n_in > 2 && !(bias = bias_i32(g, p->in[2], n, x.p.scale[0], &w.p, d, &rc))) return rc;
-  if ((rc = quant_input_i8(g, p, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
+  if ((rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
   if (!(in[1] = quant_weights_i8(g, wsrc, w.p.n, 1, w.p.per_channel, w.p.scale, w.p.zp, d))) return -1;
   in[2] = bias;
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QMATMUL, t->src, in, bias ? 3 : 2,
@@ -189,8 +189,8 @@ static int fold_add(ir_graph *g, ir_node *p, tail *t, diag *d) {
   const ir_value *x = p->in[0], *y = p->in[1];
   if (x->rank != y->rank || memcmp(x->dims, y->dims, sizeof(int64_t) * (size_t)x->rank)) return 1;
   ir_value *in[2];
-  if ((rc = quant_input_i8(g, p, a.q, a.p.scale[0], a.p.zp[0], &in[0], d)) ||
-      (rc = quant_input_i8(g, p, b.q, b.p.scale[0], b.p.zp[0], &in[1], d)))
+  if ((rc = quant_input_i8(g, a.q, a.p.scale[0], a.p.zp[0], &in[0], d)) ||
+      (rc = quant_input_i8(g, b.q, b.p.scale[0], b.p.zp[0], &in[1], d)))
     return rc;
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QADD, t->src, in, 2, t->q->out->name, IR_I8,
                                t->q->out, d);
@@ -207,7 +207,7 @@ static int fold_avgpool(ir_graph *g, ir_node *p, tail *t, diag *d) {
   /* ceil_mode with count_include_pad divides by a count the NPU does not form */
   if (!global && ir_attr_int(p, "ceil_mode", 0) && ir_attr_int(p, "count_include_pad", 0)) return 1;
   ir_value *in[1];
-  if ((rc = quant_input_i8(g, p, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
+  if ((rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QAVGPOOL, t->src, in, 1, t->q->out->name,
                                IR_I8, t->q->out, d);
   if (!nn || set_clamp(g, nn, t, d)) return -1;
@@ -249,7 +249,7 @@ static int fold_passthrough(ir_graph *g, ir_node *p, tail *t, diag *d) {
       continue;
     }
     if ((rc = dq_tensor(g, p->in[k], &x, d))) return rc;
-    if ((rc = quant_input_i8(g, p, x.q, x.p.scale[0], x.p.zp[0], &in[k], d))) return rc;
+    if ((rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[k], d))) return rc;
     if (concat && to_tail_params(g, in[k], t, quant_node_pos(g, t->q), &in[k], d)) return -1;
   }
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), p->op, t->src, in, p->n_in, t->q->out->name, IR_I8,

@@ -188,8 +188,7 @@ ir_node *quant_new_requant(ir_graph *g, int pos, ir_value *x, ir_dtype to, const
   return n;
 }
 
-int quant_input_i8(ir_graph *g, ir_node *before, ir_value *v, float scale, int32_t zp, ir_value **out,
-                   diag *d) {
+int quant_input_i8(ir_graph *g, ir_value *v, float scale, int32_t zp, ir_value **out, diag *d) {
   int32_t shift = v->dtype == IR_U8 ? 128 : 0;
   ir_quant want = {IR_QUANT_TENSOR, 0, 1, &scale, &zp};
   if (v->dtype != IR_U8 && v->dtype != IR_I8) return 1;
@@ -252,7 +251,6 @@ int quant_input_i8(ir_graph *g, ir_node *before, ir_value *v, float scale, int32
       return 0;
     }
   int pos = v->kind == IR_VALUE_NODE ? quant_node_pos(g, v->def) + 1 : 0;
-  (void)before;
   ir_node *n = quant_new_requant(g, pos, v, IR_I8, v->kind == IR_VALUE_NODE ? v->def->src : v->name, d);
   if (!n || quant_set(g, n->out, 1, 0, 0, &scale, &zp8, d)) return -1;
   *out = n->out;
@@ -261,26 +259,10 @@ int quant_input_i8(ir_graph *g, ir_node *before, ir_value *v, float scale, int32
 
 int quant_replace_output(ir_graph *g, ir_value *old, ir_value *res, diag *d) {
   ir_value *fin = res;
-  if (old->dtype == IR_U8) {
-    int pos = quant_node_pos(g, res->def) + 1;
-    ir_node *n = pos < g->n_nodes ? quant_new_requant(g, pos, res, IR_U8, res->def->src, d) : NULL;
-    if (pos >= g->n_nodes) { /* res's node is last: append */
-      char base[512];
-      snprintf(base, sizeof base, "%.480s.u8", res->name);
-      const char *name = ir_unique_name(g, base);
-      ir_value *o = name ? ir_value_new(g, name, IR_VALUE_NODE, d) : NULL;
-      if (!o) return name ? -1 : diag_oom(d);
-      ir_value_copy_type(o, res);
-      o->dtype = IR_U8;
-      int64_t one = 1, zero = 0;
-      if (!(n = ir_node_new(g, IR_OP_QREQUANT, res->def->src, &res, 1, o, d)) ||
-          ir_attr_set_string(g, n, "to", "u8", d) || ir_attr_set_ints(g, n, "mult", &one, 1, d) ||
-          ir_attr_set_ints(g, n, "shift", &zero, 1, d))
-        return -1;
-    }
-    if (!n) return -1;
+  if (old->dtype == IR_U8) { /* back to the uint8 the model's users expect */
+    ir_node *n = quant_new_requant(g, quant_node_pos(g, res->def) + 1, res, IR_U8, res->def->src, d);
     int32_t zp = res->quant.zero_point[0] + 128;
-    if (quant_set(g, n->out, 1, 0, 0, res->quant.scale, &zp, d)) return -1;
+    if (!n || quant_set(g, n->out, 1, 0, 0, res->quant.scale, &zp, d)) return -1;
     fin = n->out;
   }
   ir_replace_uses(g, old, fin);

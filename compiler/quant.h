@@ -45,7 +45,7 @@ ir_value *quant_new_const(ir_graph *g, const char *base, ir_dtype t, int rank, c
                           diag *d);
 /* A new node placed just before position `pos` of the node list (so the
  * list stays topologically ordered); its output is a new value named from
- * base with dtype t and the shape of `like`. */
+ * base with dtype t and the shape of `like`.  pos may be g->n_nodes (append). */
 ir_node *quant_new_node(ir_graph *g, int pos, ir_op op, const char *src, ir_value *const *in, int n_in,
                         const char *base, ir_dtype t, const ir_value *like, diag *d);
 /* Index of node n in g->nodes (asserts it is there). */
@@ -69,12 +69,11 @@ int64_t quant_round_sat(double x, int64_t lo, int64_t hi);
 
 /* An int8 value standing for integer value v (u8 or i8) quantised with
  * (scale, zp) per tensor: v itself (its quant field set), the int8 source of
- * an earlier exact int8 -> uint8 shift, a shifted constant, or the output of
- * a new QRequant (to i8) placed before node `before`.  Returns 0 and *out,
- * 1 when v already carries different quantisation (not foldable), -1 on
- * error. */
-int quant_input_i8(ir_graph *g, ir_node *before, ir_value *v, float scale, int32_t zp, ir_value **out,
-                   diag *d);
+ * an earlier exact int8 -> uint8 shift, an int8 twin of a QuantizeLinear to
+ * uint8, a shifted constant, or the output of a new QRequant (to i8) right
+ * after v's producer.  Returns 0 and *out, 1 when v already carries
+ * different quantisation (not foldable), -1 on error. */
+int quant_input_i8(ir_graph *g, ir_value *v, float scale, int32_t zp, ir_value **out, diag *d);
 /* A QRequant node of x to type `to` at position pos (mult 1, shift 0 until the
  * requant pass computes them from the quant fields). */
 ir_node *quant_new_requant(ir_graph *g, int pos, ir_value *x, ir_dtype to, const char *src, diag *d);

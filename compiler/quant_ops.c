@@ -38,8 +38,8 @@ static int copy_attrs(ir_graph *g, ir_node *to, const ir_node *from, diag *d) {
 
 /* Params of an (x, scale, zp) triple given as separate inputs, or of a zero
  * point alone (scale 1, ConvInteger).  k_s < 0: no scale input. */
-static int params_at(ir_graph *g, const ir_node *n, int k_s, int k_z, int rank, int ch_axis,
-                     quant_params *p, diag *d) {
+static int params_at(ir_graph *g, const ir_node *n, int k_s, int k_z, int ch_axis, quant_params *p,
+                     diag *d) {
   const ir_value *s = k_s >= 0 ? n->in[k_s] : NULL, *z = k_z >= 0 && k_z < n->n_in ? n->in[k_z] : NULL;
   if ((s && s->kind != IR_VALUE_CONST) || (z && z->kind != IR_VALUE_CONST)) return 1;
   int64_t cnt = s ? ir_value_numel(s) : z ? ir_value_numel(z) : 1;
@@ -51,7 +51,6 @@ static int params_at(ir_graph *g, const ir_node *n, int k_s, int k_z, int rank, 
   if (!sc || !zp) return diag_oom(d);
   memset(p, 0, sizeof *p);
   p->n = (int)cnt, p->axis = ch_axis, p->per_channel = cnt > 1, p->scale = sc, p->zp = zp;
-  (void)rank;
   ir_dtype zt = z ? z->dtype : IR_I8;
   int64_t lo = zt == IR_U8 ? 0 : -128, hi = zt == IR_U8 ? 255 : 127;
   for (int64_t i = 0; i < cnt; i++) {
@@ -77,9 +76,9 @@ static int map_one(ir_graph *g, ir_node *n, diag *d) {
   int wrank = w->rank, waxis = conv ? 0 : wrank - 1;
   quant_params px, pw, py = {0};
   int rc;
-  if ((rc = params_at(g, n, qlin ? 1 : -1, qlin ? 2 : 2, x->rank, 0, &px, d))) return rc;
-  if ((rc = params_at(g, n, qlin ? 4 : -1, qlin ? 5 : 3, wrank, waxis, &pw, d))) return rc;
-  if (qlin && (rc = params_at(g, n, 6, 7, n->out->rank, 0, &py, d))) return rc;
+  if ((rc = params_at(g, n, qlin ? 1 : -1, 2, 0, &px, d))) return rc;
+  if ((rc = params_at(g, n, qlin ? 4 : -1, qlin ? 5 : 3, waxis, &pw, d))) return rc;
+  if (qlin && (rc = params_at(g, n, 6, 7, 0, &py, d))) return rc;
   if (px.n != 1) return 1; /* per-row activation zero points: not supported, stays */
   if (pw.n > 1 && (wrank < 1 || pw.n != w->dims[waxis]))
     return ir_node_error(d, n, "weights '%s': %d per-channel parameters for %lld channels", w->name, pw.n,
@@ -94,12 +93,12 @@ static int map_one(ir_graph *g, ir_node *n, diag *d) {
   if (!qlin && w->kind != IR_VALUE_CONST && w->quant.kind == IR_QUANT_TENSOR && pw.n == 1 &&
       w->quant.zero_point[0] == pw.zp[0])
     ((float *)pw.scale)[0] = w->quant.scale[0];
-  if ((rc = quant_input_i8(g, n, x, px.scale[0], px.zp[0], &xi, d))) return rc;
+  if ((rc = quant_input_i8(g, x, px.scale[0], px.zp[0], &xi, d))) return rc;
   if (w->kind == IR_VALUE_CONST) {
     if (!(wi = quant_weights_i8(g, w, pw.n, waxis, pw.per_channel, pw.scale, pw.zp, d))) return -1;
   } else {
     if (pw.n != 1) return 1;
-    if ((rc = quant_input_i8(g, n, w, pw.scale[0], pw.zp[0], &wi, d))) return rc;
+    if ((rc = quant_input_i8(g, w, pw.scale[0], pw.zp[0], &wi, d))) return rc;
   }
   int n_in = 2;
   in[0] = xi, in[1] = wi;
