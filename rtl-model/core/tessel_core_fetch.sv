@@ -39,7 +39,12 @@ module tessel_core_fetch (
 );
   localparam int unsigned EntryW = 30 + 1 + 1 + 32;  // {pc[31:2], pred, err, insn}
 
-  logic [31:0] pc_q, pc_d;            // address of the next request
+  // The next request's address is pc_q, or pc_q + 4 when adv_q: the increment
+  // is done from registers at the start of a cycle, not after the redirect
+  // decision at its end (that adder was on the FPGA critical path).
+  logic [31:0] pc_q, pc_d;
+  logic        adv_q, adv_d;
+  logic [31:0] next_pc;
   logic [31:0] resume_q, resume_d;    // where to go once the stale request is accepted
   logic        stale_q, stale_d;      // the waiting request is wrong-path
   logic        wait_q, wait_d;        // a request was presented and not accepted
@@ -81,7 +86,8 @@ module tessel_core_fetch (
   // Depends on registered state only: never on ready, and it cannot fall
   // while a request waits (occupancy only grows on acceptance).
   assign ibus_req_valid_o = started_q && (occupancy < 3'd2);
-  assign ibus_req_addr_o  = steer_now ? steer_pc : pc_q;
+  assign next_pc          = adv_q ? (pc_q + 32'd4) : pc_q;
+  assign ibus_req_addr_o  = steer_now ? steer_pc : next_pc;
   assign accept           = ibus_req_valid_o && ibus_req_ready_i;
   assign rsp_live         = ibus_rsp_valid_i && (drop_q == 2'd0);
   assign older_inflight   = inflight_q - {1'b0, ibus_rsp_valid_i};
@@ -98,6 +104,7 @@ module tessel_core_fetch (
   always_comb begin
     logic [1:0] n;
     pc_d       = pc_q;
+    adv_d      = adv_q;
     resume_d   = resume_q;
     stale_d    = stale_q;
     wait_d     = ibus_req_valid_o && !ibus_req_ready_i;
@@ -112,10 +119,12 @@ module tessel_core_fetch (
     if (accept) begin
       if (stale_q) begin
         pc_d    = resume_q;
+        adv_d   = 1'b0;
         stale_d = 1'b0;
         drop_d  = drop_d + 2'd1;
       end else begin
-        pc_d = pc_q + 32'd4;
+        pc_d  = next_pc;
+        adv_d = 1'b1;
       end
     end
 
@@ -143,12 +152,14 @@ module tessel_core_fetch (
       if (steer_now) begin
         drop_d  = older_inflight;
         stale_d = 1'b0;
-        pc_d    = accept ? (steer_pc + 32'd4) : steer_pc;
+        pc_d    = steer_pc;
+        adv_d   = accept;
       end else if (accept) begin
         // the waiting wrong-path request goes now: drop it with the rest
         drop_d  = inflight_d;
         stale_d = 1'b0;
         pc_d    = steer_pc;
+        adv_d   = 1'b0;
       end else begin
         drop_d   = older_inflight;
         stale_d  = 1'b1;
@@ -160,6 +171,7 @@ module tessel_core_fetch (
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       pc_q       <= boot_addr_i;
+      adv_q      <= 1'b0;
       resume_q   <= 32'd0;
       stale_q    <= 1'b0;
       wait_q     <= 1'b0;
@@ -172,6 +184,7 @@ module tessel_core_fetch (
       started_q  <= 1'b0;
     end else begin
       pc_q       <= pc_d;
+      adv_q      <= adv_d;
       resume_q   <= resume_d;
       stale_q    <= stale_d;
       wait_q     <= wait_d;

@@ -100,7 +100,9 @@ module tessel_core_muldiv #(
 
     unique case (state_q)
       StIdle: begin
-        if (valid_i && iterative && !kill_i) begin
+        // (a kill in the same cycle still wins below: loading the operand
+        // registers regardless keeps the redirect logic off their inputs)
+        if (valid_i && iterative) begin
           state_d   = StBusy;
           count_d   = 6'd0;
           op_d      = op_i;
