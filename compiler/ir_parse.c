@@ -315,24 +315,32 @@ static int attr_value(parser *ps, ir_node *n, const char *name) {
     return ir_attr_set_string(g, n, name, buf, ps->d);
   }
   if (accept(ps, '[')) {
-    int64_t ints[64];
-    float floats[64];
-    int cnt = 0, any_float = 0;
-    if (!accept(ps, ']')) {
+    /* per-channel attributes (requantisation multipliers) carry one value
+     * per channel: up to as many as the requant pass allows */
+    enum { MAX_ATTR_VALUES = 4096 };
+    int64_t *ints = malloc(sizeof(int64_t) * MAX_ATTR_VALUES);
+    float *floats = malloc(sizeof(float) * MAX_ATTR_VALUES);
+    int cnt = 0, any_float = 0, rc = 0;
+    if (!ints || !floats) rc = diag_oom(ps->d);
+    if (!rc && !accept(ps, ']')) {
       do {
         double f;
         int64_t i;
         int isf;
-        if (cnt == 64) return perr(ps, "too many values in attribute '%s'", name);
-        if (number(ps, &f, &i, &isf)) return -1;
+        if (cnt == MAX_ATTR_VALUES) rc = perr(ps, "too many values in attribute '%s'", name);
+        else rc = number(ps, &f, &i, &isf);
+        if (rc) break;
         any_float |= isf;
         ints[cnt] = i;
         floats[cnt++] = (float)f;
       } while (accept(ps, ','));
-      if (expect(ps, ']', "to close the list")) return -1;
+      if (!rc) rc = expect(ps, ']', "to close the list");
     }
-    return any_float ? ir_attr_set_floats(g, n, name, floats, cnt, ps->d)
-                     : ir_attr_set_ints(g, n, name, ints, cnt, ps->d);
+    if (!rc) rc = any_float ? ir_attr_set_floats(g, n, name, floats, cnt, ps->d)
+                            : ir_attr_set_ints(g, n, name, ints, cnt, ps->d);
+    free(ints);
+    free(floats);
+    return rc;
   }
   double f;
   int64_t i;
