@@ -26,7 +26,9 @@ module npu_exec #(
   input  wire logic              cmd_valid_i,
   output      logic              cmd_ready_o,
   input  wire logic [127:0]      cmd_i,
+  input  wire logic [81:0]       cmd_side_i,    // effective {in[33:0], iy0[23:0], ix0[23:0]} (npu_check)
   output      logic              done_o,
+  input  wire logic              clr_i,         // START: configuration back to 0
   // scratchpad read ports: A taps, B weights (data one cycle after address)
   output      logic              spad_a_re_o,
   output      logic [SAw-1:0]    spad_a_addr_o,
@@ -78,16 +80,17 @@ module npu_exec #(
   logic [127:0] cmd_d, cmd_q;
   logic         accum_q;
   logic [9:0]   oh_q, ow_q;
-  logic signed [15:0] in_q;
+  logic [81:0]  side_d, side_q;
+  logic signed [33:0] in_q;
   logic [15:0]  wgt_q, acc_q;
-  logic signed [11:0] ix0_q;
+  logic signed [23:0] ix0_q;
   assign accum_q = cmd_q[12];
   assign oh_q    = cmd_q[25:16];
-  assign in_q    = $signed(cmd_q[47:32]);
+  assign in_q    = $signed(side_q[81:48]);
   assign wgt_q   = cmd_q[63:48];
   assign acc_q   = cmd_q[79:64];
   assign ow_q    = cmd_q[89:80];
-  assign ix0_q   = $signed(cmd_q[119:108]);
+  assign ix0_q   = $signed(side_q[23:0]);
 
   state_e state_d, state_q;
 
@@ -144,6 +147,7 @@ module npu_exec #(
     state_d    = state_q;
     cfg_d      = cfg_q;
     cmd_d      = cmd_q;
+    side_d     = side_q;
     pass_d     = pass_q;
     npass_d    = npass_q;
     ky_d       = ky_q;
@@ -217,11 +221,12 @@ module npu_exec #(
               y_d     = '0;
               x_d     = '0;
               aline_d = 24'(cmd_i[79:64]);
-              pbase_d = 34'($signed(cmd_i[47:32]));
-              piy_d   = 24'($signed(cmd_i[107:96]));
-              pix_d   = 24'($signed(cmd_i[119:108]));
-              iy_d    = 24'($signed(cmd_i[107:96]));
-              ix_d    = 24'($signed(cmd_i[119:108]));
+              side_d  = cmd_side_i;
+              pbase_d = $signed(cmd_side_i[81:48]);
+              piy_d   = $signed(cmd_side_i[47:24]);
+              pix_d   = $signed(cmd_side_i[23:0]);
+              iy_d    = $signed(cmd_side_i[47:24]);
+              ix_d    = $signed(cmd_side_i[23:0]);
               waddr_d = cmd_i[63:48];
               gap_d   = '0;
               rows_d  = 20'(cmd_i[25:16]) * 20'(cmd_i[89:80]);
@@ -286,12 +291,12 @@ module npu_exec #(
               pbase_d = pbase_q + 34'(cb_stride_q);
               if (last_cb) begin
                 cb_d    = '0;
-                pbase_d = 34'(in_q);
+                pbase_d = in_q;
                 kx_d    = kx_q + 8'd1;
                 pix_d   = pix_q + 24'(dx_q);
                 if (last_kx) begin
                   kx_d  = '0;
-                  pix_d = 24'(ix0_q);
+                  pix_d = ix0_q;
                   ky_d  = ky_q + 8'd1;
                   piy_d = piy_q + 24'(dy_q);
                 end
@@ -339,7 +344,7 @@ module npu_exec #(
           pix_d   = pix_q + 24'(sx_q);
           if (last_x) begin
             x_d     = '0;
-            pix_d   = 24'(ix0_q);
+            pix_d   = ix0_q;
             y_d     = y_q + 10'd1;
             piy_d   = piy_q + 24'(sy_q);
             aline_d = aline_q + 24'(out_pitch_q);
@@ -407,7 +412,7 @@ module npu_exec #(
       dw_mode_q <= 1'b0;
     end else begin
       state_q   <= state_d;
-      cfg_q     <= cfg_d;
+      cfg_q     <= clr_i ? '0 : cfg_d;
       full_q    <= full_d;
       plw_q     <= plw_d;
       s1_q      <= s1_d;
@@ -418,6 +423,7 @@ module npu_exec #(
 
   always_ff @(posedge clk_i) begin
     cmd_q      <= cmd_d;
+    side_q     <= side_d;
     pass_q     <= pass_d;
     npass_q    <= npass_d;
     ky_q       <= ky_d;

@@ -28,6 +28,7 @@ module npu_load #(
   output      logic               cmd_ready_o,
   input  wire logic [127:0]       cmd_i,
   output      logic               done_o,
+  input  wire logic               clr_i,          // START: configuration back to 0
   input  wire logic [31:0]        dram_base_i,
   // read requests and data (one id: in order)
   output      logic               dma_req_valid_o,
@@ -272,7 +273,7 @@ module npu_load #(
       dq_wp_q  <= '0;
       dq_rp_q  <= '0;
     end else begin
-      cfg_q    <= cfg_d;
+      cfg_q    <= clr_i ? '0 : cfg_d;
       gen_q    <= gen_d;
       split_q  <= split_d;
       full_q   <= full_d;

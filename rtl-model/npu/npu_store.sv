@@ -26,6 +26,7 @@ module npu_store #(
   output      logic               cmd_ready_o,
   input  wire logic [127:0]       cmd_i,
   output      logic               done_o,
+  input  wire logic               clr_i,          // START: configuration back to 0
   input  wire logic [31:0]        dram_base_i,
   // source reads (data one cycle after the address)
   output      logic               acc_re_o,
@@ -420,8 +421,8 @@ module npu_store #(
       prm_cap_q <= 1'b0;
     end else begin
       state_q <= state_d;
-      cs_q    <= cs_d;
-      ce_q    <= ce_d;
+      cs_q    <= clr_i ? '0 : cs_d;
+      ce_q    <= clr_i ? '0 : ce_d;
       t1_q    <= t1_d;
       outst_q <= outst_d;
       prm_cap_q <= param_re_o;

@@ -35,6 +35,8 @@ module npu_exec_tb #(
   logic [Dim*32-1:0] ar_rdata, aw_wdata;
 
   npu_exec u_exec (
+    .cmd_side_i ({{18{cmd_i[47]}}, cmd_i[47:32], {12{cmd_i[107]}}, cmd_i[107:96], {12{cmd_i[119]}}, cmd_i[119:108]}),
+    .clr_i (1'b0),
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i, .done_o,
     .spad_a_re_o (sa_re), .spad_a_addr_o (sa_addr), .spad_a_rdata_i (sa_rdata),
     .spad_b_re_o (sb_re), .spad_b_addr_o (sb_addr), .spad_b_rdata_i (sb_rdata),

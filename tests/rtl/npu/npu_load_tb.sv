@@ -42,6 +42,7 @@ module npu_load_tb #(
   logic [Dim*72-1:0] param_wdata;
 
   npu_load u_load (
+    .clr_i (1'b0),
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i, .done_o, .dram_base_i,
     .dma_req_valid_o, .dma_req_ready_i, .dma_req_addr_o, .dma_req_len_o,
     .dma_r_valid_i, .dma_r_ready_o, .dma_r_data_i,

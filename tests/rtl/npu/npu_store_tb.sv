@@ -48,6 +48,7 @@ module npu_store_tb #(
   logic              busy, stall;
 
   npu_store u_store (
+    .clr_i (1'b0),
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i, .done_o, .dram_base_i,
     .acc_re_o (acc_re), .acc_addr_o (acc_addr), .acc_rdata_i (acc_rdata),
     .spad_re_o (spad_re), .spad_addr_o (spad_addr), .spad_rdata_i (spad_rdata),

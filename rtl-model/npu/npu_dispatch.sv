@@ -1,0 +1,508 @@
+// npu_dispatch: the dispatcher (FRONT, docs/isa.md sections 2, 5, 7).
+// On START it checks STREAM_BASE/STREAM_LEN, then per command: closes or
+// repeats finished loop levels, fetches the command from the command SRAM,
+// runs NOP/LOOP/LSTRIDE/MARK itself, checks every other command (npu_check,
+// with the slot offsets of the open loop levels and the configuration
+// registers as earlier commands set them) and appends it to its queue,
+// waiting while the queue is full. A MARK waits until every queue is idle,
+// then counts, snapshots the counters and optionally writes its record to
+// DRAM (single-beat writes with strobes). The first failing check, a token
+// deadlock or CTRL.ABORT ends the run: the queues are flushed and the run ends
+// once the units have finished what they were executing.
+// A command takes two cycles here (fetch, check) plus its queue's wait.
+`default_nettype none
+
+module npu_dispatch #(
+  parameter int unsigned CmdSramBytes = tessel_target_pkg::CmdSramBytes,
+  parameter int unsigned LoopDepth    = tessel_target_pkg::LoopDepth,
+  localparam int unsigned NCnt = tessel_isa_pkg::NumCounters,
+  localparam int unsigned CAw  = $clog2(CmdSramBytes / 16)
+) (
+  input  wire logic              clk_i,
+  input  wire logic              rst_ni,
+  // control and registers
+  input  wire logic              start_i,
+  input  wire logic              abort_i,
+  input  wire logic [31:0]       stream_base_i,
+  input  wire logic [31:0]       stream_len_i,
+  input  wire logic [31:0]       dram_base_i,
+  input  wire logic [31:0]       dram_size_i,
+  output      logic              busy_o,
+  output      logic              end_o,          // pulse: the run ended (err_code_o says how)
+  output      logic [7:0]        err_code_o,
+  output      logic [31:0]       err_index_o,
+  output      logic [31:0]       cur_index_o,
+  output      logic [31:0]       mark_count_o,
+  output      logic [31:0]       mark_kernel_o,
+  output      logic              clear_o,        // pulse at START: counters, tokens, unit configs
+  // command SRAM read port (data one cycle later)
+  output      logic              cmd_re_o,
+  output      logic [CAw-1:0]    cmd_addr_o,
+  input  wire logic [127:0]      cmd_rdata_i,
+  // queues: index 0 LOAD, 1 EXEC, 2 STORE
+  output      logic [2:0]        enq_o,
+  output      logic [225:0]      enq_data_o,
+  input  wire logic [2:0]        full_i,
+  input  wire logic [2:0]        idle_i,
+  input  wire logic [2:0]        blocked_i,
+  input  wire logic [47:0]       blocked_index_i,
+  output      logic              flush_o,
+  // counters (for MARK records) and front stall events
+  input  wire logic [NCnt*64-1:0] counters_i,
+  output      logic              stall_queue_o,
+  output      logic              stall_mark_o,
+  // MARK record writes (the port is free: every unit is idle)
+  output      logic              mark_active_o,
+  output      logic              dma_req_valid_o,
+  input  wire logic              dma_req_ready_i,
+  output      logic [31:0]       dma_req_addr_o,
+  output      logic              dma_w_valid_o,
+  input  wire logic              dma_w_ready_i,
+  output      logic [63:0]       dma_w_data_o,
+  output      logic [7:0]        dma_w_strb_o,
+  input  wire logic              dma_b_valid_i
+);
+  typedef logic signed [63:0] s64_t;
+  localparam int unsigned RecBytes = tessel_isa_pkg::MarkRecordBytes;
+  localparam int unsigned RecBits  = RecBytes * 8 + 64;
+
+  typedef enum logic [3:0] {
+    StIdle, StAdvance, StFetch, StCheck, StEnq, StMarkWait, StMarkWrite, StMarkB, StDrain, StErrDrain
+  } state_e;
+  state_e state_d, state_q;
+
+  // ---- run state ----------------------------------------------------------------
+  logic [15:0] pc_d, pc_q;
+  logic [7:0]  err_d, err_q;
+  logic [31:0] eidx_d, eidx_q;
+  logic [31:0] mcount_d, mcount_q, mkernel_d, mkernel_q;
+  logic [127:0] w_q, w_d;
+  logic [1:0]  qsel_d, qsel_q;
+  logic [225:0] ent_d, ent_q;
+  logic        ls_d, ls_q;                          // an LSTRIDE waits for its LOOP
+  logic [15:0] ls_idx_d, ls_idx_q;
+  s64_t        ls_g_d, ls_g_q, ls_h_d, ls_h_q;
+  logic [127:0] cfg_d [5];
+  logic [127:0] cfg_q [5];                          // CFG_LOAD, CFG_EXEC, CFG_VEC, CFG_STORE, CFG_EPI
+  logic        dl_d, dl_q;                          // deadlock condition seen last cycle
+
+  // ---- loop stack ---------------------------------------------------------------
+  localparam int unsigned Lw = $clog2(LoopDepth + 1);
+  localparam int unsigned LoopSlots = 1 << Lw;     // indexable by any depth value
+  logic [Lw-1:0] depth_d, depth_q;
+  logic [15:0] lstart_d [LoopSlots];
+  logic [15:0] lstart_q [LoopSlots];
+  logic [15:0] lend_d [LoopSlots];
+  logic [15:0] lend_q [LoopSlots];
+  logic [15:0] lcount_d [LoopSlots];
+  logic [15:0] lcount_q [LoopSlots];
+  logic [15:0] liter_d [LoopSlots];
+  logic [15:0] liter_q [LoopSlots];
+  s64_t        lstride_d [LoopSlots][8];
+  s64_t        lstride_q [LoopSlots][8];
+  s64_t        lsaved_d [LoopSlots][8];
+  s64_t        lsaved_q [LoopSlots][8];
+  s64_t        off_d [8];
+  s64_t        off_q [8];
+
+  // ---- MARK record writer -------------------------------------------------------------
+  logic [RecBits-1:0]   rec_d, rec_q;               // record shifted to its offset in the first beat
+  logic [RecBits/8-1:0] recm_d, recm_q;
+  logic [31:0] rbase_d, rbase_q;
+  logic [4:0]  rbeat_d, rbeat_q, rnb_d, rnb_q;
+  logic        rreq_d, rreq_q, rw_d, rw_q;
+  logic [5:0]  routst_d, routst_q;
+
+  // ---- the checker on the fetched command ----------------------------------------
+  logic [7:0]   chk_err;
+  logic [127:0] chk_eff;
+  logic [81:0]  chk_side;
+  logic [8*64-1:0] off_flat;
+  always_comb begin
+    for (int k = 0; k < 8; k++) off_flat[k*64 +: 64] = off_q[k];
+  end
+  npu_check u_check (
+    .cmd_i       (w_q),
+    .off_i       (off_flat),
+    .cfg_load_i  (cfg_q[0]),
+    .cfg_exec_i  (cfg_q[1]),
+    .cfg_vec_i   (cfg_q[2]),
+    .cfg_store_i (cfg_q[3]),
+    .cfg_epi_i   (cfg_q[4]),
+    .dram_size_i (dram_size_i),
+    .err_o       (chk_err),
+    .eff_o       (chk_eff),
+    .side_o      (chk_side)
+  );
+
+  logic [7:0]  op;
+  logic [Lw-1:0] top;
+  logic [15:0] body_end, limit;
+  s64_t        mark_dram;
+  logic        all_idle, any_blocked, abort_now;
+  logic [15:0] dl_index;
+  always_comb begin
+    op        = w_q[7:0];
+    top       = depth_q - Lw'(1);
+    body_end  = pc_q + 16'd1 + 16'(w_q[31:24]);
+    limit     = (depth_q != '0) ? lend_q[top] : stream_len_i[15:0];
+    mark_dram = s64_t'(w_q[63:32]) + off_q[0];
+    all_idle  = &idle_i;
+    any_blocked = |blocked_i;
+    // ERR_INDEX of a deadlock: the first unit (LOAD, EXEC, STORE) that is not idle
+    dl_index  = !idle_i[0] ? blocked_index_i[15:0] : !idle_i[1] ? blocked_index_i[31:16] : blocked_index_i[47:32];
+  end
+
+  // the MARK record: kernel, MARK_COUNT, then every counter, all 64-bit LE
+  logic [RecBytes*8-1:0] record;
+  always_comb begin
+    record = {counters_i, 32'd0, mcount_q + 32'd1, 48'd0, w_q[23:8]};
+  end
+
+  always_comb begin
+    state_d   = state_q;
+    pc_d      = pc_q;
+    err_d     = err_q;
+    eidx_d    = eidx_q;
+    mcount_d  = mcount_q;
+    mkernel_d = mkernel_q;
+    w_d       = w_q;
+    qsel_d    = qsel_q;
+    ent_d     = ent_q;
+    ls_d      = ls_q;
+    ls_idx_d  = ls_idx_q;
+    ls_g_d    = ls_g_q;
+    ls_h_d    = ls_h_q;
+    dl_d      = 1'b0;
+    depth_d   = depth_q;
+    for (int k = 0; k < 5; k++) cfg_d[k] = cfg_q[k];
+    for (int l = 0; l < int'(LoopSlots); l++) begin
+      lstart_d[l] = lstart_q[l];
+      lend_d[l]   = lend_q[l];
+      lcount_d[l] = lcount_q[l];
+      liter_d[l]  = liter_q[l];
+      for (int k = 0; k < 8; k++) begin
+        lstride_d[l][k] = lstride_q[l][k];
+        lsaved_d[l][k]  = lsaved_q[l][k];
+      end
+    end
+    for (int k = 0; k < 8; k++) off_d[k] = off_q[k];
+    rec_d    = rec_q;
+    recm_d   = recm_q;
+    rbase_d  = rbase_q;
+    rbeat_d  = rbeat_q;
+    rnb_d    = rnb_q;
+    rreq_d   = rreq_q;
+    rw_d     = rw_q;
+    routst_d = routst_q;
+    end_o    = 1'b0;
+    clear_o  = 1'b0;
+    cmd_re_o = 1'b0;
+    cmd_addr_o = CAw'(stream_base_i[31:4] + 28'(pc_q));
+    enq_o      = '0;
+    enq_data_o = ent_q;
+    flush_o    = 1'b0;
+    stall_queue_o = 1'b0;
+    stall_mark_o  = 1'b0;
+    mark_active_o = 1'b0;
+    dma_req_valid_o = 1'b0;
+    dma_req_addr_o  = rbase_q + {24'd0, rbeat_q, 3'd0};
+    dma_w_valid_o   = 1'b0;
+    dma_w_data_o    = rec_q[64*32'(rbeat_q) +: 64];
+    dma_w_strb_o    = recm_q[8*32'(rbeat_q) +: 8];
+    abort_now = abort_i && state_q != StIdle && state_q != StErrDrain &&
+                state_q != StMarkWrite && state_q != StMarkB;
+    if (dma_b_valid_i) routst_d = routst_d - 6'd1;
+
+    unique case (state_q)
+      StIdle: begin
+        if (start_i) begin
+          clear_o   = 1'b1;
+          pc_d      = '0;
+          err_d     = tessel_isa_pkg::ErrNone;
+          eidx_d    = '0;
+          mcount_d  = '0;
+          mkernel_d = '0;
+          ls_d      = 1'b0;
+          depth_d   = '0;
+          for (int k = 0; k < 5; k++) cfg_d[k] = '0;
+          for (int k = 0; k < 8; k++) off_d[k] = '0;
+          if (stream_base_i[3:0] != 4'd0 ||
+              {32'd0, stream_base_i} + {28'd0, stream_len_i, 4'd0} > 64'(CmdSramBytes)) begin
+            err_d   = tessel_isa_pkg::ErrStreamRange;
+            state_d = StErrDrain;
+          end else begin
+            state_d = StAdvance;
+          end
+        end
+      end
+
+      // close finished loop levels (one per cycle), or fetch the next command
+      StAdvance: begin
+        if (depth_q != '0 && pc_q == lend_q[top]) begin
+          if (liter_q[top] + 16'd1 < lcount_q[top]) begin
+            liter_d[top] = liter_q[top] + 16'd1;
+            pc_d         = lstart_q[top];
+            for (int k = 0; k < 8; k++) off_d[k] = off_q[k] + lstride_q[top][k];
+          end else begin
+            for (int k = 0; k < 8; k++) off_d[k] = lsaved_q[top][k];
+            depth_d = top;
+          end
+        end else if (32'(pc_q) >= stream_len_i) begin
+          if (ls_q) begin
+            err_d   = tessel_isa_pkg::ErrBadField;
+            eidx_d  = 32'(ls_idx_q);
+            state_d = StErrDrain;
+          end else begin
+            state_d = StDrain;
+          end
+        end else begin
+          cmd_re_o = 1'b1;
+          state_d  = StFetch;
+        end
+      end
+
+      StFetch: begin
+        w_d     = cmd_rdata_i;
+        state_d = StCheck;
+      end
+
+      StCheck: begin
+        state_d = StAdvance;
+        if (ls_q && op != tessel_isa_pkg::OpLoop) begin
+          err_d   = tessel_isa_pkg::ErrBadField;
+          eidx_d  = 32'(ls_idx_q);
+          state_d = StErrDrain;
+        end else begin
+          unique case (op)
+            tessel_isa_pkg::OpNop: begin
+              if (w_q[127:8] != '0) begin
+                err_d   = tessel_isa_pkg::ErrBadField;
+                state_d = StErrDrain;
+              end else pc_d = pc_q + 16'd1;
+            end
+            tessel_isa_pkg::OpLoop: begin
+              if (w_q[23:8] == '0 || w_q[31:24] == '0) begin
+                err_d   = tessel_isa_pkg::ErrBadField;
+                state_d = StErrDrain;
+              end else if (body_end > limit || 32'(depth_q) >= LoopDepth) begin
+                err_d   = tessel_isa_pkg::ErrLoop;
+                state_d = StErrDrain;
+              end else begin
+                lstart_d[depth_q] = pc_q + 16'd1;
+                lend_d[depth_q]   = body_end;
+                lcount_d[depth_q] = w_q[23:8];
+                liter_d[depth_q]  = '0;
+                lstride_d[depth_q][0] = s64_t'($signed(w_q[63:32]));
+                lstride_d[depth_q][1] = s64_t'($signed(w_q[79:64]));
+                lstride_d[depth_q][2] = s64_t'($signed(w_q[95:80]));
+                lstride_d[depth_q][3] = s64_t'($signed(w_q[111:96]));
+                lstride_d[depth_q][4] = s64_t'($signed(w_q[119:112]));
+                lstride_d[depth_q][5] = s64_t'($signed(w_q[127:120]));
+                lstride_d[depth_q][6] = ls_q ? ls_g_q : 64'sd0;
+                lstride_d[depth_q][7] = ls_q ? ls_h_q : 64'sd0;
+                for (int k = 0; k < 8; k++) lsaved_d[depth_q][k] = off_q[k];
+                depth_d = depth_q + Lw'(1);
+                ls_d    = 1'b0;
+                pc_d    = pc_q + 16'd1;
+              end
+            end
+            tessel_isa_pkg::OpLstride: begin
+              if (w_q[31:8] != '0 || w_q[127:80] != '0) begin
+                err_d   = tessel_isa_pkg::ErrBadField;
+                state_d = StErrDrain;
+              end else begin
+                ls_d     = 1'b1;
+                ls_idx_d = pc_q;
+                ls_g_d   = s64_t'($signed(w_q[63:32]));
+                ls_h_d   = s64_t'($signed(w_q[79:64]));
+                pc_d     = pc_q + 16'd1;
+              end
+            end
+            tessel_isa_pkg::OpMark: begin
+              if (w_q[31:25] != '0 || w_q[127:64] != '0) begin
+                err_d   = tessel_isa_pkg::ErrBadField;
+                state_d = StErrDrain;
+              end else if (w_q[24] && (mark_dram < 0 || mark_dram + s64_t'(RecBytes) > s64_t'(dram_size_i))) begin
+                err_d   = tessel_isa_pkg::ErrDramRange;
+                state_d = StErrDrain;
+              end else begin
+                state_d = StMarkWait;
+              end
+            end
+            default: begin
+              if (chk_err != tessel_isa_pkg::ErrNone) begin
+                err_d   = chk_err;
+                state_d = StErrDrain;
+              end else begin
+                unique case (op)
+                  tessel_isa_pkg::OpCfgLoad:  cfg_d[0] = w_q;
+                  tessel_isa_pkg::OpCfgExec:  cfg_d[1] = w_q;
+                  tessel_isa_pkg::OpCfgVec:   cfg_d[2] = w_q;
+                  tessel_isa_pkg::OpCfgStore: cfg_d[3] = w_q;
+                  tessel_isa_pkg::OpCfgEpi:   cfg_d[4] = w_q;
+                  default: ;
+                endcase
+                qsel_d  = (op[7:4] == 4'h1) ? 2'd0 : (op[7:4] == 4'h2) ? 2'd1 : 2'd2;
+                ent_d   = {pc_q, chk_side, chk_eff};
+                state_d = StEnq;
+              end
+            end
+          endcase
+          if (state_d == StErrDrain) eidx_d = 32'(pc_q);
+        end
+      end
+
+      StEnq: begin
+        if (!full_i[qsel_q]) begin
+          enq_o[qsel_q] = 1'b1;
+          pc_d    = pc_q + 16'd1;
+          state_d = StAdvance;
+        end else begin
+          stall_queue_o = 1'b1;
+          dl_d = 1'b1;
+        end
+      end
+
+      StMarkWait: begin
+        stall_mark_o = 1'b1;
+        dl_d = 1'b1;
+        if (all_idle) begin
+          mcount_d  = mcount_q + 32'd1;
+          mkernel_d = {16'd0, w_q[23:8]};
+          pc_d      = pc_q + 16'd1;
+          state_d   = StAdvance;
+          if (w_q[24]) begin
+            rbase_d  = dram_base_i + 32'(mark_dram) ;
+            rec_d    = {64'd0, record} << (8 * rbase_d[2:0]);
+            recm_d   = {8'd0, {RecBytes{1'b1}}} << rbase_d[2:0];
+            rbase_d  = {rbase_d[31:3], 3'd0};
+            rnb_d    = (dram_base_i[2:0] + mark_dram[2:0] == 3'd0) ? 5'd24 : 5'd25;
+            rbeat_d  = '0;
+            rreq_d   = 1'b0;
+            rw_d     = 1'b0;
+            routst_d = '0;
+            state_d  = StMarkWrite;
+          end
+        end
+      end
+
+      // one request per beat, request and data offered together
+      StMarkWrite: begin
+        mark_active_o   = 1'b1;
+        dma_req_valid_o = !rreq_q;
+        dma_w_valid_o   = !rw_q;
+        rreq_d = rreq_q || dma_req_ready_i;
+        rw_d   = rw_q || dma_w_ready_i;
+        if (!rreq_q && dma_req_ready_i) routst_d = routst_d + 6'd1;
+        if (rreq_d && rw_d) begin
+          rreq_d  = 1'b0;
+          rw_d    = 1'b0;
+          rbeat_d = rbeat_q + 5'd1;
+          if (rbeat_q == rnb_q - 5'd1) state_d = StMarkB;
+        end
+      end
+      StMarkB: begin
+        mark_active_o = 1'b1;
+        if (routst_d == '0) state_d = StAdvance;
+      end
+
+      // everything dispatched: the run ends when every queue is idle
+      StDrain: begin
+        dl_d = 1'b1;
+        if (all_idle) begin
+          end_o   = 1'b1;
+          state_d = StIdle;
+        end
+      end
+
+      // an error: flush the queues, let running commands finish
+      StErrDrain: begin
+        flush_o = 1'b1;
+        if (all_idle) begin
+          end_o   = 1'b1;
+          state_d = StIdle;
+        end
+      end
+
+      default: state_d = StIdle;
+    endcase
+
+    // deadlock: the dispatcher waits (full queue, MARK, end) and every unit is
+    // idle or blocked on a token, at least one blocked, two cycles in a row
+    dl_d = dl_d && any_blocked && ((idle_i | blocked_i) == 3'b111);
+    if (dl_q && dl_d && state_d != StIdle && state_q != StErrDrain) begin
+      err_d   = tessel_isa_pkg::ErrDeadlock;
+      eidx_d  = 32'(dl_index);
+      state_d = StErrDrain;
+    end
+    if (abort_now) begin
+      err_d   = tessel_isa_pkg::ErrAborted;
+      eidx_d  = 32'(pc_q);
+      state_d = StErrDrain;
+    end
+  end
+
+  assign busy_o        = (state_q != StIdle);
+  assign err_code_o    = err_q;
+  assign err_index_o   = eidx_q;
+  assign cur_index_o   = 32'(pc_q);
+  assign mark_count_o  = mcount_q;
+  assign mark_kernel_o = mkernel_q;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= StIdle;
+      pc_q      <= '0;
+      err_q     <= '0;
+      eidx_q    <= '0;
+      mcount_q  <= '0;
+      mkernel_q <= '0;
+      ls_q      <= 1'b0;
+      depth_q   <= '0;
+      dl_q      <= 1'b0;
+      routst_q  <= '0;
+    end else begin
+      state_q   <= state_d;
+      pc_q      <= pc_d;
+      err_q     <= err_d;
+      eidx_q    <= eidx_d;
+      mcount_q  <= mcount_d;
+      mkernel_q <= mkernel_d;
+      ls_q      <= ls_d;
+      depth_q   <= depth_d;
+      dl_q      <= dl_d;
+      routst_q  <= routst_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    w_q      <= w_d;
+    qsel_q   <= qsel_d;
+    ent_q    <= ent_d;
+    ls_idx_q <= ls_idx_d;
+    ls_g_q   <= ls_g_d;
+    ls_h_q   <= ls_h_d;
+    for (int k = 0; k < 5; k++) cfg_q[k] <= cfg_d[k];
+    for (int l = 0; l < int'(LoopSlots); l++) begin
+      lstart_q[l] <= lstart_d[l];
+      lend_q[l]   <= lend_d[l];
+      lcount_q[l] <= lcount_d[l];
+      liter_q[l]  <= liter_d[l];
+      for (int k = 0; k < 8; k++) begin
+        lstride_q[l][k] <= lstride_d[l][k];
+        lsaved_q[l][k]  <= lsaved_d[l][k];
+      end
+    end
+    for (int k = 0; k < 8; k++) off_q[k] <= off_d[k];
+    rec_q   <= rec_d;
+    recm_q  <= recm_d;
+    rbase_q <= rbase_d;
+    rbeat_q <= rbeat_d;
+    rnb_q   <= rnb_d;
+    rreq_q  <= rreq_d;
+    rw_q    <= rw_d;
+  end
+endmodule
+
+`default_nettype wire
