@@ -23,7 +23,8 @@
  *           Patterns that do not match stay as they are (the float
  *           reference runs them: a documented fallback).  Bad parameters
  *           (zero scale, zero point out of range, per-channel size
- *           mismatch) are located errors.
+ *           mismatch) of any QuantizeLinear/DequantizeLinear are located
+ *           errors, folded or not.
  * Invalidates: nothing; leaves dead nodes for the dce at its end. */
 #include <math.h>
 #include <stdio.h>
@@ -306,6 +307,15 @@ static int fold_at(ir_graph *g, ir_node *q, diag *d) {
 }
 
 int qdq_fold(ir_graph *g, diag *d) {
+  /* 1. every Q/DQ's constant parameters are checked, folded or not */
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    quant_params p;
+    if ((n->op == IR_OP_QUANTIZE || n->op == IR_OP_DEQUANTIZE) &&
+        quant_params_of_node(g, n, n->in[0]->rank, &p, d) < 0)
+      return -1;
+  }
+  /* 2. the folds, anchored at each QuantizeLinear */
   for (int i = 0; i < g->n_nodes; i++) {
     ir_node *n = g->nodes[i];
     if (n->op != IR_OP_QUANTIZE) continue;

@@ -116,7 +116,7 @@ IMPORT_FUZZ_SRCS  := tests/compiler/fuzz_import.c $(COMPILER_LIB_SRCS)
 IMPORT_FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
   -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/import-corpus \
-  tests/models/ops tests/models/bad tests/compiler/inputs
+  tests/models/ops tests/models/bad tests/models/quant tests/compiler/inputs
 
 $(COMPILER_TEST_OBJ)/fuzz-import: $(IMPORT_FUZZ_SRCS) $(wildcard compiler/*.h) $(COMPILER_GEN)/onnx.pb-c.c
 	@mkdir -p $(@D)

@@ -142,3 +142,34 @@ block_case("qdq_block_s8_opset13", 13, np.int8,
 block_case("qdq_block_u8_opset17", 17, np.uint8,
            "the same with uint8 activations (zero points shifted by 128), dyadic (exact)")
 W.finish()
+
+
+def bad_cases():
+    """Malformed quantisation parameters (not in MANIFEST: they must be
+    rejected with a clear message; tests/compiler/filecheck/quant-bad-onnx.test)."""
+    import os
+    import onnx
+    from common import HERE
+    x = np.zeros((1, 2, 4, 4), f32)
+    wq = np.ones((3, 2, 1, 1), np.int8)
+
+    def qdq_conv(name, x_s, w_s, w_z):
+        nodes = [
+            helper.make_node("QuantizeLinear", ["x", "x_s", "x_z"], ["xq"], name="q_x"),
+            helper.make_node("DequantizeLinear", ["xq", "x_s", "x_z"], ["xd"], name="dq_x"),
+            helper.make_node("DequantizeLinear", ["wq", "w_s", "w_z"], ["wd"], name="dq_w", axis=0),
+            helper.make_node("Conv", ["xd", "wd"], ["y"], name="conv0"),
+        ]
+        inits = [init("x_s", np.asarray(x_s, f32)), init("x_z", np.asarray(0, np.int8)), init("wq", wq),
+                 init("w_s", np.asarray(w_s, f32)), init("w_z", np.asarray(w_z, np.int8))]
+        graph = helper.make_graph(nodes, name, [vinfo("x", x)], [vinfo("y", np.float32, (1, 3, 4, 4))], inits)
+        m = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], producer_name="tessel-tests")
+        m.ir_version = 7
+        onnx.save(m, os.path.join(HERE, "quant", name + ".onnx"))
+
+    qdq_conv("bad_zero_scale", 0.0, [0.5, 0.5, 0.5], [0, 0, 0])
+    qdq_conv("bad_per_channel_size", 0.5, [0.5, 0.5], [0, 0])
+    qdq_conv("bad_negative_scale", 0.5, [0.5, -0.5, 0.5], [0, 0, 0])
+
+
+bad_cases()
