@@ -5,7 +5,10 @@
  * operator the importer accepts.  It gives golden outputs for tests, the
  * values const_fold folds to, and (later) calibration ranges.  Integer
  * operators (QuantizeLinear, QLinearConv, ConvInteger, ...) follow ONNX's
- * definitions: round half to even, saturate to the output type. */
+ * definitions: round half to even, saturate to the output type.
+ * The quantised operators (QConv, QMatMul, QAdd, QAveragePool, QRequant)
+ * are evaluated on their integers by ref_int8.c with the NPU's arithmetic,
+ * so running a quantised graph here is the int8 reference. */
 #ifndef TESSEL_REF_EXEC_H
 #define TESSEL_REF_EXEC_H
 
