@@ -1,16 +1,62 @@
 /* calibrate: one float reference run per sample with an observer that folds
- * each computed tensor into its value's range. */
+ * each computed tensor into its value's range; the mse method runs the
+ * samples a second time to fill a histogram per value over that range. */
 #include "calibrate.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "ref_exec.h"
 
+enum { BINS = 1024 }; /* histogram bins per value (mse) */
+
 typedef struct ctx {
   const calib_data *c;
   calib_range *r;
+  double **hist; /* mse, second pass: BINS counts per value id over its range */
   int oom;
 } ctx;
+
+/* Second pass: elements into the value's histogram.  Exact zeros are left
+ * out: zero is exactly representable whatever the range, so it must not pull
+ * the search towards narrow ranges. */
+static void observe_hist(const ir_value *v, const void *data, void *user) {
+  ctx *k = user;
+  calib_range *r = &k->r[v->id];
+  if (!ir_dtype_is_float(v->dtype) || !r->seen || !(r->hi > r->lo)) return;
+  double *h = k->hist[v->id];
+  if (!h && !(h = k->hist[v->id] = calloc(BINS, sizeof(double)))) {
+    k->oom = 1;
+    return;
+  }
+  int64_t n = ir_value_numel(v);
+  double w = (r->hi - r->lo) / BINS;
+  for (int64_t i = 0; i < n; i++) {
+    double x = ir_elem_f64(v->dtype, data, i);
+    if (x == 0) continue;
+    int b = (int)((x - r->lo) / w);
+    h[b < 0 ? 0 : b >= BINS ? BINS - 1 : b]++;
+  }
+}
+
+/* The range [lo*f, hi*f] (f in (0, 1]) with the least expected squared
+ * error: uniform rounding noise step^2/12 inside, the clipping distance
+ * squared outside. */
+static void mse_range(calib_range *r, const double *h) {
+  double w = (r->hi - r->lo) / BINS, best = INFINITY, best_f = 1;
+  for (int step = 0; step < 80; step++) {
+    double f = 1.0 - 0.01 * step, lo = r->lo * f, hi = r->hi * f;
+    double lo0 = lo < 0 ? lo : 0, hi0 = hi > 0 ? hi : 0, q = (hi0 - lo0) / 255, err = 0;
+    for (int b = 0; b < BINS; b++) {
+      if (h[b] == 0) continue;
+      double x = r->lo + (b + 0.5) * w;
+      double e = x > hi ? (x - hi) * (x - hi) : x < lo ? (lo - x) * (lo - x) : q * q / 12;
+      err += h[b] * e;
+    }
+    if (err < best) best = err, best_f = f;
+  }
+  r->lo *= best_f, r->hi *= best_f;
+}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -59,19 +105,32 @@ int calibrate(const ir_graph *g, const calib_data *c, calib_range **ranges, int 
     free(outs);
     return diag_oom(d);
   }
-  ctx k = {c, r, 0};
-  for (int s = 0; s < c->n_samples; s++) {
-    const void *const *in = c->samples + (size_t)s * (size_t)c->n_inputs;
-    for (int i = 0; i < g->n_inputs; i++) observe(g->inputs[i], in[i], &k);
-    int rc = ref_run(g, in, outs, observe, &k, d);
-    for (int i = 0; i < g->n_outputs && !rc; i++) free(outs[i]);
-    if (rc || k.oom) {
-      free(r);
-      free(outs);
-      return rc ? -1 : diag_oom(d);
+  ctx k = {c, r, NULL, 0};
+  int passes = c->method == CALIB_MSE ? 2 : 1, rc = 0;
+  if (passes == 2 && !(k.hist = calloc((size_t)max_id + 1, sizeof(double *)))) rc = diag_oom(d);
+  /* 1. ranges (minmax or percentile); 2. mse: histograms over them */
+  for (int pass = 0; pass < passes && !rc; pass++) {
+    ref_observer obs = pass == 0 ? observe : observe_hist;
+    for (int s = 0; s < c->n_samples && !rc; s++) {
+      const void *const *in = c->samples + (size_t)s * (size_t)c->n_inputs;
+      for (int i = 0; i < g->n_inputs; i++) obs(g->inputs[i], in[i], &k);
+      rc = ref_run(g, in, outs, obs, &k, d);
+      for (int i = 0; i < g->n_outputs && !rc; i++) free(outs[i]);
+      if (!rc && k.oom) rc = diag_oom(d);
     }
   }
+  if (k.hist) {
+    for (int i = 0; i <= max_id; i++) {
+      if (!rc && k.hist[i]) mse_range(&r[i], k.hist[i]);
+      free(k.hist[i]);
+    }
+    free(k.hist);
+  }
   free(outs);
+  if (rc) {
+    free(r);
+    return -1;
+  }
   *ranges = r;
   *n_ranges = max_id + 1;
   return 0;

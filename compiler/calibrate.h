@@ -6,7 +6,12 @@
  *   percentile  per sample, the P-th and (100-P)-th percentiles of the
  *               tensor's elements (P = 99.99 by default), then the widest
  *               of those over the samples: clips rare outliers that would
- *               otherwise spend most of the int8 range.
+ *               otherwise spend most of the int8 range;
+ *   mse         min/max first, then a histogram of each value over that
+ *               range (a second run of the samples), and the range
+ *               [lo*f, hi*f] (f from 1 down to 0.21) with the least expected
+ *               squared quantisation error: rounding noise inside, clipping
+ *               outside.
  * Graph inputs get ranges too (from the samples themselves). */
 #ifndef TESSEL_CALIBRATE_H
 #define TESSEL_CALIBRATE_H
@@ -16,6 +21,7 @@
 typedef enum {
   CALIB_MINMAX,     /* min/max over every sample */
   CALIB_PERCENTILE, /* per-sample percentiles, widest over samples */
+  CALIB_MSE,        /* least expected squared error over a histogram */
 } calib_method;
 
 typedef struct calib_data {

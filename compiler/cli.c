@@ -54,7 +54,7 @@ static const char *const usage_main =
 static const char *const usage_ir =
     "usage: tessel ir MODEL.onnx|IN.tir [--bind NAME=FILE.npy]... [--input-shape NAME=D0xD1x...]...\n"
     "                 [--raw] [--elide=N] [-o OUT.tir]\n"
-    "                 [--quantised [--calib X.npy]... [--calib-method minmax|percentile]\n"
+    "                 [--quantised [--calib X.npy]... [--calib-method minmax|percentile|mse]\n"
     "                  [--calib-percentile P] [--print-after=PASS ...]]\n"
     "  prints the imported IR after shape inference (--raw: exactly as imported or parsed)\n"
     "  --quantised runs the graph and quantisation passes (ptq from --calib data for a\n"
@@ -152,9 +152,9 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--calib");
       if (push(a->calib, &a->n_calib, v)) return usage_error(a->cmd, "too many %s options", "--calib");
     } else if (OPT("--calib-method")) {
-      if (r < 0 || (strcmp(v, "minmax") && strcmp(v, "percentile")))
-        return usage_error(a->cmd, "--calib-method needs minmax or percentile, got '%s'", r < 0 ? "" : v);
-      a->calib_method = !strcmp(v, "minmax") ? CALIB_MINMAX : CALIB_PERCENTILE;
+      if (r < 0 || (strcmp(v, "minmax") && strcmp(v, "percentile") && strcmp(v, "mse")))
+        return usage_error(a->cmd, "--calib-method needs minmax, percentile or mse, got '%s'", r < 0 ? "" : v);
+      a->calib_method = !strcmp(v, "minmax") ? CALIB_MINMAX : !strcmp(v, "mse") ? CALIB_MSE : CALIB_PERCENTILE;
     } else if (OPT("--calib-percentile")) {
       char *end;
       double p = r < 0 ? -1 : strtod(v, &end);

@@ -190,8 +190,9 @@ test-quant-accuracy: $(COMPILER_TEST_OBJ)/quant-eval
 bench-quant: $(COMPILER_TEST_OBJ)/quant-eval-fast
 	@echo "PTQ accuracy, int8 reference vs float reference on held-out inputs (tests/models/calib):"
 	@for n in tiny_cnn squeezenet1_1 resnet18 mobilenet_v2; do \
-	  for p in 0 99.99; do $(COMPILER_TEST_OBJ)/quant-eval-fast tests/models/nets/$$n.onnx \
-	    tests/models/calib/$$n.calib.npy tests/models/calib/$$n.eval.npy --percentile $$p || exit 1; done; done
+	  for m in "--percentile 0" "--percentile 99.99" "--mse 1"; do $(COMPILER_TEST_OBJ)/quant-eval-fast \
+	    tests/models/nets/$$n.onnx tests/models/calib/$$n.calib.npy tests/models/calib/$$n.eval.npy $$m || exit 1; \
+	  done; done
 
 TEST_SUITES += quant-unit
 .PHONY: test-quant-unit

@@ -47,7 +47,7 @@ expect 2 "--elide needs a positive count" ir $in/convbn.onnx --elide=zero
 expect 2 "--calib is not for opt" opt $in/convbn.onnx --pass=dce --calib x.npy
 # quantisation options (issue 6)
 expect 1 "--calib: x.npy: cannot open" ir $in/convbn.onnx --calib x.npy
-expect 2 "--calib-method needs minmax or percentile" ir $m/tiny_cnn.onnx --calib-method entropy
+expect 2 "--calib-method needs minmax, percentile or mse" ir $m/tiny_cnn.onnx --calib-method entropy
 expect 2 "--calib-percentile needs a number in (50, 100]" ir $m/tiny_cnn.onnx --calib-percentile 20
 expect 2 "--quantised is only for ir and ref" compile $m/tiny_cnn.onnx --quantised -o $tmp/x.tpkg
 expect 2 "--raw and --quantised exclude each other" ir $m/tiny_cnn.onnx --raw --quantised

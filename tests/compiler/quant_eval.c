@@ -1,5 +1,5 @@
 /* quant-eval: accuracy of post-training quantisation on a float model.
- *   quant-eval MODEL.onnx CALIB.npy EVAL.npy [--percentile P] [--max-rel-l2 X] [--min-top1 F]
+ *   quant-eval MODEL.onnx CALIB.npy EVAL.npy [--percentile P | --mse 1] [--max-rel-l2 X] [--min-top1 F]
  * Quantises MODEL from the samples in CALIB.npy (stacked along dimension 0),
  * then runs every sample of EVAL.npy through the float reference and the
  * int8 reference and compares the first graph output: relative L2 error
@@ -45,12 +45,14 @@ static int argmax_agree(const float *a, const float *b, int64_t n, int64_t row) 
 
 int main(int argc, char **argv) {
   double percentile = 0, max_rel = -1, min_top1 = -1;
+  int mse = 0;
   if (argc < 4) {
     fprintf(stderr, "usage: quant-eval MODEL.onnx CALIB.npy EVAL.npy [--percentile P] [--max-rel-l2 X] [--min-top1 F]\n");
     return 2;
   }
   for (int i = 4; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--percentile")) percentile = atof(argv[i + 1]);
+    else if (!strcmp(argv[i], "--mse")) mse = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--max-rel-l2")) max_rel = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--min-top1")) min_top1 = atof(argv[i + 1]);
     else return fprintf(stderr, "quant-eval: unknown option %s\n", argv[i]), 2;
@@ -72,7 +74,8 @@ int main(int argc, char **argv) {
   const void **samples = malloc(sizeof(void *) * (size_t)n_cal);
   for (int s = 0; s < n_cal; s++) samples[s] = (const char *)cal.data + (size_t)s * bytes;
   calib_data c = {.n_samples = n_cal, .n_inputs = 1, .samples = samples,
-                  .method = percentile > 0 ? CALIB_PERCENTILE : CALIB_MINMAX, .percentile = percentile};
+                  .method = mse ? CALIB_MSE : percentile > 0 ? CALIB_PERCENTILE : CALIB_MINMAX,
+                  .percentile = percentile};
   ir_graph *gq = load(argv[1], 1, &c, &d);
   if (!gq) return fprintf(stderr, "quant-eval: %s\n", d.msg), 2;
   int qops = 0, fops = 0;
@@ -109,7 +112,7 @@ int main(int argc, char **argv) {
     double top1 = rows ? (double)agree / rows : 0;
     printf("%s: %d calib, %d eval samples, %s; %d quantised ops, %d float compute ops left; rel L2 mean %.4f "
            "max %.4f; SNR %.1f dB; top-1 agreement %d/%d (%.0f%%)\n",
-           argv[1], n_cal, n_ev, percentile > 0 ? "percentile" : "minmax", qops, fops, sum_rel / n_ev, worst,
+           argv[1], n_cal, n_ev, mse ? "mse" : percentile > 0 ? "percentile" : "minmax", qops, fops, sum_rel / n_ev, worst,
            10 * log10(sig / (noise > 0 ? noise : 1e-30)), agree, rows, 100 * top1);
     if ((max_rel >= 0 && worst > max_rel) || (min_top1 >= 0 && top1 < min_top1)) rc = 1;
   }
