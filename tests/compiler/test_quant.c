@@ -169,6 +169,19 @@ static void test_qrequant_shift_and_scale(void **state) {
        in2, want2, 4);
 }
 
+static void test_int8_maxpool_padding_never_wins(void **state) {
+  (void)state;
+  /* MaxPool runs on int8 unchanged (same parameters in and out): a 2x2
+   * window with pads 1 over all-negative values keeps them; padding is -inf
+   * (the NPU's -128 pad that never wins), not the zero point. */
+  const int8_t x[4] = {-100, -50, -128, -7};
+  const void *in[1] = {x};
+  const int want[9] = {-100, -50, -50, -100, -7, -7, -128, -7, -7};
+  runq("graph \"m\" { %x : i8[1,1,2,2] quant(scale=1.0, zp=-128) = input"
+       " %y : i8[*] = MaxPool(%x) {kernel_shape=[2, 2], pads=[1, 1, 1, 1], strides=[1, 1]} @\"m\" return %y }",
+       in, want, 9);
+}
+
 static void test_multipliers(void **state) {
   (void)state;
   int32_t m;
@@ -236,6 +249,7 @@ int main(void) {
       cmocka_unit_test(test_qadd_ties_and_saturation),
       cmocka_unit_test(test_qavgpool_divisors),
       cmocka_unit_test(test_qrequant_shift_and_scale),
+      cmocka_unit_test(test_int8_maxpool_padding_never_wins),
       cmocka_unit_test(test_multipliers),
       cmocka_unit_test(test_oom_quant_passes),
   };
