@@ -91,3 +91,24 @@ test-core-gate: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_GATE_TBS) $(CORE_PROGS) $(C
 	@bash $(CORE_TB_DIR)/gate.sh $(CORE_TB_FM1) $(CORE_GATE_DIR)/tb_fm1/core_tb \
 	  $(CORE_TB_FM0) $(CORE_GATE_DIR)/tb_fm0/core_tb $(CORE_OBJ)/progs
 include rtl-model/npu/npu.mk
+
+# ---- bench-core-fmax: iCE40UP5K timing estimate of the core --------------------
+# yosys synth_ice40 + nextpnr on the core between flops (tests/rtl/core/fpga/);
+# prints logic cells used and the max frequency (nextpnr's, one placement seed).
+BENCHES += core-fmax
+.PHONY: bench-core-fmax
+CORE_FMAX_DIR := $(CORE_OBJ)/fmax
+bench-core-fmax: $(CORE_RTL) $(CORE_TB_DIR)/fpga/core_fmax_wrap.sv $(CORE_TB_DIR)/fpga/core_fmax.pcf
+	@mkdir -p $(CORE_FMAX_DIR)
+	@for fm in 1 0; do \
+	  yosys -q -l $(CORE_FMAX_DIR)/yosys$$fm.log -p "read_verilog -sv $(CORE_RTL) $(CORE_TB_DIR)/fpga/core_fmax_wrap.sv; \
+	    chparam -set FastMul $$fm tessel_core; synth_ice40 -dsp -top core_fmax_wrap -json $(CORE_FMAX_DIR)/core$$fm.json" \
+	    >/dev/null 2>&1 || { tail -n 20 $(CORE_FMAX_DIR)/yosys$$fm.log; exit 1; }; \
+	  nextpnr-ice40 --up5k --package sg48 --seed 1 --json $(CORE_FMAX_DIR)/core$$fm.json \
+	    --pcf $(CORE_TB_DIR)/fpga/core_fmax.pcf --freq 12 --asc $(CORE_FMAX_DIR)/core$$fm.asc \
+	    >$(CORE_FMAX_DIR)/nextpnr$$fm.log 2>&1; \
+	  lc=$$(grep -m1 'ICESTORM_LC:' $(CORE_FMAX_DIR)/nextpnr$$fm.log | sed 's/.*ICESTORM_LC: *//'); \
+	  mhz=$$(grep "Max frequency for clock *'clk_i" $(CORE_FMAX_DIR)/nextpnr$$fm.log | tail -n 1 | sed -E 's/.*: ([0-9.]+) MHz.*/\1/'); \
+	  [ -n "$$mhz" ] || { tail -n 20 $(CORE_FMAX_DIR)/nextpnr$$fm.log; exit 1; }; \
+	  echo "core FastMul=$$fm on iCE40UP5K: $$lc logic cells (with the wrapper's flops), Fmax $$mhz MHz"; \
+	done
