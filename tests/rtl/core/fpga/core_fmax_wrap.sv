@@ -54,7 +54,7 @@ module core_fmax_wrap (
     .commit_rd_wdata_o (cwd)
   );
 
-  logic [200:0] out_q;
+  logic [205:0] out_q;
   always_ff @(posedge clk_i) begin
     out_q <= {iv, dv, dwe, cv, cwe, ia, da, dwd, cpc, cin, cwd, dbe, crd};
     out_o <= ^out_q;
