@@ -17,6 +17,7 @@
  * Invalidates: nothing. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "passes.h"
 #include "quant.h"
@@ -50,6 +51,24 @@ static int conv_like(ir_graph *g, ir_node *n, diag *d) {
   if (w->quant.kind == IR_QUANT_CHANNEL && w->quant.axis != axis)
     return ERR("weights '%s' are quantised per channel on axis %d, expected %d", w->name, w->quant.axis, axis);
   if (x->quant.kind != IR_QUANT_TENSOR) return ERR("input '%s' needs per-tensor quantisation", x->name);
+  /* the NPU folds -zp_x * sum(w[c]) into the int32 bias (docs/quantisation.md):
+   * that sum must fit as well */
+  if (w->kind == IR_VALUE_CONST && (n->n_in < 3 || n->in[2]->kind == IR_VALUE_CONST)) {
+    int64_t m = conv ? w->dims[0] : w->dims[w->rank - 1], e = ir_value_numel(w);
+    int64_t *sum = calloc((size_t)(m > 0 ? m : 1), sizeof(int64_t));
+    if (!sum) return diag_oom(d);
+    for (int64_t i = 0; i < e; i++) sum[conv ? i / (e / m) : i % m] += ir_elem_i64(w->dtype, w->data, i);
+    for (int64_t c = 0; c < m; c++) {
+      int64_t b = n->n_in > 2 ? ((const int32_t *)n->in[2]->data)[c] : 0;
+      int64_t eff = b - (int64_t)x->quant.zero_point[0] * sum[c];
+      if (eff < INT32_MIN || eff > INT32_MAX) {
+        free(sum);
+        return ERR("channel %lld: bias %lld minus the zero-point correction does not fit int32", (long long)c,
+                   (long long)b);
+      }
+    }
+    free(sum);
+  }
   if (ir_attr_int(n, "raw", 0)) return 0;
   int nc = w->quant.n;
   int64_t mult[4096], shift[4096];
