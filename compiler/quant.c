@@ -78,7 +78,9 @@ int quant_set(ir_graph *g, ir_value *v, int n, int axis, int per_channel, const 
   if (!s || !z) return diag_oom(d);
   memcpy(s, scale, sizeof(float) * (size_t)n);
   memcpy(z, zp, sizeof(int32_t) * (size_t)n);
-  v->quant.kind = (n == 1 && !per_channel) ? IR_QUANT_TENSOR : IR_QUANT_CHANNEL;
+  /* one scale is per tensor, even when ONNX wrote it as a 1-element vector */
+  (void)per_channel;
+  v->quant.kind = n == 1 ? IR_QUANT_TENSOR : IR_QUANT_CHANNEL;
   v->quant.axis = v->quant.kind == IR_QUANT_CHANNEL ? axis : 0;
   v->quant.n = n;
   v->quant.scale = s;

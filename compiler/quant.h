@@ -33,8 +33,8 @@ int quant_params_of_node(ir_graph *g, const ir_node *n, int rank, quant_params *
  * the value's dtype range, n matches the channel dimension.  0 or -1. */
 int quant_check_value(const ir_value *v, const char *who, diag *d);
 
-/* Sets v->quant (copies into g's arena).  n == 1 and !per_channel: per
- * tensor.  -1 on OOM. */
+/* Sets v->quant (copies into g's arena).  n == 1 is per tensor (also for a
+ * 1-element per-channel vector: the same meaning).  -1 on OOM. */
 int quant_set(ir_graph *g, ir_value *v, int n, int axis, int per_channel, const float *scale,
               const int32_t *zp, diag *d);
 /* 1 when a and b (per tensor) are the same scale and zero point. */
