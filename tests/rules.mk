@@ -65,3 +65,7 @@ models:
 	/usr/bin/python3 tests/models/gen_ops.py
 	/usr/bin/python3 tests/models/gen_nets.py
 	/usr/bin/python3 tests/models/gen_bad.py
+	/usr/bin/python3 tests/models/gen_quant.py
+	/usr/bin/python3 tests/models/gen_calib.py
+	/usr/bin/python3 tests/compiler/gen_inputs.py
+	/usr/bin/python3 tests/compiler/gen_quant_inputs.py
