@@ -5,8 +5,12 @@
 // memory (ready always, response next cycle) and on slow, stalling memory like
 // DRAM. Each program reports its own result through the bench's EXIT register.
 //
-//   core_tb [--config ideal|random|slow|jitter|all] [--seed N] [--max-cycles N]
-//           [--same-trace] [--cpi] [--label S] [--trace-commits F] PROG.bin...
+//   core_tb [--config ideal|random|slow|jitter|all] [--timing READY%,MIN,MAX]
+//           [--seed N] [--max-cycles N] [--same-trace] [--cpi] [--label S]
+//           [--trace-commits F] PROG.bin...
+//
+// --timing runs one custom timing instead of the named ones: ready is high in
+// READY% of cycles, and responses come MIN..MAX cycles after acceptance.
 //
 // --same-trace: the commit trace (pc, insn, register write) must be identical
 // under every memory timing (for programs that read no timing-dependent state).
@@ -97,6 +101,8 @@ struct Result {
 
 struct Options {
   std::string config = "all";
+  bool custom = false;
+  Timing custom_timing = {"custom", 100, 1, 1};
   uint64_t seed = 1;
   uint64_t max_cycles = 2000000;
   bool same_trace = false;
@@ -296,8 +302,9 @@ Result run(const std::vector<uint8_t> &image, const Timing &t, const Options &o,
 
 void usage() {
   fprintf(stderr,
-          "usage: core_tb [--config ideal|random|slow|jitter|all] [--seed N] [--max-cycles N]\n"
-          "               [--same-trace] [--cpi] [--label S] [--trace-commits F] PROG.bin...\n");
+          "usage: core_tb [--config ideal|random|slow|jitter|all] [--timing READY%%,MIN,MAX]\n"
+          "               [--seed N] [--max-cycles N] [--same-trace] [--cpi] [--label S]\n"
+          "               [--trace-commits F] PROG.bin...\n");
 }
 
 bool parse_u64(const char *s, uint64_t &v) {
@@ -332,6 +339,21 @@ int main(int argc, char **argv) {
         fprintf(stderr, "core_tb: %s: '%s' is not a number\n", a.c_str(), v);
         return 2;
       }
+    } else if (a == "--timing") {
+      const char *v = need("--timing");
+      int ready, lo, hi;
+      char tail;
+      if (sscanf(v, "%d,%d,%d%c", &ready, &lo, &hi, &tail) != 3 || ready < 1 || ready > 100 ||
+          lo < 1 || hi < lo || hi > 10000) {
+        fprintf(stderr,
+                "core_tb: --timing '%s': want READY%%,MIN,MAX with 1 <= READY <= 100 and "
+                "1 <= MIN <= MAX <= 10000\n", v);
+        return 2;
+      }
+      o.custom = true;
+      o.custom_timing.ready_pct = ready;
+      o.custom_timing.lat_min = lo;
+      o.custom_timing.lat_max = hi;
     } else if (a == "--same-trace") {
       o.same_trace = true;
     } else if (a == "--cpi") {
@@ -354,6 +376,7 @@ int main(int argc, char **argv) {
   std::vector<const Timing *> timings;
   for (const Timing &t : kTimings)
     if (o.config == "all" || o.config == t.name) timings.push_back(&t);
+  if (o.custom) timings = {&o.custom_timing};
   if (o.cpi) timings = {&kTimings[0]};
   if (timings.empty()) {
     fprintf(stderr, "core_tb: unknown --config '%s' (ideal, random, slow, jitter or all)\n", o.config.c_str());

@@ -32,6 +32,16 @@ for tb in "$tb1" "$tb0"; do
     run "$tb" --label "$label/seed$seed" --config random --seed "$seed" "${same[@]}" "${other[@]}"
   done
 done
+# a custom timing from the command line: very slow, rarely ready
+run "$tb1" --label FastMul=1/custom --timing 20,30,60 "$dir"/alu.bin "$dir"/ldst.bin "$dir"/irq.bin
+# bad arguments must give a clear error and a non-zero exit
+if out=$("$tb1" --timing 0,1,2 "$dir"/alu.bin 2>&1); then
+  echo "FAIL bench accepted --timing 0,1,2"; fail=$((fail + 1))
+elif [[ "$out" == *"--timing '0,1,2'"* ]]; then
+  pass=$((pass + 1))
+else
+  echo "FAIL bench error for a bad --timing unclear: $out"; fail=$((fail + 1))
+fi
 # a bad program path must give a clear error and a non-zero exit
 if out=$("$tb1" /nonexistent.bin 2>&1); then
   echo "FAIL bench accepted a missing program"; fail=$((fail + 1))
