@@ -388,13 +388,15 @@ static int kernel_pipelined(gcase_t *g) {
   EMIT(g, enop, .push_prev = 1);
   EMIT(g, enop, .push_prev = 1);
   EMIT(g, cfg_exec, .out_pitch = tile, .kh = 1, .kw = 1, .ncb = ncb, .stride_y = 1, .stride_x = 1, .dil_y = 1,
-       .dil_x = 1, .in_h = 1, .in_w = tile, .in_pitch = tile, .cb_stride = m);
+       .dil_x = 1, .in_h = 1, .in_w = tile, .in_pitch = tile, .cb_stride = tile);
   EMIT(g, cfg_store, .push_prev = 1, .src_pitch = tile, .stride_x = n0, .stride_y = n0 * tile);
   EMIT(g, cfg_store, .push_prev = 1, .src_pitch = tile, .stride_x = n0, .stride_y = n0 * tile);
   EMIT(g, cfg_epi, .zp_out = rr(-10, 10), .lo = -128, .hi = 127);
   EMIT(g, cfg_load, .stride_x = d, .stride_y = d * tile, .stride_z = d * m);
   EMIT(g, lstride, .stride_g = n0 * tile);
-  loop_open(g, iters, 3, (int64_t[6]){tile * d, tile, tile, 0, 0, 0});
+  /* SPAD: tile i's ncb planes are consecutive (a LOAD writes rows in order
+   * z, y, x), so both the LOAD and the MATMUL step by ncb*tile rows. */
+  loop_open(g, iters, 3, (int64_t[6]){tile * d, ncb * tile, tile, 0, 0, 0});
   g->load_idx[g->nload++ & 63] = g->n;
   EMIT(g, load, .pop_next = 1, .push_next = 1, .n0 = d, .dram = a_at, .row = a_row, .nx = tile, .ny = 1, .nz = ncb);
   EMIT(g, matmul, .pop_prev = 1, .pop_next = 1, .push_prev = 1, .push_next = 1, .oh = 1, .ow = tile, .in = a_row,

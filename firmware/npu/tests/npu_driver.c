@@ -49,7 +49,15 @@ int main(void) {
   expect(npu_load_stream(0, s, 2) == NPU_OK, "load a NOP stream");
   rc = npu_run(0, 2, 100000, &info);
   expect(rc == NPU_OK && (info.status & TSL_REG_STATUS_DONE) && info.err_code == 0, "NOP stream ends DONE");
-  expect(info.wakeups >= 1, "the wait slept in wfi and was woken");
+  expect(!(npu_status() & TSL_REG_STATUS_IRQ), "STATUS.IRQ cleared after the wait");
+
+  /* LOOP 3000 { NOP }: long enough that the wait must sleep */
+  put_cmd(s, 0, TSL_OP_LOOP | 3000u << 8 | 1u << 24, 0, 0, 0);
+  put_cmd(s, 1, TSL_OP_NOP, 0, 0, 0);
+  npu_load_stream(0, s, 2);
+  rc = npu_run(0, 2, 1000000, &info);
+  expect(rc == NPU_OK && info.wakeups >= 1 && info.wait_cycles >= 3000,
+         "a 3000-command run: the wait slept in wfi and the interrupt woke it");
   expect(!(npu_status() & TSL_REG_STATUS_IRQ), "STATUS.IRQ cleared after the wait");
 
   put_cmd(s, 1, 0, 0, 0, 0);
