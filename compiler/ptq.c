@@ -6,7 +6,8 @@
  *           emit, which qdq-fold then folds into quantised ops:
  *           - weights of Conv, Gemm and MatMul (constant, float) become int8
  *             constants, symmetric per output channel (zp 0, scale
- *             max|w|/127, values in [-127, 127]) behind a DequantizeLinear;
+ *             max|w|/n with n in [64, 127] chosen for the least rounding
+ *             error, values in [-n, n]) behind a DequantizeLinear;
  *             biases stay float (qdq-fold quantises them to int32 at
  *             s_x * s_w[c]);
  *           - every activation that a quantisable op reads or writes gets a
@@ -108,7 +109,50 @@ static int insert_qdq(ir_graph *g, ir_value *v, const qparam *p, diag *d) {
   return 0;
 }
 
-/* Per-channel symmetric int8 weights behind a DequantizeLinear, for input k of n. */
+/* Squared error of channel c's weights (elements (o * m + c) * inner + j)
+ * quantised at scale sc, or a value above `stop` as soon as it exceeds it. */
+static double weight_err(const float *w, int64_t outer, int64_t m, int64_t inner, int64_t c, float sc, double stop) {
+  double err = 0;
+  for (int64_t o = 0; o < outer && err <= stop; o++)
+    for (int64_t j = 0; j < inner; j++) {
+      float x = w[(o * m + c) * inner + j];
+      double e = x - (double)sc * (double)quant_round_sat((double)(x / sc), -127, 127);
+      err += e * e;
+    }
+  return err;
+}
+
+/* The scale of channel c: max|w| / n, the level n of the largest weight
+ * chosen from 127 down to 64 for the least squared rounding error (ties: the
+ * finer scale).  For weights of arbitrary values that is almost always 127;
+ * for weights that lie on a coarser grid (low-precision training, or the
+ * generated test nets' few-bit weights) a level that is a multiple of the
+ * grid makes every weight exact instead of rounding each by up to half a
+ * step.  Never clips: every weight keeps |q| <= n. */
+static float weight_scale(const float *w, int64_t outer, int64_t m, int64_t inner, int64_t c) {
+  float a = 0;
+  double energy = 0;
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t j = 0; j < inner; j++) {
+      float x = w[(o * m + c) * inner + j];
+      a = fabsf(x) > a ? fabsf(x) : a;
+      energy += (double)x * x;
+    }
+  if (!(a > 0)) return 1.0f;
+  /* Errors this far below the weights' energy are f32 rounding of the
+   * scale, not quantisation: such a level counts as exact. */
+  double exact = 1e-10 * energy;
+  float best = a / 127.0f;
+  double best_err = weight_err(w, outer, m, inner, c, best, INFINITY);
+  for (int n = 126; n >= 64 && best_err > exact; n--) {
+    float sc = a / (float)n;
+    double err = weight_err(w, outer, m, inner, c, sc, best_err);
+    if (err < best_err - exact) best_err = err, best = sc;
+  }
+  return best;
+}
+
+/* Per-channel symmetric int8 weights behind a DequantizeLinear, for input 1 of n. */
 static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
   ir_value *w = n->in[1];
   int64_t m = w->dims[axis], e = ir_value_numel(w), inner = 1;
@@ -123,13 +167,7 @@ static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
   if (!wq || !s || !z) return -1;
   const float *wd = w->data;
   float *sd = s->data;
-  for (int64_t c = 0; c < m; c++) sd[c] = 0;
-  for (int64_t i = 0; i < e; i++) {
-    int64_t c = (i / inner) % m;
-    float a = fabsf(wd[i]);
-    if (a > sd[c]) sd[c] = a;
-  }
-  for (int64_t c = 0; c < m; c++) sd[c] = sd[c] > 0 ? sd[c] / 127.0f : 1.0f;
+  for (int64_t c = 0; c < m; c++) sd[c] = weight_scale(wd, e / (m * inner), m, inner, c);
   for (int64_t i = 0; i < e; i++) {
     int64_t c = (i / inner) % m;
     ((int8_t *)wq->data)[i] = (int8_t)quant_round_sat((double)(wd[i] / sd[c]), -127, 127);

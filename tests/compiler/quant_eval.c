@@ -16,6 +16,7 @@
 #include "npy.h"
 #include "onnx_import.h"
 #include "pipeline.h"
+#include "ptq.h"
 #include "quant.h"
 #include "ref_exec.h"
 
@@ -28,6 +29,89 @@ static ir_graph *load(const char *path, int quantise, const calib_data *c, diag 
     return NULL;
   }
   return g;
+}
+
+/* --per-layer: every computed value of one run, by value id (copies). */
+typedef struct snap {
+  int n;        /* slots (max value id + 1) */
+  float **data; /* data[id]: f32 copy, or NULL */
+} snap;
+
+static void snap_observe(const ir_value *v, const void *data, void *user) {
+  snap *s = user;
+  if (v->id >= s->n || v->dtype != IR_F32) return;
+  int64_t n = ir_value_numel(v);
+  free(s->data[v->id]);
+  s->data[v->id] = malloc(sizeof(float) * (size_t)(n > 0 ? n : 1));
+  if (s->data[v->id]) memcpy(s->data[v->id], data, sizeof(float) * (size_t)n);
+}
+
+static int snap_run(const ir_graph *g, const void *in, snap *s, diag *d) {
+  s->n = g->next_value_id;
+  s->data = calloc((size_t)s->n, sizeof(float *));
+  void *outs[8] = {0};
+  const void *ins[1] = {in};
+  int rc = ref_run(g, ins, outs, snap_observe, s, d);
+  for (int k = 0; k < g->n_outputs; k++) free(outs[k]);
+  return rc;
+}
+
+static void snap_free(snap *s) {
+  for (int i = 0; i < s->n; i++) free(s->data[i]);
+  free(s->data);
+}
+
+/* Prints, in graph order, each activation's quantisation error in the QDQ
+ * form (ptq only, run on the float reference) against the float graph:
+ * accumulated relative L2 error, the scale, and the float tensor's range and
+ * standard deviation (in steps: how many int8 steps one std spans). */
+static int per_layer(const char *model, const calib_data *c, const void *in, diag *d) {
+  ir_graph *gf = load(model, 0, NULL, d), *gp = onnx_import_file(model, NULL, 0, d);
+  pipeline_opts o = {.calib = c, .dump = stderr};
+  int rc = !gf || !gp || pipeline_graph(gp, &o, d) || ptq(gp, c, d);
+  snap sf = {0}, sp = {0};
+  if (!rc) rc = snap_run(gf, in, &sf, d) || snap_run(gp, in, &sp, d);
+  for (int i = 0; i < (rc ? 0 : gp->n_nodes); i++) {
+    const ir_node *dq = gp->nodes[i];
+    if (dq->op != IR_OP_DEQUANTIZE || dq->in[0]->kind != IR_VALUE_NODE || dq->in[0]->def->op != IR_OP_QUANTIZE)
+      continue;
+    const ir_value *v = dq->in[0]->def->in[0];
+    const ir_value *fv = ir_value_find(gf, v->name);
+    if (!fv && dq->out->is_output) fv = gf->outputs[0];
+    if (!fv || fv->id >= sf.n || !sf.data[fv->id] || !sp.data[dq->out->id]) continue;
+    const float *f = sf.data[fv->id], *q = sp.data[dq->out->id];
+    int64_t n = ir_value_numel(fv);
+    double e2 = 0, f2 = 0, m = 0, m2 = 0, lo = f[0], hi = f[0];
+    for (int64_t k = 0; k < n; k++) {
+      e2 += (q[k] - f[k]) * (double)(q[k] - f[k]), f2 += (double)f[k] * f[k];
+      m += f[k], m2 += (double)f[k] * f[k];
+      lo = f[k] < lo ? f[k] : lo, hi = f[k] > hi ? f[k] : hi;
+    }
+    m /= (double)n;
+    double sd = sqrt(m2 / (double)n - m * m), scale = *(const float *)dq->in[1]->data;
+    printf("%-40.40s %-10s rel %.4f  scale %.4g  range [%.3g, %.3g]  std %.3g (%.1f steps)\n", v->name,
+           v->kind == IR_VALUE_NODE ? ir_op_name(v->def->op) : "input", sqrt(e2 / (f2 > 0 ? f2 : 1)), scale, lo, hi,
+           sd, sd / scale);
+  }
+  if (!rc) { /* the int8 reference on the same input, for comparison */
+    ir_graph *gq = load(model, 1, c, d);
+    void *oq[8] = {0};
+    const void *ins[1] = {in};
+    rc = !gq || ref_run(gq, ins, oq, NULL, NULL, d);
+    const ir_value *fo = gf->outputs[0];
+    if (!rc && sf.data[fo->id]) {
+      double e2 = 0, f2 = 0;
+      const float *f = sf.data[fo->id], *q = oq[0];
+      for (int64_t k = 0; k < ir_value_numel(fo); k++)
+        e2 += (q[k] - f[k]) * (double)(q[k] - f[k]), f2 += (double)f[k] * f[k];
+      printf("%-40s int8 reference: rel %.4f\n", "output", sqrt(e2 / (f2 > 0 ? f2 : 1)));
+    }
+    for (int k = 0; gq && k < gq->n_outputs; k++) free(oq[k]);
+    ir_graph_free(gq);
+  }
+  snap_free(&sf), snap_free(&sp);
+  ir_graph_free(gf), ir_graph_free(gp);
+  return rc;
 }
 
 static int argmax_agree(const float *a, const float *b, int64_t n, int64_t row) {
@@ -45,7 +129,7 @@ static int argmax_agree(const float *a, const float *b, int64_t n, int64_t row) 
 
 int main(int argc, char **argv) {
   double percentile = 0, max_rel = -1, min_top1 = -1;
-  int mse = 0;
+  int mse = 0, layers = 0;
   if (argc < 4) {
     fprintf(stderr, "usage: quant-eval MODEL.onnx CALIB.npy EVAL.npy [--percentile P] [--max-rel-l2 X] [--min-top1 F]\n");
     return 2;
@@ -53,6 +137,7 @@ int main(int argc, char **argv) {
   for (int i = 4; i + 1 < argc; i += 2) {
     if (!strcmp(argv[i], "--percentile")) percentile = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--mse")) mse = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "--per-layer")) layers = atoi(argv[i + 1]);
     else if (!strcmp(argv[i], "--max-rel-l2")) max_rel = atof(argv[i + 1]);
     else if (!strcmp(argv[i], "--min-top1")) min_top1 = atof(argv[i + 1]);
     else return fprintf(stderr, "quant-eval: unknown option %s\n", argv[i]), 2;
@@ -76,6 +161,14 @@ int main(int argc, char **argv) {
   calib_data c = {.n_samples = n_cal, .n_inputs = 1, .samples = samples,
                   .method = mse ? CALIB_MSE : percentile > 0 ? CALIB_PERCENTILE : CALIB_MINMAX,
                   .percentile = percentile};
+  if (layers) {
+    int prc = per_layer(argv[1], &c, ev.data, &d);
+    if (prc) fprintf(stderr, "quant-eval: %s\n", d.msg);
+    free(samples);
+    npy_free(&cal), npy_free(&ev);
+    ir_graph_free(gf);
+    return prc ? 2 : 0;
+  }
   ir_graph *gq = load(argv[1], 1, &c, &d);
   if (!gq) return fprintf(stderr, "quant-eval: %s\n", d.msg), 2;
   int qops = 0, fops = 0;
