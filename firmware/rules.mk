@@ -18,16 +18,19 @@ fw_have_sim = $(filter $(TESSEL_SIM),$(ALL))
 fw_build_sim = $(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@echo "note: no rule builds $(TESSEL_SIM) yet: running on tessel-iss only")
 
 # ---- instruction-set simulator --------------------------------------------
-ISS_SRCS := $(filter-out %_test.c %_fuzz.c,$(wildcard sim/iss/*.c))
-ISS_OBJS := $(patsubst sim/iss/%.c,$(BUILD)/obj/iss/%.o,$(ISS_SRCS))
-ISS_SAN_OBJS := $(patsubst sim/iss/%.c,$(BUILD)/obj/iss-san/%.o,$(ISS_SRCS))
+# The ISS shares tessel-sim's ELF parser (sim/elf_load.c): one parser, one
+# set of checks and messages.
+ISS_SRCS := $(filter-out %_test.c %_fuzz.c,$(wildcard sim/iss/*.c)) sim/elf_load.c
+ISS_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss/%.o,$(ISS_SRCS))
+ISS_SAN_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss-san/%.o,$(ISS_SRCS))
+ISS_HDRS := $(wildcard sim/iss/*.h) sim/elf_load.h
 
-$(BUILD)/obj/iss/%.o: sim/iss/%.c $(wildcard sim/iss/*.h)
+$(BUILD)/obj/iss/%.o: sim/%.c $(ISS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
-$(BUILD)/obj/iss-san/%.o: sim/iss/%.c $(wildcard sim/iss/*.h)
+	$(HOST_CC) $(HOST_CFLAGS) -Isim -c $< -o $@
+$(BUILD)/obj/iss-san/%.o: sim/%.c $(ISS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
 
 $(TESSEL_ISS): $(ISS_OBJS)
 	@mkdir -p $(@D)
@@ -152,7 +155,7 @@ test-fw: $(TESSEL_ISS) $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf $(FW_BENCH_HOST)
 
 # ---- ISS unit tests (cmocka, ASan/UBSan) and command-line checks ----------
 ISS_TEST := $(BUILD)/tests/iss_test
-$(ISS_TEST): $(BUILD)/obj/iss-san/iss_test.o $(filter-out %/main.o,$(ISS_SAN_OBJS))
+$(ISS_TEST): $(BUILD)/obj/iss-san/iss/iss_test.o $(filter-out %/main.o,$(ISS_SAN_OBJS))
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $^ -lcmocka -o $@
 
@@ -201,10 +204,10 @@ bench-iss-speed: $(TESSEL_ISS) $(FW_OUT)/bench-cpu.elf
 # ---- fuzzing the ISS's ELF loader and executor (libFuzzer, clang) -------
 ISS_FUZZ := $(BUILD)/obj/iss-fuzz/elf_fuzz
 ISS_FUZZ_TIME ?= 300
-$(ISS_FUZZ): sim/iss/elf_fuzz.c $(ISS_SRCS) $(wildcard sim/iss/*.h)
+$(ISS_FUZZ): sim/iss/elf_fuzz.c $(ISS_SRCS) $(ISS_HDRS)
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isim \
 	  -o $@ sim/iss/elf_fuzz.c $(filter-out %/main.c,$(ISS_SRCS))
 # Seeds: the ISA test ELFs and a few firmware ELFs (build outputs, copied to
 # a scratch corpus so nothing is written into the tree).

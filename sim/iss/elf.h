@@ -1,9 +1,9 @@
-/* elf.h: strict loader for the firmware ELF files the ISS runs.
+/* elf.h: loads a firmware ELF into the ISS's memories.
  *
- * Accepts only little-endian ELF32 RISC-V executables whose loadable
- * segments and entry point fall inside RAM. Every offset and size read from
- * the file is checked against the file before use; on any problem the
- * loader returns -1 with a message naming what is wrong. */
+ * Parsing and checking the file is sim/elf_load.c's job (the one ELF parser,
+ * shared with tessel-sim); this module only places the loadable segments in
+ * bus RAM and checks that every segment and the entry point land inside one
+ * memory. On any problem it returns -1 with a message naming what is wrong. */
 #ifndef TESSEL_ISS_ELF_H
 #define TESSEL_ISS_ELF_H
 
@@ -20,7 +20,7 @@ typedef struct {
 
 /* Loads image (size bytes) into bus RAM. On error returns -1 and writes a
  * message into err (errlen bytes). */
-int elf_load(const uint8_t *image, size_t size, bus_t *bus, elf_info *info, char *err,
-             size_t errlen);
+int iss_load_elf(const uint8_t *image, size_t size, bus_t *bus, elf_info *info, char *err,
+                 size_t errlen);
 
 #endif

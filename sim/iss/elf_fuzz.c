@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   elf_info info;
   char err[256];
-  if (elf_load(data, size, &bus, &info, err, sizeof err) != 0) return 0;
+  if (iss_load_elf(data, size, &bus, &info, err, sizeof err) != 0) return 0;
   bus.has_tohost = info.has_tohost;
   bus.tohost_addr = info.tohost_addr;
   hart_t hart;

@@ -319,7 +319,7 @@ static size_t make_elf(uint8_t *buf) {
 static void expect_elf_error(machine *m, const uint8_t *im, size_t n, const char *needle) {
   elf_info info;
   char err[256] = "";
-  assert_int_equal(elf_load(im, n, &m->bus, &info, err, sizeof err), -1);
+  assert_int_equal(iss_load_elf(im, n, &m->bus, &info, err, sizeof err), -1);
   if (!strstr(err, needle)) fail_msg("error '%s' lacks '%s'", err, needle);
 }
 
@@ -329,13 +329,13 @@ static void test_elf_loader(void **state) {
   size_t n = make_elf(im);
   elf_info info;
   char err[256];
-  assert_int_equal(elf_load(im, n, &m->bus, &info, err, sizeof err), 0);
+  assert_int_equal(iss_load_elf(im, n, &m->bus, &info, err, sizeof err), 0);
   assert_int_equal(info.entry, 0x80000000u);
   assert_int_equal(info.has_tohost, 0);
 
-  expect_elf_error(m, im, 10, "too short");
+  expect_elf_error(m, im, 10, "truncated ELF header");
   memcpy(bad, im, n); bad[0] = 0; expect_elf_error(m, bad, n, "magic");
-  memcpy(bad, im, n); bad[4] = 2; expect_elf_error(m, bad, n, "32-bit");
+  memcpy(bad, im, n); bad[4] = 2; expect_elf_error(m, bad, n, "ELF32");
   memcpy(bad, im, n); bad[5] = 2; expect_elf_error(m, bad, n, "little-endian");
   memcpy(bad, im, n); bad[18] = 62; expect_elf_error(m, bad, n, "RISC-V");
   memcpy(bad, im, n); bad[16] = 3; expect_elf_error(m, bad, n, "executable");

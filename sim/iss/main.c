@@ -118,7 +118,7 @@ int main(int argc, char **argv) {
   }
   elf_info info;
   char err[256];
-  int rc = elf_load(image, size, &bus, &info, err, sizeof err);
+  int rc = iss_load_elf(image, size, &bus, &info, err, sizeof err);
   free(image);
   if (rc != 0) {
     fprintf(stderr, "tessel-iss: %s: %s\n", elf_path, err);
