@@ -61,10 +61,10 @@ module npu_check #(
     overlaps = (a0 <= a1) && (b0 <= b1) && (a0 <= b1) && (b0 <= a1);
   endfunction
 
-  localparam s64_t SRows = s64_t'(SpadRows);
-  localparam s64_t ARows = s64_t'(AccRows);
-  localparam s64_t PRows = s64_t'(ParamRows);
-  localparam s64_t SDim  = s64_t'(Dim);
+  localparam logic signed [63:0] SRows = 64'(SpadRows);
+  localparam logic signed [63:0] ARows = 64'(AccRows);
+  localparam logic signed [63:0] PRows = 64'(ParamRows);
+  localparam logic signed [63:0] SDim  = 64'(Dim);
 
   logic [7:0] op;
   s64_t off [8];
@@ -80,53 +80,53 @@ module npu_check #(
   s64_t st_src_pitch, st_sx, st_sy, st_spad_pitch;
   s64_t e_pool_k, e_pool_s, e_src_h, e_src_w;
   always_comb begin
-    ld_sx = s64_t'(cfg_load_i[63:32]);
-    ld_sy = s64_t'(cfg_load_i[95:64]);
-    ld_sz = s64_t'(cfg_load_i[127:96]);
-    g_out_pitch = s64_t'(cfg_exec_i[27:12]);
-    g_kh        = s64_t'(cfg_exec_i[39:32]);
-    g_kw        = s64_t'(cfg_exec_i[47:40]);
-    g_ncb       = s64_t'(cfg_exec_i[55:48]);
-    g_sy        = s64_t'(cfg_exec_i[66:64]);
-    g_sx        = s64_t'(cfg_exec_i[69:67]);
-    g_dy        = s64_t'(cfg_exec_i[72:70]);
-    g_dx        = s64_t'(cfg_exec_i[75:73]);
-    g_in_h      = s64_t'(cfg_exec_i[85:76]);
-    g_in_w      = s64_t'(cfg_exec_i[95:86]);
-    g_in_pitch  = s64_t'(cfg_exec_i[111:96]);
-    g_cb_stride = s64_t'(cfg_exec_i[127:112]);
-    v_shift = s64_t'(cfg_vec_i[17:12]);
-    v_lo    = s64_t'($signed(cfg_vec_i[119:112]));
-    v_hi    = s64_t'($signed(cfg_vec_i[127:120]));
-    st_src_pitch  = s64_t'(cfg_store_i[27:12]);
-    st_sx         = s64_t'(cfg_store_i[63:32]);
-    st_sy         = s64_t'(cfg_store_i[95:64]);
-    st_spad_pitch = s64_t'(cfg_store_i[111:96]);
-    e_pool_k = s64_t'(cfg_epi_i[14:12]);
-    e_pool_s = s64_t'(cfg_epi_i[17:15]);
-    e_src_h  = s64_t'(cfg_epi_i[55:48]);
-    e_src_w  = s64_t'(cfg_epi_i[63:56]);
+    ld_sx = 64'(cfg_load_i[63:32]);
+    ld_sy = 64'(cfg_load_i[95:64]);
+    ld_sz = 64'(cfg_load_i[127:96]);
+    g_out_pitch = 64'(cfg_exec_i[27:12]);
+    g_kh        = 64'(cfg_exec_i[39:32]);
+    g_kw        = 64'(cfg_exec_i[47:40]);
+    g_ncb       = 64'(cfg_exec_i[55:48]);
+    g_sy        = 64'(cfg_exec_i[66:64]);
+    g_sx        = 64'(cfg_exec_i[69:67]);
+    g_dy        = 64'(cfg_exec_i[72:70]);
+    g_dx        = 64'(cfg_exec_i[75:73]);
+    g_in_h      = 64'(cfg_exec_i[85:76]);
+    g_in_w      = 64'(cfg_exec_i[95:86]);
+    g_in_pitch  = 64'(cfg_exec_i[111:96]);
+    g_cb_stride = 64'(cfg_exec_i[127:112]);
+    v_shift = 64'(cfg_vec_i[17:12]);
+    v_lo    = 64'($signed(cfg_vec_i[119:112]));
+    v_hi    = 64'($signed(cfg_vec_i[127:120]));
+    st_src_pitch  = 64'(cfg_store_i[27:12]);
+    st_sx         = 64'(cfg_store_i[63:32]);
+    st_sy         = 64'(cfg_store_i[95:64]);
+    st_spad_pitch = 64'(cfg_store_i[111:96]);
+    e_pool_k = 64'(cfg_epi_i[14:12]);
+    e_pool_s = 64'(cfg_epi_i[17:15]);
+    e_src_h  = 64'(cfg_epi_i[55:48]);
+    e_src_w  = 64'(cfg_epi_i[63:56]);
   end
 
   // ---- effective slot fields ----------------------------------------------------
   s64_t a_dram, b_row, b_in_s, c_row, d_row, e_iy0, f_ix0, g_dram, h_row;
   always_comb begin
-    a_dram = s64_t'(cmd_i[63:32]) + off[0];                 // LOAD, MARK dram
-    b_row  = s64_t'(cmd_i[79:64]) + off[1];                 // LOAD row
-    b_in_s = s64_t'($signed(cmd_i[47:32])) + off[1];        // MATMUL/DWCONV/VPOOL in (signed)
-    c_row  = s64_t'(cmd_i[79:64]) + off[2];                 // MATMUL/DWCONV acc, VADD/VPOOL out
-    d_row  = s64_t'(cmd_i[63:48]) + off[3];                 // MATMUL/DWCONV wgt, VADD b
-    e_iy0  = s64_t'($signed(cmd_i[107:96])) + off[4];
-    f_ix0  = s64_t'($signed(cmd_i[119:108])) + off[5];
-    g_dram = s64_t'(cmd_i[63:32]) + off[6];                 // STORE dram
-    h_row  = s64_t'(cmd_i[79:64]) + off[7];                 // STORE dst_row
+    a_dram = 64'(cmd_i[63:32]) + off[0];                 // LOAD, MARK dram
+    b_row  = 64'(cmd_i[79:64]) + off[1];                 // LOAD row
+    b_in_s = 64'($signed(cmd_i[47:32])) + off[1];        // MATMUL/DWCONV/VPOOL in (signed)
+    c_row  = 64'(cmd_i[79:64]) + off[2];                 // MATMUL/DWCONV acc, VADD/VPOOL out
+    d_row  = 64'(cmd_i[63:48]) + off[3];                 // MATMUL/DWCONV wgt, VADD b
+    e_iy0  = 64'($signed(cmd_i[107:96])) + off[4];
+    f_ix0  = 64'($signed(cmd_i[119:108])) + off[5];
+    g_dram = 64'(cmd_i[63:32]) + off[6];                 // STORE dram
+    h_row  = 64'(cmd_i[79:64]) + off[7];                 // STORE dst_row
   end
   s64_t vadd_a;                                              // VADD a is unsigned (slot B)
   s64_t st_src, st_param;
   always_comb begin
-    vadd_a   = s64_t'(cmd_i[47:32]) + off[1];
-    st_src   = s64_t'(cmd_i[95:80]) + off[2];
-    st_param = s64_t'(cmd_i[111:96]) + off[3];
+    vadd_a   = 64'(cmd_i[47:32]) + off[1];
+    st_src   = 64'(cmd_i[95:80]) + off[2];
+    st_param = 64'(cmd_i[111:96]) + off[3];
   end
 
   // ---- per-command checks ---------------------------------------------------------
@@ -147,18 +147,18 @@ module npu_check #(
   always_comb begin
     err   = tessel_isa_pkg::ErrNone;
     tok   = cmd_i[11:8];
-    dsize = s64_t'(dram_size_i);
+    dsize = 64'(dram_size_i);
     // LOAD
-    l_mem = s64_t'(cmd_i[13:12]);
-    l_n0  = s64_t'(cmd_i[20:16]);
-    l_pr  = s64_t'(cmd_i[23:21]);
-    l_pad = s64_t'(cmd_i[31:24]);
-    l_nx  = s64_t'(cmd_i[91:80]);
-    l_pt  = s64_t'(cmd_i[94:92]);
-    l_ny  = s64_t'(cmd_i[107:96]);
-    l_nz  = s64_t'(cmd_i[119:108]);
-    l_pb  = s64_t'(cmd_i[122:120]);
-    l_pl  = s64_t'(cmd_i[125:123]);
+    l_mem = 64'(cmd_i[13:12]);
+    l_n0  = 64'(cmd_i[20:16]);
+    l_pr  = 64'(cmd_i[23:21]);
+    l_pad = 64'(cmd_i[31:24]);
+    l_nx  = 64'(cmd_i[91:80]);
+    l_pt  = 64'(cmd_i[94:92]);
+    l_ny  = 64'(cmd_i[107:96]);
+    l_nz  = 64'(cmd_i[119:108]);
+    l_pb  = 64'(cmd_i[122:120]);
+    l_pl  = 64'(cmd_i[125:123]);
     l_rows = (l_mem == 0) ? SRows : (l_mem == 1) ? ARows : PRows;
     l_last = b_row + l_nz * l_ny * l_nx - 1;
     l_ry   = l_ny - l_pt - l_pb;
@@ -166,8 +166,8 @@ module npu_check #(
     l_e    = (l_mem == 0) ? 64'sd1 : (l_mem == 1) ? 64'sd4 : 64'sd9;
     l_end  = a_dram + (l_nz - 1) * ld_sz + (l_ry - 1) * ld_sy + (l_rx - 1) * ld_sx + l_n0 * l_e;
     // conv
-    c_oh   = s64_t'(cmd_i[25:16]);
-    c_ow   = s64_t'(cmd_i[89:80]);
+    c_oh   = 64'(cmd_i[25:16]);
+    c_ow   = 64'(cmd_i[89:80]);
     c_ncb  = (op == tessel_isa_pkg::OpMatmul) ? g_ncb : 64'sd1;
     c_last = c_row + (c_oh - 1) * g_out_pitch + c_ow - 1;
     c_wrows = (op == tessel_isa_pkg::OpMatmul) ? g_kh * g_kw * g_ncb * SDim : g_kh * g_kw;
@@ -182,15 +182,15 @@ module npu_check #(
     in_hi  = in_any ? b_in_s + (c_ncb - 1) * g_cb_stride + iy_hi * g_in_pitch + ix_hi : 64'sd0;
     v_last = c_row + (c_oh - 1) * g_out_pitch + c_ow - 1;
     // VADD
-    va_rows = s64_t'(cmd_i[95:80]);
+    va_rows = 64'(cmd_i[95:80]);
     va_b    = d_row;
     // STORE
     s_src_spad = cmd_i[12];
     s_dst_spad = cmd_i[13];
     s_raw      = cmd_i[14];
-    s_n0  = s64_t'(cmd_i[20:16]);
-    s_oh  = s64_t'(cmd_i[31:24]);
-    s_ow  = s64_t'(cmd_i[119:112]);
+    s_n0  = 64'(cmd_i[20:16]);
+    s_oh  = 64'(cmd_i[31:24]);
+    s_ow  = 64'(cmd_i[119:112]);
     s_last = (e_pool_k != 0) ? st_src + (e_src_h - 1) * st_src_pitch + e_src_w - 1
                              : st_src + (s_oh - 1) * st_src_pitch + s_ow - 1;
     s_dlast = h_row + (s_oh - 1) * st_spad_pitch + s_ow - 1;

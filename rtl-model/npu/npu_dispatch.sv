@@ -146,7 +146,7 @@ module npu_dispatch #(
     top       = depth_q - Lw'(1);
     body_end  = pc_q + 16'd1 + 16'(w_q[31:24]);
     limit     = (depth_q != '0) ? lend_q[top] : stream_len_i[15:0];
-    mark_dram = s64_t'(w_q[63:32]) + off_q[0];
+    mark_dram = 64'(w_q[63:32]) + off_q[0];
     all_idle  = &idle_i;
     any_blocked = |blocked_i;
     // ERR_INDEX of a deadlock: the first unit (LOAD, EXEC, STORE) that is not idle
@@ -176,7 +176,7 @@ module npu_dispatch #(
     dl_d      = 1'b0;
     depth_d   = depth_q;
     for (int k = 0; k < 5; k++) cfg_d[k] = cfg_q[k];
-    for (int l = 0; l < int'(LoopSlots); l++) begin
+    for (int l = 0; l < LoopSlots; l++) begin
       lstart_d[l] = lstart_q[l];
       lend_d[l]   = lend_q[l];
       lcount_d[l] = lcount_q[l];
@@ -205,9 +205,7 @@ module npu_dispatch #(
     stall_queue_o = 1'b0;
     stall_mark_o  = 1'b0;
     mark_active_o = 1'b0;
-    dma_req_valid_o = 1'b0;
     dma_req_addr_o  = rbase_q + {24'd0, rbeat_q, 3'd0};
-    dma_w_valid_o   = 1'b0;
     dma_w_data_o    = rec_q[64*32'(rbeat_q) +: 64];
     dma_w_strb_o    = recm_q[8*32'(rbeat_q) +: 8];
     abort_now = abort_i && state_q != StIdle && state_q != StErrDrain &&
@@ -293,12 +291,12 @@ module npu_dispatch #(
                 lend_d[depth_q]   = body_end;
                 lcount_d[depth_q] = w_q[23:8];
                 liter_d[depth_q]  = '0;
-                lstride_d[depth_q][0] = s64_t'($signed(w_q[63:32]));
-                lstride_d[depth_q][1] = s64_t'($signed(w_q[79:64]));
-                lstride_d[depth_q][2] = s64_t'($signed(w_q[95:80]));
-                lstride_d[depth_q][3] = s64_t'($signed(w_q[111:96]));
-                lstride_d[depth_q][4] = s64_t'($signed(w_q[119:112]));
-                lstride_d[depth_q][5] = s64_t'($signed(w_q[127:120]));
+                lstride_d[depth_q][0] = 64'($signed(w_q[63:32]));
+                lstride_d[depth_q][1] = 64'($signed(w_q[79:64]));
+                lstride_d[depth_q][2] = 64'($signed(w_q[95:80]));
+                lstride_d[depth_q][3] = 64'($signed(w_q[111:96]));
+                lstride_d[depth_q][4] = 64'($signed(w_q[119:112]));
+                lstride_d[depth_q][5] = 64'($signed(w_q[127:120]));
                 lstride_d[depth_q][6] = ls_q ? ls_g_q : 64'sd0;
                 lstride_d[depth_q][7] = ls_q ? ls_h_q : 64'sd0;
                 for (int k = 0; k < 8; k++) lsaved_d[depth_q][k] = off_q[k];
@@ -314,8 +312,8 @@ module npu_dispatch #(
               end else begin
                 ls_d     = 1'b1;
                 ls_idx_d = pc_q;
-                ls_g_d   = s64_t'($signed(w_q[63:32]));
-                ls_h_d   = s64_t'($signed(w_q[79:64]));
+                ls_g_d   = 64'($signed(w_q[63:32]));
+                ls_h_d   = 64'($signed(w_q[79:64]));
                 pc_d     = pc_q + 16'd1;
               end
             end
@@ -323,7 +321,7 @@ module npu_dispatch #(
               if (w_q[31:25] != '0 || w_q[127:64] != '0) begin
                 err_d   = tessel_isa_pkg::ErrBadField;
                 state_d = StErrDrain;
-              end else if (w_q[24] && (mark_dram < 0 || mark_dram + s64_t'(RecBytes) > s64_t'(dram_size_i))) begin
+              end else if (w_q[24] && (mark_dram < 0 || mark_dram + 64'(RecBytes) > 64'(dram_size_i))) begin
                 err_d   = tessel_isa_pkg::ErrDramRange;
                 state_d = StErrDrain;
               end else begin
@@ -390,8 +388,6 @@ module npu_dispatch #(
       // one request per beat, request and data offered together
       StMarkWrite: begin
         mark_active_o   = 1'b1;
-        dma_req_valid_o = !rreq_q;
-        dma_w_valid_o   = !rw_q;
         rreq_d = rreq_q || dma_req_ready_i;
         rw_d   = rw_q || dma_w_ready_i;
         if (!rreq_q && dma_req_ready_i) routst_d = routst_d + 6'd1;
@@ -443,7 +439,9 @@ module npu_dispatch #(
     end
   end
 
-  assign busy_o        = (state_q != StIdle);
+  assign busy_o          = (state_q != StIdle);
+  assign dma_req_valid_o = (state_q == StMarkWrite) && !rreq_q;
+  assign dma_w_valid_o   = (state_q == StMarkWrite) && !rw_q;
   assign err_code_o    = err_q;
   assign err_index_o   = eidx_q;
   assign cur_index_o   = 32'(pc_q);
@@ -484,7 +482,7 @@ module npu_dispatch #(
     ls_g_q   <= ls_g_d;
     ls_h_q   <= ls_h_d;
     for (int k = 0; k < 5; k++) cfg_q[k] <= cfg_d[k];
-    for (int l = 0; l < int'(LoopSlots); l++) begin
+    for (int l = 0; l < LoopSlots; l++) begin
       lstart_q[l] <= lstart_d[l];
       lend_q[l]   <= lend_d[l];
       lcount_q[l] <= lcount_d[l];

@@ -146,6 +146,10 @@ module npu_load #(
     param_wdata_o = rowbytes;
   end
 
+  // a request never waits for ready (its own block: the port's ready may
+  // depend on valid)
+  always_comb dma_req_valid_o = split_q || (gen_q && dq_cnt_q != (Qw+1)'(Inflight) && !is_pad);
+
   logic row_ready, row_written;
   always_comb begin
     cfg_d    = cfg_q;
@@ -166,7 +170,6 @@ module npu_load #(
     dq_wdata = {is_pad, rbeats, raddr[2:0], drow_q};
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
-    dma_req_valid_o = 1'b0;
     dma_req_addr_o  = {raddr[31:3], 3'd0};
     dma_req_len_o   = 8'(first_beats) - 8'd1;
     dram_rd_bytes_o = '0;
@@ -196,12 +199,10 @@ module npu_load #(
       end
     end else if (split_q) begin
       // the rest of a burst that crossed a 4 KiB boundary
-      dma_req_valid_o = 1'b1;
       dma_req_addr_o  = saddr_q;
       dma_req_len_o   = 8'(sbeats_q) - 8'd1;
       if (dma_req_ready_i) split_d = 1'b0;
     end else if (gen_q && dq_cnt_q != (Qw+1)'(Inflight)) begin
-      dma_req_valid_o = !is_pad;
       if (is_pad || dma_req_ready_i) begin
         dq_push = 1'b1;
         if (!is_pad) begin

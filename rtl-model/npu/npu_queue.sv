@@ -54,13 +54,17 @@ module npu_queue #(
   assign head = mem_q[rp_q];
   assign htok = head[11:8];
 
+  // pop step: every named counter non-zero; the unit must be free (its own
+  // block: the unit's done may depend on valid in the same cycle)
   always_comb begin
-    cmd_o  = head[127:0];
-    side_o = head[209:128];
-    // pop step: every named counter non-zero; the unit must be free
     head_ok = (cnt_q != '0) && !run_q && !pend_q &&
               (!htok[0] || pop_prev_ok_i) && (!htok[1] || pop_next_ok_i);
     cmd_valid_o = head_ok && !flush_i;
+  end
+
+  always_comb begin
+    cmd_o  = head[127:0];
+    side_o = head[209:128];
     deq         = cmd_valid_o && cmd_ready_i;
     pop_prev_o  = deq && htok[0];
     pop_next_o  = deq && htok[1];

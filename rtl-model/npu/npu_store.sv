@@ -33,6 +33,7 @@ module npu_store #(
   output      logic [AAw-1:0]     acc_addr_o,
   input  wire logic [Dim*32-1:0]  acc_rdata_i,
   output      logic               spad_re_o,
+  input  wire logic               spad_rgnt_i,    // the SPAD read port is shared: wait for it
   output      logic [SAw-1:0]     spad_addr_o,
   input  wire logic [Dim*8-1:0]   spad_rdata_i,
   output      logic               param_re_o,
@@ -224,9 +225,7 @@ module npu_store #(
     spad_we_o       = 1'b0;
     spad_waddr_o    = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
     spad_wdata_o    = spad_row;
-    dma_req_valid_o = 1'b0;
     dma_req_addr_o  = baddr_q + {24'd0, beat_q, 3'd0};
-    dma_w_valid_o   = 1'b0;
     dma_w_data_o    = sh_q[64*32'(beat_q) +: 64];
     dma_w_strb_o    = shm_q[8*32'(beat_q) +: 8];
     stall_dram_o    = 1'b0;
@@ -312,7 +311,9 @@ module npu_store #(
         acc_re_o  = tap_in && !src_spad;
         spad_re_o = tap_in && src_spad;
         t1_d      = 1'b1;
-        if (last_tap) begin
+        if (spad_re_o && !spad_rgnt_i) begin
+          t1_d = 1'b0;                     // port busy: the same tap next cycle
+        end else if (last_tap) begin
           i_d     = '0;
           j_d     = '0;
           state_d = StFinish;
@@ -357,8 +358,6 @@ module npu_store #(
         if (dst_spad) begin
           state_d = StTaps;
         end else begin
-          dma_req_valid_o = !reqd_q && (outst_q < 8'd255);
-          dma_w_valid_o   = !wd_q;
           reqd_d = reqd_q || (dma_req_valid_o && dma_req_ready_i);
           wd_d   = wd_q || (dma_w_valid_o && dma_w_ready_i);
           if (dma_req_valid_o && dma_req_ready_i) outst_d = outst_d + 8'd1;
@@ -410,6 +409,9 @@ module npu_store #(
   end
 
   assign busy_o = (state_q != StIdle);
+  // request and data of a beat are offered without waiting for ready
+  assign dma_req_valid_o = (state_q == StWait) && !dst_spad && !reqd_q && (outst_q < 8'd255);
+  assign dma_w_valid_o   = (state_q == StWait) && !dst_spad && !wd_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin

@@ -51,7 +51,7 @@ module npu_store_tb #(
     .clr_i (1'b0),
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i, .done_o, .dram_base_i,
     .acc_re_o (acc_re), .acc_addr_o (acc_addr), .acc_rdata_i (acc_rdata),
-    .spad_re_o (spad_re), .spad_addr_o (spad_addr), .spad_rdata_i (spad_rdata),
+    .spad_re_o (spad_re), .spad_rgnt_i (1'b1), .spad_addr_o (spad_addr), .spad_rdata_i (spad_rdata),
     .param_re_o (param_re), .param_addr_o (param_addr), .param_rdata_i (param_rdata),
     .spad_we_o (spad_we), .spad_wgnt_i (1'b1), .spad_waddr_o (spad_waddr), .spad_wdata_o (spad_wdata),
     .dma_req_valid_o, .dma_req_ready_i, .dma_req_addr_o, .dma_w_valid_o, .dma_w_ready_i,
