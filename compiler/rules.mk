@@ -203,3 +203,5 @@ $(COMPILER_TEST_OBJ)/test-quant: tests/compiler/test_quant.c $(COMPILER_LIB_OBJS
 
 test-quant-unit: $(COMPILER_TEST_OBJ)/test-quant
 	$(COMPILER_TEST_OBJ)/test-quant
+
+include compiler/lower.mk

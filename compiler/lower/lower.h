@@ -1,0 +1,114 @@
+/* lower: quantised IR -> NPU kernels -> command streams (issue 7).
+ *
+ * Input: a quantised graph after `requant` (QConv, QMatMul with mult/shift
+ * attributes, int8 values with per-tensor activation quantisation).
+ * Output: a lower_program: one command stream per kernel (a conv/matmul with
+ * its epilogue), the constant blob (weight tiles and PARAM rows) and the
+ * DRAM layout of every activation (from window offset 0, the constants
+ * after them), all addresses relative to the NPU's DRAM
+ * window (docs/memory-map.md).  Ops the NPU cannot run become fallback records.
+ *
+ * Layout (docs/lowering.md): an activation [N=1, C, H, W] lives in DRAM as
+ * NCHWc with c = DIM: [ceil(C/DIM)][H][W][DIM] int8, one pixel per DIM bytes,
+ * so a LOAD moves one pixel per SPAD row.  Lanes >= C hold the tensor's zero
+ * point (the NPU writes them so; a real zero).  Graph inputs and outputs are
+ * converted once at the edges by the runtime (lower_pack / lower_unpack).
+ *
+ * Memory: a program owns everything it points to; lower_program_free() frees it. */
+#ifndef TESSEL_LOWER_H
+#define TESSEL_LOWER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ir.h"
+#include "tessel_targets.h"
+
+/* A growable command stream (16 bytes per command, as in command SRAM). */
+typedef struct lower_stream {
+  uint8_t *bytes; /* n commands */
+  uint32_t n;     /* commands */
+  uint32_t cap;   /* commands allocated */
+  int bad;        /* an encode failed (field out of range) or out of memory */
+} lower_stream;
+
+/* Where one activation lives in the DRAM window. */
+typedef struct lower_tensor {
+  const ir_value *v;  /* the IR value */
+  uint64_t dram;      /* byte offset in the window */
+  uint64_t bytes;     /* blocks * h * w * DIM */
+  int64_t c, h, w;    /* channels and image (a matmul's [R, K] is c = K, h = R, w = 1) */
+  int64_t blocks;     /* ceil(c / DIM) */
+  int zp;             /* zero point: the value of lanes >= c */
+  int rk;             /* 1: the IR holds it as [R, K] (matmul operand), not NCHW */
+} lower_tensor;
+
+typedef enum {
+  LOWER_K_CONV,     /* MATMUL with the conv address generator (QConv, QMatMul) */
+  LOWER_K_DWCONV,   /* DWCONV (depthwise QConv) */
+  LOWER_K_FALLBACK, /* firmware runs the op (not on the NPU) */
+} lower_kernel_kind;
+
+/* The schedule of one conv kernel (the knobs of docs/lowering.md). */
+typedef struct lower_sched {
+  int oh_tile;  /* output rows per tile (0: the largest that fits) */
+  int ob_group; /* output channel blocks per hardware loop, 1..7 */
+} lower_sched;
+
+/* One kernel: a fused op with its stream, or a fallback record. */
+typedef struct lower_kernel {
+  lower_kernel_kind kind;  /* what runs it */
+  const ir_node *node;     /* the anchor node (its src names the ONNX node) */
+  int in, out;             /* indices into lower_program.tensors (-1: none) */
+  lower_stream stream;     /* commands (empty for a fallback) */
+  lower_sched sched;       /* the schedule used */
+  int64_t spad_rows_used;  /* peak scratchpad rows */
+  int64_t acc_rows_used;   /* peak accumulator rows */
+  int64_t param_rows_used; /* PARAM rows */
+} lower_kernel;
+
+typedef struct lower_program {
+  const tsl_target_t *target; /* the target the streams are for */
+  lower_kernel *kernels;      /* n_kernels, in execution order */
+  int n_kernels;
+  lower_tensor *tensors;      /* every activation with a DRAM home */
+  int n_tensors;
+  uint8_t *consts;            /* weight tiles and PARAM rows */
+  uint64_t consts_base;       /* their DRAM offset in the window (after the activations) */
+  uint64_t consts_bytes;
+  uint64_t dram_bytes;        /* window size needed: constants + activations */
+} lower_program;
+
+/* Options (the comparison switches of issue 7). */
+typedef struct lower_opts {
+  lower_sched sched; /* forced schedule (zeros: default) */
+} lower_opts;
+
+/* Lowers quantised graph g for target t.  Returns a program the caller frees,
+ * or NULL with d filled (an op or shape the lowering does not support, or a
+ * layer that cannot fit the target, named by its node). */
+lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower_opts *o, diag *d);
+void lower_program_free(lower_program *p);
+
+/* The tensor of value v, or NULL. */
+const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v);
+
+/* Edge conversions done by the runtime: NCHW int8 `src` (c*h*w elements) into
+ * the blocked DRAM layout at dst (t->bytes bytes), and back. */
+void lower_pack(const lower_tensor *t, int dim, const int8_t *src, uint8_t *dst);
+void lower_unpack(const lower_tensor *t, int dim, const uint8_t *src, int8_t *dst);
+
+/* Appends one encoded command (used through LOWER_EMIT). */
+void lower_stream_put(lower_stream *s, const uint32_t w[4]);
+
+/* Emits a command with designated initialisers through the generated encoder:
+ * LOWER_EMIT(s, matmul, .oh = 4, ...).  A field out of range marks s bad. */
+#define LOWER_EMIT(s, kind, ...)                                  \
+  do {                                                            \
+    tsl_##kind##_t c_ = {__VA_ARGS__};                            \
+    uint32_t w_[4];                                               \
+    if (tsl_##kind##_encode(&c_, w_) != 0) (s)->bad = 1;          \
+    else lower_stream_put((s), w_);                               \
+  } while (0)
+
+#endif

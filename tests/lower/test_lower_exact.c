@@ -1,0 +1,285 @@
+/* test_lower_exact: the lowering against the int8 reference, bit for bit.
+ *
+ * Each case builds a small quantised graph (random int8 data, random
+ * requantisation constants), runs it on ref_int8, lowers it for npu4, npu8
+ * and npu16, runs every kernel's stream on the NPU C model over one DRAM
+ * window (activations + constants, the input packed at the edge as the
+ * runtime does) and compares the unpacked output with the reference.
+ * Ends with "N passed, N failed". */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower.h"
+#include "npu_model.h"
+#include "ref_int8.h"
+
+static uint32_t rng = 12345;
+static int rnd(int lo, int hi) { /* uniform in [lo, hi] */
+  rng = rng * 1103515245u + 12345u;
+  return lo + (int)((rng >> 8) % (uint32_t)(hi - lo + 1));
+}
+
+/* ---- building graphs ---- */
+
+static void set_quant(ir_graph *g, ir_value *v, int zp) {
+  v->quant.kind = IR_QUANT_TENSOR;
+  v->quant.n = 1;
+  v->quant.scale = arena_alloc(g->arena, sizeof(float));
+  v->quant.zero_point = arena_alloc(g->arena, sizeof(int32_t));
+  v->quant.scale[0] = 1.0f;
+  v->quant.zero_point[0] = zp;
+}
+
+static ir_value *act(ir_graph *g, const char *name, int rank, const int64_t *dims, int zp) {
+  diag d = {0};
+  ir_value *v = ir_value_new(g, name, IR_VALUE_INPUT, &d);
+  v->dtype = IR_I8;
+  v->rank = rank;
+  memcpy(v->dims, dims, sizeof(int64_t) * (size_t)rank);
+  set_quant(g, v, zp);
+  return v;
+}
+
+static ir_value *cnst(ir_graph *g, const char *name, ir_dtype t, int rank, const int64_t *dims, int lo, int hi) {
+  diag d = {0};
+  ir_value *v = ir_value_new(g, name, IR_VALUE_CONST, &d);
+  v->dtype = t;
+  v->rank = rank;
+  memcpy(v->dims, dims, sizeof(int64_t) * (size_t)rank);
+  ir_value_alloc_data(g, v, &d);
+  for (int64_t i = 0; i < ir_value_numel(v); i++) ir_elem_set_f64(t, v->data, i, rnd(lo, hi));
+  set_quant(g, v, 0);
+  return v;
+}
+
+/* Requantisation and clamp attributes: multipliers in [2^30, 2^31), shifts
+ * that bring a reduction of `red` products to about the int8 range. */
+static void requant(ir_graph *g, ir_node *n, int64_t m, int64_t red, int lo, int hi) {
+  diag d = {0};
+  int64_t *mult = malloc(sizeof(int64_t) * (size_t)m), *shift = malloc(sizeof(int64_t) * (size_t)m);
+  int s = 31 + 6;
+  for (int64_t r = red; r > 1; r /= 2) s++;
+  s -= 5;
+  for (int64_t i = 0; i < m; i++) {
+    mult[i] = (1ll << 30) + rnd(0, 1 << 29) * 2ll;
+    shift[i] = s + rnd(-1, 1);
+  }
+  ir_attr_set_ints(g, n, "mult", mult, (int)m, &d);
+  ir_attr_set_ints(g, n, "shift", shift, (int)m, &d);
+  ir_attr_set_int(g, n, "lo", lo, &d);
+  ir_attr_set_int(g, n, "hi", hi, &d);
+  free(mult);
+  free(shift);
+}
+
+typedef struct {
+  int c, m, h, w, kh, kw, sy, sx, dy, dx, pt, pl, pb, pr, group, zx, zy, lo, hi;
+} conv_spec;
+
+/* Appends a QConv reading x; returns its output value. */
+static ir_value *add_conv(ir_graph *g, ir_value *x, const conv_spec *s, const char *name) {
+  diag d = {0};
+  char nm[64];
+  int oh = (s->h + s->pt + s->pb - s->dy * (s->kh - 1) - 1) / s->sy + 1;
+  int ow = (s->w + s->pl + s->pr - s->dx * (s->kw - 1) - 1) / s->sx + 1;
+  int64_t wd[4] = {s->m, s->c / s->group, s->kh, s->kw}, bd[1] = {s->m}, od[4] = {1, s->m, oh, ow};
+  snprintf(nm, sizeof nm, "%s.w", name);
+  ir_value *w = cnst(g, nm, IR_I8, 4, wd, -127, 127);
+  snprintf(nm, sizeof nm, "%s.b", name);
+  ir_value *b = cnst(g, nm, IR_I32, 1, bd, -3000, 3000);
+  b->quant.kind = IR_QUANT_NONE;
+  ir_value *y = act(g, name, 4, od, s->zy);
+  ir_value *in[3] = {x, w, b};
+  ir_node *n = ir_node_new(g, IR_OP_QCONV, name, in, 3, y, &d);
+  int64_t st[2] = {s->sy, s->sx}, dl[2] = {s->dy, s->dx}, pd[4] = {s->pt, s->pl, s->pb, s->pr};
+  ir_attr_set_ints(g, n, "strides", st, 2, &d);
+  ir_attr_set_ints(g, n, "dilations", dl, 2, &d);
+  ir_attr_set_ints(g, n, "pads", pd, 4, &d);
+  ir_attr_set_int(g, n, "group", s->group, &d);
+  requant(g, n, s->m, (int64_t)(s->c / s->group) * s->kh * s->kw, s->lo, s->hi);
+  return y;
+}
+
+static ir_value *add_matmul(ir_graph *g, ir_value *a, int r, int k, int nn, int zy, const char *name) {
+  diag d = {0};
+  char nm[64];
+  int64_t bd[2] = {k, nn}, cd[1] = {nn}, od[2] = {r, nn};
+  snprintf(nm, sizeof nm, "%s.w", name);
+  ir_value *w = cnst(g, nm, IR_I8, 2, bd, -127, 127);
+  snprintf(nm, sizeof nm, "%s.b", name);
+  ir_value *b = cnst(g, nm, IR_I32, 1, cd, -3000, 3000);
+  b->quant.kind = IR_QUANT_NONE;
+  ir_value *y = act(g, name, 2, od, zy);
+  ir_value *in[3] = {a, w, b};
+  ir_node *n = ir_node_new(g, IR_OP_QMATMUL, name, in, 3, y, &d);
+  requant(g, n, nn, k, -128, 127);
+  return y;
+}
+
+/* ---- running ---- */
+
+/* Runs g on the reference; returns the graph output's data (malloc'd). */
+static int8_t *run_ref(ir_graph *g, const int8_t *input) {
+  int nv = g->n_values;
+  void **data = calloc((size_t)nv, sizeof(void *));
+  int8_t *result = NULL;
+  for (int i = 0; i < nv; i++) {
+    ir_value *v = g->values[i];
+    if (v->kind == IR_VALUE_CONST) data[i] = v->data;
+    else if (v == g->inputs[0]) data[i] = (void *)input;
+  }
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    const void *in[IR_MAX_INPUTS];
+    for (int k = 0; k < n->n_in; k++)
+      for (int j = 0; j < nv; j++)
+        if (g->values[j] == n->in[k]) in[k] = data[j];
+    int oi = 0;
+    while (g->values[oi] != n->out) oi++;
+    data[oi] = malloc((size_t)ir_value_numel(n->out));
+    diag d = {0};
+    if (ref_int8_eval(n, in, data[oi], &d)) {
+      fprintf(stderr, "ref: %s\n", d.msg);
+      exit(2);
+    }
+  }
+  for (int i = 0; i < nv; i++) {
+    if (g->values[i] == g->outputs[0]) result = data[i];
+    else if (g->values[i]->kind == IR_VALUE_NODE) free(data[i]);
+  }
+  free(data);
+  return result;
+}
+
+static int passed, failed;
+
+/* Lowers g for target tname, runs it on the C model, compares with ref. */
+static void check(const char *what, ir_graph *g, const char *tname, const int8_t *input, const int8_t *ref,
+                  lower_sched sched) {
+  const tsl_target_t *t = tsl_target_find(tname);
+  lower_opts o = {.sched = sched};
+  diag d = {0};
+  lower_program *p = lower_graph(g, t, &o, &d);
+  if (!p) {
+    printf("FAIL: %s on %s: lowering: %s\n", what, tname, d.msg);
+    failed++;
+    return;
+  }
+  uint8_t *dram = calloc(p->dram_bytes, 1);
+  memcpy(dram + p->consts_base, p->consts, p->consts_bytes);
+  const lower_tensor *ti = lower_find_tensor(p, g->inputs[0]), *to = lower_find_tensor(p, g->outputs[0]);
+  lower_pack(ti, (int)t->dim, input, dram + ti->dram);
+  npu_model_t *m = npu_model_new(t);
+  int ok = 1;
+  uint32_t cmds = 0;
+  for (int i = 0; i < p->n_kernels && ok; i++) {
+    npu_run_t run = {.stream = p->kernels[i].stream.bytes, .stream_len = p->kernels[i].stream.n, .dram = dram,
+                     .dram_size = p->dram_bytes};
+    npu_result_t r;
+    cmds += run.stream_len;
+    if (npu_model_run(m, &run, &r) != 0) {
+      printf("FAIL: %s on %s: kernel %d: %s\n", what, tname, i, r.message);
+      ok = 0;
+    }
+  }
+  if (ok) {
+    int64_t n = ir_value_numel(g->outputs[0]), bad = 0, first = -1;
+    int8_t *out = malloc((size_t)n);
+    lower_unpack(to, (int)t->dim, dram + to->dram, out);
+    for (int64_t i = 0; i < n; i++)
+      if (out[i] != ref[i] && bad++ == 0) first = i;
+    if (bad) {
+      printf("FAIL: %s on %s: %lld of %lld outputs differ (first at %lld: npu %d, ref %d)\n", what, tname,
+             (long long)bad, (long long)n, (long long)first, out[first], ref[first]);
+      ok = 0;
+    }
+    free(out);
+  }
+  if (ok) {
+    printf("PASS: %s on %s (%d kernels, %u commands)\n", what, tname, p->n_kernels, cmds);
+    passed++;
+  } else {
+    failed++;
+  }
+  npu_model_free(m);
+  free(dram);
+  lower_program_free(p);
+}
+
+static void run_case(const char *what, ir_graph *g, lower_sched sched) {
+  int64_t n = ir_value_numel(g->inputs[0]);
+  int8_t *input = malloc((size_t)n);
+  for (int64_t i = 0; i < n; i++) input[i] = (int8_t)rnd(-128, 127);
+  int8_t *ref = run_ref(g, input);
+  /* The case must exercise the arithmetic: outputs spread, not all clamped. */
+  int seen[256] = {0}, distinct = 0;
+  for (int64_t i = 0; i < ir_value_numel(g->outputs[0]); i++) distinct += !seen[ref[i] + 128]++;
+  if (distinct < 8) {
+    printf("FAIL: %s: the reference output has only %d distinct values (a weak case)\n", what, distinct);
+    failed++;
+  }
+  static const char *targets[] = {"npu4", "npu8", "npu16"};
+  for (int i = 0; i < 3; i++) check(what, g, targets[i], input, ref, sched);
+  free(input);
+  free(ref);
+  ir_graph_free(g);
+}
+
+static void conv_case(const char *what, conv_spec s, lower_sched sched) {
+  diag d = {0};
+  ir_graph *g = ir_graph_new(what, &d);
+  int64_t xd[4] = {1, s.c, s.h, s.w};
+  ir_value *x = act(g, "x", 4, xd, s.zx);
+  ir_add_input(g, x, &d);
+  ir_add_output(g, add_conv(g, x, &s, "conv"), &d);
+  run_case(what, g, sched);
+}
+
+int main(void) {
+  lower_sched dflt = {0};
+  /* c m h w kh kw sy sx dy dx pt pl pb pr group zx zy lo hi */
+  conv_case("conv3x3 c3 m5 7x9 pad1", (conv_spec){3, 5, 7, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -3, 4, -128, 127}, dflt);
+  conv_case("conv3x3 c10 m13 9x8 stride2", (conv_spec){10, 13, 9, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 17, -9, -128, 127},
+            dflt);
+  conv_case("conv1x1 c17 m9 5x5", (conv_spec){17, 9, 5, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, -128, 0, -128, 127}, dflt);
+  conv_case("conv3x3 dilation2 pad2", (conv_spec){6, 6, 9, 7, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1, 5, 3, -128, 127}, dflt);
+  conv_case("conv5x5 zx100 relu6-like clamp", (conv_spec){4, 7, 11, 9, 5, 5, 1, 2, 1, 1, 2, 2, 2, 2, 1, 100, -20, -20, 60},
+            dflt);
+  conv_case("conv asymmetric pads 0,1,1,0", (conv_spec){5, 3, 6, 5, 3, 3, 1, 1, 1, 1, 0, 1, 1, 0, 1, -7, 2, -128, 127},
+            dflt);
+  conv_case("conv group2 c8 m6", (conv_spec){8, 6, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 2, 9, -1, -128, 127}, dflt);
+  conv_case("depthwise c11 3x3 stride2", (conv_spec){11, 11, 9, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 11, -5, 6, -128, 127},
+            dflt);
+  conv_case("depthwise c20 3x3 pad1", (conv_spec){20, 20, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 20, 30, 0, 0, 127}, dflt);
+  conv_case("conv c9 m40 tiles oh2 G1", (conv_spec){9, 40, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -128, 127},
+            (lower_sched){.oh_tile = 2, .ob_group = 1});
+  conv_case("conv c9 m40 tiles oh3 G3", (conv_spec){9, 40, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -128, 127},
+            (lower_sched){.oh_tile = 3, .ob_group = 3});
+
+  { /* matmul */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("matmul", &d);
+    int64_t ad[2] = {3, 20};
+    ir_value *a = act(g, "a", 2, ad, -11);
+    ir_add_input(g, a, &d);
+    ir_add_output(g, add_matmul(g, a, 3, 20, 11, 5, "mm"), &d);
+    run_case("matmul 3x20 x 20x11", g, dflt);
+  }
+  { /* a chain: conv -> depthwise -> 1x1 conv, intermediates through DRAM */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("chain", &d);
+    int64_t xd[4] = {1, 3, 10, 9};
+    ir_value *x = act(g, "x", 4, xd, 0);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {3, 12, 10, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, -128, -128, 127};
+    ir_value *y1 = add_conv(g, x, &s1, "c1");
+    conv_spec s2 = {12, 12, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 12, -128, -100, -100, 127};
+    ir_value *y2 = add_conv(g, y1, &s2, "dw");
+    conv_spec s3 = {12, 7, 5, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, -100, 3, -128, 127};
+    ir_add_output(g, add_conv(g, y2, &s3, "pw"), &d);
+    run_case("chain conv-dw-pw", g, dflt);
+  }
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
