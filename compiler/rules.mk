@@ -37,6 +37,7 @@ COMPILER_LIB_OBJS     := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(filter co
 COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(filter compiler/%,$(COMPILER_LIB_SRCS))) \
                          $(COMPILER_OBJ_SAN)/npu_arith.o \
                          $(COMPILER_OBJ_SAN)/onnx.pb-c.o
+include compiler/tpkg.mk
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan
 TEST_SUITES += compiler-unit filecheck import cli fuzz-import-short fuzz-parse-ir-short
