@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_c.h"
 #include "ir_parse.h"
 #include "ir_print.h"
 #include "ir_verify.h"
@@ -14,6 +15,7 @@
 #include "pipeline.h"
 #include "quant.h"
 #include "ref_exec.h"
+#include "tpkg_inspect.h"
 
 enum { MAX_LIST = 64 };
 
@@ -49,6 +51,8 @@ static const char *const usage_main =
     "  ref      run a model on the float reference executor (.npy in, .npy out)\n"
     "  compile  compile a model (today: import and graph passes only)\n"
     "  passes   list the graph passes\n"
+    "  inspect  validate a model package and print it (streams disassembled)\n"
+    "  emit-c   write a model package as a C array for firmware\n"
     "options: --help, --version (also after each command)\n";
 
 static const char *const usage_ir =
@@ -596,6 +600,8 @@ int cli_main(int argc, char **argv) {
     printf("tessel %s (ONNX opset %d-%d)\n", TESSEL_VERSION, ONNX_MIN_OPSET, ONNX_MAX_OPSET);
     return CLI_OK;
   }
+  if (!strcmp(cmd, "inspect")) return tpkg_inspect_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "emit-c")) return tpkg_emit_c_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "passes")) {
     for (const pass_info *p = pass_registry; p->name; p++) printf("%-14s %s\n", p->name, p->what);
     return CLI_OK;

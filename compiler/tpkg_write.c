@@ -186,9 +186,10 @@ int tpkg_write(const tpkg_package *p, uint8_t **out, size_t *len, diag *d) {
 }
 
 int tpkg_diag(diag *d, const tpkg_error *e) {
-  char tail[128] = "";
-  if (e->index >= 0) snprintf(tail, sizeof tail, " (item %lld, value %llu)", (long long)e->index, (unsigned long long)e->value);
-  else snprintf(tail, sizeof tail, " (value %llu)", (unsigned long long)e->value);
+  char val[32], tail[128];
+  snprintf(val, sizeof val, e->value > 4096 ? "0x%llX" : "%llu", (unsigned long long)e->value);
+  if (e->index >= 0) snprintf(tail, sizeof tail, " (item %lld, value %s)", (long long)e->index, val);
+  else snprintf(tail, sizeof tail, " (value %s)", val);
   if (d && d->msg[0]) {
     /* Append to a prefix a caller already set. */
     size_t n = strlen(d->msg);

@@ -1,0 +1,139 @@
+/* tpkg_inspect: a human-readable dump of a .tpkg (see tpkg_inspect.h).
+ * The package is validated first, so every offset printed is in bounds. */
+#include "tpkg_inspect.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "tessel_isa.h"
+#include "tpkg.h"
+
+static const char *const sect_names[TPKG_NSECT + 1] = {"?",  "STRINGS", "NODES",  "KERNELS", "STREAMS",
+                                                       "IO", "FALLBACK", "WINDOW", "WEIGHTS"};
+
+static void print_shape(FILE *out, uint32_t rank, const uint32_t *dims) {
+  fputc('[', out);
+  for (uint32_t i = 0; i < rank; i++) fprintf(out, "%s%u", i ? "," : "", dims[i]);
+  fputc(']', out);
+}
+
+static void print_window(FILE *out, const tpkg_window *w) {
+  fprintf(out, "window: %u bytes\n", w->window_bytes);
+  fprintf(out, "  weights  0x%08X %u bytes\n", w->weights_offset, w->weights_bytes);
+  fprintf(out, "  io       0x%08X %u bytes\n", w->io_offset, w->io_bytes);
+  fprintf(out, "  scratch  0x%08X %u bytes\n", w->scratch_offset, w->scratch_bytes);
+  fprintf(out, "  marks    0x%08X %u bytes\n", w->marks_offset, w->marks_bytes);
+}
+
+static void print_io(FILE *out, const tpkg_view *v) {
+  fprintf(out, "io: %u\n", v->n_io);
+  for (uint32_t i = 0; i < v->n_io; i++) {
+    tpkg_io io;
+    tpkg_view_io(v, i, &io);
+    fprintf(out, "  %s '%s' %s ", io.dir == TPKG_DIR_INPUT ? "input " : "output", io.name, tpkg_dtype_name(io.dtype));
+    print_shape(out, io.rank, io.dims);
+    fprintf(out, " %s scale %g zp %d at 0x%08X (%u bytes)\n", tpkg_layout_name(io.layout), (double)io.scale,
+            io.zero_point, io.offset, io.size);
+  }
+}
+
+static void print_kernels(FILE *out, const tpkg_view *v) {
+  fprintf(out, "kernels: %u (%u commands)\n", v->n_kernels, v->n_cmds);
+  for (uint32_t k = 0; k < v->n_kernels; k++) {
+    tpkg_kernel_view kv;
+    tpkg_view_kernel(v, k, &kv);
+    fprintf(out, "  kernel %u '%s' id %u: %u commands at %u, estimate %llu cycles, useful MACs %llu, compulsory DRAM %llu bytes\n",
+            k, kv.name, kv.mark_id, kv.cmd_count, kv.cmd_first, (unsigned long long)kv.estimate_cycles,
+            (unsigned long long)kv.useful_macs, (unsigned long long)kv.compulsory_dram_bytes);
+    fprintf(out, "    onnx:");
+    for (uint32_t j = 0; j < kv.node_count; j++) fprintf(out, "%s %s", j ? "," : "", tpkg_view_node(v, kv.node_first + j));
+    fputc('\n', out);
+    for (uint32_t j = 0; j < kv.cmd_count; j++) {
+      uint32_t w[4];
+      char line[512];
+      tsl_cmd_from_bytes(tpkg_view_cmd(v, kv.cmd_first + j), w);
+      tsl_disasm(w, line, sizeof line);
+      fprintf(out, "    %04u: %s\n", j, line);
+    }
+  }
+}
+
+static void print_fallbacks(FILE *out, const tpkg_view *v) {
+  fprintf(out, "fallback ops: %u\n", v->n_fallbacks);
+  for (uint32_t i = 0; i < v->n_fallbacks; i++) {
+    tpkg_fallback f;
+    tpkg_view_fallback(v, i, &f);
+    fprintf(out, "  fallback %u %s '%s' before kernel %u axis %d\n", i, tpkg_op_name(f.op), f.name, f.before_kernel, f.axis);
+    fprintf(out, "    in  %s ", tpkg_dtype_name(f.in_dtype));
+    print_shape(out, f.in_rank, f.in_dims);
+    fprintf(out, " %s scale %g zp %d at 0x%08X (%u bytes)\n", tpkg_layout_name(f.in_layout), (double)f.in_scale, f.in_zp,
+            f.in_offset, f.in_size);
+    fprintf(out, "    out %s ", tpkg_dtype_name(f.out_dtype));
+    print_shape(out, f.out_rank, f.out_dims);
+    fprintf(out, " %s scale %g zp %d at 0x%08X (%u bytes)\n", tpkg_layout_name(f.out_layout), (double)f.out_scale,
+            f.out_zp, f.out_offset, f.out_size);
+    fprintf(out, "    params");
+    for (unsigned j = 0; j < TPKG_FB_NPARAMS; j++) fprintf(out, " %u", f.params[j]);
+    fputc('\n', out);
+  }
+}
+
+void tpkg_print(FILE *out, const uint8_t *pkg, size_t len) {
+  tpkg_view v;
+  if (tpkg_check(pkg, len, 0, TPKG_CHECK_ANY_TARGET, &v, NULL) != TPKG_OK) {
+    fprintf(out, "(invalid package)\n");
+    return;
+  }
+  fprintf(out, "tpkg version %u, %u bytes, target '%s' hash 0x%08X, ISA version %u, header crc 0x%08X\n", v.version,
+          v.total_bytes, v.target_name, v.target_hash, v.isa_version, tpkg_rd32(pkg + TPKG_H_CRC));
+  fprintf(out, "sections:\n");
+  for (unsigned s = 1; s <= TPKG_NSECT; s++)
+    fprintf(out, "  %-8s offset %8u size %8u crc 0x%08X\n", sect_names[s], v.sect_offset[s], v.sect_size[s], v.sect_crc[s]);
+  print_window(out, &v.window);
+  print_io(out, &v);
+  print_kernels(out, &v);
+  print_fallbacks(out, &v);
+}
+
+static const char *const usage_inspect =
+    "usage: tessel inspect PKG.tpkg\n"
+    "  validates a model package (any target; every CRC, offset and command) and\n"
+    "  prints its header, sections, DRAM window, I/O, kernels with disassembled\n"
+    "  streams and fallback records; a bad package is an error (exit 1)\n";
+
+int tpkg_inspect_main(int argc, char **argv) {
+  const char *path = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage_inspect, stdout);
+      return CLI_OK;
+    }
+    if (argv[i][0] == '-' || path) {
+      fprintf(stderr, "tessel inspect: unexpected argument '%s'\n%s", argv[i], usage_inspect);
+      return CLI_USAGE;
+    }
+    path = argv[i];
+  }
+  if (!path) {
+    fprintf(stderr, "tessel inspect: no package given\n%s", usage_inspect);
+    return CLI_USAGE;
+  }
+  diag d = {{0}};
+  uint8_t *b;
+  size_t n;
+  if (tpkg_read_file(path, &b, &n, &d)) {
+    fprintf(stderr, "tessel inspect: %s\n", d.msg);
+    return CLI_BAD_INPUT;
+  }
+  tpkg_error e;
+  if (tpkg_check(b, n, 0, TPKG_CHECK_ANY_TARGET, NULL, &e) != TPKG_OK) {
+    tpkg_diag(&d, &e);
+    fprintf(stderr, "tessel inspect: %s: %s\n", path, d.msg);
+    free(b);
+    return CLI_BAD_INPUT;
+  }
+  tpkg_print(stdout, b, n);
+  free(b);
+  return CLI_OK;
+}
