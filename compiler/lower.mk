@@ -15,7 +15,7 @@ LOWER_OBJS_SAN := $(patsubst compiler/lower/%.c,$(LOWER_OBJ_SAN)/%.o,$(LOWER_SRC
 NPU_MODEL_LIB := $(BUILD)/lib/libtessel-npu-model.a
 # The parts of the compiler library the lowering and its tests use (not all of
 # it: a half-written module elsewhere must not stop this suite from building).
-LOWER_IR_OBJS_SAN := $(addprefix $(COMPILER_OBJ_SAN)/,arena.o diag.o ir.o ref_int8.o quant.o)
+LOWER_IR_OBJS_SAN := $(addprefix $(COMPILER_OBJ_SAN)/,arena.o diag.o ir.o ref_int8.o quant.o ref_exec.o ref_ops.o)
 
 TEST_SUITES += lower-exact
 .PHONY: test-lower-exact

@@ -33,32 +33,72 @@ const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v)
   return NULL;
 }
 
-/* The tensor index of v, creating it (shape from v) on first use; -1 with an error. */
+/* Whether v can live in the blocked layout (int8, per tensor, batch 1). */
+static int blockable(const ir_value *v) {
+  if (v->dtype != IR_I8 || v->quant.kind != IR_QUANT_TENSOR) return 0;
+  return (v->rank == 4 && v->dims[0] == 1) || (v->rank == 3 && v->dims[0] == 1) || v->rank == 2;
+}
+
+/* The tensor index of v, creating it on first use (blocked when it can be,
+ * else plain: a fallback's float tensor); -1 with an error. */
 static int tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
   for (int i = 0; i < p->n_tensors; i++)
     if (p->tensors[i].v == v) return i;
-  if (v->dtype != IR_I8) return ir_node_error(d, n, "value '%s' is %s: only int8 activations run on the NPU", v->name,
-                                              ir_dtype_name(v->dtype));
-  if (v->quant.kind != IR_QUANT_TENSOR)
-    return ir_node_error(d, n, "value '%s' needs one scale and zero point (per-tensor quantisation)", v->name);
-  lower_tensor t = {.v = v, .zp = v->quant.zero_point[0]};
-  if (v->rank == 4 && v->dims[0] == 1) {
-    t.c = v->dims[1], t.h = v->dims[2], t.w = v->dims[3];
-  } else if (v->rank == 3 && v->dims[0] == 1) {
-    t.c = v->dims[1], t.h = 1, t.w = v->dims[2];
-  } else if (v->rank == 2) {
-    t.c = v->dims[1], t.h = v->dims[0], t.w = 1, t.rk = 1;
+  lower_tensor t = {.v = v, .alias = -1};
+  if (ir_value_numel(v) < 1) return ir_node_error(d, n, "value '%s' has an empty or unknown shape", v->name);
+  if (blockable(v)) {
+    t.blocked = 1;
+    t.zp = v->quant.zero_point[0];
+    if (v->rank == 4) t.c = v->dims[1], t.h = v->dims[2], t.w = v->dims[3];
+    else if (v->rank == 3) t.c = v->dims[1], t.h = 1, t.w = v->dims[2];
+    else t.c = v->dims[1], t.h = v->dims[0], t.w = 1, t.rk = 1;
+    t.blocks = (t.c + p->target->dim - 1) / p->target->dim;
+    t.bytes = (uint64_t)(t.blocks * t.h * t.w * p->target->dim);
   } else {
-    return ir_node_error(d, n, "value '%s': only [1,C,H,W], [1,C,W] and [R,K] activations are supported", v->name);
+    t.bytes = (uint64_t)ir_value_numel(v) * ir_dtype_size(v->dtype);
   }
-  if (t.c < 1 || t.h < 1 || t.w < 1) return ir_node_error(d, n, "value '%s' has an empty or unknown shape", v->name);
-  t.blocks = (t.c + p->target->dim - 1) / p->target->dim;
-  t.bytes = (uint64_t)(t.blocks * t.h * t.w * p->target->dim);
   lower_tensor *nt = realloc(p->tensors, sizeof *nt * (size_t)(p->n_tensors + 1));
   if (!nt) return diag_oom(d);
   p->tensors = nt;
   p->tensors[p->n_tensors] = t;
   return p->n_tensors++;
+}
+
+/* An NPU operand: its tensor, which must be blocked. */
+static const lower_tensor *operand(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
+  int i = tensor_of(p, v, n, d);
+  if (i < 0) return NULL;
+  if (!p->tensors[i].blocked) {
+    ir_node_error(d, n, "value '%s' is not an int8 per-tensor activation of rank 2..4 with batch 1", v->name);
+    return NULL;
+  }
+  return &p->tensors[i];
+}
+
+/* Flatten/Reshape/Squeeze/Unsqueeze/Identity whose output has the very bytes
+ * of its input in the blocked layout (same channels, one pixel: [1,C,1,1] ->
+ * [1,C]): the output is the input, no kernel. */
+static int is_alias(const lower_program *p, const ir_node *n) {
+  switch (n->op) {
+  case IR_OP_FLATTEN: case IR_OP_RESHAPE: case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_IDENTITY: break;
+  default: return 0;
+  }
+  const lower_tensor *x = lower_find_tensor(p, n->in[0]);
+  const ir_value *y = n->out;
+  if (!x || !x->blocked || !blockable(y) || y->quant.zero_point[0] != x->zp) return 0;
+  int64_t yc = y->rank == 2 ? y->dims[1] : y->dims[1];
+  int64_t yhw = y->rank == 2 ? y->dims[0] : ir_value_numel(y) / y->dims[1];
+  return x->h * x->w == 1 && yhw == 1 && yc == x->c;
+}
+
+/* The firmware op that runs n, or 0 when there is none. */
+static uint32_t fallback_op(const ir_node *n) {
+  switch (n->op) {
+  case IR_OP_SOFTMAX: return LOWER_FB_SOFTMAX;
+  case IR_OP_QUANTIZE: return LOWER_FB_QUANTIZE;
+  case IR_OP_DEQUANTIZE: return LOWER_FB_DEQUANTIZE;
+  default: return 0;
+  }
 }
 
 static lower_kernel *new_kernel(lower_program *p, const ir_node *n, const lower_opts *o, diag *d) {
@@ -146,6 +186,87 @@ static int lower_qmatmul(lower_program *p, lower_kernel *k, diag *d) {
   return rc;
 }
 
+static int lower_qadd(lower_program *p, lower_kernel *k, diag *d) {
+  const ir_node *n = k->node;
+  int two = n->op == IR_OP_QADD;
+  const lower_tensor *a = operand(p, n->in[0], n, d), *b = two ? operand(p, n->in[1], n, d) : NULL;
+  const lower_tensor *y = operand(p, n->out, n, d);
+  if (!a || (two && !b) || !y) return -1;
+  if (two && (a->c != b->c || a->h != b->h || a->w != b->w))
+    return ir_node_error(d, n, "QAdd with broadcasting is not lowered");
+  lower_vadd_params v = {.lo = (int)ir_attr_int(n, "lo", -128), .hi = (int)ir_attr_int(n, "hi", 127)};
+  if (two) {
+    v.mult_a = ir_attr_int(n, "mult_a", -1), v.mult_b = ir_attr_int(n, "mult_b", -1);
+    v.shift = ir_attr_int(n, "shift", -1);
+  } else { /* QRequant: one multiplier; i8 -> i8 only (u8 edges are the runtime's) */
+    int nm = 0, ns = 0;
+    const int64_t *m = ir_attr_ints(n, "mult", &nm), *sh = ir_attr_ints(n, "shift", &ns);
+    if (!m || !sh || nm != 1 || ns != 1) return ir_node_error(d, n, "missing mult/shift (run requant first)");
+    v.mult_a = m[0], v.shift = sh[0];
+  }
+  if (v.mult_a < 0 || v.mult_b < 0 || v.shift < 0 || v.shift > 63)
+    return ir_node_error(d, n, "missing or bad mult/shift (run requant first)");
+  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+  return lower_vadd(p, k, a, b, y, &v, d);
+}
+
+static int lower_qpool(lower_program *p, lower_kernel *k, diag *d) {
+  const ir_node *n = k->node;
+  const lower_tensor *x = operand(p, n->in[0], n, d), *y = operand(p, n->out, n, d);
+  if (!x || !y) return -1;
+  lower_pool_params q = {.max = n->op != IR_OP_QAVGPOOL, .kh = x->h, .kw = x->w, .sy = 1, .sx = 1};
+  int cnt = 0;
+  if (n->op == IR_OP_QAVGPOOL || n->op == IR_OP_MAXPOOL) {
+    const int64_t *ks = ir_attr_ints(n, "kernel_shape", &cnt);
+    const int64_t *st = ir_attr_ints(n, "strides", &cnt), *pd = ir_attr_ints(n, "pads", &cnt);
+    const int64_t *dl = ir_attr_ints(n, "dilations", &cnt);
+    if (!ks || x->v->rank != 4) return ir_node_error(d, n, "only 2-D pooling windows are lowered");
+    q.kh = ks[0], q.kw = ks[1];
+    if (st) q.sy = st[0], q.sx = st[1];
+    if (pd) q.pt = pd[0], q.pl = pd[1];
+    if (dl && (dl[0] != 1 || dl[1] != 1)) return ir_node_error(d, n, "dilated pooling is not lowered");
+  }
+  if (q.max) {
+    if (q.kh != q.kw || q.sy != q.sx) return ir_node_error(d, n, "max pool with a non-square window or stride is not lowered");
+  } else {
+    int nm = 0;
+    const int64_t *m = ir_attr_ints(n, "mult", &nm), *sh = ir_attr_ints(n, "shift", &cnt);
+    if (!m || !sh || nm != 1) return ir_node_error(d, n, "missing mult/shift (run requant first)");
+    q.mult = m[0], q.shift = sh[0];
+    q.count_include_pad = ir_attr_int(n, "count_include_pad", 0) != 0;
+    q.lo = (int)ir_attr_int(n, "lo", -128), q.hi = (int)ir_attr_int(n, "hi", 127);
+  }
+  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+  return lower_pool(p, k, x, y, &q, d);
+}
+
+/* One node -> one kernel (or a fallback record). */
+static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
+  const ir_node *n = k->node;
+  switch (n->op) {
+  case IR_OP_QCONV:
+  case IR_OP_QMATMUL:
+    if (!operand(p, n->in[0], n, d) || !operand(p, n->out, n, d)) return -1;
+    k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+    return n->op == IR_OP_QCONV ? lower_qconv(p, k, d) : lower_qmatmul(p, k, d);
+  case IR_OP_QADD:
+  case IR_OP_QREQUANT:
+    return lower_qadd(p, k, d);
+  case IR_OP_QAVGPOOL:
+  case IR_OP_MAXPOOL:
+  case IR_OP_GLOBAL_MAXPOOL:
+    return lower_qpool(p, k, d);
+  default:
+    break;
+  }
+  k->fallback_op = fallback_op(n);
+  if (!k->fallback_op)
+    return ir_node_error(d, n, "%s runs neither on the NPU nor as a firmware fallback yet", ir_op_name(n->op));
+  k->kind = LOWER_K_FALLBACK;
+  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+  return 0;
+}
+
 lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower_opts *o, diag *d) {
   lower_program *p = calloc(1, sizeof *p);
   if (!p) {
@@ -156,27 +277,33 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   /* Step 1. */
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
-    if (n->op != IR_OP_QCONV && n->op != IR_OP_QMATMUL) continue;
-    if (tensor_of(p, n->in[0], n, d) < 0 || tensor_of(p, n->out, n, d) < 0) goto fail;
+    if (is_alias(p, n)) {
+      int src = tensor_of(p, n->in[0], n, d), dst = src < 0 ? -1 : tensor_of(p, n->out, n, d);
+      if (dst < 0) goto fail;
+      p->tensors[dst].alias = src;
+      continue;
+    }
+    for (int k = 0; k < n->n_in; k++)
+      if (n->in[k]->kind != IR_VALUE_CONST && tensor_of(p, n->in[k], n, d) < 0) goto fail;
+    if (tensor_of(p, n->out, n, d) < 0) goto fail;
   }
   uint64_t off = 0;
   for (int i = 0; i < p->n_tensors; i++) {
-    p->tensors[i].dram = off;
-    off = align16(off + p->tensors[i].bytes);
+    lower_tensor *te = &p->tensors[i];
+    if (te->alias >= 0) {
+      te->dram = p->tensors[te->alias].dram;
+      continue;
+    }
+    te->dram = off;
+    off = align16(off + te->bytes);
   }
   p->consts_base = off;
   /* Step 2. */
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
+    if (is_alias(p, n)) continue;
     lower_kernel *k = new_kernel(p, n, o, d);
-    if (!k) goto fail;
-    if (n->op == IR_OP_QCONV || n->op == IR_OP_QMATMUL) {
-      k->in = tensor_of(p, n->in[0], n, d);
-      k->out = tensor_of(p, n->out, n, d);
-      if ((n->op == IR_OP_QCONV ? lower_qconv(p, k, d) : lower_qmatmul(p, k, d)) != 0) goto fail;
-    } else {
-      k->kind = LOWER_K_FALLBACK; /* the firmware runs it (its record names the node) */
-    }
+    if (!k || lower_node(p, k, d) != 0) goto fail;
   }
   p->dram_bytes = align16(p->consts_base + p->consts_bytes);
   return p;

@@ -41,13 +41,19 @@ typedef struct lower_tensor {
   int64_t blocks;     /* ceil(c / DIM) */
   int zp;             /* zero point: the value of lanes >= c */
   int rk;             /* 1: the IR holds it as [R, K] (matmul operand), not NCHW */
+  int blocked;        /* 1: the blocked layout above; 0: plain row-major (a fallback's float tensor) */
+  int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1]), or -1 */
 } lower_tensor;
 
 typedef enum {
   LOWER_K_CONV,     /* MATMUL with the conv address generator (QConv, QMatMul) */
   LOWER_K_DWCONV,   /* DWCONV (depthwise QConv) */
+  LOWER_K_VEC,      /* VADD / VPOOL / STORE pooling (lower_vec.c) */
   LOWER_K_FALLBACK, /* firmware runs the op (not on the NPU) */
 } lower_kernel_kind;
+
+/* Firmware fallback ops (the numbers of tpkg_format.h's TPKG_OP_*). */
+enum { LOWER_FB_SOFTMAX = 1, LOWER_FB_QUANTIZE = 2, LOWER_FB_DEQUANTIZE = 3 };
 
 /* The schedule of one conv kernel (the knobs of docs/lowering.md). */
 typedef struct lower_sched {
@@ -61,6 +67,7 @@ typedef struct lower_kernel {
   const ir_node *node;     /* the anchor node (its src names the ONNX node) */
   int in, out;             /* indices into lower_program.tensors (-1: none) */
   lower_stream stream;     /* commands (empty for a fallback) */
+  uint32_t fallback_op;    /* LOWER_FB_* for a fallback */
   lower_sched sched;       /* the schedule used */
   int64_t spad_rows_used;  /* peak scratchpad rows */
   int64_t acc_rows_used;   /* peak accumulator rows */

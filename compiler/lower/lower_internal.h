@@ -34,4 +34,27 @@ int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n);
 int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
                const lower_conv_geom *g, diag *d);
 
+/* VADD constants (QAdd; QRequant has b = NULL and mult_b = 0). */
+typedef struct lower_vadd_params {
+  int64_t mult_a, mult_b, shift; /* requantisation of both inputs, one shift */
+  int lo, hi;                    /* clamp */
+} lower_vadd_params;
+
+/* A pooling window (QAveragePool: VPOOL; MaxPool: STORE's max pool). */
+typedef struct lower_pool_params {
+  int max;                   /* 1: max pool */
+  int64_t kh, kw, sy, sx;    /* window, strides */
+  int64_t pt, pl;            /* padding top, left */
+  int count_include_pad;     /* average: divisor kh*kw (1) or the inside taps (0) */
+  int64_t mult, shift;       /* average: requantisation */
+  int lo, hi;                /* average: clamp */
+} lower_pool_params;
+
+/* Residual add / requantisation kernel (lower_vec.c). 0, or -1 with an error. */
+int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const lower_tensor *b,
+               const lower_tensor *y, const lower_vadd_params *v, diag *d);
+/* Pooling kernel (lower_vec.c). 0, or -1 with an error. */
+int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
+               const lower_pool_params *q, diag *d);
+
 #endif

@@ -12,7 +12,7 @@
 
 #include "lower.h"
 #include "npu_model.h"
-#include "ref_int8.h"
+#include "ref_exec.h"
 
 static uint32_t rng = 12345;
 static int rnd(int lo, int hi) { /* uniform in [lo, hi] */
@@ -117,6 +117,62 @@ static ir_value *add_matmul(ir_graph *g, ir_value *a, int r, int k, int nn, int 
   return y;
 }
 
+static ir_value *add_qadd(ir_graph *g, ir_value *a, ir_value *b, int zy, int lo, int hi, const char *name) {
+  diag d = {0};
+  ir_value *y = act(g, name, a->rank, a->dims, zy);
+  ir_value *in[2] = {a, b};
+  ir_node *n = ir_node_new(g, IR_OP_QADD, name, in, 2, y, &d);
+  ir_attr_set_int(g, n, "mult_a", (1 << 30) + rnd(0, 1 << 29), &d);
+  ir_attr_set_int(g, n, "mult_b", (1 << 29) + rnd(0, 1 << 29), &d);
+  ir_attr_set_int(g, n, "shift", 31, &d);
+  ir_attr_set_int(g, n, "lo", lo, &d);
+  ir_attr_set_int(g, n, "hi", hi, &d);
+  return y;
+}
+
+static ir_value *add_requant(ir_graph *g, ir_value *x, int zy, const char *name) {
+  diag d = {0};
+  ir_value *y = act(g, name, x->rank, x->dims, zy);
+  ir_node *n = ir_node_new(g, IR_OP_QREQUANT, name, &x, 1, y, &d);
+  int64_t m = (1 << 30) + rnd(0, 1 << 30), sh = 31;
+  ir_attr_set_ints(g, n, "mult", &m, 1, &d);
+  ir_attr_set_ints(g, n, "shift", &sh, 1, &d);
+  return y;
+}
+
+/* QAveragePool (avg = 1) or MaxPool over a k x k window. */
+static ir_value *add_pool(ir_graph *g, ir_value *x, int avg, int k, int st, int pad, int cip, int zy, const char *name) {
+  diag d = {0};
+  int oh = (int)(x->dims[2] + 2 * pad - k) / st + 1, ow = (int)(x->dims[3] + 2 * pad - k) / st + 1;
+  int64_t od[4] = {1, x->dims[1], oh, ow};
+  ir_value *y = act(g, name, 4, od, avg ? zy : x->quant.zero_point[0]);
+  ir_node *n = ir_node_new(g, avg ? IR_OP_QAVGPOOL : IR_OP_MAXPOOL, name, &x, 1, y, &d);
+  int64_t ks[2] = {k, k}, ss[2] = {st, st}, pd[4] = {pad, pad, pad, pad}, dl[2] = {1, 1};
+  ir_attr_set_ints(g, n, "kernel_shape", ks, 2, &d);
+  ir_attr_set_ints(g, n, "strides", ss, 2, &d);
+  ir_attr_set_ints(g, n, "pads", pd, 4, &d);
+  ir_attr_set_ints(g, n, "dilations", dl, 2, &d);
+  ir_attr_set_int(g, n, "ceil_mode", 0, &d);
+  if (avg) {
+    int64_t m = (1 << 30) + rnd(0, 1 << 29), sh = 30;
+    ir_attr_set_ints(g, n, "mult", &m, 1, &d);
+    ir_attr_set_ints(g, n, "shift", &sh, 1, &d);
+    ir_attr_set_int(g, n, "count_include_pad", cip, &d);
+    ir_attr_set_int(g, n, "lo", -128, &d);
+    ir_attr_set_int(g, n, "hi", 127, &d);
+  }
+  return y;
+}
+
+static ir_value *add_flatten(ir_graph *g, ir_value *x, const char *name) {
+  diag d = {0};
+  int64_t od[2] = {1, x->dims[1]};
+  ir_value *y = act(g, name, 2, od, x->quant.zero_point[0]);
+  ir_node *n = ir_node_new(g, IR_OP_FLATTEN, name, &x, 1, y, &d);
+  ir_attr_set_int(g, n, "axis", 1, &d);
+  return y;
+}
+
 /* ---- running ---- */
 
 /* Runs g on the reference; returns the graph output's data (malloc'd). */
@@ -139,7 +195,7 @@ static int8_t *run_ref(ir_graph *g, const int8_t *input) {
     while (g->values[oi] != n->out) oi++;
     data[oi] = malloc((size_t)ir_value_numel(n->out));
     diag d = {0};
-    if (ref_int8_eval(n, in, data[oi], &d)) {
+    if (ref_eval(n, in, data[oi], &d)) {
       fprintf(stderr, "ref: %s\n", d.msg);
       exit(2);
     }
@@ -279,6 +335,42 @@ int main(void) {
     conv_spec s3 = {12, 7, 5, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, -100, 3, -128, 127};
     ir_add_output(g, add_conv(g, y2, &s3, "pw"), &d);
     run_case("chain conv-dw-pw", g, dflt);
+  }
+  { /* residual: x -> conv -> QAdd(conv, x) */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("residual", &d);
+    int64_t xd[4] = {1, 10, 7, 6};
+    ir_value *x = act(g, "x", 4, xd, 3);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {10, 10, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, -5, -5, 127};
+    ir_value *y1 = add_conv(g, x, &s1, "c1");
+    ir_add_output(g, add_qadd(g, y1, x, 7, -100, 127, "add"), &d);
+    run_case("residual conv + QAdd", g, dflt);
+  }
+  { /* conv -> maxpool 3x3 s2 p1 */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("maxpool", &d);
+    int64_t xd[4] = {1, 5, 9, 11};
+    ir_value *x = act(g, "x", 4, xd, -2);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {5, 9, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -2, -30, -30, 127};
+    ir_value *y1 = add_conv(g, x, &s1, "c1");
+    ir_add_output(g, add_pool(g, y1, 0, 3, 2, 1, 0, 0, "mp"), &d);
+    run_case("conv + maxpool 3x3 s2 p1", g, dflt);
+  }
+  { /* avg pools (both divisors), requant, global pool, flatten, matmul */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("pools", &d);
+    int64_t xd[4] = {1, 11, 7, 7};
+    ir_value *x = act(g, "x", 4, xd, 9);
+    ir_add_input(g, x, &d);
+    ir_value *p1 = add_pool(g, x, 1, 3, 1, 1, 0, -4, "avg_excl");
+    ir_value *p2 = add_pool(g, p1, 1, 3, 2, 1, 1, 6, "avg_incl");
+    ir_value *r = add_requant(g, p2, -3, "rq");
+    ir_value *gp = add_pool(g, r, 1, 4, 1, 0, 0, 2, "gap");
+    ir_value *f = add_flatten(g, gp, "flat");
+    ir_add_output(g, add_matmul(g, f, 1, 11, 10, 1, "fc"), &d);
+    run_case("avgpool excl/incl + requant + global pool + flatten + fc", g, dflt);
   }
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
