@@ -15,7 +15,8 @@ LOWER_OBJS_SAN := $(patsubst compiler/lower/%.c,$(LOWER_OBJ_SAN)/%.o,$(LOWER_SRC
 NPU_MODEL_LIB := $(BUILD)/lib/libtessel-npu-model.a
 # The parts of the compiler library the lowering and its tests use (not all of
 # it: a half-written module elsewhere must not stop this suite from building).
-LOWER_IR_OBJS_SAN := $(addprefix $(COMPILER_OBJ_SAN)/,arena.o diag.o ir.o ref_int8.o quant.o ref_exec.o ref_ops.o)
+LOWER_IR_OBJS_SAN := $(filter-out $(COMPILER_OBJ_SAN)/tpkg% $(COMPILER_OBJ_SAN)/emit_c.o $(COMPILER_OBJ_SAN)/crc32.o \
+                       $(COMPILER_OBJ_SAN)/cli.o,$(COMPILER_LIB_OBJS_SAN))
 
 TEST_SUITES += lower-exact
 .PHONY: test-lower-exact
@@ -26,8 +27,8 @@ $(LOWER_OBJ_SAN)/%.o: compiler/lower/%.c | $(LOWER_GEN_H)
 
 $(LOWER_OBJ_SAN)/test-lower-exact: tests/lower/test_lower_exact.c $(LOWER_OBJS_SAN) \
                                    $(LOWER_IR_OBJS_SAN) $(NPU_MODEL_LIB) | $(LOWER_GEN_H)
-	$(HOST_CC) $(LOWER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(LOWER_OBJS_SAN) \
-	  $(LOWER_IR_OBJS_SAN) $(NPU_MODEL_LIB) -lm
+	$(HOST_CC) $(LOWER_CFLAGS) $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' -o $@ $< $(LOWER_OBJS_SAN) \
+	  $(LOWER_IR_OBJS_SAN) $(NPU_MODEL_LIB) -lprotobuf-c -lm
 
 test-lower-exact: $(LOWER_OBJ_SAN)/test-lower-exact
 	$(LOWER_OBJ_SAN)/test-lower-exact
