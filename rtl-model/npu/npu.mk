@@ -14,9 +14,9 @@ NPU_PKGS      = $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(BUILD)/gen/tessel_isa_p
 NPU_TB_CFLAGS = -std=c++17 -O2 -Wall -DTB_TARGET=\\\"$(1)\\\" -I$(abspath $(BUILD)/gen) \
                 -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath sim/npu-model) -I$(abspath $(NPU_TB_DIR))
 
-TEST_SUITES += npu-rtl-unit lint-npu synth-npu
+TEST_SUITES += npu-rtl-unit npu-rtl-top lint-npu synth-npu
 BENCHES     += npu-gemm
-.PHONY: test-npu-rtl-unit test-lint-npu test-synth-npu bench-npu-gemm
+.PHONY: test-npu-rtl-unit test-npu-rtl-top test-lint-npu test-synth-npu bench-npu-gemm
 
 # npu_tb TARGET, BENCH (tb wrapper module <bench>_tb / C++ file <bench>_tb.cpp)
 define npu_tb
@@ -31,6 +31,22 @@ endef
 NPU_BENCHES := exec store load
 $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(eval $(call npu_tb,$(t),$(b)))))
 NPU_TB_BINS := $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(NPU_OBJ)/$(t)/$(b)/$(b)_tb))
+
+# the whole NPU against the C model (SRAMs read through --public-flat-rw)
+define npu_top_tb
+$(NPU_OBJ)/$(1)/top/top_tb: $(NPU_RTL) $(NPU_TB_DIR)/top_tb.cpp $(NPU_TB_DIR)/tb_util.h $(call NPU_PKGS,$(1)) \
+    $(BUILD)/lib/libtessel-npu-model.a $(BUILD)/gen/tessel_isa_tables.c
+	@mkdir -p $$(@D)
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --public-flat-rw --top-module tessel_npu --Mdir $$(@D) -o top_tb \
+	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	  $(call NPU_PKGS,$(1)) $(NPU_RTL) $(abspath $(NPU_TB_DIR)/top_tb.cpp) \
+	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
+endef
+$(foreach t,$(NPU_TB_TGTS),$(eval $(call npu_top_tb,$(t))))
+NPU_TOP_BINS := $(foreach t,$(NPU_TB_TGTS),$(NPU_OBJ)/$(t)/top/top_tb)
+
+test-npu-rtl-top: $(NPU_TOP_BINS)
+	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TOP_BINS)
 
 test-npu-rtl-unit: $(NPU_TB_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TB_BINS)

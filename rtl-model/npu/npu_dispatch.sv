@@ -87,8 +87,9 @@ module npu_dispatch #(
   logic        dl_d, dl_q;                          // deadlock condition seen last cycle
 
   // ---- loop stack ---------------------------------------------------------------
-  localparam int unsigned Lw = $clog2(LoopDepth + 1);
-  localparam int unsigned LoopSlots = 1 << Lw;     // indexable by any depth value
+  localparam int unsigned Lw = $clog2(LoopDepth + 1);    // depth 0..LoopDepth
+  localparam int unsigned Li = (LoopDepth > 1) ? $clog2(LoopDepth) : 1;  // level index
+  localparam int unsigned LoopSlots = 1 << Li;
   logic [Lw-1:0] depth_d, depth_q;
   logic [15:0] lstart_d [LoopSlots];
   logic [15:0] lstart_q [LoopSlots];
@@ -145,7 +146,7 @@ module npu_dispatch #(
     op        = w_q[7:0];
     top       = depth_q - Lw'(1);
     body_end  = pc_q + 16'd1 + 16'(w_q[31:24]);
-    limit     = (depth_q != '0) ? lend_q[top] : stream_len_i[15:0];
+    limit     = (depth_q != '0) ? lend_q[Li'(top)] : stream_len_i[15:0];
     mark_dram = 64'(w_q[63:32]) + off_q[0];
     all_idle  = &idle_i;
     any_blocked = |blocked_i;
@@ -237,13 +238,13 @@ module npu_dispatch #(
 
       // close finished loop levels (one per cycle), or fetch the next command
       StAdvance: begin
-        if (depth_q != '0 && pc_q == lend_q[top]) begin
-          if (liter_q[top] + 16'd1 < lcount_q[top]) begin
-            liter_d[top] = liter_q[top] + 16'd1;
-            pc_d         = lstart_q[top];
-            for (int k = 0; k < 8; k++) off_d[k] = off_q[k] + lstride_q[top][k];
+        if (depth_q != '0 && pc_q == lend_q[Li'(top)]) begin
+          if (liter_q[Li'(top)] + 16'd1 < lcount_q[Li'(top)]) begin
+            liter_d[Li'(top)] = liter_q[Li'(top)] + 16'd1;
+            pc_d         = lstart_q[Li'(top)];
+            for (int k = 0; k < 8; k++) off_d[k] = off_q[k] + lstride_q[Li'(top)][k];
           end else begin
-            for (int k = 0; k < 8; k++) off_d[k] = lsaved_q[top][k];
+            for (int k = 0; k < 8; k++) off_d[k] = lsaved_q[Li'(top)][k];
             depth_d = top;
           end
         end else if (32'(pc_q) >= stream_len_i) begin
@@ -287,19 +288,19 @@ module npu_dispatch #(
                 err_d   = tessel_isa_pkg::ErrLoop;
                 state_d = StErrDrain;
               end else begin
-                lstart_d[depth_q] = pc_q + 16'd1;
-                lend_d[depth_q]   = body_end;
-                lcount_d[depth_q] = w_q[23:8];
-                liter_d[depth_q]  = '0;
-                lstride_d[depth_q][0] = 64'($signed(w_q[63:32]));
-                lstride_d[depth_q][1] = 64'($signed(w_q[79:64]));
-                lstride_d[depth_q][2] = 64'($signed(w_q[95:80]));
-                lstride_d[depth_q][3] = 64'($signed(w_q[111:96]));
-                lstride_d[depth_q][4] = 64'($signed(w_q[119:112]));
-                lstride_d[depth_q][5] = 64'($signed(w_q[127:120]));
-                lstride_d[depth_q][6] = ls_q ? ls_g_q : 64'sd0;
-                lstride_d[depth_q][7] = ls_q ? ls_h_q : 64'sd0;
-                for (int k = 0; k < 8; k++) lsaved_d[depth_q][k] = off_q[k];
+                lstart_d[Li'(depth_q)] = pc_q + 16'd1;
+                lend_d[Li'(depth_q)]   = body_end;
+                lcount_d[Li'(depth_q)] = w_q[23:8];
+                liter_d[Li'(depth_q)]  = '0;
+                lstride_d[Li'(depth_q)][0] = 64'($signed(w_q[63:32]));
+                lstride_d[Li'(depth_q)][1] = 64'($signed(w_q[79:64]));
+                lstride_d[Li'(depth_q)][2] = 64'($signed(w_q[95:80]));
+                lstride_d[Li'(depth_q)][3] = 64'($signed(w_q[111:96]));
+                lstride_d[Li'(depth_q)][4] = 64'($signed(w_q[119:112]));
+                lstride_d[Li'(depth_q)][5] = 64'($signed(w_q[127:120]));
+                lstride_d[Li'(depth_q)][6] = ls_q ? ls_g_q : 64'sd0;
+                lstride_d[Li'(depth_q)][7] = ls_q ? ls_h_q : 64'sd0;
+                for (int k = 0; k < 8; k++) lsaved_d[Li'(depth_q)][k] = off_q[k];
                 depth_d = depth_q + Lw'(1);
                 ls_d    = 1'b0;
                 pc_d    = pc_q + 16'd1;

@@ -7,7 +7,8 @@
 //             the accumulator rows (docs/isa.md "MATMUL")
 //   DWCONV    per output pixel all kh*kw taps (one per cycle, DIM lanes each),
 //             one accumulator write per pixel
-//   ENOP, CFG_VEC  nothing to do here
+//   CFG_VEC, VADD, VPOOL  run by the vector unit (npu_vec) on the same ports
+//   ENOP      nothing to do
 // Pipeline of a streamed row: c0 SPAD/ACC read addresses, c1 data -> array,
 // c2 accumulator write. The byte and MAC counters are reported per cycle as
 // increments with the exact rules of docs/isa.md section 3.
@@ -36,6 +37,11 @@ module npu_exec #(
   output      logic              spad_b_re_o,
   output      logic [SAw-1:0]    spad_b_addr_o,
   input  wire logic [Dim*8-1:0]  spad_b_rdata_i,
+  // scratchpad write port (VADD, VPOOL)
+  output      logic              spad_we_o,
+  output      logic [SAw-1:0]    spad_waddr_o,
+  output      logic [Dim*8-1:0]  spad_wdata_o,
+  output      logic [15:0]       spad_wr_bytes_o,
   // accumulator read and write ports
   output      logic              acc_re_o,
   output      logic [AAw-1:0]    acc_raddr_o,
@@ -53,7 +59,7 @@ module npu_exec #(
 );
   localparam int unsigned Rw = $clog2(Dim);
 
-  typedef enum logic [1:0] {StIdle, StMatmul, StDw, StDrain} state_e;
+  typedef enum logic [2:0] {StIdle, StMatmul, StDw, StDrain, StVec} state_e;
 
   // ---- configuration (CFG_EXEC) -------------------------------------------
   logic [15:0] out_pitch_q, in_pitch_q, cb_stride_q;
@@ -244,7 +250,11 @@ module npu_exec #(
                 spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
               end
             end
-            default: done_o = 1'b1;   // ENOP, CFG_VEC: nothing to do here
+            tessel_isa_pkg::OpCfgVec, tessel_isa_pkg::OpVadd, tessel_isa_pkg::OpVpool: begin
+              if (cmd_i[7:0] == tessel_isa_pkg::OpCfgVec) done_o = 1'b1;   // latched by npu_vec at once
+              else state_d = StVec;
+            end
+            default: done_o = 1'b1;   // ENOP
           endcase
         end
       end
@@ -355,6 +365,18 @@ module npu_exec #(
         end
       end
 
+      StVec: begin
+        spad_a_re_o   = v_a_re;
+        spad_a_addr_o = v_a_addr;
+        spad_b_re_o   = v_b_re;
+        spad_b_addr_o = v_b_addr;
+        spad_rd_bytes_o = v_rd_bytes;
+        if (v_done) begin
+          done_o  = 1'b1;
+          state_d = StIdle;
+        end
+      end
+
       StDrain: begin
         if (!s1_q && !arr_valid && !dww_q) begin
           done_o  = 1'b1;
@@ -382,8 +404,34 @@ module npu_exec #(
     acc_waddr_o    = s2_addr_q;
     acc_wdata_o    = dww_q ? dwsum_q : arr_out;
     acc_wr_bytes_o = acc_we_o ? 16'(4 * Dim) : 16'd0;
-    busy_o         = (state_q != StIdle);
+    busy_o         = (state_q != StIdle) || v_busy;
   end
+
+  // the vector unit: CFG_VEC, VADD, VPOOL
+  logic              v_done, v_busy, v_a_re, v_b_re;
+  logic [SAw-1:0]    v_a_addr, v_b_addr;
+  logic [15:0]       v_rd_bytes;
+  npu_vec #(.Dim(Dim), .SpadRows(SpadRows)) u_vec (
+    .clk_i, .rst_ni, .clr_i,
+    .cmd_valid_i     (state_q == StIdle && cmd_valid_i &&
+                      (cmd_i[7:0] == tessel_isa_pkg::OpCfgVec || cmd_i[7:0] == tessel_isa_pkg::OpVadd ||
+                       cmd_i[7:0] == tessel_isa_pkg::OpVpool)),
+    .cmd_i, .cmd_side_i,
+    .geom_i          (cfg_q),
+    .done_o          (v_done),
+    .busy_o          (v_busy),
+    .spad_a_re_o     (v_a_re),
+    .spad_a_addr_o   (v_a_addr),
+    .spad_a_rdata_i  (spad_a_rdata_i),
+    .spad_b_re_o     (v_b_re),
+    .spad_b_addr_o   (v_b_addr),
+    .spad_b_rdata_i  (spad_b_rdata_i),
+    .spad_we_o       (spad_we_o),
+    .spad_waddr_o    (spad_waddr_o),
+    .spad_wdata_o    (spad_wdata_o),
+    .spad_rd_bytes_o (v_rd_bytes),
+    .spad_wr_bytes_o (spad_wr_bytes_o)
+  );
 
   npu_array #(.Dim(Dim)) u_array (
     .clk_i       (clk_i),

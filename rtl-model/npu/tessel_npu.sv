@@ -8,7 +8,7 @@
 // Sharing rules (results never depend on them; docs/isa.md leaves races
 // between unsynchronised queues undefined):
 //   SPAD  read port A: EXEC taps; port B: EXEC weights, else STORE (waits);
-//         write: STORE, else LOAD (waits)
+//         write: EXEC (VADD/VPOOL), else STORE, else LOAD (they wait)
 //   ACC   read port A: EXEC; port B: STORE; write: EXEC, else LOAD (waits)
 //   PARAM read: STORE; write: LOAD
 //   DMA   reads (id 0): LOAD; writes (id 1): STORE, or MARK records while
@@ -277,7 +277,10 @@ module tessel_npu (
   logic [SAw-1:0]    ex_baddr;
   logic [AAw-1:0]    ex_awaddr;
   logic [Dim*32-1:0] ex_awdata;
-  logic              st_swe, ld_swe, ld_awe;
+  logic              st_swe, ld_swe, ld_awe, ex_swe;
+  logic [SAw-1:0]    ex_swaddr;
+  logic [Dim*8-1:0]  ex_swdata;
+  logic [15:0]       ex_spad_wr;
   logic [SAw-1:0]    st_swaddr, ld_swaddr;
   logic [Dim*8-1:0]  st_swdata, ld_swdata;
   logic [AAw-1:0]    ld_awaddr;
@@ -286,9 +289,9 @@ module tessel_npu (
   always_comb begin
     sb_re    = ex_bre || st_sre;
     sb_addr  = ex_bre ? ex_baddr : st_saddr;
-    sw_we    = st_swe || ld_swe;
-    sw_addr  = st_swe ? st_swaddr : ld_swaddr;
-    sw_wdata = st_swe ? st_swdata : ld_swdata;
+    sw_we    = ex_swe || st_swe || ld_swe;
+    sw_addr  = ex_swe ? ex_swaddr : st_swe ? st_swaddr : ld_swaddr;
+    sw_wdata = ex_swe ? ex_swdata : st_swe ? st_swdata : ld_swdata;
     aw_we    = ex_awe || ld_awe;
     aw_addr  = ex_awe ? ex_awaddr : ld_awaddr;
     aw_wdata = ex_awe ? ex_awdata : ld_awdata;
@@ -344,7 +347,7 @@ module tessel_npu (
     .dma_r_ready_o   (dma_r_ready_o),
     .dma_r_data_i    (dma_r_data_i),
     .spad_we_o       (ld_swe),
-    .spad_gnt_i      (!st_swe),
+    .spad_gnt_i      (!st_swe && !ex_swe),
     .spad_waddr_o    (ld_swaddr),
     .spad_wdata_o    (ld_swdata),
     .acc_we_o        (ld_awe),
@@ -375,6 +378,10 @@ module tessel_npu (
     .spad_b_re_o     (ex_bre),
     .spad_b_addr_o   (ex_baddr),
     .spad_b_rdata_i  (sb_rdata),
+    .spad_we_o       (ex_swe),
+    .spad_waddr_o    (ex_swaddr),
+    .spad_wdata_o    (ex_swdata),
+    .spad_wr_bytes_o (ex_spad_wr),
     .acc_re_o        (ea_re),
     .acc_raddr_o     (ea_addr),
     .acc_rdata_i     (ea_rdata),
@@ -408,7 +415,7 @@ module tessel_npu (
     .param_addr_o    (st_paddr),
     .param_rdata_i   (p_rdata),
     .spad_we_o       (st_swe),
-    .spad_wgnt_i     (1'b1),
+    .spad_wgnt_i     (!ex_swe),
     .spad_waddr_o    (st_swaddr),
     .spad_wdata_o    (st_swdata),
     .dma_req_valid_o (st_req_valid),
@@ -492,7 +499,7 @@ module tessel_npu (
     end
     cnt_inc[tessel_isa_pkg::CntMacs*32 +: 32]        = 32'(ex_macs);
     cnt_inc[tessel_isa_pkg::CntSpadRdBytes*32 +: 32] = 32'(ex_spad_rd) + (st_src_acc ? 32'd0 : st_src_rd);
-    cnt_inc[tessel_isa_pkg::CntSpadWrBytes*32 +: 32] = 32'(ld_spad_wr) + 32'(st_spad_wr);
+    cnt_inc[tessel_isa_pkg::CntSpadWrBytes*32 +: 32] = 32'(ld_spad_wr) + 32'(st_spad_wr) + 32'(ex_spad_wr);
     cnt_inc[tessel_isa_pkg::CntAccRdBytes*32 +: 32]  = 32'(ex_acc_rd) + (st_src_acc ? st_src_rd : 32'd0);
     cnt_inc[tessel_isa_pkg::CntAccWrBytes*32 +: 32]  = 32'(ex_acc_wr) + 32'(ld_acc_wr);
     cnt_inc[tessel_isa_pkg::CntDramRdBytes*32 +: 32] = 32'(ld_dram_rd);

@@ -40,6 +40,7 @@ module npu_exec_tb #(
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i, .done_o,
     .spad_a_re_o (sa_re), .spad_a_addr_o (sa_addr), .spad_a_rdata_i (sa_rdata),
     .spad_b_re_o (sb_re), .spad_b_addr_o (sb_addr), .spad_b_rdata_i (sb_rdata),
+    .spad_we_o (), .spad_waddr_o (), .spad_wdata_o (), .spad_wr_bytes_o (),
     .acc_re_o (ar_re), .acc_raddr_o (ar_addr), .acc_rdata_i (ar_rdata),
     .acc_we_o (aw_we), .acc_waddr_o (aw_addr), .acc_wdata_o (aw_wdata),
     .busy_o, .stall_preload_o, .macs_o, .spad_rd_bytes_o, .acc_rd_bytes_o, .acc_wr_bytes_o

@@ -1,0 +1,390 @@
+// npu_vec: the vector unit of the EXEC queue (docs/isa.md "CFG_VEC, VADD",
+// "VPOOL"), bit-exact with npu_vadd()/npu_avgpool() of npu_arith.c.
+//   CFG_VEC  latches mult_a, mult_b, shift, zero points and the clamp
+//   VADD     one row per cycle: a on SPAD port A, b on port B, the requantised
+//            sum written one row later (in place is fine: a row is read
+//            before it is written)
+//   VPOOL    per output pixel, the kh*kw taps one per cycle (inside taps read,
+//            summed as tap - zp_a per lane), then rne_div(s*mult_a, cnt*2^S)
+//            by a bit-serial divider on all lanes at once (64 cycles), using
+//            floor(n / (cnt*2^S)) = floor(floor(n / 2^S) / cnt) ... computed
+//            directly as an unsigned division of |n| by cnt*2^S.
+// The conv geometry comes from the EXEC unit's CFG_EXEC.
+`default_nettype none
+
+module npu_vec #(
+  parameter int unsigned Dim      = tessel_target_pkg::Dim,
+  parameter int unsigned SpadRows = tessel_target_pkg::SpadRows,
+  localparam int unsigned SAw = $clog2(SpadRows)
+) (
+  input  wire logic              clk_i,
+  input  wire logic              rst_ni,
+  input  wire logic              clr_i,
+  input  wire logic              cmd_valid_i,     // only CFG_VEC, VADD, VPOOL arrive here
+  input  wire logic [127:0]      cmd_i,
+  input  wire logic [81:0]       cmd_side_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [127:0]      geom_i,          // CFG_EXEC (kernel, strides, image, pitches)
+  /* verilator lint_on UNUSEDSIGNAL */
+  output      logic              done_o,
+  output      logic              busy_o,
+  output      logic              spad_a_re_o,
+  output      logic [SAw-1:0]    spad_a_addr_o,
+  input  wire logic [Dim*8-1:0]  spad_a_rdata_i,
+  output      logic              spad_b_re_o,
+  output      logic [SAw-1:0]    spad_b_addr_o,
+  input  wire logic [Dim*8-1:0]  spad_b_rdata_i,
+  output      logic              spad_we_o,
+  output      logic [SAw-1:0]    spad_waddr_o,
+  output      logic [Dim*8-1:0]  spad_wdata_o,
+  output      logic [15:0]       spad_rd_bytes_o,
+  output      logic [15:0]       spad_wr_bytes_o
+);
+  typedef enum logic [2:0] {StIdle, StAdd, StTaps, StLast, StDiv, StOut, StDrain} state_e;
+  state_e state_d, state_q;
+
+  logic [127:0] vec_d, vec_q, cmd_d, cmd_q;
+  logic [81:0]  side_d, side_q;
+  logic signed [31:0] mult_a, mult_b;
+  logic [5:0]  shift;
+  logic [7:0]  zp_a, zp_b, zp_out, lo, hi;
+  assign shift  = vec_q[17:12];
+  assign zp_out = vec_q[31:24];
+  assign mult_a = $signed(vec_q[63:32]);
+  assign mult_b = $signed(vec_q[95:64]);
+  assign zp_a   = vec_q[103:96];
+  assign zp_b   = vec_q[111:104];
+  assign lo     = vec_q[119:112];
+  assign hi     = vec_q[127:120];
+
+  logic [15:0] out_pitch, in_pitch;
+  logic [7:0]  kh, kw;
+  logic [2:0]  sy, sx, dy, dx;
+  logic [9:0]  in_h, in_w;
+  assign out_pitch = geom_i[27:12];
+  assign kh        = geom_i[39:32];
+  assign kw        = geom_i[47:40];
+  assign sy        = geom_i[66:64];
+  assign sx        = geom_i[69:67];
+  assign dy        = geom_i[72:70];
+  assign dx        = geom_i[75:73];
+  assign in_h      = geom_i[85:76];
+  assign in_w      = geom_i[95:86];
+  assign in_pitch  = geom_i[111:96];
+
+  // VADD fields; VPOOL fields (in, iy0, ix0 from the side band)
+  logic [15:0] va_a, va_b, va_out, va_rows;
+  logic        excl;
+  logic [9:0]  oh, ow;
+  assign va_a    = cmd_q[47:32];
+  assign va_b    = cmd_q[63:48];
+  assign va_out  = cmd_q[79:64];
+  assign va_rows = cmd_q[95:80];
+  assign excl    = cmd_q[12];
+  assign oh      = cmd_q[25:16];
+  assign ow      = cmd_q[89:80];
+
+  logic [15:0] i_d, i_q;                              // VADD row
+  logic [9:0]  y_d, y_q, x_d, x_q;
+  logic [7:0]  ky_d, ky_q, kx_d, kx_q;
+  logic signed [23:0] piy_d, piy_q, pix_d, pix_q, iy_d, iy_q, ix_d, ix_q;
+  logic [23:0] oline_d, oline_q;                      // out + y*out_pitch
+  logic        r1_d, r1_q, r1_in_d, r1_in_q;          // a read is answered this cycle
+  logic [SAw-1:0] w1_d, w1_q;                         // VADD: the row it goes to
+  logic [Dim*32-1:0] sum_d, sum_q;                    // VPOOL: per lane sum of tap - zp_a
+  logic [16:0] cnt_d, cnt_q;                          // inside taps
+  logic [6:0]  it_d, it_q;                            // divider step
+  logic [Dim*64-1:0] num_d, num_q;                    // |n| shifting out, quotient shifting in
+  logic [Dim*65-1:0] rem_d, rem_q;
+  logic [Dim-1:0]    neg_d, neg_q;
+  logic [63:0]       den_d, den_q;                    // cnt * 2^S (or kh*kw * 2^S)
+  logic        dw_d, dw_q;                            // a finished VPOOL row to write
+  logic [Dim*8-1:0] wrow_d, wrow_q;
+  logic [SAw-1:0] wa_d, wa_q;
+
+  logic        tap_in;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic signed [33:0] tap_row;                       // a checked tap: its low bits address the row
+  logic signed [33:0] in_base;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        last_k, last_p;
+  always_comb begin
+    in_base = $signed(side_q[81:48]);
+    tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h})) && (ix_q >= 0) && (ix_q < $signed({14'd0, in_w}));
+    tap_row = in_base + 34'(iy_q) * $signed({18'd0, in_pitch}) + 34'(ix_q);
+    last_k  = (kx_q == kw - 8'd1) && (ky_q == kh - 8'd1);
+    last_p  = (x_q == ow - 10'd1) && (y_q == oh - 10'd1);
+  end
+
+  // VADD lane arithmetic (c1)
+  function automatic logic [7:0] clamp8(logic signed [64:0] v, logic [7:0] l, logic [7:0] h);
+    if (v < 65'($signed(l))) clamp8 = l;
+    else if (v > 65'($signed(h))) clamp8 = h;
+    else clamp8 = v[7:0];
+  endfunction
+  function automatic logic signed [63:0] rne_shift(logic signed [63:0] p, logic [5:0] s);
+    logic signed [63:0] fl;
+    logic [63:0] rem, half;
+    fl   = p >>> s;
+    rem  = p & ((64'd1 << s) - 64'd1);
+    half = (s == 6'd0) ? 64'd0 : (64'd1 << (s - 6'd1));
+    rne_shift = fl;
+    if (s != 6'd0 && (rem > half || (rem == half && fl[0]))) rne_shift = fl + 64'sd1;
+  endfunction
+
+  logic [Dim*8-1:0] add_row;
+  always_comb begin
+    for (int n = 0; n < Dim; n++) begin
+      logic signed [63:0] v;
+      v = (64'($signed(spad_a_rdata_i[n*8 +: 8])) - 64'($signed(zp_a))) * 64'(mult_a) +
+          (64'($signed(spad_b_rdata_i[n*8 +: 8])) - 64'($signed(zp_b))) * 64'(mult_b);
+      add_row[n*8 +: 8] = clamp8(65'(rne_shift(v, shift)) + 65'($signed(zp_out)), lo, hi);
+    end
+  end
+
+  // VPOOL: the rounded quotient of every lane once the divider is done
+  logic [Dim*8-1:0] pool_row;
+  always_comb begin
+    for (int n = 0; n < Dim; n++) begin
+      logic [63:0] qm, rm, r;
+      logic signed [64:0] q;
+      qm = num_q[n*64 +: 64];
+      rm = rem_q[n*65 +: 64];
+      if (!neg_q[n] || rm == 64'd0) begin
+        q = neg_q[n] ? -65'(qm) : 65'(qm);
+        r = rm;
+      end else begin
+        q = -65'(qm) - 65'sd1;
+        r = den_q - rm;
+      end
+      // compare 2r with d without overflow: r > d - r
+      if (r > den_q - r || (r == den_q - r && q[0])) q = q + 65'sd1;
+      pool_row[n*8 +: 8] = (cnt_q == '0 && excl) ? clamp8(65'($signed(zp_out)), lo, hi)
+                                                 : clamp8(q + 65'($signed(zp_out)), lo, hi);
+    end
+  end
+
+  always_comb begin
+    state_d = state_q;
+    vec_d   = vec_q;
+    cmd_d   = cmd_q;
+    side_d  = side_q;
+    i_d     = i_q;
+    y_d     = y_q;
+    x_d     = x_q;
+    ky_d    = ky_q;
+    kx_d    = kx_q;
+    piy_d   = piy_q;
+    pix_d   = pix_q;
+    iy_d    = iy_q;
+    ix_d    = ix_q;
+    oline_d = oline_q;
+    r1_d    = 1'b0;
+    r1_in_d = tap_in;
+    w1_d    = SAw'(32'(va_out) + 32'(i_q));
+    sum_d   = sum_q;
+    cnt_d   = cnt_q;
+    it_d    = it_q;
+    num_d   = num_q;
+    rem_d   = rem_q;
+    neg_d   = neg_q;
+    den_d   = den_q;
+    dw_d    = 1'b0;
+    wrow_d  = wrow_q;
+    wa_d    = wa_q;
+    done_o  = 1'b0;
+    spad_a_re_o   = 1'b0;
+    spad_a_addr_o = SAw'(32'(va_a) + 32'(i_q));
+    spad_b_re_o   = 1'b0;
+    spad_b_addr_o = SAw'(32'(va_b) + 32'(i_q));
+    spad_rd_bytes_o = '0;
+
+    unique case (state_q)
+      StIdle: begin
+        if (cmd_valid_i) begin
+          cmd_d  = cmd_i;
+          side_d = cmd_side_i;
+          i_d    = '0;
+          y_d    = '0;
+          x_d    = '0;
+          ky_d   = '0;
+          kx_d   = '0;
+          piy_d  = $signed(cmd_side_i[47:24]);
+          pix_d  = $signed(cmd_side_i[23:0]);
+          iy_d   = $signed(cmd_side_i[47:24]);
+          ix_d   = $signed(cmd_side_i[23:0]);
+          oline_d = 24'(cmd_i[79:64]);
+          sum_d  = '0;
+          cnt_d  = '0;
+          unique case (cmd_i[7:0])
+            tessel_isa_pkg::OpVadd:  state_d = StAdd;
+            tessel_isa_pkg::OpVpool: state_d = StTaps;
+            default: begin
+              vec_d  = cmd_i;               // CFG_VEC
+              done_o = 1'b1;
+            end
+          endcase
+        end
+      end
+
+      StAdd: begin
+        spad_a_re_o = 1'b1;
+        spad_b_re_o = 1'b1;
+        spad_rd_bytes_o = 16'(2 * Dim);
+        r1_d = 1'b1;
+        i_d  = i_q + 16'd1;
+        if (i_q == va_rows - 16'd1) state_d = StDrain;
+      end
+
+      StTaps: begin
+        spad_a_re_o   = tap_in;
+        spad_a_addr_o = SAw'(tap_row);
+        spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
+        r1_d  = 1'b1;
+        kx_d  = kx_q + 8'd1;
+        ix_d  = ix_q + 24'(dx);
+        if (kx_q == kw - 8'd1) begin
+          kx_d = '0;
+          ix_d = pix_q;
+          ky_d = ky_q + 8'd1;
+          iy_d = iy_q + 24'(dy);
+        end
+        if (last_k) begin
+          ky_d = '0;
+          state_d = StLast;
+        end
+      end
+
+      // the last tap is summed this cycle; then the divider starts
+      StLast: begin
+        state_d = StDiv;
+        it_d    = '0;
+      end
+
+      StDiv: begin
+        if (it_q == 7'd0) begin
+          // load: |n| with n = s * mult_a, d = cnt * 2^S
+          den_d = (excl ? 64'(cnt_q) : 64'(kh) * 64'(kw)) << shift;
+          for (int n = 0; n < Dim; n++) begin
+            logic signed [63:0] nn;
+            nn = 64'($signed(sum_q[n*32 +: 32])) * 64'(mult_a);
+            neg_d[n] = nn[63];
+            num_d[n*64 +: 64] = nn[63] ? -nn : nn;
+            rem_d[n*65 +: 65] = '0;
+          end
+          it_d = 7'd1;
+        end else begin
+          // one quotient bit per lane per cycle (restoring division)
+          for (int n = 0; n < Dim; n++) begin
+            logic [64:0] r;
+            r = {rem_q[n*65 +: 64], num_q[n*64 + 63]};
+            num_d[n*64 +: 64] = {num_q[n*64 +: 63], 1'b0};
+            if (r >= {1'b0, den_q}) begin
+              r = r - {1'b0, den_q};
+              num_d[n*64] = 1'b1;
+            end
+            rem_d[n*65 +: 65] = r;
+          end
+          it_d = it_q + 7'd1;
+          if (it_q == 7'd64) state_d = StOut;
+        end
+      end
+
+      StOut: begin
+        dw_d   = 1'b1;
+        wrow_d = pool_row;
+        wa_d   = SAw'(oline_q + 24'(x_q));
+        sum_d  = '0;
+        cnt_d  = '0;
+        x_d    = x_q + 10'd1;
+        pix_d  = pix_q + 24'(sx);
+        if (x_q == ow - 10'd1) begin
+          x_d     = '0;
+          pix_d   = $signed(side_q[23:0]);
+          y_d     = y_q + 10'd1;
+          piy_d   = piy_q + 24'(sy);
+          oline_d = oline_q + 24'(out_pitch);
+        end
+        ix_d = pix_d;
+        iy_d = piy_d;
+        state_d = last_p ? StDrain : StTaps;
+      end
+
+      StDrain: begin
+        if (!r1_q && !dw_q) begin
+          done_o  = 1'b1;
+          state_d = StIdle;
+        end
+      end
+
+      default: state_d = StIdle;
+    endcase
+
+    // c1 of a VPOOL tap: sum the inside ones
+    if (r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVpool && r1_in_q) begin
+      for (int n = 0; n < Dim; n++)
+        sum_d[n*32 +: 32] = sum_d[n*32 +: 32] + 32'($signed(spad_a_rdata_i[n*8 +: 8])) - 32'($signed(zp_a));
+      cnt_d = cnt_d + 17'd1;
+    end
+  end
+
+  // SPAD writes: VADD rows one cycle after their reads, VPOOL pixels
+  always_comb begin
+    spad_we_o    = 1'b0;
+    spad_wr_bytes_o = '0;
+    spad_waddr_o = w1_q;
+    spad_wdata_o = add_row;
+    if (r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVadd) begin
+      spad_we_o = 1'b1;
+    end else if (dw_q) begin
+      spad_we_o    = 1'b1;
+      spad_waddr_o = wa_q;
+      spad_wdata_o = wrow_q;
+    end
+    if (spad_we_o) spad_wr_bytes_o = 16'(Dim);
+  end
+
+  assign busy_o = (state_q != StIdle);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      vec_q   <= '0;
+      r1_q    <= 1'b0;
+      dw_q    <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      vec_q   <= clr_i ? '0 : vec_d;
+      r1_q    <= r1_d;
+      dw_q    <= dw_d;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    cmd_q   <= cmd_d;
+    side_q  <= side_d;
+    i_q     <= i_d;
+    y_q     <= y_d;
+    x_q     <= x_d;
+    ky_q    <= ky_d;
+    kx_q    <= kx_d;
+    piy_q   <= piy_d;
+    pix_q   <= pix_d;
+    iy_q    <= iy_d;
+    ix_q    <= ix_d;
+    oline_q <= oline_d;
+    r1_in_q <= r1_in_d;
+    w1_q    <= w1_d;
+    sum_q   <= sum_d;
+    cnt_q   <= cnt_d;
+    it_q    <= it_d;
+    num_q   <= num_d;
+    rem_q   <= rem_d;
+    neg_q   <= neg_d;
+    den_q   <= den_d;
+    wrow_q  <= wrow_d;
+    wa_q    <= wa_d;
+  end
+endmodule
+
+`default_nettype wire

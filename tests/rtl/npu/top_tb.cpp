@@ -1,0 +1,475 @@
+// top_tb.cpp: the whole NPU (tessel_npu) standalone against the C model.
+// Each scenario is a command stream and a DRAM image: the bench writes the
+// stream into the command SRAM and the registers over the core-bus ports,
+// starts the run, plays the memory port (random stalls and latencies, port
+// rules checked, writes outside the window flagged), waits for the interrupt
+// and compares with npu_model_run on the same inputs: error code and index,
+// the DRAM window, SPAD/ACC/PARAM, and the byte, MAC and command counters.
+// Scenarios: conv 3x3 + bias + requant + ReLU with loops and tokens,
+// depthwise 3x3 with a max-pool store, matmul with accumulate and a raw ACC
+// dump, residual add, average pooling, a MARK record, and invalid streams
+// (bad opcode, ranges, LOOP, LSTRIDE, deadlock, STREAM_RANGE).
+#include <cstdlib>
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "Vtessel_npu.h"
+#include "Vtessel_npu___024root.h"
+#include "tb_util.h"
+
+extern "C" {
+#include "npu_model.h"
+}
+
+static Vtessel_npu *top;
+static const uint32_t kBase = 0x80000000u;
+static std::vector<uint8_t> dram;
+static TbRng rng(99);
+static uint64_t now;
+static bool port_bad;
+static std::string port_msg;
+
+// ---- the memory port --------------------------------------------------------
+struct Req { uint32_t addr; int beats; uint64_t due; };
+static std::deque<Req> rq, wq;
+static std::deque<std::pair<uint64_t, uint8_t>> wbeats;
+static std::deque<uint64_t> bq;
+
+static void port_fail(const std::string &m) {
+  if (!port_bad) port_msg = m;
+  port_bad = true;
+}
+
+static void cycle() {
+  top->dma_req_ready_i = rng.range(0, 9) < 8;
+  top->dma_w_ready_i = rng.range(0, 9) < 8;
+  bool give = !rq.empty() && rq.front().due <= now && rng.range(0, 9) < 9;
+  uint64_t beat = 0;
+  if (give) {
+    uint32_t a = rq.front().addr;
+    for (int k = 0; k < 8; k++) {
+      uint64_t off = (uint64_t)a + k - kBase;
+      beat |= (uint64_t)(off < dram.size() ? dram[off] : 0xEE) << (8 * k);
+    }
+  }
+  top->dma_r_valid_i = give;
+  top->dma_r_data_i = beat;
+  top->dma_r_last_i = give && rq.front().beats == 1;
+  top->dma_r_id_i = 0;
+  top->dma_r_err_i = 0;
+  bool bgive = !bq.empty() && bq.front() <= now;
+  top->dma_b_valid_i = bgive;
+  top->dma_b_id_i = 1;
+  top->dma_b_err_i = 0;
+  top->clk_i = 0;
+  top->eval();
+  if (top->dma_req_valid_o && top->dma_req_ready_i) {
+    uint32_t a = top->dma_req_addr_o & ~7u;
+    int beats = top->dma_req_len_o + 1;
+    if ((a >> 12) != ((a + 8u * beats - 1) >> 12)) port_fail("a burst crosses 4 KiB");
+    if (top->dma_req_write_o) wq.push_back({a, beats, 0});
+    else rq.push_back({a, beats, now + (uint64_t)rng.range(3, 30)});
+  }
+  if (top->dma_w_valid_o && top->dma_w_ready_i) {
+    if (!top->dma_w_last_o) port_fail("multi-beat write");
+    wbeats.push_back({top->dma_w_data_o, top->dma_w_strb_o});
+  }
+  while (!wq.empty() && !wbeats.empty()) {
+    uint32_t a = wq.front().addr;
+    auto b = wbeats.front();
+    wbeats.pop_front();
+    for (int k = 0; k < 8; k++)
+      if (b.second >> k & 1) {
+        uint64_t off = (uint64_t)a + k - kBase;
+        if (a + k < kBase || off >= dram.size()) port_fail("write outside the DRAM window");
+        else dram[off] = (uint8_t)(b.first >> (8 * k));
+      }
+    wq.front().addr += 8;
+    if (--wq.front().beats == 0) {
+      wq.pop_front();
+      bq.push_back(now + (uint64_t)rng.range(1, 10));
+    }
+  }
+  if (give && top->dma_r_ready_o) {
+    rq.front().addr += 8;
+    if (--rq.front().beats == 0) rq.pop_front();
+  }
+  if (bgive) bq.pop_front();
+  top->clk_i = 1;
+  top->eval();
+  now++;
+}
+
+// ---- core-bus accesses ----------------------------------------------------------
+static uint32_t bus(bool cmd, bool we, uint16_t addr, uint32_t wdata) {
+  if (cmd) {
+    top->cmd_req_valid_i = 1; top->cmd_req_we_i = we; top->cmd_req_be_i = 0xF;
+    top->cmd_req_addr_i = addr; top->cmd_req_wdata_i = wdata;
+  } else {
+    top->reg_req_valid_i = 1; top->reg_req_we_i = we; top->reg_req_be_i = 0xF;
+    top->reg_req_addr_i = addr; top->reg_req_wdata_i = wdata;
+  }
+  cycle();
+  top->cmd_req_valid_i = 0;
+  top->reg_req_valid_i = 0;
+  for (int i = 0; i < 10; i++) {
+    top->eval();
+    if (cmd ? top->cmd_rsp_valid_o : top->reg_rsp_valid_o) {
+      uint32_t r = cmd ? top->cmd_rsp_rdata_o : top->reg_rsp_rdata_o;
+      cycle();
+      return r;
+    }
+    cycle();
+  }
+  port_fail("no bus response");
+  return 0;
+}
+static void wr_reg(uint16_t a, uint32_t v) { bus(false, true, a, v); }
+static uint32_t rd_reg(uint16_t a) { return bus(false, false, a, 0); }
+
+// ---- streams ----------------------------------------------------------------------
+struct Stream {
+  std::vector<uint8_t> b;
+  template <class T, class F> void add(const T &c, F enc) {
+    uint32_t w[4];
+    if (enc(&c, w) != 0) {
+      fprintf(stderr, "top_tb: a field does not fit (command %zu)\n", b.size() / 16);
+      exit(2);
+    }
+    raw(w);
+  }
+  void raw(const uint32_t w[4]) {
+    uint8_t x[16];
+    tsl_cmd_to_bytes(w, x);
+    b.insert(b.end(), x, x + 16);
+  }
+  uint32_t n() const { return (uint32_t)(b.size() / 16); }
+};
+#define ADD(s, kind, ...)                          \
+  do {                                             \
+    tsl_##kind##_t c_ = {};                        \
+    __VA_ARGS__;                                   \
+    (s).add(c_, tsl_##kind##_encode);              \
+  } while (0)
+
+struct Scenario {
+  std::string name;
+  Stream s;
+  std::vector<uint8_t> dram;
+  uint32_t len_override = 0;   // STREAM_LEN other than the stream's (STREAM_RANGE)
+  bool use_override = false;
+  int64_t mark_at = -1;        // a MARK record here: cycle counters differ from the model's estimates
+};
+
+static const tsl_target_t *T;
+static int D;
+
+static void fill(std::vector<uint8_t> &m, size_t off, size_t n, int lo = -128, int hi = 127) {
+  for (size_t i = 0; i < n; i++) m[off + i] = (uint8_t)(int8_t)rng.range(lo, hi);
+}
+static void put32(std::vector<uint8_t> &m, size_t off, uint32_t v) {
+  for (int i = 0; i < 4; i++) m[off + i] = (uint8_t)(v >> (8 * i));
+}
+// PARAM rows: bias, multiplier, shift per channel (a realistic requantisation)
+static void fill_param(std::vector<uint8_t> &m, size_t off, int rows) {
+  for (int r = 0; r < rows; r++) {
+    size_t p = off + (size_t)r * 9 * D;
+    for (int k = 0; k < D; k++) {
+      put32(m, p + 4 * k, (uint32_t)rng.range(-2000, 2000));
+      put32(m, p + 4 * (D + k), (uint32_t)rng.range(1 << 29, (1u << 31) - 1));
+      m[p + 8 * D + k] = (uint8_t)rng.range(36, 40);
+    }
+  }
+}
+
+// conv HxW, NCB input blocks -> NOB output blocks, 3x3 pad 1 stride 1, bias + requant + ReLU
+static Scenario sc_conv() {
+  Scenario c;
+  c.name = "conv 3x3 + bias + requant + ReLU";
+  const int H = 6, W = 5, NCB = 2, NOB = 2, NT = 9;
+  const size_t IN = 0, WT = IN + NCB * H * W * D, PR = WT + (size_t)NOB * NT * NCB * D * D,
+               OUT = PR + (size_t)NOB * 9 * D, MK = OUT + (size_t)NOB * H * W * D + 8 + 3;
+  c.dram.assign(MK + 200, 0);
+  fill(c.dram, IN, NCB * H * W * D);
+  fill(c.dram, WT, (size_t)NOB * NT * NCB * D * D, -20, 20);
+  fill_param(c.dram, PR, NOB);
+  const int WROWS = NT * NCB * D, SW = NCB * H * W;   // weight rows per output block, first weight row
+  ADD(c.s, cfg_load, c_.stride_x = D; c_.stride_y = W * D; c_.stride_z = H * W * D);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = IN; c_.row = 0; c_.nx = W; c_.ny = H; c_.nz = NCB);
+  ADD(c.s, cfg_load, c_.stride_x = D; c_.stride_y = (int64_t)WROWS * D);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = WT; c_.row = SW; c_.nx = WROWS; c_.ny = NOB; c_.nz = 1);
+  ADD(c.s, cfg_load, c_.stride_x = 9 * D);
+  ADD(c.s, load, c_.mem = 2; c_.n0 = D; c_.dram = PR; c_.row = 0; c_.nx = NOB; c_.ny = 1; c_.nz = 1; c_.push_next = 1);
+  ADD(c.s, cfg_exec, c_.out_pitch = W; c_.kh = 3; c_.kw = 3; c_.ncb = NCB; c_.pad = 3; c_.stride_y = 1;
+      c_.stride_x = 1; c_.dil_y = 1; c_.dil_x = 1; c_.in_h = H; c_.in_w = W; c_.in_pitch = W; c_.cb_stride = H * W);
+  ADD(c.s, enop, c_.pop_prev = 1);
+  ADD(c.s, loop, c_.count = NOB; c_.body = 1; c_.stride_c = H * W; c_.stride_d = WROWS);
+  ADD(c.s, matmul, c_.push_next = 1; c_.oh = H; c_.ow = W; c_.in = 0; c_.wgt = SW; c_.acc = 0; c_.iy0 = -1; c_.ix0 = -1);
+  ADD(c.s, cfg_store, c_.src_pitch = W; c_.stride_x = D; c_.stride_y = W * D);
+  ADD(c.s, cfg_epi, c_.zp_out = -3; c_.lo = -3; c_.hi = 127);
+  ADD(c.s, lstride, c_.stride_g = H * W * D);
+  ADD(c.s, loop, c_.count = NOB; c_.body = 1; c_.stride_c = H * W; c_.stride_d = 1);
+  ADD(c.s, store, c_.pop_prev = 1; c_.n0 = D; c_.oh = H; c_.ow = W; c_.dram = OUT; c_.src_row = 0; c_.param = 0);
+  ADD(c.s, mark, c_.kernel = 7; c_.record = 1; c_.dram = MK);
+  c.mark_at = (int64_t)MK;
+  return c;
+}
+
+// depthwise 3x3 stride 2 with pad, then a 2x2 max-pooled store to DRAM and to SPAD
+static Scenario sc_dw() {
+  Scenario c;
+  c.name = "depthwise 3x3 + max-pool store";
+  const int H = 7, W = 6, OH = 4, OW = 3;
+  const size_t IN = 0, WT = IN + H * W * D, PR = WT + 9 * D, OUT = PR + 9 * D + 5;
+  c.dram.assign(OUT + 64 * D, 0);
+  fill(c.dram, IN, H * W * D);
+  fill(c.dram, WT, 9 * D);
+  fill_param(c.dram, PR, 1);
+  ADD(c.s, cfg_load, c_.stride_x = D; c_.stride_y = W * D; c_.stride_z = H * W * D);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = IN; c_.row = 0; c_.nx = W; c_.ny = H; c_.nz = 1);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = WT; c_.row = 100; c_.nx = 9; c_.ny = 1; c_.nz = 1);
+  ADD(c.s, cfg_load, c_.stride_x = 9 * D);
+  ADD(c.s, load, c_.mem = 2; c_.n0 = D; c_.dram = PR; c_.row = 3; c_.nx = 1; c_.ny = 1; c_.nz = 1; c_.push_next = 1);
+  ADD(c.s, cfg_exec, c_.out_pitch = OW; c_.kh = 3; c_.kw = 3; c_.ncb = 1; c_.pad = -2; c_.stride_y = 2;
+      c_.stride_x = 2; c_.dil_y = 1; c_.dil_x = 1; c_.in_h = H; c_.in_w = W; c_.in_pitch = W; c_.cb_stride = 0);
+  ADD(c.s, dwconv, c_.pop_prev = 1; c_.push_next = 1; c_.oh = OH; c_.ow = OW; c_.in = 0; c_.wgt = 100; c_.acc = 10;
+      c_.iy0 = -1; c_.ix0 = -1);
+  ADD(c.s, cfg_store, c_.src_pitch = OW; c_.stride_x = D + 1; c_.stride_y = 3 * (D + 1); c_.spad_pitch = 2);
+  ADD(c.s, cfg_epi, c_.pool_k = 2; c_.pool_s = 2; c_.pool_pad_t = 1; c_.pool_pad_l = 1; c_.zp_out = 2; c_.lo = -100;
+      c_.hi = 100; c_.src_h = OH; c_.src_w = OW);
+  ADD(c.s, store, c_.pop_prev = 1; c_.n0 = D - 1; c_.oh = 3; c_.ow = 2; c_.dram = OUT; c_.src_row = 10; c_.param = 3);
+  ADD(c.s, store, c_.dst_mem = 1; c_.n0 = D; c_.oh = 3; c_.ow = 2; c_.dst_row = 500; c_.src_row = 10; c_.param = 3);
+  return c;
+}
+
+// matmul M=12 (3x4), K=3 blocks, N=2 blocks; the second K half accumulates; raw ACC dump
+static Scenario sc_matmul() {
+  Scenario c;
+  c.name = "matmul (accumulate, raw ACC store)";
+  const int M = 12, KB = 3, NB = 2;
+  const size_t A = 0, B = A + (size_t)KB * M * D, OUT = B + (size_t)NB * KB * D * D + 4;
+  c.dram.assign(OUT + (size_t)NB * M * 4 * D + 64, 0);
+  fill(c.dram, A, (size_t)KB * M * D);
+  fill(c.dram, B, (size_t)NB * KB * D * D);
+  ADD(c.s, cfg_load, c_.stride_x = D; c_.stride_y = M * D; c_.stride_z = 0);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = A; c_.row = 0; c_.nx = M; c_.ny = KB; c_.nz = 1);
+  ADD(c.s, cfg_load, c_.stride_x = D);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = B; c_.row = 1000; c_.nx = NB * KB * D; c_.ny = 1; c_.nz = 1;
+      c_.push_next = 1);
+  ADD(c.s, cfg_exec, c_.out_pitch = 4; c_.kh = 1; c_.kw = 1; c_.ncb = 2; c_.stride_y = 1; c_.stride_x = 1;
+      c_.dil_y = 1; c_.dil_x = 1; c_.in_h = 3; c_.in_w = 4; c_.in_pitch = 4; c_.cb_stride = M);
+  ADD(c.s, enop, c_.pop_prev = 1);
+  ADD(c.s, loop, c_.count = NB; c_.body = 3; c_.stride_c = M; c_.stride_d = KB * D);
+  ADD(c.s, matmul, c_.oh = 3; c_.ow = 4; c_.in = 0; c_.wgt = 1000; c_.acc = 0);
+  ADD(c.s, cfg_exec, c_.out_pitch = 4; c_.kh = 1; c_.kw = 1; c_.ncb = 1; c_.stride_y = 1; c_.stride_x = 1;
+      c_.dil_y = 1; c_.dil_x = 1; c_.in_h = 3; c_.in_w = 4; c_.in_pitch = 4; c_.cb_stride = M);
+  ADD(c.s, matmul, c_.push_next = 1; c_.acc_mode = 1; c_.oh = 3; c_.ow = 4; c_.in = 2 * M; c_.wgt = 1000 + 2 * D;
+      c_.acc = 0);
+  ADD(c.s, cfg_store, c_.src_pitch = 4; c_.stride_x = 4 * D; c_.stride_y = 16 * D);
+  ADD(c.s, lstride, c_.stride_g = M * 4 * D);
+  ADD(c.s, loop, c_.count = NB; c_.body = 1; c_.stride_c = M);
+  ADD(c.s, store, c_.pop_prev = 1; c_.raw = 1; c_.n0 = D; c_.oh = 3; c_.ow = 4; c_.dram = OUT; c_.src_row = 0);
+  return c;
+}
+
+// residual add (VADD) and average pooling (VPOOL) in SPAD, stored as copies
+static Scenario sc_vec() {
+  Scenario c;
+  c.name = "residual add + average pooling";
+  const int R = 10;
+  const size_t A = 0, B = (size_t)R * D, OUT = 2 * (size_t)R * D + 3;
+  c.dram.assign(OUT + 64 * D, 0);
+  fill(c.dram, A, 2 * (size_t)R * D);
+  ADD(c.s, cfg_load, c_.stride_x = D);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = A; c_.row = 0; c_.nx = R; c_.ny = 1; c_.nz = 1);
+  ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = B; c_.row = 50; c_.nx = R; c_.ny = 1; c_.nz = 1; c_.push_next = 1);
+  ADD(c.s, cfg_vec, c_.mult_a = 1 << 20; c_.mult_b = 3 << 19; c_.shift = 21; c_.zp_a = 3; c_.zp_b = -5;
+      c_.zp_out = 1; c_.lo = -120; c_.hi = 110);
+  ADD(c.s, vadd, c_.pop_prev = 1; c_.a = 0; c_.b = 50; c_.out = 100; c_.rows = R);
+  ADD(c.s, vadd, c_.a = 0; c_.b = 50; c_.out = 50; c_.rows = R);
+  ADD(c.s, cfg_exec, c_.out_pitch = 2; c_.kh = 3; c_.kw = 3; c_.ncb = 1; c_.stride_y = 2; c_.stride_x = 2;
+      c_.dil_y = 1; c_.dil_x = 1; c_.in_h = 2; c_.in_w = 5; c_.in_pitch = 5; c_.cb_stride = 0);
+  ADD(c.s, cfg_vec, c_.mult_a = 3; c_.shift = 1; c_.zp_a = -4; c_.zp_out = 2; c_.lo = -128; c_.hi = 127);
+  ADD(c.s, vpool, c_.exclude_pad = 1; c_.oh = 1; c_.ow = 3; c_.in = 0; c_.out = 200; c_.iy0 = -1; c_.ix0 = -1);
+  ADD(c.s, vpool, c_.push_next = 1; c_.oh = 1; c_.ow = 3; c_.in = 0; c_.out = 210; c_.iy0 = -1; c_.ix0 = -1);
+  ADD(c.s, cfg_store, c_.src_pitch = 10; c_.stride_x = D; c_.stride_y = 10 * D);
+  ADD(c.s, store, c_.pop_prev = 1; c_.src_mem = 1; c_.n0 = D; c_.oh = 1; c_.ow = 10; c_.dram = OUT; c_.src_row = 100);
+  ADD(c.s, store, c_.src_mem = 1; c_.n0 = D; c_.oh = 1; c_.ow = 10; c_.dram = OUT + 10 * D; c_.src_row = 200);
+  ADD(c.s, store, c_.src_mem = 1; c_.n0 = D; c_.oh = 1; c_.ow = 10; c_.dram = OUT + 20 * D; c_.src_row = 50);
+  return c;
+}
+
+static Scenario sc_err(int kind) {
+  Scenario c;
+  c.dram.assign(4096, 0);
+  ADD(c.s, cfg_load, c_.stride_x = D);
+  ADD(c.s, nop, (void)0);
+  switch (kind) {
+  case 0: {
+    c.name = "error: bad opcode";
+    uint32_t w[4] = {0x77, 0, 0, 0};
+    c.s.raw(w);
+    break;
+  }
+  case 1:
+    c.name = "error: SPAD range inside a loop";
+    ADD(c.s, loop, c_.count = 5; c_.body = 1; c_.stride_b = (int64_t)(T->spad_rows / 4));
+    ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = 0; c_.row = 0; c_.nx = 2; c_.ny = 1; c_.nz = 1);
+    break;
+  case 2:
+    c.name = "error: DRAM range";
+    ADD(c.s, cfg_store, c_.stride_x = D; c_.stride_y = D);
+    ADD(c.s, store, c_.n0 = D; c_.oh = 1; c_.ow = 1; c_.dram = 4094; c_.src_row = 0; c_.param = 0);
+    break;
+  case 3:
+    c.name = "error: loop body past the stream";
+    ADD(c.s, loop, c_.count = 2; c_.body = 5);
+    ADD(c.s, nop, (void)0);
+    break;
+  case 4:
+    c.name = "error: LSTRIDE without LOOP";
+    ADD(c.s, lstride, c_.stride_g = 8);
+    ADD(c.s, nop, (void)0);
+    break;
+  case 5:
+    c.name = "error: token deadlock";
+    ADD(c.s, load, c_.mem = 0; c_.n0 = D; c_.dram = 0; c_.row = 0; c_.nx = 2; c_.ny = 1; c_.nz = 1);
+    ADD(c.s, enop, c_.pop_prev = 1; c_.pop_next = 1);
+    ADD(c.s, nop, (void)0);
+    break;
+  case 6:
+    c.name = "error: STREAM_RANGE";
+    c.use_override = true;
+    c.len_override = (uint32_t)(T->cmd_sram_bytes / 16 + 1);
+    break;
+  default:
+    c.name = "error: bad field (PARAM load with padding)";
+    ADD(c.s, load, c_.mem = 2; c_.n0 = D; c_.dram = 0; c_.row = 0; c_.nx = 2; c_.ny = 1; c_.nz = 1; c_.pad_left = 1);
+    break;
+  }
+  return c;
+}
+
+// ---- running and comparing ------------------------------------------------------------
+static void zero_srams() {
+  auto *r = top->rootp;
+  for (int64_t i = 0; i < T->spad_rows; i++) r->tessel_npu__DOT__u_spad__DOT__mem_q[i] = 0;
+  for (int64_t i = 0; i < T->acc_rows; i++) {
+    uint8_t z[64] = {0};
+    tb_put(r->tessel_npu__DOT__u_acc__DOT__mem_q[i], z, 4 * D);
+  }
+  for (int64_t i = 0; i < T->param_rows; i++) {
+    uint8_t z[160] = {0};
+    tb_put(r->tessel_npu__DOT__u_param__DOT__mem_q[i], z, 9 * D);
+  }
+}
+
+static bool srams_equal(npu_model_t *m, std::string &why) {
+  auto *r = top->rootp;
+  uint8_t row[160];
+  for (int64_t i = 0; i < T->spad_rows; i++) {
+    tb_get(r->tessel_npu__DOT__u_spad__DOT__mem_q[i], row, D);
+    if (memcmp(row, npu_model_spad(m) + i * D, (size_t)D)) { why = "SPAD row " + std::to_string(i); return false; }
+  }
+  for (int64_t i = 0; i < T->acc_rows; i++) {
+    tb_get(r->tessel_npu__DOT__u_acc__DOT__mem_q[i], row, 4 * D);
+    if (memcmp(row, npu_model_acc(m) + i * D, 4 * (size_t)D)) { why = "ACC row " + std::to_string(i); return false; }
+  }
+  for (int64_t i = 0; i < T->param_rows; i++) {
+    tb_get(r->tessel_npu__DOT__u_param__DOT__mem_q[i], row, 9 * D);
+    if (memcmp(row, npu_model_param(m) + i * 9 * D, 9 * (size_t)D)) { why = "PARAM row " + std::to_string(i); return false; }
+  }
+  return true;
+}
+
+static const int kExact[] = {TSL_CNT_MACS, TSL_CNT_SPAD_RD_BYTES, TSL_CNT_SPAD_WR_BYTES, TSL_CNT_ACC_RD_BYTES,
+                             TSL_CNT_ACC_WR_BYTES, TSL_CNT_DRAM_RD_BYTES, TSL_CNT_DRAM_WR_BYTES,
+                             TSL_CNT_LOAD_CMDS, TSL_CNT_EXEC_CMDS, TSL_CNT_STORE_CMDS};
+
+static void run(TbCount &tc, Scenario &c) {
+  npu_model_t *m = npu_model_new(T);
+  std::vector<uint8_t> mdram = c.dram;
+  uint32_t len = c.use_override ? c.len_override : c.s.n();
+  std::vector<uint8_t> sram((size_t)T->cmd_sram_bytes, 0);
+  memcpy(sram.data(), c.s.b.data(), c.s.b.size());
+  npu_result_t res;
+  npu_model_run_sram(m, sram.data(), (uint32_t)sram.size(), 0, len, mdram.data(), mdram.size(), &res);
+
+  dram = c.dram;
+  port_bad = false;
+  zero_srams();
+  for (size_t i = 0; i < c.s.b.size(); i += 4)
+    bus(true, true, (uint16_t)i, c.s.b[i] | c.s.b[i + 1] << 8 | c.s.b[i + 2] << 16 | (uint32_t)c.s.b[i + 3] << 24);
+  wr_reg((uint16_t)TSL_REG_DRAM_BASE, kBase);
+  wr_reg((uint16_t)TSL_REG_DRAM_SIZE, (uint32_t)dram.size());
+  wr_reg((uint16_t)TSL_REG_STREAM_BASE, 0);
+  wr_reg((uint16_t)TSL_REG_STREAM_LEN, len);
+  wr_reg((uint16_t)TSL_REG_IRQ_EN, 1);
+  uint64_t t0 = now;
+  wr_reg((uint16_t)TSL_REG_CTRL, 1);
+  while (!top->irq_o && now - t0 < 3000000) cycle();
+  uint64_t cycles = now - t0;
+  std::string what = c.name + " (" + std::to_string(cycles) + " cycles): ";
+  tc.check(top->irq_o, (what + "ends with the interrupt").c_str());
+  uint32_t status = rd_reg((uint16_t)TSL_REG_STATUS);
+  uint32_t code = rd_reg((uint16_t)TSL_REG_ERR_CODE), index = rd_reg((uint16_t)TSL_REG_ERR_INDEX);
+  char buf[200];
+  snprintf(buf, sizeof buf, "error %u at %u equals the model's %d at %u (%s)", code, index, res.code, res.index,
+           res.message);
+  tc.check((int)code == res.code && (code == 0 || index == res.index), (what + buf).c_str());
+  tc.check((status & 0xF) == (res.code ? 0xCu : 0xAu), (what + "STATUS shows DONE or ERROR and IRQ").c_str());
+  wr_reg((uint16_t)TSL_REG_STATUS, 8);
+  tc.check(!top->irq_o, (what + "writing STATUS.IRQ clears the interrupt").c_str());
+  tc.check(!port_bad, (what + "memory port rules kept (" + port_msg + ")").c_str());
+  if (res.code == 0) {
+    // a MARK record: kernel, count and the exact counters equal; cycle counters are estimates in the model
+    if (c.mark_at >= 0) {
+      auto rd64 = [](const std::vector<uint8_t> &v, size_t o) {
+        uint64_t x = 0;
+        for (int i = 0; i < 8; i++) x |= (uint64_t)v[o + i] << (8 * i);
+        return x;
+      };
+      size_t o = (size_t)c.mark_at;
+      bool ok = rd64(dram, o) == rd64(mdram, o) && rd64(dram, o + 8) == rd64(mdram, o + 8);
+      for (int k : kExact) ok = ok && rd64(dram, o + 16 + 8 * k) == rd64(mdram, o + 16 + 8 * k);
+      tc.check(ok, (what + "MARK record: kernel, count, byte/MAC/command counters equal the model's").c_str());
+      for (size_t i = 0; i < 8u * (2 + TSL_NCOUNTERS); i++) dram[o + i] = mdram[o + i];
+    }
+    tc.check(dram == mdram, (what + "DRAM equals the model's").c_str());
+    std::string why;
+    tc.check(srams_equal(m, why), (what + "SPAD/ACC/PARAM equal the model's " + why).c_str());
+    const uint64_t *mc = npu_model_counters(m);
+    std::string bad;
+    for (int k : kExact) {
+      uint64_t v = rd_reg((uint16_t)TSL_REG_COUNTERS + 8 * k) | (uint64_t)rd_reg((uint16_t)TSL_REG_COUNTERS + 8 * k + 4) << 32;
+      if (v != mc[k]) bad += std::string(" ") + tsl_counter_name(k) + " " + std::to_string(v) + "!=" + std::to_string(mc[k]);
+    }
+    tc.check(bad.empty(), (what + "byte, MAC and command counters equal the model's" + bad).c_str());
+    printf("%s: %llu cycles, MACs %llu\n", c.name.c_str(), (unsigned long long)cycles,
+           (unsigned long long)mc[TSL_CNT_MACS]);
+  }
+  npu_model_free(m);
+}
+
+int main(int argc, char **argv) {
+  Verilated::commandArgs(argc, argv);
+  T = tsl_target_find(TB_TARGET);
+  if (!T) return 2;
+  D = (int)T->dim;
+  top = new Vtessel_npu;
+  TbCount tc;
+  top->rst_ni = 0;
+  cycle();
+  cycle();
+  top->rst_ni = 1;
+  cycle();
+  tc.check(rd_reg((uint16_t)TSL_REG_ID) == 0x54534E50u, "ID reads 'TSNP'");
+  tc.check(rd_reg((uint16_t)TSL_REG_VERSION) == (uint32_t)(D << 8 | 1), "VERSION holds DIM and the ISA version");
+  tc.check(rd_reg((uint16_t)TSL_REG_TARGET_HASH) == T->hash, "TARGET_HASH equals the target's");
+  std::vector<Scenario> scs = {sc_conv(), sc_dw(), sc_matmul(), sc_vec()};
+  for (int k = 0; k < 8; k++) scs.push_back(sc_err(k));
+  for (auto &c : scs) run(tc, c);
+  delete top;
+  return tc.finish();
+}
