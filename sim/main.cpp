@@ -24,6 +24,9 @@
 
 #include "Vtessel_soc.h"
 #include "dram_model.h"
+#ifdef TESSEL_SIM_NPU
+#include "tessel_target.h" /* build/gen/<target>/: the NPU target this build simulates */
+#endif
 #include "elf_load.h"
 #include "sim_options.h"
 #include "verilated.h"
@@ -435,6 +438,39 @@ class Harness {
 #endif
 };
 
+// The NPU target this build simulates (sim/rules.mk passes the target's
+// name and hash; a SoC build without the NPU has none).
+void print_version() {
+#ifdef TESSEL_SIM_NPU
+  std::printf("tessel-sim target %s hash 0x%08X dim %d\n", TSL_TARGET_NAME, unsigned(TSL_TARGET_HASH), int(TSL_DIM));
+#else
+  std::printf("tessel-sim target none (SoC without the NPU)\n");
+#endif
+}
+
+// --dump ranges must lie inside DRAM: checked before the run, so a typo costs nothing.
+void check_dumps(const SimOptions &o) {
+  for (int i = 0; i < o.ndumps; i++) {
+    const SimDump &d = o.dumps[i];
+    if (d.addr < DramBase || uint64_t(d.addr) + d.len > DramBase + o.dram_size)
+      throw Failure{SIM_EXIT_BAD_INPUT, "--dump " + hex32(d.addr) + ":" + std::to_string(d.len) +
+                                            ": not inside DRAM (" + hex32(uint32_t(DramBase)) + ", " +
+                                            std::to_string(o.dram_size) + " bytes)"};
+  }
+}
+
+void write_dumps(const SimOptions &o, const DramModel &dram) {
+  for (int i = 0; i < o.ndumps; i++) {
+    const SimDump &d = o.dumps[i];
+    std::vector<uint8_t> buf(d.len);
+    FILE *f = std::fopen(d.path, "wb");
+    bool ok = f && dram.read_bytes(d.addr, buf.data(), buf.size()) &&
+              std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
+    if (f && std::fclose(f) != 0) ok = false;
+    if (!ok) throw Failure{SIM_EXIT_INTERNAL, std::string("--dump ") + d.path + ": " + std::strerror(errno)};
+  }
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -446,6 +482,10 @@ int main(int argc, char **argv) {
   }
   if (o.help) {
     sim_options_usage(stdout);
+    return 0;
+  }
+  if (o.version) {
+    print_version();
     return 0;
   }
 #ifndef TESSEL_TRACE
@@ -461,8 +501,11 @@ int main(int argc, char **argv) {
     Verilated::commandArgs(1, argv);
     Harness h(o, dram);
     h.open_trace();
+    check_dumps(o);
     h.reset_and_load(mem, entry, img);
-    return h.run();
+    int status = h.run();
+    write_dumps(o, dram);
+    return status;
   } catch (const Failure &f) {
     std::fflush(stdout);
     std::fprintf(stderr, "tessel-sim: %s\n", f.msg.c_str());

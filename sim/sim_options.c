@@ -28,6 +28,9 @@ void sim_options_usage(FILE *f) {
           "                       default %u)\n"
           "  --dram-size BYTES    DRAM size at 0x80000000, suffix K, M or G allowed, a multiple of\n"
           "                       8 up to 2G (default 64M); accesses beyond it answer a bus error\n"
+          "  --dump ADDR:LEN=FILE when the run ends (whatever its status), write LEN bytes of\n"
+          "                       DRAM from ADDR to FILE; up to %d times\n"
+          "  --version            print the NPU target this simulator was built for and its hash\n"
           "  --help               this text\n"
           "\n"
           "exit status:\n"
@@ -39,7 +42,7 @@ void sim_options_usage(FILE *f) {
           "  122     internal error (I/O failure, memory-port protocol violation, missing\n"
           "          tracing build)\n"
           "  123     firmware wrote an EXIT value above 119 or an even value to tohost\n",
-          SIM_MAX_LOADS, SIM_DEFAULT_MAX_CYCLES, SIM_DEFAULT_DRAM_BW, SIM_DEFAULT_DRAM_LATENCY);
+          SIM_MAX_LOADS, SIM_DEFAULT_MAX_CYCLES, SIM_DEFAULT_DRAM_BW, SIM_DEFAULT_DRAM_LATENCY, SIM_MAX_DUMPS);
 }
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) {
@@ -104,6 +107,10 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
       o->elf = a;
       continue;
     }
+    if (strcmp(a, "--version") == 0) {
+      o->version = 1;
+      return 0;
+    }
     if (strcmp(a, "--stats") == 0) {
       o->stats = 1;
       continue;
@@ -112,7 +119,7 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
     if (!v && (strcmp(a, "--load") == 0 || strcmp(a, "--max-cycles") == 0 ||
                strcmp(a, "--trace") == 0 || strcmp(a, "--trace-commits") == 0 ||
                strcmp(a, "--dram-bw") == 0 || strcmp(a, "--dram-latency") == 0 ||
-               strcmp(a, "--dram-size") == 0))
+               strcmp(a, "--dram-size") == 0 || strcmp(a, "--dump") == 0))
       return fail(err, errlen, "option %s needs a value", a);
     if (strcmp(a, "--load") == 0) {
       const char *eq = strchr(v, '=');
@@ -128,6 +135,27 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
       o->loads[o->nloads].addr = (uint32_t)x;
       o->loads[o->nloads].path = eq + 1;
       o->nloads++;
+    } else if (strcmp(a, "--dump") == 0) {
+      /* ADDR:LEN=FILE; the range is checked against the DRAM once its size is known */
+      const char *colon = strchr(v, ':'), *eq = strchr(v, '=');
+      char addr[32], len[32];
+      uint64_t x, n;
+      if (!colon || !eq || colon > eq || colon == v || eq == colon + 1 || eq[1] == '\0' ||
+          (size_t)(colon - v) >= sizeof addr || (size_t)(eq - colon - 1) >= sizeof len)
+        return fail(err, errlen, "--dump '%s': expected ADDR:LEN=FILE", v);
+      memcpy(addr, v, (size_t)(colon - v));
+      addr[colon - v] = '\0';
+      memcpy(len, colon + 1, (size_t)(eq - colon - 1));
+      len[eq - colon - 1] = '\0';
+      if (parse_u64(addr, &x) != 0 || x > UINT32_MAX)
+        return fail(err, errlen, "--dump '%s': '%s' is not a 32-bit address", v, addr);
+      if (parse_size(len, &n) != 0 || n == 0 || n > UINT32_MAX)
+        return fail(err, errlen, "--dump '%s': '%s' is not a length of 1 byte to 4G", v, len);
+      if (o->ndumps == SIM_MAX_DUMPS) return fail(err, errlen, "more than %d --dump options", SIM_MAX_DUMPS);
+      o->dumps[o->ndumps].addr = (uint32_t)x;
+      o->dumps[o->ndumps].len = (uint32_t)n;
+      o->dumps[o->ndumps].path = eq + 1;
+      o->ndumps++;
     } else if (strcmp(a, "--max-cycles") == 0) {
       if (parse_u64(v, &o->max_cycles) != 0 || o->max_cycles == 0)
         return fail(err, errlen, "--max-cycles '%s': expected a positive integer", v);

@@ -31,6 +31,14 @@ typedef struct {
 } SimLoad;
 
 typedef struct {
+  uint32_t addr;     /* first DRAM byte to write out */
+  uint32_t len;      /* bytes */
+  const char *path;  /* output file */
+} SimDump;
+
+#define SIM_MAX_DUMPS 16
+
+typedef struct {
   const char *elf;              /* FIRMWARE.elf */
   SimLoad loads[SIM_MAX_LOADS]; /* --load ADDR=FILE */
   int nloads;
@@ -41,7 +49,10 @@ typedef struct {
   double dram_bw;               /* --dram-bw, bytes per cycle */
   uint32_t dram_latency;        /* --dram-latency, cycles */
   uint64_t dram_size;           /* --dram-size, bytes */
+  SimDump dumps[SIM_MAX_DUMPS]; /* --dump ADDR:LEN=FILE, written when the run ends */
+  int ndumps;
   int help;                     /* --help was given: print usage, exit 0 */
+  int version;                  /* --version was given: print the build's target, exit 0 */
 } SimOptions;
 
 /* Parses argv into *o (defaults for what is absent). Returns 0, or -1 with

@@ -73,7 +73,11 @@ module tessel_soc #(
   localparam int unsigned NT   = tessel_soc_pkg::NumTargets;
   localparam int unsigned TgtW = 32'(tessel_soc_pkg::TgtW);
   localparam int unsigned IdW  = 4;
-  localparam int unsigned NumMemMasters = 2;   // the NPU DMA will be master 2
+`ifdef TESSEL_NPU
+  localparam int unsigned NumMemMasters = 3;   // master 2: the NPU's DMA
+`else
+  localparam int unsigned NumMemMasters = 2;   // built without the NPU (TESSEL_NPU undefined)
+`endif
 
   // ---- core -------------------------------------------------------------
   logic        ibus_req_valid, ibus_req_ready, ibus_rsp_valid, ibus_rsp_err;
@@ -81,7 +85,10 @@ module tessel_soc #(
   logic        dbus_req_valid, dbus_req_ready, dbus_req_we, dbus_rsp_valid, dbus_rsp_err;
   logic [3:0]  dbus_req_be;
   logic [31:0] dbus_req_addr, dbus_req_wdata, dbus_rsp_rdata;
-  logic        irq_timer, irq_external;
+  logic        irq_timer, irq_external, irq_simctl, irq_npu;
+  // The core's external interrupt: the NPU's end-of-run line, or the
+  // simulation-control test hook.
+  assign irq_external = irq_simctl | irq_npu;
 
   tessel_core #(.FastMul(FastMul)) u_core (
     .clk_i             (clk_i),
@@ -280,31 +287,7 @@ module tessel_soc #(
     .exit_code_o    (sim_exit_code_o),
     .tohost_valid_o (sim_tohost_valid_o),
     .tohost_data_o  (sim_tohost_data_o),
-    .ext_irq_o      (irq_external)
-  );
-
-  // ---- error responders -------------------------------------------------------
-  // RESERVED WINDOWS: NPU registers (TgtNpuReg) and NPU command SRAM
-  // (TgtNpuCmd) answer with a bus error until the NPU is plugged in here.
-  // Replace these two instances with the NPU's register and SRAM slaves.
-  tessel_bus_err u_npureg_err (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (dt_req_valid[TR]),
-    .req_ready_o (dt_req_ready[TR]),
-    .rsp_valid_o (dt_rsp_valid[TR]),
-    .rsp_rdata_o (dt_rsp_rdata[TR*32 +: 32]),
-    .rsp_err_o   (dt_rsp_err[TR])
-  );
-
-  tessel_bus_err u_npucmd_err (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (dt_req_valid[TC]),
-    .req_ready_o (dt_req_ready[TC]),
-    .rsp_valid_o (dt_rsp_valid[TC]),
-    .rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
-    .rsp_err_o   (dt_rsp_err[TC])
+    .ext_irq_o      (irq_simctl)
   );
 
   // Unmapped addresses.
@@ -422,6 +405,79 @@ module tessel_soc #(
     .m_b_id_i      (mm_b_id),
     .m_b_err_i     (mm_b_err)
   );
+
+  // ---- NPU: register window (TgtNpuReg), command SRAM (TgtNpuCmd), DMA
+  // master 2 on the memory port, interrupt. Built with TESSEL_NPU defined and
+  // the target's package (build/gen/<target>/tessel_target_pkg.sv); without
+  // it the two windows answer with a bus error.
+`ifdef TESSEL_NPU
+  tessel_npu u_npu (
+    .clk_i           (clk_i),
+    .rst_ni          (rst_ni),
+    .reg_req_valid_i (dt_req_valid[TR]),
+    .reg_req_ready_o (dt_req_ready[TR]),
+    .reg_req_we_i    (dbus_req_we),
+    .reg_req_be_i    (dbus_req_be),
+    .reg_req_addr_i  (dbus_req_addr[15:0]),
+    .reg_req_wdata_i (dbus_req_wdata),
+    .reg_rsp_valid_o (dt_rsp_valid[TR]),
+    .reg_rsp_rdata_o (dt_rsp_rdata[TR*32 +: 32]),
+    .reg_rsp_err_o   (dt_rsp_err[TR]),
+    .cmd_req_valid_i (dt_req_valid[TC]),
+    .cmd_req_ready_o (dt_req_ready[TC]),
+    .cmd_req_we_i    (dbus_req_we),
+    .cmd_req_be_i    (dbus_req_be),
+    .cmd_req_addr_i  (dbus_req_addr[15:0]),
+    .cmd_req_wdata_i (dbus_req_wdata),
+    .cmd_rsp_valid_o (dt_rsp_valid[TC]),
+    .cmd_rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
+    .cmd_rsp_err_o   (dt_rsp_err[TC]),
+    .dma_req_valid_o (mm_req_valid[2]),
+    .dma_req_ready_i (mm_req_ready[2]),
+    .dma_req_write_o (mm_req_write[2]),
+    .dma_req_addr_o  (mm_req_addr[2*32 +: 32]),
+    .dma_req_len_o   (mm_req_len[2*8 +: 8]),
+    .dma_req_id_o    (mm_req_id[2*IdW +: IdW]),
+    .dma_w_valid_o   (mm_w_valid[2]),
+    .dma_w_ready_i   (mm_w_ready[2]),
+    .dma_w_data_o    (mm_w_data[2*64 +: 64]),
+    .dma_w_strb_o    (mm_w_strb[2*8 +: 8]),
+    .dma_w_last_o    (mm_w_last[2]),
+    .dma_r_valid_i   (mm_r_valid[2]),
+    .dma_r_ready_o   (mm_r_ready[2]),
+    .dma_r_data_i    (mm_r_data),
+    .dma_r_id_i      (mm_r_id),
+    .dma_r_last_i    (mm_r_last),
+    .dma_r_err_i     (mm_r_err),
+    .dma_b_valid_i   (mm_b_valid[2]),
+    .dma_b_ready_o   (mm_b_ready[2]),
+    .dma_b_id_i      (mm_b_id),
+    .dma_b_err_i     (mm_b_err),
+    .irq_o           (irq_npu)
+  );
+`else
+  assign irq_npu = 1'b0;
+
+  tessel_bus_err u_npureg_err (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (dt_req_valid[TR]),
+    .req_ready_o (dt_req_ready[TR]),
+    .rsp_valid_o (dt_rsp_valid[TR]),
+    .rsp_rdata_o (dt_rsp_rdata[TR*32 +: 32]),
+    .rsp_err_o   (dt_rsp_err[TR])
+  );
+
+  tessel_bus_err u_npucmd_err (
+    .clk_i       (clk_i),
+    .rst_ni      (rst_ni),
+    .req_valid_i (dt_req_valid[TC]),
+    .req_ready_o (dt_req_ready[TC]),
+    .rsp_valid_o (dt_rsp_valid[TC]),
+    .rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
+    .rsp_err_o   (dt_rsp_err[TC])
+  );
+`endif
 
   // Arbiter output, before the register slice.
   logic              ps_req_valid, ps_req_ready, ps_req_write;

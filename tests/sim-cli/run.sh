@@ -63,6 +63,16 @@ expect load-past-dmem 120 "do not fit inside one memory" "$good" --load "0x1000f
 : >"$tmp/empty"
 expect load-empty 120 "empty file" "$good" --load "0x80000000=$tmp/empty"
 expect load-ok 7 "" "$good" --load "0x80000000=$tmp/blob"
+expect version 0 "tessel-sim target " --version
+expect dump-no-colon 120 "expected ADDR:LEN=FILE" "$good" --dump "0x80000000=$tmp/d"
+expect dump-no-file 120 "expected ADDR:LEN=FILE" "$good" --dump "0x80000000:8="
+expect dump-bad-addr 120 "is not a 32-bit address" "$good" --dump "0xZZ:8=$tmp/d"
+expect dump-bad-len 120 "is not a length" "$good" --dump "0x80000000:0=$tmp/d"
+expect dump-outside 120 "not inside DRAM" "$good" --dump "0x10000000:16=$tmp/d"
+expect dump-past-dram 120 "not inside DRAM" "$good" --dump "0x83fffff8:16=$tmp/d"
+expect dump-unwritable 122 "--dump $tmp/no/dir/d" "$good" --dump "0x80000000:8=$tmp/no/dir/d"
+expect dump-ok 7 "" "$good" --load "0x80000000=$tmp/blob" --dump "0x80000000:5=$tmp/d"
+if cmp -s "$tmp/blob" "$tmp/d"; then ok dump-content; else bad dump-content "dumped bytes differ from the loaded ones"; fi
 expect trace-commits-unwritable 120 "--trace-commits $tmp/no/dir/f" "$good" --trace-commits "$tmp/no/dir/f"
 
 # ---- bad ELF files ----------------------------------------------------------

@@ -1,4 +1,5 @@
-/* bus_err.S: unmapped addresses, the reserved NPU windows, addresses past
+/* bus_err.S: unmapped addresses, the NPU command window past its SRAM
+ * (the whole window when the SoC is built without the NPU), addresses past
  * the TCMs and past DRAM, bad peripheral offsets, and fetches from where
  * the instruction bus cannot go all answer with a bus error: the core
  * traps with the access-fault cause. Exit code = the failing case. */
@@ -21,8 +22,8 @@ TEST_START
   la   t0, handler
   csrw mtvec, t0
   EXPECT_FAULT(2,  5, li a0, 0x50000000; lw a1, 0(a0))  /* unmapped */
-  EXPECT_FAULT(3,  7, li a0, 0x30000000; sw a1, 0(a0))  /* NPU registers */
-  EXPECT_FAULT(4,  5, li a0, 0x40000000; lw a1, 0(a0))  /* NPU command SRAM */
+  EXPECT_FAULT(3,  7, li a0, 0x4000FFF0; sw a1, 0(a0))  /* NPU command window past the SRAM */
+  EXPECT_FAULT(4,  5, li a0, 0x4000FFFC; lw a1, 0(a0))  /* NPU command window past the SRAM */
   EXPECT_FAULT(5,  5, li a0, 0x10010000; lw a1, 0(a0))  /* past DMEM */
   EXPECT_FAULT(6,  5, li a0, 0x00010000; lw a1, 0(a0))  /* past IMEM */
   EXPECT_FAULT(7,  5, li a0, 0x84000000; lw a1, 0(a0))  /* past DRAM (64 MiB) */
