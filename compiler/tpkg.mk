@@ -36,3 +36,51 @@ $(foreach u,$(TPKG_USERS),$(COMPILER_OBJ)/$(u).o $(COMPILER_OBJ_SAN)/$(u).o): | 
 # The fuzzers of compiler/rules.mk compile every library source with their
 # own include list: give them the generated header's folder too.
 $(BUILD)/obj/compiler-tests/fuzz-import $(BUILD)/obj/compiler-tests/fuzz-parse-ir: IMPORT_FUZZ_FLAGS += -I$(TPKG_GEN)
+
+# ---- tests (tests/package) ----
+TPKG_LIB_SRCS   := compiler/tpkg_write.c compiler/tpkg_check.c compiler/crc32.c compiler/diag.c
+TPKG_HDRS       := compiler/tpkg.h compiler/tpkg_format.h compiler/crc32.h compiler/diag.h tests/package/sample_pkg.h \
+                   $(TPKG_GEN)/tessel_isa.h $(TPKG_GEN)/npu8/tessel_target.h
+TPKG_TEST_FLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -Itests/package -I$(TPKG_GEN) -I$(TPKG_GEN)/npu8
+TPKG_FUZZ_TIME  ?= 600
+
+$(TPKG_OBJ)/test-package: tests/package/test_package.c tests/package/sample_pkg.c $(TPKG_LIB_SRCS) $(TPKG_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TPKG_TEST_FLAGS) -o $@ $(filter %.c,$^) -lcmocka
+
+$(TPKG_OBJ)/make-sample: tests/package/make_sample.c tests/package/sample_pkg.c $(TPKG_LIB_SRCS) $(TPKG_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(TPKG_TEST_FLAGS) -o $@ $(filter %.c,$^)
+
+TEST_SUITES += package fuzz-tpkg-short
+FUZZERS     += tpkg
+.PHONY: test-package test-fuzz-tpkg-short fuzz-tpkg
+
+test-package: $(TPKG_OBJ)/test-package $(TPKG_OBJ)/make-sample $(BIN)/tessel-asan $(TPKG_GEN)/tessel_isa.h
+	@RV_CC="$(RV_CC)" RV_CFLAGS="$(RV_CFLAGS)" RV_OBJCOPY="$(RV_OBJCOPY)" RV_NM="$(RV_PREFIX)nm" \
+	  bash tests/package/run.sh $(TPKG_OBJ) $(BIN)/tessel-asan $(TPKG_GEN)
+
+# libFuzzer on tpkg_check, seeded with valid packages (tests/package/seeds
+# and the sample package) so it mutates past the CRCs' early exits: the
+# fuzzer entry also refreshes CRCs on half the inputs (see fuzz_tpkg.c).
+TPKG_FUZZ_ARGS = -seed=1 -max_len=16384 -timeout=10 -rss_limit_mb=1024 \
+  -artifact_prefix=$(TPKG_OBJ)/ $(TPKG_OBJ)/fuzz-corpus $(TPKG_OBJ)/fuzz-seeds
+
+$(TPKG_OBJ)/fuzz-tpkg: tests/package/fuzz_tpkg.c compiler/tpkg_check.c compiler/crc32.c compiler/tpkg_format.h $(TPKG_GEN)/tessel_isa.h
+	@mkdir -p $(@D)
+	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -Icompiler -I$(TPKG_GEN) \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(filter %.c,$^)
+
+$(TPKG_OBJ)/fuzz-seeds/sample.tpkg: $(TPKG_OBJ)/make-sample
+	@mkdir -p $(@D)
+	$(TPKG_OBJ)/make-sample $@
+
+test-fuzz-tpkg-short: $(TPKG_OBJ)/fuzz-tpkg $(TPKG_OBJ)/fuzz-seeds/sample.tpkg
+	@mkdir -p $(TPKG_OBJ)/fuzz-corpus
+	@if $(TPKG_OBJ)/fuzz-tpkg -max_total_time=15 $(TPKG_FUZZ_ARGS) 2>&1 | tail -n 5; \
+	  [ $${PIPESTATUS[0]} -eq 0 ]; then echo "1 passed, 0 failed"; \
+	else echo "0 passed, 1 failed"; exit 1; fi
+
+fuzz-tpkg: $(TPKG_OBJ)/fuzz-tpkg $(TPKG_OBJ)/fuzz-seeds/sample.tpkg
+	@mkdir -p $(TPKG_OBJ)/fuzz-corpus
+	$(TPKG_OBJ)/fuzz-tpkg -max_total_time=$(TPKG_FUZZ_TIME) $(TPKG_FUZZ_ARGS)

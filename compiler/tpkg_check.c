@@ -130,16 +130,18 @@ static tpkg_err_code check_header(const uint8_t *b, size_t len, uint32_t expecte
     return fail(err, TPKG_E_VERSION, "format version not supported by this reader (rebuild the package or the reader)", -1,
                 version);
   if (len < TPKG_HEADER_BYTES) return fail(err, TPKG_E_TRUNCATED, "shorter than the header", -1, len);
-  if (tpkg_rd16(b + TPKG_H_HEADER_BYTES) != TPKG_HEADER_BYTES)
-    return fail(err, TPKG_E_HEADER, "header size field", -1, tpkg_rd16(b + TPKG_H_HEADER_BYTES));
-  if (tpkg_rd32(b + TPKG_H_NSECT) != TPKG_NSECT)
-    return fail(err, TPKG_E_HEADER, "section count", -1, tpkg_rd32(b + TPKG_H_NSECT));
+  /* The CRC covers the fixed-size header and table of this version: checked
+     before any field in them is trusted. */
   static const uint8_t zero4[4] = {0, 0, 0, 0};
   uint32_t crc = crc32_update(0, b, TPKG_H_CRC);
   crc = crc32_update(crc, zero4, 4);
   crc = crc32_update(crc, b + TPKG_H_CRC + 4, TPKG_HEADER_BYTES - TPKG_H_CRC - 4);
   if (crc != tpkg_rd32(b + TPKG_H_CRC))
     return fail(err, TPKG_E_HEADER_CRC, "header CRC mismatch (corrupted header or section table)", -1, crc);
+  if (tpkg_rd16(b + TPKG_H_HEADER_BYTES) != TPKG_HEADER_BYTES)
+    return fail(err, TPKG_E_HEADER, "header size field", -1, tpkg_rd16(b + TPKG_H_HEADER_BYTES));
+  if (tpkg_rd32(b + TPKG_H_NSECT) != TPKG_NSECT)
+    return fail(err, TPKG_E_HEADER, "section count", -1, tpkg_rd32(b + TPKG_H_NSECT));
   uint32_t total = tpkg_rd32(b + TPKG_H_TOTAL);
   if (total < TPKG_HEADER_BYTES) return fail(err, TPKG_E_HEADER, "total size smaller than the header", -1, total);
   if (total > len) return fail(err, TPKG_E_TRUNCATED, "fewer bytes than the header's total size", -1, len);

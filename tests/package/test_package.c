@@ -1,0 +1,505 @@
+/* test_package (cmocka): the .tpkg writer and the freestanding reader.
+ * A sample package (sample_pkg.c) is written, read back field by field, then
+ * corrupted one way at a time; every corruption must get its own error code.
+ * Corruptions behind the CRCs are made with the CRCs recomputed (refresh), so
+ * the check reaches the field under test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "crc32.h"
+#include "sample_pkg.h"
+#include "tessel_isa.h"
+#include "tessel_target.h"
+
+typedef struct {
+  uint8_t *b;
+  size_t n;
+  tpkg_view v;
+} pkg_t;
+
+static void make(pkg_t *p) {
+  tpkg_package in;
+  diag d = {{0}};
+  sample_pkg(&in);
+  assert_int_equal(tpkg_write(&in, &p->b, &p->n, &d), 0);
+  assert_int_equal(tpkg_check(p->b, p->n, TSL_TARGET_HASH, 0, &p->v, NULL), TPKG_OK);
+}
+
+/* Recomputes every section CRC and the header CRC from the (edited) table. */
+static void refresh(uint8_t *b, size_t n) {
+  for (unsigned s = 1; s <= TPKG_NSECT; s++) {
+    uint8_t *e = b + TPKG_HEADER_FIXED + (s - 1) * TPKG_SECT_ENTRY;
+    uint64_t off = tpkg_rd32(e + 4), size = tpkg_rd32(e + 8);
+    if (off + size <= n) tpkg_wr32(e + 12, crc32(b + off, (size_t)size));
+  }
+  tpkg_wr32(b + TPKG_H_CRC, 0);
+  tpkg_wr32(b + TPKG_H_CRC, crc32(b, TPKG_HEADER_BYTES));
+}
+
+static tpkg_err_code check(const pkg_t *p, tpkg_error *e) { return tpkg_check(p->b, p->n, TSL_TARGET_HASH, 0, NULL, e); }
+
+static uint8_t *sect_at(pkg_t *p, unsigned kind) { return p->b + p->v.sect_offset[kind]; }
+static uint8_t *entry(pkg_t *p, unsigned kind) { return p->b + TPKG_HEADER_FIXED + (kind - 1) * TPKG_SECT_ENTRY; }
+
+/* ---- round trip ---- */
+
+static void test_round_trip(void **state) {
+  (void)state;
+  pkg_t p;
+  tpkg_package in;
+  make(&p);
+  sample_pkg(&in);
+  const tpkg_view *v = &p.v;
+  assert_int_equal(v->version, TPKG_VERSION);
+  assert_string_equal(v->target_name, in.target_name);
+  assert_int_equal(v->target_hash, in.target_hash);
+  assert_int_equal(v->isa_version, TSL_ISA_VERSION);
+  assert_int_equal(v->total_bytes, p.n);
+  assert_memory_equal(&v->window, &in.window, sizeof v->window);
+  assert_int_equal(v->weights_bytes, in.n_weights);
+  assert_memory_equal(v->weights, in.weights, in.n_weights);
+  assert_int_equal((uintptr_t)(v->weights - p.b) % TPKG_WEIGHTS_ALIGN, 0);
+  assert_int_equal(v->n_kernels, in.n_kernels);
+  uint32_t cmd = 0;
+  for (uint32_t k = 0; k < in.n_kernels; k++) {
+    tpkg_kernel_view kv;
+    tpkg_view_kernel(v, k, &kv);
+    const tpkg_kernel *ki = &in.kernels[k];
+    assert_string_equal(kv.name, ki->name);
+    assert_int_equal(kv.node_count, ki->n_onnx_nodes);
+    for (uint32_t j = 0; j < kv.node_count; j++) assert_string_equal(tpkg_view_node(v, kv.node_first + j), ki->onnx_nodes[j]);
+    assert_int_equal(kv.cmd_first, cmd);
+    assert_int_equal(kv.cmd_count, ki->n_cmds);
+    for (uint32_t j = 0; j < kv.cmd_count; j++) {
+      uint32_t w[4];
+      tsl_cmd_from_bytes(tpkg_view_cmd(v, kv.cmd_first + j), w);
+      assert_memory_equal(w, ki->cmds[j], sizeof w);
+    }
+    assert_int_equal(kv.mark_id, ki->mark_id);
+    assert_int_equal(kv.estimate_cycles, ki->estimate_cycles);
+    assert_int_equal(kv.useful_macs, ki->useful_macs);
+    assert_int_equal(kv.compulsory_dram_bytes, ki->compulsory_dram_bytes);
+    cmd += kv.cmd_count;
+  }
+  assert_int_equal(v->n_cmds, cmd);
+  assert_int_equal(v->n_io, in.n_io);
+  for (uint32_t i = 0; i < in.n_io; i++) {
+    tpkg_io io;
+    tpkg_view_io(v, i, &io);
+    assert_string_equal(io.name, in.io[i].name);
+    const tpkg_io *w = &in.io[i];
+    assert_true(io.dir == w->dir && io.dtype == w->dtype && io.layout == w->layout && io.rank == w->rank);
+    assert_memory_equal(io.dims, w->dims, sizeof io.dims);
+    assert_true(io.scale == w->scale);
+    assert_int_equal(io.zero_point, w->zero_point);
+    assert_int_equal(io.offset, w->offset);
+    assert_int_equal(io.size, w->size);
+  }
+  assert_int_equal(v->n_fallbacks, in.n_fallbacks);
+  for (uint32_t i = 0; i < in.n_fallbacks; i++) {
+    tpkg_fallback f;
+    memset(&f, 0, sizeof f); /* padding bytes compare equal too */
+    tpkg_view_fallback(v, i, &f);
+    assert_string_equal(f.name, in.fallbacks[i].name);
+    assert_int_equal(f.op, in.fallbacks[i].op);
+    assert_int_equal(f.before_kernel, in.fallbacks[i].before_kernel);
+    assert_int_equal(f.in_offset, in.fallbacks[i].in_offset);
+    assert_int_equal(f.out_size, in.fallbacks[i].out_size);
+    assert_memory_equal(f.in_dims, in.fallbacks[i].in_dims, sizeof f.in_dims);
+    assert_memory_equal(f.out_dims, in.fallbacks[i].out_dims, sizeof f.out_dims);
+    assert_memory_equal(f.params, in.fallbacks[i].params, sizeof f.params);
+    assert_int_equal(f.axis, in.fallbacks[i].axis);
+    assert_true(f.in_scale == in.fallbacks[i].in_scale && f.out_scale == in.fallbacks[i].out_scale);
+    assert_int_equal(f.in_zp, in.fallbacks[i].in_zp);
+    assert_int_equal(f.out_zp, in.fallbacks[i].out_zp);
+    assert_int_equal(f.in_layout, in.fallbacks[i].in_layout);
+    assert_int_equal(f.out_layout, in.fallbacks[i].out_layout);
+  }
+  /* Deterministic: the same package gives the same bytes. */
+  pkg_t q;
+  make(&q);
+  assert_int_equal(q.n, p.n);
+  assert_memory_equal(q.b, p.b, p.n);
+  /* Trailing bytes past total_bytes are ignored. */
+  uint8_t *big = calloc(1, p.n + 100);
+  memcpy(big, p.b, p.n);
+  assert_int_equal(tpkg_check(big, p.n + 100, TSL_TARGET_HASH, 0, NULL, NULL), TPKG_OK);
+  free(big);
+  free(q.b);
+  free(p.b);
+}
+
+static void test_crc32_known_value(void **state) {
+  (void)state;
+  assert_int_equal(crc32("123456789", 9), 0xCBF43926u);
+  assert_int_equal(crc32("", 0), 0);
+}
+
+/* ---- header ---- */
+
+static void test_truncated_every_length(void **state) {
+  (void)state;
+  pkg_t p;
+  make(&p);
+  for (size_t n = 0; n < p.n; n++) {
+    /* A fresh allocation of exactly n bytes, so ASan sees any read past it. */
+    uint8_t *t = malloc(n ? n : 1);
+    memcpy(t, p.b, n);
+    tpkg_error e;
+    assert_int_equal(tpkg_check(t, n, TSL_TARGET_HASH, 0, NULL, &e), TPKG_E_TRUNCATED);
+    free(t);
+  }
+  assert_int_equal(tpkg_check(NULL, 0, 0, 0, NULL, NULL), TPKG_E_TRUNCATED);
+  free(p.b);
+}
+
+static void test_bad_magic(void **state) {
+  (void)state;
+  pkg_t p;
+  make(&p);
+  p.b[1] = 'X';
+  tpkg_error e;
+  assert_int_equal(check(&p, &e), TPKG_E_MAGIC);
+  assert_non_null(strstr(e.msg, "magic"));
+  free(p.b);
+}
+
+static void test_future_version(void **state) {
+  (void)state;
+  pkg_t p;
+  make(&p);
+  tpkg_wr16(p.b + TPKG_H_VERSION, TPKG_VERSION + 1);
+  refresh(p.b, p.n);
+  tpkg_error e;
+  assert_int_equal(check(&p, &e), TPKG_E_VERSION);
+  assert_int_equal(e.value, TPKG_VERSION + 1);
+  free(p.b);
+}
+
+static void test_wrong_target(void **state) {
+  (void)state;
+  pkg_t p;
+  make(&p);
+  tpkg_error e;
+  assert_int_equal(tpkg_check(p.b, p.n, TSL_TARGET_HASH ^ 1, 0, NULL, &e), TPKG_E_TARGET);
+  assert_int_equal(e.value, TSL_TARGET_HASH);
+  assert_int_equal(tpkg_check(p.b, p.n, 0x1234, TPKG_CHECK_ANY_TARGET, NULL, NULL), TPKG_OK);
+  /* The hash in the header is covered by the header CRC. */
+  tpkg_wr32(p.b + TPKG_H_TARGET_HASH, 0x1352D847u);
+  assert_int_equal(check(&p, &e), TPKG_E_HEADER_CRC);
+  refresh(p.b, p.n);
+  assert_int_equal(check(&p, &e), TPKG_E_TARGET);
+  free(p.b);
+}
+
+static void test_header_fields(void **state) {
+  (void)state;
+  static const struct {
+    unsigned at, width;
+    uint32_t value;
+    tpkg_err_code want;
+  } cases[] = {
+      {TPKG_H_HEADER_BYTES, 2, 64, TPKG_E_HEADER},
+      {TPKG_H_NSECT, 4, 9, TPKG_E_HEADER},
+      {TPKG_H_FLAGS, 4, 1, TPKG_E_HEADER},
+      {TPKG_H_RESERVED + 8, 4, 5, TPKG_E_HEADER},
+      {TPKG_H_ISA_VERSION, 4, TSL_ISA_VERSION + 1, TPKG_E_HEADER},
+      {TPKG_H_TOTAL, 4, 100, TPKG_E_HEADER},
+      {TPKG_H_TOTAL, 4, 0xFFFFFFFFu, TPKG_E_TRUNCATED},
+      {TPKG_H_TARGET_NAME + 12, 4, 0x41414141u, TPKG_E_HEADER},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    pkg_t p;
+    make(&p);
+    if (cases[i].width == 2) tpkg_wr16(p.b + cases[i].at, (uint16_t)cases[i].value);
+    else tpkg_wr32(p.b + cases[i].at, cases[i].value);
+    tpkg_wr32(p.b + TPKG_H_CRC, 0);
+    tpkg_wr32(p.b + TPKG_H_CRC, crc32(p.b, TPKG_HEADER_BYTES));
+    tpkg_error e;
+    print_message("header case %zu\n", i);
+    assert_int_equal(check(&p, &e), cases[i].want);
+    free(p.b);
+  }
+}
+
+/* ---- CRCs ---- */
+
+static void test_every_crc(void **state) {
+  (void)state;
+  /* A flipped bit anywhere in the header or section table. */
+  for (unsigned at = 0; at < TPKG_HEADER_BYTES; at++) {
+    if (at < 8) continue; /* magic and version are checked before the CRC */
+    pkg_t p;
+    make(&p);
+    p.b[at] ^= 0x10;
+    assert_int_equal(check(&p, NULL), TPKG_E_HEADER_CRC);
+    free(p.b);
+  }
+  /* A flipped bit in each section. */
+  for (unsigned s = 1; s <= TPKG_NSECT; s++) {
+    pkg_t p;
+    make(&p);
+    assert_true(p.v.sect_size[s] > 0);
+    sect_at(&p, s)[p.v.sect_size[s] / 2] ^= 0x01;
+    tpkg_error e;
+    tpkg_err_code want = s == TPKG_SECT_WEIGHTS ? TPKG_E_WEIGHTS_CRC : TPKG_E_SECTION_CRC;
+    assert_int_equal(check(&p, &e), want);
+    assert_int_equal(e.index, s);
+    /* Lazy weights: the load passes, tpkg_check_weights catches it. */
+    if (s == TPKG_SECT_WEIGHTS) {
+      tpkg_view v;
+      assert_int_equal(tpkg_check(p.b, p.n, TSL_TARGET_HASH, TPKG_CHECK_LAZY_WEIGHTS, &v, NULL), TPKG_OK);
+      assert_int_equal(tpkg_check_weights(&v, NULL), TPKG_E_WEIGHTS_CRC);
+    }
+    free(p.b);
+  }
+  /* A stored section CRC changed (and the header CRC made consistent). */
+  pkg_t p;
+  make(&p);
+  tpkg_wr32(entry(&p, TPKG_SECT_STREAMS) + 12, 0xDEADBEEFu);
+  tpkg_wr32(p.b + TPKG_H_CRC, 0);
+  tpkg_wr32(p.b + TPKG_H_CRC, crc32(p.b, TPKG_HEADER_BYTES));
+  assert_int_equal(check(&p, NULL), TPKG_E_SECTION_CRC);
+  free(p.b);
+}
+
+/* ---- section table ---- */
+
+typedef void (*mutator)(pkg_t *p);
+
+static void expect(mutator m, tpkg_err_code want, const char *what) {
+  pkg_t p;
+  make(&p);
+  m(&p);
+  refresh(p.b, p.n);
+  tpkg_error e;
+  tpkg_err_code got = check(&p, &e);
+  if (got != want) print_error("%s: got %s (%s), want %s\n", what, tpkg_err_name(got), e.msg, tpkg_err_name(want));
+  assert_int_equal(got, want);
+  assert_non_null(e.msg);
+  free(p.b);
+}
+#define EXPECT(fn, code) expect(fn, code, #fn)
+
+static void m_sect_kind(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_IO), TPKG_SECT_FALLBACK); }
+static void m_sect_offset_huge(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_KERNELS) + 4, 0xFFFFFFF0u); }
+static void m_sect_size_huge(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_STRINGS) + 8, 0xFFFFFFFFu); }
+static void m_sect_size_wrap(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_WEIGHTS) + 8, 0xFFFFFFC0u); }
+static void m_sect_misaligned(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_NODES) + 4, p->v.sect_offset[TPKG_SECT_NODES] + 4); }
+static void m_weights_misaligned(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_WEIGHTS) + 4, p->v.sect_offset[TPKG_SECT_WEIGHTS] - 16); }
+static void m_sect_in_header(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_STRINGS) + 4, 0); }
+static void m_sect_partial_record(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_KERNELS) + 8, TPKG_KERNEL_BYTES + 1); }
+static void m_window_size(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_WINDOW) + 8, 0); }
+static void m_overlap(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_IO) + 4, p->v.sect_offset[TPKG_SECT_KERNELS]); }
+static void m_overlap_streams(pkg_t *p) {
+  tpkg_wr32(entry(p, TPKG_SECT_STREAMS) + 4, p->v.sect_offset[TPKG_SECT_STREAMS] - 16);
+}
+
+static void test_section_table(void **state) {
+  (void)state;
+  EXPECT(m_sect_kind, TPKG_E_SECTION);
+  EXPECT(m_sect_offset_huge, TPKG_E_SECTION);
+  EXPECT(m_sect_size_huge, TPKG_E_SECTION);
+  EXPECT(m_sect_size_wrap, TPKG_E_SECTION);
+  EXPECT(m_sect_misaligned, TPKG_E_SECTION);
+  EXPECT(m_weights_misaligned, TPKG_E_SECTION);
+  EXPECT(m_sect_in_header, TPKG_E_SECTION);
+  EXPECT(m_sect_partial_record, TPKG_E_SECTION);
+  EXPECT(m_window_size, TPKG_E_SECTION);
+  EXPECT(m_overlap, TPKG_E_OVERLAP);
+  EXPECT(m_overlap_streams, TPKG_E_OVERLAP);
+}
+
+/* ---- contents ---- */
+
+static uint8_t *kernel_rec(pkg_t *p, unsigned k) { return sect_at(p, TPKG_SECT_KERNELS) + k * TPKG_KERNEL_BYTES; }
+static uint8_t *io_rec(pkg_t *p, unsigned i) { return sect_at(p, TPKG_SECT_IO) + i * TPKG_IO_BYTES; }
+static uint8_t *fb_rec(pkg_t *p, unsigned i) { return sect_at(p, TPKG_SECT_FALLBACK) + i * TPKG_FALLBACK_BYTES; }
+static uint8_t *win(pkg_t *p) { return sect_at(p, TPKG_SECT_WINDOW); }
+
+static void m_strings_unterminated(pkg_t *p) { sect_at(p, TPKG_SECT_STRINGS)[p->v.sect_size[TPKG_SECT_STRINGS] - 1] = 'x'; }
+static void m_kernel_name(pkg_t *p) { tpkg_wr32(kernel_rec(p, 1) + TPKG_K_NAME, p->v.sect_size[TPKG_SECT_STRINGS]); }
+static void m_node_name(pkg_t *p) { tpkg_wr32(sect_at(p, TPKG_SECT_NODES) + 4, 0xFFFFFFFFu); }
+static void m_io_name(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_NAME, 0x7FFFFFFFu); }
+static void m_fb_name(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_NAME, 100000); }
+
+static void m_win_region_out(pkg_t *p) { tpkg_wr32(win(p) + TPKG_W_SCRATCH_BYTES, SAMPLE_WINDOW_BYTES); }
+static void m_win_region_wrap(pkg_t *p) {
+  tpkg_wr32(win(p) + TPKG_W_MARKS_OFFSET, 0xFFFFFF00u);
+  tpkg_wr32(win(p) + TPKG_W_MARKS_BYTES, 0x200u);
+}
+static void m_win_overlap(pkg_t *p) { tpkg_wr32(win(p) + TPKG_W_IO_OFFSET, 8000); }
+static void m_win_weights_size(pkg_t *p) { tpkg_wr32(win(p) + TPKG_W_WEIGHTS_BYTES, SAMPLE_WEIGHTS_BYTES - 1); }
+static void m_win_weights_align(pkg_t *p) { tpkg_wr32(win(p) + TPKG_W_WEIGHTS_OFFSET, 4); }
+static void m_win_reserved(pkg_t *p) { tpkg_wr32(win(p) + TPKG_W_RESERVED + 4, 1); }
+
+static void test_strings_and_window(void **state) {
+  (void)state;
+  EXPECT(m_strings_unterminated, TPKG_E_STRING);
+  EXPECT(m_kernel_name, TPKG_E_STRING);
+  EXPECT(m_node_name, TPKG_E_STRING);
+  EXPECT(m_io_name, TPKG_E_STRING);
+  EXPECT(m_fb_name, TPKG_E_STRING);
+  EXPECT(m_win_region_out, TPKG_E_WINDOW);
+  EXPECT(m_win_region_wrap, TPKG_E_WINDOW);
+  EXPECT(m_win_overlap, TPKG_E_WINDOW);
+  EXPECT(m_win_weights_size, TPKG_E_WINDOW);
+  EXPECT(m_win_weights_align, TPKG_E_WINDOW);
+  EXPECT(m_win_reserved, TPKG_E_WINDOW);
+}
+
+static void m_k_nodes_out(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_NODE_COUNT, 3); }
+static void m_k_nodes_wrap(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_NODE_FIRST, 0xFFFFFFFFu); }
+static void m_k_cmds_wrap(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT, 0xFFFFFFFFu); }
+static void m_k_cmds_gap(pkg_t *p) { tpkg_wr32(kernel_rec(p, 1) + TPKG_K_CMD_FIRST, tpkg_rd32(kernel_rec(p, 1) + TPKG_K_CMD_FIRST) + 1); }
+static void m_k_cmds_unowned(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT, tpkg_rd32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT) - 1); }
+
+static void m_io_dir(pkg_t *p) { io_rec(p, 1)[TPKG_IO_DIR] = 2; }
+static void m_io_dtype(pkg_t *p) { io_rec(p, 1)[TPKG_IO_DTYPE] = 9; }
+static void m_io_rank(pkg_t *p) { io_rec(p, 1)[TPKG_IO_RANK] = 7; }
+static void m_io_zero_dim(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_DIMS + 4, 0); }
+static void m_io_unused_dim(pkg_t *p) { tpkg_wr32(io_rec(p, 1) + TPKG_IO_DIMS + 8, 4); }
+static void m_io_huge_dims(pkg_t *p) {
+  for (unsigned i = 0; i < 4; i++) tpkg_wr32(io_rec(p, 0) + TPKG_IO_DIMS + 4 * i, 0xFFFFFFFFu);
+}
+static void m_io_layout(pkg_t *p) { io_rec(p, 1)[TPKG_IO_LAYOUT] = TPKG_LAYOUT_NHWC; /* rank 2 */ }
+static void m_io_small(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_SIZE, 767); }
+static void m_io_outside(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_OFFSET, SAMPLE_WINDOW_BYTES - 700); }
+static void m_io_wrap(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_OFFSET, 0xFFFFFFF0u); }
+static void m_io_reserved(pkg_t *p) { io_rec(p, 0)[TPKG_IO_RESERVED + 3] = 1; }
+
+static void test_kernels_and_io(void **state) {
+  (void)state;
+  EXPECT(m_k_nodes_out, TPKG_E_KERNEL);
+  EXPECT(m_k_nodes_wrap, TPKG_E_KERNEL);
+  EXPECT(m_k_cmds_wrap, TPKG_E_KERNEL);
+  EXPECT(m_k_cmds_gap, TPKG_E_KERNEL);
+  EXPECT(m_k_cmds_unowned, TPKG_E_KERNEL);
+  EXPECT(m_io_dir, TPKG_E_IO);
+  EXPECT(m_io_dtype, TPKG_E_IO);
+  EXPECT(m_io_rank, TPKG_E_IO);
+  EXPECT(m_io_zero_dim, TPKG_E_IO);
+  EXPECT(m_io_unused_dim, TPKG_E_IO);
+  EXPECT(m_io_huge_dims, TPKG_E_IO);
+  EXPECT(m_io_layout, TPKG_E_IO);
+  EXPECT(m_io_small, TPKG_E_IO);
+  EXPECT(m_io_outside, TPKG_E_IO);
+  EXPECT(m_io_wrap, TPKG_E_IO);
+  EXPECT(m_io_reserved, TPKG_E_IO);
+}
+
+static void m_fb_op(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OP, TPKG_OP_LAST + 1); }
+static void m_fb_op0(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OP, 0); }
+static void m_fb_before(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_BEFORE, 4); }
+static void m_fb_order(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_BEFORE, 3); tpkg_wr32(fb_rec(p, 1) + TPKG_FB_BEFORE, 1); }
+static void m_fb_in_dtype(pkg_t *p) { fb_rec(p, 0)[TPKG_FB_IN_DTYPE] = 0; }
+static void m_fb_out_rank(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_OUT_RANK] = 9; }
+static void m_fb_layout(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_OUT_LAYOUT] = TPKG_LAYOUT_BLOCKED; }
+static void m_fb_in_outside(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_IN_OFFSET, SAMPLE_WINDOW_BYTES); }
+static void m_fb_out_wrap(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_OFFSET, 0xFFFFFFFFu); }
+static void m_fb_small(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_SIZE, 39); }
+static void m_fb_reserved(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_RESERVED] = 1; }
+
+static void test_fallbacks(void **state) {
+  (void)state;
+  EXPECT(m_fb_op, TPKG_E_FALLBACK);
+  EXPECT(m_fb_op0, TPKG_E_FALLBACK);
+  EXPECT(m_fb_before, TPKG_E_FALLBACK);
+  EXPECT(m_fb_order, TPKG_E_FALLBACK);
+  EXPECT(m_fb_in_dtype, TPKG_E_FALLBACK);
+  EXPECT(m_fb_out_rank, TPKG_E_FALLBACK);
+  EXPECT(m_fb_layout, TPKG_E_FALLBACK);
+  EXPECT(m_fb_in_outside, TPKG_E_FALLBACK);
+  EXPECT(m_fb_out_wrap, TPKG_E_FALLBACK);
+  EXPECT(m_fb_small, TPKG_E_FALLBACK);
+  EXPECT(m_fb_reserved, TPKG_E_FALLBACK);
+}
+
+/* ---- commands ---- */
+
+/* Index of the first command of the stream with this opcode. */
+static uint8_t *find_cmd(pkg_t *p, unsigned op, unsigned nth) {
+  for (uint32_t i = 0; i < p->v.n_cmds; i++) {
+    uint8_t *c = sect_at(p, TPKG_SECT_STREAMS) + 16 * i;
+    if (c[0] == op && nth-- == 0) return c;
+  }
+  fail_msg("no command with opcode 0x%02X", op);
+  return NULL;
+}
+
+static void m_cmd_opcode(pkg_t *p) { find_cmd(p, TSL_OP_MATMUL, 0)[0] = 0x7F; }
+static void m_cmd_opcode0(pkg_t *p) { find_cmd(p, TSL_OP_NOP, 0)[0] = 0x00; }
+static void m_cmd_reserved(pkg_t *p) { find_cmd(p, TSL_OP_NOP, 0)[5] = 0x80; }
+static void m_cmd_reserved_store(pkg_t *p) { find_cmd(p, TSL_OP_STORE, 0)[15] |= 0x80; /* bits 120..127 */ }
+static void m_load_dram(pkg_t *p) { tpkg_wr32(find_cmd(p, TSL_OP_LOAD, 0) + 4, SAMPLE_WINDOW_BYTES); }
+static void m_store_dram(pkg_t *p) { tpkg_wr32(find_cmd(p, TSL_OP_STORE, 0) + 4, 0xFFFFFFFFu); }
+static void m_store_spad_dram_ignored(pkg_t *p) { tpkg_wr32(find_cmd(p, TSL_OP_STORE, 1) + 4, 0xFFFFFFFFu); }
+static void m_mark_dram(pkg_t *p) { tpkg_wr32(find_cmd(p, TSL_OP_MARK, 1) + 4, SAMPLE_WINDOW_BYTES - TSL_MARK_RECORD_BYTES + 1); }
+static void m_mark_dram_edge(pkg_t *p) { tpkg_wr32(find_cmd(p, TSL_OP_MARK, 1) + 4, SAMPLE_WINDOW_BYTES - TSL_MARK_RECORD_BYTES); }
+static void m_loop_body(pkg_t *p) { find_cmd(p, TSL_OP_LOOP, 0)[3] = 4; /* body past kernel 0's last command */ }
+static void m_loop_count0(pkg_t *p) { find_cmd(p, TSL_OP_LOOP, 0)[1] = 0, find_cmd(p, TSL_OP_LOOP, 0)[2] = 0; }
+
+static void test_commands(void **state) {
+  (void)state;
+  EXPECT(m_cmd_opcode, TPKG_E_CMD_OPCODE);
+  EXPECT(m_cmd_opcode0, TPKG_E_CMD_OPCODE);
+  EXPECT(m_cmd_reserved, TPKG_E_CMD_FIELD);
+  EXPECT(m_cmd_reserved_store, TPKG_E_CMD_FIELD);
+  EXPECT(m_load_dram, TPKG_E_CMD_DRAM);
+  EXPECT(m_store_dram, TPKG_E_CMD_DRAM);
+  EXPECT(m_store_spad_dram_ignored, TPKG_OK);
+  EXPECT(m_mark_dram, TPKG_E_CMD_DRAM);
+  EXPECT(m_mark_dram_edge, TPKG_OK);
+  EXPECT(m_loop_body, TPKG_E_CMD_FIELD);
+  EXPECT(m_loop_count0, TPKG_E_CMD_FIELD);
+}
+
+/* ---- writer ---- */
+
+static void test_writer_rejects(void **state) {
+  (void)state;
+  tpkg_package p;
+  uint8_t *b;
+  size_t n;
+  diag d = {{0}};
+  sample_pkg(&p);
+  /* A command whose DRAM offset is outside the window: the writer's self-check. */
+  p.window.window_bytes = 12000; /* the first kernel stores at 12288; marks region leaves too */
+  assert_int_equal(tpkg_write(&p, &b, &n, &d), -1);
+  assert_null(b);
+  assert_non_null(strstr(d.msg, "invalid"));
+  sample_pkg(&p);
+  d.msg[0] = 0;
+  p.target_name = "a-very-long-target-name";
+  assert_int_equal(tpkg_write(&p, &b, &n, &d), -1);
+  assert_non_null(strstr(d.msg, "target name"));
+  sample_pkg(&p);
+  d.msg[0] = 0;
+  p.n_weights = 10;
+  assert_int_equal(tpkg_write(&p, &b, &n, &d), -1);
+  assert_non_null(strstr(d.msg, "weights"));
+  /* An empty package (no kernels, weights, I/O) is valid. */
+  tpkg_package e = {.target_name = "npu8", .target_hash = TSL_TARGET_HASH, .window = {.window_bytes = 64}};
+  assert_int_equal(tpkg_write(&e, &b, &n, &d), 0);
+  assert_int_equal(n, TPKG_HEADER_BYTES + 16 + TPKG_WINDOW_BYTES);
+  free(b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_crc32_known_value), cmocka_unit_test(test_round_trip),
+      cmocka_unit_test(test_truncated_every_length), cmocka_unit_test(test_bad_magic),
+      cmocka_unit_test(test_future_version), cmocka_unit_test(test_wrong_target),
+      cmocka_unit_test(test_header_fields), cmocka_unit_test(test_every_crc),
+      cmocka_unit_test(test_section_table), cmocka_unit_test(test_strings_and_window),
+      cmocka_unit_test(test_kernels_and_io), cmocka_unit_test(test_fallbacks),
+      cmocka_unit_test(test_commands), cmocka_unit_test(test_writer_rejects),
+  };
+  return cmocka_run_group_tests_name("package", tests, NULL, NULL);
+}
