@@ -1,5 +1,6 @@
 /* quant-eval: accuracy of post-training quantisation on a float model.
  *   quant-eval MODEL.onnx CALIB.npy EVAL.npy [--percentile P | --mse 1] [--max-rel-l2 X] [--min-top1 F]
+ *              [--per-layer 1]
  * Quantises MODEL from the samples in CALIB.npy (stacked along dimension 0),
  * then runs every sample of EVAL.npy through the float reference and the
  * int8 reference and compares the first graph output: relative L2 error
@@ -7,6 +8,9 @@
  * dimension).  Prints one line of figures; with --max-rel-l2 / --min-top1
  * it fails (exit 1) when the worst sample's error or the agreement is worse
  * (the accuracy test), otherwise it only reports (bench-quant).
+ * --per-layer 1 instead prints, for the first EVAL sample, each quantised
+ * activation's error in the QDQ form against float (where the error comes
+ * from, layer by layer), and the int8 reference's output error beside it.
  * Exit 2 on bad arguments or files. */
 #include <math.h>
 #include <stdio.h>
@@ -87,11 +91,23 @@ static int per_layer(const char *model, const calib_data *c, const void *in, dia
       m += f[k], m2 += (double)f[k] * f[k];
       lo = f[k] < lo ? f[k] : lo, hi = f[k] > hi ? f[k] : hi;
     }
+    /* share of the error energy that is a per-channel mean (what bias
+     * correction could remove), channels on dimension 1 */
+    int64_t ch = fv->rank >= 2 ? fv->dims[1] : 1, inner = n / (fv->rank >= 1 ? fv->dims[0] : 1) / ch;
+    double be = 0;
+    for (int64_t cc = 0; cc < ch; cc++) {
+      double me = 0;
+      int64_t cnt = 0;
+      for (int64_t b = 0; b < n / (ch * inner); b++)
+        for (int64_t j = 0; j < inner; j++, cnt++) me += q[(b * ch + cc) * inner + j] - f[(b * ch + cc) * inner + j];
+      me /= (double)(cnt ? cnt : 1);
+      be += me * me * (double)cnt;
+    }
     m /= (double)n;
     double sd = sqrt(m2 / (double)n - m * m), scale = *(const float *)dq->in[1]->data;
-    printf("%-40.40s %-10s rel %.4f  scale %.4g  range [%.3g, %.3g]  std %.3g (%.1f steps)\n", v->name,
+    printf("%-40.40s %-10s rel %.4f  scale %.4g  range [%.3g, %.3g]  std %.3g (%.1f steps)  mean-err share %.2f\n", v->name,
            v->kind == IR_VALUE_NODE ? ir_op_name(v->def->op) : "input", sqrt(e2 / (f2 > 0 ? f2 : 1)), scale, lo, hi,
-           sd, sd / scale);
+           sd, sd / scale, be / (e2 > 0 ? e2 : 1));
   }
   if (!rc) { /* the int8 reference on the same input, for comparison */
     ir_graph *gq = load(model, 1, c, d);
@@ -131,7 +147,8 @@ int main(int argc, char **argv) {
   double percentile = 0, max_rel = -1, min_top1 = -1;
   int mse = 0, layers = 0;
   if (argc < 4) {
-    fprintf(stderr, "usage: quant-eval MODEL.onnx CALIB.npy EVAL.npy [--percentile P] [--max-rel-l2 X] [--min-top1 F]\n");
+    fprintf(stderr, "usage: quant-eval MODEL.onnx CALIB.npy EVAL.npy [--percentile P | --mse 1] [--max-rel-l2 X] [--min-top1 F] "
+                    "[--per-layer 1]\n");
     return 2;
   }
   for (int i = 4; i + 1 < argc; i += 2) {
