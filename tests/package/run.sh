@@ -1,0 +1,60 @@
+#!/bin/bash
+# The `package` suite: the cmocka unit tests, then tool-level checks, each
+# counted as one test. Ends with "N passed, N failed".
+#   tests/package/run.sh OBJ_DIR TESSEL GEN_DIR
+# (environment: RV_CC, RV_CFLAGS, RV_OBJCOPY, RV_NM from mk/common.mk)
+set -u
+obj=$1 tessel=$2 gen=$3
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$obj/run
+rm -rf "$tmp" && mkdir -p "$tmp"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+t() { local name=$1; shift; if "$@" >"$tmp/$name.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/  /' "$tmp/$name.log" | tail -20; fi; }
+
+# 1. cmocka unit tests: their own counts.
+"$obj/test-package" >"$tmp/unit.log" 2>&1
+cat "$tmp/unit.log"
+up=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$tmp/unit.log")
+uf=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$tmp/unit.log")
+pass=$((pass + ${up:-0})); fail=$((fail + ${uf:-0}))
+[[ -z "$up" && -z "$uf" ]] && ko "cmocka unit tests did not report"
+
+# 2. The sample package, inspected.
+"$obj/make-sample" "$tmp/sample.tpkg" || { ko "make-sample"; echo "$pass passed, $fail failed"; exit 1; }
+t inspect-filecheck bash -c "'$tessel' inspect '$tmp/sample.tpkg' | FileCheck-14 --match-full-lines=false '$here/inspect.check'"
+
+# 3. Bad packages: exit 1 and one clear line.
+size=$(stat -c %s "$tmp/sample.tpkg")
+cp "$tmp/sample.tpkg" "$tmp/magic.tpkg"; printf 'X' | dd of="$tmp/magic.tpkg" bs=1 seek=0 conv=notrunc status=none
+head -c $((size - 1)) "$tmp/sample.tpkg" >"$tmp/trunc.tpkg"
+cp "$tmp/sample.tpkg" "$tmp/hcrc.tpkg"; printf '\x07' | dd of="$tmp/hcrc.tpkg" bs=1 seek=20 conv=notrunc status=none
+cp "$tmp/sample.tpkg" "$tmp/wcrc.tpkg"; printf '\xAA' | dd of="$tmp/wcrc.tpkg" bs=1 seek=$((size - 30)) conv=notrunc status=none
+: >"$tmp/empty.tpkg"
+for c in magic trunc hcrc wcrc empty nonexistent; do
+  t "inspect-bad-$c" bash -c "'$tessel' inspect '$tmp/$c.tpkg' >/dev/null 2>'$tmp/$c.err'; [ \$? -eq 1 ] && [ \$(wc -l <'$tmp/$c.err') -eq 1 ] && FileCheck-14 --check-prefix=$(echo $c | tr a-z A-Z | sed 's/NONEXISTENT/NOFILE/') '$here/bad_inspect.check' <'$tmp/$c.err'"
+done
+t inspect-usage bash -c "'$tessel' inspect; [ \$? -eq 2 ]"
+t inspect-extra-arg bash -c "'$tessel' inspect a b; [ \$? -eq 2 ]"
+
+# 4. --emit-c: compiles for rv32 and its section holds exactly the package.
+t emit-c bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/pkg.c' --symbol model_pkg &&
+  $RV_CC $RV_CFLAGS -c '$tmp/pkg.c' -o '$tmp/pkg.o' &&
+  $RV_OBJCOPY -O binary --only-section=.tessel_pkg '$tmp/pkg.o' '$tmp/pkg.bin' &&
+  cmp '$tmp/pkg.bin' '$tmp/sample.tpkg' &&
+  ${RV_CC%gcc}readelf -S -W '$tmp/pkg.o' | grep -E '\\.tessel_pkg +PROGBITS .* 64\$' &&
+  $RV_NM '$tmp/pkg.o' | grep -q ' R model_pkg_size\$'"
+t emit-c-host bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/pkg_host.c' && gcc -std=c11 -Wall -Wextra -Werror -c '$tmp/pkg_host.c' -o '$tmp/pkg_host.o'"
+t emit-c-bad-symbol bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/x.c' --symbol '1bad'; [ \$? -eq 2 ]"
+t emit-c-bad-package bash -c "'$tessel' emit-c '$tmp/hcrc.tpkg' -o '$tmp/x.c' 2>'$tmp/x.err'; [ \$? -eq 1 ] && grep -q HEADER_CRC '$tmp/x.err'"
+t emit-c-no-output bash -c "'$tessel' emit-c '$tmp/sample.tpkg'; [ \$? -eq 2 ]"
+
+# 5. The reader is freestanding: it builds for rv32 with -ffreestanding and
+#    needs nothing beyond what GCC may call in any freestanding code.
+t freestanding-rv32 bash -c "$RV_CC $RV_CFLAGS -ffreestanding -I'$here/../../compiler' -I'$gen' -c '$here/../../compiler/tpkg_check.c' -o '$tmp/check.o' &&
+  $RV_CC $RV_CFLAGS -ffreestanding -c '$here/../../compiler/crc32.c' -o '$tmp/crc.o' &&
+  ! $RV_NM -u '$tmp/check.o' '$tmp/crc.o' | grep -vE '^\$|:\$| (crc32|crc32_update|memset|memcpy|memmove|memcmp)\$'"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
