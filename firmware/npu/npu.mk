@@ -100,7 +100,7 @@ test-npu-gen: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $(FW_OUT)/npu4/npu-batchcheck.e
 # simulator has the NPU (until then it says so instead of a number).
 BENCHES += npu-soc-gemm
 .PHONY: bench-npu-soc-gemm
-bench-npu-soc-gemm: $(NPU_SYSGEN) $(FW_OUT)/npu8/npu-run.elf
+bench-npu-soc-gemm: $(NPU_SYSGEN) $(FW_OUT)/npu8/npu-run.elf $(FW_OUT)/bench-cpu.elf
 	@$(MAKE) --no-print-directory $(NPU_BENCH_SIM)
 	@tests/npu-system/bench-gemm.sh $(NPU_SYSGEN) $(NPU_BENCH_SIM) $(FW_OUT)/npu8/npu-run.elf $(BUILD)/npu-system/bench npu8
 

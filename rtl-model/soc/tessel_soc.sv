@@ -1,12 +1,14 @@
-// tessel_soc: the Tessel chip minus the NPU. Control core, instruction and
-// data TCMs, UART, machine timer, simulation control, the reserved NPU
-// windows and the external memory port (docs/memory-map.md,
-// docs/memory-port.md).
+// tessel_soc: the Tessel chip. Control core, instruction and data TCMs,
+// UART, machine timer, simulation control, the NPU (when built with the
+// define TESSEL_NPU and a target's package; else its two windows answer a
+// bus error) and the external memory port (docs/memory-map.md,
+// docs/memory-port.md, docs/simulator.md).
 //
 //   core I-bus -> demux -> IMEM.a | DMEM.a | DRAM line buffer (master 0) | err
 //   core D-bus -> demux -> IMEM.b | DMEM.b | UART | timer | simctl
-//                          | NPU regs (err) | NPU cmd SRAM (err) | DRAM bridge (master 1) | err
-//   bridges -> memport arbiter -> mem_* port (DRAM model or board memory)
+//                          | NPU regs | NPU cmd SRAM | DRAM bridge (master 1) | err
+//   line buffer, bridge, NPU DMA (master 2) -> memport arbiter -> mem_* port
+//   NPU irq | simctl EXT_IRQ -> core external interrupt
 //
 // The loader port writes words into IMEM/DMEM while rst_ni is low; it is a
 // plain port so the same loading works on the synthesised netlist.

@@ -34,3 +34,9 @@ for kind in gemm-resident gemm-dram; do
     "$(calc "100 * ($est - $meas) / $meas")" "$same"
   sed -n 's/^tessel-sim: /bench-npu-soc-gemm: '"$t $kind"' tessel-sim: /p' "$out/$kind.stats" | grep -i "cycles"
 done
+# The SoC's simulation speed with this target's NPU (idle), on the CPU-bound
+# firmware the SoC-only figure uses (bench-sim-speed), when it is built.
+cpu=build/firmware/bench-cpu.elf
+if [ -f "$cpu" ] && "$sim" --version | grep -q "target $t "; then
+  "$sim" "$cpu" --stats 2>&1 >/dev/null | grep "cycles/" | sed "s/^tessel-sim: /bench-npu-soc-gemm: $t SoC+NPU, bench-cpu.elf: /"
+fi
