@@ -58,7 +58,9 @@ enum { LOWER_FB_SOFTMAX = 1, LOWER_FB_QUANTIZE = 2, LOWER_FB_DEQUANTIZE = 3 };
 /* The schedule of one conv kernel (the knobs of docs/lowering.md). */
 typedef struct lower_sched {
   int oh_tile;  /* output rows per tile (0: the largest that fits) */
-  int ob_group; /* output channel blocks per hardware loop, 1..7 */
+  int ob_group; /* output channel blocks per hardware loop, 1..7 (0: 7) */
+  int ob_chunk; /* output channel blocks whose weights are resident at once (0: the most that fit) */
+  int order;    /* 1: row tiles outer, 2: weight chunks outer (0: the cost model's choice) */
 } lower_sched;
 
 /* One kernel: a fused op with its stream, or a fallback record. */

@@ -19,8 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost_model.h"
 #include "lower_internal.h"
 
+
+enum { MAX_NCB = 255 }; /* CFG_EXEC's ncb field: more input blocks take several MATMULs */
 
 /* Weight of output m, input c (global), tap t, with groups expanded densely. */
 static int wval(const lower_conv_geom *g, int64_t m, int64_t c, int64_t t) {
@@ -67,18 +70,90 @@ static int64_t add_weights(lower_program *p, const lower_conv_geom *g, int64_t n
     for (int64_t ch = 0; ch < g->m; ch++)
       for (int64_t t = 0; t < taps; t++) buf[((ch / dim) * taps + t) * dim + ch % dim] = g->wgt[ch * taps + t];
   } else {
+    /* Per output block, per chunk of at most MAX_NCB input blocks (one MATMUL
+     * each): the chunk's taps, each with its input blocks. */
+    int64_t row = 0;
     for (int64_t ob = 0; ob < nob; ob++)
-      for (int64_t t = 0; t < taps; t++)
-        for (int64_t cb = 0; cb < ncb; cb++)
-          for (int k = 0; k < dim; k++)
-            for (int nn = 0; nn < dim; nn++) {
-              int64_t row = ((ob * taps + t) * ncb + cb) * dim + k;
-              buf[row * dim + nn] = (int8_t)wval(g, ob * dim + nn, cb * dim + k, t);
-            }
+      for (int64_t cb0 = 0; cb0 < ncb; cb0 += MAX_NCB)
+        for (int64_t t = 0; t < taps; t++)
+          for (int64_t cb = cb0; cb < ncb && cb < cb0 + MAX_NCB; cb++)
+            for (int k = 0; k < dim; k++, row++)
+              for (int nn = 0; nn < dim; nn++)
+                buf[row * dim + nn] = (int8_t)wval(g, ob * dim + nn, cb * dim + k, t);
   }
   int64_t off = lower_consts_add(p, buf, n);
   free(buf);
   return off;
+}
+
+/* Input rows [*lo, *hi] an output row tile [oy0, oy0+oh) reads (clamped to the image). */
+static void in_rows(const lower_conv_geom *g, int64_t oy0, int64_t oh, int64_t *lo, int64_t *hi) {
+  *lo = oy0 * g->sy - g->pt;
+  *hi = (oy0 + oh - 1) * g->sy - g->pt + (g->kh - 1) * g->dy;
+  if (*lo < 0) *lo = 0;
+  if (*hi > g->h - 1) *hi = g->h - 1;
+  if (*lo > g->h - 1) *lo = g->h - 1; /* a tile wholly in the padding still loads one line */
+  if (*hi < *lo) *hi = *lo;
+}
+
+/* The tiling of a conv: output row tiles, weight chunks, loop order. */
+typedef struct {
+  int64_t oh_t;     /* output rows per tile */
+  int64_t in_rows;  /* input lines a tile needs at most (h when the input is resident) */
+  int64_t gw;       /* output channel blocks per weight chunk (resident weights) */
+  int64_t G;        /* output channel blocks per hardware loop (ACC tokens) */
+  int rows_outer;   /* 1: for each row tile, every chunk (weights reloaded); 0: for each chunk, every tile */
+} conv_tiling;
+
+static int64_t max_in_rows(const lower_conv_geom *g, int64_t oh_t) {
+  int64_t best = 0;
+  for (int64_t oy0 = 0; oy0 < g->oh; oy0 += oh_t) {
+    int64_t lo, hi, oh = g->oh - oy0 < oh_t ? g->oh - oy0 : oh_t;
+    in_rows(g, oy0, oh, &lo, &hi);
+    if (hi - lo + 1 > best) best = hi - lo + 1;
+  }
+  return best;
+}
+
+/* Chooses the tiling: the largest weight chunk and row tile that fit the
+ * scratchpad, accumulator and PARAM rows (forced knobs first), and the loop
+ * order with the smaller DRAM time by the cost model. 0, or -1 if nothing fits. */
+static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
+                         int64_t nob, int64_t per_ob, conv_tiling *t) {
+  const int dim = (int)tg->dim;
+  int64_t gmax = ks->ob_group > 0 ? ks->ob_group : 7;
+  if (gmax > tg->token_max / 2) gmax = tg->token_max / 2;
+  if (gmax > nob) gmax = nob;
+  if (gmax > tg->param_rows) gmax = tg->param_rows;
+  /* Most blocks per hardware loop first; for each, the largest row tile whose
+   * input lines leave room for at least that many blocks of weights. */
+  for (int64_t G = gmax; G >= 1; G--) {
+    int64_t oh_max = tg->acc_rows / (2 * G * g->ow);
+    if (oh_max > 255) oh_max = 255;
+    if (oh_max > g->oh) oh_max = g->oh;
+    if (ks->oh_tile > 0 && ks->oh_tile < oh_max) oh_max = ks->oh_tile;
+    for (int64_t oh_t = oh_max; oh_t >= 1; oh_t--) {
+      int64_t rows = max_in_rows(g, oh_t), in_sp = ncb * rows * g->w;
+      int64_t gw = (tg->spad_rows - in_sp) / per_ob;
+      if (gw > nob) gw = nob;
+      if (gw > tg->param_rows) gw = tg->param_rows;
+      if (ks->ob_chunk > 0 && ks->ob_chunk < gw) gw = ks->ob_chunk;
+      if (gw < G) continue;
+      gw -= gw % G; /* whole hardware-loop groups */
+      t->oh_t = oh_t, t->in_rows = rows, t->gw = gw, t->G = G;
+      /* Loop order: rows outer reloads the weights per tile, chunks outer the input per chunk. */
+      int64_t ntiles = (g->oh + oh_t - 1) / oh_t, nchunks = (nob + gw - 1) / gw;
+      uint64_t wbytes = (uint64_t)(nob * per_ob * dim), ibytes = (uint64_t)(ncb * g->h * g->w * dim);
+      uint64_t tile_in = (uint64_t)(ncb * rows * g->w * dim);
+      uint64_t rows_outer = cost_dram_cycles(tg, 1, ibytes) + (uint64_t)ntiles * cost_dram_cycles(tg, 1, wbytes);
+      uint64_t chunks_outer = cost_dram_cycles(tg, 1, wbytes) +
+                              (uint64_t)(ntiles > 1 ? nchunks * ntiles : 1) * cost_dram_cycles(tg, 1, tile_in);
+      if (nchunks == 1) rows_outer = 1, chunks_outer = 2; /* weights resident: loaded once */
+      t->rows_outer = ks->order ? ks->order == 1 : rows_outer <= chunks_outer;
+      return 0;
+    }
+  }
+  return -1;
 }
 
 int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
@@ -96,78 +171,100 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   if (poff < 0 || woff < 0) return diag_oom(d);
   const int64_t per_ob = g->depthwise ? taps : taps * ncb * dim; /* weight rows per output block */
 
-  /* SRAM plan of the kernel: input planes from row 0, weights after them. */
-  const int64_t in_rows = ncb * g->h * g->w, wbase = in_rows;
-  if (in_rows + wrows > tg->spad_rows)
-    return ir_node_error(d, k->node, "input (%lld rows) and weights (%lld rows) do not fit the %lld-row scratchpad of %s "
-                         "(input tiling is not implemented yet)", (long long)in_rows, (long long)wrows,
-                         (long long)tg->spad_rows, tg->name);
-  if (nob > tg->param_rows)
-    return ir_node_error(d, k->node, "%lld output channel blocks exceed the %lld PARAM rows of %s", (long long)nob,
-                         (long long)tg->param_rows, tg->name);
   if (g->ow > 255) return ir_node_error(d, k->node, "output width %lld exceeds 255 (column tiling is not implemented yet)",
                                         (long long)g->ow);
-  int64_t G = k->sched.ob_group > 0 ? k->sched.ob_group : 7;
-  if (G > nob) G = nob;
-  if (G > (tg->token_max) / 2) G = tg->token_max / 2;
-  int64_t oh_t = tg->acc_rows / (2 * G * g->ow);
-  if (oh_t > 255) oh_t = 255;
-  if (oh_t > g->oh) oh_t = g->oh;
-  if (k->sched.oh_tile > 0 && k->sched.oh_tile < oh_t) oh_t = k->sched.oh_tile;
-  if (oh_t < 1) return ir_node_error(d, k->node, "an output line does not fit the accumulator of %s", tg->name);
-  k->sched.oh_tile = (int)oh_t;
-  k->sched.ob_group = (int)G;
-  const int64_t T = oh_t * g->ow; /* ACC rows per output block tile */
-  k->spad_rows_used = in_rows + wrows;
-  k->acc_rows_used = 2 * G * T;
-  k->param_rows_used = nob;
+  conv_tiling t;
+  if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, &t))
+    return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines "
+                         "(input channel tiling is not implemented yet)", tg->name, (long long)per_ob,
+                         (long long)g->w);
+  k->sched.oh_tile = (int)t.oh_t;
+  k->sched.ob_group = (int)t.G;
+  k->sched.ob_chunk = (int)t.gw;
+  k->sched.order = t.rows_outer ? 1 : 2;
+  const int64_t T = t.oh_t * g->ow;             /* ACC rows per output block tile */
+  const int64_t wbase = ncb * t.in_rows * g->w; /* SPAD: input tile from row 0, weights after it */
+  k->spad_rows_used = wbase + t.gw * per_ob;
+  k->acc_rows_used = 2 * t.G * T;
+  k->param_rows_used = t.gw;
 
-  /* Step 2: loads. */
+  /* Step 2/3 prologue: stores configured, the two ACC buffers pre-charged as free. */
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
-  LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = g->w * dim, .stride_z = g->h * g->w * dim);
-  LOWER_EMIT(s, load, .mem = TSL_MEM_SPAD, .n0 = dim, .pad = g->zx, .dram = (int64_t)x->dram, .row = 0,
-             .nx = g->w, .ny = g->h, .nz = ncb);
-  LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = dim * dim, .stride_z = per_ob * dim);
-  if (g->depthwise)
-    LOWER_EMIT(s, load, .mem = TSL_MEM_SPAD, .n0 = dim, .dram = woff, .row = wbase, .nx = taps, .ny = 1, .nz = nob);
-  else
-    LOWER_EMIT(s, load, .mem = TSL_MEM_SPAD, .n0 = dim, .dram = woff, .row = wbase, .nx = dim, .ny = taps * ncb,
-               .nz = nob);
-  LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
-  LOWER_EMIT(s, load, .push_next = 1, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff, .row = 0, .nx = nob, .ny = 1,
-             .nz = 1);
-
-  /* Step 3: compute and store, with the two ACC buffers pre-charged as free. */
-  LOWER_EMIT(s, cfg_exec, .out_pitch = g->ow, .kh = g->kh, .kw = g->kw, .ncb = g->depthwise ? 1 : ncb, .pad = g->zx,
-             .stride_y = g->sy, .stride_x = g->sx, .dil_y = g->dy, .dil_x = g->dx, .in_h = g->h, .in_w = g->w,
-             .in_pitch = g->w, .cb_stride = g->h * g->w);
-  LOWER_EMIT(s, enop, .pop_prev = 1);
   LOWER_EMIT(s, cfg_store, .src_pitch = g->ow, .stride_x = dim, .stride_y = g->ow * dim);
-  LOWER_EMIT(s, loop, .count = 2 * G, .body = 1);
+  LOWER_EMIT(s, loop, .count = 2 * t.G, .body = 1);
   LOWER_EMIT(s, cfg_epi, .push_prev = 1, .zp_out = g->zy, .lo = g->lo, .hi = g->hi);
   const int64_t plane = g->oh * g->ow * dim; /* DRAM bytes of one output channel block */
-  int64_t step = 0;
-  for (int64_t oy0 = 0; oy0 < g->oh; oy0 += oh_t) {
-    int64_t oh = g->oh - oy0 < oh_t ? g->oh - oy0 : oh_t;
-    for (int64_t ob0 = 0; ob0 < nob; ob0 += G, step++) {
-      int64_t cnt = nob - ob0 < G ? nob - ob0 : G, accb = (step % 2) * G * T;
-      int64_t iy0 = oy0 * g->sy - g->pt, ix0 = -g->pl;
-      if (g->depthwise) {
-        LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = g->h * g->w, .stride_c = T, .stride_d = taps);
-        LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = g->ow, .in = ob0 * g->h * g->w,
-                   .wgt = wbase + ob0 * taps, .acc = accb, .iy0 = iy0, .ix0 = ix0);
-      } else {
-        LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
-        LOWER_EMIT(s, matmul, .pop_next = 1, .push_next = 1, .oh = oh, .ow = g->ow, .in = 0,
-                   .wgt = wbase + ob0 * per_ob, .acc = accb, .iy0 = iy0, .ix0 = ix0);
+  const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
+  int64_t step = 0, loaded_tile = -1, loaded_chunk = -1;
+  for (int64_t outer = 0; outer < (t.rows_outer ? ntiles : nchunks); outer++)
+    for (int64_t inner = 0; inner < (t.rows_outer ? nchunks : ntiles); inner++) {
+      int64_t r = t.rows_outer ? outer : inner, j = t.rows_outer ? inner : outer;
+      int64_t oy0 = r * t.oh_t, oh = g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t;
+      int64_t c0 = j * t.gw, ccnt = nob - c0 < t.gw ? nob - c0 : t.gw;
+      int64_t lo, hi;
+      in_rows(g, oy0, oh, &lo, &hi);
+      if (t.in_rows == g->h) lo = 0, hi = g->h - 1; /* resident input: loaded once, whole */
+      int need_in = t.in_rows == g->h ? loaded_tile < 0 : loaded_tile != r;
+      int need_w = loaded_chunk != j;
+      if (need_in || need_w) {
+        /* A reload overwrites what earlier commands read: MARK waits for them. */
+        if (loaded_tile >= 0) LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
+        if (need_in) {
+          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = g->w * dim, .stride_z = g->h * g->w * dim);
+          /* The last LOAD gives EXEC the one LOAD->EXEC token. */
+          LOWER_EMIT(s, load, .push_next = !need_w, .mem = TSL_MEM_SPAD, .n0 = dim, .pad = g->zx,
+                     .dram = (int64_t)x->dram + lo * g->w * dim,
+                     .row = 0, .nx = g->w, .ny = hi - lo + 1, .nz = ncb);
+        }
+        if (need_w) {
+          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = dim * dim, .stride_z = per_ob * dim);
+          if (g->depthwise)
+            LOWER_EMIT(s, load, .mem = TSL_MEM_SPAD, .n0 = dim, .dram = woff + c0 * per_ob * dim, .row = wbase, .nx = taps,
+                       .ny = 1, .nz = ccnt);
+          else
+            LOWER_EMIT(s, load, .mem = TSL_MEM_SPAD, .n0 = dim, .dram = woff + c0 * per_ob * dim, .row = wbase, .nx = dim,
+                       .ny = taps * ncb, .nz = ccnt);
+          LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
+          LOWER_EMIT(s, load, .push_next = 1, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff + c0 * 9 * dim, .row = 0, .nx = ccnt,
+                     .ny = 1, .nz = 1);
+        }
+        loaded_tile = r, loaded_chunk = j;
       }
-      LOWER_EMIT(s, lstride, .stride_g = plane);
-      LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = 1);
-      LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC, .dst_mem = TSL_DST_DRAM, .n0 = dim,
-                 .oh = oh, .ow = g->ow, .dram = (int64_t)y->dram + ob0 * plane + oy0 * g->ow * dim, .src_row = accb,
-                 .param = ob0);
+      if (need_in || need_w) {
+        LOWER_EMIT(s, cfg_exec, .pop_prev = 1, .out_pitch = g->ow, .kh = g->kh, .kw = g->kw,
+                   .ncb = g->depthwise ? 1 : (ncb < MAX_NCB ? ncb : MAX_NCB), .pad = g->zx, .stride_y = g->sy,
+                   .stride_x = g->sx, .dil_y = g->dy,
+                   .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = (hi - lo + 1) * g->w);
+      }
+      const int64_t cb_stride = (hi - lo + 1) * g->w;
+      for (int64_t ob0 = c0; ob0 < c0 + ccnt; ob0 += t.G, step++) {
+        int64_t cnt = c0 + ccnt - ob0 < t.G ? c0 + ccnt - ob0 : t.G, accb = (step % 2) * t.G * T;
+        int64_t iy0 = oy0 * g->sy - g->pt - lo, ix0 = -g->pl;
+        if (g->depthwise) {
+          LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = cb_stride, .stride_c = T, .stride_d = taps);
+          LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = g->ow, .in = ob0 * cb_stride,
+                     .wgt = wbase + (ob0 - c0) * taps, .acc = accb, .iy0 = iy0, .ix0 = ix0);
+        } else {
+          /* Over MAX_NCB input blocks: one MATMUL per chunk, accumulating. */
+          for (int64_t cb0 = 0; cb0 < ncb; cb0 += MAX_NCB) {
+            int64_t nq = ncb - cb0 < MAX_NCB ? ncb - cb0 : MAX_NCB, last = cb0 + nq == ncb;
+            if (ncb > MAX_NCB)
+              LOWER_EMIT(s, cfg_exec, .out_pitch = g->ow, .kh = g->kh, .kw = g->kw, .ncb = nq, .pad = g->zx,
+                         .stride_y = g->sy, .stride_x = g->sx, .dil_y = g->dy, .dil_x = g->dx, .in_h = hi - lo + 1,
+                         .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
+            LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
+            LOWER_EMIT(s, matmul, .pop_next = cb0 == 0, .push_next = last, .acc_mode = cb0 > 0, .oh = oh,
+                       .ow = g->ow, .in = cb0 * cb_stride, .wgt = wbase + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
+                       .acc = accb, .iy0 = iy0, .ix0 = ix0);
+          }
+        }
+        LOWER_EMIT(s, lstride, .stride_g = plane);
+        LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = 1);
+        LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC, .dst_mem = TSL_DST_DRAM, .n0 = dim,
+                   .oh = oh, .ow = g->ow, .dram = (int64_t)y->dram + ob0 * plane + oy0 * g->ow * dim, .src_row = accb,
+                   .param = ob0 - c0);
+      }
     }
-  }
   if (s->bad) return ir_node_error(d, k->node, "a command field is out of range for %s (a dimension, stride or "
                                    "dilation beyond the ISA's limits) or out of memory", tg->name);
   return 0;
