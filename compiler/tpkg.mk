@@ -57,7 +57,7 @@ FUZZERS     += tpkg
 .PHONY: test-package test-fuzz-tpkg-short fuzz-tpkg
 
 test-package: $(TPKG_OBJ)/test-package $(TPKG_OBJ)/make-sample $(BIN)/tessel-asan $(TPKG_GEN)/tessel_isa.h
-	@RV_CC="$(RV_CC)" RV_CFLAGS="$(RV_CFLAGS)" RV_OBJCOPY="$(RV_OBJCOPY)" RV_NM="$(RV_PREFIX)nm" \
+	@RV_CC="$(RV_CC)" RV_CFLAGS="$(RV_CFLAGS)" RV_ARCH_FLAGS="$(RV_ARCH)" RV_OBJCOPY="$(RV_OBJCOPY)" RV_NM="$(RV_PREFIX)nm" \
 	  bash tests/package/run.sh $(TPKG_OBJ) $(BIN)/tessel-asan $(TPKG_GEN)
 
 # libFuzzer on tpkg_check, seeded with valid packages (tests/package/seeds
