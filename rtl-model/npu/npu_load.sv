@@ -110,7 +110,7 @@ module npu_load #(
     raddr  = dram_base_i + dram_off + 32'(z_q) * stride_z + (32'(y_q) - 32'(pad_t)) * stride_y +
              (32'(x_q) - 32'(pad_l)) * stride_x;
     rbeats = 5'((9'(raddr[2:0]) + 9'(nbytes) + 9'd7) >> 3);
-    to_4k  = 10'd512 - 10'(raddr[11:3]);
+    to_4k  = 10'd512 - (10'(raddr[11:3]));
     first_beats = (10'(rbeats) > to_4k) ? 5'(to_4k) : rbeats;
   end
 

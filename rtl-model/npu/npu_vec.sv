@@ -151,10 +151,10 @@ module npu_vec #(
       qm = num_q[n*64 +: 64];
       rm = rem_q[n*65 +: 64];
       if (!neg_q[n] || rm == 64'd0) begin
-        q = neg_q[n] ? -65'(qm) : 65'(qm);
+        q = neg_q[n] ? -(65'(qm)) : 65'(qm);
         r = rm;
       end else begin
-        q = -65'(qm) - 65'sd1;
+        q = -(65'(qm)) - 65'sd1;
         r = den_q - rm;
       end
       // compare 2r with d without overflow: r > d - r
