@@ -74,6 +74,7 @@ $(TPKG_OBJ)/fuzz-tpkg: tests/package/fuzz_tpkg.c compiler/tpkg_check.c compiler/
 $(TPKG_OBJ)/fuzz-seeds/sample.tpkg: $(TPKG_OBJ)/make-sample
 	@mkdir -p $(@D)
 	$(TPKG_OBJ)/make-sample $@
+	$(TPKG_OBJ)/make-sample $(@D)/minimal.tpkg --minimal
 
 test-fuzz-tpkg-short: $(TPKG_OBJ)/fuzz-tpkg $(TPKG_OBJ)/fuzz-seeds/sample.tpkg
 	@mkdir -p $(TPKG_OBJ)/fuzz-corpus
