@@ -91,6 +91,41 @@ static int is_alias(const lower_program *p, const ir_node *n) {
   return x->h * x->w == 1 && yhw == 1 && yc == x->c;
 }
 
+/* A channel Concat whose inputs all end on a block boundary (but the last)
+ * costs nothing in the blocked layout: each input's producer writes straight
+ * into its part of the output.  Makes the inputs aliases of the output;
+ * 1 when it did, 0 when the Concat needs another way (-1 on an error). */
+static int concat_alias(lower_program *p, const ir_node *n, diag *d) {
+  if (n->op != IR_OP_CONCAT || ir_attr_int(n, "axis", 0) != 1 || n->out->rank != 4 || !blockable(n->out)) return 0;
+  const ir_value *y = n->out;
+  int64_t off = 0;
+  for (int i = 0; i < n->n_in; i++) {
+    const ir_value *v = n->in[i];
+    if (v->kind != IR_VALUE_NODE || !blockable(v) || v->rank != 4 || v->dims[2] != y->dims[2] ||
+        v->dims[3] != y->dims[3] || v->quant.zero_point[0] != y->quant.zero_point[0] ||
+        v->quant.scale[0] != y->quant.scale[0] || (i < n->n_in - 1 && v->dims[1] % p->target->dim) || v->is_output)
+      return 0;
+    const lower_tensor *t = lower_find_tensor(p, v);
+    if (t && t->alias >= 0) return 0; /* already placed inside another tensor */
+  }
+  int yi = tensor_of(p, y, n, d);
+  if (yi < 0) return -1;
+  for (int i = 0; i < n->n_in; i++) {
+    int ti = tensor_of(p, n->in[i], n, d);
+    if (ti < 0) return -1;
+    p->tensors[ti].alias = yi;
+    p->tensors[ti].alias_off = off;
+    off += (int64_t)p->tensors[ti].bytes;
+  }
+  return 1;
+}
+
+/* Whether concat_alias placed n's inputs inside its output. */
+static int is_concat_done(const lower_program *p, const ir_node *n) {
+  const lower_tensor *t = lower_find_tensor(p, n->in[0]), *y = lower_find_tensor(p, n->out);
+  return t && y && t->alias == (int)(y - p->tensors);
+}
+
 /* The firmware op that runs n, or 0 when there is none. */
 static uint32_t fallback_op(const ir_node *n) {
   switch (n->op) {
@@ -283,25 +318,35 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
       p->tensors[dst].alias = src;
       continue;
     }
+    int c = concat_alias(p, n, d);
+    if (c < 0) goto fail;
+    if (c) continue;
     for (int k = 0; k < n->n_in; k++)
       if (n->in[k]->kind != IR_VALUE_CONST && tensor_of(p, n->in[k], n, d) < 0) goto fail;
     if (tensor_of(p, n->out, n, d) < 0) goto fail;
   }
+  /* DRAM homes: tensors of their own first, then aliases inside them. */
   uint64_t off = 0;
   for (int i = 0; i < p->n_tensors; i++) {
     lower_tensor *te = &p->tensors[i];
-    if (te->alias >= 0) {
-      te->dram = p->tensors[te->alias].dram;
-      continue;
-    }
+    if (te->alias >= 0) continue;
     te->dram = off;
     off = align16(off + te->bytes);
+  }
+  for (int i = 0; i < p->n_tensors; i++) {
+    int64_t extra = 0, j = i;
+    for (int hops = 0; p->tensors[j].alias >= 0; hops++) {
+      TSL_ASSERT(hops < p->n_tensors); /* aliases form no cycle */
+      extra += p->tensors[j].alias_off;
+      j = p->tensors[j].alias;
+    }
+    p->tensors[i].dram = p->tensors[j].dram + (uint64_t)extra;
   }
   p->consts_base = off;
   /* Step 2. */
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
-    if (is_alias(p, n)) continue;
+    if (is_alias(p, n) || (n->op == IR_OP_CONCAT && is_concat_done(p, n))) continue;
     lower_kernel *k = new_kernel(p, n, o, d);
     if (!k || lower_node(p, k, d) != 0) goto fail;
   }

@@ -42,7 +42,8 @@ typedef struct lower_tensor {
   int zp;             /* zero point: the value of lanes >= c */
   int rk;             /* 1: the IR holds it as [R, K] (matmul operand), not NCHW */
   int blocked;        /* 1: the blocked layout above; 0: plain row-major (a fallback's float tensor) */
-  int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1]), or -1 */
+  int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1], a Concat input), or -1 */
+  int64_t alias_off;  /* its byte offset inside that tensor */
 } lower_tensor;
 
 typedef enum {
