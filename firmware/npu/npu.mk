@@ -106,13 +106,12 @@ bench-npu-soc-gemm: $(NPU_SYSGEN) $(FW_OUT)/npu8/npu-run.elf $(FW_OUT)/bench-cpu
 
 # ---- RTL-side suites: npu-diff and npu-errors ----------------------------------
 # They run on the simulators with the NPU, build/<t>/tessel-sim (sim/rules.mk
-# builds them when rtl-model/npu/tessel_npu.sv exists). npu-errors is in
-# TEST_SUITES then; npu-diff joins when the RTL passes it (today the RTL's
-# vector unit, VADD and VPOOL, is unfinished): make test-npu-diff meanwhile.
+# builds them when rtl-model/npu/tessel_npu.sv exists), and are in
+# TEST_SUITES then.
 NPU_SIM_npu4 ?= $(BUILD)/npu4/tessel-sim
 NPU_SIM_npu8 ?= $(BUILD)/npu8/tessel-sim
 ifneq ($(NPU_RTL_PRESENT),)
-TEST_SUITES += npu-errors
+TEST_SUITES += npu-diff npu-errors
 endif
 NPU_RTL_TARGETS ?= npu4 npu8
 NPU_DIFF_COUNT ?= 100
