@@ -1,36 +1,55 @@
-# compiler/lower.mk: the lowering (issue 7): quantised IR -> kernels -> command streams.
+# compiler/lower.mk: the lowering (issue 7): quantised IR -> kernels -> command
+# streams -> the package (through tpkg.h).  Included by compiler/rules.mk
+# right after the compiler's library lists (and tpkg.mk), so the lowering,
+# the one cost model and the target table join the library that `tessel`,
+# its tests and its fuzzers link.
 #
-#   compiler/lower/*.c        the lowering's stages (built apart from the tessel
-#                             library: they include the generated tessel_isa.h)
-#   make test-lower-exact     lowered graphs on the NPU C model == ref_int8, bit for bit
-#
-# The sources live in compiler/lower/ so the compiler's own wildcard (and its
-# fuzzers, which do not see build/gen) stay untouched.
+#   compiler/lower/*.c          the lowering's stages (one file each)
+#   compiler/lower_compile.c    `tessel compile`: lower, report, fill the package
+#   make test-lower-exact       lowered graphs and the four nets on the NPU C model
+#                               == the int8 reference, bit for bit (npu4/8/16)
+#   make test-lower-filecheck   FileCheck-14: layout, fusion, SRAM and tiling decisions
 
-LOWER_SRCS    := $(wildcard compiler/lower/*.c)
-LOWER_OBJ_SAN := $(BUILD)/obj/lower-asan
-LOWER_CFLAGS  := $(HOST_CFLAGS) -Icompiler -Icompiler/lower -Isim/npu-model -I$(BUILD)/gen -MMD -MP
-LOWER_GEN_H   := $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
-LOWER_OBJS_SAN := $(patsubst compiler/lower/%.c,$(LOWER_OBJ_SAN)/%.o,$(LOWER_SRCS))
-NPU_MODEL_LIB := $(BUILD)/lib/libtessel-npu-model.a
-# The parts of the compiler library the lowering and its tests use (not all of
-# it: a half-written module elsewhere must not stop this suite from building).
-LOWER_IR_OBJS_SAN := $(filter-out $(COMPILER_OBJ_SAN)/tpkg% $(COMPILER_OBJ_SAN)/emit_c.o $(COMPILER_OBJ_SAN)/crc32.o \
-                       $(COMPILER_OBJ_SAN)/cli.o,$(COMPILER_LIB_OBJS_SAN))
+LOWER_SRCS      := $(wildcard compiler/lower/*.c)
+LOWER_EXTRA_SRC := sim/npu-model/cost_model.c $(BUILD)/gen/tessel_targets.c
+LOWER_OBJS      := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(LOWER_SRCS)) \
+                   $(COMPILER_OBJ)/cost_model.o $(COMPILER_OBJ)/tessel_targets.o
+LOWER_OBJS_SAN  := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(LOWER_SRCS)) \
+                   $(COMPILER_OBJ_SAN)/cost_model.o $(COMPILER_OBJ_SAN)/tessel_targets.o
+LOWER_GEN_H     := $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+
+COMPILER_LIB_SRCS     += $(LOWER_SRCS) $(LOWER_EXTRA_SRC)
+COMPILER_LIB_OBJS     += $(LOWER_OBJS)
+COMPILER_LIB_OBJS_SAN += $(LOWER_OBJS_SAN)
+
+$(LOWER_OBJS) $(LOWER_OBJS_SAN) $(COMPILER_OBJ)/lower_compile.o $(COMPILER_OBJ_SAN)/lower_compile.o: | $(LOWER_GEN_H)
+
+$(COMPILER_OBJ)/cost_model.o: sim/npu-model/cost_model.c | $(LOWER_GEN_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -c $< -o $@
+$(COMPILER_OBJ_SAN)/cost_model.o: sim/npu-model/cost_model.c | $(LOWER_GEN_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(COMPILER_OBJ)/tessel_targets.o: $(BUILD)/gen/tessel_targets.c | $(LOWER_GEN_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) -I$(BUILD)/gen -c $< -o $@
+$(COMPILER_OBJ_SAN)/tessel_targets.o: $(BUILD)/gen/tessel_targets.c | $(LOWER_GEN_H)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -I$(BUILD)/gen -c $< -o $@
+
+-include $(wildcard $(COMPILER_OBJ)/lower/*.d $(COMPILER_OBJ_SAN)/lower/*.d)
+
+# ---- tests ----
+LOWER_TEST_OBJ := $(BUILD)/obj/lower-tests
+NPU_MODEL_LIB  := $(BUILD)/lib/libtessel-npu-model.a
 
 TEST_SUITES += lower-exact
 .PHONY: test-lower-exact
 
-$(LOWER_OBJ_SAN)/%.o: compiler/lower/%.c | $(LOWER_GEN_H)
+$(LOWER_TEST_OBJ)/test-lower-exact: tests/lower/test_lower_exact.c $(COMPILER_LIB_OBJS_SAN) $(NPU_MODEL_LIB)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(LOWER_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' -o $@ $< \
+	  $(COMPILER_LIB_OBJS_SAN) $(NPU_MODEL_LIB) -lprotobuf-c -lm
 
-$(LOWER_OBJ_SAN)/test-lower-exact: tests/lower/test_lower_exact.c $(LOWER_OBJS_SAN) \
-                                   $(LOWER_IR_OBJS_SAN) $(NPU_MODEL_LIB) | $(LOWER_GEN_H)
-	$(HOST_CC) $(LOWER_CFLAGS) $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' -o $@ $< $(LOWER_OBJS_SAN) \
-	  $(LOWER_IR_OBJS_SAN) $(NPU_MODEL_LIB) -lprotobuf-c -lm
-
-test-lower-exact: $(LOWER_OBJ_SAN)/test-lower-exact
-	$(LOWER_OBJ_SAN)/test-lower-exact
-
--include $(wildcard $(LOWER_OBJ_SAN)/*.d)
+test-lower-exact: $(LOWER_TEST_OBJ)/test-lower-exact
+	$(LOWER_TEST_OBJ)/test-lower-exact

@@ -38,6 +38,7 @@ COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(filte
                          $(COMPILER_OBJ_SAN)/npu_arith.o \
                          $(COMPILER_OBJ_SAN)/onnx.pb-c.o
 include compiler/tpkg.mk
+include compiler/lower.mk
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan
 TEST_SUITES += compiler-unit filecheck import cli fuzz-import-short fuzz-parse-ir-short
@@ -204,5 +205,3 @@ $(COMPILER_TEST_OBJ)/test-quant: tests/compiler/test_quant.c $(COMPILER_LIB_OBJS
 
 test-quant-unit: $(COMPILER_TEST_OBJ)/test-quant
 	$(COMPILER_TEST_OBJ)/test-quant
-
-include compiler/lower.mk
