@@ -15,6 +15,7 @@ module npu_store_tb #(
   input  wire logic [127:0]      cmd_i,
   output      logic              done_o,
   input  wire logic [31:0]       dram_base_i,
+  input  wire logic              rgnt_i,             // random SPAD port grants
   output      logic              dma_req_valid_o,
   input  wire logic              dma_req_ready_i,
   output      logic [31:0]       dma_req_addr_o,
@@ -51,9 +52,9 @@ module npu_store_tb #(
     .clr_i (1'b0),
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i, .done_o, .dram_base_i,
     .acc_re_o (acc_re), .acc_addr_o (acc_addr), .acc_rdata_i (acc_rdata),
-    .spad_re_o (spad_re), .spad_rgnt_i (1'b1), .spad_addr_o (spad_addr), .spad_rdata_i (spad_rdata),
+    .spad_re_o (spad_re), .spad_rgnt_i (rgnt_i), .spad_addr_o (spad_addr), .spad_rdata_i (spad_rdata),
     .param_re_o (param_re), .param_addr_o (param_addr), .param_rdata_i (param_rdata),
-    .spad_we_o (spad_we), .spad_wgnt_i (1'b1), .spad_waddr_o (spad_waddr), .spad_wdata_o (spad_wdata),
+    .spad_we_o (spad_we), .spad_wgnt_i (rgnt_i), .spad_waddr_o (spad_waddr), .spad_wdata_o (spad_wdata),
     .dma_req_valid_o, .dma_req_ready_i, .dma_req_addr_o, .dma_w_valid_o, .dma_w_ready_i,
     .dma_w_data_o, .dma_w_strb_o, .dma_b_valid_i,
     .busy_o (busy), .stall_dram_o (stall), .src_rd_bytes_o, .src_is_acc_o, .spad_wr_bytes_o, .dram_wr_bytes_o
@@ -62,8 +63,8 @@ module npu_store_tb #(
   npu_sram #(.Width(Dim*8), .Depth(tessel_target_pkg::SpadRows)) u_spad (
     .clk_i, .a_re_i (spad_re), .a_addr_i (spad_addr), .a_rdata_o (spad_rdata),
     .b_re_i (1'b1), .b_addr_i (tb_spad_addr_i), .b_rdata_o (tb_spad_rdata_o),
-    .we_i (spad_we || tb_spad_we_i), .waddr_i (spad_we ? spad_waddr : tb_spad_addr_i),
-    .wdata_i (spad_we ? spad_wdata : tb_spad_wdata_i)
+    .we_i ((spad_we && rgnt_i) || tb_spad_we_i), .waddr_i ((spad_we && rgnt_i) ? spad_waddr : tb_spad_addr_i),
+    .wdata_i ((spad_we && rgnt_i) ? spad_wdata : tb_spad_wdata_i)
   );
   /* verilator lint_off PINCONNECTEMPTY */
   npu_sram #(.Width(Dim*32), .Depth(tessel_target_pkg::AccRows)) u_acc (

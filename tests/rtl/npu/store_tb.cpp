@@ -3,7 +3,8 @@
 // epilogue parameters biased towards rounding ties and saturation, random
 // pooling geometries with borders; the DRAM side answers with random stalls
 // and response delays. DRAM window, SPAD and the byte counters must equal the
-// model's; ties and saturations hit are counted and required.
+// model's; ties and saturations hit are counted and required. The SPAD read
+// and write ports are granted at random, as when EXEC uses them.
 #include <cstdlib>
 #include <deque>
 #include <string>
@@ -32,6 +33,7 @@ static uint64_t spad_wr, dram_wr, acc_rd, spad_rd;
 static void cycle() {
   top->dma_req_ready_i = rng.range(0, 9) < 7;
   top->dma_w_ready_i = rng.range(0, 9) < 7;
+  top->rgnt_i = rng.range(0, 9) < 7;   // SPAD ports shared with EXEC in the NPU
   top->dma_b_valid_i = !bdue.empty() && bdue.front() <= now;
   if (top->dma_b_valid_i) bdue.pop_front();
   top->clk_i = 0;
