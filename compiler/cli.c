@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "emit_c.h"
+#include "lower_compile.h"
 #include "ir_parse.h"
 #include "ir_print.h"
 #include "ir_verify.h"
@@ -41,6 +42,9 @@ typedef struct cli_args {
   ir_print_opts print;               /* printer options */
   int raw;                           /* ir: no shape inference */
   int ranges;                        /* ref: print min/max of every computed value */
+  int report;                        /* compile: print the memory fit and kernels */
+  int no_fusion;                     /* compile: one kernel per op */
+  int no_sram_residency;             /* compile: intermediates through DRAM */
 } cli_args;
 
 static const char *const usage_main =
@@ -87,9 +91,10 @@ static const char *const usage_compile =
     "                      [--bind NAME=FILE.npy]... [--print-after=PASS | --print-after-all]\n"
     "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
-    "  runs import, the graph passes and quantisation (ptq with --calib); lowering\n"
-    "  to a package is not implemented\n"
-    "  yet and exits with status 3.\n";
+    "                      [--report] [--no-fusion] [--no-sram-residency]\n"
+    "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
+    "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
+    "  package. --report prints the target's memory fit and every kernel.\n";
 
 static const char *usage_of(const char *cmd) {
   if (!strcmp(cmd, "ir")) return usage_ir;
@@ -192,6 +197,12 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->raw = 1;
     } else if (!strcmp(arg, "--ranges")) {
       a->ranges = 1;
+    } else if (!strcmp(arg, "--report") && !strcmp(a->cmd, "compile")) {
+      a->report = 1;
+    } else if (!strcmp(arg, "--no-fusion") && !strcmp(a->cmd, "compile")) {
+      a->no_fusion = 1;
+    } else if (!strcmp(arg, "--no-sram-residency") && !strcmp(a->cmd, "compile")) {
+      a->no_sram_residency = 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error(a->cmd, "unknown option '%s'", arg);
     } else if (!a->model) {
@@ -475,12 +486,19 @@ static int cmd_compile(cli_args *a) {
     ir_graph_free(g);
     return fail(&d);
   }
+  lower_compile_opts lo = {.target = a->target, .out = a->outputs[0], .report = a->report ? stdout : NULL,
+                           .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency};
+  int rc = lower_compile(g, &lo, &d);
   ir_graph_free(g);
-  fprintf(stderr,
-          "tessel: %s: import and graph passes done; lowering to a package is not "
-          "implemented yet, %s not written\n",
-          a->model, a->outputs[0]);
-  return CLI_NOT_IMPLEMENTED;
+  if (rc) {
+    diag_prefix(&d, a->model);
+    if (rc == LOWER_COMPILE_UNSUPPORTED) {
+      fprintf(stderr, "tessel: %s\n", d.msg);
+      return CLI_NOT_IMPLEMENTED;
+    }
+    return fail(&d);
+  }
+  return 0;
 }
 
 /* Loads the .npy for graph input i per the --input options. */

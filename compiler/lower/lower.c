@@ -295,8 +295,13 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
     break;
   }
   k->fallback_op = fallback_op(n);
-  if (!k->fallback_op)
+  if (!k->fallback_op) {
+    if (p->unsupported) *p->unsupported = 1;
+    if (ir_dtype_is_float(n->out->dtype))
+      return ir_node_error(d, n, "lowering to a package is not implemented yet for float %s (quantise the model: "
+                           "--calib X.npy)", ir_op_name(n->op));
     return ir_node_error(d, n, "%s runs neither on the NPU nor as a firmware fallback yet", ir_op_name(n->op));
+  }
   k->kind = LOWER_K_FALLBACK;
   k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
   return 0;
@@ -309,6 +314,7 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
     return NULL;
   }
   p->target = t;
+  p->unsupported = o ? o->unsupported : NULL;
   /* Step 1. */
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
@@ -325,13 +331,18 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
       if (n->in[k]->kind != IR_VALUE_CONST && tensor_of(p, n->in[k], n, d) < 0) goto fail;
     if (tensor_of(p, n->out, n, d) < 0) goto fail;
   }
-  /* DRAM homes: tensors of their own first, then aliases inside them. */
+  /* DRAM homes: graph inputs and outputs (the package's I/O region), then
+   * the other tensors of their own (scratch), then aliases inside them. */
   uint64_t off = 0;
-  for (int i = 0; i < p->n_tensors; i++) {
-    lower_tensor *te = &p->tensors[i];
-    if (te->alias >= 0) continue;
-    te->dram = off;
-    off = align16(off + te->bytes);
+  for (int pass = 0; pass < 2; pass++) {
+    for (int i = 0; i < p->n_tensors; i++) {
+      lower_tensor *te = &p->tensors[i];
+      int io = te->v->kind == IR_VALUE_INPUT || te->v->is_output;
+      if (te->alias >= 0 || io != (pass == 0)) continue;
+      te->dram = off;
+      off = align16(off + te->bytes);
+    }
+    if (pass == 0) p->io_bytes = off;
   }
   for (int i = 0; i < p->n_tensors; i++) {
     int64_t extra = 0, j = i;

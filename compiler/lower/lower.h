@@ -4,8 +4,8 @@
  * attributes, int8 values with per-tensor activation quantisation).
  * Output: a lower_program: one command stream per kernel (a conv/matmul with
  * its epilogue), the constant blob (weight tiles and PARAM rows) and the
- * DRAM layout of every activation (from window offset 0, the constants
- * after them), all addresses relative to the NPU's DRAM
+ * DRAM layout of every activation (graph inputs and outputs from window
+ * offset 0, then the intermediates, then the constants), all addresses relative to the NPU's DRAM
  * window (docs/memory-map.md).  Ops the NPU cannot run become fallback records.
  *
  * Layout (docs/lowering.md): an activation [N=1, C, H, W] lives in DRAM as
@@ -84,14 +84,19 @@ typedef struct lower_program {
   lower_tensor *tensors;      /* every activation with a DRAM home */
   int n_tensors;
   uint8_t *consts;            /* weight tiles and PARAM rows */
-  uint64_t consts_base;       /* their DRAM offset in the window (after the activations) */
+  uint64_t io_bytes;          /* graph inputs and outputs: window [0, io_bytes) */
+  uint64_t consts_base;       /* the constants' offset; intermediates in [io_bytes, consts_base) */
   uint64_t consts_bytes;
   uint64_t dram_bytes;        /* window size needed: constants + activations */
+  int *unsupported;           /* lower_opts.unsupported, while lowering */
 } lower_program;
 
 /* Options (the comparison switches of issue 7). */
 typedef struct lower_opts {
-  lower_sched sched; /* forced schedule (zeros: default) */
+  lower_sched sched;     /* forced schedule (zeros: default) */
+  int no_fusion;         /* 1: every op its own kernel (--no-fusion) */
+  int no_sram_residency; /* 1: every intermediate through DRAM (--no-sram-residency) */
+  int *unsupported;      /* if not NULL: set to 1 when the error is an op with no lowering yet */
 } lower_opts;
 
 /* Lowers quantised graph g for target t.  Returns a program the caller frees,
@@ -107,6 +112,10 @@ const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v)
  * the blocked DRAM layout at dst (t->bytes bytes), and back. */
 void lower_pack(const lower_tensor *t, int dim, const int8_t *src, uint8_t *dst);
 void lower_unpack(const lower_tensor *t, int dim, const uint8_t *src, int8_t *dst);
+
+/* The cost model's cycle estimate of a stream (lower_cost.c): the busiest
+ * unit's total, loops expanded. */
+uint64_t lower_estimate_cycles(const tsl_target_t *t, const lower_stream *s);
 
 /* Appends one encoded command (used through LOWER_EMIT). */
 void lower_stream_put(lower_stream *s, const uint32_t w[4]);

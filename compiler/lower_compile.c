@@ -1,0 +1,231 @@
+/* lower_compile: lowering result -> tpkg_package (tpkg.h) and the --report.
+ *
+ * Requires: a quantised graph (pipeline_quant done).  Guarantees: the package
+ * the writer validated, or a located error.  Kernels of the package are the
+ * NPU kernels in order; fallback records say before which of them they run.
+ * I/O descriptors describe the graph inputs and outputs where the lowering
+ * placed them (the window's I/O region, layout as stored). */
+#include "lower_compile.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "lower/lower.h"
+#include "tpkg.h"
+
+static uint8_t tpkg_dtype(ir_dtype t) {
+  switch (t) {
+  case IR_F32: return TPKG_DT_F32;
+  case IR_U8: return TPKG_DT_U8;
+  case IR_I8: return TPKG_DT_I8;
+  case IR_I32: return TPKG_DT_I32;
+  default: return 0;
+  }
+}
+
+/* Shape and layout of a tensor as a package record states them: blocked
+ * rank 4 is BLOCKED; a blocked [1, K] row is byte-identical to plain. */
+static int describe(const lower_tensor *t, const ir_node *n, uint8_t *layout, uint8_t *rank, uint32_t *dims,
+                    diag *d) {
+  const ir_value *v = t->v;
+  if (v->rank > (int)TPKG_MAX_RANK) return ir_node_error(d, n, "value '%s' has rank %d (the package holds up to 6)",
+                                                         v->name, v->rank);
+  *rank = (uint8_t)v->rank;
+  for (int i = 0; i < v->rank; i++) dims[i] = (uint32_t)v->dims[i];
+  if (!t->blocked || (t->rk && t->h == 1)) *layout = TPKG_LAYOUT_PLAIN;
+  else if (v->rank == 4) *layout = TPKG_LAYOUT_BLOCKED;
+  else return ir_node_error(d, n, "value '%s' crosses to the firmware in a blocked layout of rank %d (not described "
+                            "by the package format yet)", v->name, v->rank);
+  if (!tpkg_dtype(v->dtype)) return ir_node_error(d, n, "value '%s' is %s: no package dtype", v->name,
+                                                  ir_dtype_name(v->dtype));
+  return 0;
+}
+
+static uint64_t node_macs(const ir_node *n) {
+  if (n->op == IR_OP_QCONV) {
+    const ir_value *w = n->in[1];
+    uint64_t per = 1;
+    for (int i = 1; i < w->rank; i++) per *= (uint64_t)w->dims[i];
+    return per * (uint64_t)ir_value_numel(n->out);
+  }
+  if (n->op == IR_OP_QMATMUL) return (uint64_t)n->in[1]->dims[0] * (uint64_t)ir_value_numel(n->out);
+  return 0;
+}
+
+static uint64_t const_bytes(const ir_node *n) {
+  uint64_t b = 0;
+  for (int i = 0; i < n->n_in; i++)
+    if (n->in[i]->kind == IR_VALUE_CONST) b += (uint64_t)ir_value_numel(n->in[i]) * ir_dtype_size(n->in[i]->dtype);
+  return b;
+}
+
+/* --report: memory fit of the target and one line per kernel. */
+static void report(FILE *f, const lower_program *p, const uint64_t *est) {
+  const tsl_target_t *t = p->target;
+  int64_t spad = 0, acc = 0, param = 0;
+  uint64_t cmd_max = 0, cmds = 0, total = 0;
+  int npu = 0, over = 0;
+  for (int i = 0; i < p->n_kernels; i++) {
+    const lower_kernel *k = &p->kernels[i];
+    if (k->kind == LOWER_K_FALLBACK) continue;
+    npu++;
+    if (k->spad_rows_used > spad) spad = k->spad_rows_used;
+    if (k->acc_rows_used > acc) acc = k->acc_rows_used;
+    if (k->param_rows_used > param) param = k->param_rows_used;
+    uint64_t b = 16ull * k->stream.n;
+    cmds += k->stream.n;
+    if (b > cmd_max) cmd_max = b;
+    if (b > (uint64_t)t->cmd_sram_bytes) over++;
+    total += est[i];
+  }
+  fprintf(f, "target %s (DIM %lld)\n", t->name, (long long)t->dim);
+  fprintf(f, "  weights       %llu bytes\n", (unsigned long long)p->consts_bytes);
+  fprintf(f, "  scratchpad    peak %lld of %lld rows\n", (long long)spad, (long long)t->spad_rows);
+  fprintf(f, "  accumulator   peak %lld of %lld rows\n", (long long)acc, (long long)t->acc_rows);
+  fprintf(f, "  param rows    peak %lld of %lld\n", (long long)param, (long long)t->param_rows);
+  fprintf(f, "  command sram  %llu commands in %d kernel streams, largest %llu of %lld bytes%s\n",
+          (unsigned long long)cmds, npu, (unsigned long long)cmd_max, (long long)t->cmd_sram_bytes,
+          over ? " (some streams run as segments from DRAM)" : "");
+  fprintf(f, "  dram window   %llu bytes (io %llu, scratch %llu, weights %llu)\n", (unsigned long long)p->dram_bytes,
+          (unsigned long long)p->io_bytes, (unsigned long long)(p->consts_base - p->io_bytes),
+          (unsigned long long)p->consts_bytes);
+  fprintf(f, "  estimate      %llu cycles (cost model)\n", (unsigned long long)total);
+  static const char *kinds[] = {"conv", "dwconv", "vec", "fallback"};
+  for (int i = 0; i < p->n_kernels; i++) {
+    const lower_kernel *k = &p->kernels[i];
+    fprintf(f, "kernel %d %s '%s'", i, kinds[k->kind], k->node->src);
+    if (k->kind == LOWER_K_FALLBACK) {
+      fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
+      continue;
+    }
+    fprintf(f, " cmds=%u spad=%lld acc=%lld cycles=%llu", k->stream.n, (long long)k->spad_rows_used,
+            (long long)k->acc_rows_used, (unsigned long long)est[i]);
+    if (k->kind != LOWER_K_VEC)
+      fprintf(f, " tile_oh=%d ob_group=%d ob_chunk=%d order=%s", k->sched.oh_tile, k->sched.ob_group,
+              k->sched.ob_chunk, k->sched.order == 1 ? "rows" : "chunks");
+    fprintf(f, "\n");
+  }
+  for (int i = 0; i < p->n_tensors; i++) {
+    const lower_tensor *te = &p->tensors[i];
+    fprintf(f, "tensor '%s' %s dram=%llu bytes=%llu", te->v->name, te->blocked ? "blocked" : "plain",
+            (unsigned long long)te->dram, (unsigned long long)te->bytes);
+    if (te->alias >= 0) fprintf(f, " in '%s'+%lld", p->tensors[te->alias].v->name, (long long)te->alias_off);
+    fprintf(f, "\n");
+  }
+}
+
+/* Fills the package from p (arrays malloc'd into *pk's pointers; free_pkg). */
+static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, tpkg_package *pk, diag *d) {
+  const tsl_target_t *t = p->target;
+  int nk = 0, nf = 0;
+  for (int i = 0; i < p->n_kernels; i++) {
+    if (p->kernels[i].kind == LOWER_K_FALLBACK) nf++;
+    else nk++;
+  }
+  tpkg_kernel *ks = calloc((size_t)nk + 1, sizeof *ks);
+  tpkg_fallback *fs = calloc((size_t)nf + 1, sizeof *fs);
+  tpkg_io *io = calloc((size_t)(g->n_inputs + g->n_outputs) + 1, sizeof *io);
+  pk->kernels = ks, pk->fallbacks = fs, pk->io = io;
+  if (!ks || !fs || !io) return diag_oom(d);
+  pk->target_name = t->name;
+  pk->target_hash = t->hash;
+  if (p->dram_bytes > UINT32_MAX) return diag_set(d, "the DRAM window (%llu bytes) exceeds 4 GiB",
+                                                  (unsigned long long)p->dram_bytes);
+  pk->window = (tpkg_window){.window_bytes = (uint32_t)p->dram_bytes, .weights_offset = (uint32_t)p->consts_base,
+                             .weights_bytes = (uint32_t)p->consts_bytes, .io_offset = 0,
+                             .io_bytes = (uint32_t)p->io_bytes, .scratch_offset = (uint32_t)p->io_bytes,
+                             .scratch_bytes = (uint32_t)(p->consts_base - p->io_bytes)};
+  pk->weights = p->consts;
+  pk->n_weights = (uint32_t)p->consts_bytes;
+  int ki = 0, fi = 0;
+  for (int i = 0; i < p->n_kernels; i++) {
+    const lower_kernel *k = &p->kernels[i];
+    const lower_tensor *ti = k->in >= 0 ? &p->tensors[k->in] : NULL, *to = k->out >= 0 ? &p->tensors[k->out] : NULL;
+    if (k->kind == LOWER_K_FALLBACK) {
+      tpkg_fallback *f = &fs[fi++];
+      f->op = k->fallback_op;
+      f->name = k->node->src;
+      f->before_kernel = (uint32_t)ki;
+      if (describe(ti, k->node, &f->in_layout, &f->in_rank, f->in_dims, d) ||
+          describe(to, k->node, &f->out_layout, &f->out_rank, f->out_dims, d))
+        return -1;
+      f->in_dtype = tpkg_dtype(ti->v->dtype), f->out_dtype = tpkg_dtype(to->v->dtype);
+      f->in_offset = (uint32_t)ti->dram, f->in_size = (uint32_t)ti->bytes;
+      f->out_offset = (uint32_t)to->dram, f->out_size = (uint32_t)to->bytes;
+      f->axis = (int32_t)ir_attr_int(k->node, "axis", k->fallback_op == LOWER_FB_SOFTMAX ? -1 : 1);
+      if (ti->v->quant.kind != IR_QUANT_NONE) f->in_scale = ti->v->quant.scale[0], f->in_zp = ti->v->quant.zero_point[0];
+      if (to->v->quant.kind != IR_QUANT_NONE)
+        f->out_scale = to->v->quant.scale[0], f->out_zp = to->v->quant.zero_point[0];
+      f->params[0] = (uint32_t)t->dim; /* the blocked layout's block */
+      continue;
+    }
+    tpkg_kernel *pkk = &ks[ki++];
+    uint32_t (*cmds)[4] = malloc(sizeof *cmds * (k->stream.n ? k->stream.n : 1));
+    if (!cmds) return diag_oom(d);
+    for (uint32_t c = 0; c < k->stream.n; c++)
+      for (int j = 0; j < 4; j++) {
+        const uint8_t *b = k->stream.bytes + 16 * c + 4 * j;
+        cmds[c][j] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+      }
+    pkk->name = k->node->src;
+    pkk->onnx_nodes = &k->node->src;
+    pkk->n_onnx_nodes = 1;
+    pkk->cmds = (const uint32_t(*)[4])cmds;
+    pkk->n_cmds = k->stream.n;
+    pkk->mark_id = (uint32_t)i;
+    pkk->estimate_cycles = est[i];
+    pkk->useful_macs = node_macs(k->node);
+    pkk->compulsory_dram_bytes = const_bytes(k->node) + (ti ? ti->bytes : 0) + (to ? to->bytes : 0);
+  }
+  pk->n_kernels = (uint32_t)ki, pk->n_fallbacks = (uint32_t)fi;
+  int n = 0;
+  for (int dir = 0; dir < 2; dir++) {
+    int cnt = dir ? g->n_outputs : g->n_inputs;
+    for (int i = 0; i < cnt; i++) {
+      const ir_value *v = dir ? g->outputs[i] : g->inputs[i];
+      const lower_tensor *te = lower_find_tensor(p, v);
+      if (!te) return diag_set(d, "graph %s '%s' is not used by any kernel", dir ? "output" : "input", v->name);
+      tpkg_io *r = &io[n++];
+      r->name = v->name;
+      r->dir = (uint8_t)(dir ? TPKG_DIR_OUTPUT : TPKG_DIR_INPUT);
+      r->dtype = tpkg_dtype(v->dtype);
+      if (describe(te, g->nodes[0], &r->layout, &r->rank, r->dims, d)) return -1;
+      if (v->quant.kind == IR_QUANT_TENSOR) r->scale = v->quant.scale[0], r->zero_point = v->quant.zero_point[0];
+      r->offset = (uint32_t)te->dram, r->size = (uint32_t)te->bytes;
+    }
+  }
+  pk->n_io = (uint32_t)n;
+  return 0;
+}
+
+static void free_pkg(tpkg_package *pk) {
+  for (uint32_t i = 0; pk->kernels && i < pk->n_kernels; i++) free((void *)pk->kernels[i].cmds);
+  free((void *)pk->kernels);
+  free((void *)pk->fallbacks);
+  free((void *)pk->io);
+}
+
+int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
+  const char *name = o->target ? o->target : "npu8";
+  const tsl_target_t *t = tsl_target_find(name);
+  if (!t) return diag_set(d, "--target: unknown target '%s' (npu4, npu8, npu16)", name);
+  int unsupported = 0;
+  lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported};
+  lower_program *p = lower_graph(g, t, &lo, d);
+  if (!p) return unsupported ? LOWER_COMPILE_UNSUPPORTED : -1;
+  int rc = 0;
+  uint64_t *est = calloc((size_t)p->n_kernels + 1, sizeof *est);
+  if (!est) rc = diag_oom(d);
+  for (int i = 0; !rc && i < p->n_kernels; i++)
+    if (p->kernels[i].kind != LOWER_K_FALLBACK) est[i] = lower_estimate_cycles(t, &p->kernels[i].stream);
+  if (!rc && o->report) report(o->report, p, est);
+  if (!rc && o->out) {
+    tpkg_package pk = {0};
+    rc = fill(g, p, est, &pk, d);
+    if (!rc) rc = tpkg_write_file(&pk, o->out, d);
+    free_pkg(&pk);
+  }
+  free(est);
+  lower_program_free(p);
+  return rc;
+}

@@ -1,0 +1,26 @@
+/* lower_compile: the back half of `tessel compile`: lowers a quantised graph
+ * for a target (compiler/lower/), prints the memory report, and hands the
+ * result to the package writer through tpkg.h. */
+#ifndef TESSEL_LOWER_COMPILE_H
+#define TESSEL_LOWER_COMPILE_H
+
+#include <stdio.h>
+
+#include "ir.h"
+
+typedef struct lower_compile_opts {
+  const char *target;    /* target name (NULL: npu8) */
+  const char *out;       /* .tpkg path, or NULL: lower and report only */
+  FILE *report;          /* --report: memory fit and kernels go here, or NULL */
+  int no_fusion;         /* --no-fusion */
+  int no_sram_residency; /* --no-sram-residency */
+} lower_compile_opts;
+
+enum { LOWER_COMPILE_UNSUPPORTED = -2 }; /* an op with no lowering yet (e.g. a float Conv) */
+
+/* Lowers g (after the quantisation pipeline) and writes the package.
+ * 0, or -1 with d filled (unknown target, a layer that does not fit, the
+ * writer's refusal), or LOWER_COMPILE_UNSUPPORTED with d filled. */
+int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d);
+
+#endif
