@@ -85,7 +85,7 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
   fprintf(f, "  param rows    peak %lld of %lld\n", (long long)param, (long long)t->param_rows);
   fprintf(f, "  command sram  %llu commands in %d kernel streams, largest %llu of %lld bytes%s\n",
           (unsigned long long)cmds, npu, (unsigned long long)cmd_max, (long long)t->cmd_sram_bytes,
-          over ? " (some streams run as segments from DRAM)" : "");
+          over ? " (OVER: segmenting a kernel's stream is not implemented yet)" : "");
   fprintf(f, "  dram window   %llu bytes (io %llu, scratch %llu, weights %llu)\n", (unsigned long long)p->dram_bytes,
           (unsigned long long)p->io_bytes, (unsigned long long)(p->consts_base - p->io_bytes),
           (unsigned long long)p->consts_bytes);
@@ -94,6 +94,7 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
     fprintf(f, "kernel %d %s '%s'", i, kinds[k->kind], k->node->src);
+    if (k->pool) fprintf(f, " + max pool '%s'", k->pool->src);
     if (k->kind == LOWER_K_FALLBACK) {
       fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
       continue;
@@ -115,7 +116,8 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
 }
 
 /* Fills the package from p (arrays malloc'd into *pk's pointers; free_pkg). */
-static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, tpkg_package *pk, diag *d) {
+static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, tpkg_package *pk, const char **names,
+                diag *d) {
   const tsl_target_t *t = p->target;
   int nk = 0, nf = 0;
   for (int i = 0; i < p->n_kernels; i++) {
@@ -168,8 +170,10 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
         cmds[c][j] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
       }
     pkk->name = k->node->src;
-    pkk->onnx_nodes = &k->node->src;
-    pkk->n_onnx_nodes = 1;
+    names[2 * i] = k->node->src;
+    names[2 * i + 1] = k->pool ? k->pool->src : NULL;
+    pkk->onnx_nodes = &names[2 * i];
+    pkk->n_onnx_nodes = k->pool ? 2 : 1;
     pkk->cmds = (const uint32_t(*)[4])cmds;
     pkk->n_cmds = k->stream.n;
     pkk->mark_id = (uint32_t)i;
@@ -221,9 +225,11 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   if (!rc && o->report) report(o->report, p, est);
   if (!rc && o->out) {
     tpkg_package pk = {0};
-    rc = fill(g, p, est, &pk, d);
+    const char **names = calloc(2 * (size_t)p->n_kernels + 1, sizeof *names); /* ONNX nodes of each kernel */
+    rc = names ? fill(g, p, est, &pk, names, d) : diag_oom(d);
     if (!rc) rc = tpkg_write_file(&pk, o->out, d);
     free_pkg(&pk);
+    free(names);
   }
   free(est);
   lower_program_free(p);

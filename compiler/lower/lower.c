@@ -120,6 +120,13 @@ static int concat_alias(lower_program *p, const ir_node *n, diag *d) {
   return 1;
 }
 
+/* Whether MaxPool n went into a conv's epilogue. */
+static int is_fused(const ir_graph *g, const lower_program *p, const ir_node *n) {
+  for (int i = 0; i < g->n_nodes; i++)
+    if (p->fused[i] == n) return 1;
+  return 0;
+}
+
 /* Whether concat_alias placed n's inputs inside its output. */
 static int is_concat_done(const lower_program *p, const ir_node *n) {
   const lower_tensor *t = lower_find_tensor(p, n->in[0]), *y = lower_find_tensor(p, n->out);
@@ -186,8 +193,9 @@ static int lower_qconv(lower_program *p, lower_kernel *k, diag *d) {
   const int64_t *dl = ir_attr_ints(n, "dilations", &cnt);
   if (!st || !pd || !dl) return ir_node_error(d, n, "missing strides/pads/dilations");
   int two = w->rank == 4;
+  const ir_value *cy = n->out; /* the conv's own output (y is the pooled one when fused) */
   lower_conv_geom g = {
-      .c = x->c, .h = x->h, .w = x->w, .m = y->c, .oh = y->h, .ow = y->w,
+      .c = x->c, .h = x->h, .w = x->w, .m = y->c, .oh = cy->rank == 4 ? cy->dims[2] : 1, .ow = cy->dims[cy->rank - 1],
       .kh = two ? w->dims[2] : 1, .kw = w->dims[w->rank - 1],
       .sy = two ? st[0] : 1, .sx = st[two ? 1 : 0], .dy = two ? dl[0] : 1, .dx = dl[two ? 1 : 0],
       .pt = two ? pd[0] : 0, .pl = pd[two ? 1 : 0], .group = ir_attr_int(n, "group", 1),
@@ -195,6 +203,11 @@ static int lower_qconv(lower_program *p, lower_kernel *k, diag *d) {
   };
   if (common_attrs(n, &g, g.m, d)) return -1;
   g.depthwise = g.group > 1 && g.group == g.c && g.group == g.m;
+  if (k->pool) { /* fused max pool: the STORE pools the whole output image */
+    const int64_t *ks = ir_attr_ints(k->pool, "kernel_shape", &cnt), *ps = ir_attr_ints(k->pool, "strides", &cnt);
+    const int64_t *pp = ir_attr_ints(k->pool, "pads", &cnt);
+    g.pool_k = ks[0], g.pool_s = ps ? ps[0] : 1, g.pool_pt = pp ? pp[0] : 0, g.pool_pl = pp ? pp[1] : 0;
+  }
   return lower_conv(p, k, x, y, &g, d);
 }
 
@@ -275,14 +288,42 @@ static int lower_qpool(lower_program *p, lower_kernel *k, diag *d) {
   return lower_pool(p, k, x, y, &q, d);
 }
 
+/* Fusion (TVM's FuseOps rule for an out-elementwise-fusable anchor): a
+ * MaxPool whose input is a QConv's output used by nothing else goes into the
+ * conv's STORE epilogue, when the whole conv output image is one tile (the
+ * pooling windows cross row tiles otherwise) and the window is the STORE's
+ * (square, at most 7, stride at most 7, padding at most 7, no dilation).
+ * Returns the MaxPool node fused into conv node c, or NULL. */
+static const ir_node *fusable_pool(const ir_graph *g, const lower_program *p, const ir_node *c) {
+  if (c->op != IR_OP_QCONV || c->out->is_output || ir_use_count(g, c->out) != 1 || c->out->rank != 4) return NULL;
+  const ir_node *m = NULL;
+  for (int i = 0; i < g->n_nodes && !m; i++)
+    if (g->nodes[i]->op == IR_OP_MAXPOOL && g->nodes[i]->in[0] == c->out) m = g->nodes[i];
+  if (!m || !blockable(m->out) || m->out->quant.zero_point[0] != c->out->quant.zero_point[0]) return NULL;
+  int cnt = 0;
+  const int64_t *ks = ir_attr_ints(m, "kernel_shape", &cnt), *st = ir_attr_ints(m, "strides", &cnt);
+  const int64_t *pd = ir_attr_ints(m, "pads", &cnt), *dl = ir_attr_ints(m, "dilations", &cnt);
+  if (!ks || ks[0] != ks[1] || ks[0] > 7 || (st && (st[0] != st[1] || st[0] > 7)) ||
+      (pd && (pd[0] > 7 || pd[1] > 7)) || (dl && (dl[0] != 1 || dl[1] != 1)) || ir_attr_int(m, "ceil_mode", 0))
+    return NULL;
+  int64_t oh = c->out->dims[2], ow = c->out->dims[3];
+  if (oh > 255 || ow > 255 || 2 * oh * ow > p->target->acc_rows) return NULL;
+  /* The whole input and one output block's weights must fit the scratchpad. */
+  const ir_value *x = c->in[0], *w = c->in[1];
+  int64_t dim = p->target->dim, ncb = x->rank == 4 ? (x->dims[1] + dim - 1) / dim : 0;
+  if (!ncb || w->rank != 4) return NULL;
+  if (ncb * x->dims[2] * x->dims[3] + w->dims[2] * w->dims[3] * ncb * dim > p->target->spad_rows) return NULL;
+  return m;
+}
+
 /* One node -> one kernel (or a fallback record). */
 static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   const ir_node *n = k->node;
   switch (n->op) {
   case IR_OP_QCONV:
   case IR_OP_QMATMUL:
-    if (!operand(p, n->in[0], n, d) || !operand(p, n->out, n, d)) return -1;
-    k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+    if (!operand(p, n->in[0], n, d) || !operand(p, (k->pool ? k->pool : n)->out, n, d)) return -1;
+    k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, (k->pool ? k->pool : n)->out, n, d);
     return n->op == IR_OP_QCONV ? lower_qconv(p, k, d) : lower_qmatmul(p, k, d);
   case IR_OP_QADD:
   case IR_OP_QREQUANT:
@@ -315,9 +356,21 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   }
   p->target = t;
   p->unsupported = o ? o->unsupported : NULL;
-  /* Step 1. */
+  /* Step 1 (with the fusion decisions: fused[i] is the MaxPool fused into node i). */
+  p->fused = calloc((size_t)g->n_nodes + 1, sizeof *p->fused);
+  if (!p->fused) {
+    diag_oom(d);
+    goto fail;
+  }
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
+    const ir_node *m = o && o->no_fusion ? NULL : fusable_pool(g, p, n);
+    if (m) {
+      p->fused[i] = m;
+      if (tensor_of(p, n->in[0], n, d) < 0 || tensor_of(p, m->out, m, d) < 0) goto fail;
+      continue;
+    }
+    if (n->op == IR_OP_MAXPOOL && is_fused(g, p, n)) continue;
     if (is_alias(p, n)) {
       int src = tensor_of(p, n->in[0], n, d), dst = src < 0 ? -1 : tensor_of(p, n->out, n, d);
       if (dst < 0) goto fail;
@@ -357,9 +410,11 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   /* Step 2. */
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
-    if (is_alias(p, n) || (n->op == IR_OP_CONCAT && is_concat_done(p, n))) continue;
+    if (is_alias(p, n) || (n->op == IR_OP_CONCAT && is_concat_done(p, n)) || is_fused(g, p, n)) continue;
     lower_kernel *k = new_kernel(p, n, o, d);
-    if (!k || lower_node(p, k, d) != 0) goto fail;
+    if (!k) goto fail;
+    k->pool = p->fused[i];
+    if (lower_node(p, k, d) != 0) goto fail;
   }
   p->dram_bytes = align16(p->consts_base + p->consts_bytes);
   return p;
@@ -373,6 +428,7 @@ void lower_program_free(lower_program *p) {
   for (int i = 0; i < p->n_kernels; i++) free(p->kernels[i].stream.bytes);
   free(p->kernels);
   free(p->tensors);
+  free(p->fused);
   free(p->consts);
   free(p);
 }

@@ -68,6 +68,7 @@ typedef struct lower_sched {
 typedef struct lower_kernel {
   lower_kernel_kind kind;  /* what runs it */
   const ir_node *node;     /* the anchor node (its src names the ONNX node) */
+  const ir_node *pool;     /* a MaxPool fused into its epilogue, or NULL */
   int in, out;             /* indices into lower_program.tensors (-1: none) */
   lower_stream stream;     /* commands (empty for a fallback) */
   uint32_t fallback_op;    /* LOWER_FB_* for a fallback */
@@ -89,6 +90,7 @@ typedef struct lower_program {
   uint64_t consts_bytes;
   uint64_t dram_bytes;        /* window size needed: constants + activations */
   int *unsupported;           /* lower_opts.unsupported, while lowering */
+  const ir_node **fused;      /* per graph node index: the MaxPool fused into it, or NULL */
 } lower_program;
 
 /* Options (the comparison switches of issue 7). */

@@ -119,7 +119,7 @@ static int64_t max_in_rows(const lower_conv_geom *g, int64_t oh_t) {
  * scratchpad, accumulator and PARAM rows (forced knobs first), and the loop
  * order with the smaller DRAM time by the cost model. 0, or -1 if nothing fits. */
 static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
-                         int64_t nob, int64_t per_ob, conv_tiling *t) {
+                         int64_t nob, int64_t per_ob, int64_t need_oh, conv_tiling *t) {
   const int dim = (int)tg->dim;
   int64_t gmax = ks->ob_group > 0 ? ks->ob_group : 7;
   if (gmax > tg->token_max / 2) gmax = tg->token_max / 2;
@@ -132,7 +132,8 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
     if (oh_max > 255) oh_max = 255;
     if (oh_max > g->oh) oh_max = g->oh;
     if (ks->oh_tile > 0 && ks->oh_tile < oh_max) oh_max = ks->oh_tile;
-    for (int64_t oh_t = oh_max; oh_t >= 1; oh_t--) {
+    if (oh_max < need_oh) continue; /* a fused pool needs this many rows in one tile */
+    for (int64_t oh_t = oh_max; oh_t >= (need_oh ? need_oh : 1); oh_t--) {
       int64_t rows = max_in_rows(g, oh_t), in_sp = ncb * rows * g->w;
       int64_t gw = (tg->spad_rows - in_sp) / per_ob;
       if (gw > nob) gw = nob;
@@ -174,7 +175,8 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   if (g->ow > 255) return ir_node_error(d, k->node, "output width %lld exceeds 255 (column tiling is not implemented yet)",
                                         (long long)g->ow);
   conv_tiling t;
-  if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, &t))
+  /* A fused pool needs the whole image in one tile. */
+  if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t))
     return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines "
                          "(input channel tiling is not implemented yet)", tg->name, (long long)per_ob,
                          (long long)g->w);
@@ -190,10 +192,14 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
 
   /* Step 2/3 prologue: stores configured, the two ACC buffers pre-charged as free. */
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
-  LOWER_EMIT(s, cfg_store, .src_pitch = g->ow, .stride_x = dim, .stride_y = g->ow * dim);
+  /* The stored image: the conv output, or its max pool (y's shape) when fused. */
+  const int64_t sh = g->pool_k ? y->h : g->oh, sw = g->pool_k ? y->w : g->ow;
+  LOWER_EMIT(s, cfg_store, .src_pitch = g->ow, .stride_x = dim, .stride_y = sw * dim);
   LOWER_EMIT(s, loop, .count = 2 * t.G, .body = 1);
-  LOWER_EMIT(s, cfg_epi, .push_prev = 1, .zp_out = g->zy, .lo = g->lo, .hi = g->hi);
-  const int64_t plane = g->oh * g->ow * dim; /* DRAM bytes of one output channel block */
+  LOWER_EMIT(s, cfg_epi, .push_prev = 1, .zp_out = g->zy, .lo = g->lo, .hi = g->hi, .pool_k = g->pool_k,
+             .pool_s = g->pool_k ? g->pool_s : 0, .pool_pad_t = g->pool_pt, .pool_pad_l = g->pool_pl,
+             .src_h = g->pool_k ? g->oh : 0, .src_w = g->pool_k ? g->ow : 0);
+  const int64_t plane = sh * sw * dim; /* DRAM bytes of one output channel block */
   const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
   int64_t step = 0, loaded_tile = -1, loaded_chunk = -1;
   for (int64_t outer = 0; outer < (t.rows_outer ? ntiles : nchunks); outer++)
@@ -261,7 +267,8 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
         LOWER_EMIT(s, lstride, .stride_g = plane);
         LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = 1);
         LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC, .dst_mem = TSL_DST_DRAM, .n0 = dim,
-                   .oh = oh, .ow = g->ow, .dram = (int64_t)y->dram + ob0 * plane + oy0 * g->ow * dim, .src_row = accb,
+                   .oh = g->pool_k ? sh : oh, .ow = sw, .dram = (int64_t)y->dram + ob0 * plane + oy0 * sw * dim,
+                   .src_row = accb,
                    .param = ob0 - c0);
       }
     }

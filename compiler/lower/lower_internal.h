@@ -21,6 +21,7 @@ typedef struct lower_conv_geom {
   const int32_t *bias;    /* m biases, or NULL */
   const int64_t *mult, *shift; /* m (or 1: per tensor) requantisation constants */
   int n_mult;             /* entries in mult/shift */
+  int64_t pool_k, pool_s, pool_pt, pool_pl; /* fused max pool (pool_k 0: none); output = the pooled tensor */
 } lower_conv_geom;
 
 /* Appends n bytes to the program's constant blob (16-byte aligned start);

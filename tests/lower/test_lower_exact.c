@@ -212,6 +212,7 @@ static int8_t *run_ref(ir_graph *g, const int8_t *input) {
 }
 
 static int passed, failed;
+static int no_fusion; /* lower with --no-fusion */
 
 /* Runs fallback kernel k on the host as the firmware would: its input from
  * the DRAM window (unpacked when blocked), ref_eval, its output back. */
@@ -252,7 +253,7 @@ static int run_fallback(const lower_program *p, const lower_kernel *k, uint8_t *
 static void check(const char *what, ir_graph *g, const char *tname, const void *input, const void *ref,
                   lower_sched sched) {
   const tsl_target_t *t = tsl_target_find(tname);
-  lower_opts o = {.sched = sched};
+  lower_opts o = {.sched = sched, .no_fusion = no_fusion};
   diag d = {0};
   lower_program *p = lower_graph(g, t, &o, &d);
   if (!p) {
@@ -463,7 +464,19 @@ int main(void) {
     conv_spec s1 = {5, 9, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -2, -30, -30, 127};
     ir_value *y1 = add_conv(g, x, &s1, "c1");
     ir_add_output(g, add_pool(g, y1, 0, 3, 2, 1, 0, 0, "mp"), &d);
-    run_case("conv + maxpool 3x3 s2 p1", g, dflt);
+    run_case("conv + maxpool 3x3 s2 p1 (fused)", g, dflt);
+  }
+  { /* the same, unfused */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("maxpool", &d);
+    int64_t xd[4] = {1, 5, 9, 11};
+    ir_value *x = act(g, "x", 4, xd, -2);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {5, 9, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -2, -30, -30, 127};
+    ir_add_output(g, add_pool(g, add_conv(g, x, &s1, "c1"), 0, 2, 2, 0, 0, 0, "mp"), &d);
+    no_fusion = 1;
+    run_case("conv + maxpool 2x2 s2 (--no-fusion)", g, dflt);
+    no_fusion = 0;
   }
   { /* avg pools (both divisors), requant, global pool, flatten, matmul */
     diag d = {0};
