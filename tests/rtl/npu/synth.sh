@@ -16,7 +16,7 @@ benign='Replacing memory .* with list of registers'
 reads() { local r="read_verilog -sv $gen/$1/tessel_target_pkg.sv $gen/tessel_isa_pkg.sv"; shift
           for f in "$@"; do r+=" $f"; done; echo "$r"; }
 log=$out/npu8.log
-if yosys -q -l "$log" -p "$(reads npu8 "$@"); synth -top $top -flatten -run begin:fine; opt -fast; check -assert; stat" \
+if yosys -q -l "$log" -p "$(reads npu8 "$@"); synth -top $top -flatten -noshare -run begin:fine; opt -fast; check -assert; stat" \
      >/dev/null 2>&1 && ! grep "^Warning:" "$log" | grep -qv "$benign"; then
   echo "PASS yosys synth $top npu8"; pass=$((pass + 1))
 else

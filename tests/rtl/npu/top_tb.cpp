@@ -412,7 +412,8 @@ static Scenario sc_random(int seed) {
           c_.out = R(150, 400); c_.iy0 = R(-1, 1); c_.ix0 = R(-1, 1));
       break;
     case 7:
-      ADD(c.s, cfg_store, c_.src_pitch = R(0, 6); c_.stride_x = R(1, 40); c_.stride_y = R(1, 200);
+      ADD(c.s, cfg_store, c_.src_pitch = R(4, 6);   // >= src_w: see docs/npu-rtl.md, known limits
+          c_.stride_x = R(1, 40); c_.stride_y = R(1, 200);
           c_.spad_pitch = R(1, 6));
       break;
     case 8:
@@ -450,6 +451,13 @@ static Scenario sc_random(int seed) {
       ADD(c.s, mark, c_.kernel = 2);
       c.s.b.insert(c.s.b.end() - 16, cmd.begin(), cmd.end());
     }
+  }
+  // now and then one flipped bit anywhere after the preamble: reserved bits,
+  // opcodes and field ranges must be judged as the model judges them
+  if (R(0, 2) == 0) {
+    size_t cmd = 11 + (size_t)R(0, c.s.n() - 12);
+    int bit = (int)R(0, 127);
+    c.s.b[16 * cmd + bit / 8] ^= (uint8_t)(1u << (bit % 8));
   }
   return c;
 }
@@ -498,6 +506,10 @@ static void run(TbCount &tc, Scenario &c) {
   uint32_t len = c.use_override ? c.len_override : c.s.n();
   std::vector<uint8_t> sram((size_t)T->cmd_sram_bytes, 0);
   memcpy(sram.data(), c.s.b.data(), c.s.b.size());
+  if (getenv("TOP_TB_DUMP") && c.name == getenv("TOP_TB_DUMP")) {   // for debugging: the stream as a file
+    FILE *f = fopen("top_tb_stream.bin", "wb");
+    if (f) { fwrite(c.s.b.data(), 1, c.s.b.size(), f); fclose(f); }
+  }
   npu_result_t res;
   npu_model_run_sram(m, sram.data(), (uint32_t)sram.size(), 0, len, mdram.data(), mdram.size(), &res);
   last_code = res.code;
