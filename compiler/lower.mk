@@ -53,3 +53,8 @@ $(LOWER_TEST_OBJ)/test-lower-exact: tests/lower/test_lower_exact.c $(COMPILER_LI
 
 test-lower-exact: $(LOWER_TEST_OBJ)/test-lower-exact
 	$(LOWER_TEST_OBJ)/test-lower-exact
+
+TEST_SUITES += lower-filecheck
+.PHONY: test-lower-filecheck
+test-lower-filecheck: $(BIN)/tessel-asan
+	@bash tests/compiler/lit.sh $(BIN)/tessel-asan $(sort $(wildcard tests/lower/filecheck/*.test))
