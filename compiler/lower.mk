@@ -58,3 +58,12 @@ TEST_SUITES += lower-filecheck
 .PHONY: test-lower-filecheck
 test-lower-filecheck: $(BIN)/tessel-asan
 	@bash tests/compiler/lit.sh $(BIN)/tessel-asan $(sort $(wildcard tests/lower/filecheck/*.test))
+
+# ---- bench: make bench-lower (figures only, no limits) ----
+BENCHES += lower
+.PHONY: bench-lower
+$(LOWER_TEST_OBJ)/bench-lower: tests/lower/bench_lower.c $(COMPILER_LIB_OBJS) $(NPU_MODEL_LIB)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower -o $@ $< $(COMPILER_LIB_OBJS) $(NPU_MODEL_LIB) -lprotobuf-c -lm
+bench-lower: $(LOWER_TEST_OBJ)/bench-lower
+	@$(LOWER_TEST_OBJ)/bench-lower tests/models
