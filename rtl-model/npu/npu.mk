@@ -4,7 +4,8 @@
 #   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue)
 #   make test-lint-npu       verilator --lint-only -Wall for npu4, npu8, npu16
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
-#   make bench-npu-gemm      MAC utilisation of a 256x256x256 GEMM with operands in SPAD
+#   make bench-npu-gemm      MAC utilisation of a 256x256x256 GEMM with operands in SPAD (EXEC alone,
+#                            then the whole NPU with the C model's estimate)
 
 NPU_RTL      := $(sort $(wildcard rtl-model/npu/*.sv))
 NPU_TB_DIR   := tests/rtl/npu
@@ -32,12 +33,12 @@ NPU_BENCHES := exec store load
 $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(eval $(call npu_tb,$(t),$(b)))))
 NPU_TB_BINS := $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(NPU_OBJ)/$(t)/$(b)/$(b)_tb))
 
-# the whole NPU against the C model (SRAMs read through --public-flat-rw)
+# the whole NPU against the C model (npu_sram arrays are public for the bench)
 define npu_top_tb
 $(NPU_OBJ)/$(1)/top/top_tb: $(NPU_RTL) $(NPU_TB_DIR)/top_tb.cpp $(NPU_TB_DIR)/tb_util.h $(call NPU_PKGS,$(1)) \
     $(BUILD)/lib/libtessel-npu-model.a $(BUILD)/gen/tessel_isa_tables.c
 	@mkdir -p $$(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --public-flat-rw --top-module tessel_npu --Mdir $$(@D) -o top_tb \
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module tessel_npu --Mdir $$(@D) -o top_tb \
 	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
 	  $(call NPU_PKGS,$(1)) $(NPU_RTL) $(abspath $(NPU_TB_DIR)/top_tb.cpp) \
 	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
@@ -57,5 +58,6 @@ test-lint-npu: $(NPU_RTL) $(foreach t,npu4 npu8 npu16,$(call NPU_PKGS,$(t)))
 test-synth-npu: $(NPU_RTL) $(foreach t,npu8 npu16,$(call NPU_PKGS,$(t)))
 	@bash $(NPU_TB_DIR)/synth.sh $(BUILD)/gen $(NPU_OBJ)/synth $(NPU_RTL)
 
-bench-npu-gemm: $(NPU_OBJ)/npu8/exec/exec_tb
+bench-npu-gemm: $(NPU_OBJ)/npu8/exec/exec_tb $(NPU_OBJ)/npu8/top/top_tb
 	@$(NPU_OBJ)/npu8/exec/exec_tb --gemm
+	@$(NPU_OBJ)/npu8/top/top_tb --gemm

@@ -23,7 +23,7 @@ module npu_requant (
   logic        [63:0]  rem;       // p - fl*2^s
   logic        [63:0]  half;
   logic signed [63:0]  q;
-  logic signed [64:0]  qz;
+  logic signed [63:0]  qz;                        // |q| < 2^62: no 65th bit needed
 
   always_comb begin
     sum = $signed({acc_i[31], acc_i}) + $signed({bias_i[31], bias_i});
@@ -37,9 +37,9 @@ module npu_requant (
     half = (s == 6'd0) ? 64'd0 : (64'd1 << (s - 6'd1));
     q    = fl;
     if (s != 6'd0 && (rem > half || (rem == half && fl[0]))) q = fl + 64'sd1;
-    qz   = 65'(q) + 65'($signed(zp_i));
-    if (qz < 65'($signed(lo_i))) q_o = lo_i;
-    else if (qz > 65'($signed(hi_i))) q_o = hi_i;
+    qz   = q + 64'($signed(zp_i));
+    if (qz < 64'($signed(lo_i))) q_o = lo_i;
+    else if (qz > 64'($signed(hi_i))) q_o = hi_i;
     else q_o = qz[7:0];
   end
 endmodule

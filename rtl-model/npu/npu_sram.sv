@@ -22,7 +22,8 @@ module npu_sram #(
   input  wire logic [Aw-1:0]    waddr_i,
   input  wire logic [Width-1:0] wdata_i
 );
-  logic [Width-1:0] mem_q [Depth];
+  // public: benches compare the memories with the C model's
+  logic [Width-1:0] mem_q [Depth] /* verilator public_flat_rw */;
 
   // Memories are the one place an always_ff does more than q <= d: the write
   // enable and the registered read are what block-RAM inference looks for.

@@ -95,7 +95,7 @@ module npu_vec #(
   logic [16:0] cnt_d, cnt_q;                          // inside taps
   logic [6:0]  it_d, it_q;                            // divider step
   logic [Dim*64-1:0] num_d, num_q;                    // |n| shifting out, quotient shifting in
-  logic [Dim*65-1:0] rem_d, rem_q;
+  logic [Dim*64-1:0] rem_d, rem_q;                    // < den < 2^63
   logic [Dim-1:0]    neg_d, neg_q;
   logic [63:0]       den_d, den_q;                    // cnt * 2^S (or kh*kw * 2^S)
   logic        dw_d, dw_q;                            // a finished VPOOL row to write
@@ -117,9 +117,10 @@ module npu_vec #(
   end
 
   // VADD lane arithmetic (c1)
-  function automatic logic [7:0] clamp8(logic signed [64:0] v, logic [7:0] l, logic [7:0] h);
-    if (v < 65'($signed(l))) clamp8 = l;
-    else if (v > 65'($signed(h))) clamp8 = h;
+  // every value clamped here is below 2^56 in magnitude: 64 bits suffice
+  function automatic logic [7:0] clamp8(logic signed [63:0] v, logic [7:0] l, logic [7:0] h);
+    if (v < 64'($signed(l))) clamp8 = l;
+    else if (v > 64'($signed(h))) clamp8 = h;
     else clamp8 = v[7:0];
   endfunction
   function automatic logic signed [63:0] rne_shift(logic signed [63:0] p, logic [5:0] s);
@@ -138,7 +139,7 @@ module npu_vec #(
       logic signed [63:0] v;
       v = (64'($signed(spad_a_rdata_i[n*8 +: 8])) - 64'($signed(zp_a))) * 64'(mult_a) +
           (64'($signed(spad_b_rdata_i[n*8 +: 8])) - 64'($signed(zp_b))) * 64'(mult_b);
-      add_row[n*8 +: 8] = clamp8(65'(rne_shift(v, shift)) + 65'($signed(zp_out)), lo, hi);
+      add_row[n*8 +: 8] = clamp8(rne_shift(v, shift) + 64'($signed(zp_out)), lo, hi);
     end
   end
 
@@ -147,20 +148,20 @@ module npu_vec #(
   always_comb begin
     for (int n = 0; n < Dim; n++) begin
       logic [63:0] qm, rm, r;
-      logic signed [64:0] q;
-      qm = num_q[n*64 +: 64];
-      rm = rem_q[n*65 +: 64];
+      logic signed [63:0] q;
+      qm = num_q[n*64 +: 64];                         // |n| < 2^56: so is the quotient
+      rm = rem_q[n*64 +: 64];
       if (!neg_q[n] || rm == 64'd0) begin
-        q = neg_q[n] ? -(65'(qm)) : 65'(qm);
+        q = neg_q[n] ? -qm : qm;
         r = rm;
       end else begin
-        q = -(65'(qm)) - 65'sd1;
+        q = -qm - 64'sd1;
         r = den_q - rm;
       end
       // compare 2r with d without overflow: r > d - r
-      if (r > den_q - r || (r == den_q - r && q[0])) q = q + 65'sd1;
-      pool_row[n*8 +: 8] = (cnt_q == '0 && excl) ? clamp8(65'($signed(zp_out)), lo, hi)
-                                                 : clamp8(q + 65'($signed(zp_out)), lo, hi);
+      if (r > den_q - r || (r == den_q - r && q[0])) q = q + 64'sd1;
+      pool_row[n*8 +: 8] = (cnt_q == '0 && excl) ? clamp8(64'($signed(zp_out)), lo, hi)
+                                                 : clamp8(q + 64'($signed(zp_out)), lo, hi);
     end
   end
 
@@ -270,20 +271,21 @@ module npu_vec #(
             nn = 64'($signed(sum_q[n*32 +: 32])) * 64'(mult_a);
             neg_d[n] = nn[63];
             num_d[n*64 +: 64] = nn[63] ? -nn : nn;
-            rem_d[n*65 +: 65] = '0;
+            rem_d[n*64 +: 64] = '0;
           end
           it_d = 7'd1;
         end else begin
           // one quotient bit per lane per cycle (restoring division)
           for (int n = 0; n < Dim; n++) begin
-            logic [64:0] r;
-            r = {rem_q[n*65 +: 64], num_q[n*64 + 63]};
+            logic [63:0] r;
+            // rem < den < 2^63, so the shifted remainder fits 64 bits
+            r = {rem_q[n*64 +: 63], num_q[n*64 + 63]};
             num_d[n*64 +: 64] = {num_q[n*64 +: 63], 1'b0};
-            if (r >= {1'b0, den_q}) begin
-              r = r - {1'b0, den_q};
+            if (r >= den_q) begin
+              r = r - den_q;
               num_d[n*64] = 1'b1;
             end
-            rem_d[n*65 +: 65] = r;
+            rem_d[n*64 +: 64] = r;
           end
           it_d = it_q + 7'd1;
           if (it_q == 7'd64) state_d = StOut;

@@ -571,6 +571,48 @@ static void run(TbCount &tc, Scenario &c) {
   npu_model_free(m);
 }
 
+// --gemm: a 256x256x256 int8 GEMM with both operands already in SPAD, through
+// the whole NPU (dispatcher, queues, EXEC): cycles, MAC utilisation and the
+// C model's (cost model's) estimate with its error.
+static int gemm() {
+  const int ncb = 256 / D, nblk = 256 / D;
+  Scenario c;
+  c.name = "GEMM 256x256x256 (operands in SPAD)";
+  c.dram.assign(64, 0);
+  ADD(c.s, cfg_exec, c_.out_pitch = 16; c_.kh = 1; c_.kw = 1; c_.ncb = ncb; c_.stride_y = 1; c_.stride_x = 1;
+      c_.dil_y = 1; c_.dil_x = 1; c_.in_h = 16; c_.in_w = 16; c_.in_pitch = 16; c_.cb_stride = 256);
+  ADD(c.s, loop, c_.count = nblk; c_.body = 1; c_.stride_d = 0);
+  ADD(c.s, matmul, c_.oh = 16; c_.ow = 16; c_.in = 0; c_.wgt = 256 * ncb; c_.acc = 0);
+  npu_model_t *m = npu_model_new(T);
+  std::vector<uint8_t> mdram = c.dram;
+  npu_run_t r = {};
+  r.stream = c.s.b.data(); r.stream_len = c.s.n(); r.dram = mdram.data(); r.dram_size = mdram.size();
+  r.timing_only = 1;
+  npu_result_t res;
+  npu_model_run(m, &r, &res);
+  uint64_t est = npu_model_counters(m)[TSL_CNT_CYCLES];
+  dram = c.dram;
+  for (size_t i = 0; i < c.s.b.size(); i += 4)
+    bus(true, true, (uint16_t)i, c.s.b[i] | c.s.b[i + 1] << 8 | c.s.b[i + 2] << 16 | (uint32_t)c.s.b[i + 3] << 24);
+  wr_reg((uint16_t)TSL_REG_DRAM_BASE, kBase);
+  wr_reg((uint16_t)TSL_REG_DRAM_SIZE, (uint32_t)dram.size());
+  wr_reg((uint16_t)TSL_REG_STREAM_BASE, 0);
+  wr_reg((uint16_t)TSL_REG_STREAM_LEN, c.s.n());
+  wr_reg((uint16_t)TSL_REG_IRQ_EN, 1);
+  wr_reg((uint16_t)TSL_REG_CTRL, 1);
+  while (!top->irq_o && now < 100000000) cycle();
+  auto cnt = [](int k) {
+    return rd_reg((uint16_t)(TSL_REG_COUNTERS + 8 * k)) | (uint64_t)rd_reg((uint16_t)(TSL_REG_COUNTERS + 8 * k + 4)) << 32;
+  };
+  uint64_t cyc = cnt(TSL_CNT_CYCLES), macs = cnt(TSL_CNT_MACS);
+  printf("tessel_npu %s: 256x256x256 GEMM, operands in SPAD: %llu cycles, %llu MACs, MAC utilisation %.1f%%; "
+         "C model estimate %llu cycles (error %+.1f%%)\n",
+         TB_TARGET, (unsigned long long)cyc, (unsigned long long)macs, 100.0 * (double)macs / ((double)cyc * D * D),
+         (unsigned long long)est, 100.0 * ((double)est - (double)cyc) / (double)cyc);
+  npu_model_free(m);
+  return macs == 256ull * 256 * 256 ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   T = tsl_target_find(TB_TARGET);
@@ -583,6 +625,11 @@ int main(int argc, char **argv) {
   cycle();
   top->rst_ni = 1;
   cycle();
+  if (argc > 1 && !strcmp(argv[1], "--gemm")) {
+    int rc = gemm();
+    delete top;
+    return rc;
+  }
   tc.check(rd_reg((uint16_t)TSL_REG_ID) == 0x54534E50u, "ID reads 'TSNP'");
   tc.check(rd_reg((uint16_t)TSL_REG_VERSION) == (uint32_t)(D << 8 | 1), "VERSION holds DIM and the ISA version");
   tc.check(rd_reg((uint16_t)TSL_REG_TARGET_HASH) == T->hash, "TARGET_HASH equals the target's");
