@@ -50,6 +50,7 @@ NPU_SYS_OBJ    := $(BUILD)/obj/npu-system
 NPU_SYS_MODEL  := $(filter-out sim/npu-model/npu_exec.c,$(wildcard sim/npu-model/*.c))
 NPU_SYS_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Isim/npu-model -I$(NPU_GEN) -Itests/npu-system
 NPU_SYS_HDRS   := $(wildcard sim/npu-model/*.h) tests/npu-system/npu_batch.h tests/npu-system/probe.h \
+                  tests/npu-system/gen_case.h \
                   $(NPU_GEN)/tessel_isa.h $(NPU_GEN)/tessel_targets.h
 NPU_SYS_OBJS   := $(patsubst sim/npu-model/%.c,$(NPU_SYS_OBJ)/model/%.o,$(NPU_SYS_MODEL)) \
                   $(NPU_SYS_OBJ)/model/tessel_isa_tables.o $(NPU_SYS_OBJ)/model/tessel_targets.o \
@@ -67,19 +68,17 @@ $(NPU_SYS_OBJ)/model/npu_exec_probed.o: sim/npu-model/npu_exec.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(NPU_SYS_CFLAGS) -Dnpu_requant=probe_requant -Dnpu_vadd=probe_vadd -Dnpu_avgpool=probe_avgpool \
 	  -c $< -o $@
-$(NPU_SYS_OBJ)/probe.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
 $(NPU_SYS_OBJ)/probe-mutant.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(NPU_SYS_CFLAGS) -DPROBE_MUTANT -c $< -o $@
-$(NPU_SYS_OBJ)/sysgen.o: tests/npu-system/sysgen.c $(NPU_SYS_HDRS)
+$(NPU_SYS_OBJ)/%.o: tests/npu-system/%.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
-$(NPU_SYSGEN): $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJS) $(NPU_SYS_OBJ)/probe.o
+NPU_SYSGEN_OBJS := $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJ)/gen_case.o $(NPU_SYS_OBJS)
+$(NPU_SYSGEN): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe.o
 	@mkdir -p $(@D)
 	$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
-$(NPU_SYSGEN_MUTANT): $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o
+$(NPU_SYSGEN_MUTANT): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o
 	$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
 
 ALL += $(NPU_SYSGEN)
