@@ -109,6 +109,7 @@ bench-npu-soc-gemm: $(NPU_SYSGEN) $(FW_OUT)/npu8/npu-run.elf $(FW_OUT)/bench-cpu
 # TEST_SUITES then.
 NPU_SIM_npu4 ?= $(BUILD)/npu4/tessel-sim
 NPU_SIM_npu8 ?= $(BUILD)/npu8/tessel-sim
+NPU_SIM_npu16 ?= $(BUILD)/npu16/tessel-sim
 ifneq ($(NPU_RTL_PRESENT),)
 TEST_SUITES += npu-diff npu-errors
 endif
