@@ -111,6 +111,7 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
     fprintf(f, "tensor '%s' %s dram=%llu bytes=%llu", te->v->name, te->blocked ? "blocked" : "plain",
             (unsigned long long)te->dram, (unsigned long long)te->bytes);
     if (te->alias >= 0) fprintf(f, " in '%s'+%lld", p->tensors[te->alias].v->name, (long long)te->alias_off);
+    if (te->spad_row >= 0) fprintf(f, " resident spad_row=%lld", (long long)te->spad_row);
     fprintf(f, "\n");
   }
 }

@@ -44,7 +44,7 @@ static int blockable(const ir_value *v) {
 static int tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
   for (int i = 0; i < p->n_tensors; i++)
     if (p->tensors[i].v == v) return i;
-  lower_tensor t = {.v = v, .alias = -1};
+  lower_tensor t = {.v = v, .alias = -1, .spad_row = -1};
   if (ir_value_numel(v) < 1) return ir_node_error(d, n, "value '%s' has an empty or unknown shape", v->name);
   if (blockable(v)) {
     t.blocked = 1;
@@ -184,52 +184,110 @@ static int common_attrs(const ir_node *n, lower_conv_geom *g, int64_t m, diag *d
   return 0;
 }
 
-static int lower_qconv(lower_program *p, lower_kernel *k, diag *d) {
-  const ir_node *n = k->node;
+/* The conv geometry of node n (QConv, or QMatMul as a 1x1 conv) reading x and
+ * writing y (the pooled tensor when `pool` is fused).  With wt != NULL the
+ * weights are attached (QMatMul's transposed copy malloc'd into *wt). */
+static int conv_geom(const ir_node *n, const ir_node *pool, const lower_tensor *x, const lower_tensor *y,
+                     lower_conv_geom *g, int8_t **wt, diag *d) {
   const ir_value *w = n->in[1];
-  const lower_tensor *x = &p->tensors[k->in], *y = &p->tensors[k->out];
+  *g = (lower_conv_geom){.c = x->c, .h = x->h, .w = x->w, .m = y->c, .kh = 1, .kw = 1, .sy = 1, .sx = 1, .dy = 1,
+                         .dx = 1, .group = 1, .zx = x->zp, .zy = y->zp, .in_spad = -1, .out_spad = -1};
   int cnt = 0;
+  if (n->op == IR_OP_QMATMUL) {
+    if (w->rank != 2) return ir_node_error(d, n, "only a 2-D constant b is lowered");
+    g->oh = y->h, g->ow = y->w;
+    if (common_attrs(n, g, w->dims[1], d)) return -1;
+    if (wt) { /* b [K, N] -> the conv form w[N][K][1][1] */
+      int64_t K = w->dims[0], N = w->dims[1];
+      *wt = malloc((size_t)(K * N));
+      if (!*wt) return diag_oom(d);
+      const int8_t *bd = w->data;
+      for (int64_t i = 0; i < K; i++)
+        for (int64_t j = 0; j < N; j++) (*wt)[j * K + i] = bd[i * N + j];
+      g->wgt = *wt;
+    }
+    return 0;
+  }
   const int64_t *st = ir_attr_ints(n, "strides", &cnt), *pd = ir_attr_ints(n, "pads", &cnt);
   const int64_t *dl = ir_attr_ints(n, "dilations", &cnt);
   if (!st || !pd || !dl) return ir_node_error(d, n, "missing strides/pads/dilations");
   int two = w->rank == 4;
   const ir_value *cy = n->out; /* the conv's own output (y is the pooled one when fused) */
-  lower_conv_geom g = {
-      .c = x->c, .h = x->h, .w = x->w, .m = y->c, .oh = cy->rank == 4 ? cy->dims[2] : 1, .ow = cy->dims[cy->rank - 1],
-      .kh = two ? w->dims[2] : 1, .kw = w->dims[w->rank - 1],
-      .sy = two ? st[0] : 1, .sx = st[two ? 1 : 0], .dy = two ? dl[0] : 1, .dx = dl[two ? 1 : 0],
-      .pt = two ? pd[0] : 0, .pl = pd[two ? 1 : 0], .group = ir_attr_int(n, "group", 1),
-      .zx = x->zp, .zy = y->zp, .wgt = w->data,
-  };
-  if (common_attrs(n, &g, g.m, d)) return -1;
-  g.depthwise = g.group > 1 && g.group == g.c && g.group == g.m;
-  if (k->pool) { /* fused max pool: the STORE pools the whole output image */
-    const int64_t *ks = ir_attr_ints(k->pool, "kernel_shape", &cnt), *ps = ir_attr_ints(k->pool, "strides", &cnt);
-    const int64_t *pp = ir_attr_ints(k->pool, "pads", &cnt);
-    g.pool_k = ks[0], g.pool_s = ps ? ps[0] : 1, g.pool_pt = pp ? pp[0] : 0, g.pool_pl = pp ? pp[1] : 0;
+  g->oh = cy->rank == 4 ? cy->dims[2] : 1, g->ow = cy->dims[cy->rank - 1];
+  g->kh = two ? w->dims[2] : 1, g->kw = w->dims[w->rank - 1];
+  g->sy = two ? st[0] : 1, g->sx = st[two ? 1 : 0], g->dy = two ? dl[0] : 1, g->dx = dl[two ? 1 : 0];
+  g->pt = two ? pd[0] : 0, g->pl = pd[two ? 1 : 0], g->group = ir_attr_int(n, "group", 1);
+  g->wgt = w->data;
+  if (common_attrs(n, g, g->m, d)) return -1;
+  g->depthwise = g->group > 1 && g->group == g->c && g->group == g->m;
+  if (pool) { /* fused max pool: the STORE pools the whole output image */
+    const int64_t *ks = ir_attr_ints(pool, "kernel_shape", &cnt), *ps = ir_attr_ints(pool, "strides", &cnt);
+    const int64_t *pp = ir_attr_ints(pool, "pads", &cnt);
+    g->pool_k = ks[0], g->pool_s = ps ? ps[0] : 1, g->pool_pt = pp ? pp[0] : 0, g->pool_pl = pp ? pp[1] : 0;
   }
-  return lower_conv(p, k, x, y, &g, d);
+  return 0;
 }
 
-static int lower_qmatmul(lower_program *p, lower_kernel *k, diag *d) {
-  const ir_node *n = k->node;
-  const ir_value *b = n->in[1];
-  const lower_tensor *x = &p->tensors[k->in], *y = &p->tensors[k->out];
-  if (b->rank != 2) return ir_node_error(d, n, "only a 2-D constant b is lowered");
-  int64_t K = b->dims[0], N = b->dims[1];
-  lower_conv_geom g = {
-      .c = x->c, .h = x->h, .w = x->w, .m = N, .oh = y->h, .ow = y->w, .kh = 1, .kw = 1,
-      .sy = 1, .sx = 1, .dy = 1, .dx = 1, .group = 1, .zx = x->zp, .zy = y->zp,
-  };
-  if (common_attrs(n, &g, N, d)) return -1;
-  /* b [K, N] -> the conv form w[N][K][1][1]. */
-  int8_t *wt = malloc((size_t)(K * N));
-  if (!wt) return diag_oom(d);
-  const int8_t *bd = b->data;
-  for (int64_t i = 0; i < K; i++)
-    for (int64_t j = 0; j < N; j++) wt[j * K + i] = bd[i * N + j];
-  g.wgt = wt;
-  int rc = lower_conv(p, k, x, y, &g, d);
+/* SRAM residency (Vela's cascading, for one step): the output y of kernel k
+ * stays in the scratchpad for its only consumer, a conv/matmul kernel, when
+ * both kernels still have a tiling with the resident rows reserved.  The
+ * region sits at the top of the scratchpad, or just below the producer's
+ * resident input when they would overlap.  Returns its row, or -1 (DRAM). */
+static int64_t resident_row(const lower_program *p, const lower_kernel *k, const lower_tensor *x,
+                            const lower_tensor *y, const lower_conv_geom *pg) {
+  const ir_graph *gr = p->graph;
+  const tsl_target_t *t = p->target;
+  if (p->no_sram_residency || y->alias >= 0 || y->v->is_output || ir_use_count(gr, y->v) != 1) return -1;
+  for (int i = 0; i < p->n_tensors; i++)
+    if (p->tensors[i].alias == (int)(y - p->tensors)) return -1;
+  const ir_node *c = NULL;
+  int ci = -1;
+  for (int i = 0; i < gr->n_nodes; i++)
+    if (gr->nodes[i]->n_in && gr->nodes[i]->in[0] == y->v) c = gr->nodes[i], ci = i;
+  if (!c || (c->op != IR_OP_QCONV && c->op != IR_OP_QMATMUL)) return -1;
+  const ir_node *cpool = p->fused[ci];
+  const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : c)->out);
+  if (!z || !z->blocked) return -1;
+  const int64_t rows = y->blocks * y->h * y->w;
+  const int64_t xr = x->spad_row, xrows = x->blocks * x->h * x->w;
+  int64_t row = t->spad_rows - rows;
+  if (xr >= 0 && row < xr + xrows) row = xr - rows; /* below the producer's live input */
+  if (row < 1) return -1;
+  /* Worth it only if the DRAM saved (y written and read back) exceeds what
+   * the smaller working sets add in reloads, by the same load arithmetic. */
+  lower_conv_geom g = *pg, g0 = *pg;
+  g.out_spad = row;
+  g.spad_limit = xr >= 0 && xr < row ? xr : row;
+  lower_conv_geom cg, cg0;
+  if (conv_geom(c, cpool, y, z, &cg, NULL, NULL)) return -1;
+  cg0 = cg;
+  cg.in_spad = row;
+  cg.spad_limit = row;
+  int64_t with_p = lower_conv_load_bytes(t, &g, &k->sched, x->blocks, y->blocks);
+  int64_t with_c = lower_conv_load_bytes(t, &cg, &k->sched, y->blocks, z->blocks);
+  int64_t without = lower_conv_load_bytes(t, &g0, &k->sched, x->blocks, y->blocks) +
+                    lower_conv_load_bytes(t, &cg0, &k->sched, y->blocks, z->blocks);
+  if (with_p < 0 || with_c < 0) return -1;
+  return with_p + with_c < without + 2 * (int64_t)y->bytes ? row : -1;
+}
+
+/* QConv or QMatMul (with a fused max pool) -> one kernel. */
+static int lower_convlike(lower_program *p, lower_kernel *k, diag *d) {
+  lower_tensor *x = &p->tensors[k->in], *y = &p->tensors[k->out];
+  lower_conv_geom g;
+  int8_t *wt = NULL;
+  int rc = conv_geom(k->node, k->pool, x, y, &g, &wt, d);
+  if (!rc) {
+    g.in_spad = x->spad_row;
+    g.spad_limit = x->spad_row >= 0 ? x->spad_row : 0;
+    int64_t row = resident_row(p, k, x, y, &g);
+    if (row >= 0) {
+      g.out_spad = row;
+      g.spad_limit = x->spad_row >= 0 && x->spad_row < row ? x->spad_row : row;
+    }
+    rc = lower_conv(p, k, x, y, &g, d);
+    if (!rc && row >= 0) y->spad_row = row;
+  }
   free(wt);
   return rc;
 }
@@ -324,7 +382,7 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   case IR_OP_QMATMUL:
     if (!operand(p, n->in[0], n, d) || !operand(p, (k->pool ? k->pool : n)->out, n, d)) return -1;
     k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, (k->pool ? k->pool : n)->out, n, d);
-    return n->op == IR_OP_QCONV ? lower_qconv(p, k, d) : lower_qmatmul(p, k, d);
+    return lower_convlike(p, k, d);
   case IR_OP_QADD:
   case IR_OP_QREQUANT:
     return lower_qadd(p, k, d);
@@ -355,6 +413,8 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
     return NULL;
   }
   p->target = t;
+  p->graph = g;
+  p->no_sram_residency = o && o->no_sram_residency;
   p->unsupported = o ? o->unsupported : NULL;
   /* Step 1 (with the fusion decisions: fused[i] is the MaxPool fused into node i). */
   p->fused = calloc((size_t)g->n_nodes + 1, sizeof *p->fused);

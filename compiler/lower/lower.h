@@ -44,6 +44,7 @@ typedef struct lower_tensor {
   int blocked;        /* 1: the blocked layout above; 0: plain row-major (a fallback's float tensor) */
   int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1], a Concat input), or -1 */
   int64_t alias_off;  /* its byte offset inside that tensor */
+  int64_t spad_row;   /* resident: the SPAD row of its block 0 pixel (0,0) between producer and consumer, or -1 */
 } lower_tensor;
 
 typedef enum {
@@ -91,6 +92,8 @@ typedef struct lower_program {
   uint64_t dram_bytes;        /* window size needed: constants + activations */
   int *unsupported;           /* lower_opts.unsupported, while lowering */
   const ir_node **fused;      /* per graph node index: the MaxPool fused into it, or NULL */
+  const ir_graph *graph;      /* the graph being lowered (while lowering) */
+  int no_sram_residency;      /* lower_opts.no_sram_residency */
 } lower_program;
 
 /* Options (the comparison switches of issue 7). */

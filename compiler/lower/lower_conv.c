@@ -120,6 +120,9 @@ static int64_t max_in_rows(const lower_conv_geom *g, int64_t oh_t) {
  * order with the smaller DRAM time by the cost model. 0, or -1 if nothing fits. */
 static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
                          int64_t nob, int64_t per_ob, int64_t need_oh, conv_tiling *t) {
+  /* The working set lives below spad_limit (resident tensors sit above it);
+   * a resident input costs no working rows and is never reloaded. */
+  const int64_t limit = g->spad_limit > 0 ? g->spad_limit : tg->spad_rows;
   const int dim = (int)tg->dim;
   int64_t gmax = ks->ob_group > 0 ? ks->ob_group : 7;
   if (gmax > tg->token_max / 2) gmax = tg->token_max / 2;
@@ -134,8 +137,8 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
     if (ks->oh_tile > 0 && ks->oh_tile < oh_max) oh_max = ks->oh_tile;
     if (oh_max < need_oh) continue; /* a fused pool needs this many rows in one tile */
     for (int64_t oh_t = oh_max; oh_t >= (need_oh ? need_oh : 1); oh_t--) {
-      int64_t rows = max_in_rows(g, oh_t), in_sp = ncb * rows * g->w;
-      int64_t gw = (tg->spad_rows - in_sp) / per_ob;
+      int64_t rows = g->in_spad >= 0 ? g->h : max_in_rows(g, oh_t), in_sp = g->in_spad >= 0 ? 0 : ncb * rows * g->w;
+      int64_t gw = (limit - in_sp) / per_ob;
       if (gw > nob) gw = nob;
       if (gw > tg->param_rows) gw = tg->param_rows;
       if (ks->ob_chunk > 0 && ks->ob_chunk < gw) gw = ks->ob_chunk;
@@ -157,6 +160,28 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
   return -1;
 }
 
+int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
+                              int64_t nob) {
+  conv_tiling t;
+  const int64_t dim = tg->dim, per_ob = g->depthwise ? g->kh * g->kw : g->kh * g->kw * ncb * dim;
+  if (g->ow > 255 || choose_tiling(tg, g, ks, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t)) return -1;
+  const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
+  const int64_t wbytes = nob * per_ob * dim + nob * 9 * dim;
+  int64_t in_once = 0; /* the input lines of every tile, once */
+  if (g->in_spad < 0) {
+    if (t.in_rows == g->h) in_once = ncb * g->h * g->w * dim;
+    else
+      for (int64_t oy0 = 0; oy0 < g->oh; oy0 += t.oh_t) {
+        int64_t lo, hi;
+        in_rows(g, oy0, g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t, &lo, &hi);
+        in_once += ncb * (hi - lo + 1) * g->w * dim;
+      }
+  }
+  int input_tiled = g->in_spad < 0 && t.in_rows != g->h;
+  if (t.rows_outer) return in_once + (nchunks > 1 ? ntiles : 1) * wbytes;
+  return wbytes + (input_tiled ? nchunks : 1) * in_once;
+}
+
 int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
                const lower_conv_geom *g, diag *d) {
   const tsl_target_t *tg = p->target;
@@ -165,13 +190,7 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   lower_stream *s = &k->stream;
   k->kind = g->depthwise ? LOWER_K_DWCONV : LOWER_K_CONV;
 
-  /* Step 1. */
-  int64_t wrows = 0;
-  int64_t poff = add_params(p, g, nob, dim);
-  int64_t woff = add_weights(p, g, nob, ncb, dim, &wrows);
-  if (poff < 0 || woff < 0) return diag_oom(d);
   const int64_t per_ob = g->depthwise ? taps : taps * ncb * dim; /* weight rows per output block */
-
   if (g->ow > 255) return ir_node_error(d, k->node, "output width %lld exceeds 255 (column tiling is not implemented yet)",
                                         (long long)g->ow);
   conv_tiling t;
@@ -180,12 +199,18 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
     return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines "
                          "(input channel tiling is not implemented yet)", tg->name, (long long)per_ob,
                          (long long)g->w);
+  /* Step 1 (after the tiling, so a plan that does not fit adds no constants). */
+  int64_t wrows = 0;
+  int64_t poff = add_params(p, g, nob, dim);
+  int64_t woff = add_weights(p, g, nob, ncb, dim, &wrows);
+  if (poff < 0 || woff < 0) return diag_oom(d);
   k->sched.oh_tile = (int)t.oh_t;
   k->sched.ob_group = (int)t.G;
   k->sched.ob_chunk = (int)t.gw;
   k->sched.order = t.rows_outer ? 1 : 2;
   const int64_t T = t.oh_t * g->ow;             /* ACC rows per output block tile */
-  const int64_t wbase = ncb * t.in_rows * g->w; /* SPAD: input tile from row 0, weights after it */
+  /* SPAD: input tile from row 0 (unless resident), weights after it. */
+  const int64_t wbase = g->in_spad >= 0 ? 0 : ncb * t.in_rows * g->w;
   k->spad_rows_used = wbase + t.gw * per_ob;
   k->acc_rows_used = 2 * t.G * T;
   k->param_rows_used = t.gw;
@@ -194,7 +219,7 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
   /* The stored image: the conv output, or its max pool (y's shape) when fused. */
   const int64_t sh = g->pool_k ? y->h : g->oh, sw = g->pool_k ? y->w : g->ow;
-  LOWER_EMIT(s, cfg_store, .src_pitch = g->ow, .stride_x = dim, .stride_y = sw * dim);
+  LOWER_EMIT(s, cfg_store, .src_pitch = g->ow, .stride_x = dim, .stride_y = sw * dim, .spad_pitch = sw);
   LOWER_EMIT(s, loop, .count = 2 * t.G, .body = 1);
   LOWER_EMIT(s, cfg_epi, .push_prev = 1, .zp_out = g->zy, .lo = g->lo, .hi = g->hi, .pool_k = g->pool_k,
              .pool_s = g->pool_k ? g->pool_s : 0, .pool_pad_t = g->pool_pt, .pool_pad_l = g->pool_pl,
@@ -210,8 +235,9 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
       int64_t lo, hi;
       in_rows(g, oy0, oh, &lo, &hi);
       if (t.in_rows == g->h) lo = 0, hi = g->h - 1; /* resident input: loaded once, whole */
-      int need_in = t.in_rows == g->h ? loaded_tile < 0 : loaded_tile != r;
+      int need_in = g->in_spad >= 0 ? 0 : t.in_rows == g->h ? loaded_tile < 0 : loaded_tile != r;
       int need_w = loaded_chunk != j;
+      if (g->in_spad >= 0 && loaded_tile < 0) loaded_tile = r; /* resident: "loaded" from the start */
       if (need_in || need_w) {
         /* A reload overwrites what earlier commands read: MARK waits for them. */
         if (loaded_tile >= 0) LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
@@ -243,12 +269,13 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
                    .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = (hi - lo + 1) * g->w);
       }
       const int64_t cb_stride = (hi - lo + 1) * g->w;
+      const int64_t in0 = g->in_spad >= 0 ? g->in_spad : 0; /* SPAD row of the input's pixel (0,0), block 0 */
       for (int64_t ob0 = c0; ob0 < c0 + ccnt; ob0 += t.G, step++) {
         int64_t cnt = c0 + ccnt - ob0 < t.G ? c0 + ccnt - ob0 : t.G, accb = (step % 2) * t.G * T;
         int64_t iy0 = oy0 * g->sy - g->pt - lo, ix0 = -g->pl;
         if (g->depthwise) {
           LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = cb_stride, .stride_c = T, .stride_d = taps);
-          LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = g->ow, .in = ob0 * cb_stride,
+          LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = g->ow, .in = in0 + ob0 * cb_stride,
                      .wgt = wbase + (ob0 - c0) * taps, .acc = accb, .iy0 = iy0, .ix0 = ix0);
         } else {
           /* Over MAX_NCB input blocks: one MATMUL per chunk, accumulating. */
@@ -260,15 +287,18 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
                          .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
             LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
             LOWER_EMIT(s, matmul, .pop_next = cb0 == 0, .push_next = last, .acc_mode = cb0 > 0, .oh = oh,
-                       .ow = g->ow, .in = cb0 * cb_stride, .wgt = wbase + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
+                       .ow = g->ow, .in = in0 + cb0 * cb_stride, .wgt = wbase + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
                        .acc = accb, .iy0 = iy0, .ix0 = ix0);
           }
         }
-        LOWER_EMIT(s, lstride, .stride_g = plane);
+        /* To DRAM, or into the SPAD rows where the next kernel reads it (resident). */
+        const int64_t prow = sh * sw; /* SPAD rows of one output block */
+        LOWER_EMIT(s, lstride, .stride_g = g->out_spad >= 0 ? 0 : plane, .stride_h = g->out_spad >= 0 ? prow : 0);
         LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = 1);
-        LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC, .dst_mem = TSL_DST_DRAM, .n0 = dim,
-                   .oh = g->pool_k ? sh : oh, .ow = sw, .dram = (int64_t)y->dram + ob0 * plane + oy0 * sw * dim,
-                   .src_row = accb,
+        LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC,
+                   .dst_mem = g->out_spad >= 0 ? TSL_DST_SPAD : TSL_DST_DRAM, .n0 = dim, .oh = g->pool_k ? sh : oh,
+                   .ow = sw, .dram = g->out_spad >= 0 ? 0 : (int64_t)y->dram + ob0 * plane + oy0 * sw * dim,
+                   .dst_row = g->out_spad >= 0 ? g->out_spad + ob0 * prow + oy0 * sw : 0, .src_row = accb,
                    .param = ob0 - c0);
       }
     }

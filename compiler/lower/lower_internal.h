@@ -22,11 +22,19 @@ typedef struct lower_conv_geom {
   const int64_t *mult, *shift; /* m (or 1: per tensor) requantisation constants */
   int n_mult;             /* entries in mult/shift */
   int64_t pool_k, pool_s, pool_pt, pool_pl; /* fused max pool (pool_k 0: none); output = the pooled tensor */
+  int64_t in_spad;        /* SPAD row where the input already is (resident), or -1: load it from DRAM */
+  int64_t out_spad;       /* SPAD row to store the output to (resident for the next kernel), or -1: DRAM */
+  int64_t spad_limit;     /* working rows end here (resident tensors above); 0: the whole scratchpad */
 } lower_conv_geom;
 
 /* Appends n bytes to the program's constant blob (16-byte aligned start);
  * returns the DRAM offset, or -1 when out of memory. */
 int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n);
+
+/* DRAM bytes the loads of a conv of geometry g (in_spad, spad_limit, pool
+ * set) read under its default tiling, or -1 when no tiling fits. */
+int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
+                              int64_t nob);
 
 /* Lowers one conv/matmul kernel into k->stream: loads, MATMUL/DWCONV with the
  * epilogue in STORE (bias with the zero-point fold, requant, clamp).  Requires

@@ -24,13 +24,13 @@ static double now(void) {
 
 static void bench(ir_graph *g, const char *net, const char *tname, int no_fusion) {
   const tsl_target_t *t = tsl_target_find(tname);
-  lower_opts o = {.no_fusion = no_fusion};
+  lower_opts o = {.no_fusion = no_fusion & 1, .no_sram_residency = no_fusion >> 1};
   diag d = {0};
   double t0 = now();
   lower_program *p = lower_graph(g, t, &o, &d);
   double ms = 1e3 * (now() - t0);
   if (!p) {
-    printf("%-14s %-6s %-9s lowering failed: %s\n", net, tname, no_fusion ? "no-fusion" : "fused", d.msg);
+    printf("%-14s %-6s %-9s lowering failed: %s\n", net, tname, no_fusion == 3 ? "neither" : no_fusion == 2 ? "no-sram" : no_fusion ? "no-fusion" : "default", d.msg);
     return;
   }
   uint8_t *dram = calloc(p->dram_bytes, 1);
@@ -68,7 +68,7 @@ static void bench(ir_graph *g, const char *net, const char *tname, int no_fusion
     }
   printf("%-14s %-6s %-9s %3d kernels  lower %7.1f ms  estimate %9llu  C model %9llu cycles  DRAM %9llu B = %.2fx "
          "compulsory %llu B\n",
-         net, tname, no_fusion ? "no-fusion" : "fused", kernels, ms, (unsigned long long)est,
+         net, tname, no_fusion == 3 ? "neither" : no_fusion == 2 ? "no-sram" : no_fusion ? "no-fusion" : "default", kernels, ms, (unsigned long long)est,
          (unsigned long long)cycles, (unsigned long long)dram_bytes, (double)dram_bytes / (double)comp,
          (unsigned long long)comp);
   (void)macs;
@@ -82,7 +82,7 @@ int main(int argc, char **argv) {
   static const char *nets[] = {"tiny_cnn", "squeezenet1_1", "resnet18", "mobilenet_v2"};
   static const char *targets[] = {"npu4", "npu8", "npu16"};
   printf("lowering figures (timing-only C model runs; DRAM = bytes read + written by the NPU kernels)\n");
-  printf("no SRAM residency yet: every intermediate goes through DRAM, so --no-sram-residency equals the default\n");
+  printf("default: fusion and SRAM residency; no-fusion, no-sram: one of them off; neither: both off\n");
   for (int n = 0; n < 4; n++) {
     char path[512], err[256] = "";
     diag d = {0};
@@ -108,7 +108,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     for (int t = 0; t < 3; t++)
-      for (int f = 0; f < 2; f++) bench(g, nets[n], targets[t], f);
+      for (int f = 0; f < 4; f++) bench(g, nets[n], targets[t], f); /* bit 0: no fusion, bit 1: no residency */
     npy_free(&cal);
     ir_graph_free(g);
   }

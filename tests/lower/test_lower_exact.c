@@ -213,6 +213,7 @@ static int8_t *run_ref(ir_graph *g, const int8_t *input) {
 
 static int passed, failed;
 static int no_fusion; /* lower with --no-fusion */
+static int no_sram;   /* lower with --no-sram-residency */
 
 /* Runs fallback kernel k on the host as the firmware would: its input from
  * the DRAM window (unpacked when blocked), ref_eval, its output back. */
@@ -253,7 +254,7 @@ static int run_fallback(const lower_program *p, const lower_kernel *k, uint8_t *
 static void check(const char *what, ir_graph *g, const char *tname, const void *input, const void *ref,
                   lower_sched sched) {
   const tsl_target_t *t = tsl_target_find(tname);
-  lower_opts o = {.sched = sched, .no_fusion = no_fusion};
+  lower_opts o = {.sched = sched, .no_fusion = no_fusion, .no_sram_residency = no_sram};
   diag d = {0};
   lower_program *p = lower_graph(g, t, &o, &d);
   if (!p) {
@@ -442,7 +443,22 @@ int main(void) {
     ir_value *y2 = add_conv(g, y1, &s2, "dw");
     conv_spec s3 = {12, 7, 5, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, -100, 3, -128, 127};
     ir_add_output(g, add_conv(g, y2, &s3, "pw"), &d);
-    run_case("chain conv-dw-pw", g, dflt);
+    run_case("chain conv-dw-pw (resident intermediates)", g, dflt);
+  }
+  { /* the same chain with every intermediate through DRAM */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("chain", &d);
+    int64_t xd[4] = {1, 3, 10, 9};
+    ir_value *x = act(g, "x", 4, xd, 0);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {3, 12, 10, 9, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, -128, -128, 127};
+    conv_spec s2 = {12, 12, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 12, -128, -100, -100, 127};
+    conv_spec s3 = {12, 7, 5, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, -100, 3, -128, 127};
+    ir_value *y2 = add_conv(g, add_conv(g, x, &s1, "c1"), &s2, "dw");
+    ir_add_output(g, add_conv(g, y2, &s3, "pw"), &d);
+    no_sram = 1;
+    run_case("chain conv-dw-pw (--no-sram-residency)", g, dflt);
+    no_sram = 0;
   }
   { /* residual: x -> conv -> QAdd(conv, x) */
     diag d = {0};
