@@ -222,8 +222,8 @@ static void gen_trap(void) {
     emit(enc_s(off, pick_src(), REG_DATA, f3));
     break;
   }
-  case 5: { /* access fault: unmapped or reserved NPU window */
-    static const uint32_t bases[] = {0x50000000u, 0x30000000u, 0x40000000u, 0xF0000000u};
+  case 5: { /* access fault: gaps of the memory map (the ISS has no NPU, so not its windows) */
+    static const uint32_t bases[] = {0x50000000u, 0x60000000u, 0x70000000u, 0xF0000000u};
     emit(bases[below(4)] | 30u << 7 | 0x37); /* lui x30, base */
     no_land[ncode] = 1;
     if (below(2)) emit(enc_i((int32_t)(below(512) * 4), 30, 2, pick_dest(), 0x03));
