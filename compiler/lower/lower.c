@@ -64,8 +64,12 @@ static int tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag
   return p->n_tensors++;
 }
 
-/* An NPU operand: its tensor, which must be blocked. */
+/* An NPU operand: its tensor, which must be blocked (and not a constant). */
 static const lower_tensor *operand(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
+  if (v->kind == IR_VALUE_CONST) {
+    ir_node_error(d, n, "constant operand '%s' is not lowered (only weights and biases may be constants)", v->name);
+    return NULL;
+  }
   int i = tensor_of(p, v, n, d);
   if (i < 0) return NULL;
   if (!p->tensors[i].blocked) {
@@ -245,6 +249,14 @@ static int64_t resident_row(const lower_program *p, const lower_kernel *k, const
   for (int i = 0; i < gr->n_nodes; i++)
     if (gr->nodes[i]->n_in && gr->nodes[i]->in[0] == y->v) c = gr->nodes[i], ci = i;
   if (!c || (c->op != IR_OP_QCONV && c->op != IR_OP_QMATMUL)) return -1;
+  /* The consumer must be the next kernel: any kernel in between would use
+   * the scratchpad rows the tensor waits in. */
+  int pi = 0;
+  while (pi < gr->n_nodes && gr->nodes[pi] != k->node) pi++;
+  for (int i = pi + 1; i < ci; i++) {
+    const ir_node *n = gr->nodes[i];
+    if (!(is_alias(p, n) || is_fused(gr, p, n) || (n->op == IR_OP_CONCAT && is_concat_done(p, n)))) return -1;
+  }
   const ir_node *cpool = p->fused[ci];
   const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : c)->out);
   if (!z || !z->blocked) return -1;
