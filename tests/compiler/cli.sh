@@ -53,7 +53,7 @@ expect 2 "--quantised is only for ir and ref" compile $m/tiny_cnn.onnx --quantis
 expect 2 "--raw and --quantised exclude each other" ir $m/tiny_cnn.onnx --raw --quantised
 expect 1 "shape does not match input 'input'" ir $m/tiny_cnn.onnx --calib $m/resnet18.in0.npy
 expect 1 "ptq needs calibration data" opt tests/compiler/filecheck/dce.tir --pass=ptq
-expect 3 "lowering to a package is not implemented" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg
+expect 0 "" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg
 expect 2 "--target is only for compile" ref $in/convbn.onnx --target npu8 -o $tmp/x.npy
 expect 1 "cannot open" ir $in/no-such-model.onnx
 expect 1 "--bind w:" ir $in/bindme.onnx --bind w=$in/no-such.npy
