@@ -65,7 +65,7 @@ module npu_store #(
   localparam int unsigned ShBytes  = OutBytes + 8;
 
   typedef enum logic [3:0] {StIdle, StLines, StCols, StParam, StTaps, StFinish, StOut, StWait,
-                            StDrainB} state_e;
+                            StDrainB, StExact} state_e;
   state_e state_d, state_q;
 
   // ---- configuration ---------------------------------------------------------
@@ -115,6 +115,10 @@ module npu_store #(
   logic [2:0]  i_d, i_q, j_d, j_q;
   logic [255:0] seen_d, seen_q;                     // setup: lines / columns touched
   logic [8:0]  nlines_d, nlines_q;
+  logic [255:0] ly_d, ly_q, lx_d, lx_q;              // lines / columns touched (exact count)
+  logic [255:0] exm_d, exm_q;                        // columns of line ex_sy seen on earlier lines
+  logic [8:0]  exy_d, exy_q, exd_d, exd_q;
+  logic [16:0] ext_d, ext_q;                         // distinct rows so far
   logic [Dim*72-1:0] prm_d, prm_q;
   logic        t1_d, t1_q, t1_in_d, t1_in_q;
   logic        any_d, any_q;
@@ -201,6 +205,12 @@ module npu_store #(
     j_d      = j_q;
     seen_d   = seen_q;
     nlines_d = nlines_q;
+    ly_d     = ly_q;
+    lx_d     = lx_q;
+    exm_d    = exm_q;
+    exy_d    = exy_q;
+    exd_d    = exd_q;
+    ext_d    = ext_q;
     prm_d    = prm_q;
     t1_d     = 1'b0;
     t1_in_d  = tap_in;
@@ -274,6 +284,7 @@ module npu_store #(
             y_d      = '0;
             nlines_d = '0;
             for (int b = 0; b < 256; b++) nlines_d = nlines_d + 9'(seen_d[b]);
+            ly_d    = seen_d;
             seen_d  = '0;
             state_d = StCols;
           end
@@ -288,8 +299,18 @@ module npu_store #(
           if (x_q == ow - 8'd1) begin
             x_d = '0;
             for (int b = 0; b < 256; b++) ncols = ncols + 9'(seen_d[b]);
-            src_rd_bytes_o = 32'(nlines_q) * 32'(ncols) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
-            state_d = StParam;
+            if (32'(src_pitch) >= 32'(src_w)) begin
+              // source lines cannot alias: distinct rows = lines x columns
+              src_rd_bytes_o = 32'(nlines_q) * 32'(ncols) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
+              state_d = StParam;
+            end else begin
+              lx_d    = seen_d;
+              exy_d   = '0;
+              exd_d   = 9'd1;
+              exm_d   = '0;
+              ext_d   = '0;
+              state_d = StExact;
+            end
           end
         end
       end
@@ -381,6 +402,25 @@ module npu_store #(
         end
       end
 
+      // lines alias (src_pitch < src_w): row sy*p + sx of a touched line was
+      // already counted if column sx + d*p was touched on touched line sy - d
+      StExact: begin
+        if (exy_q == 9'(src_h)) begin
+          src_rd_bytes_o = 32'(ext_q) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
+          state_d = StParam;
+        end else if (!ly_q[exy_q[7:0]]) begin
+          exy_d = exy_q + 9'd1;
+        end else if (exd_q <= exy_q && 32'(exd_q) * 32'(src_pitch) < 32'(src_w)) begin
+          if (ly_q[8'(exy_q - exd_q)]) exm_d = exm_q | (lx_q >> (32'(exd_q) * 32'(src_pitch)));
+          exd_d = exd_q + 9'd1;
+        end else begin
+          for (int b = 0; b < 256; b++) ext_d = ext_d + {16'd0, lx_q[b] & ~exm_q[b]};
+          exy_d = exy_q + 9'd1;
+          exd_d = 9'd1;
+          exm_d = '0;
+        end
+      end
+
       // the command ends when every write has its response
       StDrainB: begin
         if (outst_d == 8'd0) begin
@@ -439,6 +479,12 @@ module npu_store #(
     j_q       <= j_d;
     seen_q    <= seen_d;
     nlines_q  <= nlines_d;
+    ly_q      <= ly_d;
+    lx_q      <= lx_d;
+    exm_q     <= exm_d;
+    exy_q     <= exy_d;
+    exd_q     <= exd_d;
+    ext_q     <= ext_d;
     prm_q     <= prm_d;
     t1_in_q   <= t1_in_d;
     any_q     <= any_d;

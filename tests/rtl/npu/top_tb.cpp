@@ -412,8 +412,7 @@ static Scenario sc_random(int seed) {
           c_.out = R(150, 400); c_.iy0 = R(-1, 1); c_.ix0 = R(-1, 1));
       break;
     case 7:
-      ADD(c.s, cfg_store, c_.src_pitch = R(4, 6);   // >= src_w: see docs/npu-rtl.md, known limits
-          c_.stride_x = R(1, 40); c_.stride_y = R(1, 200);
+      ADD(c.s, cfg_store, c_.src_pitch = R(0, 6); c_.stride_x = R(1, 40); c_.stride_y = R(1, 200);
           c_.spad_pitch = R(1, 6));
       break;
     case 8:
