@@ -11,7 +11,7 @@ demo_pkgs=(make gcc g++ verilator gcc-riscv64-unknown-elf picolibc-riscv64-unkno
 test_pkgs=("${demo_pkgs[@]}" yosys nextpnr-ice40 fpga-icestorm libcmocka-dev
            llvm-14-tools clang libclang-rt-14-dev)
 model_pkgs=("${test_pkgs[@]}" python3-onnx python3-numpy python3-torch
-            python3-torchvision)
+            python3-torchvision python3-sklearn)
 
 case "${1:-test}" in
   demo) want=("${demo_pkgs[@]}") ;;
