@@ -67,5 +67,6 @@ models:
 	/usr/bin/python3 tests/models/gen_bad.py
 	/usr/bin/python3 tests/models/gen_quant.py
 	/usr/bin/python3 tests/models/gen_calib.py
+	/usr/bin/python3 tests/models/gen_digits.py
 	/usr/bin/python3 tests/compiler/gen_inputs.py
 	/usr/bin/python3 tests/compiler/gen_quant_inputs.py
