@@ -45,6 +45,7 @@ typedef struct cli_args {
   int report;                        /* compile: print the memory fit and kernels */
   int no_fusion;                     /* compile: one kernel per op */
   int no_sram_residency;             /* compile: intermediates through DRAM */
+  const char *emit_c;                /* compile: --emit-c OUT.c, the package as a C array */
 } cli_args;
 
 static const char *const usage_main =
@@ -87,14 +88,15 @@ static const char *const usage_ref =
     "  reference: quantised ops with exactly the NPU's integer arithmetic.\n";
 
 static const char *const usage_compile =
-    "usage: tessel compile MODEL.onnx -o OUT.tpkg [--target T] [--calib X.npy]...\n"
+    "usage: tessel compile MODEL.onnx [-o OUT.tpkg] [--emit-c OUT.c] [--target T] [--calib X.npy]...\n"
     "                      [--bind NAME=FILE.npy]... [--print-after=PASS | --print-after-all]\n"
     "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
     "                      [--report] [--no-fusion] [--no-sram-residency]\n"
     "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
     "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
-    "  package. --report prints the target's memory fit and every kernel.\n";
+    "  package (-o and/or --emit-c: the same bytes as a C array, see `tessel emit-c`).\n"
+    "  --report prints the target's memory fit and every kernel.\n";
 
 static const char *usage_of(const char *cmd) {
   if (!strcmp(cmd, "ir")) return usage_ir;
@@ -172,6 +174,9 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->calib_percentile = p;
     } else if (!strcmp(arg, "--quantised") || !strcmp(arg, "--quantized")) {
       a->quantised = 1;
+    } else if (!strcmp(a->cmd, "compile") && OPT("--emit-c")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--emit-c");
+      a->emit_c = v;
     } else if (OPT("--target")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a target name", "--target");
       a->target = v;
@@ -478,7 +483,8 @@ static ir_graph *front_end(cli_args *a, diag *d) {
 static int cmd_compile(cli_args *a) {
   diag d = {{0}};
   if (!a->model) return usage_error("compile", "%s", "missing MODEL");
-  if (a->n_outputs != 1) return usage_error("compile", "%s", "give one -o OUT.tpkg");
+  if (a->n_outputs > 1 || (a->n_outputs == 0 && !a->emit_c))
+    return usage_error("compile", "%s", "give one -o OUT.tpkg and/or --emit-c OUT.c");
   if (check_pass_options(a, &d)) return usage_error("compile", "%s", d.msg);
   ir_graph *g = front_end(a, &d);
   if (!g) return fail(&d);
@@ -486,7 +492,7 @@ static int cmd_compile(cli_args *a) {
     ir_graph_free(g);
     return fail(&d);
   }
-  lower_compile_opts lo = {.target = a->target, .out = a->outputs[0], .report = a->report ? stdout : NULL,
+  lower_compile_opts lo = {.target = a->target, .out = a->n_outputs ? a->outputs[0] : NULL, .emit_c = a->emit_c, .report = a->report ? stdout : NULL,
                            .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency};
   int rc = lower_compile(g, &lo, &d);
   ir_graph_free(g);

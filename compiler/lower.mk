@@ -56,8 +56,9 @@ test-lower-exact: $(LOWER_TEST_OBJ)/test-lower-exact
 
 TEST_SUITES += lower-filecheck
 .PHONY: test-lower-filecheck
+# The --emit-c test compiles the C array for rv32 with the firmware's flags.
 test-lower-filecheck: $(BIN)/tessel-asan
-	@bash tests/compiler/lit.sh $(BIN)/tessel-asan $(sort $(wildcard tests/lower/filecheck/*.test))
+	@RV_CC="$(RV_CC)" RV_CFLAGS="$(RV_CFLAGS)" RV_OBJCOPY="$(RV_OBJCOPY)" bash tests/compiler/lit.sh $(BIN)/tessel-asan $(sort $(wildcard tests/lower/filecheck/*.test))
 
 # ---- bench: make bench-lower (figures only, no limits) ----
 BENCHES += lower

@@ -7,9 +7,11 @@
  * placed them (the window's I/O region, layout as stored). */
 #include "lower_compile.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "emit_c.h"
 #include "lower/lower.h"
 #include "tpkg.h"
 
@@ -203,6 +205,28 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
   return 0;
 }
 
+/* The package's bytes go to the .tpkg file and/or the C array: one
+ * serialisation, so both hold the same bytes. */
+static int write_outputs(const tpkg_package *pk, const lower_compile_opts *o, diag *d) {
+  uint8_t *b;
+  size_t n;
+  if (tpkg_write(pk, &b, &n, d)) return -1;
+  int rc = 0;
+  if (o->out) {
+    FILE *f = fopen(o->out, "wb");
+    if (!f) {
+      rc = diag_set(d, "%s: cannot create: %s", o->out, strerror(errno));
+    } else {
+      int bad = fwrite(b, 1, n, f) != n;
+      bad |= fclose(f) != 0;
+      if (bad) rc = diag_set(d, "%s: write failed", o->out);
+    }
+  }
+  if (!rc && o->emit_c) rc = tpkg_emit_c_file(b, n, NULL, o->emit_c, d);
+  free(b);
+  return rc;
+}
+
 static void free_pkg(tpkg_package *pk) {
   for (uint32_t i = 0; pk->kernels && i < pk->n_kernels; i++) free((void *)pk->kernels[i].cmds);
   free((void *)pk->kernels);
@@ -224,11 +248,11 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   for (int i = 0; !rc && i < p->n_kernels; i++)
     if (p->kernels[i].kind != LOWER_K_FALLBACK) est[i] = lower_estimate_cycles(t, &p->kernels[i].stream);
   if (!rc && o->report) report(o->report, p, est);
-  if (!rc && o->out) {
+  if (!rc && (o->out || o->emit_c)) {
     tpkg_package pk = {0};
     const char **names = calloc(2 * (size_t)p->n_kernels + 1, sizeof *names); /* ONNX nodes of each kernel */
     rc = names ? fill(g, p, est, &pk, names, d) : diag_oom(d);
-    if (!rc) rc = tpkg_write_file(&pk, o->out, d);
+    if (!rc) rc = write_outputs(&pk, o, d);
     free_pkg(&pk);
     free(names);
   }

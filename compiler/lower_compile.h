@@ -10,7 +10,8 @@
 
 typedef struct lower_compile_opts {
   const char *target;    /* target name (NULL: npu8) */
-  const char *out;       /* .tpkg path, or NULL: lower and report only */
+  const char *out;       /* .tpkg path, or NULL: no .tpkg file */
+  const char *emit_c;    /* --emit-c: the package as a C array (emit_c.h) here, or NULL */
   FILE *report;          /* --report: memory fit and kernels go here, or NULL */
   int no_fusion;         /* --no-fusion */
   int no_sram_residency; /* --no-sram-residency */
@@ -18,7 +19,9 @@ typedef struct lower_compile_opts {
 
 enum { LOWER_COMPILE_UNSUPPORTED = -2 }; /* an op with no lowering yet (e.g. a float Conv) */
 
-/* Lowers g (after the quantisation pipeline) and writes the package.
+/* Lowers g (after the quantisation pipeline) and writes the package to
+ * o->out and/or, as C source, to o->emit_c (the same bytes; neither: lower
+ * and report only).
  * 0, or -1 with d filled (unknown target, a layer that does not fit, the
  * writer's refusal), or LOWER_COMPILE_UNSUPPORTED with d filled. */
 int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d);
