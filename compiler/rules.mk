@@ -39,6 +39,7 @@ COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(filte
                          $(COMPILER_OBJ_SAN)/onnx.pb-c.o
 include compiler/tpkg.mk
 include compiler/lower.mk
+include compiler/digits.mk
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan
 TEST_SUITES += compiler-unit filecheck import cli fuzz-import-short fuzz-parse-ir-short
