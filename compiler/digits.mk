@@ -29,8 +29,10 @@ $(LOWER_TEST_OBJ)/digits-eval-fast: tests/lower/digits_eval.c $(COMPILER_LIB_OBJ
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower -o $@ $< $(COMPILER_LIB_OBJS) $(NPU_MODEL_LIB) -lprotobuf-c -lm
 
-# The CLI's compile of the same model counts as one test per target; the
-# driver's own lines and counts follow, and the total is summed here.
+# The CLI's compile of the same model counts as one test per target, then two
+# checks that the driver can fail (an unreachable float accuracy exits 1, an
+# unknown target exits 2); the driver's own lines and counts follow, and the
+# total is summed here.
 test-digits-accuracy: $(LOWER_TEST_OBJ)/digits-eval $(BIN)/tessel-asan
 	@mkdir -p $(DIGITS_TMP); p=0; f=0; \
 	for t in npu4 npu8 npu16; do \
@@ -38,6 +40,12 @@ test-digits-accuracy: $(LOWER_TEST_OBJ)/digits-eval $(BIN)/tessel-asan
 	       --target $$t -o $(DIGITS_TMP)/digits-$$t.tpkg && [ -s $(DIGITS_TMP)/digits-$$t.tpkg ]; then p=$$((p+1)); echo "PASS: tessel compile --calib --target $$t"; \
 	  else f=$$((f+1)); echo "FAIL: tessel compile --calib --target $$t"; fi; \
 	done; \
+	$(LOWER_TEST_OBJ)/digits-eval $(DIGITS_DATA) --min-float 99.9 >/dev/null; \
+	if [ $$? -eq 1 ]; then p=$$((p+1)); echo "PASS: the check can fail (--min-float 99.9 exits 1)"; \
+	else f=$$((f+1)); echo "FAIL: --min-float 99.9 did not exit 1"; fi; \
+	$(LOWER_TEST_OBJ)/digits-eval $(DIGITS_DATA) --npu npu3 2>/dev/null; \
+	if [ $$? -eq 2 ]; then p=$$((p+1)); echo "PASS: an unknown target is a usage error (exit 2)"; \
+	else f=$$((f+1)); echo "FAIL: --npu npu3 did not exit 2"; fi; \
 	$(LOWER_TEST_OBJ)/digits-eval $(DIGITS_DATA) $(DIGITS_NPUS) --npu-batch 360 | tee $(DIGITS_TMP)/eval.log; \
 	rc=$${PIPESTATUS[0]}; \
 	counts=$$(tail -n 1 $(DIGITS_TMP)/eval.log); \
