@@ -33,22 +33,22 @@ module npu_check #(
 );
   typedef logic signed [63:0] s64_t;
 
-  // Used bits per command (from the generated C header's TSL_<CMD>_USED_W*;
-  // the SV package does not carry them).
+  // Used bits per command: generated from targets/isa.def with the C header's
+  // TSL_<CMD>_USED_W*, so the checker cannot drift from the encoding.
   function automatic logic [127:0] used_mask(logic [7:0] op);
     unique case (op)
-      tessel_isa_pkg::OpCfgLoad:  used_mask = 128'hFFFFFFFF_FFFFFFFF_FFFFFFFF_00000FFF;
-      tessel_isa_pkg::OpLoad:     used_mask = 128'h3FFFFFFF_7FFFFFFF_FFFFFFFF_FFFF3FFF;
-      tessel_isa_pkg::OpCfgExec:  used_mask = 128'hFFFFFFFF_FFFFFFFF_FFFFFFFF_0FFFFFFF;
-      tessel_isa_pkg::OpMatmul:   used_mask = 128'h00FFFFFF_03FFFFFF_FFFFFFFF_03FF1FFF;
-      tessel_isa_pkg::OpDwconv:   used_mask = 128'h00FFFFFF_03FFFFFF_FFFFFFFF_03FF1FFF;
-      tessel_isa_pkg::OpCfgVec:   used_mask = 128'hFFFFFFFF_FFFFFFFF_FFFFFFFF_FF03FFFF;
-      tessel_isa_pkg::OpVadd:     used_mask = 128'h00000000_FFFFFFFF_FFFFFFFF_00000FFF;
-      tessel_isa_pkg::OpVpool:    used_mask = 128'h00FFFFFF_03FFFFFF_0000FFFF_03FF1FFF;
-      tessel_isa_pkg::OpEnop:     used_mask = 128'h00000000_00000000_00000000_00000FFF;
-      tessel_isa_pkg::OpCfgStore: used_mask = 128'h0000FFFF_FFFFFFFF_FFFFFFFF_0FFFFFFF;
-      tessel_isa_pkg::OpCfgEpi:   used_mask = 128'h00000000_00000000_FFFFFFFF_FFFFFFFF;
-      tessel_isa_pkg::OpStore:    used_mask = 128'h00FFFFFF_FFFFFFFF_FFFFFFFF_FF1F7FFF;
+      tessel_isa_pkg::OpCfgLoad:  used_mask = tessel_isa_pkg::OpCfgLoadUsed;
+      tessel_isa_pkg::OpLoad:     used_mask = tessel_isa_pkg::OpLoadUsed;
+      tessel_isa_pkg::OpCfgExec:  used_mask = tessel_isa_pkg::OpCfgExecUsed;
+      tessel_isa_pkg::OpMatmul:   used_mask = tessel_isa_pkg::OpMatmulUsed;
+      tessel_isa_pkg::OpDwconv:   used_mask = tessel_isa_pkg::OpDwconvUsed;
+      tessel_isa_pkg::OpCfgVec:   used_mask = tessel_isa_pkg::OpCfgVecUsed;
+      tessel_isa_pkg::OpVadd:     used_mask = tessel_isa_pkg::OpVaddUsed;
+      tessel_isa_pkg::OpVpool:    used_mask = tessel_isa_pkg::OpVpoolUsed;
+      tessel_isa_pkg::OpEnop:     used_mask = tessel_isa_pkg::OpEnopUsed;
+      tessel_isa_pkg::OpCfgStore: used_mask = tessel_isa_pkg::OpCfgStoreUsed;
+      tessel_isa_pkg::OpCfgEpi:   used_mask = tessel_isa_pkg::OpCfgEpiUsed;
+      tessel_isa_pkg::OpStore:    used_mask = tessel_isa_pkg::OpStoreUsed;
       default:                    used_mask = '1;
     endcase
   endfunction

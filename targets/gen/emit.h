@@ -28,5 +28,8 @@ int emit_md_block(FILE *o, const char *name, const Isa *isa, const Target *ts, i
 void upper(char *dst, const char *src);  /* load_x -> LOAD_X */
 void lower(char *dst, const char *src);  /* LOAD_X -> load_x */
 void camel(char *dst, const char *src);  /* LOAD_X / load_x -> LoadX */
+/* Bits of 32-bit word WORD (0..3) of command C that its opcode and fields
+ * cover; the rest are reserved and must be zero. */
+unsigned cmd_used_mask(const Cmd *c, int word);
 
 #endif

@@ -28,7 +28,7 @@ void camel(char *dst, const char *src) {
   *dst = 0;
 }
 
-static unsigned used_mask(const Cmd *c, int word) {
+unsigned cmd_used_mask(const Cmd *c, int word) {
   unsigned m = word == 0 ? 0xffu : 0; /* opcode */
   for (int i = 0; i < c->nfields; i++) {
     const Field *f = &c->fields[i];
@@ -53,7 +53,7 @@ static void emit_cmd(FILE *o, const Isa *isa, const Cmd *c) {
             f->slot >= 0 ? ", slot " : "", f->slot >= 0 ? isa->slots[f->slot].name : "", f->doc);
   }
   fprintf(o, "} tsl_%s_t;\n", lo);
-  for (int w = 0; w < 4; w++) fprintf(o, "#define TSL_%s_USED_W%d 0x%08Xu\n", up, w, used_mask(c, w));
+  for (int w = 0; w < 4; w++) fprintf(o, "#define TSL_%s_USED_W%d 0x%08Xu\n", up, w, cmd_used_mask(c, w));
   for (int i = 0; i < c->nfields; i++) {
     const Field *f = &c->fields[i];
     char fu[MAX_NAME];
@@ -270,7 +270,7 @@ void emit_isa_tables_c(FILE *o, const Isa *isa) {
     if (c->nfields) fprintf(o, "fields_%s, ", lo);
     else fprintf(o, "NULL, ");
     fprintf(o, "{0x%08Xu, 0x%08Xu, 0x%08Xu, 0x%08Xu}, sizeof(tsl_%s_t), enc_%s, dec_%s, \"%s\"},\n",
-            used_mask(c, 0), used_mask(c, 1), used_mask(c, 2), used_mask(c, 3), lo, lo, lo, c->doc);
+            cmd_used_mask(c, 0), cmd_used_mask(c, 1), cmd_used_mask(c, 2), cmd_used_mask(c, 3), lo, lo, lo, c->doc);
   }
   fprintf(o, "};\n\nconst tsl_cmd_desc_t *tsl_cmd_desc(unsigned opcode) {\n"
              "  for (int i = 0; i < TSL_NCMDS; i++)\n"

@@ -41,6 +41,13 @@ void emit_isa_pkg(FILE *o, const Isa *isa) {
     camel(qn, isa->queues[isa->cmds[i].queue].name);
     fprintf(o, "  localparam logic [1:0] Op%sQueue = Queue%s;\n", cn, qn);
   }
+  fprintf(o, "\n  // Bits each command's opcode and fields cover (the rest are reserved, must be 0)\n");
+  for (int i = 0; i < isa->ncmds; i++) {
+    const Cmd *c = &isa->cmds[i];
+    camel(cn, c->name);
+    fprintf(o, "  localparam logic [%d:0] Op%sUsed = %d'h%08X_%08X_%08X_%08X;\n", isa->cmd_bits - 1, cn,
+            isa->cmd_bits, cmd_used_mask(c, 3), cmd_used_mask(c, 2), cmd_used_mask(c, 1), cmd_used_mask(c, 0));
+  }
   fprintf(o, "\n  // Token flags (bits 8..11 of queue commands)\n"
              "  localparam int unsigned TokPopPrevBit = 8;\n  localparam int unsigned TokPopNextBit = 9;\n"
              "  localparam int unsigned TokPushPrevBit = 10;\n  localparam int unsigned TokPushNextBit = 11;\n");
