@@ -81,6 +81,11 @@ static void observe(const ir_value *v, const void *data, void *user) {
     int64_t ih = (int64_t)(p * (double)(n - 1) + 0.5), il = (n - 1) - ih;
     lo = s[il], hi = s[ih];
     free(s);
+  } else if (v->dtype == IR_F32) { /* the common case, without a call per element */
+    const float *f = data;
+    float flo = f[0], fhi = f[0];
+    for (int64_t i = 1; i < n; i++) flo = f[i] < flo ? f[i] : flo, fhi = f[i] > fhi ? f[i] : fhi;
+    lo = flo, hi = fhi;
   } else {
     lo = hi = ir_elem_f64(v->dtype, data, 0);
     for (int64_t i = 1; i < n; i++) {

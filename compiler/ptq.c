@@ -109,16 +109,32 @@ static int insert_qdq(ir_graph *g, ir_value *v, const qparam *p, diag *d) {
   return 0;
 }
 
+/* quant_round_sat(v, -127, 127) for the weight search, inline: the same
+ * value (round half to even in the default rounding mode, then clamp), by
+ * the 1.5 * 2^52 trick for |v| < 2^51, quant_round_sat itself otherwise (and
+ * for NaN). */
+static inline double round_sat127(double v) {
+  if (!(fabs(v) < 0x1p51)) return (double)quant_round_sat(v, -127, 127);
+  const double magic = 0x1.8p52;
+  double r = (v + magic) - magic;
+  return r < -127 ? -127 : r > 127 ? 127 : r;
+}
+
 /* Squared error of channel c's weights (elements (o * m + c) * inner + j)
- * quantised at scale sc, or a value above `stop` as soon as it exceeds it. */
+ * quantised at scale sc, or a value above `stop` as soon as a running sum
+ * exceeds it (checked every 32 elements: the caller only compares with
+ * stop, so an early answer is the same decision). */
 static double weight_err(const float *w, int64_t outer, int64_t m, int64_t inner, int64_t c, float sc, double stop) {
   double err = 0;
-  for (int64_t o = 0; o < outer && err <= stop; o++)
+  for (int64_t o = 0; o < outer && err <= stop; o++) {
+    const float *row = w + (o * m + c) * inner;
     for (int64_t j = 0; j < inner; j++) {
-      float x = w[(o * m + c) * inner + j];
-      double e = x - (double)sc * (double)quant_round_sat((double)(x / sc), -127, 127);
+      float x = row[j];
+      double e = x - (double)sc * round_sat127((double)(x / sc));
       err += e * e;
+      if ((j & 31) == 31 && err > stop) return err;
     }
+  }
   return err;
 }
 

@@ -13,8 +13,12 @@
 /* A malloc'd double copy of n elements of dtype t. */
 static double *to_f64(ir_dtype t, const void *data, int64_t n) {
   double *p = malloc(sizeof(double) * (size_t)(n ? n : 1));
-  if (p)
+  if (p && t == IR_F32) { /* the common case, without a call per element */
+    const float *f = data;
+    for (int64_t i = 0; i < n; i++) p[i] = f[i];
+  } else if (p) {
     for (int64_t i = 0; i < n; i++) p[i] = ir_elem_f64(t, data, i);
+  }
   return p;
 }
 
@@ -32,8 +36,12 @@ int ref_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
     if (!(din[k] = to_f64(n->in[k]->dtype, in[k], ne))) rc = diag_oom(d);
   }
   if (!rc) rc = ref_op(n, (const double *const *)din, dout, d);
-  if (!rc)
+  if (!rc && n->out->dtype == IR_F32) { /* as ir_elem_set_f64 does, inline */
+    float *f = out;
+    for (int64_t i = 0; i < e; i++) f[i] = (float)dout[i];
+  } else if (!rc) {
     for (int64_t i = 0; i < e; i++) ir_elem_set_f64(n->out->dtype, out, i, dout[i]);
+  }
   for (int k = 0; k < n->n_in; k++) free(din[k]);
   free(dout);
   return rc;
