@@ -37,11 +37,13 @@ setup-test:
 	@bash mk/setup.sh test
 
 # `make demo` needs only the simulation toolchain: it builds just what it runs.
-DEMO_DEPS := $(BIN)/tessel $(BIN)/tessel-sim $(BIN)/tessel-npu-model $(BIN)/npy-check \
-             $(BUILD)/firmware/hello.elf $(BUILD)/firmware/bench-cpu.elf
+# (Recursive `=`: LOWER_TEST_OBJ comes from compiler/lower.mk, included below.)
+DEMO_EVAL = $(LOWER_TEST_OBJ)/digits-eval-fast
+DEMO_DEPS = $(BIN)/tessel $(BIN)/tessel-sim $(BIN)/npy-check $(DEMO_EVAL) \
+            $(BUILD)/firmware/hello.elf $(BUILD)/firmware/bench-cpu.elf
 demo: setup-demo
 	@$(MAKE) --no-print-directory $(DEMO_DEPS)
-	@bash mk/demo.sh
+	@DIGITS_EVAL=$(DEMO_EVAL) bash mk/demo.sh
 
 # `make test` sets up, builds, then runs every suite through the runner, which
 # prints per-suite times and ends with the line "N passed, N failed".

@@ -1,39 +1,43 @@
 #!/bin/bash
-# make demo: what Tessel runs end to end today, on the default target (npu8).
-#   1. the compiler imports the bundled model (tests/models/nets/tiny_cnn.onnx),
-#      runs the graph passes and quantises it from calibration data;
-#   2. the float and int8 references run it on the bundled input;
-#   3. the NPU's C model runs a 3x3 conv kernel (docs/isa.md section 10) and
-#      reports its counters;
-#   4. the cycle-accurate SoC (tessel-sim) runs firmware: picolibc printf and a
+# make demo: the bundled model through everything that runs today, on the
+# default target (npu8).
+#   1. compile: tests/models/digits/digits_cnn.onnx (a CNN trained on
+#      scikit-learn's 8x8 digits) is imported, quantised from calibration
+#      images, lowered to NPU command streams and written as a package;
+#   2. the package, kernel by kernel, with its streams disassembled;
+#   3. one digit on the float and the int8 reference;
+#   4. the compiled model on the NPU's C model over the 360 test images:
+#      accuracy, bit-exactness against the int8 reference, NPU cycles;
+#   5. the cycle-accurate SoC (tessel-sim) runs firmware: picolibc printf and a
 #      CPU benchmark, with cycle statistics.
-# Lowering, the firmware runtime and `tessel run` (issues 7 and 8) will turn
-# this into one compile-and-run of the model on the simulated chip.
+# The firmware runtime and `tessel run` (issue 8) will run the package itself
+# on the simulated chip with a per-kernel profile.
 set -euo pipefail
 bin=build/bin
 out=build/demo
-model=tests/models/nets/tiny_cnn
-calib=tests/models/calib/tiny_cnn.calib.npy
+dir=tests/models/digits
+model=$dir/digits_cnn.onnx
+calib=$dir/digits.calib.npy
 mkdir -p "$out"
 
 step() { printf '\n==== %s\n' "$*"; }
 
-step "1. import $model.onnx, graph passes, post-training quantisation (int8 IR)"
-"$bin/tessel" ir "$model.onnx" --calib "$calib" --elide=4
+step "1. compile $model for npu8 (import, graph passes, PTQ, lowering, package)"
+"$bin/tessel" compile "$model" --target npu8 --calib "$calib" -o "$out/digits.tpkg" --report
 
-step "2. float reference vs int8 reference on $model.in0.npy"
-"$bin/tessel" ref "$model.onnx" --input "$model.in0.npy" -o "$out/float.npy"
-"$bin/tessel" ref "$model.onnx" --calib "$calib" --input "$model.in0.npy" -o "$out/int8.npy"
+step "2. the package: kernels and their command streams"
+"$bin/tessel" inspect "$out/digits.tpkg" | head -n 60
+echo "... (full listing: $bin/tessel inspect $out/digits.tpkg)"
+
+step "3. one digit on the float and the int8 reference (class probabilities)"
+"$bin/tessel" ref "$model" --input "$dir/digits_cnn.in0.npy" -o "$out/float.npy"
+"$bin/tessel" ref "$model" --calib "$calib" --input "$dir/digits_cnn.in0.npy" -o "$out/int8.npy"
 "$bin/npy-check" --values 10 "$out/float.npy" "$out/int8.npy"
 
-step "3. NPU C model (npu8): 3x3 conv, 64 -> 64 channels, 16x16, bias + requant + ReLU"
-sed -n '/^## 10\./,/^## 11\./p' docs/isa.md | grep '^    [A-Z]' >"$out/conv.s"
-"$bin/tessel-npu-model" asm "$out/conv.s" "$out/conv.bin"
-"$bin/tessel-npu-model" disasm "$out/conv.bin"
-"$bin/tessel-npu-model" run --target npu8 --stream "$out/conv.bin" --dram-size 70208 \
-  --profile "$out/conv.profile.json"
-echo "profile JSON: $out/conv.profile.json"
+step "4. the compiled model on the NPU C model, 360 test digits"
+"$DIGITS_EVAL" "$model" "$calib" "$dir/digits.test.npy" "$dir/digits.labels.npy" \
+  --npu npu8 --npu-batch 360
 
-step "4. cycle-accurate SoC: picolibc printf, then a CPU benchmark"
+step "5. cycle-accurate SoC: picolibc printf, then a CPU benchmark"
 "$bin/tessel-sim" build/firmware/hello.elf --stats
 "$bin/tessel-sim" build/firmware/bench-cpu.elf --stats
