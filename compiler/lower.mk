@@ -66,5 +66,5 @@ BENCHES += lower
 $(LOWER_TEST_OBJ)/bench-lower: tests/lower/bench_lower.c $(COMPILER_LIB_OBJS) $(NPU_MODEL_LIB)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower -o $@ $< $(COMPILER_LIB_OBJS) $(NPU_MODEL_LIB) -lprotobuf-c -lm
-bench-lower: $(LOWER_TEST_OBJ)/bench-lower
-	@$(LOWER_TEST_OBJ)/bench-lower tests/models
+bench-lower: $(LOWER_TEST_OBJ)/bench-lower $(BIN)/tessel
+	@$(LOWER_TEST_OBJ)/bench-lower tests/models $(BIN)/tessel

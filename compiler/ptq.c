@@ -184,10 +184,9 @@ static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
   const float *wd = w->data;
   float *sd = s->data;
   for (int64_t c = 0; c < m; c++) sd[c] = weight_scale(wd, e / (m * inner), m, inner, c);
-  for (int64_t i = 0; i < e; i++) {
-    int64_t c = (i / inner) % m;
-    ((int8_t *)wq->data)[i] = (int8_t)quant_round_sat((double)(wd[i] / sd[c]), -127, 127);
-  }
+  for (int64_t i = 0, c = 0; i < e; c = c + 1 < m ? c + 1 : 0) /* element i is channel (i / inner) % m */
+    for (int64_t j = 0; j < inner; j++, i++)
+      ((int8_t *)wq->data)[i] = (int8_t)round_sat127((double)(wd[i] / sd[c]));
   ir_value *in[3] = {wq, s, z};
   snprintf(base, sizeof base, "%.480s.dq", w->name);
   ir_node *dq = quant_new_node(g, quant_node_pos(g, n), IR_OP_DEQUANTIZE, n->src, in, 3, base, IR_F32, w, d);

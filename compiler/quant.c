@@ -286,16 +286,18 @@ ir_value *quant_weights_i8(ir_graph *g, const ir_value *w, int n, int axis, int 
   int64_t e = ir_value_numel(w), inner = 1;
   for (int i = axis + 1; i < w->rank; i++) inner *= w->dims[i];
   int shift = w->dtype == IR_U8 ? 128 : 0, fits = 1;
-  for (int64_t i = 0; i < e; i++) {
-    int64_t ch = n > 1 ? (i / inner) % n : 0;
-    int64_t q = ir_elem_i64(w->dtype, w->data, i) - zp[ch];
-    fits &= q >= -128 && q <= 127;
-  }
+  /* element i belongs to channel (i / inner) % n: walked as runs of inner
+   * elements with the channel counter beside them (no division per element) */
+  for (int64_t i = 0, ch = 0; i < e; ch = n > 1 && ++ch < n ? ch : 0)
+    for (int64_t j = 0; j < inner && i < e; j++, i++) {
+      int64_t q = ir_elem_i64(w->dtype, w->data, i) - zp[ch];
+      fits &= q >= -128 && q <= 127;
+    }
   for (int i = 0; i < n; i++) z[i] = fits ? 0 : zp[i] - shift;
-  for (int64_t i = 0; i < e; i++) {
-    int64_t ch = n > 1 ? (i / inner) % n : 0;
-    int64_t q = ir_elem_i64(w->dtype, w->data, i);
-    ((int8_t *)c->data)[i] = (int8_t)(fits ? q - zp[ch] : q - shift);
-  }
+  for (int64_t i = 0, ch = 0; i < e; ch = n > 1 && ++ch < n ? ch : 0)
+    for (int64_t j = 0; j < inner && i < e; j++, i++) {
+      int64_t q = ir_elem_i64(w->dtype, w->data, i);
+      ((int8_t *)c->data)[i] = (int8_t)(fits ? q - zp[ch] : q - shift);
+    }
   return quant_set(g, c, n, axis, per_channel, s, z, d) ? NULL : c;
 }
