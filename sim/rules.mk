@@ -141,15 +141,19 @@ test-sim-cli: $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN) $(SOC_TEST_ELFS)
 	@$(if $(filter $(BIN)/tessel-iss,$(ALL)),$(MAKE) --no-print-directory $(BIN)/tessel-iss >/dev/null;) \
 	tests/sim-cli/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(if $(filter $(BIN)/tessel-iss,$(ALL)),$(BIN)/tessel-iss)
 
-# ---- lint: core + SoC, and the arbiter with the NPU's third master -----------
+# ---- lint: core + SoC, the SoC with the NPU per target, and the arbiter ------
+LINT_SOC_NPU_TGTS := $(if $(NPU_TOP_SV),npu4 npu8 npu16)
 TEST_SUITES += lint-soc
 .PHONY: test-lint-soc
-test-lint-soc:
+test-lint-soc: $(foreach t,$(LINT_SOC_NPU_TGTS),$(call sim_npu_sv,$(t)))
 	@p=0; f=0; \
 	if $(VERILATOR) --lint-only -Wall --top-module tessel_soc $(SOC_ALL_SV); \
 	then echo "PASS lint tessel_soc"; p=$$((p+1)); else echo "FAIL lint tessel_soc"; f=$$((f+1)); fi; \
 	if $(VERILATOR) --lint-only -Wall --top-module tessel_soc -GFastMul=0 $(SOC_ALL_SV); \
 	then echo "PASS lint tessel_soc FastMul=0"; p=$$((p+1)); else echo "FAIL lint tessel_soc FastMul=0"; f=$$((f+1)); fi; \
+	$(foreach t,$(LINT_SOC_NPU_TGTS),if $(VERILATOR) --lint-only -Wall --top-module tessel_soc $(sim_npu_vflags) \
+	     $(call sim_npu_sv,$(t)) $(SOC_ALL_SV); \
+	then echo "PASS lint tessel_soc+$(t)"; p=$$((p+1)); else echo "FAIL lint tessel_soc+$(t)"; f=$$((f+1)); fi;) \
 	for n in 1 3 4; do \
 	  if $(VERILATOR) --lint-only -Wall --top-module tessel_memport_arbiter -GNumMasters=$$n \
 	       rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv; \

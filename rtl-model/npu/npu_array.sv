@@ -61,7 +61,7 @@ module npu_array #(
     end
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       valid_q <= 1'b0;
     end else begin

@@ -16,7 +16,7 @@ module npu_counters #(
     for (int i = 0; i < N; i++) cnt_d[i*64 +: 64] = cnt_q[i*64 +: 64] + 64'(inc_i[i*32 +: 32]);
     if (clr_i) cnt_d = '0;
   end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) cnt_q <= '0;
     else cnt_q <= cnt_d;
   end

@@ -449,7 +449,7 @@ module npu_dispatch #(
   assign mark_count_o  = mcount_q;
   assign mark_kernel_o = mkernel_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q   <= StIdle;
       pc_q      <= '0;

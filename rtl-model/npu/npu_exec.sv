@@ -449,7 +449,7 @@ module npu_exec #(
   );
 
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q   <= StIdle;
       cfg_q     <= '0;

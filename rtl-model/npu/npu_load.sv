@@ -263,7 +263,7 @@ module npu_load #(
   assign param_waddr_o = PAw'(h_row);
   assign busy_o        = gen_q || (dq_cnt_q != '0);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       cfg_q    <= '0;
       gen_q    <= 1'b0;

@@ -111,7 +111,7 @@ module npu_queue #(
   assign blocked_o       = (pend_q && !cmd_done_o) || (!run_q && !pend_q && cnt_q != '0 && !head_ok);
   assign blocked_index_o = pend_q ? idx_q : head[225:210];
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       wp_q   <= '0;
       rp_q   <= '0;

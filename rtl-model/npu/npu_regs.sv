@@ -117,7 +117,7 @@ module npu_regs #(
     rv_d = req_valid_i;
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       done_q  <= 1'b0;
       error_q <= 1'b0;

@@ -453,7 +453,7 @@ module npu_store #(
   assign dma_req_valid_o = (state_q == StWait) && !dst_spad && !reqd_q && (outst_q < 8'd255);
   assign dma_w_valid_o   = (state_q == StWait) && !dst_spad && !wd_q;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= StIdle;
       cs_q    <= '0;

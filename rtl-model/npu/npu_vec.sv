@@ -348,7 +348,7 @@ module npu_vec #(
 
   assign busy_o = (state_q != StIdle);
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       state_q <= StIdle;
       vec_q   <= '0;

@@ -128,7 +128,7 @@ module tessel_npu (
     .d_row_i   (d_row),
     .d_rdata_o (d_rdata)
   );
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       crsp_valid_q <= 1'b0;
       crsp_err_q   <= 1'b0;
@@ -247,7 +247,7 @@ module tessel_npu (
       tok_se_d = '0;
     end
   end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       tok_le_q <= '0;
       tok_el_q <= '0;
@@ -439,6 +439,9 @@ module tessel_npu (
   logic        wr_req_valid;
   logic [31:0] wr_req_addr;
   logic        pick_wr, lock_d, lock_q, lock_wr_d, lock_wr_q, last_wr_d, last_wr_q;
+  // Three blocks, so the request side (valid, address) does not depend on the
+  // port's ready: in one block Verilator sees a loop through the SoC's arbiter
+  // (UNOPTFLAT) and evaluates it all again each time ready changes.
   always_comb begin
     wr_req_valid = mark_active ? mk_req_valid : st_req_valid;
     wr_req_addr  = mark_active ? mk_req_addr : st_req_addr;
@@ -451,13 +454,18 @@ module tessel_npu (
     dma_req_addr_o  = pick_wr ? wr_req_addr : ld_req_addr;
     dma_req_len_o   = pick_wr ? 8'd0 : ld_req_len;
     dma_req_id_o    = pick_wr ? 4'd1 : 4'd0;
-    ld_req_ready    = !pick_wr && dma_req_ready_i;
-    wr_req_ready    = pick_wr && dma_req_ready_i;
-    st_req_ready    = wr_req_ready && !mark_active;
-    lock_d    = dma_req_valid_o && !dma_req_ready_i;
-    lock_wr_d = pick_wr;
-    last_wr_d = (dma_req_valid_o && dma_req_ready_i) ? pick_wr : last_wr_q;
-
+    lock_wr_d       = pick_wr;
+  end
+  // what the port's ready decides
+  always_comb begin
+    ld_req_ready = !pick_wr && dma_req_ready_i;
+    wr_req_ready = pick_wr && dma_req_ready_i;
+    st_req_ready = wr_req_ready && !mark_active;
+    lock_d       = dma_req_valid_o && !dma_req_ready_i;
+    last_wr_d    = (dma_req_valid_o && dma_req_ready_i) ? pick_wr : last_wr_q;
+  end
+  // write data and write responses
+  always_comb begin
     dma_w_valid_o = mark_active ? mk_w_valid : st_w_valid;
     dma_w_data_o  = mark_active ? mk_w_data : st_w_data;
     dma_w_strb_o  = mark_active ? mk_w_strb : st_w_strb;
@@ -468,7 +476,7 @@ module tessel_npu (
     b_mk          = mark_active && dma_b_valid_i;
     b_st          = !mark_active && dma_b_valid_i;
   end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       lock_q    <= 1'b0;
       lock_wr_q <= 1'b0;
