@@ -14,10 +14,7 @@
 
 enum { MAX_ELEMS = 1 << 30 }; /* largest tensor accepted, in elements */
 
-int onnx_dtype(onnx_ctx *c, int32_t t, const char *what, ir_dtype *out) {
-  static const char *const names[] = {"UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16",
-                                      "INT32", "INT64", "STRING", "BOOL", "FLOAT16", "DOUBLE",
-                                      "UINT32", "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+int onnx_dtype_map(int64_t t, ir_dtype *out) {
   switch (t) {
   case 1: *out = IR_F32; return 0;
   case 2: *out = IR_U8; return 0;
@@ -27,11 +24,18 @@ int onnx_dtype(onnx_ctx *c, int32_t t, const char *what, ir_dtype *out) {
   case 7: *out = IR_I64; return 0;
   case 9: *out = IR_BOOL; return 0;
   case 11: *out = IR_F64; return 0;
-  default:
-    if (t >= 0 && t < (int32_t)(sizeof names / sizeof names[0]))
-      return diag_set(c->d, "%s: %s: data type %s is not supported", c->label, what, names[t]);
-    return diag_set(c->d, "%s: %s: unknown data type %d", c->label, what, (int)t);
+  default: return -1;
   }
+}
+
+int onnx_dtype(onnx_ctx *c, int32_t t, const char *what, ir_dtype *out) {
+  static const char *const names[] = {"UNDEFINED", "FLOAT", "UINT8", "INT8", "UINT16", "INT16",
+                                      "INT32", "INT64", "STRING", "BOOL", "FLOAT16", "DOUBLE",
+                                      "UINT32", "UINT64", "COMPLEX64", "COMPLEX128", "BFLOAT16"};
+  if (onnx_dtype_map(t, out) == 0) return 0;
+  if (t >= 0 && t < (int32_t)(sizeof names / sizeof names[0]))
+    return diag_set(c->d, "%s: %s: data type %s is not supported", c->label, what, names[t]);
+  return diag_set(c->d, "%s: %s: unknown data type %d", c->label, what, (int)t);
 }
 
 /* Shape of a tensor into v; -1 with an error on bad dims. */

@@ -17,6 +17,9 @@ typedef struct onnx_ctx {
   int n_dropped, cap_dropped;
 } onnx_ctx;
 
+/* The IR dtype of ONNX TensorProto.DataType `t`; -1 (no message) when
+ * tessel has none. */
+int onnx_dtype_map(int64_t t, ir_dtype *out);
 /* An IR dtype for ONNX TensorProto.DataType `t`; -1 (and an error naming
  * `what`) when tessel does not support it. */
 int onnx_dtype(onnx_ctx *c, int32_t t, const char *what, ir_dtype *out);

@@ -88,19 +88,10 @@ static int node_err(node_ctx *nc, const char *fmt, ...) {
                   nc->np->op_type, msg);
 }
 
-/* IR dtype name for an ONNX Cast `to` value. */
+/* IR dtype for an ONNX Cast `to` value. */
 static int cast_target(node_ctx *nc, int64_t to, ir_dtype *out) {
-  switch (to) {
-  case 1: *out = IR_F32; return 0;
-  case 2: *out = IR_U8; return 0;
-  case 3: *out = IR_I8; return 0;
-  case 5: *out = IR_I16; return 0;
-  case 6: *out = IR_I32; return 0;
-  case 7: *out = IR_I64; return 0;
-  case 9: *out = IR_BOOL; return 0;
-  case 11: *out = IR_F64; return 0;
-  default: return node_err(nc, "cast to ONNX data type %lld is not supported", (long long)to);
-  }
+  if (onnx_dtype_map(to, out) == 0) return 0;
+  return node_err(nc, "cast to ONNX data type %lld is not supported", (long long)to);
 }
 
 /* Copies the ONNX attributes into IR attributes, rejecting unknown names. */
