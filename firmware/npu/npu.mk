@@ -129,10 +129,12 @@ test-npu-diff test-npu-errors: test-npu-%: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) \
 	done; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
 # ---- npu-driver: the driver on the simulators --------------------------------
-# On every simulator with the NPU (device checks) and on build/bin/tessel-sim
-# when that is the SoC alone (no-device path). Each line: SIM ELF.
+# On every simulator with the NPU (device checks) and on the SoC alone
+# (no-device path): build/obj/sim/soc-only/tessel-sim (sim/rules.mk), since
+# build/bin/tessel-sim is npu8's once the NPU RTL is there. Each entry: SIM:ELF.
+NPU_NODEV_SIM   := $(if $(NPU_RTL_PRESENT),$(BUILD)/obj/sim/soc-only/tessel-sim,$(TESSEL_SIM))
 NPU_DRIVER_RUNS := $(if $(NPU_RTL_PRESENT),$(foreach t,npu4 npu8,$(BUILD)/$(t)/tessel-sim:$(FW_OUT)/$(t)/npu-driver.elf)) \
-                   $(TESSEL_SIM):$(FW_OUT)/npu8/npu-driver.elf
+                   $(NPU_NODEV_SIM):$(FW_OUT)/npu8/npu-driver.elf
 TEST_SUITES += npu-driver
 .PHONY: test-npu-driver
 test-npu-driver: $(foreach r,$(NPU_DRIVER_RUNS),$(lastword $(subst :, ,$(r))))
