@@ -97,6 +97,7 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
     const lower_kernel *k = &p->kernels[i];
     fprintf(f, "kernel %d %s '%s'", i, kinds[k->kind], k->node->src);
     if (k->pool) fprintf(f, " + max pool '%s'", k->pool->src);
+    if (k->add) fprintf(f, " + residual add '%s'", k->add->src);
     if (k->kind == LOWER_K_FALLBACK) {
       fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
       continue;
@@ -174,9 +175,9 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
       }
     pkk->name = k->node->src;
     names[2 * i] = k->node->src;
-    names[2 * i + 1] = k->pool ? k->pool->src : NULL;
+    names[2 * i + 1] = k->pool ? k->pool->src : k->add ? k->add->src : NULL; /* never both (fusable_add) */
     pkk->onnx_nodes = &names[2 * i];
-    pkk->n_onnx_nodes = k->pool ? 2 : 1;
+    pkk->n_onnx_nodes = k->pool || k->add ? 2 : 1;
     pkk->cmds = (const uint32_t(*)[4])cmds;
     pkk->n_cmds = k->stream.n;
     pkk->mark_id = (uint32_t)i;

@@ -127,7 +127,7 @@ static int concat_alias(lower_program *p, const ir_node *n, diag *d) {
 /* Whether MaxPool n went into a conv's epilogue. */
 static int is_fused(const ir_graph *g, const lower_program *p, const ir_node *n) {
   for (int i = 0; i < g->n_nodes; i++)
-    if (p->fused[i] == n) return 1;
+    if (p->fused[i] == n || (p->fused_add && p->fused_add[i] == n)) return 1;
   return 0;
 }
 
@@ -249,6 +249,7 @@ static int64_t resident_row(const lower_program *p, const lower_kernel *k, const
   for (int i = 0; i < gr->n_nodes; i++)
     if (gr->nodes[i]->n_in && gr->nodes[i]->in[0] == y->v) c = gr->nodes[i], ci = i;
   if (!c || (c->op != IR_OP_QCONV && c->op != IR_OP_QMATMUL)) return -1;
+  if (p->fused_add[ci]) return -1; /* its top rows hold its own output for the fused add */
   /* The consumer must be the next kernel: any kernel in between would use
    * the scratchpad rows the tensor waits in. */
   int pi = 0;
@@ -283,13 +284,39 @@ static int64_t resident_row(const lower_program *p, const lower_kernel *k, const
   return with_p + with_c < without + 2 * (int64_t)y->bytes ? row : -1;
 }
 
-/* QConv or QMatMul (with a fused max pool) -> one kernel. */
+static int vadd_params(const ir_node *n, lower_vadd_params *v, diag *d);
+
+/* The conv of a fused residual add: its output y stays in the top rows of
+ * the scratchpad (the conv tiles below them), then the VADD in the same
+ * stream adds the other operand (loaded below) and stores the sum.  Integer
+ * addition commutes, so the conv's output is always VADD's operand a. */
+static int lower_conv_add(lower_program *p, lower_kernel *k, lower_tensor *x, const lower_conv_geom *pg, diag *d) {
+  const ir_node *n = k->add;
+  const int first = n->in[0] == k->node->out;
+  const lower_tensor *y = lower_find_tensor(p, k->node->out), *b = lower_find_tensor(p, n->in[first ? 1 : 0]);
+  const lower_tensor *z = lower_find_tensor(p, n->out);
+  lower_vadd_params v;
+  if (vadd_params(n, &v, d)) return -1;
+  if (!first) {
+    int64_t t = v.mult_a;
+    v.mult_a = v.mult_b, v.mult_b = t;
+  }
+  lower_conv_geom g = *pg;
+  g.out_spad = g.spad_limit = p->target->spad_rows - y->blocks * y->h * y->w;
+  if (lower_conv(p, k, x, y, &g, d)) return -1;
+  k->out = (int)(z - p->tensors);
+  return lower_vadd(p, k, y, b, z, &v, g.out_spad, d);
+}
+
+/* QConv or QMatMul (with a fused max pool or residual add) -> one kernel. */
 static int lower_convlike(lower_program *p, lower_kernel *k, diag *d) {
   lower_tensor *x = &p->tensors[k->in], *y = &p->tensors[k->out];
   lower_conv_geom g;
   int8_t *wt = NULL;
   int rc = conv_geom(k->node, k->pool, x, y, &g, &wt, d);
-  if (!rc) {
+  if (!rc && k->add) {
+    rc = lower_conv_add(p, k, x, &g, d);
+  } else if (!rc) {
     g.in_spad = x->spad_row;
     g.spad_limit = x->spad_row >= 0 ? x->spad_row : 0;
     int64_t row = resident_row(p, k, x, y, &g);
@@ -312,20 +339,27 @@ static int lower_qadd(lower_program *p, lower_kernel *k, diag *d) {
   if (!a || (two && !b) || !y) return -1;
   if (two && (a->c != b->c || a->h != b->h || a->w != b->w))
     return ir_node_error(d, n, "QAdd with broadcasting is not lowered");
-  lower_vadd_params v = {.lo = (int)ir_attr_int(n, "lo", -128), .hi = (int)ir_attr_int(n, "hi", 127)};
-  if (two) {
-    v.mult_a = ir_attr_int(n, "mult_a", -1), v.mult_b = ir_attr_int(n, "mult_b", -1);
-    v.shift = ir_attr_int(n, "shift", -1);
+  lower_vadd_params v;
+  if (vadd_params(n, &v, d)) return -1;
+  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+  return lower_vadd(p, k, a, b, y, &v, -1, d);
+}
+
+/* The VADD constants of a QAdd or QRequant. */
+static int vadd_params(const ir_node *n, lower_vadd_params *v, diag *d) {
+  *v = (lower_vadd_params){.lo = (int)ir_attr_int(n, "lo", -128), .hi = (int)ir_attr_int(n, "hi", 127)};
+  if (n->op == IR_OP_QADD) {
+    v->mult_a = ir_attr_int(n, "mult_a", -1), v->mult_b = ir_attr_int(n, "mult_b", -1);
+    v->shift = ir_attr_int(n, "shift", -1);
   } else { /* QRequant: one multiplier; i8 -> i8 only (u8 edges are the runtime's) */
     int nm = 0, ns = 0;
     const int64_t *m = ir_attr_ints(n, "mult", &nm), *sh = ir_attr_ints(n, "shift", &ns);
     if (!m || !sh || nm != 1 || ns != 1) return ir_node_error(d, n, "missing mult/shift (run requant first)");
-    v.mult_a = m[0], v.shift = sh[0];
+    v->mult_a = m[0], v->shift = sh[0];
   }
-  if (v.mult_a < 0 || v.mult_b < 0 || v.shift < 0 || v.shift > 63)
+  if (v->mult_a < 0 || v->mult_b < 0 || v->shift < 0 || v->shift > 63)
     return ir_node_error(d, n, "missing or bad mult/shift (run requant first)");
-  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
-  return lower_vadd(p, k, a, b, y, &v, d);
+  return 0;
 }
 
 static int lower_qpool(lower_program *p, lower_kernel *k, diag *d) {
@@ -386,6 +420,43 @@ static const ir_node *fusable_pool(const ir_graph *g, const lower_program *p, co
   return m;
 }
 
+/* Fusion of the residual add (issue 7 item 2): a QAdd right after the QConv
+ * c (node i + 1) that reads c's output, used by nothing else, and a second
+ * operand of the same shape in DRAM, goes into c's kernel: c stores its
+ * output into the top rows of the scratchpad instead of DRAM and the VADD
+ * runs in the same stream (lower_conv_add).  Taken when the output and the
+ * other operand both fit the scratchpad at once and c still has a tiling in
+ * the rows left below its output.  Needs every tensor (after step 1).
+ * Returns the QAdd fused after node i, or NULL. */
+static const ir_node *fusable_add(const ir_graph *g, lower_program *p, int i) {
+  const ir_node *c = g->nodes[i], *n = i + 1 < g->n_nodes ? g->nodes[i + 1] : NULL;
+  if (c->op != IR_OP_QCONV || p->fused[i] || !n || n->op != IR_OP_QADD || c->out->is_output ||
+      ir_use_count(g, c->out) != 1 || (n->in[0] == c->out) == (n->in[1] == c->out))
+    return NULL;
+  const lower_tensor *x = lower_find_tensor(p, c->in[0]), *y = lower_find_tensor(p, c->out);
+  const lower_tensor *b = lower_find_tensor(p, n->in[n->in[0] == c->out]), *z = lower_find_tensor(p, n->out);
+  if (!x || !y || !b || !z || !x->blocked || !y->blocked || !b->blocked || !z->blocked || y->alias >= 0 ||
+      b->blocks != y->blocks || b->h != y->h || b->w != y->w || z->blocks != y->blocks || y->h > 255 || y->w > 255)
+    return NULL;
+  for (int t = 0; t < p->n_tensors; t++)
+    if (p->tensors[t].alias == (int)(y - p->tensors)) return NULL;
+  /* An input that SRAM residency could keep in the scratchpad (a conv's
+   * output used only here) saves as much DRAM as the fusion would, and the
+   * two do not share the scratchpad yet: residency wins. */
+  const ir_value *xv = c->in[0];
+  if (!p->no_sram_residency && xv->kind == IR_VALUE_NODE && !xv->is_output && ir_use_count(g, xv) == 1 &&
+      (xv->def->op == IR_OP_QCONV || xv->def->op == IR_OP_QMATMUL))
+    return NULL;
+  const int64_t rows = y->blocks * y->h * y->w, top = p->target->spad_rows - rows;
+  if (rows > top) return NULL;
+  lower_conv_geom cg;
+  diag scratch = {0};
+  if (conv_geom(c, NULL, x, y, &cg, NULL, &scratch)) return NULL;
+  cg.out_spad = cg.spad_limit = top;
+  lower_sched none = {0};
+  return lower_conv_load_bytes(p->target, &cg, &none, x->blocks, y->blocks) < 0 ? NULL : n;
+}
+
 /* One node -> one kernel (or a fallback record). */
 static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   const ir_node *n = k->node;
@@ -430,7 +501,8 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   p->unsupported = o ? o->unsupported : NULL;
   /* Step 1 (with the fusion decisions: fused[i] is the MaxPool fused into node i). */
   p->fused = calloc((size_t)g->n_nodes + 1, sizeof *p->fused);
-  if (!p->fused) {
+  p->fused_add = calloc((size_t)g->n_nodes + 1, sizeof *p->fused_add);
+  if (!p->fused || !p->fused_add) {
     diag_oom(d);
     goto fail;
   }
@@ -456,6 +528,8 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
       if (n->in[k]->kind != IR_VALUE_CONST && tensor_of(p, n->in[k], n, d) < 0) goto fail;
     if (tensor_of(p, n->out, n, d) < 0) goto fail;
   }
+  /* Residual adds into the conv before them (every tensor exists now). */
+  for (int i = 0; i < g->n_nodes && !(o && o->no_fusion); i++) p->fused_add[i] = fusable_add(g, p, i);
   /* DRAM homes: graph inputs and outputs (the package's I/O region), then
    * the other tensors of their own (scratch), then aliases inside them. */
   uint64_t off = 0;
@@ -486,6 +560,7 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
     lower_kernel *k = new_kernel(p, n, o, d);
     if (!k) goto fail;
     k->pool = p->fused[i];
+    k->add = p->fused_add[i];
     if (lower_node(p, k, d) != 0) goto fail;
   }
   p->dram_bytes = align16(p->consts_base + p->consts_bytes);
@@ -501,6 +576,7 @@ void lower_program_free(lower_program *p) {
   free(p->kernels);
   free(p->tensors);
   free(p->fused);
+  free(p->fused_add);
   free(p->consts);
   free(p);
 }

@@ -70,6 +70,7 @@ typedef struct lower_kernel {
   lower_kernel_kind kind;  /* what runs it */
   const ir_node *node;     /* the anchor node (its src names the ONNX node) */
   const ir_node *pool;     /* a MaxPool fused into its epilogue, or NULL */
+  const ir_node *add;      /* a QAdd fused after it (conv output kept in SPAD, VADD in the same stream), or NULL */
   int in, out;             /* indices into lower_program.tensors (-1: none) */
   lower_stream stream;     /* commands (empty for a fallback) */
   uint32_t fallback_op;    /* LOWER_FB_* for a fallback */
@@ -92,6 +93,7 @@ typedef struct lower_program {
   uint64_t dram_bytes;        /* window size needed: constants + activations */
   int *unsupported;           /* lower_opts.unsupported, while lowering */
   const ir_node **fused;      /* per graph node index: the MaxPool fused into it, or NULL */
+  const ir_node **fused_add;  /* per graph node index: the QAdd fused after it, or NULL */
   const ir_graph *graph;      /* the graph being lowered (while lowering) */
   int no_sram_residency;      /* lower_opts.no_sram_residency */
 } lower_program;
