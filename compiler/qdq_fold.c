@@ -243,6 +243,12 @@ static int fold_passthrough(ir_graph *g, ir_node *p, tail *t, diag *d) {
   int rc, concat = p->op == IR_OP_CONCAT;
   ir_value *in[IR_MAX_INPUTS];
   if (t->act) return 1;
+  /* 1. every data input must be a dequantised tensor before anything is built */
+  for (int k = 0; k < p->n_in && (k == 0 || concat); k++) {
+    dq_in x;
+    if ((rc = dq_tensor(g, p->in[k], &x, d))) return rc;
+  }
+  /* 2. the inputs as int8 (at the output's parameters for Concat) */
   for (int k = 0; k < p->n_in; k++) {
     dq_in x;
     if (k > 0 && !concat) { /* shape operands (Reshape) stay */
@@ -257,7 +263,7 @@ static int fold_passthrough(ir_graph *g, ir_node *p, tail *t, diag *d) {
                                t->q->out, d);
   if (!nn || copy_attrs(g, nn, p, d)) return -1;
   if (concat) return finish(g, nn, t, d);
-  /* 1. the op keeps its input's parameters; 2. requantise when Q's differ */
+  /* 3. the op keeps its input's parameters; 4. requantise when Q's differ */
   if (quant_set(g, nn->out, 1, 0, 0, in[0]->quant.scale, in[0]->quant.zero_point, d) ||
       shape_infer_node(g, nn, d))
     return -1;
@@ -324,6 +330,10 @@ int qdq_fold(ir_graph *g, diag *d) {
     if (rc == 0) {
       ir_node_remove(g, n); /* its output has no users left */
       i = -1;                /* new nodes went in before it: rescan */
+    } else {
+      /* A fold that gave up may have left unused nodes before n (dce drops
+       * them): go on after n wherever it now stands, never at n again. */
+      i = quant_node_pos(g, n);
     }
   }
   return dce(g, d);
