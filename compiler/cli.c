@@ -46,6 +46,7 @@ typedef struct cli_args {
   int no_fusion;                     /* compile: one kernel per op */
   int no_sram_residency;             /* compile: intermediates through DRAM */
   const char *emit_c;                /* compile: --emit-c OUT.c, the package as a C array */
+  long long cmd_sram_limit;          /* compile: command SRAM budget in bytes (0: the target's) */
 } cli_args;
 
 static const char *const usage_main =
@@ -92,11 +93,13 @@ static const char *const usage_compile =
     "                      [--bind NAME=FILE.npy]... [--print-after=PASS | --print-after-all]\n"
     "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
-    "                      [--report] [--no-fusion] [--no-sram-residency]\n"
+    "                      [--report] [--no-fusion] [--no-sram-residency] [--cmd-sram-limit BYTES]\n"
     "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
     "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
     "  package (-o and/or --emit-c: the same bytes as a C array, see `tessel emit-c`).\n"
-    "  --report prints the target's memory fit and every kernel.\n";
+    "  --report prints the target's memory fit and every kernel.\n"
+    "  --cmd-sram-limit cuts kernel streams into segments of at most BYTES (tests;\n"
+    "  default: the target's command SRAM).\n";
 
 static const char *usage_of(const char *cmd) {
   if (!strcmp(cmd, "ir")) return usage_ir;
@@ -174,6 +177,12 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->calib_percentile = p;
     } else if (!strcmp(arg, "--quantised") || !strcmp(arg, "--quantized")) {
       a->quantised = 1;
+    } else if (!strcmp(a->cmd, "compile") && OPT("--cmd-sram-limit")) {
+      char *end;
+      long long n = r < 0 ? -1 : strtoll(v, &end, 10);
+      if (r < 0 || *end || n < 16 || n > (1ll << 30))
+        return usage_error(a->cmd, "--cmd-sram-limit needs a byte count in [16, 2^30], got '%s'", r < 0 ? "" : v);
+      a->cmd_sram_limit = n;
     } else if (!strcmp(a->cmd, "compile") && OPT("--emit-c")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--emit-c");
       a->emit_c = v;
@@ -493,7 +502,8 @@ static int cmd_compile(cli_args *a) {
     return fail(&d);
   }
   lower_compile_opts lo = {.target = a->target, .out = a->n_outputs ? a->outputs[0] : NULL, .emit_c = a->emit_c, .report = a->report ? stdout : NULL,
-                           .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency};
+                           .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency,
+                           .cmd_sram_limit = a->cmd_sram_limit};
   int rc = lower_compile(g, &lo, &d);
   ir_graph_free(g);
   if (rc) {

@@ -62,11 +62,11 @@ static uint64_t const_bytes(const ir_node *n) {
 }
 
 /* --report: memory fit of the target and one line per kernel. */
-static void report(FILE *f, const lower_program *p, const uint64_t *est) {
+static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t budget) {
   const tsl_target_t *t = p->target;
   int64_t spad = 0, acc = 0, param = 0;
   uint64_t cmd_max = 0, cmds = 0, total = 0;
-  int npu = 0, over = 0;
+  int npu = 0, over = 0, segmented = 0, n_segs = 0;
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
     if (k->kind == LOWER_K_FALLBACK) continue;
@@ -74,10 +74,14 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
     if (k->spad_rows_used > spad) spad = k->spad_rows_used;
     if (k->acc_rows_used > acc) acc = k->acc_rows_used;
     if (k->param_rows_used > param) param = k->param_rows_used;
-    uint64_t b = 16ull * k->stream.n;
+    /* What the command SRAM holds at once: the stream, or its largest segment. */
     cmds += k->stream.n;
-    if (b > cmd_max) cmd_max = b;
-    if (b > (uint64_t)t->cmd_sram_bytes) over++;
+    if (k->n_segs) segmented++, n_segs += k->n_segs;
+    for (int s = 0; s < (k->n_segs ? k->n_segs : 1); s++) {
+      uint64_t b = 16ull * (k->n_segs ? k->segs[s].n : k->stream.n);
+      if (b > cmd_max) cmd_max = b;
+      if (b > (uint64_t)budget) over++;
+    }
     total += est[i];
   }
   fprintf(f, "target %s (DIM %lld)\n", t->name, (long long)t->dim);
@@ -85,9 +89,12 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
   fprintf(f, "  scratchpad    peak %lld of %lld rows\n", (long long)spad, (long long)t->spad_rows);
   fprintf(f, "  accumulator   peak %lld of %lld rows\n", (long long)acc, (long long)t->acc_rows);
   fprintf(f, "  param rows    peak %lld of %lld\n", (long long)param, (long long)t->param_rows);
-  fprintf(f, "  command sram  %llu commands in %d kernel streams, largest %llu of %lld bytes%s\n",
-          (unsigned long long)cmds, npu, (unsigned long long)cmd_max, (long long)t->cmd_sram_bytes,
-          over ? " (OVER: segmenting a kernel's stream is not implemented yet)" : "");
+  fprintf(f, "  command sram  %llu commands in %d kernel streams, largest %s%llu of %lld bytes%s\n",
+          (unsigned long long)cmds, npu, segmented ? "segment " : "", (unsigned long long)cmd_max, (long long)budget,
+          over ? " (OVER)" : "");
+  if (segmented)
+    fprintf(f, "  segments      %d kernel streams cut into %d segments, loaded from DRAM one at a time\n", segmented,
+            n_segs);
   fprintf(f, "  dram window   %llu bytes (io %llu, scratch %llu, weights %llu)\n", (unsigned long long)p->dram_bytes,
           (unsigned long long)p->io_bytes, (unsigned long long)(p->consts_base - p->io_bytes),
           (unsigned long long)p->consts_bytes);
@@ -107,6 +114,11 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est) {
     if (k->kind != LOWER_K_VEC)
       fprintf(f, " tile_oh=%d ob_group=%d ob_chunk=%d order=%s", k->sched.oh_tile, k->sched.ob_group,
               k->sched.ob_chunk, k->sched.order == 1 ? "rows" : "chunks");
+    if (k->n_segs) {
+      fprintf(f, " segments=%d (", k->n_segs);
+      for (int j = 0; j < k->n_segs; j++) fprintf(f, "%s%u", j ? "," : "", k->segs[j].n);
+      fprintf(f, " cmds)");
+    }
     fprintf(f, "\n");
   }
   for (int i = 0; i < p->n_tensors; i++) {
@@ -126,7 +138,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
   int nk = 0, nf = 0;
   for (int i = 0; i < p->n_kernels; i++) {
     if (p->kernels[i].kind == LOWER_K_FALLBACK) nf++;
-    else nk++;
+    else nk += p->kernels[i].n_segs ? p->kernels[i].n_segs : 1;
   }
   tpkg_kernel *ks = calloc((size_t)nk + 1, sizeof *ks);
   tpkg_fallback *fs = calloc((size_t)nf + 1, sizeof *fs);
@@ -165,25 +177,32 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
       f->params[0] = (uint32_t)t->dim; /* the blocked layout's block */
       continue;
     }
-    tpkg_kernel *pkk = &ks[ki++];
-    uint32_t (*cmds)[4] = malloc(sizeof *cmds * (k->stream.n ? k->stream.n : 1));
-    if (!cmds) return diag_oom(d);
-    for (uint32_t c = 0; c < k->stream.n; c++)
-      for (int j = 0; j < 4; j++) {
-        const uint8_t *b = k->stream.bytes + 16 * c + 4 * j;
-        cmds[c][j] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-      }
-    pkk->name = k->node->src;
+    /* A stream cut into segments (lower_segment.c) becomes consecutive
+     * records with the same name and mark_id, one per segment
+     * (docs/package-format.md); the figures go on the first. */
     names[2 * i] = k->node->src;
     names[2 * i + 1] = k->pool ? k->pool->src : k->add ? k->add->src : NULL; /* never both (fusable_add) */
-    pkk->onnx_nodes = &names[2 * i];
-    pkk->n_onnx_nodes = k->pool || k->add ? 2 : 1;
-    pkk->cmds = (const uint32_t(*)[4])cmds;
-    pkk->n_cmds = k->stream.n;
-    pkk->mark_id = (uint32_t)i;
-    pkk->estimate_cycles = est[i];
-    pkk->useful_macs = node_macs(k->node);
-    pkk->compulsory_dram_bytes = const_bytes(k->node) + (ti ? ti->bytes : 0) + (to ? to->bytes : 0);
+    for (int sg = 0; sg < (k->n_segs ? k->n_segs : 1); sg++) {
+      const lower_stream *st = k->n_segs ? &k->segs[sg] : &k->stream;
+      tpkg_kernel *pkk = &ks[ki++];
+      uint32_t (*cmds)[4] = malloc(sizeof *cmds * (st->n ? st->n : 1));
+      if (!cmds) return diag_oom(d);
+      for (uint32_t c = 0; c < st->n; c++)
+        for (int j = 0; j < 4; j++) {
+          const uint8_t *b = st->bytes + 16 * c + 4 * j;
+          cmds[c][j] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        }
+      pkk->name = k->node->src;
+      pkk->onnx_nodes = &names[2 * i];
+      pkk->n_onnx_nodes = k->pool || k->add ? 2 : 1;
+      pkk->cmds = (const uint32_t(*)[4])cmds;
+      pkk->n_cmds = st->n;
+      pkk->mark_id = (uint32_t)i;
+      if (sg) continue;
+      pkk->estimate_cycles = est[i];
+      pkk->useful_macs = node_macs(k->node);
+      pkk->compulsory_dram_bytes = const_bytes(k->node) + (ti ? ti->bytes : 0) + (to ? to->bytes : 0);
+    }
   }
   pk->n_kernels = (uint32_t)ki, pk->n_fallbacks = (uint32_t)fi;
   int n = 0;
@@ -240,7 +259,8 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   const tsl_target_t *t = tsl_target_find(name);
   if (!t) return diag_set(d, "--target: unknown target '%s' (npu4, npu8, npu16)", name);
   int unsupported = 0;
-  lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported};
+  lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported,
+                   .cmd_sram_limit = o->cmd_sram_limit};
   lower_program *p = lower_graph(g, t, &lo, d);
   if (!p) return unsupported ? LOWER_COMPILE_UNSUPPORTED : -1;
   int rc = 0;
@@ -248,7 +268,7 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   if (!est) rc = diag_oom(d);
   for (int i = 0; !rc && i < p->n_kernels; i++)
     if (p->kernels[i].kind != LOWER_K_FALLBACK) est[i] = lower_estimate_cycles(t, &p->kernels[i].stream);
-  if (!rc && o->report) report(o->report, p, est);
+  if (!rc && o->report) report(o->report, p, est, o->cmd_sram_limit > 0 ? o->cmd_sram_limit : t->cmd_sram_bytes);
   if (!rc && (o->out || o->emit_c)) {
     tpkg_package pk = {0};
     const char **names = calloc(2 * (size_t)p->n_kernels + 1, sizeof *names); /* ONNX nodes of each kernel */

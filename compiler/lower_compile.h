@@ -15,6 +15,7 @@ typedef struct lower_compile_opts {
   FILE *report;          /* --report: memory fit and kernels go here, or NULL */
   int no_fusion;         /* --no-fusion */
   int no_sram_residency; /* --no-sram-residency */
+  long long cmd_sram_limit; /* --cmd-sram-limit: command SRAM budget in bytes (0: the target's) */
 } lower_compile_opts;
 
 enum { LOWER_COMPILE_UNSUPPORTED = -2 }; /* an op with no lowering yet (e.g. a float Conv) */

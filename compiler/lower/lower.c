@@ -564,6 +564,7 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
     if (lower_node(p, k, d) != 0) goto fail;
   }
   p->dram_bytes = align16(p->consts_base + p->consts_bytes);
+  if (lower_segment(p, o && o->cmd_sram_limit > 0 ? o->cmd_sram_limit : t->cmd_sram_bytes, d) != 0) goto fail;
   return p;
 fail:
   lower_program_free(p);
@@ -572,7 +573,11 @@ fail:
 
 void lower_program_free(lower_program *p) {
   if (!p) return;
-  for (int i = 0; i < p->n_kernels; i++) free(p->kernels[i].stream.bytes);
+  for (int i = 0; i < p->n_kernels; i++) {
+    free(p->kernels[i].stream.bytes);
+    for (int j = 0; j < p->kernels[i].n_segs; j++) free(p->kernels[i].segs[j].bytes);
+    free(p->kernels[i].segs);
+  }
   free(p->kernels);
   free(p->tensors);
   free(p->fused);

@@ -78,6 +78,9 @@ typedef struct lower_kernel {
   int64_t spad_rows_used;  /* peak scratchpad rows */
   int64_t acc_rows_used;   /* peak accumulator rows */
   int64_t param_rows_used; /* PARAM rows */
+  lower_stream *segs;      /* n_segs > 0: the stream cut into segments that each fit the command
+                            * SRAM and run alone (lower_segment.c); the firmware runs them in order */
+  int n_segs;              /* 0: the stream fits whole */
 } lower_kernel;
 
 typedef struct lower_program {
@@ -104,6 +107,7 @@ typedef struct lower_opts {
   int no_fusion;         /* 1: every op its own kernel (--no-fusion) */
   int no_sram_residency; /* 1: every intermediate through DRAM (--no-sram-residency) */
   int *unsupported;      /* if not NULL: set to 1 when the error is an op with no lowering yet */
+  int64_t cmd_sram_limit; /* > 0: command SRAM budget in bytes instead of the target's (tests: forces segments) */
 } lower_opts;
 
 /* Lowers quantised graph g for target t.  Returns a program the caller frees,
@@ -119,6 +123,13 @@ const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v)
  * the blocked DRAM layout at dst (t->bytes bytes), and back. */
 void lower_pack(const lower_tensor *t, int dim, const int8_t *src, uint8_t *dst);
 void lower_unpack(const lower_tensor *t, int dim, const uint8_t *src, int8_t *dst);
+
+/* Cuts every kernel stream longer than limit_bytes / 16 commands into
+ * segments (k->segs) that each fit and run alone as their own stream: cuts
+ * outside LOOP bodies where no token is in flight, each segment replaying
+ * the configuration commands in effect.  0, or -1 with d filled naming a
+ * kernel that has no safe cut within the budget. */
+int lower_segment(lower_program *p, int64_t limit_bytes, diag *d);
 
 /* The cost model's cycle estimate of a stream (lower_cost.c): the busiest
  * unit's total, loops expanded. */

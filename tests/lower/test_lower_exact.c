@@ -17,6 +17,11 @@
 #include "pipeline.h"
 #include "ref_exec.h"
 
+/* The forced command SRAM budget of the segmenting case (bytes). */
+#ifndef SEG_LIMIT
+#define SEG_LIMIT 192
+#endif
+
 static uint32_t rng = 12345;
 static int rnd(int lo, int hi) { /* uniform in [lo, hi] */
   rng = rng * 1103515245u + 12345u;
@@ -214,6 +219,7 @@ static int8_t *run_ref(ir_graph *g, const int8_t *input) {
 static int passed, failed;
 static int no_fusion; /* lower with --no-fusion */
 static int no_sram;   /* lower with --no-sram-residency */
+static int64_t cmd_limit; /* > 0: command SRAM budget (forces segments; every case must then segment) */
 
 /* Runs fallback kernel k on the host as the firmware would: its input from
  * the DRAM window (unpacked when blocked), ref_eval, its output back. */
@@ -254,7 +260,7 @@ static int run_fallback(const lower_program *p, const lower_kernel *k, uint8_t *
 static void check(const char *what, ir_graph *g, const char *tname, const void *input, const void *ref,
                   lower_sched sched) {
   const tsl_target_t *t = tsl_target_find(tname);
-  lower_opts o = {.sched = sched, .no_fusion = no_fusion, .no_sram_residency = no_sram};
+  lower_opts o = {.sched = sched, .no_fusion = no_fusion, .no_sram_residency = no_sram, .cmd_sram_limit = cmd_limit};
   diag d = {0};
   lower_program *p = lower_graph(g, t, &o, &d);
   if (!p) {
@@ -268,7 +274,7 @@ static void check(const char *what, ir_graph *g, const char *tname, const void *
   if (ti->blocked) lower_pack(ti, (int)t->dim, input, dram + ti->dram);
   else memcpy(dram + ti->dram, input, ti->bytes);
   npu_model_t *m = npu_model_new(t);
-  int ok = 1, nfb = 0;
+  int ok = 1, nfb = 0, nseg = 0;
   uint32_t cmds = 0;
   for (int i = 0; i < p->n_kernels && ok; i++) {
     const lower_kernel *k = &p->kernels[i];
@@ -281,13 +287,31 @@ static void check(const char *what, ir_graph *g, const char *tname, const void *
       }
       continue;
     }
-    npu_run_t run = {.stream = k->stream.bytes, .stream_len = k->stream.n, .dram = dram, .dram_size = p->dram_bytes};
-    npu_result_t r;
-    cmds += run.stream_len;
-    if (npu_model_run(m, &run, &r) != 0) {
-      printf("FAIL: %s on %s: kernel %d (%s): %s\n", what, tname, i, k->node->src, r.message);
-      ok = 0;
+    /* Segment by segment, as the firmware runs a stream too big for the
+     * command SRAM: each its own run (tokens and registers reset). */
+    int ns = k->n_segs ? k->n_segs : 1;
+    nseg += k->n_segs;
+    for (int s = 0; s < ns && ok; s++) {
+      const lower_stream *st = k->n_segs ? &k->segs[s] : &k->stream;
+      if (cmd_limit > 0 && 16 * (int64_t)st->n > cmd_limit) {
+        printf("FAIL: %s on %s: kernel %d segment %d is %u commands, over the %lld-byte budget\n", what, tname, i, s,
+               st->n, (long long)cmd_limit);
+        ok = 0;
+        break;
+      }
+      npu_run_t run = {.stream = st->bytes, .stream_len = st->n, .dram = dram, .dram_size = p->dram_bytes};
+      npu_result_t r;
+      cmds += run.stream_len;
+      if (npu_model_run(m, &run, &r) != 0) {
+        printf("FAIL: %s on %s: kernel %d (%s) segment %d: %s\n", what, tname, i, k->node->src, s, r.message);
+        ok = 0;
+      }
     }
+  }
+  if (ok && cmd_limit > 0 && nseg == 0) {
+    printf("FAIL: %s on %s: a %lld-byte command SRAM budget cut no stream into segments\n", what, tname,
+           (long long)cmd_limit);
+    ok = 0;
   }
   if (ok) {
     const ir_value *ov = g->outputs[0];
@@ -306,7 +330,8 @@ static void check(const char *what, ir_graph *g, const char *tname, const void *
     free(out);
   }
   if (ok) {
-    printf("PASS: %s on %s (%d kernels, %d fallbacks, %u commands)\n", what, tname, p->n_kernels - nfb, nfb, cmds);
+    printf("PASS: %s on %s (%d kernels, %d fallbacks, %u commands, %d segments)\n", what, tname, p->n_kernels - nfb,
+           nfb, cmds, nseg);
     passed++;
   } else {
     failed++;
@@ -509,6 +534,10 @@ int main(void) {
     run_case("avgpool excl/incl + requant + global pool + flatten + fc", g, dflt);
   }
   net_case("tiny_cnn", 7);
+  /* Streams over a (forced) small command SRAM run segment by segment, bit-exactly. */
+  cmd_limit = SEG_LIMIT;
+  net_case("tiny_cnn", 7);
+  cmd_limit = 0;
   net_case("resnet18", 7);
   net_case("squeezenet1_1", 7);
   net_case("mobilenet_v2", 7);
