@@ -27,6 +27,7 @@ module npu_check #(
   input  wire logic [127:0]       cfg_epi_i,
   /* verilator lint_on UNUSEDSIGNAL */
   input  wire logic [31:0]        dram_size_i,
+  input  wire logic               en_i,           // outputs are looked at this cycle
   output      logic [7:0]         err_o,
   output      logic [127:0]       eff_o,          // the command with effective slot fields
   output      logic [81:0]        side_o          // {in[33:0], iy0[23:0], ix0[23:0]}
@@ -144,10 +145,17 @@ module npu_check #(
   s64_t s_n0, s_oh, s_ow, s_last, s_dlast, s_esz, s_end;
   logic s_src_spad, s_dst_spad, s_raw;
 
+  // Only computed when en_i: the 64-bit range arithmetic is most of what a
+  // Verilated NPU evaluates each cycle, and the dispatcher reads err_o only
+  // in its check state. Otherwise err_o is ErrNone (a mux in hardware).
   always_comb begin
     err   = tessel_isa_pkg::ErrNone;
     tok   = cmd_i[11:8];
     dsize = 64'(dram_size_i);
+    {l_mem, l_n0, l_nx, l_ny, l_nz, l_pt, l_pb, l_pl, l_pr, l_rows, l_last, l_ry, l_rx, l_e, l_end, l_pad} = '0;
+    {c_oh, c_ow, c_ncb, c_last, c_wrows, iy_lo, iy_hi, ix_lo, ix_hi, in_lo, in_hi, v_last, in_any} = '0;
+    {va_rows, va_b, s_n0, s_oh, s_ow, s_last, s_dlast, s_esz, s_end, s_src_spad, s_dst_spad, s_raw} = '0;
+    if (en_i) begin
     // LOAD
     l_mem = 64'(cmd_i[13:12]);
     l_n0  = 64'(cmd_i[20:16]);
@@ -276,6 +284,7 @@ module npu_check #(
       endcase
     end
     if (!is_queue_op(op)) err = tessel_isa_pkg::ErrBadOpcode;
+    end
   end
 
   function automatic logic is_queue_op(logic [7:0] o);

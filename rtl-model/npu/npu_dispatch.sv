@@ -131,6 +131,7 @@ module npu_dispatch #(
     .cfg_store_i (cfg_q[3]),
     .cfg_epi_i   (cfg_q[4]),
     .dram_size_i (dram_size_i),
+    .en_i        (state_q == StCheck),
     .err_o       (chk_err),
     .eff_o       (chk_eff),
     .side_o      (chk_side)
