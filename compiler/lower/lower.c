@@ -233,55 +233,73 @@ static int conv_geom(const ir_node *n, const ir_node *pool, const lower_tensor *
 }
 
 /* SRAM residency (Vela's cascading, for one step): the output y of kernel k
- * stays in the scratchpad for its only consumer, a conv/matmul kernel, when
- * both kernels still have a tiling with the resident rows reserved.  The
- * region sits at the top of the scratchpad, or just below the producer's
- * resident input when they would overlap.  Returns its row, or -1 (DRAM). */
+ * stays in the scratchpad for its consumers, one or two conv/matmul kernels
+ * that read it as their input and run right after k (squeezenet's squeeze
+ * output feeds both expand convs), when every kernel involved still has a
+ * tiling with the resident rows reserved.  A consumer never writes below
+ * its spad_limit, so the rows survive the first consumer for the second.
+ * The region sits at the top of the scratchpad, or just below the
+ * producer's resident input when they would overlap.  Returns its row, or
+ * -1 (DRAM). */
 static int64_t resident_row(const lower_program *p, const lower_kernel *k, const lower_tensor *x,
                             const lower_tensor *y, const lower_conv_geom *pg) {
   const ir_graph *gr = p->graph;
   const tsl_target_t *t = p->target;
-  if (p->no_sram_residency || y->alias >= 0 || y->v->is_output || ir_use_count(gr, y->v) != 1) return -1;
+  const int uses = ir_use_count(gr, y->v);
+  if (p->no_sram_residency || y->alias >= 0 || y->v->is_output || uses < 1 || uses > 2) return -1;
   for (int i = 0; i < p->n_tensors; i++)
     if (p->tensors[i].alias == (int)(y - p->tensors)) return -1;
-  const ir_node *c = NULL;
-  int ci = -1;
+  const ir_node *cs[2];
+  int cis[2], nc = 0;
   for (int i = 0; i < gr->n_nodes; i++)
-    if (gr->nodes[i]->n_in && gr->nodes[i]->in[0] == y->v) c = gr->nodes[i], ci = i;
-  if (!c || (c->op != IR_OP_QCONV && c->op != IR_OP_QMATMUL)) return -1;
-  if (p->fused_add[ci]) return -1; /* its top rows hold its own output for the fused add */
-  /* The consumer must be the next kernel: any kernel in between would use
-   * the scratchpad rows the tensor waits in. */
+    for (int j = 0; j < gr->nodes[i]->n_in; j++)
+      if (gr->nodes[i]->in[j] == y->v) {
+        if (j != 0 || nc == 2) return -1; /* only as a conv/matmul's activation input */
+        cs[nc] = gr->nodes[i], cis[nc++] = i;
+      }
+  if (nc != uses) return -1;
+  for (int j = 0; j < nc; j++) {
+    if (cs[j]->op != IR_OP_QCONV && cs[j]->op != IR_OP_QMATMUL) return -1;
+    if (p->fused_add[cis[j]]) return -1; /* its top rows hold its own output for the fused add */
+  }
+  /* The consumers must be the next kernels: any other kernel in between
+   * would use the scratchpad rows the tensor waits in. */
   int pi = 0;
   while (pi < gr->n_nodes && gr->nodes[pi] != k->node) pi++;
-  for (int i = pi + 1; i < ci; i++) {
+  for (int i = pi + 1; i < cis[nc - 1]; i++) {
     const ir_node *n = gr->nodes[i];
+    if (i == cis[0]) continue;
     if (!(is_alias(p, n) || is_fused(gr, p, n) || (n->op == IR_OP_CONCAT && is_concat_done(p, n)))) return -1;
   }
-  const ir_node *cpool = p->fused[ci];
-  const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : c)->out);
-  if (!z || !z->blocked) return -1;
   const int64_t rows = y->blocks * y->h * y->w;
   const int64_t xr = x->spad_row, xrows = x->blocks * x->h * x->w;
   int64_t row = t->spad_rows - rows;
   if (xr >= 0 && row < xr + xrows) row = xr - rows; /* below the producer's live input */
   if (row < 1) return -1;
-  /* Worth it only if the DRAM saved (y written and read back) exceeds what
-   * the smaller working sets add in reloads, by the same load arithmetic. */
+  /* Worth it only if the DRAM saved (y written once and read by each
+   * consumer) exceeds what the smaller working sets add in reloads, by the
+   * same load arithmetic. */
   lower_conv_geom g = *pg, g0 = *pg;
   g.out_spad = row;
   g.spad_limit = xr >= 0 && xr < row ? xr : row;
-  lower_conv_geom cg, cg0;
-  if (conv_geom(c, cpool, y, z, &cg, NULL, NULL)) return -1;
-  cg0 = cg;
-  cg.in_spad = row;
-  cg.spad_limit = row;
-  int64_t with_p = lower_conv_load_bytes(t, &g, &k->sched, x->blocks, y->blocks);
-  int64_t with_c = lower_conv_load_bytes(t, &cg, &k->sched, y->blocks, z->blocks);
-  int64_t without = lower_conv_load_bytes(t, &g0, &k->sched, x->blocks, y->blocks) +
-                    lower_conv_load_bytes(t, &cg0, &k->sched, y->blocks, z->blocks);
-  if (with_p < 0 || with_c < 0) return -1;
-  return with_p + with_c < without + 2 * (int64_t)y->bytes ? row : -1;
+  int64_t with = lower_conv_load_bytes(t, &g, &k->sched, x->blocks, y->blocks);
+  int64_t without = lower_conv_load_bytes(t, &g0, &k->sched, x->blocks, y->blocks);
+  if (with < 0) return -1;
+  for (int j = 0; j < nc; j++) {
+    const ir_node *cpool = p->fused[cis[j]];
+    const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : cs[j])->out);
+    if (!z || !z->blocked) return -1;
+    lower_conv_geom cg, cg0;
+    if (conv_geom(cs[j], cpool, y, z, &cg, NULL, NULL)) return -1;
+    cg0 = cg;
+    cg.in_spad = row;
+    cg.spad_limit = row;
+    int64_t wc = lower_conv_load_bytes(t, &cg, &k->sched, y->blocks, z->blocks);
+    if (wc < 0) return -1;
+    with += wc;
+    without += lower_conv_load_bytes(t, &cg0, &k->sched, y->blocks, z->blocks);
+  }
+  return with < without + (1 + nc) * (int64_t)y->bytes ? row : -1;
 }
 
 static int vadd_params(const ir_node *n, lower_vadd_params *v, diag *d);
