@@ -81,32 +81,32 @@ module npu_check #(
   s64_t st_src_pitch, st_sx, st_sy, st_spad_pitch;
   s64_t e_pool_k, e_pool_s, e_src_h, e_src_w;
   always_comb begin
-    ld_sx = 64'(cfg_load_i[63:32]);
-    ld_sy = 64'(cfg_load_i[95:64]);
-    ld_sz = 64'(cfg_load_i[127:96]);
-    g_out_pitch = 64'(cfg_exec_i[27:12]);
-    g_kh        = 64'(cfg_exec_i[39:32]);
-    g_kw        = 64'(cfg_exec_i[47:40]);
-    g_ncb       = 64'(cfg_exec_i[55:48]);
-    g_sy        = 64'(cfg_exec_i[66:64]);
-    g_sx        = 64'(cfg_exec_i[69:67]);
-    g_dy        = 64'(cfg_exec_i[72:70]);
-    g_dx        = 64'(cfg_exec_i[75:73]);
-    g_in_h      = 64'(cfg_exec_i[85:76]);
-    g_in_w      = 64'(cfg_exec_i[95:86]);
-    g_in_pitch  = 64'(cfg_exec_i[111:96]);
-    g_cb_stride = 64'(cfg_exec_i[127:112]);
-    v_shift = 64'(cfg_vec_i[17:12]);
-    v_lo    = 64'($signed(cfg_vec_i[119:112]));
-    v_hi    = 64'($signed(cfg_vec_i[127:120]));
-    st_src_pitch  = 64'(cfg_store_i[27:12]);
-    st_sx         = 64'(cfg_store_i[63:32]);
-    st_sy         = 64'(cfg_store_i[95:64]);
-    st_spad_pitch = 64'(cfg_store_i[111:96]);
-    e_pool_k = 64'(cfg_epi_i[14:12]);
-    e_pool_s = 64'(cfg_epi_i[17:15]);
-    e_src_h  = 64'(cfg_epi_i[55:48]);
-    e_src_w  = 64'(cfg_epi_i[63:56]);
+    ld_sx = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideXLsb +: tessel_isa_pkg::CfgLoadStrideXWidth]);
+    ld_sy = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideYLsb +: tessel_isa_pkg::CfgLoadStrideYWidth]);
+    ld_sz = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideZLsb +: tessel_isa_pkg::CfgLoadStrideZWidth]);
+    g_out_pitch = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecOutPitchLsb +: tessel_isa_pkg::CfgExecOutPitchWidth]);
+    g_kh        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecKhLsb +: tessel_isa_pkg::CfgExecKhWidth]);
+    g_kw        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecKwLsb +: tessel_isa_pkg::CfgExecKwWidth]);
+    g_ncb       = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecNcbLsb +: tessel_isa_pkg::CfgExecNcbWidth]);
+    g_sy        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecStrideYLsb +: tessel_isa_pkg::CfgExecStrideYWidth]);
+    g_sx        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecStrideXLsb +: tessel_isa_pkg::CfgExecStrideXWidth]);
+    g_dy        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecDilYLsb +: tessel_isa_pkg::CfgExecDilYWidth]);
+    g_dx        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecDilXLsb +: tessel_isa_pkg::CfgExecDilXWidth]);
+    g_in_h      = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecInHLsb +: tessel_isa_pkg::CfgExecInHWidth]);
+    g_in_w      = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecInWLsb +: tessel_isa_pkg::CfgExecInWWidth]);
+    g_in_pitch  = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecInPitchLsb +: tessel_isa_pkg::CfgExecInPitchWidth]);
+    g_cb_stride = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecCbStrideLsb +: tessel_isa_pkg::CfgExecCbStrideWidth]);
+    v_shift = 64'(cfg_vec_i[tessel_isa_pkg::CfgVecShiftLsb +: tessel_isa_pkg::CfgVecShiftWidth]);
+    v_lo    = 64'($signed(cfg_vec_i[tessel_isa_pkg::CfgVecLoLsb +: tessel_isa_pkg::CfgVecLoWidth]));
+    v_hi    = 64'($signed(cfg_vec_i[tessel_isa_pkg::CfgVecHiLsb +: tessel_isa_pkg::CfgVecHiWidth]));
+    st_src_pitch  = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreSrcPitchLsb +: tessel_isa_pkg::CfgStoreSrcPitchWidth]);
+    st_sx         = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreStrideXLsb +: tessel_isa_pkg::CfgStoreStrideXWidth]);
+    st_sy         = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreStrideYLsb +: tessel_isa_pkg::CfgStoreStrideYWidth]);
+    st_spad_pitch = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreSpadPitchLsb +: tessel_isa_pkg::CfgStoreSpadPitchWidth]);
+    e_pool_k = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiPoolKLsb +: tessel_isa_pkg::CfgEpiPoolKWidth]);
+    e_pool_s = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiPoolSLsb +: tessel_isa_pkg::CfgEpiPoolSWidth]);
+    e_src_h  = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiSrcHLsb +: tessel_isa_pkg::CfgEpiSrcHWidth]);
+    e_src_w  = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiSrcWLsb +: tessel_isa_pkg::CfgEpiSrcWWidth]);
   end
 
   // ---- effective slot fields ----------------------------------------------------
