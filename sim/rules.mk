@@ -166,11 +166,15 @@ test-lint-soc: $(foreach t,$(LINT_SOC_NPU_TGTS),$(call sim_npu_sv,$(t)))
 BENCH_CPU_ELF := $(BUILD)/firmware/bench-cpu.elf
 BENCHES += sim-speed
 .PHONY: bench-sim-speed
-bench-sim-speed: $(TESSEL_SIM_BIN) $(SOC_TEST_DIR)/speed_loop.elf
+# Speed of both simulator builds on one CPU-bound firmware: the SoC alone
+# (the control core's figure) and the default npu8 SoC with the NPU idle.
+bench-sim-speed: $(TESSEL_SIM_BIN) $(SOC_ONLY_SIM) $(SOC_TEST_DIR)/speed_loop.elf
 	@$(if $(filter $(BENCH_CPU_ELF),$(ALL)),$(MAKE) --no-print-directory $(BENCH_CPU_ELF) >/dev/null;) \
 	elf=$(if $(filter $(BENCH_CPU_ELF),$(ALL)),$(BENCH_CPU_ELF),$(SOC_TEST_DIR)/speed_loop.elf); \
-	echo "bench-sim-speed: $$elf on tessel-sim (one host core)"; \
-	$(TESSEL_SIM_BIN) $$elf --stats 2>&1 >/dev/null | sed -n 's/^tessel-sim: /bench-sim-speed: /p' | grep -v DRAM
+	for sim in $(SOC_ONLY_SIM) $(TESSEL_SIM_BIN); do \
+	  echo "bench-sim-speed: $$elf on $$sim ($$($$sim --version | head -n 1); one host core)"; \
+	  $$sim $$elf --stats 2>&1 >/dev/null | sed -n 's/^tessel-sim: /bench-sim-speed: /p' | grep -v DRAM; \
+	done
 
 # ---- memport: Verilator bench of arbiter (+ register slice) --------------------
 # Built twice: the arbiter with the SoC's register slice, and the arbiter
