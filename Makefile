@@ -37,9 +37,9 @@ setup-test:
 	@bash mk/setup.sh test
 
 # `make demo` needs only the simulation toolchain: it builds just what it runs.
-# (Recursive `=`: LOWER_TEST_OBJ comes from compiler/lower.mk, included below.)
-DEMO_EVAL = $(LOWER_TEST_OBJ)/digits-eval-fast
-DEMO_DEPS = $(BIN)/tessel $(BIN)/tessel-sim $(BIN)/npy-check $(DEMO_EVAL) \
+# The digits evaluator (compiler/digits.mk) runs the compiled model on the C model.
+DEMO_EVAL := $(LOWER_TEST_OBJ)/digits-eval-fast
+DEMO_DEPS := $(BIN)/tessel $(BIN)/tessel-sim $(BIN)/npy-check $(DEMO_EVAL) \
             $(BUILD)/firmware/hello.elf $(BUILD)/firmware/bench-cpu.elf
 demo: setup-demo
 	@$(MAKE) --no-print-directory $(DEMO_DEPS)
