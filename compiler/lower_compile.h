@@ -18,7 +18,7 @@ typedef struct lower_compile_opts {
   long long cmd_sram_limit; /* --cmd-sram-limit: command SRAM budget in bytes (0: the target's) */
 } lower_compile_opts;
 
-enum { LOWER_COMPILE_UNSUPPORTED = -2 }; /* an op with no lowering yet (e.g. a float Conv) */
+enum { LOWER_COMPILE_UNSUPPORTED = -2 }; /* an int8 op with neither an NPU lowering nor a fallback yet */
 
 /* Lowers g (after the quantisation pipeline) and writes the package to
  * o->out and/or, as C source, to o->emit_c (the same bytes; neither: lower

@@ -475,6 +475,16 @@ static const ir_node *fusable_add(const ir_graph *g, lower_program *p, int i) {
   return lower_conv_load_bytes(p->target, &cg, &none, x->blocks, y->blocks) < 0 ? NULL : n;
 }
 
+/* Whether g holds any int8 compute op (a quantised model, from --calib or QDQ). */
+static int has_quantised_op(const ir_graph *g) {
+  for (int i = 0; i < g->n_nodes; i++)
+    switch (g->nodes[i]->op) {
+    case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD: case IR_OP_QAVGPOOL: case IR_OP_QREQUANT: return 1;
+    default: break;
+    }
+  return 0;
+}
+
 /* One node -> one kernel (or a fallback record). */
 static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   const ir_node *n = k->node;
@@ -496,10 +506,15 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   }
   k->fallback_op = fallback_op(n);
   if (!k->fallback_op) {
-    if (p->unsupported) *p->unsupported = 1;
+    /* A float op is the user's model, not a missing feature: the NPU runs
+     * int8 only, so the model must be quantised (bad input, exit 1). */
+    if (ir_dtype_is_float(n->out->dtype) && !has_quantised_op(p->graph))
+      return ir_node_error(d, n, "the model is float: compile it with --calib X.npy (calibration samples for "
+                           "post-training quantisation) or give a QDQ-quantised model");
     if (ir_dtype_is_float(n->out->dtype))
-      return ir_node_error(d, n, "lowering to a package is not implemented yet for float %s (quantise the model: "
-                           "--calib X.npy)", ir_op_name(n->op));
+      return ir_node_error(d, n, "stays float after quantisation (the NPU runs int8 only): give --calib X.npy, or "
+                           "QuantizeLinear/DequantizeLinear around it in the model");
+    if (p->unsupported) *p->unsupported = 1;
     return ir_node_error(d, n, "%s runs neither on the NPU nor as a firmware fallback yet", ir_op_name(n->op));
   }
   k->kind = LOWER_K_FALLBACK;

@@ -66,7 +66,7 @@ expect 2 "missing --pass" opt $in/../filecheck/dce.tir
 expect 2 "unknown pass 'nosuch'" opt $in/../filecheck/dce.tir --pass=dce,nosuch
 expect 2 "--print-after: unknown pass 'bogus'" compile $in/convbn.onnx -o $tmp/x.tpkg --print-after=bogus
 expect 2 "give one -o OUT.tpkg" compile $in/convbn.onnx
-expect 3 "lowering to a package is not implemented yet" compile $in/convbn.onnx -o $tmp/x.tpkg --target npu8
+expect 1 "the model is float: compile it with --calib X.npy" compile $in/convbn.onnx -o $tmp/x.tpkg --target npu8
 expect 1 "--bind needs an ONNX model" ir $in/../filecheck/dce.tir --bind a=b.npy
 expect 2 "give -o OUT.npy" ref $in/convbn.onnx
 expect 1 "no --input given for graph input 'x'" ref $in/convbn.onnx -o $tmp/y.npy
