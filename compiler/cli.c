@@ -16,6 +16,7 @@
 #include "pipeline.h"
 #include "quant.h"
 #include "ref_exec.h"
+#include "profile_cli.h"
 #include "tpkg_inspect.h"
 
 enum { MAX_LIST = 64 };
@@ -59,6 +60,7 @@ static const char *const usage_main =
     "  passes   list the graph passes\n"
     "  inspect  validate a model package and print it (streams disassembled)\n"
     "  emit-c   write a model package as a C array for firmware\n"
+    "  profile  report a run's profile: per-kernel table, CSV/JSON, Chrome trace, SVG charts\n"
     "options: --help, --version (also after each command)\n";
 
 static const char *const usage_ir =
@@ -635,6 +637,7 @@ int cli_main(int argc, char **argv) {
     return CLI_OK;
   }
   if (!strcmp(cmd, "inspect")) return tpkg_inspect_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "profile")) return profile_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "emit-c")) return tpkg_emit_c_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "passes")) {
     for (const pass_info *p = pass_registry; p->name; p++) printf("%-14s %s\n", p->name, p->what);

@@ -38,6 +38,7 @@ COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(filte
                          $(COMPILER_OBJ_SAN)/npu_arith.o \
                          $(COMPILER_OBJ_SAN)/onnx.pb-c.o
 include compiler/tpkg.mk
+include compiler/profile.mk
 include compiler/lower.mk
 include compiler/digits.mk
 

@@ -1,0 +1,78 @@
+/* profile_rows: derived per-kernel figures (formulas: docs/profiling.md). */
+#include "profile_report.h"
+
+#include <math.h>
+#include <string.h>
+
+static double ratio(uint64_t num, uint64_t den) { return den ? (double)num / (double)den : NAN; }
+
+/* Figures every row computes the same way from a counter set. */
+static void from_counters(prof_row *r, const uint64_t *c, uint64_t dim) {
+  double peak = (double)c[TSL_CNT_CYCLES] * (double)dim * (double)dim;
+  r->npu_cycles = c[TSL_CNT_CYCLES];
+  r->macs = c[TSL_CNT_MACS];
+  r->util = peak > 0 ? (double)r->macs / peak : NAN;
+  r->useful_util = peak > 0 ? (double)r->useful_macs / peak : NAN;
+  r->spad_rd = c[TSL_CNT_SPAD_RD_BYTES];
+  r->spad_wr = c[TSL_CNT_SPAD_WR_BYTES];
+  r->acc_rd = c[TSL_CNT_ACC_RD_BYTES];
+  r->acc_wr = c[TSL_CNT_ACC_WR_BYTES];
+  r->dram_rd = c[TSL_CNT_DRAM_RD_BYTES];
+  r->dram_wr = c[TSL_CNT_DRAM_WR_BYTES];
+  r->dram_over_compulsory = ratio(r->dram_rd + r->dram_wr, r->compulsory);
+  r->intensity = ratio(r->macs, r->dram_rd + r->dram_wr);
+  r->stall_dma = c[TSL_CNT_LOAD_STALL_DRAM] + c[TSL_CNT_STORE_STALL_DRAM];
+  r->stall_token = c[TSL_CNT_LOAD_STALL_TOKEN] + c[TSL_CNT_EXEC_STALL_TOKEN] + c[TSL_CNT_STORE_STALL_TOKEN];
+  r->stall_preload = c[TSL_CNT_EXEC_STALL_PRELOAD];
+  r->load_busy = c[TSL_CNT_LOAD_BUSY];
+  r->exec_busy = c[TSL_CNT_EXEC_BUSY];
+  r->store_busy = c[TSL_CNT_STORE_BUSY];
+  r->ratio = ratio(r->npu_cycles, r->estimate);
+}
+
+size_t prof_rows(arena *a, const profile *p, prof_row **rows) {
+  size_t n = p->nkernels + p->nfallbacks + 1;
+  prof_row *r = arena_alloc(a, n * sizeof *r);
+  if (!r) return 0;
+  prof_row *tot = &r[n - 1];
+  uint64_t fb = 0;
+  for (size_t i = 0; i < p->nfallbacks; i++) fb += p->fallbacks[i].core_cycles;
+  tot->kind = PROF_ROW_TOTAL;
+  tot->name = "total";
+  tot->fallback_cycles = fb;
+  for (size_t i = 0; i < p->nkernels; i++) {
+    const prof_kernel *k = &p->kernels[i];
+    prof_row *x = &r[i];
+    x->kind = PROF_ROW_KERNEL;
+    x->index = i;
+    x->id = k->id;
+    x->name = k->name;
+    x->nodes = k->onnx_nodes;
+    x->nnodes = k->nonnx;
+    x->cycles = k->c[TSL_CNT_CYCLES];
+    x->useful_macs = k->useful_macs;
+    x->compulsory = k->compulsory_dram_bytes;
+    x->estimate = k->estimate_cycles;
+    from_counters(x, k->c, p->dim);
+    tot->useful_macs += k->useful_macs;
+    tot->compulsory += k->compulsory_dram_bytes;
+    tot->estimate += k->estimate_cycles;
+  }
+  for (size_t i = 0; i < p->nfallbacks; i++) {
+    const prof_fallback *f = &p->fallbacks[i];
+    prof_row *x = &r[p->nkernels + i];
+    x->kind = PROF_ROW_FALLBACK;
+    x->index = i;
+    x->name = f->name;
+    x->nodes = &f->op;
+    x->nnodes = 1;
+    x->cycles = f->core_cycles;
+    x->fallback_cycles = f->core_cycles;
+    x->util = x->useful_util = x->dram_over_compulsory = x->intensity = x->ratio = NAN;
+  }
+  from_counters(tot, p->total, p->dim);
+  tot->cycles = p->total[TSL_CNT_CYCLES] + fb;
+  for (size_t i = 0; i < n; i++) r[i].share = ratio(r[i].cycles, tot->cycles);
+  *rows = r;
+  return n;
+}

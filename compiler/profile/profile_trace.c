@@ -1,0 +1,90 @@
+/* profile_trace: Chrome trace JSON of a profile (see profile_trace.h). */
+#include "profile_trace.h"
+
+#include <inttypes.h>
+
+#include "profile_report.h"
+
+enum { TID_KERNELS = 1, TID_LOAD, TID_EXEC, TID_STORE, TID_CORE };
+
+static const char *const unit_names[PROF_NUNITS] = {"LOAD", "EXEC", "STORE"};
+
+typedef struct {
+  FILE *f;
+  double mhz;  /* cycles per microsecond */
+  int first;   /* no event written yet */
+} tracer;
+
+static void begin_event(tracer *t) {
+  fprintf(t->f, "%s\n    ", t->first ? "" : ",");
+  t->first = 0;
+}
+
+static void thread_name(tracer *t, int tid, const char *name) {
+  begin_event(t);
+  fprintf(t->f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"args\": {\"name\": ", tid);
+  prof_json_str(t->f, name);
+  fprintf(t->f, "}},");
+  fprintf(t->f, "\n    {\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"args\": "
+                "{\"sort_index\": %d}}", tid, tid);
+}
+
+/* A complete ("X") slice from cycle start lasting dur cycles; args follow. */
+static void slice(tracer *t, int tid, const char *name, const char *cat, uint64_t start, uint64_t dur) {
+  begin_event(t);
+  fprintf(t->f, "{\"name\": ");
+  prof_json_str(t->f, name && *name ? name : "(unnamed)");
+  fprintf(t->f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.4f, \"dur\": %.4f, \"args\": {", cat,
+          tid, (double)start / t->mhz, (double)dur / t->mhz);
+  fprintf(t->f, "\"start_cycle\": %" PRIu64 ", \"cycles\": %" PRIu64, start, dur);
+}
+
+void prof_print_trace(FILE *f, const profile *p) {
+  tracer t = {f, p->clock_mhz ? (double)p->clock_mhz : 1.0, 1};
+  fprintf(f, "{\n  \"displayTimeUnit\": \"ns\",\n  \"otherData\": {\"model\": ");
+  prof_json_str(f, p->model);
+  fprintf(f, ", \"target\": ");
+  prof_json_str(f, p->target);
+  fprintf(f, ", \"engine\": ");
+  prof_json_str(f, p->engine);
+  fprintf(f, ", \"clock_mhz\": %" PRIu64 ", \"slices\": \"%s\"},\n  \"traceEvents\": [", p->clock_mhz,
+          p->commands ? "commands" : "busy cycles per kernel and unit");
+  begin_event(&t);
+  fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": ");
+  prof_json_str(f, p->target);
+  fprintf(f, "}}");
+  thread_name(&t, TID_KERNELS, "kernels");
+  for (int u = 0; u < PROF_NUNITS; u++) thread_name(&t, TID_LOAD + u, unit_names[u]);
+  thread_name(&t, TID_CORE, "control core (fallback ops)");
+  static const int busy[PROF_NUNITS] = {TSL_CNT_LOAD_BUSY, TSL_CNT_EXEC_BUSY, TSL_CNT_STORE_BUSY};
+  for (size_t i = 0; i < p->nkernels; i++) {
+    const prof_kernel *k = &p->kernels[i];
+    slice(&t, TID_KERNELS, k->name, "kernel", k->start, k->c[TSL_CNT_CYCLES]);
+    fprintf(f, ", \"index\": %zu, \"id\": %" PRIu64 ", \"macs\": %" PRIu64 ", \"dram_bytes\": %" PRIu64 "}}", i, k->id,
+            k->c[TSL_CNT_MACS], k->c[TSL_CNT_DRAM_RD_BYTES] + k->c[TSL_CNT_DRAM_WR_BYTES]);
+    for (int u = 0; u < PROF_NUNITS && !p->commands; u++) {
+      if (!k->c[busy[u]]) continue;
+      slice(&t, TID_LOAD + u, k->name, "busy", k->start, k->c[busy[u]]);
+      fprintf(f, ", \"kernel\": %zu, \"busy_cycles\": %" PRIu64 "}}", i, k->c[busy[u]]);
+    }
+  }
+  for (size_t i = 0; i < p->ncommands; i++) {
+    const prof_command *c = &p->commands[i];
+    slice(&t, TID_LOAD + c->unit, c->op, "command", c->start, c->end - c->start);
+    fprintf(f, ", \"kernel\": %" PRIu64 ", \"command\": %" PRIu64, c->kernel, c->index);
+    if (c->kernel_index >= 0) fprintf(f, ", \"kernel_index\": %" PRId64, c->kernel_index);
+    fprintf(f, "}}");
+  }
+  /* Fallback ops run on the core after the NPU work (the profile does not
+   * say where in between): back to back from the NPU's last cycle. */
+  uint64_t at = p->total[TSL_CNT_CYCLES];
+  for (size_t i = 0; i < p->nfallbacks; i++) {
+    const prof_fallback *fb = &p->fallbacks[i];
+    slice(&t, TID_CORE, fb->name, "fallback", at, fb->core_cycles);
+    fprintf(f, ", \"op\": ");
+    prof_json_str(f, fb->op);
+    fprintf(f, "}}");
+    at += fb->core_cycles;
+  }
+  fprintf(f, "\n  ]\n}\n");
+}

@@ -1,0 +1,120 @@
+/* profile_cli: `tessel profile`: load, check, report (see profile_cli.h). */
+#include "profile_cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profile/profile.h"
+#include "profile/profile_compare.h"
+#include "profile/profile_report.h"
+#include "profile/profile_svg.h"
+#include "profile/profile_trace.h"
+
+static const char *const usage_profile =
+    "usage: tessel profile P.json [--format table|csv|json|chrome|svg] [-o FILE] [--compare OTHER.json]\n"
+    "  reports a profile from `tessel run --profile` (docs/profiling.md):\n"
+    "  table   per fused kernel: cycles, share, MACs, utilisation, stalls, estimate,\n"
+    "          SRAM and DRAM traffic, compulsory bytes, intensity (default)\n"
+    "  csv, json  the same rows, every column, for scripts\n"
+    "  chrome  a trace for Perfetto / chrome://tracing (one track per unit)\n"
+    "  svg     charts: cycles per kernel, DRAM traffic vs compulsory, roofline\n"
+    "  --compare OTHER.json  P.json and OTHER.json side by side with OTHER/P ratios\n"
+    "                        (formats table, csv, json)\n";
+
+enum { FMT_TABLE, FMT_CSV, FMT_JSON, FMT_CHROME, FMT_SVG };
+
+static int usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "tessel profile: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n%s", usage_profile);
+  return 2;
+}
+
+static int fail(const diag *d) {
+  fprintf(stderr, "tessel profile: %s\n", d->msg);
+  return 1;
+}
+
+static int report(FILE *out, int fmt, arena *a, const profile *p, const profile *other, diag *d) {
+  if (other) {
+    static const prof_cmp_format cf[] = {PROF_CMP_TABLE, PROF_CMP_CSV, PROF_CMP_JSON};
+    return prof_print_compare(out, cf[fmt], a, p, other, d);
+  }
+  if (fmt == FMT_CHROME) {
+    prof_print_trace(out, p);
+    return 0;
+  }
+  prof_row *rows;
+  size_t n = prof_rows(a, p, &rows);
+  if (!n) return diag_oom(d);
+  if (fmt == FMT_TABLE) prof_print_table(out, p, rows, n);
+  else if (fmt == FMT_CSV) prof_print_csv(out, p, rows, n);
+  else if (fmt == FMT_JSON) prof_print_json(out, p, rows, n);
+  else return prof_print_svg(out, p, rows, n, d);
+  return 0;
+}
+
+int profile_main(int argc, char **argv) {
+  static const char *const formats[] = {"table", "csv", "json", "chrome", "svg"};
+  const char *in = NULL, *out_path = NULL, *cmp = NULL;
+  int fmt = FMT_TABLE;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i], *v = NULL;
+    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+      fputs(usage_profile, stdout);
+      return 0;
+    }
+    const char *eq = strchr(arg, '=');
+    size_t klen = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
+    int takes = (klen == 8 && !strncmp(arg, "--format", 8)) || (klen == 2 && !strncmp(arg, "-o", 2)) ||
+                (klen == 9 && !strncmp(arg, "--compare", 9));
+    if (takes) {
+      if (eq && klen != 2) v = eq + 1;
+      else if (i + 1 < argc) v = argv[++i];
+      if (!v || !*v) return usage("%s needs a value", arg);
+    }
+    if (takes && arg[2] == 'f') {
+      fmt = -1;
+      for (int k = 0; k < 5; k++)
+        if (!strcmp(v, formats[k])) fmt = k;
+      if (fmt < 0) return usage("unknown format '%s' (table, csv, json, chrome or svg)", v);
+    } else if (takes && arg[1] == 'o') {
+      if (out_path) return usage("%s", "give -o once");
+      out_path = v;
+    } else if (takes) {
+      if (cmp) return usage("%s", "give --compare once");
+      cmp = v;
+    } else if (arg[0] == '-' && arg[1]) {
+      return usage("unknown option '%s'", arg);
+    } else if (in) {
+      return usage("one profile only (got '%s'; use --compare for a second)", arg);
+    } else {
+      in = arg;
+    }
+  }
+  if (!in) return usage("%s", "missing the profile P.json");
+  if (cmp && fmt > FMT_JSON) return usage("--compare writes table, csv or json, not %s", formats[fmt]);
+  diag d = {{0}};
+  arena *a = arena_new();
+  if (!a) return fail((diag_oom(&d), &d));
+  profile p, q;
+  int rc = 0;
+  if (profile_load(a, in, &p, &d) || (cmp && profile_load(a, cmp, &q, &d))) {
+    rc = fail(&d);
+  } else {
+    FILE *out = out_path ? fopen(out_path, "w") : stdout;
+    if (!out) {
+      fprintf(stderr, "tessel profile: %s: %s\n", out_path, strerror(errno));
+      rc = 1;
+    } else {
+      if (report(out, fmt, a, &p, cmp ? &q : NULL, &d)) rc = fail(&d);
+      if ((out_path ? fclose(out) : fflush(out)) != 0 && !rc) {
+        fprintf(stderr, "tessel profile: %s: write error\n", out_path ? out_path : "stdout");
+        rc = 1;
+      }
+    }
+  }
+  arena_free(a);
+  return rc;
+}
