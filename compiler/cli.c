@@ -17,6 +17,7 @@
 #include "quant.h"
 #include "ref_exec.h"
 #include "profile_cli.h"
+#include "run_cli.h"
 #include "tpkg_inspect.h"
 
 enum { MAX_LIST = 64 };
@@ -56,10 +57,11 @@ static const char *const usage_main =
     "  ir       print the IR of an ONNX model (or of a .tir file)\n"
     "  opt      run chosen graph passes on textual IR and print the result\n"
     "  ref      run a model on the float reference executor (.npy in, .npy out)\n"
-    "  compile  compile a model (today: import and graph passes only)\n"
+    "  compile  compile a model into a package (.tpkg) for an NPU target\n"
     "  passes   list the graph passes\n"
     "  inspect  validate a model package and print it (streams disassembled)\n"
     "  emit-c   write a model package as a C array for firmware\n"
+    "  run      run a model package on the simulated SoC or the C model (.npy in, .npy out)\n"
     "  profile  report a run's profile: per-kernel table, CSV/JSON, Chrome trace, SVG charts\n"
     "options: --help, --version (also after each command)\n";
 
@@ -638,6 +640,7 @@ int cli_main(int argc, char **argv) {
   }
   if (!strcmp(cmd, "inspect")) return tpkg_inspect_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "profile")) return profile_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "run")) return run_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "emit-c")) return tpkg_emit_c_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "passes")) {
     for (const pass_info *p = pass_registry; p->name; p++) printf("%-14s %s\n", p->name, p->what);

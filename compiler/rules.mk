@@ -40,6 +40,7 @@ COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(filte
 include compiler/tpkg.mk
 include compiler/profile.mk
 include compiler/lower.mk
+include compiler/run.mk
 include compiler/digits.mk
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan

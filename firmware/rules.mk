@@ -228,3 +228,4 @@ test-iss-fuzz-short: $(ISS_FUZZ) $(ISA_ELFS) $(FW_OUT)/hello.elf
 	@if { $(call iss_fuzz_run,-runs=4000); } 2>&1 | tail -n 5; [ $${PIPESTATUS[0]} -eq 0 ]; then \
 	  echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; exit 1; fi
 include firmware/npu/npu.mk
+include firmware/runtime/rules.mk

@@ -1,0 +1,40 @@
+# compiler/run.mk: `tessel run` (issue 8), included by compiler/rules.mk
+# after the compiler's library lists.
+#
+#   compiler/run_cli.c, run_model.c, run_rtl.c   join the compiler library by
+#       the wildcard there: the CLI, the C-model engine, the rtl engine
+#   firmware/runtime/tfw_exec.c   the firmware's executor, compiled for the
+#       host too: both engines run kernels and fallbacks through it
+#   sim/npu-model/*.c             the C model, so `tessel` runs packages
+#       (its cost_model.c is already in the library through lower.mk)
+
+RUN_MODEL_SRCS := sim/npu-model/npu_model.c sim/npu-model/npu_exec.c sim/npu-model/npu_check.c \
+                  sim/npu-model/npu_profile.c
+RUN_RT_SRCS    := firmware/runtime/tfw_exec.c firmware/runtime/tfw_fallback.c
+RUN_EXTRA_SRCS := $(RUN_MODEL_SRCS) $(RUN_RT_SRCS)
+RUN_EXTRA_OBJS     := $(patsubst %.c,$(COMPILER_OBJ)/run/%.o,$(notdir $(RUN_EXTRA_SRCS)))
+RUN_EXTRA_OBJS_SAN := $(patsubst %.c,$(COMPILER_OBJ_SAN)/run/%.o,$(notdir $(RUN_EXTRA_SRCS)))
+
+COMPILER_CFLAGS       += -Ifirmware/runtime
+COMPILER_LIB_SRCS     += $(RUN_EXTRA_SRCS)
+COMPILER_LIB_OBJS     += $(RUN_EXTRA_OBJS)
+COMPILER_LIB_OBJS_SAN += $(RUN_EXTRA_OBJS_SAN)
+
+# -ffp-contract=off as everywhere the runtime is built (tfw_fallback.h).
+$(COMPILER_OBJ)/run/%.o: sim/npu-model/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -c $< -o $@
+$(COMPILER_OBJ_SAN)/run/%.o: sim/npu-model/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(COMPILER_OBJ)/run/%.o: firmware/runtime/%.c | $(BUILD)/gen/tessel_isa.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -ffp-contract=off -c $< -o $@
+$(COMPILER_OBJ_SAN)/run/%.o: firmware/runtime/%.c | $(BUILD)/gen/tessel_isa.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -ffp-contract=off $(SAN_FLAGS) -c $< -o $@
+
+$(foreach o,run_cli run_model run_rtl,$(COMPILER_OBJ)/$(o).o $(COMPILER_OBJ_SAN)/$(o).o): \
+  | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+
+-include $(wildcard $(COMPILER_OBJ)/run/*.d $(COMPILER_OBJ_SAN)/run/*.d)

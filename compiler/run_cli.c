@@ -1,0 +1,416 @@
+/* run_cli: `tessel run PKG.tpkg --input X.npy ... [--output Y.npy ...]
+ * [--profile P.json] [--engine rtl|model] ...` (docs/runtime.md).
+ *
+ * Reads and validates the package, matches the .npy inputs to the package's
+ * graph inputs (dtype and shape must be what the package says; a leading
+ * batch dimension runs one inference per entry), converts them to the
+ * window layout, runs the engine, converts the outputs back and writes
+ * them, and the profile JSON of docs/profile-format.md. */
+#include "run_cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "npu_profile.h"
+#include "npy.h"
+#include "run_engine.h"
+#include "tessel_targets.h"
+#include "tfw_fallback.h"
+
+enum { RUN_MAX_IO = 32 };
+
+static const char *const usage_run =
+    "usage: tessel run PKG.tpkg --input [NAME=]X.npy ... [--output [NAME=]Y.npy ...] [options]\n"
+    "Runs a compiled model package: on the cycle-accurate SoC (firmware on tessel-sim, the default)\n"
+    "or on the NPU C model. Inputs and outputs are .npy files in the dtype the package's I/O says;\n"
+    "an input with one more leading dimension (or a batch dimension N where the model has 1) runs N\n"
+    "inferences and the outputs get the same leading dimension.\n"
+    "options:\n"
+    "  --input [NAME=]X.npy   a graph input, by name or in the package's order\n"
+    "  --output [NAME=]Y.npy  where to write a graph output (by name or in order); without any,\n"
+    "                         the outputs are printed\n"
+    "  --engine rtl|model     rtl: firmware on build/<target>/tessel-sim (default); model: the C model\n"
+    "  --profile P.json       per-kernel counters and fallback cycles (docs/profile-format.md)\n"
+    "  --trace W.fst          rtl: FST waveform of the whole simulation\n"
+    "  --sim PATH             rtl: the simulator (default: next to tessel, build/<target>/tessel-sim)\n"
+    "  --firmware PATH        rtl: the runner ELF (default build/firmware/<target>/tessel-fw.elf)\n"
+    "  --max-cycles N         rtl: simulation cycle limit (default: from the package's estimates)\n"
+    "  --check-weights        rtl: the firmware checks the weights' CRC too (slow on large models)\n"
+    "  -q, --quiet            no summary line on stderr\n";
+
+typedef struct {
+  const char *pkg_path;
+  const char *in_spec[RUN_MAX_IO], *out_spec[RUN_MAX_IO];
+  int n_in_spec, n_out_spec;
+  const char *engine, *profile;
+  run_opts o;
+  int quiet;
+} run_args;
+
+static int usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "tessel run: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n%s", usage_run);
+  return CLI_USAGE;
+}
+
+static int parse_args(int argc, char **argv, run_args *a) {
+  *a = (run_args){.engine = "rtl"};
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    int has_val = i + 1 < argc;
+    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+      fputs(usage_run, stdout);
+      exit(CLI_OK);
+    } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
+      a->quiet = 1;
+    } else if (!strcmp(s, "--check-weights")) {
+      a->o.check_weights = 1;
+    } else if (s[0] == '-' && !has_val) {
+      return usage("%s needs a value (or is not an option)", s);
+    } else if (!strcmp(s, "--input") || !strcmp(s, "-i")) {
+      if (a->n_in_spec == RUN_MAX_IO) return usage("too many inputs (%s)", argv[i + 1]);
+      a->in_spec[a->n_in_spec++] = argv[++i];
+    } else if (!strcmp(s, "--output") || !strcmp(s, "-o")) {
+      if (a->n_out_spec == RUN_MAX_IO) return usage("too many outputs (%s)", argv[i + 1]);
+      a->out_spec[a->n_out_spec++] = argv[++i];
+    } else if (!strcmp(s, "--engine")) {
+      a->engine = argv[++i];
+      if (strcmp(a->engine, "rtl") && strcmp(a->engine, "model"))
+        return usage("--engine '%s': expected rtl or model", a->engine);
+    } else if (!strcmp(s, "--profile")) {
+      a->profile = argv[++i];
+    } else if (!strcmp(s, "--trace")) {
+      a->o.trace = argv[++i];
+    } else if (!strcmp(s, "--sim")) {
+      a->o.sim = argv[++i];
+    } else if (!strcmp(s, "--firmware")) {
+      a->o.firmware = argv[++i];
+    } else if (!strcmp(s, "--max-cycles")) {
+      char *end;
+      const char *v = argv[++i];
+      unsigned long long n = strtoull(v, &end, 0);
+      if (*v < '0' || *v > '9' || *end || n == 0) return usage("--max-cycles '%s': expected a positive number", v);
+      a->o.max_cycles = n;
+    } else if (s[0] == '-') {
+      return usage("unknown option '%s'", s);
+    } else if (!a->pkg_path) {
+      a->pkg_path = s;
+    } else {
+      return usage("more than one package ('%s')", s);
+    }
+  }
+  if (!a->pkg_path) return usage("%s", "no package given");
+  if (a->o.trace && strcmp(a->engine, "rtl")) return usage("%s is for --engine rtl", "--trace");
+  return CLI_OK;
+}
+
+static uint8_t *slurp(const char *path, uint32_t *len, diag *d) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return diag_set(d, "%s: cannot open", path), NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  if (n < 0 || n > (long)UINT32_MAX) {
+    fclose(f);
+    return diag_set(d, "%s: not a package (size)", path), NULL;
+  }
+  uint8_t *b = malloc((size_t)n + 1);
+  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) free(b), b = NULL;
+  fclose(f);
+  if (!b) diag_set(d, "%s: read failed", path);
+  *len = (uint32_t)n;
+  return b;
+}
+
+static npy_dtype npy_of(uint32_t dt) {
+  switch (dt) {
+  case TPKG_DT_U8: return NPY_U8;
+  case TPKG_DT_I8: return NPY_I8;
+  case TPKG_DT_I32: return NPY_I32;
+  default: return NPY_F32;
+  }
+}
+
+static void shape_str(char *buf, size_t n, const int64_t *dims, int rank) {
+  size_t k = (size_t)snprintf(buf, n, "[");
+  for (int i = 0; i < rank && k < n; i++) k += (size_t)snprintf(buf + k, n - k, "%s%" PRId64, i ? "," : "", dims[i]);
+  if (k < n) snprintf(buf + k, n - k, "]");
+}
+
+static void io_shape(const tpkg_io *io, int64_t *dims) {
+  for (int i = 0; i < io->rank; i++) dims[i] = io->dims[i];
+}
+
+/* How many inferences an input array holds: 1 when its shape is the
+ * model's, N for [N]+dims, or for dims with a leading 1 replaced by N.
+ * *lead says which (0 exact, 1 extra dimension, 2 batch replaced); -1 if
+ * the shape fits none. */
+static int64_t runs_of(const npy_array *a, const tpkg_io *io, int *lead) {
+  int r = io->rank, same = a->ndim == r;
+  for (int i = 0; same && i < r; i++) same = a->shape[i] == io->dims[i];
+  if (same) return *lead = 0, 1;
+  int extra = a->ndim == r + 1;
+  for (int i = 0; extra && i < r; i++) extra = a->shape[i + 1] == io->dims[i];
+  if (extra) return *lead = 1, a->shape[0];
+  int batch = r >= 1 && a->ndim == r && io->dims[0] == 1;
+  for (int i = 1; batch && i < r; i++) batch = a->shape[i] == io->dims[i];
+  if (batch) return *lead = 2, a->shape[0];
+  return -1;
+}
+
+/* Element e of run r between a plain array and the window layout. */
+static void to_window(const tpkg_io *io, uint32_t dim, const uint8_t *src, uint8_t *dst) {
+  uint32_t es = tpkg_dtype_bytes(io->dtype);
+  uint64_t n = 1;
+  for (int i = 0; i < io->rank; i++) n *= io->dims[i];
+  if (io->layout == TPKG_LAYOUT_BLOCKED && es == 1) memset(dst, (uint8_t)io->zero_point, io->size);
+  else memset(dst, 0, io->size);
+  for (uint64_t e = 0; e < n; e++)
+    memcpy(dst + es * tfw_layout_offset(io->layout, io->rank, io->dims, dim, e), src + es * e, es);
+}
+
+static void from_window(const tpkg_io *io, uint32_t dim, const uint8_t *src, uint8_t *dst) {
+  uint32_t es = tpkg_dtype_bytes(io->dtype);
+  uint64_t n = 1;
+  for (int i = 0; i < io->rank; i++) n *= io->dims[i];
+  for (uint64_t e = 0; e < n; e++)
+    memcpy(dst + es * e, src + es * tfw_layout_offset(io->layout, io->rank, io->dims, dim, e), es);
+}
+
+/* Index of spec's NAME= in the package's inputs or outputs, or its
+ * position; sets *file. -1 with d filled if the name is unknown. */
+static int match_io(const tpkg_io *ios, int n, const char *spec, int pos, const char **file, diag *d) {
+  const char *eq = strchr(spec, '=');
+  *file = eq ? eq + 1 : spec;
+  if (!eq) return pos < n ? pos : (diag_set(d, "more files (%d) than the package has tensors (%d)", pos + 1, n), -1);
+  for (int i = 0; i < n; i++)
+    if (strlen(ios[i].name) == (size_t)(eq - spec) && !strncmp(ios[i].name, spec, (size_t)(eq - spec))) return i;
+  diag_set(d, "the package has no tensor named '%.*s'", (int)(eq - spec), spec);
+  return -1;
+}
+
+static void print_output(const tpkg_io *io, const npy_array *a) {
+  char sh[128];
+  shape_str(sh, sizeof sh, a->shape, a->ndim);
+  printf("%s %s %s:", io->name, npy_dtype_name(a->dtype), sh);
+  size_t n = a->nbytes / npy_dtype_size(a->dtype);
+  for (size_t i = 0; i < n && i < 64; i++) {
+    switch (a->dtype) {
+    case NPY_F32: printf(" %.9g", ((float *)a->data)[i]); break;
+    case NPY_U8: printf(" %u", ((uint8_t *)a->data)[i]); break;
+    case NPY_I8: printf(" %d", ((int8_t *)a->data)[i]); break;
+    default: printf(" %d", ((int32_t *)a->data)[i]); break;
+    }
+  }
+  printf("%s\n", n > 64 ? " ..." : "");
+}
+
+/* The profile: kernel records with the same MARK id (segments) make one
+ * kernel; the marks are running sums of the records' counters. */
+static int write_profile(const char *path, const char *engine, const char *model, const tpkg_view *v,
+                         const run_batch *b, diag *d) {
+  const tsl_target_t *t = tsl_target_find(v->target_name);
+  uint32_t nk = v->n_kernels, max_id = 0;
+  npu_snapshot_t *marks = calloc(nk + 1, sizeof *marks);
+  npu_fallback_info_t *fb = calloc(v->n_fallbacks + 1, sizeof *fb);
+  uint64_t total[TSL_NCOUNTERS] = {0};
+  for (uint32_t k = 0; k < nk; k++) {
+    tpkg_kernel_view kv;
+    tpkg_view_kernel(v, k, &kv);
+    if (kv.mark_id > max_id) max_id = kv.mark_id;
+  }
+  npu_kernel_info_t *info = calloc((size_t)max_id + 1, sizeof *info);
+  const char **nodes = calloc(v->n_nodes + 1, sizeof *nodes);
+  if (!marks || !fb || !info || !nodes || !t) {
+    free(marks), free(fb), free(info), free(nodes);
+    return diag_set(d, "out of memory");
+  }
+  for (uint32_t i = 0; i < v->n_nodes; i++) nodes[i] = tpkg_view_node(v, i);
+  size_t nmarks = 1;
+  for (uint32_t k = 0; k < nk; k++) {
+    tpkg_kernel_view kv;
+    tpkg_view_kernel(v, k, &kv);
+    int seg = k > 0 && marks[nmarks - 1].kernel == kv.mark_id;
+    if (!seg) {
+      marks[nmarks] = marks[nmarks - 1];
+      marks[nmarks].kernel = kv.mark_id;
+      marks[nmarks].seq = nmarks;
+      nmarks++;
+      info[kv.mark_id] = (npu_kernel_info_t){kv.name, nodes + kv.node_first, kv.node_count, kv.estimate_cycles,
+                                             kv.compulsory_dram_bytes, kv.useful_macs};
+    }
+    for (int c = 0; c < TSL_NCOUNTERS; c++) {
+      marks[nmarks - 1].counters[c] += b->kcounters[k][c];
+      total[c] += b->kcounters[k][c];
+    }
+  }
+  for (uint32_t f = 0; f < v->n_fallbacks; f++) {
+    tpkg_fallback r;
+    tpkg_view_fallback(v, f, &r);
+    fb[f] = (npu_fallback_info_t){tpkg_op_name(r.op), r.name, b->fb_cycles[f]};
+  }
+  npu_profile_t p = {.target = t, .engine = engine, .model = model, .total = total, .marks = marks,
+                     .nmarks = nmarks, .kernels = info, .nkernels = max_id + 1, .fallbacks = fb,
+                     .nfallbacks = v->n_fallbacks};
+  FILE *f = fopen(path, "w");
+  int bad = !f || npu_profile_write_json(f, &p) != 0;
+  if (f) bad |= fclose(f) != 0;
+  free(marks), free(fb), free(info), free(nodes);
+  return bad ? diag_set(d, "%s: cannot write the profile", path) : 0;
+}
+
+static const char *base_name(const char *p) {
+  const char *s = strrchr(p, '/');
+  return s ? s + 1 : p;
+}
+
+int run_main(int argc, char **argv) {
+  run_args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc != CLI_OK) return rc;
+  diag d = {0};
+  uint32_t len = 0;
+  uint8_t *pkg = slurp(a.pkg_path, &len, &d);
+  tpkg_view v;
+  tpkg_error pe;
+  npy_array arr[RUN_MAX_IO] = {0};
+  tpkg_io ins[RUN_MAX_IO], outs[RUN_MAX_IO];
+  int n_in = 0, n_out = 0, lead = -1;
+  int64_t runs = -1;
+  run_batch b = {0};
+  uint8_t *inbuf[RUN_MAX_IO] = {0};
+  rc = CLI_BAD_INPUT;
+  if (!pkg) goto out;
+  tpkg_err_code pc = tpkg_check(pkg, len, 0, TPKG_CHECK_ANY_TARGET, &v, &pe);
+  if (pc != TPKG_OK) {
+    diag_set(&d, "%s: not a valid package: %s: %s (item %lld, value %llu)", a.pkg_path, tpkg_err_name(pc), pe.msg,
+             (long long)pe.index, (unsigned long long)pe.value);
+    goto out;
+  }
+  const tsl_target_t *t = tsl_target_find(v.target_name);
+  if (!t || t->hash != v.target_hash) {
+    diag_set(&d, "%s: built for target '%s' (hash 0x%08X), which this tessel does not know: rebuild the package",
+             a.pkg_path, v.target_name, v.target_hash);
+    goto out;
+  }
+  for (uint32_t k = 0; k < v.n_io; k++) {
+    tpkg_io io;
+    tpkg_view_io(&v, k, &io);
+    if ((io.dir == TPKG_DIR_INPUT ? n_in : n_out) == RUN_MAX_IO) {
+      diag_set(&d, "%s: more than %d inputs or outputs", a.pkg_path, RUN_MAX_IO);
+      goto out;
+    }
+    if (io.dir == TPKG_DIR_INPUT) ins[n_in++] = io;
+    else outs[n_out++] = io;
+  }
+  if (a.n_in_spec != n_in) {
+    diag_set(&d, "the package has %d input%s, %d given with --input", n_in, n_in == 1 ? "" : "s", a.n_in_spec);
+    goto out;
+  }
+  /* Inputs: files, dtypes, shapes, the number of runs. */
+  for (int s = 0; s < a.n_in_spec; s++) {
+    const char *file;
+    int i = match_io(ins, n_in, a.in_spec[s], s, &file, &d);
+    if (i < 0) goto out;
+    if (arr[i].data) {
+      diag_set(&d, "input '%s' given twice", ins[i].name);
+      goto out;
+    }
+    char err[512];
+    if (npy_read(file, &arr[i], err, sizeof err)) {
+      diag_set(&d, "%s", err);
+      goto out;
+    }
+    int64_t dims[TPKG_MAX_RANK];
+    io_shape(&ins[i], dims);
+    char want[128], got[128];
+    shape_str(want, sizeof want, dims, ins[i].rank);
+    shape_str(got, sizeof got, arr[i].shape, arr[i].ndim);
+    int l = -1;
+    int64_t r = runs_of(&arr[i], &ins[i], &l);
+    if (arr[i].dtype != npy_of(ins[i].dtype) || r < 1) {
+      diag_set(&d, "%s: input '%s' must be %s %s (or with a leading batch dimension), not %s %s", file, ins[i].name,
+               tpkg_dtype_name(ins[i].dtype), want, npy_dtype_name(arr[i].dtype), got);
+      goto out;
+    }
+    if (runs >= 0 && (r != runs || l != lead)) {
+      diag_set(&d, "%s: input '%s' holds %lld inferences, another input %lld", file, ins[i].name, (long long)r,
+               (long long)runs);
+      goto out;
+    }
+    runs = r, lead = l;
+  }
+  if (runs > 1000000) {
+    diag_set(&d, "%lld inferences in one call: at most 1000000", (long long)runs);
+    goto out;
+  }
+  if (runs < 0) runs = 1, lead = 0; /* a model without inputs */
+  b.runs = (uint32_t)runs, b.n_in = (uint32_t)n_in, b.n_out = (uint32_t)n_out, b.in = inbuf;
+  for (int i = 0; i < n_in; i++) {
+    if (!(inbuf[i] = malloc((size_t)runs * ins[i].size + 1))) {
+      diag_set(&d, "out of memory");
+      goto out;
+    }
+    size_t per = arr[i].nbytes / (size_t)runs;
+    for (int64_t r = 0; r < runs; r++)
+      to_window(&ins[i], (uint32_t)t->dim, (uint8_t *)arr[i].data + r * per, inbuf[i] + r * ins[i].size);
+  }
+  /* Outputs asked for: every spec must name a distinct output. */
+  const char *out_file[RUN_MAX_IO] = {0};
+  for (int s = 0; s < a.n_out_spec; s++) {
+    const char *file;
+    int i = match_io(outs, n_out, a.out_spec[s], s, &file, &d);
+    if (i < 0) goto out;
+    out_file[i] = file;
+  }
+  if (!strcmp(a.engine, "model") ? run_engine_model(pkg, len, &v, &b, &d)
+                                 : run_engine_rtl(pkg, len, &v, &a.o, &b, &d))
+    goto out;
+  for (int i = 0; i < n_out; i++) {
+    npy_array o = {.dtype = npy_of(outs[i].dtype)};
+    int r0 = 0;
+    if (lead == 1) o.shape[o.ndim++] = runs;
+    if (lead == 2) o.shape[o.ndim++] = runs * outs[i].dims[0], r0 = 1;
+    for (int k = r0; k < outs[i].rank; k++) o.shape[o.ndim++] = outs[i].dims[k];
+    size_t per = npy_dtype_size(o.dtype);
+    for (int k = 0; k < outs[i].rank; k++) per *= outs[i].dims[k];
+    o.nbytes = per * (size_t)runs;
+    if (!(o.data = malloc(o.nbytes + 1))) {
+      diag_set(&d, "out of memory");
+      goto out;
+    }
+    for (int64_t r = 0; r < runs; r++)
+      from_window(&outs[i], (uint32_t)t->dim, b.out[i] + r * outs[i].size, (uint8_t *)o.data + r * per);
+    char err[512] = "";
+    int bad = out_file[i] ? npy_write(out_file[i], &o, err, sizeof err) : (a.n_out_spec ? 0 : (print_output(&outs[i], &o), 0));
+    npy_free(&o);
+    if (bad) {
+      diag_set(&d, "%s", err);
+      goto out;
+    }
+  }
+  if (a.profile && write_profile(a.profile, a.engine, base_name(a.pkg_path), &v, &b, &d)) goto out;
+  if (!a.quiet) {
+    fprintf(stderr, "tessel run: %lld inference%s of %s on %s (%s): %u kernel records, %u fallback ops; ",
+            (long long)runs, runs == 1 ? "" : "s", base_name(a.pkg_path), a.engine, v.target_name, v.n_kernels,
+            v.n_fallbacks);
+    if (!strcmp(a.engine, "rtl"))
+      fprintf(stderr, "%llu core cycles per inference; %llu cycles simulated in %.2f s (%.2f M cycles/s)\n",
+              (unsigned long long)(b.run_cycles / (uint64_t)runs), (unsigned long long)b.sim_cycles,
+              b.host_seconds, b.host_seconds > 0 ? b.sim_cycles / b.host_seconds / 1e6 : 0.0);
+    else
+      fprintf(stderr, "%llu NPU cycles per inference (C model estimate); %.2f s\n",
+              (unsigned long long)(b.run_cycles / (uint64_t)runs), b.host_seconds);
+  }
+  rc = CLI_OK;
+out:
+  if (rc != CLI_OK) fprintf(stderr, "tessel run: %s\n", d.msg);
+  for (int i = 0; i < RUN_MAX_IO; i++) npy_free(&arr[i]), free(inbuf[i]);
+  run_batch_free(&b);
+  free(pkg);
+  return rc;
+}

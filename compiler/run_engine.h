@@ -1,0 +1,49 @@
+/* run_engine: runs a validated model package on one of the engines of
+ * `tessel run` (docs/runtime.md):
+ *   model  the NPU C model in this process, through the firmware's own
+ *          executor (firmware/runtime/tfw_exec.c) and fallback ops;
+ *   rtl    the runner firmware (build/firmware/<t>/tessel-fw.elf) on the
+ *          target's cycle-accurate simulator (build/<t>/tessel-sim), talking
+ *          through the DRAM mailbox of firmware/runtime/tfw_mailbox.h.
+ * Both take the inputs as the package's I/O records lay them out in the
+ * window (dtype, layout) and give the outputs back the same way. */
+#ifndef TESSEL_RUN_ENGINE_H
+#define TESSEL_RUN_ENGINE_H
+
+#include <stdint.h>
+
+#include "diag.h"
+#include "tessel_isa.h"
+#include "tpkg_format.h"
+
+typedef struct {
+  const char *sim;        /* rtl: simulator binary (NULL: next to tessel, build/<target>/tessel-sim) */
+  const char *firmware;   /* rtl: runner ELF (NULL: build/firmware/<target>/tessel-fw.elf) */
+  const char *trace;      /* rtl: FST waveform of the whole run (NULL: none) */
+  uint64_t max_cycles;    /* rtl: simulator cycle limit (0: a bound from the package's estimates) */
+  int check_weights;      /* verify the weights CRC where the NPU reads them */
+} run_opts;
+
+/* One batch of inferences and what came back. */
+typedef struct {
+  uint32_t runs;            /* inferences */
+  uint32_t n_in, n_out;     /* graph inputs and outputs (package order) */
+  uint8_t **in;             /* in[i]: runs x io.size bytes (caller's) */
+  uint8_t **out;            /* out[i]: runs x io.size bytes (filled; allocated by the engine) */
+  uint64_t (*kcounters)[TSL_NCOUNTERS]; /* per kernel record: the last run's counters (allocated) */
+  uint64_t *fb_cycles;      /* per fallback record: core cycles of the last run (allocated; 0 on model) */
+  uint64_t run_cycles;      /* rtl: core cycles in the runtime's run, all runs; model: NPU cycles, all runs */
+  uint64_t sim_cycles;      /* rtl: cycles the simulator ran in all (boot, load, I/O copies included) */
+  double host_seconds;      /* wall time of the engine */
+} run_batch;
+
+/* Runs b->runs inferences of the package (len bytes at pkg, already
+ * validated into v). 0, or -1 with d filled. */
+int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_batch *b, diag *d);
+int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v,
+                   const run_opts *o, run_batch *b, diag *d);
+
+/* Frees what an engine allocated in b. */
+void run_batch_free(run_batch *b);
+
+#endif

@@ -1,0 +1,159 @@
+/* run_model: the `model` engine of tessel run: the firmware's executor with
+ * a backend on the NPU C model (see run_engine.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "npu_model.h"
+#include "run_engine.h"
+#include "tessel_rt.h"
+#include "tessel_targets.h"
+
+typedef struct {
+  npu_model_t *npu;
+  uint8_t *cmd_sram;
+  uint32_t cmd_sram_bytes;
+  uint8_t *window;
+  uint32_t window_bytes;
+  uint64_t npu_cycles; /* all runs */
+  char message[256];   /* the model's message for the last failed run */
+} model_ctx;
+
+enum { MODEL_E_NOMEM = -100, MODEL_E_ARG = -101, MODEL_E_LIMIT = -102 };
+
+static int model_window(void *c, uint8_t *base, uint32_t bytes) {
+  model_ctx *m = c;
+  m->window = base, m->window_bytes = bytes;
+  return 0;
+}
+
+static int model_load(void *c, uint32_t off, const uint8_t *cmds, uint32_t n) {
+  model_ctx *m = c;
+  if (off % TSL_CMD_BYTES || off > m->cmd_sram_bytes || n > (m->cmd_sram_bytes - off) / TSL_CMD_BYTES)
+    return MODEL_E_ARG;
+  memcpy(m->cmd_sram + off, cmds, (size_t)n * TSL_CMD_BYTES);
+  return 0;
+}
+
+static int model_run(void *c, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
+  model_ctx *m = c;
+  npu_result_t res;
+  (void)timeout; /* the model ends every run: deadlocks are detected, dispatch is bounded */
+  npu_model_run_sram(m->npu, m->cmd_sram, m->cmd_sram_bytes, off, n, m->window, m->window_bytes, &res);
+  if (res.code == NPU_MODEL_ERR_NOMEM) return MODEL_E_NOMEM;
+  if (res.code == NPU_MODEL_ERR_LIMIT) return MODEL_E_LIMIT;
+  m->npu_cycles += npu_model_counters(m->npu)[TSL_CNT_CYCLES];
+  if (res.code != TSL_ERR_NONE) snprintf(m->message, sizeof m->message, "%s", res.message);
+  *r = (tfw_npu_result){.status = (uint32_t)res.code, .err_index = res.index};
+  return 0;
+}
+
+static void model_counters(void *c, uint64_t out[TSL_NCOUNTERS]) {
+  model_ctx *m = c;
+  memcpy(out, npu_model_counters(m->npu), sizeof(uint64_t) * TSL_NCOUNTERS);
+}
+
+static const char *model_strerror(int code) {
+  switch (code) {
+  case MODEL_E_NOMEM: return "the C model ran out of memory";
+  case MODEL_E_ARG: return "stream outside the command SRAM";
+  case MODEL_E_LIMIT: return "the C model's dispatch limit was reached";
+  default: return "?";
+  }
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static uint32_t find_io(const tpkg_view *v, uint32_t dir, uint32_t i, tpkg_io *io) {
+  for (uint32_t k = 0, n = 0; k < v->n_io; k++) {
+    tpkg_view_io(v, k, io);
+    if (io->dir == dir && n++ == i) return k;
+  }
+  TSL_UNREACHABLE();
+  return 0;
+}
+
+static int alloc_results(const tpkg_view *v, run_batch *b, diag *d) {
+  b->out = calloc(b->n_out ? b->n_out : 1, sizeof *b->out);
+  b->kcounters = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *b->kcounters);
+  b->fb_cycles = calloc(v->n_fallbacks ? v->n_fallbacks : 1, sizeof *b->fb_cycles);
+  if (!b->out || !b->kcounters || !b->fb_cycles) return diag_set(d, "out of memory");
+  for (uint32_t i = 0; i < b->n_out; i++) {
+    tpkg_io io;
+    find_io(v, TPKG_DIR_OUTPUT, i, &io);
+    if (!(b->out[i] = calloc((size_t)b->runs, io.size ? io.size : 1))) return diag_set(d, "out of memory");
+  }
+  return 0;
+}
+
+int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_batch *b, diag *d) {
+  double t0 = now_s();
+  const tsl_target_t *t = tsl_target_find(v->target_name);
+  if (!t) return diag_set(d, "the package's target '%s' is not one this tessel knows", v->target_name);
+  if (alloc_results(v, b, d)) return -1;
+  model_ctx c = {.npu = npu_model_new(t), .cmd_sram_bytes = (uint32_t)t->cmd_sram_bytes};
+  c.cmd_sram = calloc(1, c.cmd_sram_bytes);
+  uint8_t *window = aligned_alloc(64, ((size_t)v->window.window_bytes + 63) / 64 * 64 + 64);
+  tfw_backend be = {.ctx = &c, .target_hash = t->hash, .dim = (uint32_t)t->dim,
+                    .cmd_sram_bytes = c.cmd_sram_bytes, .set_window = model_window, .load_stream = model_load,
+                    .run = model_run, .counters = model_counters, .strerror = model_strerror};
+  tfw_model m;
+  tfw_error e;
+  int rc = -1;
+  if (!c.npu || !c.cmd_sram || !window) {
+    diag_set(d, "out of memory");
+    goto done;
+  }
+  memset(window, 0, v->window.window_bytes);
+  if (tfw_load(&m, &be, pkg, len, window, v->window.window_bytes, 0, &e) != TFW_OK) goto fail;
+  tfw_kernel_stats *ks = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *ks);
+  if (!ks) {
+    diag_set(d, "out of memory");
+    goto done;
+  }
+  tfw_set_stats(&m, ks, b->fb_cycles);
+  uint32_t r;
+  for (r = 0; r < b->runs; r++) {
+    tpkg_io io;
+    for (uint32_t i = 0; i < b->n_in; i++) {
+      find_io(v, TPKG_DIR_INPUT, i, &io);
+      memcpy(window + io.offset, b->in[i] + (size_t)r * io.size, io.size);
+    }
+    if (tfw_run(&m, &e) != TFW_OK) break;
+    for (uint32_t i = 0; i < b->n_out; i++) {
+      find_io(v, TPKG_DIR_OUTPUT, i, &io);
+      memcpy(b->out[i] + (size_t)r * io.size, window + io.offset, io.size);
+    }
+  }
+  for (uint32_t k = 0; k < v->n_kernels; k++) memcpy(b->kcounters[k], ks[k].counters, sizeof b->kcounters[k]);
+  free(ks);
+  if (r < b->runs) goto fail;
+  b->run_cycles = c.npu_cycles;
+  rc = 0;
+  goto done;
+fail: {
+  char msg[256];
+  tfw_format_error(&e, msg, sizeof msg);
+  if (e.code == TFW_E_DEVICE && e.detail) diag_set(d, "%s (%s)", msg, model_strerror(e.detail));
+  else if (e.code == TFW_E_NPU) diag_set(d, "%s: %s", msg, c.message);
+  else diag_set(d, "%s", msg);
+}
+done:
+  b->host_seconds = now_s() - t0;
+  npu_model_free(c.npu);
+  free(c.cmd_sram);
+  free(window);
+  return rc;
+}
+
+void run_batch_free(run_batch *b) {
+  for (uint32_t i = 0; b->out && i < b->n_out; i++) free(b->out[i]);
+  free(b->out);
+  free(b->kcounters);
+  free(b->fb_cycles);
+  b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL;
+}

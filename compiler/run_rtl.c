@@ -1,0 +1,341 @@
+/* run_rtl: the `rtl` engine of tessel run: the runner firmware on the
+ * target's cycle-accurate simulator (see run_engine.h). The request goes in
+ * as a DRAM image (tfw_mailbox.h) loaded with --load, the results come back
+ * with --dump; nothing else passes between the processes.
+ *
+ * DRAM layout (offsets from TFW_MAILBOX_ADDR, each area 64-byte aligned):
+ *   mailbox | stats | outputs (runs x out_stride) | inputs | package | window
+ * The first three are dumped at the end; the image loaded is everything up
+ * to the end of the package; the weights go straight to their place in the
+ * window with a second --load (TFW_LOAD_WEIGHTS_PLACED), so the firmware
+ * does not copy them. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "run_engine.h"
+#include "tessel_rt.h"
+#include "tfw_mailbox.h"
+
+extern char **environ;
+
+/* Default DRAM of the simulator, and the largest it models. */
+#define RTL_DRAM_MIN (64ull << 20)
+#define RTL_DRAM_MAX (2ull << 30)
+/* Exit codes tessel-sim reserves (docs/simulator.md). */
+enum { SIM_EXIT_USAGE = 120, SIM_EXIT_CYCLES = 121, SIM_EXIT_INTERNAL = 122, SIM_EXIT_BAD_EXIT = 123 };
+
+static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* Where the request's areas go. */
+typedef struct {
+  uint64_t stats, stats_bytes, out, out_stride, in, in_stride, pkg, window, end;
+} rtl_layout;
+
+static uint64_t io_stride(const tpkg_view *v, uint32_t dir) {
+  uint64_t s = 0;
+  tpkg_io io;
+  for (uint32_t k = 0; k < v->n_io; k++) {
+    tpkg_view_io(v, k, &io);
+    if (io.dir == dir) s += align_up(io.size, 8);
+  }
+  return s;
+}
+
+static rtl_layout plan(const tpkg_view *v, uint32_t len, uint32_t runs) {
+  rtl_layout l;
+  l.stats = TFW_MAILBOX_BYTES;
+  l.stats_bytes = ((uint64_t)v->n_kernels * TSL_NCOUNTERS + v->n_fallbacks) * 8;
+  l.out = align_up(l.stats + l.stats_bytes, 64);
+  l.out_stride = io_stride(v, TPKG_DIR_OUTPUT);
+  l.in = align_up(l.out + l.out_stride * runs, 64);
+  l.in_stride = io_stride(v, TPKG_DIR_INPUT);
+  l.pkg = align_up(l.in + l.in_stride * runs, 64);
+  l.window = align_up(l.pkg + len, 64);
+  l.end = l.window + v->window.window_bytes;
+  return l;
+}
+
+/* Directory of the running tessel (…/build/bin), for the default paths. */
+static void self_dir(char *buf, size_t n) {
+  ssize_t k = readlink("/proc/self/exe", buf, n - 1);
+  buf[k > 0 ? k : 0] = 0;
+  char *slash = strrchr(buf, '/');
+  if (slash) *slash = 0;
+  else snprintf(buf, n, ".");
+}
+
+static int write_file(const char *path, const void *data, size_t n, diag *d) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return diag_set(d, "%s: %s", path, strerror(errno));
+  int bad = fwrite(data, 1, n, f) != n;
+  bad |= fclose(f) != 0;
+  return bad ? diag_set(d, "%s: write failed", path) : 0;
+}
+
+static uint8_t *read_file(const char *path, size_t want, diag *d) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return diag_set(d, "%s: %s (the simulator wrote no results)", path, strerror(errno)), NULL;
+  uint8_t *b = calloc(1, want ? want : 1);
+  size_t got = b ? fread(b, 1, want, f) : 0;
+  fclose(f);
+  if (got != want) {
+    free(b);
+    diag_set(d, "%s: %zu of %zu bytes", path, got, want);
+    return NULL;
+  }
+  return b;
+}
+
+/* Runs argv with stdout sent to our stderr (the firmware's UART) and stderr
+ * to err_path. Returns the exit status, or -1 with d filled. */
+static int spawn(char *const *argv, const char *err_path, diag *d) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&fa, 2, 1);
+  posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return diag_set(d, "cannot start %s: %s", argv[0], strerror(rc));
+  int st;
+  while (waitpid(pid, &st, 0) < 0)
+    if (errno != EINTR) return diag_set(d, "waiting for %s: %s", argv[0], strerror(errno));
+  if (WIFSIGNALED(st)) return diag_set(d, "%s died of signal %d", argv[0], WTERMSIG(st));
+  return WEXITSTATUS(st);
+}
+
+/* The simulator's stderr: echoes everything but the --stats lines, takes
+ * the cycle count from them. */
+static uint64_t relay_sim_stderr(const char *path) {
+  FILE *f = fopen(path, "r");
+  char line[512];
+  uint64_t cycles = 0;
+  unsigned long long c;
+  while (f && fgets(line, sizeof line, f)) {
+    if (sscanf(line, "tessel-sim: cycles %llu", &c) == 1) cycles = c;
+    else if (strncmp(line, "tessel-sim: retired", 19) && strncmp(line, "tessel-sim: CPI", 15) &&
+             strncmp(line, "tessel-sim: simulated", 21) && strncmp(line, "tessel-sim: DRAM", 16))
+      fputs(line, stderr);
+  }
+  if (f) fclose(f);
+  return cycles;
+}
+
+/* `tessel-sim --version` must name the package's target. */
+static int check_sim_target(const char *sim, const char *tmp, const tpkg_view *v, diag *d) {
+  char out[4096 + 32], *argv[] = {(char *)sim, "--version", NULL};
+  snprintf(out, sizeof out, "%s/version.txt", tmp);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  int rc = posix_spawn(&pid, sim, &fa, NULL, argv, environ), st = 0;
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) return diag_set(d, "cannot start the simulator %s: %s (build it: make %s)", sim, strerror(rc), sim);
+  waitpid(pid, &st, 0);
+  FILE *f = fopen(out, "r");
+  char name[64] = "";
+  unsigned hash = 0;
+  int ok = f && fscanf(f, "tessel-sim target %63s hash %x", name, &hash) == 2;
+  if (f) fclose(f);
+  if (!ok) return diag_set(d, "%s --version did not name a target: rebuild it (make)", sim);
+  if (hash != v->target_hash)
+    return diag_set(d, "the simulator %s is built for %s (hash 0x%08X), the package for %s (hash 0x%08X): "
+                       "rebuild the simulator or the package", sim, name, hash, v->target_name, v->target_hash);
+  return 0;
+}
+
+static uint32_t rd32(const uint8_t *p) { return tpkg_rd32(p); }
+
+/* Turns the mailbox's result fields into 0 or a message. */
+static int check_result(const uint8_t *mb, const char *fw, const tpkg_view *v, uint32_t runs, diag *d) {
+  if (rd32(mb + TFW_MB_FW_VERSION) != TFW_RUNTIME_VERSION)
+    return diag_set(d, "the firmware %s has runtime version %u, this tessel %u: rebuild both (make)", fw,
+                    rd32(mb + TFW_MB_FW_VERSION), TFW_RUNTIME_VERSION);
+  if (rd32(mb + TFW_MB_FW_TARGET) != v->target_hash)
+    return diag_set(d, "the firmware %s is built for target hash 0x%08X, the package for %s (0x%08X): "
+                       "use build/firmware/%s/tessel-fw.elf", fw, rd32(mb + TFW_MB_FW_TARGET), v->target_name,
+                    v->target_hash, v->target_name);
+  if (rd32(mb + TFW_MB_DONE) != TFW_MAILBOX_MAGIC) return diag_set(d, "the firmware did not finish the run");
+  int32_t status = (int32_t)rd32(mb + TFW_MB_STATUS);
+  if (status != TFW_OK) {
+    char msg[TFW_MAILBOX_MSG_BYTES + 1];
+    memcpy(msg, mb + TFW_MB_MSG, TFW_MAILBOX_MSG_BYTES);
+    msg[TFW_MAILBOX_MSG_BYTES] = 0;
+    return diag_set(d, "the firmware refused or failed the run (inference %u): %s", rd32(mb + TFW_MB_RUNS_DONE),
+                    msg);
+  }
+  if (rd32(mb + TFW_MB_RUNS_DONE) != runs) return diag_set(d, "the firmware ran %u of %u inferences",
+                                                         rd32(mb + TFW_MB_RUNS_DONE), runs);
+  return 0;
+}
+
+/* Splits the dumped outputs into b->out and the stats into the counters. */
+static int take_results(const uint8_t *dump, const rtl_layout *l, const tpkg_view *v, run_batch *b, diag *d) {
+  b->out = calloc(b->n_out ? b->n_out : 1, sizeof *b->out);
+  b->kcounters = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *b->kcounters);
+  b->fb_cycles = calloc(v->n_fallbacks ? v->n_fallbacks : 1, sizeof *b->fb_cycles);
+  if (!b->out || !b->kcounters || !b->fb_cycles) return diag_set(d, "out of memory");
+  const uint8_t *st = dump + l->stats;
+  for (uint32_t k = 0; k < v->n_kernels; k++)
+    for (uint32_t c = 0; c < TSL_NCOUNTERS; c++) b->kcounters[k][c] = tpkg_rd64(st + 8 * ((uint64_t)k * TSL_NCOUNTERS + c));
+  for (uint32_t f = 0; f < v->n_fallbacks; f++)
+    b->fb_cycles[f] = tpkg_rd64(st + 8 * ((uint64_t)v->n_kernels * TSL_NCOUNTERS + f));
+  uint64_t pos = 0;
+  tpkg_io io;
+  for (uint32_t k = 0, i = 0; k < v->n_io; k++) {
+    tpkg_view_io(v, k, &io);
+    if (io.dir != TPKG_DIR_OUTPUT) continue;
+    if (!(b->out[i] = malloc((size_t)b->runs * io.size + 1))) return diag_set(d, "out of memory");
+    for (uint32_t r = 0; r < b->runs; r++)
+      memcpy(b->out[i] + (size_t)r * io.size, dump + l->out + r * l->out_stride + pos, io.size);
+    pos += align_up(io.size, 8);
+    i++;
+  }
+  return 0;
+}
+
+/* The request image: mailbox fields, inputs, package. */
+static uint8_t *build_image(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const rtl_layout *l,
+                            const run_batch *b, unsigned flags) {
+  uint8_t *img = calloc(1, l->window);
+  if (!img) return NULL;
+  const uint32_t base = TFW_MAILBOX_ADDR;
+  tpkg_wr32(img + TFW_MB_MAGIC, TFW_MAILBOX_MAGIC);
+  tpkg_wr32(img + TFW_MB_VERSION, TFW_MAILBOX_VERSION);
+  tpkg_wr32(img + TFW_MB_FLAGS, flags);
+  tpkg_wr32(img + TFW_MB_PKG, base + (uint32_t)l->pkg);
+  tpkg_wr32(img + TFW_MB_PKG_BYTES, len);
+  tpkg_wr32(img + TFW_MB_WINDOW, base + (uint32_t)l->window);
+  tpkg_wr32(img + TFW_MB_WINDOW_BYTES, v->window.window_bytes);
+  tpkg_wr32(img + TFW_MB_RUNS, b->runs);
+  tpkg_wr32(img + TFW_MB_IN, base + (uint32_t)l->in);
+  tpkg_wr32(img + TFW_MB_IN_STRIDE, (uint32_t)l->in_stride);
+  tpkg_wr32(img + TFW_MB_OUT, base + (uint32_t)l->out);
+  tpkg_wr32(img + TFW_MB_OUT_STRIDE, (uint32_t)l->out_stride);
+  tpkg_wr32(img + TFW_MB_STATS, base + (uint32_t)l->stats);
+  tpkg_wr32(img + TFW_MB_STATS_BYTES, (uint32_t)l->stats_bytes);
+  uint64_t pos = 0;
+  tpkg_io io;
+  for (uint32_t k = 0, i = 0; k < v->n_io; k++) {
+    tpkg_view_io(v, k, &io);
+    if (io.dir != TPKG_DIR_INPUT) continue;
+    for (uint32_t r = 0; r < b->runs; r++)
+      memcpy(img + l->in + r * l->in_stride + pos, b->in[i] + (size_t)r * io.size, io.size);
+    pos += align_up(io.size, 8);
+    i++;
+  }
+  memcpy(img + l->pkg, pkg, len);
+  return img;
+}
+
+/* Cycle bound: boot and validation, the I/O copies, and per run the
+ * kernels' estimates with a wide margin (a hung NPU is caught by the
+ * firmware's watchdog first). */
+static uint64_t default_max_cycles(const tpkg_view *v, const rtl_layout *l, uint32_t runs) {
+  uint64_t est = 0;
+  for (uint32_t k = 0; k < v->n_kernels; k++) {
+    tpkg_kernel_view kv;
+    tpkg_view_kernel(v, k, &kv);
+    est += kv.estimate_cycles;
+  }
+  uint64_t per_run = 64 * est + 50 * (l->in_stride + l->out_stride) + 4000000;
+  return 200000000ull + 40 * (uint64_t)v->total_bytes + per_run * runs + TFW_WATCHDOG_BASE * 2;
+}
+
+int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const run_opts *o,
+                   run_batch *b, diag *d) {
+  double t0 = now_s();
+  char dir[4096], sim[4200], fw[4200];
+  self_dir(dir, sizeof dir);
+  snprintf(sim, sizeof sim, "%s", o->sim ? o->sim : "");
+  snprintf(fw, sizeof fw, "%s", o->firmware ? o->firmware : "");
+  if (!o->sim) snprintf(sim, sizeof sim, "%s/../%s/tessel-sim", dir, v->target_name);
+  if (!o->firmware) snprintf(fw, sizeof fw, "%s/../firmware/%s/tessel-fw.elf", dir, v->target_name);
+  if (access(sim, X_OK) != 0)
+    return diag_set(d, "no simulator for target %s at %s (build it: make build/%s/tessel-sim, or give --sim)",
+                    v->target_name, sim, v->target_name);
+  if (access(fw, R_OK) != 0)
+    return diag_set(d, "no runner firmware for target %s at %s (build it: make build/firmware/%s/tessel-fw.elf, "
+                       "or give --firmware)", v->target_name, fw, v->target_name);
+  rtl_layout l = plan(v, len, b->runs);
+  if (l.end > RTL_DRAM_MAX)
+    return diag_set(d, "%u inferences of this model need %llu bytes of simulated DRAM, more than its %llu: "
+                       "run fewer at a time", b->runs, (unsigned long long)l.end, (unsigned long long)RTL_DRAM_MAX);
+  uint64_t dram = l.end < RTL_DRAM_MIN ? RTL_DRAM_MIN : align_up(l.end, 1u << 20);
+  char tmp[] = "/tmp/tessel-run-XXXXXX";
+  if (!mkdtemp(tmp)) return diag_set(d, "cannot make a temporary folder: %s", strerror(errno));
+  char img_path[64], w_path[64], res_path[64], err_path[64], ver_path[64];
+  snprintf(img_path, sizeof img_path, "%s/request.bin", tmp);
+  snprintf(w_path, sizeof w_path, "%s/weights.bin", tmp);
+  snprintf(res_path, sizeof res_path, "%s/result.bin", tmp);
+  snprintf(err_path, sizeof err_path, "%s/stderr.txt", tmp);
+  snprintf(ver_path, sizeof ver_path, "%s/version.txt", tmp);
+  int rc = -1;
+  uint8_t *img = NULL, *dump = NULL;
+  if (check_sim_target(sim, tmp, v, d)) goto done;
+  unsigned flags = TFW_LOAD_WEIGHTS_PLACED | (o->check_weights ? 0 : TFW_LOAD_LAZY_WEIGHTS);
+  if (!(img = build_image(pkg, len, v, &l, b, flags))) {
+    diag_set(d, "out of memory");
+    goto done;
+  }
+  if (write_file(img_path, img, l.window, d) || write_file(w_path, v->weights, v->weights_bytes, d)) goto done;
+  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128];
+  snprintf(a_dram, sizeof a_dram, "%llu", (unsigned long long)dram);
+  snprintf(a_cycles, sizeof a_cycles, "%llu",
+           (unsigned long long)(o->max_cycles ? o->max_cycles : default_max_cycles(v, &l, b->runs)));
+  snprintf(a_img, sizeof a_img, "0x%08X=%s", TFW_MAILBOX_ADDR, img_path);
+  snprintf(a_w, sizeof a_w, "0x%08llX=%s", (unsigned long long)(TFW_MAILBOX_ADDR + l.window + v->window.weights_offset),
+           w_path);
+  snprintf(a_dump, sizeof a_dump, "0x%08X:%llu=%s", TFW_MAILBOX_ADDR, (unsigned long long)l.in, res_path);
+  char *argv[20];
+  int n = 0;
+  argv[n++] = sim, argv[n++] = fw;
+  argv[n++] = "--dram-size", argv[n++] = a_dram;
+  argv[n++] = "--max-cycles", argv[n++] = a_cycles;
+  argv[n++] = "--load", argv[n++] = a_img;
+  if (v->weights_bytes) argv[n++] = "--load", argv[n++] = a_w;
+  argv[n++] = "--dump", argv[n++] = a_dump;
+  argv[n++] = "--stats";
+  if (o->trace) argv[n++] = "--trace", argv[n++] = (char *)o->trace;
+  argv[n] = NULL;
+  int st = spawn(argv, err_path, d);
+  b->sim_cycles = relay_sim_stderr(err_path);
+  if (st < 0) goto done;
+  if (st == SIM_EXIT_CYCLES) {
+    diag_set(d, "the simulation reached its cycle limit (%s cycles; --max-cycles to raise it)", a_cycles);
+    goto done;
+  }
+  if (st >= SIM_EXIT_USAGE) {
+    diag_set(d, "the simulator failed (exit %d; its messages are above)", st);
+    goto done;
+  }
+  if (!(dump = read_file(res_path, l.in, d))) goto done;
+  if (check_result(dump, fw, v, b->runs, d)) goto done;
+  if (take_results(dump, &l, v, b, d)) goto done;
+  b->run_cycles = tpkg_rd64(dump + TFW_MB_CYCLES);
+  rc = 0;
+done:
+  free(img);
+  free(dump);
+  unlink(img_path), unlink(w_path), unlink(res_path), unlink(err_path), unlink(ver_path);
+  rmdir(tmp);
+  b->host_seconds = now_s() - t0;
+  return rc;
+}

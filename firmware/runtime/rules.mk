@@ -1,0 +1,4 @@
+# firmware/runtime/rules.mk: the runtime (docs/runtime.md). Included from
+# firmware/rules.mk after firmware/npu/npu.mk (whose driver objects it links).
+include firmware/runtime/runtime.mk
+-include firmware/runtime/fallback.mk

@@ -1,0 +1,113 @@
+/* runner.c: tessel-fw.elf, the firmware `tessel run --engine rtl` boots on
+ * tessel-sim: reads a request from the DRAM mailbox (tfw_mailbox.h), loads
+ * the package with the runtime, runs it on every input set, and writes the
+ * outputs, counters and status back. Exit status 0 on success, else the
+ * runtime's code negated (1..8); the error is also printed on the UART. */
+#include <stdio.h>
+
+#include "tessel_fw.h"
+#include "tessel_rt.h"
+#include "tessel_target.h"
+#include "tfw_mailbox.h"
+
+static uint32_t mb_rd(uint32_t off) { return *(volatile uint32_t *)(TFW_MAILBOX_ADDR + off); }
+static void mb_wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(TFW_MAILBOX_ADDR + off) = v; }
+static void mb_wr64(uint32_t off, uint64_t v) {
+  mb_wr(off, (uint32_t)v);
+  mb_wr(off + 4, (uint32_t)(v >> 32));
+}
+
+/* Word copies when both ends are aligned (the mailbox and the window's I/O
+ * are), byte copies otherwise. */
+static void copy(uint8_t *dst, const uint8_t *src, uint32_t n) {
+  uint32_t i = 0;
+  if (((uintptr_t)dst | (uintptr_t)src) % 4 == 0)
+    for (; i + 4 <= n; i += 4) *(uint32_t *)(dst + i) = *(const uint32_t *)(src + i);
+  for (; i < n; i++) dst[i] = src[i];
+}
+
+static uint32_t align8(uint32_t v) { return (v + 7u) & ~7u; }
+
+/* Copies every input (dir 0) or output (dir 1) between the window and the
+ * mailbox area at base, back to back in IO order. */
+static void move_io(const tfw_model *m, uint32_t dir, uint8_t *base) {
+  tpkg_io io;
+  uint32_t n = dir == TPKG_DIR_INPUT ? tfw_num_inputs(m) : tfw_num_outputs(m);
+  for (uint32_t i = 0; i < n; i++) {
+    const tpkg_io *p = dir == TPKG_DIR_INPUT ? tfw_input(m, i, &io) : tfw_output(m, i, &io);
+    uint8_t *w = tfw_io_data(m, p);
+    if (dir == TPKG_DIR_INPUT) copy(w, base, p->size);
+    else copy(base, w, p->size);
+    base += align8(p->size);
+  }
+}
+
+static int finish(const tfw_error *e, uint32_t runs_done) {
+  char msg[TFW_MAILBOX_MSG_BYTES];
+  msg[0] = 0;
+  if (e->code != TFW_OK) tfw_format_error(e, msg, sizeof msg);
+  mb_wr(TFW_MB_STATUS, (uint32_t)e->code);
+  mb_wr(TFW_MB_DETAIL, (uint32_t)e->detail);
+  mb_wr(TFW_MB_KERNEL, (uint32_t)e->kernel);
+  mb_wr(TFW_MB_INDEX, (uint32_t)(e->index > INT32_MAX ? INT32_MAX : e->index));
+  mb_wr64(TFW_MB_VALUE, e->value);
+  mb_wr(TFW_MB_RUNS_DONE, runs_done);
+  char *dst = (char *)(TFW_MAILBOX_ADDR + TFW_MB_MSG);
+  for (uint32_t i = 0; i < sizeof msg; i++) dst[i] = msg[i];
+  mb_wr(TFW_MB_DONE, TFW_MAILBOX_MAGIC);
+  if (e->code != TFW_OK) printf("tessel-fw: %s\n", msg);
+  return -e->code;
+}
+
+/* The request's areas must lie in DRAM above the mailbox. */
+static int area_ok(uint32_t addr, uint64_t bytes) {
+  return addr >= TFW_MAILBOX_ADDR + TFW_MAILBOX_BYTES && (uint64_t)addr + bytes <= 0x100000000ull;
+}
+
+int main(void) {
+  static tfw_model m;
+  tfw_error e = {.code = TFW_OK, .kernel = -1, .index = -1};
+  mb_wr(TFW_MB_FW_VERSION, TFW_RUNTIME_VERSION);
+  mb_wr(TFW_MB_FW_TARGET, TSL_TARGET_HASH);
+  if (mb_rd(TFW_MB_MAGIC) != TFW_MAILBOX_MAGIC || mb_rd(TFW_MB_VERSION) != TFW_MAILBOX_VERSION) {
+    e = (tfw_error){TFW_E_ARG, 0, -1, -1, mb_rd(TFW_MB_VERSION),
+                    "no run request of this version in the mailbox (rebuild tessel and the firmware together)"};
+    return finish(&e, 0);
+  }
+  uint32_t runs = mb_rd(TFW_MB_RUNS), pkg = mb_rd(TFW_MB_PKG), pkg_bytes = mb_rd(TFW_MB_PKG_BYTES);
+  uint32_t win = mb_rd(TFW_MB_WINDOW), win_bytes = mb_rd(TFW_MB_WINDOW_BYTES);
+  uint32_t in = mb_rd(TFW_MB_IN), in_stride = mb_rd(TFW_MB_IN_STRIDE);
+  uint32_t out = mb_rd(TFW_MB_OUT), out_stride = mb_rd(TFW_MB_OUT_STRIDE);
+  uint32_t stats = mb_rd(TFW_MB_STATS), stats_bytes = mb_rd(TFW_MB_STATS_BYTES);
+  if (!area_ok(pkg, pkg_bytes) || !area_ok(win, win_bytes) || !area_ok(in, (uint64_t)in_stride * runs) ||
+      !area_ok(out, (uint64_t)out_stride * runs) || (stats_bytes && !area_ok(stats, stats_bytes)) || stats % 8) {
+    e = (tfw_error){TFW_E_ARG, 0, -1, -1, 0, "a mailbox area lies outside DRAM or over the mailbox"};
+    return finish(&e, 0);
+  }
+  uint64_t t0 = timer_now();
+  if (tfw_load(&m, tfw_npu_backend(), (const void *)(uintptr_t)pkg, pkg_bytes, (void *)(uintptr_t)win, win_bytes,
+               mb_rd(TFW_MB_FLAGS), &e) != TFW_OK)
+    return finish(&e, 0);
+  mb_wr64(TFW_MB_LOAD_CYCLES, timer_now() - t0);
+  uint64_t need = ((uint64_t)m.pkg.n_kernels * TSL_NCOUNTERS + m.pkg.n_fallbacks) * 8;
+  if (stats_bytes) {
+    if (stats_bytes < need) {
+      e = (tfw_error){TFW_E_ARG, 0, -1, -1, need, "the mailbox's statistics area is too small"};
+      return finish(&e, 0);
+    }
+    tfw_kernel_stats *ks = (tfw_kernel_stats *)(uintptr_t)stats;
+    tfw_set_stats(&m, ks, (uint64_t *)(ks + m.pkg.n_kernels));
+  }
+  uint64_t cycles = 0;
+  uint32_t r;
+  for (r = 0; r < runs; r++) {
+    move_io(&m, TPKG_DIR_INPUT, (uint8_t *)(uintptr_t)(in + r * in_stride));
+    uint64_t t1 = timer_now();
+    int rc = tfw_run(&m, &e);
+    cycles += timer_now() - t1;
+    if (rc != TFW_OK) break;
+    move_io(&m, TPKG_DIR_OUTPUT, (uint8_t *)(uintptr_t)(out + r * out_stride));
+  }
+  mb_wr64(TFW_MB_CYCLES, cycles);
+  return finish(&e, r);
+}

@@ -1,0 +1,46 @@
+# firmware/runtime/runtime.mk: the runtime library and the runner firmware,
+# built once per target (the driver and the backend take the target's sizes
+# and hash from build/gen/<t>/tessel_target.h).
+#
+#   build/firmware/<t>/libtessel-rt.a   runtime + fallback ops + package reader + NPU driver:
+#                                       what a firmware links to run a package (docs/runtime.md)
+#   build/firmware/<t>/tessel-fw.elf    the runner `tessel run --engine rtl` boots on tessel-sim
+#   build/firmware/tessel-fw.elf        the default target's runner (npu8)
+#
+# tfw_exec.c and tfw_fallback.c are also compiled into the host's `tessel`
+# (compiler/run.mk): one executor and one set of fallback ops for every engine.
+
+RT_TARGETS  := npu4 npu8 npu16
+RT_SRCS     := firmware/runtime/tfw_exec.c firmware/runtime/tfw_fallback.c firmware/runtime/tfw_npu.c \
+               compiler/tpkg_check.c compiler/crc32.c
+RT_HDRS     := $(wildcard firmware/runtime/*.h) compiler/tpkg_format.h compiler/crc32.h firmware/npu/npu.h \
+               $(BUILD)/gen/tessel_isa.h $(FW_HDRS)
+# -ffp-contract=off: the fallback ops' float arithmetic must round as on the host.
+RT_CFLAGS    = $(FW_CFLAGS) -ffp-contract=off -I$(BUILD)/gen/$(1) -I$(BUILD)/gen -Ifirmware/npu -Ifirmware/runtime -Icompiler
+
+# rt_target T: the library and the runner of target T.
+define rt_target
+$(BUILD)/obj/fw-rt/$(1)/%.o: firmware/runtime/%.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
+	@mkdir -p $$(@D)
+	$(RV_CC) $(call RT_CFLAGS,$(1)) -c $$< -o $$@
+$(BUILD)/obj/fw-rt/$(1)/%.o: compiler/%.c $(RT_HDRS)
+	@mkdir -p $$(@D)
+	$(RV_CC) $(call RT_CFLAGS,$(1)) -c $$< -o $$@
+$(FW_OUT)/$(1)/libtessel-rt.a: $(patsubst %.c,$(BUILD)/obj/fw-rt/$(1)/%.o,$(notdir $(RT_SRCS))) \
+                               $(BUILD)/obj/fw-npu/$(1)/npu.o $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o
+	@mkdir -p $$(@D)
+	rm -f $$@
+	$(RV_PREFIX)ar rcs $$@ $$^
+$(FW_OUT)/$(1)/tessel-fw.elf: $(BUILD)/obj/fw-rt/$(1)/runner.o $(FW_OUT)/$(1)/libtessel-rt.a $(FW_LINK_DEPS)
+	@mkdir -p $$(@D)
+	$$(call fw_link,sim.ld,$$< $(FW_OUT)/$(1)/libtessel-rt.a)
+endef
+$(foreach t,$(RT_TARGETS),$(eval $(call rt_target,$(t))))
+
+$(FW_OUT)/tessel-fw.elf: $(FW_OUT)/npu8/tessel-fw.elf
+	cp $< $@
+
+# npu16's runner is built on demand, like its simulator.
+RT_FW_ELFS := $(FW_OUT)/npu4/tessel-fw.elf $(FW_OUT)/npu8/tessel-fw.elf $(FW_OUT)/tessel-fw.elf
+ALL += $(RT_FW_ELFS)
+.SECONDARY: $(foreach t,$(RT_TARGETS),$(patsubst %.c,$(BUILD)/obj/fw-rt/$(t)/%.o,$(notdir $(RT_SRCS)) runner.c))

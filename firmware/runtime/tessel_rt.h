@@ -1,0 +1,149 @@
+/* tessel_rt.h: the Tessel runtime: runs a compiled model package (.tpkg) on
+ * the NPU (docs/runtime.md).
+ *
+ * The runtime validates a package before the NPU sees any of it (tpkg_check:
+ * magic, version, target, CRCs, every offset, size and command address),
+ * places its weights in the NPU's DRAM window, keeps the command streams
+ * resident in the NPU command SRAM when they fit (loaded once, replayed by
+ * every run), and runs the kernels in order with the fallback ops
+ * (firmware/runtime/tfw_fallback.c) between them, taking a counter snapshot
+ * per kernel and guarding every NPU run with a watchdog.
+ *
+ * The executor is independent of how the NPU is reached: a tfw_backend says
+ * how to load a stream, run it and read the counters. The firmware uses the
+ * NPU driver (tfw_npu_backend(), firmware/npu/npu.h); the host's
+ * `tessel run --engine model` uses the C model. One executor, one fallback
+ * source: both engines run the same code in the same order.
+ *
+ * Firmware use (package linked in with `tessel compile --emit-c`):
+ *   static tfw_model m;
+ *   tfw_error e;
+ *   if (tfw_load(&m, tfw_npu_backend(), tessel_pkg, tessel_pkg_size, window, window_bytes, 0, &e))
+ *     printf("%s\n", tfw_format_error(&e, buf, sizeof buf));
+ *   float *in = tfw_io_data(&m, tfw_input(&m, 0, &io));    // io.dims, io.dtype
+ *   ... fill in ...
+ *   if (tfw_run(&m, &e)) ...;
+ *   const float *probs = tfw_io_data(&m, tfw_output(&m, 0, &io));
+ *
+ * Freestanding: no malloc, no stdio, no libm. Not reentrant. */
+#ifndef TESSEL_RT_H
+#define TESSEL_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tessel_isa.h"
+#include "tpkg_format.h"
+
+/* Runtime version: the mailbox (tfw_mailbox.h) and `tessel run` check it. */
+#define TFW_RUNTIME_VERSION 1u
+
+/* Return codes: 0 or negative. tfw_error.detail refines them. */
+enum {
+  TFW_OK = 0,
+  TFW_E_ARG = -1,      /* NULL pointer, misaligned window, run before load */
+  TFW_E_PACKAGE = -2,  /* the package failed validation; detail = tpkg_err_code */
+  TFW_E_WINDOW = -3,   /* the memory given for the DRAM window is smaller than the package needs */
+  TFW_E_CMD_SRAM = -4, /* a kernel's stream is larger than the NPU's command SRAM */
+  TFW_E_DEVICE = -5,   /* no NPU, or an NPU of another target (detail: backend code) */
+  TFW_E_NPU = -6,      /* an NPU run ended with an error; detail = TSL_ERR_* code */
+  TFW_E_TIMEOUT = -7,  /* the watchdog expired: the NPU run was aborted */
+  TFW_E_FALLBACK = -8, /* a fallback op failed; detail = TFW_FB_E_* */
+  TFW_E_COUNT = 9,
+};
+
+/* What went wrong, where. */
+typedef struct {
+  int code;         /* TFW_E_* */
+  int detail;       /* tpkg_err_code, TSL_ERR_*, TFW_FB_E_* or a backend code; 0 if none */
+  int32_t kernel;   /* kernel record (or fallback record for TFW_E_FALLBACK); -1 if none */
+  int64_t index;    /* offending command / package item; -1 if none */
+  uint64_t value;   /* offending value (package errors) */
+  const char *msg;  /* static text naming what is wrong */
+} tfw_error;
+
+/* How the executor reaches an NPU. Every function returns 0 or a negative
+ * backend code (reported as tfw_error.detail). */
+typedef struct {
+  uint32_t status;    /* TSL_ERR_* of the run (TSL_ERR_NONE when it succeeded) */
+  uint32_t err_index; /* offending command, from the stream start */
+  int timed_out;      /* 1: the watchdog fired and the run was aborted */
+} tfw_npu_result;
+
+typedef struct tfw_backend {
+  void *ctx;
+  uint32_t target_hash;    /* TSL_TARGET_HASH of the NPU behind the backend */
+  uint32_t dim;            /* its DIM */
+  uint32_t cmd_sram_bytes; /* its command SRAM */
+  int (*init)(void *ctx);  /* probe the device (may be NULL) */
+  int (*set_window)(void *ctx, uint8_t *base, uint32_t bytes);
+  int (*load_stream)(void *ctx, uint32_t sram_off, const uint8_t *cmds, uint32_t ncmds);
+  /* Runs ncmds commands from sram_off; aborts after timeout_cycles. Returns
+   * 0 when the run ended (successfully or not: see r->status), < 0 when the
+   * backend itself failed. */
+  int (*run)(void *ctx, uint32_t sram_off, uint32_t ncmds, uint64_t timeout_cycles, tfw_npu_result *r);
+  void (*counters)(void *ctx, uint64_t out[TSL_NCOUNTERS]); /* of the last run */
+  uint64_t (*now)(void *ctx); /* a cycle clock for fallback timing (may be NULL: 0) */
+  const char *(*strerror)(int code); /* backend code -> name (may be NULL) */
+} tfw_backend;
+
+/* Per kernel record, filled by every tfw_run when the caller gave room. */
+typedef struct {
+  uint64_t counters[TSL_NCOUNTERS]; /* the NPU's counters for the record's run */
+} tfw_kernel_stats;
+
+/* Load flags. */
+enum {
+  TFW_LOAD_WEIGHTS_PLACED = 1u << 0, /* the weights are already at window + weights_offset (a loader put
+                                        them there): not copied, and their CRC is checked there */
+  TFW_LOAD_LAZY_WEIGHTS = 1u << 1,   /* skip the weights CRC (large models on trusted storage) */
+};
+
+/* Default watchdog: a run may take WATCHDOG_BASE + WATCHDOG_PER_EST x the
+ * kernel's estimate cycles before it is aborted. */
+#define TFW_WATCHDOG_BASE 20000000ull
+#define TFW_WATCHDOG_PER_EST 16u
+
+typedef struct {
+  tpkg_view pkg;
+  const tfw_backend *npu;
+  uint8_t *window;
+  uint32_t window_bytes;
+  int streams_resident;            /* 1: all of STREAMS is in command SRAM, loaded once */
+  uint64_t watchdog_base;          /* TFW_WATCHDOG_BASE unless changed after load */
+  tfw_kernel_stats *kstats;        /* optional: n_kernels entries (tfw_set_stats) */
+  uint64_t *fallback_cycles;       /* optional: n_fallbacks entries, backend clock cycles */
+  int loaded;
+} tfw_model;
+
+/* Validates len bytes at pkg for the backend's target (flags TFW_LOAD_*),
+ * gives the NPU the window (window_bytes bytes at window, 8-byte aligned, at
+ * least the package's window size), places the weights there (copied unless
+ * TFW_LOAD_WEIGHTS_PLACED or already in place) and loads the streams into
+ * command SRAM when they fit. pkg must stay valid while m is used. */
+int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len, void *window,
+             uint32_t window_bytes, unsigned flags, tfw_error *e);
+
+/* Where to keep per-kernel counters and per-fallback cycles (either may be
+ * NULL); arrays of m->pkg.n_kernels and m->pkg.n_fallbacks entries. */
+void tfw_set_stats(tfw_model *m, tfw_kernel_stats *kstats, uint64_t *fallback_cycles);
+
+/* Graph inputs and outputs: the i-th of each (tpkg_io filled); NULL if out of range. */
+const tpkg_io *tfw_input(const tfw_model *m, uint32_t i, tpkg_io *io);
+const tpkg_io *tfw_output(const tfw_model *m, uint32_t i, tpkg_io *io);
+uint32_t tfw_num_inputs(const tfw_model *m);
+uint32_t tfw_num_outputs(const tfw_model *m);
+/* The tensor's bytes in the window (io->size of them, in io->layout). */
+void *tfw_io_data(const tfw_model *m, const tpkg_io *io);
+
+/* One inference: every kernel and fallback op in order. */
+int tfw_run(tfw_model *m, tfw_error *e);
+
+/* Names: "PACKAGE", ...; a one-line description of e into buf. */
+const char *tfw_strerror(int code);
+const char *tfw_format_error(const tfw_error *e, char *buf, size_t len);
+
+/* The firmware's NPU backend (firmware/npu/npu.h, this build's target). */
+const tfw_backend *tfw_npu_backend(void);
+
+#endif

@@ -1,0 +1,215 @@
+/* tfw_exec.c: the package executor of tessel_rt.h, shared by the firmware
+ * and the host's C-model engine. Freestanding. */
+#include "tessel_rt.h"
+
+#include "tfw_fallback.h"
+
+static int fail(tfw_error *e, int code, int detail, int32_t kernel, int64_t index, uint64_t value,
+                const char *msg) {
+  if (e) *e = (tfw_error){.code = code, .detail = detail, .kernel = kernel, .index = index, .value = value, .msg = msg};
+  return code;
+}
+
+static void copy_bytes(uint8_t *dst, const uint8_t *src, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) dst[i] = src[i];
+}
+
+static void zero_u64(uint64_t *p, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) p[i] = 0;
+}
+
+/* The whole STREAMS section fits the command SRAM: loaded once at offset 0,
+ * each kernel starts at its first command. Otherwise each kernel record is
+ * loaded at offset 0 before its run. */
+static int place_streams(tfw_model *m, tfw_error *e) {
+  const tfw_backend *b = m->npu;
+  uint32_t max_cmds = b->cmd_sram_bytes / TSL_CMD_BYTES;
+  for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
+    tpkg_kernel_view kv;
+    tpkg_view_kernel(&m->pkg, k, &kv);
+    if (kv.cmd_count > max_cmds)
+      return fail(e, TFW_E_CMD_SRAM, 0, (int32_t)k, -1, kv.cmd_count,
+                  "kernel stream has more commands than the command SRAM holds (recompile for this target)");
+  }
+  m->streams_resident = m->pkg.n_cmds <= max_cmds;
+  if (m->streams_resident && m->pkg.n_cmds > 0) {
+    int rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, 0), m->pkg.n_cmds);
+    if (rc) return fail(e, TFW_E_DEVICE, rc, -1, -1, 0, "loading the command streams failed");
+  }
+  return TFW_OK;
+}
+
+int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len, void *window,
+             uint32_t window_bytes, unsigned flags, tfw_error *e) {
+  if (!m || !npu || !pkg) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "NULL model, backend or package");
+  *m = (tfw_model){.npu = npu, .watchdog_base = TFW_WATCHDOG_BASE};
+  tpkg_error pe = {0};
+  unsigned cf = TPKG_CHECK_LAZY_WEIGHTS; /* the weights are checked where they will be used, below */
+  tpkg_err_code pc = tpkg_check(pkg, len, npu->target_hash, cf, &m->pkg, &pe);
+  if (pc != TPKG_OK) return fail(e, TFW_E_PACKAGE, (int)pc, -1, pe.index, pe.value, pe.msg);
+  const tpkg_window *w = &m->pkg.window;
+  if (!window || (uintptr_t)window % 8 != 0)
+    return fail(e, TFW_E_ARG, 0, -1, -1, (uintptr_t)window, "the DRAM window must be 8-byte aligned");
+  if (window_bytes < w->window_bytes)
+    return fail(e, TFW_E_WINDOW, 0, -1, -1, w->window_bytes, "the memory given for the DRAM window is too small");
+  uint8_t *dst = (uint8_t *)window + w->weights_offset;
+  if (!(flags & TFW_LOAD_WEIGHTS_PLACED) && dst != m->pkg.weights) copy_bytes(dst, m->pkg.weights, w->weights_bytes);
+  if (!(flags & TFW_LOAD_LAZY_WEIGHTS)) {
+    /* The CRC of the bytes the NPU will read: a loader that placed them
+     * (or a copy that went wrong) is caught too. */
+    tpkg_view placed = m->pkg;
+    placed.weights = dst;
+    pc = tpkg_check_weights(&placed, &pe);
+    if (pc != TPKG_OK) return fail(e, TFW_E_PACKAGE, (int)pc, -1, pe.index, pe.value, pe.msg);
+  }
+  int rc = npu->init ? npu->init(npu->ctx) : 0;
+  if (rc) return fail(e, TFW_E_DEVICE, rc, -1, -1, 0, "no NPU, or an NPU of another target");
+  rc = npu->set_window(npu->ctx, window, w->window_bytes);
+  if (rc) return fail(e, TFW_E_DEVICE, rc, -1, -1, (uintptr_t)window, "the NPU refused the DRAM window");
+  m->window = window;
+  m->window_bytes = w->window_bytes;
+  if ((rc = place_streams(m, e)) != TFW_OK) return rc;
+  m->loaded = 1;
+  return TFW_OK;
+}
+
+void tfw_set_stats(tfw_model *m, tfw_kernel_stats *kstats, uint64_t *fallback_cycles) {
+  m->kstats = kstats;
+  m->fallback_cycles = fallback_cycles;
+}
+
+static const tpkg_io *nth_io(const tfw_model *m, uint32_t dir, uint32_t i, tpkg_io *io) {
+  for (uint32_t k = 0; m->loaded && k < m->pkg.n_io; k++) {
+    tpkg_view_io(&m->pkg, k, io);
+    if (io->dir == dir && i-- == 0) return io;
+  }
+  return NULL;
+}
+
+static uint32_t count_io(const tfw_model *m, uint32_t dir) {
+  uint32_t n = 0;
+  tpkg_io io;
+  for (uint32_t k = 0; m->loaded && k < m->pkg.n_io; k++) {
+    tpkg_view_io(&m->pkg, k, &io);
+    n += io.dir == dir;
+  }
+  return n;
+}
+
+const tpkg_io *tfw_input(const tfw_model *m, uint32_t i, tpkg_io *io) { return nth_io(m, TPKG_DIR_INPUT, i, io); }
+const tpkg_io *tfw_output(const tfw_model *m, uint32_t i, tpkg_io *io) { return nth_io(m, TPKG_DIR_OUTPUT, i, io); }
+uint32_t tfw_num_inputs(const tfw_model *m) { return count_io(m, TPKG_DIR_INPUT); }
+uint32_t tfw_num_outputs(const tfw_model *m) { return count_io(m, TPKG_DIR_OUTPUT); }
+
+void *tfw_io_data(const tfw_model *m, const tpkg_io *io) {
+  return io && m->loaded ? m->window + io->offset : NULL;
+}
+
+static uint64_t now(const tfw_model *m) { return m->npu->now ? m->npu->now(m->npu->ctx) : 0; }
+
+/* Fallback records with before_kernel == k, from *next on (they are sorted). */
+static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, tfw_error *e) {
+  const tfw_backend *b = m->npu;
+  for (; *next < m->pkg.n_fallbacks; ++*next) {
+    tpkg_fallback f;
+    tpkg_view_fallback(&m->pkg, *next, &f);
+    if (f.before_kernel != k) break;
+    uint64_t t0 = now(m);
+    int rc = tfw_fallback_run(&f, m->window, m->window_bytes, b->dim);
+    if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)*next, -1, f.op, tfw_fallback_strerror(rc));
+    if (m->fallback_cycles) m->fallback_cycles[*next] = now(m) - t0;
+  }
+  return TFW_OK;
+}
+
+/* Kernel record k on the NPU. */
+static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
+  const tfw_backend *b = m->npu;
+  tpkg_kernel_view kv;
+  tpkg_view_kernel(&m->pkg, k, &kv);
+  uint32_t off = 0;
+  int rc;
+  if (m->streams_resident) {
+    off = kv.cmd_first * TSL_CMD_BYTES;
+  } else if ((rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, kv.cmd_first), kv.cmd_count)) != 0) {
+    return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "loading a kernel's stream failed");
+  }
+  /* Segments after the first carry no estimate: the base alone guards them. */
+  uint64_t timeout = m->watchdog_base + TFW_WATCHDOG_PER_EST * kv.estimate_cycles;
+  tfw_npu_result r = {0};
+  rc = b->run(b->ctx, off, kv.cmd_count, timeout, &r);
+  if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting the NPU failed");
+  if (m->kstats) b->counters(b->ctx, m->kstats[k].counters);
+  if (r.timed_out) return fail(e, TFW_E_TIMEOUT, (int)r.status, (int32_t)k, r.err_index, timeout,
+                               "the NPU did not finish in time: the watchdog aborted the run");
+  if (r.status != TSL_ERR_NONE)
+    return fail(e, TFW_E_NPU, (int)r.status, (int32_t)k, r.err_index, r.status, "the NPU stopped with an error");
+  return TFW_OK;
+}
+
+int tfw_run(tfw_model *m, tfw_error *e) {
+  if (!m || !m->loaded) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "tfw_run before a successful tfw_load");
+  uint32_t next_fb = 0;
+  int rc;
+  if (m->kstats)
+    for (uint32_t k = 0; k < m->pkg.n_kernels; k++) zero_u64(m->kstats[k].counters, TSL_NCOUNTERS);
+  for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
+    if ((rc = run_fallbacks(m, k, &next_fb, e)) != TFW_OK) return rc;
+    if ((rc = run_kernel(m, k, e)) != TFW_OK) return rc;
+  }
+  return run_fallbacks(m, m->pkg.n_kernels, &next_fb, e);
+}
+
+const char *tfw_strerror(int code) {
+  static const char *const names[TFW_E_COUNT] = {"OK",     "ARG", "PACKAGE", "WINDOW",  "CMD_SRAM",
+                                                 "DEVICE", "NPU", "TIMEOUT", "FALLBACK"};
+  return code <= 0 && code > -TFW_E_COUNT ? names[-code] : "?";
+}
+
+/* ---- error text without stdio ------------------------------------------- */
+typedef struct {
+  char *p;
+  size_t left;
+} sbuf;
+
+static void put_str(sbuf *s, const char *t) {
+  while (t && *t && s->left > 1) *s->p++ = *t++, s->left--;
+}
+
+static void put_u64(sbuf *s, uint64_t v) {
+  char d[21];
+  int n = 0;
+  do d[n++] = (char)('0' + v % 10); while ((v /= 10) != 0);
+  while (n > 0 && s->left > 1) *s->p++ = d[--n], s->left--;
+}
+
+static void put_i64(sbuf *s, int64_t v) {
+  if (v < 0) put_str(s, "-");
+  put_u64(s, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+}
+
+static const char *detail_name(const tfw_error *e) {
+  switch (e->code) {
+  case TFW_E_PACKAGE: return tpkg_err_name((tpkg_err_code)e->detail);
+  case TFW_E_NPU: case TFW_E_TIMEOUT: return tsl_err_name(e->detail);
+  case TFW_E_FALLBACK: return tfw_fallback_strerror(e->detail);
+  default: return NULL;
+  }
+}
+
+const char *tfw_format_error(const tfw_error *e, char *buf, size_t len) {
+  sbuf s = {buf, len};
+  if (!buf || len == 0) return "";
+  put_str(&s, tfw_strerror(e->code));
+  const char *dn = detail_name(e);
+  if (dn) put_str(&s, "/"), put_str(&s, dn);
+  else if (e->detail) put_str(&s, " (code "), put_i64(&s, e->detail), put_str(&s, ")");
+  put_str(&s, ": ");
+  put_str(&s, e->msg);
+  if (e->kernel >= 0) put_str(&s, e->code == TFW_E_FALLBACK ? "; fallback " : "; kernel "), put_i64(&s, e->kernel);
+  if (e->index >= 0) put_str(&s, e->code == TFW_E_PACKAGE ? "; item " : "; command "), put_i64(&s, e->index);
+  if (e->code == TFW_E_PACKAGE || e->code == TFW_E_CMD_SRAM || e->code == TFW_E_WINDOW)
+    put_str(&s, "; value "), put_u64(&s, e->value);
+  *s.p = 0;
+  return buf;
+}

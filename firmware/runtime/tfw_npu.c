@@ -1,0 +1,56 @@
+/* tfw_npu.c: the runtime's backend on the NPU driver (firmware/npu/npu.h),
+ * for this build's target. */
+#include "npu.h"
+#include "tessel_rt.h"
+#include "timer.h"
+
+static int npu_backend_init(void *ctx) {
+  (void)ctx;
+  return npu_init();
+}
+
+static int npu_backend_window(void *ctx, uint8_t *base, uint32_t bytes) {
+  (void)ctx;
+  return npu_set_window((uint32_t)(uintptr_t)base, bytes);
+}
+
+static int npu_backend_load(void *ctx, uint32_t off, const uint8_t *cmds, uint32_t n) {
+  (void)ctx;
+  return npu_load_stream(off, cmds, n);
+}
+
+static int npu_backend_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
+  (void)ctx;
+  npu_run_info_t info;
+  int rc = npu_run(off, n, timeout, &info);
+  if (rc != NPU_OK && rc != NPU_ERR_HW && rc != NPU_ERR_TIMEOUT) return rc;
+  r->status = info.err_code;
+  r->err_index = info.err_index;
+  r->timed_out = rc == NPU_ERR_TIMEOUT;
+  return 0;
+}
+
+static void npu_backend_counters(void *ctx, uint64_t out[TSL_NCOUNTERS]) {
+  (void)ctx;
+  npu_read_counters(out);
+}
+
+static uint64_t npu_backend_now(void *ctx) {
+  (void)ctx;
+  return timer_now();
+}
+
+static const tfw_backend npu_backend = {
+    .target_hash = TSL_TARGET_HASH,
+    .dim = TSL_DIM,
+    .cmd_sram_bytes = TSL_CMD_SRAM_BYTES,
+    .init = npu_backend_init,
+    .set_window = npu_backend_window,
+    .load_stream = npu_backend_load,
+    .run = npu_backend_run,
+    .counters = npu_backend_counters,
+    .now = npu_backend_now,
+    .strerror = npu_strerror,
+};
+
+const tfw_backend *tfw_npu_backend(void) { return &npu_backend; }
