@@ -104,7 +104,7 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
     const lower_kernel *k = &p->kernels[i];
     fprintf(f, "kernel %d %s '%s'", i, kinds[k->kind], k->node->src);
     if (k->pool) fprintf(f, " + max pool '%s'", k->pool->src);
-    if (k->add) fprintf(f, " + residual add '%s'", k->add->src);
+    if (k->add) fprintf(f, " + %s '%s'", k->add->op == IR_OP_QADD ? "residual add" : "requant", k->add->src);
     if (k->kind == LOWER_K_FALLBACK) {
       fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
       continue;

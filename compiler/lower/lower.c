@@ -260,7 +260,9 @@ static int64_t resident_row(const lower_program *p, const lower_kernel *k, const
   if (nc != uses) return -1;
   for (int j = 0; j < nc; j++) {
     if (cs[j]->op != IR_OP_QCONV && cs[j]->op != IR_OP_QMATMUL) return -1;
-    if (p->fused_add[cis[j]]) return -1; /* its top rows hold its own output for the fused add */
+    /* A fused add loads its other operand from row 0 up to its own output:
+     * no room for a resident input (a fused requantisation has none). */
+    if (p->fused_add[cis[j]] && p->fused_add[cis[j]]->op == IR_OP_QADD) return -1;
   }
   /* The consumers must be the next kernels: any other kernel in between
    * would use the scratchpad rows the tensor waits in. */
@@ -287,13 +289,19 @@ static int64_t resident_row(const lower_program *p, const lower_kernel *k, const
   if (with < 0) return -1;
   for (int j = 0; j < nc; j++) {
     const ir_node *cpool = p->fused[cis[j]];
-    const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : cs[j])->out);
+    const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : cs[j])->out); /* the conv's own output */
     if (!z || !z->blocked) return -1;
     lower_conv_geom cg, cg0;
     if (conv_geom(cs[j], cpool, y, z, &cg, NULL, NULL)) return -1;
     cg0 = cg;
     cg.in_spad = row;
     cg.spad_limit = row;
+    if (p->fused_add[cis[j]]) { /* requantised: its own output waits below the input (conv_vec_row) */
+      const lower_tensor *cy = lower_find_tensor(p, cs[j]->out);
+      cg.spad_limit = row - cy->blocks * cy->h * cy->w;
+      cg0.spad_limit = t->spad_rows - cy->blocks * cy->h * cy->w;
+      if (cg.spad_limit < 1) return -1;
+    }
     int64_t wc = lower_conv_load_bytes(t, &cg, &k->sched, y->blocks, z->blocks);
     if (wc < 0) return -1;
     with += wc;
@@ -303,27 +311,181 @@ static int64_t resident_row(const lower_program *p, const lower_kernel *k, const
 }
 
 static int vadd_params(const ir_node *n, lower_vadd_params *v, diag *d);
+static int64_t conv_vec_row(const lower_program *p, const lower_tensor *x, int64_t zr, int64_t rows);
 
-/* The conv of a fused residual add: its output y stays in the top rows of
- * the scratchpad (the conv tiles below them), then the VADD in the same
- * stream adds the other operand (loaded below) and stores the sum.  Integer
- * addition commutes, so the conv's output is always VADD's operand a. */
+/* The node index of n in the graph, or -1. */
+static int node_index(const ir_graph *g, const ir_node *n) {
+  for (int i = 0; i < g->n_nodes; i++)
+    if (g->nodes[i] == n) return i;
+  return -1;
+}
+
+/* The conv/matmul kernel anchor (node index) that writes Concat input v:
+ * its own output, or through a requantisation fused into it; -1 otherwise. */
+static int concat_producer(const lower_program *p, const ir_value *v) {
+  const ir_graph *g = p->graph;
+  if (v->kind != IR_VALUE_NODE || ir_use_count(g, v) != 1) return -1;
+  const ir_node *def = v->def;
+  if (def->op == IR_OP_QCONV || def->op == IR_OP_QMATMUL) {
+    int i = node_index(g, def);
+    return i >= 0 && !p->fused[i] && !p->fused_add[i] ? i : -1;
+  }
+  for (int i = 0; def->op == IR_OP_QREQUANT && i < g->n_nodes; i++)
+    if (p->fused_add[i] == def) return i;
+  return -1;
+}
+
+/* The working-set limit and DRAM load bytes of producer anchor i (writing
+ * Concat input v) when the Concat region starts at zr (-1: Concat in DRAM);
+ * -1 when it has no tiling. */
+static int64_t producer_loads(const lower_program *p, int i, int64_t zr) {
+  const ir_node *c = p->graph->nodes[i];
+  const lower_tensor *x = lower_find_tensor(p, c->in[0]), *y = lower_find_tensor(p, c->out);
+  lower_conv_geom g;
+  if (!x || !y || conv_geom(c, NULL, x, y, &g, NULL, NULL)) return -1;
+  g.in_spad = x->spad_row;
+  if (p->fused_add[i]) g.spad_limit = conv_vec_row(p, x, zr, y->blocks * y->h * y->w);
+  else if (zr >= 0) g.spad_limit = x->spad_row >= 0 && x->spad_row < zr ? x->spad_row : zr;
+  else g.spad_limit = x->spad_row >= 0 ? x->spad_row : 0;
+  if (g.spad_limit < 0 || (g.spad_limit == 0 && (zr >= 0 || p->fused_add[i] || x->spad_row >= 0))) return -1;
+  lower_sched none = {0};
+  return lower_conv_load_bytes(p->target, &g, &none, x->blocks, y->blocks);
+}
+
+/* SRAM residency of a channel Concat (issue 7; squeezenet's fire modules:
+ * expand1x1 and expand3x3 concatenated and read by the next squeeze conv):
+ * the Concat z is an alias region whose inputs its producers store into;
+ * when z fits the scratchpad, its only consumer is a conv/matmul reading it
+ * as its input, every input is written by a conv/matmul kernel (directly or
+ * through a fused requantisation) and those kernels run one after the other
+ * right before the consumer, the region moves to the scratchpad: each
+ * producer stores its channel blocks into its part of the region (tiling
+ * below it) and the consumer reads the whole region in place.  The region
+ * sits at the top, or below the producers' resident inputs.  Taken when
+ * every kernel still tiles and the DRAM saved (z written and read once)
+ * exceeds the reloads the smaller working sets add.  Returns the region's
+ * row, or -1 (DRAM). */
+static int64_t concat_row(const lower_program *p, const lower_tensor *z) {
+  const ir_graph *gr = p->graph;
+  const tsl_target_t *t = p->target;
+  if (p->no_sram_residency || !z->blocked || z->v->rank != 4 || z->v->is_output || z->alias >= 0 ||
+      ir_use_count(gr, z->v) != 1 || z->v->kind != IR_VALUE_NODE || z->v->def->op != IR_OP_CONCAT)
+    return -1;
+  const ir_node *cn = z->v->def;
+  int ci = -1;
+  for (int i = 0; i < gr->n_nodes && ci < 0; i++)
+    for (int j = 0; j < gr->nodes[i]->n_in; j++)
+      if (gr->nodes[i]->in[j] == z->v) ci = j == 0 ? i : -2;
+  if (ci < 0) return -1;
+  const ir_node *cons = gr->nodes[ci];
+  if ((cons->op != IR_OP_QCONV && cons->op != IR_OP_QMATMUL) ||
+      (p->fused_add[ci] && p->fused_add[ci]->op == IR_OP_QADD))
+    return -1;
+  /* The producers, and nothing else with a kernel between the first and the consumer. */
+  enum { MAXP = 8 };
+  int prod[MAXP], np = 0, first = gr->n_nodes;
+  if (cn->n_in > MAXP) return -1;
+  for (int j = 0; j < cn->n_in; j++) {
+    int i = concat_producer(p, cn->in[j]);
+    if (i < 0) return -1;
+    prod[np++] = i;
+    if (i < first) first = i;
+  }
+  for (int i = first; i < ci; i++) {
+    const ir_node *n = gr->nodes[i];
+    int is_prod = 0;
+    for (int j = 0; j < np; j++) is_prod |= prod[j] == i;
+    if (!(is_prod || n == cn || is_alias(p, n) || is_fused(gr, p, n))) return -1;
+  }
+  /* Place the region: the top, or below the producers' resident inputs. */
+  const int64_t rows = z->blocks * z->h * z->w;
+  int64_t row = t->spad_rows - rows;
+  for (int pass = 0; pass < np; pass++)
+    for (int j = 0; j < np; j++) {
+      const lower_tensor *x = lower_find_tensor(p, gr->nodes[prod[j]]->in[0]);
+      int64_t xr = x ? x->spad_row : -1, xrows = x ? x->blocks * x->h * x->w : 0;
+      if (xr >= 0 && row < xr + xrows && xr < row + rows) row = xr - rows;
+    }
+  if (row < 1) return -1;
+  /* Worth it: z's write and read saved against the producers' and the
+   * consumer's extra reloads. */
+  int64_t with = 0, without = 0;
+  for (int j = 0; j < np; j++) {
+    int64_t a = producer_loads(p, prod[j], row), b = producer_loads(p, prod[j], -1);
+    if (a < 0 || b < 0) return -1;
+    with += a, without += b;
+  }
+  const ir_node *cpool = p->fused[ci];
+  const lower_tensor *co = lower_find_tensor(p, (cpool ? cpool : cons)->out), *cy = lower_find_tensor(p, cons->out);
+  lower_conv_geom cg, cg0;
+  if (!co || !co->blocked || !cy || conv_geom(cons, cpool, z, co, &cg, NULL, NULL)) return -1;
+  cg0 = cg;
+  cg.in_spad = row;
+  cg.spad_limit = p->fused_add[ci] ? row - cy->blocks * cy->h * cy->w : row;
+  if (p->fused_add[ci]) cg0.spad_limit = t->spad_rows - cy->blocks * cy->h * cy->w;
+  if (cg.spad_limit < 1 || cg0.spad_limit < 0) return -1;
+  lower_sched none = {0};
+  int64_t a = lower_conv_load_bytes(t, &cg, &none, z->blocks, co->blocks);
+  int64_t b = lower_conv_load_bytes(t, &cg0, &none, z->blocks, co->blocks);
+  if (a < 0 || b < 0) return -1;
+  with += a, without += b;
+  return with < without + 2 * (int64_t)z->bytes ? row : -1;
+}
+
+/* The SPAD row kernel k stores tensor t to when t is a part of a resident
+ * Concat (deciding the Concat at its first producer), or -1: DRAM. */
+static int64_t concat_dest_row(lower_program *p, const lower_kernel *k, lower_tensor *t) {
+  (void)k;
+  if (!t || t->alias < 0) return -1;
+  lower_tensor *z = &p->tensors[t->alias];
+  if (!z->concat_tried) {
+    z->concat_tried = 1;
+    z->spad_row = concat_row(p, z);
+    for (int i = 0; z->spad_row >= 0 && i < p->n_tensors; i++)
+      if (p->tensors[i].alias == t->alias)
+        p->tensors[i].spad_row = z->spad_row + p->tensors[i].alias_off / p->target->dim;
+  }
+  return z->spad_row >= 0 ? t->spad_row : -1;
+}
+
+/* The SPAD row where a conv fused with a vector op (add, requant) keeps its
+ * own output y (rows of it): the top of the scratchpad, or below the
+ * resident regions the kernel must keep (its input x, its output's Concat
+ * region zr) when there are any. */
+static int64_t conv_vec_row(const lower_program *p, const lower_tensor *x, int64_t zr, int64_t rows) {
+  int64_t floor = p->target->spad_rows;
+  if (x && x->spad_row >= 0 && x->spad_row < floor) floor = x->spad_row;
+  if (zr >= 0 && zr < floor) floor = zr;
+  return floor - rows;
+}
+
+/* The conv of a fused residual add or requantisation: its output y stays in
+ * the scratchpad (conv_vec_row; the conv tiles below it), then the VADD in
+ * the same stream adds the other operand (loaded below; none for a
+ * requantisation) and stores the result to DRAM, or writes it straight into
+ * the resident Concat region of its output.  Integer addition commutes, so
+ * the conv's output is always VADD's operand a. */
 static int lower_conv_add(lower_program *p, lower_kernel *k, lower_tensor *x, const lower_conv_geom *pg, diag *d) {
   const ir_node *n = k->add;
-  const int first = n->in[0] == k->node->out;
-  const lower_tensor *y = lower_find_tensor(p, k->node->out), *b = lower_find_tensor(p, n->in[first ? 1 : 0]);
-  const lower_tensor *z = lower_find_tensor(p, n->out);
+  const int first = n->in[0] == k->node->out, two = n->op == IR_OP_QADD;
+  const lower_tensor *y = lower_find_tensor(p, k->node->out);
+  const lower_tensor *b = two ? lower_find_tensor(p, n->in[first ? 1 : 0]) : NULL;
+  lower_tensor *z = (lower_tensor *)lower_find_tensor(p, n->out);
   lower_vadd_params v;
   if (vadd_params(n, &v, d)) return -1;
   if (!first) {
     int64_t t = v.mult_a;
     v.mult_a = v.mult_b, v.mult_b = t;
   }
+  const int64_t zr = concat_dest_row(p, k, z);
   lower_conv_geom g = *pg;
-  g.out_spad = g.spad_limit = p->target->spad_rows - y->blocks * y->h * y->w;
+  g.in_spad = x->spad_row;
+  g.out_spad = g.spad_limit = conv_vec_row(p, x, zr >= 0 ? p->tensors[z->alias].spad_row : -1,
+                                           y->blocks * y->h * y->w);
+  if (g.out_spad < 1) return ir_node_error(d, k->node, "fused %s: no scratchpad rows left", ir_op_name(n->op));
   if (lower_conv(p, k, x, y, &g, d)) return -1;
   k->out = (int)(z - p->tensors);
-  return lower_vadd(p, k, y, b, z, &v, g.out_spad, d);
+  return lower_vadd(p, k, y, b, z, &v, g.out_spad, zr, d);
 }
 
 /* QConv or QMatMul (with a fused max pool or residual add) -> one kernel. */
@@ -337,7 +499,16 @@ static int lower_convlike(lower_program *p, lower_kernel *k, diag *d) {
   } else if (!rc) {
     g.in_spad = x->spad_row;
     g.spad_limit = x->spad_row >= 0 ? x->spad_row : 0;
-    int64_t row = resident_row(p, k, x, y, &g);
+    int64_t row = concat_dest_row(p, k, y);
+    if (row >= 0) { /* into its part of a resident Concat: tile below the whole region */
+      const int64_t zr = p->tensors[y->alias].spad_row;
+      g.out_spad = row;
+      g.spad_limit = x->spad_row >= 0 && x->spad_row < zr ? x->spad_row : zr;
+      rc = lower_conv(p, k, x, y, &g, d);
+      free(wt);
+      return rc;
+    }
+    row = resident_row(p, k, x, y, &g);
     if (row >= 0) {
       g.out_spad = row;
       g.spad_limit = x->spad_row >= 0 && x->spad_row < row ? x->spad_row : row;
@@ -360,7 +531,7 @@ static int lower_qadd(lower_program *p, lower_kernel *k, diag *d) {
   lower_vadd_params v;
   if (vadd_params(n, &v, d)) return -1;
   k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
-  return lower_vadd(p, k, a, b, y, &v, -1, d);
+  return lower_vadd(p, k, a, b, y, &v, -1, -1, d);
 }
 
 /* The VADD constants of a QAdd or QRequant. */
@@ -426,10 +597,16 @@ static const ir_node *fusable_pool(const ir_graph *g, const lower_program *p, co
   const int64_t *ks = ir_attr_ints(m, "kernel_shape", &cnt), *st = ir_attr_ints(m, "strides", &cnt);
   const int64_t *pd = ir_attr_ints(m, "pads", &cnt), *dl = ir_attr_ints(m, "dilations", &cnt);
   if (!ks || ks[0] != ks[1] || ks[0] > 7 || (st && (st[0] != st[1] || st[0] > 7)) ||
-      (pd && (pd[0] > 7 || pd[1] > 7)) || (dl && (dl[0] != 1 || dl[1] != 1)) || ir_attr_int(m, "ceil_mode", 0))
+      (pd && (pd[0] > 7 || pd[1] > 7)) || (dl && (dl[0] != 1 || dl[1] != 1)) || m->out->rank != 4)
     return NULL;
   int64_t oh = c->out->dims[2], ow = c->out->dims[3];
   if (oh > 255 || ow > 255 || 2 * oh * ow > p->target->acc_rows) return NULL;
+  /* STORE pools over the window's positions inside the image only, so
+   * ceil_mode (squeezenet's pools) is just the output size, as long as every
+   * window starts inside the image (a window wholly in the padding would
+   * give `lo`, the reference something else). */
+  const int64_t s0 = st ? st[0] : 1, pt = pd ? pd[0] : 0, pl = pd ? pd[1] : 0;
+  if ((m->out->dims[2] - 1) * s0 - pt >= oh || (m->out->dims[3] - 1) * s0 - pl >= ow) return NULL;
   /* The whole input and one output block's weights must fit the scratchpad. */
   const ir_value *x = c->in[0], *w = c->in[1];
   int64_t dim = p->target->dim, ncb = x->rank == 4 ? (x->dims[1] + dim - 1) / dim : 0;
@@ -483,6 +660,39 @@ static int has_quantised_op(const ir_graph *g) {
     default: break;
     }
   return 0;
+}
+
+/* Fusion of a requantisation (a Concat input rescaled to the Concat's
+ * scale, squeezenet's fire modules): a QRequant whose input is the output of
+ * the QConv/QMatMul c (node i), used by nothing else, goes into c's kernel,
+ * wherever it sits in the graph (it reads nothing else): c stores its output
+ * into scratchpad rows and the VADD (mult_b = 0) requantises them in the same
+ * stream.  The int8 value in between is computed exactly as before, so the
+ * result stays bit-exact.  Taken when the output fits the scratchpad and c
+ * still tiles below it.  Returns the QRequant fused after node i, or NULL. */
+static const ir_node *fusable_requant(const ir_graph *g, lower_program *p, int i) {
+  const ir_node *c = g->nodes[i], *n = NULL;
+  if ((c->op != IR_OP_QCONV && c->op != IR_OP_QMATMUL) || p->fused[i] || c->out->is_output ||
+      ir_use_count(g, c->out) != 1)
+    return NULL;
+  for (int j = i + 1; j < g->n_nodes && !n; j++)
+    if (g->nodes[j]->op == IR_OP_QREQUANT && g->nodes[j]->in[0] == c->out) n = g->nodes[j];
+  if (!n) return NULL;
+  const lower_tensor *x = lower_find_tensor(p, c->in[0]), *y = lower_find_tensor(p, c->out);
+  const lower_tensor *z = lower_find_tensor(p, n->out);
+  if (!x || !y || !z || !x->blocked || !y->blocked || !z->blocked || y->alias >= 0 || z->blocks != y->blocks ||
+      z->h != y->h || z->w != y->w || y->h > 255 || y->w > 255)
+    return NULL;
+  for (int t = 0; t < p->n_tensors; t++)
+    if (p->tensors[t].alias == (int)(y - p->tensors)) return NULL;
+  const int64_t rows = y->blocks * y->h * y->w, top = p->target->spad_rows - rows;
+  if (rows > top) return NULL;
+  lower_conv_geom cg;
+  diag scratch = {0};
+  if (conv_geom(c, NULL, x, y, &cg, NULL, &scratch)) return NULL;
+  cg.out_spad = cg.spad_limit = top;
+  lower_sched none = {0};
+  return lower_conv_load_bytes(p->target, &cg, &none, x->blocks, y->blocks) < 0 ? NULL : n;
 }
 
 /* One node -> one kernel (or a fallback record). */
@@ -562,7 +772,10 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
     if (tensor_of(p, n->out, n, d) < 0) goto fail;
   }
   /* Residual adds into the conv before them (every tensor exists now). */
-  for (int i = 0; i < g->n_nodes && !(o && o->no_fusion); i++) p->fused_add[i] = fusable_add(g, p, i);
+  for (int i = 0; i < g->n_nodes && !(o && o->no_fusion); i++) {
+    p->fused_add[i] = fusable_add(g, p, i);
+    if (!p->fused_add[i]) p->fused_add[i] = fusable_requant(g, p, i);
+  }
   /* DRAM homes: graph inputs and outputs (the package's I/O region), then
    * the other tensors of their own (scratch), then aliases inside them. */
   uint64_t off = 0;

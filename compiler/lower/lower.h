@@ -45,6 +45,7 @@ typedef struct lower_tensor {
   int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1], a Concat input), or -1 */
   int64_t alias_off;  /* its byte offset inside that tensor */
   int64_t spad_row;   /* resident: the SPAD row of its block 0 pixel (0,0) between producer and consumer, or -1 */
+  int concat_tried;   /* a Concat output whose SRAM residency was decided (at its first producer) */
 } lower_tensor;
 
 typedef enum {

@@ -62,11 +62,13 @@ typedef struct lower_pool_params {
 /* Residual add / requantisation kernel (lower_vec.c), appended to k->stream.
  * a_spad >= 0: operand a is already in the scratchpad from that row (all its
  * blocks, plane after plane: a fused conv stored it there), so only b is
- * loaded (below a_spad) and the whole tensor goes in one pass; the VADD
- * writes its result over a's rows and stores it to y in DRAM.
+ * loaded (below a_spad; b NULL: a requantisation) and the whole tensor goes
+ * in one pass; the VADD writes its result over a's rows and stores it to y
+ * in DRAM, or with out_spad >= 0 (only with a_spad) writes it from that SPAD
+ * row instead (y is resident there; no store).
  * 0, or -1 with an error. */
 int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const lower_tensor *b,
-               const lower_tensor *y, const lower_vadd_params *v, int64_t a_spad, diag *d);
+               const lower_tensor *y, const lower_vadd_params *v, int64_t a_spad, int64_t out_spad, diag *d);
 /* Pooling kernel (lower_vec.c). 0, or -1 with an error. */
 int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
                const lower_pool_params *q, diag *d);

@@ -61,16 +61,18 @@ static int finish(lower_program *p, lower_kernel *k, diag *d) {
 }
 
 int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const lower_tensor *b,
-               const lower_tensor *y, const lower_vadd_params *v, int64_t a_spad, diag *d) {
+               const lower_tensor *y, const lower_vadd_params *v, int64_t a_spad, int64_t out_spad, diag *d) {
   const int dim = (int)p->target->dim;
   lower_stream *s = &k->stream;
   const int64_t plane = a->h * a->w;
   int64_t nb, arow = 0, brow;
   if (a_spad >= 0) { /* fused after a conv: a waits at a_spad, b goes below it, one pass */
-    if (!b || y->h > 255 || y->w > 255 || b->blocks * plane > a_spad)
+    if (y->h > 255 || y->w > 255 || (b && b->blocks * plane > a_spad))
       return ir_node_error(d, k->node, "fused residual add does not fit below its resident operand");
-    nb = y->blocks, arow = a_spad, brow = 0;
+    nb = y->blocks, arow = a_spad, brow = b ? 0 : a_spad; /* a requantisation: b is a, mult_b = 0 */
     if (k->spad_rows_used < a_spad + a->blocks * plane) k->spad_rows_used = a_spad + a->blocks * plane;
+    if (out_spad >= 0 && k->spad_rows_used < out_spad + y->blocks * plane)
+      k->spad_rows_used = out_spad + y->blocks * plane;
   } else {
     k->kind = LOWER_K_VEC;
     nb = blocks_per_pass(p, k, b ? 2 * plane : plane, y->blocks, y, d);
@@ -84,11 +86,18 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
     if (p0) LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
     if (a_spad < 0) load_blocks(s, a, dim, p0, pn, 0, a->zp, !b);
     if (b) load_blocks(s, b, dim, p0, pn, brow, b->zp, 1);
-    LOWER_EMIT(s, cfg_vec, .pop_prev = 1, .shift = v->shift, .zp_out = y->zp, .mult_a = v->mult_a,
+    /* A fused requantisation loads nothing (the MARK above waited for the
+     * conv's stores), so there is no LOAD->EXEC token to take. */
+    LOWER_EMIT(s, cfg_vec, .pop_prev = b || a_spad < 0, .shift = v->shift, .zp_out = y->zp, .mult_a = v->mult_a,
                .mult_b = v->mult_b, .zp_a = a->zp, .zp_b = b ? b->zp : 0, .lo = v->lo, .hi = v->hi);
     for (int64_t c0 = 0; c0 < pn; c0 += CHUNK) {
       int64_t cnt = pn - c0 < CHUNK ? pn - c0 : CHUNK;
       LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = plane, .stride_c = plane, .stride_d = plane);
+      if (out_spad >= 0) { /* into the resident region the next kernel reads: no store */
+        LOWER_EMIT(s, vadd, .a = arow + c0 * plane, .b = brow + c0 * plane, .out = out_spad + c0 * plane,
+                   .rows = plane);
+        continue;
+      }
       LOWER_EMIT(s, vadd, .push_next = 1, .a = arow + c0 * plane, .b = brow + c0 * plane, .out = arow + c0 * plane,
                  .rows = plane);
       store_planes(s, y, dim, arow + c0 * plane, plane, p0 + c0, cnt, 1);
