@@ -1,0 +1,45 @@
+# firmware/runtime/fallback.mk: the fallback ops (tfw_fallback.c), shared by
+# the firmware, the host C model and the compiler's reference executor.
+# Included from firmware/runtime/rules.mk.
+#
+#   make test-fallback   cmocka under ASan/UBSan (tests/runtime/test_fallback.c),
+#                        ending with the firmware's checksums (RV32 on tessel-iss)
+#                        compared with the host's: bit-exact across machines
+#   make bench-fallback  cycles per op on the RV32 core (tessel-iss) and the
+#                        exhaustive tfw_expf error over [-104, 89]
+#
+# Every build of tfw_fallback.c, host or RV32, must use TFW_FALLBACK_CFLAGS
+# (-ffp-contract=off: no fused multiply-add, so both machines round alike);
+# compiler/rules.mk adds it for the compiler's copy.
+
+TFW_FALLBACK_SRC    := firmware/runtime/tfw_fallback.c
+TFW_FALLBACK_HDRS   := firmware/runtime/tfw_fallback.h compiler/tpkg_format.h
+TFW_FALLBACK_CFLAGS := -ffp-contract=off -Icompiler -Ifirmware/runtime
+
+FB_OBJ      := $(BUILD)/obj/fallback
+FB_TEST     := $(FB_OBJ)/test_fallback
+FB_FW_ELF   := $(FW_OUT)/tests/fw_fallback_crc.elf
+FB_CK_HDRS  := tests/runtime/fb_checksum.h compiler/crc32.h $(TFW_FALLBACK_HDRS)
+FB_HOST_SRC := tests/runtime/test_fallback.c tests/runtime/fb_checksum.c compiler/crc32.c $(TFW_FALLBACK_SRC)
+FB_FW_SRC   := tests/runtime/fw_fallback_crc.c tests/runtime/fb_checksum.c compiler/crc32.c $(TFW_FALLBACK_SRC)
+FB_FW_OBJS  := $(patsubst %.c,$(FB_OBJ)/rv32/%.o,$(FB_FW_SRC))
+
+# Host: the test and everything it links, under ASan/UBSan.
+$(FB_TEST): $(FB_HOST_SRC) $(FB_CK_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(TFW_FALLBACK_CFLAGS) -Itests/runtime \
+	  -o $@ $(FB_HOST_SRC) -lcmocka -lm
+
+# RV32: the same checksum code on the firmware base.
+$(FB_OBJ)/rv32/%.o: %.c $(FB_CK_HDRS) $(FW_HDRS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(FW_CFLAGS) $(TFW_FALLBACK_CFLAGS) -Itests/runtime -c $< -o $@
+$(FB_FW_ELF): $(FB_FW_OBJS) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(call fw_link,sim.ld,$(FB_FW_OBJS))
+
+ALL         += $(FB_TEST) $(FB_FW_ELF)
+TEST_SUITES += fallback
+.PHONY: test-fallback
+test-fallback: $(FB_TEST) $(FB_FW_ELF) $(TESSEL_ISS)
+	@$(FB_TEST) $(TESSEL_ISS) $(FB_FW_ELF)

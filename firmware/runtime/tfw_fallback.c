@@ -1,0 +1,402 @@
+/* tfw_fallback: fallback ops in f32-only arithmetic (see the header for why
+ * and for the contract). Build with -ffp-contract=off. */
+#include "tfw_fallback.h"
+
+/* f32 <-> bits without memcpy (freestanding) and without pointer casts. */
+typedef union {
+  float f;
+  uint32_t u;
+} fb_bits;
+
+static float f32_from_bits(uint32_t u) {
+  fb_bits b;
+  b.u = u;
+  return b.f;
+}
+static uint32_t f32_to_bits(float f) {
+  fb_bits b;
+  b.f = f;
+  return b.u;
+}
+
+#define FB_INF_BITS 0x7f800000u
+/* The one NaN this module returns: x86 keeps a NaN operand's payload (and
+ * makes inf - inf negative), RISC-V soft-float returns the canonical NaN, so
+ * every NaN result is replaced by this one. */
+#define FB_NAN_BITS 0x7fc00000u
+
+static float canon_nan(float v) { return v != v ? f32_from_bits(FB_NAN_BITS) : v; }
+
+/* ---- layouts ------------------------------------------------------------ */
+
+static uint32_t dtype_bytes(uint32_t dtype) {
+  switch (dtype) {
+  case TPKG_DT_F32: case TPKG_DT_I32: return 4;
+  case TPKG_DT_U8: case TPKG_DT_I8: return 1;
+  }
+  return 0;
+}
+
+static int layout_is_4d(uint32_t layout, uint32_t rank, uint32_t dim) {
+  if (rank != 4) return 0;
+  if (layout == TPKG_LAYOUT_NHWC) return 1;
+  return layout == TPKG_LAYOUT_BLOCKED && dim != 0;
+}
+
+uint64_t tfw_layout_offset(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim, uint64_t flat) {
+  if (!dims || !layout_is_4d(layout, rank, dim)) return flat;
+  uint64_t C = dims[1], H = dims[2], W = dims[3];
+  if (!C || !H || !W) return flat;
+  uint64_t w = flat % W, h = flat / W % H, c = flat / W / H % C, n = flat / W / H / C;
+  if (layout == TPKG_LAYOUT_NHWC) return ((n * H + h) * W + w) * C + c;
+  uint64_t cb = (C + dim - 1) / dim;
+  return (((n * cb + c / dim) * H + h) * W + w) * dim + c % dim;
+}
+
+#define FB_SLOTS_CAP (1ull << 62)
+
+static uint64_t mul_sat(uint64_t a, uint64_t b) {
+  if (a && b > FB_SLOTS_CAP / a) return FB_SLOTS_CAP;
+  return a * b;
+}
+
+uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim) {
+  uint64_t n = 1;
+  if (!dims) return rank ? 0 : 1;
+  for (uint32_t i = 0; i < rank && i < TPKG_MAX_RANK; i++) {
+    uint64_t d = dims[i];
+    /* BLOCKED pads the channel dim up to a multiple of DIM */
+    if (i == 1 && layout == TPKG_LAYOUT_BLOCKED && layout_is_4d(layout, rank, dim)) d = (d + dim - 1) / dim * dim;
+    n = mul_sat(n, d);
+  }
+  return n;
+}
+
+/* ---- scalar ops ----------------------------------------------------------- */
+
+/* Cody-Waite split of ln 2: LN2_HI has 9 significant bits, so k * LN2_HI is
+ * exact for |k| < 2^15 and x - k * LN2_HI is exact (Sterbenz). */
+#define LN2_HI 0.693359375f
+#define LN2_LO (-2.12194440e-4f)
+#define LOG2E 1.44269504088896341f
+
+/* 2^k as f32 for k in [-126, 127]: built from its bits. */
+static float pow2i(int32_t k) { return f32_from_bits((uint32_t)(k + 127) << 23); }
+
+float tfw_expf(float x) {
+  if (x != x) return f32_from_bits(FB_NAN_BITS);
+  if (x > 88.8f) return f32_from_bits(FB_INF_BITS); /* exp(88.7229) > FLT_MAX */
+  if (x < -104.5f) return 0.0f;                  /* below half the smallest subnormal */
+  /* 1. x = k ln2 + r, |r| <= ln2/2 (a little more at rounding boundaries) */
+  float t = x * LOG2E;
+  int32_t k = (int32_t)(t >= 0.0f ? t + 0.5f : t - 0.5f);
+  float kf = (float)k;
+  float r = (x - kf * LN2_HI) - kf * LN2_LO;
+  /* 2. e^r = 1 + r + r^2 q(r): a minimax polynomial (Cephes expf's
+   * coefficients, relative error ~1e-7 on [-ln2/2, ln2/2]); 1 is added last
+   * so its rounding is the only one at the result's scale. */
+  float q = 1.9875691500e-4f;
+  q = q * r + 1.3981999507e-3f;
+  q = q * r + 8.3334519073e-3f;
+  q = q * r + 4.1665795894e-2f;
+  q = q * r + 1.6666665459e-1f;
+  q = q * r + 5.0000001201e-1f;
+  float e = 1.0f + (r + (r * r) * q);
+  /* 3. times 2^k: exact while the result is normal; k = 128 goes in two
+   * steps so overflow rounds to +inf once; subnormal results go in two steps
+   * so they round once (the first product is exact). */
+  if (k > 127) return (e * pow2i(127)) * 2.0f;
+  if (k >= -126) return e * pow2i(k);
+  return (e * pow2i(k + 64)) * pow2i(-64);
+}
+
+/* Round half to even of an f32 below 2^32 in magnitude, to an integer. */
+static int64_t round_half_even(float q) {
+  int64_t i = (int64_t)q;        /* truncates toward zero; exact here */
+  float frac = q - (float)i;     /* exact: frac's bits are q's low bits */
+  if (frac > 0.5f || (frac == 0.5f && (i & 1))) i++;
+  else if (frac < -0.5f || (frac == -0.5f && (i & 1))) i--;
+  return i;
+}
+
+int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
+  float q = x / scale;
+  int64_t v;
+  /* |q| >= 2^32 saturates whatever the int32 zero point; such q (and inf)
+   * are pinned there so the conversion to an integer stays defined */
+  if (q != q) v = zp;
+  else if (q >= 4294967296.0f) v = (int64_t)zp + 4294967296ll;
+  else if (q <= -4294967296.0f) v = (int64_t)zp - 4294967296ll;
+  else v = round_half_even(q) + zp;
+  if (v < lo) v = lo;
+  if (v > hi) v = hi;
+  return (int32_t)v;
+}
+
+float tfw_dequantize(int32_t q, float scale, int32_t zp) { return canon_nan((float)((int64_t)q - zp) * scale); }
+
+/* ---- softmax: the steps both drivers below take --------------------------- */
+
+/* Compensated f32 sum (Kahan): the row sum stays within a few ulp however
+ * long the row, and is the same on every machine (fixed order, no
+ * reassociation under -ffp-contract=off and without -ffast-math). */
+typedef struct {
+  float sum, comp;
+} fb_ksum;
+
+static void ksum_add(fb_ksum *s, float v) {
+  float y = v - s->comp;
+  float t = s->sum + y;
+  s->comp = (t - s->sum) - y;
+  s->sum = t;
+}
+
+static float max_step(float m, float v) { return v > m ? v : m; } /* skips NaN */
+
+void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride) {
+  if (!x || !y || !len) return;
+  float m = f32_from_bits(0xff800000u); /* -inf */
+  for (uint64_t k = 0; k < len; k++) m = max_step(m, x[k * stride]);
+  fb_ksum s = {0.0f, 0.0f};
+  for (uint64_t k = 0; k < len; k++) {
+    float e = tfw_expf(x[k * stride] - m);
+    y[k * stride] = e;
+    ksum_add(&s, e);
+  }
+  for (uint64_t k = 0; k < len; k++) y[k * stride] = canon_nan(y[k * stride] / s.sum);
+}
+
+/* ---- window access ---------------------------------------------------------- */
+
+static uint32_t rd32(const uint8_t *p) {
+  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static void wr32(uint8_t *p, uint32_t v) {
+  p[0] = (uint8_t)v;
+  p[1] = (uint8_t)(v >> 8);
+  p[2] = (uint8_t)(v >> 16);
+  p[3] = (uint8_t)(v >> 24);
+}
+static float rd_f32(const uint8_t *p) { return f32_from_bits(rd32(p)); }
+static void wr_f32(uint8_t *p, float v) { wr32(p, f32_to_bits(v)); }
+
+/* One side (input or output) of a record, checked: after fb_side_check
+ * every slot offset * esize fits in 32 bits and inside the window. */
+typedef struct {
+  uint8_t *base;      /* window + offset */
+  uint32_t layout, rank, dim, esize, dtype;
+  const uint32_t *dims;
+  uint64_t elems;     /* logical elements */
+  uint64_t bytes;     /* slots * esize */
+} fb_side;
+
+static int fb_side_init(fb_side *s, uint8_t *window, uint32_t window_bytes, uint32_t dim, uint32_t dtype,
+                        uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t offset, uint32_t size) {
+  s->dtype = dtype;
+  s->esize = dtype_bytes(dtype);
+  s->layout = layout;
+  s->rank = rank;
+  s->dim = dim;
+  s->dims = dims;
+  if (rank > TPKG_MAX_RANK) return TFW_FB_E_SHAPE;
+  if (layout > TPKG_LAYOUT_BLOCKED || (layout != TPKG_LAYOUT_PLAIN && rank != 4)) return TFW_FB_E_LAYOUT;
+  if (layout == TPKG_LAYOUT_BLOCKED && dim == 0) return TFW_FB_E_ARG;
+  s->elems = tfw_layout_slots(TPKG_LAYOUT_PLAIN, rank, dims, dim);
+  s->bytes = mul_sat(tfw_layout_slots(layout, rank, dims, dim), s->esize ? s->esize : 1);
+  if (s->bytes > size || (uint64_t)offset + size > window_bytes) return TFW_FB_E_WINDOW;
+  s->base = window + offset;
+  return 0;
+}
+
+/* A cursor walks a tensor's logical elements in row-major order and gives
+ * each one's slot: the same numbers as tfw_layout_offset (the suite checks),
+ * without a division per element (the core runs this on large inputs). All
+ * arithmetic fits 32 bits once fb_side_init accepted the tensor. */
+typedef struct {
+  uint32_t layout, dim, C, H, W, CB; /* rank-4 layouts: dims 1..3, channel blocks */
+  uint32_t flat, n, c, h, w;
+} fb_cursor;
+
+static void cursor_init(fb_cursor *k, const fb_side *s) {
+  k->layout = s->layout;
+  k->dim = s->dim;
+  k->flat = k->n = k->c = k->h = k->w = 0;
+  k->C = k->H = k->W = k->CB = 1;
+  if (s->layout != TPKG_LAYOUT_PLAIN) {
+    k->C = s->dims[1];
+    k->H = s->dims[2];
+    k->W = s->dims[3];
+    k->CB = (k->C + s->dim - 1) / (s->dim ? s->dim : 1);
+  }
+}
+
+static uint32_t cursor_slot(const fb_cursor *k) {
+  if (k->layout == TPKG_LAYOUT_NHWC) return ((k->n * k->H + k->h) * k->W + k->w) * k->C + k->c;
+  if (k->layout == TPKG_LAYOUT_BLOCKED)
+    return (((k->n * k->CB + k->c / k->dim) * k->H + k->h) * k->W + k->w) * k->dim + k->c % k->dim;
+  return k->flat;
+}
+
+static void cursor_next(fb_cursor *k) {
+  k->flat++;
+  if (k->layout == TPKG_LAYOUT_PLAIN || ++k->w < k->W) return;
+  k->w = 0;
+  if (++k->h < k->H) return;
+  k->h = 0;
+  if (++k->c < k->C) return;
+  k->c = 0;
+  k->n++;
+}
+
+/* Byte address of logical element flat (softmax's strided walk). */
+static uint8_t *side_at(const fb_side *s, uint64_t flat) {
+  return s->base + tfw_layout_offset(s->layout, s->rank, s->dims, s->dim, flat) * s->esize;
+}
+
+/* The padding lanes of a BLOCKED output: the zero point for 8-bit data, 0
+ * otherwise, so a padded tensor has the same bytes on every engine. */
+static void fill_padding(const fb_side *s, int32_t zp) {
+  if (s->layout != TPKG_LAYOUT_BLOCKED || s->dims[1] % s->dim == 0) return;
+  uint32_t N = s->dims[0], C = s->dims[1], H = s->dims[2], W = s->dims[3], dim = s->dim;
+  uint32_t CB = (C + dim - 1) / dim;
+  for (uint32_t n = 0; n < N; n++)
+    for (uint32_t h = 0; h < H; h++)
+      for (uint32_t w = 0; w < W; w++)
+        for (uint32_t lane = C % dim; lane < dim; lane++) {
+          uint8_t *p = s->base + ((((n * CB + CB - 1) * H + h) * W + w) * dim + lane) * s->esize;
+          if (s->esize == 1) *p = (uint8_t)zp;
+          else wr32(p, 0);
+        }
+}
+
+/* ---- the ops ------------------------------------------------------------------ */
+
+static int scale_ok(float s) { return s > 0.0f && s < f32_from_bits(FB_INF_BITS); } /* false for NaN */
+
+static int32_t read_int(const uint8_t *p, uint32_t dtype) {
+  if (dtype == TPKG_DT_U8) return p[0];
+  if (dtype == TPKG_DT_I8) return (int8_t)p[0];
+  return (int32_t)rd32(p);
+}
+
+static void run_quantize(const tpkg_fallback *f, const fb_side *in, const fb_side *out) {
+  int32_t lo = out->dtype == TPKG_DT_U8 ? 0 : -128, hi = out->dtype == TPKG_DT_U8 ? 255 : 127;
+  fb_cursor ci, co;
+  cursor_init(&ci, in);
+  cursor_init(&co, out);
+  for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
+    float x = rd_f32(in->base + cursor_slot(&ci) * 4u);
+    out->base[cursor_slot(&co)] = (uint8_t)tfw_quantize(x, f->out_scale, f->out_zp, lo, hi);
+  }
+}
+
+static void run_dequantize(const tpkg_fallback *f, const fb_side *in, const fb_side *out) {
+  fb_cursor ci, co;
+  cursor_init(&ci, in);
+  cursor_init(&co, out);
+  for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
+    int32_t q = read_int(in->base + cursor_slot(&ci) * in->esize, in->dtype);
+    wr_f32(out->base + cursor_slot(&co) * 4u, tfw_dequantize(q, f->in_scale, f->in_zp));
+  }
+}
+
+static void run_relayout(const fb_side *in, const fb_side *out) {
+  fb_cursor ci, co;
+  cursor_init(&ci, in);
+  cursor_init(&co, out);
+  for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
+    const uint8_t *src = in->base + cursor_slot(&ci) * in->esize;
+    uint8_t *dst = out->base + cursor_slot(&co) * out->esize;
+    for (uint32_t b = 0; b < in->esize; b++) dst[b] = src[b];
+  }
+}
+
+/* The same steps as tfw_softmax_f32, over window bytes: max, then exp and
+ * the sum (the exps parked in the output), then the division. */
+static void run_softmax(uint32_t axis, const fb_side *in, const fb_side *out) {
+  uint64_t outer = 1, len = in->dims[axis], inner = 1;
+  for (uint32_t i = 0; i < axis; i++) outer *= in->dims[i];
+  for (uint32_t i = axis + 1; i < in->rank; i++) inner *= in->dims[i];
+  for (uint64_t o = 0; o < outer; o++)
+    for (uint64_t j = 0; j < inner; j++) {
+      uint64_t first = o * len * inner + j;
+      float m = f32_from_bits(0xff800000u);
+      for (uint64_t k = 0; k < len; k++) m = max_step(m, rd_f32(side_at(in, first + k * inner)));
+      fb_ksum s = {0.0f, 0.0f};
+      for (uint64_t k = 0; k < len; k++) {
+        float e = tfw_expf(rd_f32(side_at(in, first + k * inner)) - m);
+        wr_f32(side_at(out, first + k * inner), e);
+        ksum_add(&s, e);
+      }
+      for (uint64_t k = 0; k < len; k++) {
+        uint8_t *p = side_at(out, first + k * inner);
+        wr_f32(p, canon_nan(rd_f32(p) / s.sum));
+      }
+    }
+}
+
+/* Whether the byte ranges of in and out overlap (same bytes in the same
+ * layout is allowed for softmax only: it reads each element before writing it). */
+static int overlap(const fb_side *in, const fb_side *out) {
+  if (in->bytes == 0 || out->bytes == 0) return 0;
+  return in->base < out->base + out->bytes && out->base < in->base + in->bytes;
+}
+
+int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim) {
+  if (!f || !window) return TFW_FB_E_ARG;
+  if (f->op < 1 || f->op > TPKG_OP_LAST) return TFW_FB_E_OP;
+  /* 1. dtypes the op takes */
+  uint32_t it = f->in_dtype, ot = f->out_dtype;
+  int dt_ok = 0;
+  switch (f->op) {
+  case TPKG_OP_SOFTMAX: dt_ok = it == TPKG_DT_F32 && ot == TPKG_DT_F32; break;
+  case TPKG_OP_QUANTIZE: dt_ok = it == TPKG_DT_F32 && (ot == TPKG_DT_U8 || ot == TPKG_DT_I8); break;
+  case TPKG_OP_DEQUANTIZE:
+    dt_ok = (it == TPKG_DT_U8 || it == TPKG_DT_I8 || it == TPKG_DT_I32) && ot == TPKG_DT_F32;
+    break;
+  case TPKG_OP_RELAYOUT: dt_ok = it == ot && dtype_bytes(it) != 0; break;
+  }
+  if (!dt_ok) return TFW_FB_E_DTYPE;
+  /* 2. shapes, layouts and bounds of both sides */
+  fb_side in, out;
+  int rc = fb_side_init(&in, window, window_bytes, dim, it, f->in_layout, f->in_rank, f->in_dims, f->in_offset,
+                        f->in_size);
+  if (!rc) rc = fb_side_init(&out, window, window_bytes, dim, ot, f->out_layout, f->out_rank, f->out_dims,
+                             f->out_offset, f->out_size);
+  if (rc) return rc;
+  if (in.elems != out.elems) return TFW_FB_E_SHAPE;
+  int same = in.base == out.base && in.layout == out.layout && in.bytes == out.bytes;
+  if (overlap(&in, &out) && !(f->op == TPKG_OP_SOFTMAX && same)) return TFW_FB_E_OVERLAP;
+  /* 3. op parameters */
+  int32_t axis = f->axis;
+  if (f->op == TPKG_OP_SOFTMAX) {
+    if (axis < 0) axis += (int32_t)in.rank;
+    if (axis < 0 || axis >= (int32_t)in.rank) return TFW_FB_E_SHAPE;
+  }
+  if (f->op == TPKG_OP_QUANTIZE && !scale_ok(f->out_scale)) return TFW_FB_E_PARAM;
+  if (f->op == TPKG_OP_DEQUANTIZE && !scale_ok(f->in_scale)) return TFW_FB_E_PARAM;
+  /* 4. run */
+  fill_padding(&out, out.esize == 1 ? f->out_zp : 0);
+  switch (f->op) {
+  case TPKG_OP_SOFTMAX: run_softmax((uint32_t)axis, &in, &out); break;
+  case TPKG_OP_QUANTIZE: run_quantize(f, &in, &out); break;
+  case TPKG_OP_DEQUANTIZE: run_dequantize(f, &in, &out); break;
+  case TPKG_OP_RELAYOUT: run_relayout(&in, &out); break;
+  }
+  return 0;
+}
+
+const char *tfw_fallback_strerror(int code) {
+  switch (code) {
+  case TFW_FB_OK: return "ok";
+  case TFW_FB_E_ARG: return "fallback: no record or window, or DIM 0 with a blocked layout";
+  case TFW_FB_E_OP: return "unknown fallback op";
+  case TFW_FB_E_DTYPE: return "fallback op does not support this input/output dtype pair";
+  case TFW_FB_E_LAYOUT: return "fallback layout unknown or not valid for the tensor's rank";
+  case TFW_FB_E_SHAPE: return "fallback shape: rank above 6, element counts differ or axis out of range";
+  case TFW_FB_E_PARAM: return "fallback scale is zero, negative, infinite or NaN";
+  case TFW_FB_E_WINDOW: return "fallback tensor larger than its size field or outside the DRAM window";
+  case TFW_FB_E_OVERLAP: return "fallback input and output overlap";
+  }
+  return "unknown fallback error";
+}

@@ -1,0 +1,107 @@
+/* tfw_fallback: the fallback ops the control core runs between NPU kernels
+ * (package FALLBACK records: Softmax, QuantizeLinear, DequantizeLinear,
+ * Relayout), and the scalar pieces they are made of.
+ *
+ * One source for every engine: the firmware (rv32im, soft-float libgcc),
+ * the host C model (`tessel run --engine model`) and the compiler's
+ * reference executor (compiler/ref_ops.c) all compile this file, so they
+ * agree bit for bit. For that the arithmetic is restricted to what IEEE-754
+ * defines exactly and both machines implement the same way:
+ *   - only f32 +, -, *, / and comparisons, integer ops, and int <-> f32
+ *     conversions; no double, no libm, no fma;
+ *   - build with -ffp-contract=off on both sides (a fused multiply-add
+ *     would round once where the other machine rounds twice);
+ *   - the default rounding mode (round to nearest, ties to even).
+ * x86-64 (SSE) and rv32 soft-float then give the same bits.
+ *
+ * Freestanding: <stdint.h> and <stddef.h> only; no malloc, stdio or string.h.
+ * The DRAM window is accessed with byte loads and stores (little-endian), so
+ * it needs no alignment.
+ *
+ * docs/firmware.md, section "Fallback ops", describes what each op computes. */
+#ifndef TESSEL_TFW_FALLBACK_H
+#define TESSEL_TFW_FALLBACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tpkg_format.h"
+
+/* Return codes of tfw_fallback_run: 0 or one of these. */
+enum {
+  TFW_FB_OK = 0,
+  TFW_FB_E_ARG = -1,    /* NULL record or window, or DIM 0 with a BLOCKED layout */
+  TFW_FB_E_OP = -2,     /* op number unknown */
+  TFW_FB_E_DTYPE = -3,  /* dtype pair the op does not support */
+  TFW_FB_E_LAYOUT = -4, /* layout unknown, or NHWC/BLOCKED on a rank other than 4 */
+  TFW_FB_E_SHAPE = -5,  /* rank > 6, element counts of input and output differ, axis out of range */
+  TFW_FB_E_PARAM = -6,  /* scale zero, negative, infinite or NaN */
+  TFW_FB_E_WINDOW = -7, /* a tensor's bytes exceed its size field or the window */
+  TFW_FB_E_OVERLAP = -8, /* input and output bytes overlap (other than softmax in place) */
+  TFW_FB_E_NCODES = 9,
+};
+
+/* Element offset (in elements, not bytes) of logical element `flat`
+ * (row-major index in the model's dimension order, e.g. NCHW) in a tensor of
+ * `rank` dims stored in `layout`:
+ *   TPKG_LAYOUT_PLAIN    flat itself;
+ *   TPKG_LAYOUT_NHWC     rank 4, channels last;
+ *   TPKG_LAYOUT_BLOCKED  rank 4, [N][ceil(C/dim)][H][W][dim], channels padded to dim.
+ * NHWC/BLOCKED on another rank, an unknown layout, or BLOCKED with dim 0
+ * fall back to PLAIN (tfw_fallback_run rejects those records first). */
+uint64_t tfw_layout_offset(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim, uint64_t flat);
+
+/* Number of element slots the layout occupies (BLOCKED counts the padding
+ * lanes), the product of the dims otherwise. Saturates at 2^62. */
+uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim);
+
+/* exp(x) in f32 arithmetic only: within 2 ulp of the correctly rounded
+ * result over the whole range (measured by the fallback suite), exactly 1
+ * at 0, +inf above ~88.72, 0 below ~-103.97 (subnormal results rounded
+ * once). Every NaN this module returns is the quiet NaN 0x7fc00000 (x86
+ * would keep an operand's payload, RISC-V soft-float would not). Deterministic across machines (see above). */
+float tfw_expf(float x);
+
+/* ONNX QuantizeLinear of one value: q = x / scale in f32, rounded half to
+ * even, + zp, saturated to [lo, hi]. +-inf saturate to hi/lo. NaN gives zp
+ * (clamped to [lo, hi]): ONNX leaves it undefined and a NaN must not turn
+ * into an arbitrary code. scale is assumed finite and non-zero (the caller
+ * checks; tfw_fallback_run does). */
+int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi);
+
+/* ONNX DequantizeLinear of one value: (float)(q - zp) * scale in f32 (the
+ * difference taken exactly in 64 bits, then one rounding to f32, then one
+ * rounding of the product). */
+float tfw_dequantize(int32_t q, float scale, int32_t zp);
+
+/* Softmax of len values x[0], x[stride], ... into y (same stride; y may be
+ * x): m = max (NaN skipped), e_k = tfw_expf(x_k - m), s = sum of e_k in f32
+ * in index order with compensation (Kahan), y_k = e_k / s. A NaN input, or
+ * +inf (inf - inf), makes the row NaN. len 0 does nothing. This is the
+ * arithmetic tfw_fallback_run uses, step for step. */
+void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride);
+
+/* Runs one fallback record over the NPU's DRAM window (window_bytes bytes at
+ * window): reads the input at f->in_offset, writes the output at
+ * f->out_offset (window offsets). Records come from tpkg_check, which
+ * already bounds-checked them; this checks again (cheaply: sizes and
+ * offsets, in 64 bits) and returns an error instead of touching a byte
+ * outside [window, window + window_bytes). dim = the target's DIM, for
+ * BLOCKED layouts. Input and output shapes may differ (e.g. [1,10] ->
+ * [1,10,1,1]) but must have the same number of elements; each is mapped
+ * through its own dims and layout (tfw_layout_offset), so any layout pair
+ * works.
+ *   TPKG_OP_SOFTMAX     f32 -> f32 along f->axis of in_dims (negative counts from the end)
+ *   TPKG_OP_QUANTIZE    f32 -> u8/i8, per tensor: out_scale, out_zp
+ *   TPKG_OP_DEQUANTIZE  u8/i8/i32 -> f32, per tensor: in_scale, in_zp
+ *   TPKG_OP_RELAYOUT    same dtype, in_layout -> out_layout; padding lanes of
+ *                       a BLOCKED output hold out_zp for i8/u8 (its low byte), 0 otherwise
+ * Input and output must not overlap (TFW_FB_E_OVERLAP), except Softmax on
+ * the very same bytes (same offset, layout and shape), which works in place.
+ * Returns 0 or a TFW_FB_E_* code; on an error nothing has been written. */
+int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim);
+
+/* "ok", "unknown fallback op", ...; "unknown fallback error" for other codes. */
+const char *tfw_fallback_strerror(int code);
+
+#endif

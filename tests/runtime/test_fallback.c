@@ -1,0 +1,562 @@
+/* test_fallback: the fallback ops (firmware/runtime/tfw_fallback.c) on the
+ * host, under ASan/UBSan: quantise/dequantise rounding and saturation,
+ * tfw_expf against libm, softmax against a double reference, every layout
+ * pair of RELAYOUT, bad records (error code, nothing written, guard bytes
+ * intact), and the bit-exactness check against the RV32 firmware.
+ *
+ *   test_fallback [TESSEL_ISS FW_FALLBACK_CRC.elf]
+ * Without the two arguments the firmware comparison fails (it is part of
+ * the suite, not optional). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fb_checksum.h"
+#include "tfw_fallback.h"
+
+static const char *iss_path, *fw_elf_path;
+
+static uint32_t bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static float from_bits(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+/* Floats mapped to integers in their order, so ulp distance is a difference. */
+static int64_t ordinal(float f) {
+  int32_t i = (int32_t)bits(f);
+  return i < 0 ? (int64_t)INT32_MIN - i : i;
+}
+static float from_ordinal(int64_t o) { return from_bits(o < 0 ? (uint32_t)(int32_t)(INT32_MIN - o) : (uint32_t)o); }
+
+static uint32_t rng_state = 12345;
+static uint32_t rnd(void) {
+  rng_state ^= rng_state << 13;
+  rng_state ^= rng_state >> 17;
+  rng_state ^= rng_state << 5;
+  return rng_state;
+}
+static float rnd_float(float lo, float hi) { return lo + (hi - lo) * (float)(rnd() >> 8) / 16777216.0f; }
+
+/* ---- quantise / dequantise ---------------------------------------------- */
+
+static void test_quantize_ties(void **state) {
+  (void)state;
+  static const struct {
+    float x;
+    int32_t want;
+  } t[] = {{0.5f, 0}, {1.5f, 2}, {2.5f, 2}, {3.5f, 4}, {-0.5f, 0}, {-1.5f, -2}, {-2.5f, -2},
+           {0.49999997f, 0}, {0.50000006f, 1}, {-0.50000006f, -1}, {126.5f, 126}, {-127.5f, -128}};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    assert_int_equal(tfw_quantize(t[i].x, 1.0f, 0, -128, 127), t[i].want);
+  }
+  /* the tie is decided on x / scale in f32, then the zero point is added */
+  assert_int_equal(tfw_quantize(2.5f, 1.0f, 10, 0, 255), 12);
+  assert_int_equal(tfw_quantize(1.25f, 0.5f, 0, -128, 127), 2);
+  assert_int_equal(tfw_quantize(-3.0f, 2.0f, 0, -128, 127), -2);
+  /* uint8: 0.5 -> 0 and 1.5 -> 2 around zp 128 */
+  assert_int_equal(tfw_quantize(0.5f, 1.0f, 128, 0, 255), 128);
+  assert_int_equal(tfw_quantize(-1.5f, 1.0f, 128, 0, 255), 126);
+}
+
+static void test_quantize_saturation_inf_nan(void **state) {
+  (void)state;
+  float inf = from_bits(0x7f800000u), nan = from_bits(0x7fc00000u);
+  assert_int_equal(tfw_quantize(1000.0f, 1.0f, 0, -128, 127), 127);
+  assert_int_equal(tfw_quantize(-1000.0f, 1.0f, 0, -128, 127), -128);
+  assert_int_equal(tfw_quantize(127.49f, 1.0f, 0, -128, 127), 127);
+  assert_int_equal(tfw_quantize(300.0f, 1.0f, 0, 0, 255), 255);
+  assert_int_equal(tfw_quantize(-5.0f, 1.0f, 0, 0, 255), 0);
+  assert_int_equal(tfw_quantize(1e30f, 1e-3f, 0, -128, 127), 127);
+  assert_int_equal(tfw_quantize(-3e38f, 1e-30f, 0, 0, 255), 0);
+  /* extreme zero points cannot wrap */
+  assert_int_equal(tfw_quantize(5e9f, 1.0f, INT32_MIN, INT32_MIN, INT32_MAX), INT32_MAX);
+  assert_int_equal(tfw_quantize(-5e9f, 1.0f, INT32_MAX, INT32_MIN, INT32_MAX), INT32_MIN);
+  assert_int_equal(tfw_quantize(100.0f, 1.0f, 100, -128, 127), 127);
+  assert_int_equal(tfw_quantize(inf, 1.0f, 0, -128, 127), 127);
+  assert_int_equal(tfw_quantize(-inf, 1.0f, 0, -128, 127), -128);
+  assert_int_equal(tfw_quantize(inf, 0.5f, 7, 0, 255), 255);
+  assert_int_equal(tfw_quantize(-inf, 0.5f, 7, 0, 255), 0);
+  assert_int_equal(tfw_quantize(nan, 1.0f, 0, -128, 127), 0);
+  assert_int_equal(tfw_quantize(nan, 0.1f, 100, 0, 255), 100);
+  assert_int_equal(tfw_quantize(-nan, 0.1f, -3, -128, 127), -3);
+  assert_int_equal(tfw_quantize(nan, 0.1f, 300, 0, 255), 255); /* zp clamped too */
+}
+
+/* Against the textbook formula with libm's rounding (nearbyintf, ties to
+ * even in the default mode) on random values and scales. */
+static void test_quantize_matches_formula(void **state) {
+  (void)state;
+  for (int i = 0; i < 200000; i++) {
+    float scale = from_bits(0x30000000u + rnd() % 0x14000000u); /* ~4.7e-10 .. ~8e6 */
+    float x = rnd_float(-300.0f, 300.0f) * scale;
+    if (i % 5 == 0) x = (float)((int32_t)(rnd() % 601) - 300) * 0.5f * scale; /* ties */
+    int32_t zp = (int32_t)(rnd() % 256) - (i & 1 ? 128 : 0);
+    int32_t lo = i & 1 ? -128 : 0, hi = i & 1 ? 127 : 255;
+    double want = nearbyintf(x / scale) + (double)zp;
+    want = want < lo ? lo : want > hi ? hi : want;
+    if (tfw_quantize(x, scale, zp, lo, hi) != (int32_t)want) {
+      fail_msg("x=%a scale=%a zp=%d: got %d want %d", (double)x, (double)scale, zp,
+               tfw_quantize(x, scale, zp, lo, hi), (int)want);
+    }
+  }
+}
+
+static void test_dequantize(void **state) {
+  (void)state;
+  assert_true(tfw_dequantize(5, 0.5f, 1) == 2.0f);
+  assert_true(tfw_dequantize(-128, 0.1f, -128) == 0.0f);
+  assert_true(tfw_dequantize(-128, 0.1f, 127) == (float)-255 * 0.1f);
+  assert_true(tfw_dequantize(255, 0.0078125f, 128) == 127.0f * 0.0078125f);
+  /* int32: the difference is exact in 64 bits before one rounding to f32 */
+  assert_true(tfw_dequantize(INT32_MAX, 1.0f, -5) == 2147483652.0f);
+  assert_true(tfw_dequantize(INT32_MIN, 2.0f, INT32_MAX) == -8589934590.0f);
+  for (int i = 0; i < 100000; i++) {
+    int32_t q = (int32_t)(rnd() % 256) - 128, zp = (int32_t)(rnd() % 256) - 128;
+    float s = rnd_float(1e-4f, 1.0f);
+    assert_true(bits(tfw_dequantize(q, s, zp)) == bits((float)(q - zp) * s));
+  }
+}
+
+/* ---- exp -------------------------------------------------------------------- */
+
+static void test_expf_sweep(void **state) {
+  (void)state;
+  int64_t lo = ordinal(-104.0f), hi = ordinal(89.0f), worst = 0, n = 0, exact = 0;
+  float worst_x = 0;
+  /* every 1021st float of [-104, 89]: 2.2 million points, all exponents */
+  for (int64_t o = lo; o <= hi; o += 1021) {
+    float x = from_ordinal(o), got = tfw_expf(x), want = expf(x);
+    int64_t d = llabs(ordinal(got) - ordinal(want));
+    if (d > worst) worst = d, worst_x = x;
+    exact += d == 0;
+    n++;
+  }
+  printf("tfw_expf: %lld points in [-104, 89], max error %lld ulp (at x = %.9g), %.2f%% equal to libm expf\n",
+         (long long)n, (long long)worst, (double)worst_x, 100.0 * (double)exact / (double)n);
+  assert_true(worst <= 2);
+}
+
+static void test_expf_special(void **state) {
+  (void)state;
+  assert_true(bits(tfw_expf(0.0f)) == bits(1.0f));
+  assert_true(bits(tfw_expf(-0.0f)) == bits(1.0f));
+  assert_true(tfw_expf(1.0f) == expf(1.0f));
+  assert_true(isinf(tfw_expf(89.0f)) && tfw_expf(89.0f) > 0);
+  assert_true(isinf(tfw_expf(88.73f)));
+  assert_true(isinf(tfw_expf(1e30f)));
+  assert_true(isinf(tfw_expf(from_bits(0x7f800000u))));
+  float big = tfw_expf(88.72f); /* just below overflow */
+  assert_true(isfinite(big) && llabs(ordinal(big) - ordinal(expf(88.72f))) <= 2);
+  assert_true(tfw_expf(-105.0f) == 0.0f && !signbit(tfw_expf(-105.0f)));
+  assert_true(tfw_expf(-1e30f) == 0.0f);
+  assert_true(tfw_expf(from_bits(0xff800000u)) == 0.0f);
+  /* subnormal results */
+  for (float x = -103.9f; x < -87.4f; x += 0.37f) {
+    assert_true(llabs(ordinal(tfw_expf(x)) - ordinal(expf(x))) <= 2);
+  }
+  assert_true(tfw_expf(-103.0f) > 0.0f);
+  /* NaN in, the one quiet NaN out */
+  assert_true(bits(tfw_expf(from_bits(0x7fc00001u))) == 0x7fc00000u);
+  assert_true(bits(tfw_expf(from_bits(0xffc00000u))) == 0x7fc00000u);
+  /* tiny inputs */
+  assert_true(tfw_expf(1e-10f) == 1.0f && tfw_expf(-1e-10f) == expf(-1e-10f));
+}
+
+/* ---- softmax ---------------------------------------------------------------- */
+
+static void softmax_ref(const float *x, double *y, int n, int stride) {
+  double m = -INFINITY, s = 0;
+  for (int k = 0; k < n; k++) m = x[k * stride] > m ? x[k * stride] : m;
+  for (int k = 0; k < n; k++) s += y[k] = exp((double)x[k * stride] - m);
+  for (int k = 0; k < n; k++) y[k] /= s;
+}
+
+static void test_softmax_rows(void **state) {
+  (void)state;
+  static const int lens[] = {1, 2, 10, 37, 1000, 4096};
+  static float x[4096 * 2], y[4096 * 2];
+  static double ref[4096];
+  double worst_sum = 0, worst_el = 0;
+  for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
+    for (int rep = 0; rep < 20; rep++) {
+      int n = lens[li], stride = 1 + rep % 2;
+      float range = (float)(1 << (rep % 6));
+      for (int k = 0; k < n * stride; k++) x[k] = rnd_float(-range, range);
+      tfw_softmax_f32(x, y, (uint64_t)n, (uint64_t)stride);
+      softmax_ref(x, ref, n, stride);
+      double sum = 0;
+      for (int k = 0; k < n; k++) {
+        sum += y[k * stride];
+        double d = fabs(y[k * stride] - ref[k]);
+        worst_el = d > worst_el ? d : worst_el;
+      }
+      worst_sum = fabs(sum - 1) > worst_sum ? fabs(sum - 1) : worst_sum;
+    }
+  printf("softmax: rows sum to 1 within %.3g, elements within %.3g of the double reference\n", worst_sum, worst_el);
+  assert_true(worst_sum <= 1e-6);
+  assert_true(worst_el <= 1e-6);
+  /* large logits: no overflow thanks to the max subtraction */
+  float big[3] = {1000.0f, 999.0f, -1000.0f};
+  tfw_softmax_f32(big, big, 3, 1);
+  assert_true(fabs(big[0] - 0.7310586) < 1e-6 && fabs(big[1] - 0.2689414) < 1e-6 && big[2] == 0.0f);
+  /* NaN in a row: the row is NaN (the one quiet NaN); -inf is a zero */
+  float r[3] = {1.0f, from_bits(0xffc00123u), 2.0f};
+  tfw_softmax_f32(r, r, 3, 1);
+  for (int k = 0; k < 3; k++) assert_true(bits(r[k]) == 0x7fc00000u);
+  float s2[3] = {1.0f, -INFINITY, 1.0f};
+  tfw_softmax_f32(s2, s2, 3, 1);
+  assert_true(s2[0] == 0.5f && s2[1] == 0.0f && s2[2] == 0.5f);
+}
+
+/* ---- layouts and RELAYOUT ----------------------------------------------------- */
+
+static const uint32_t LAYOUTS[] = {TPKG_LAYOUT_PLAIN, TPKG_LAYOUT_NHWC, TPKG_LAYOUT_BLOCKED};
+static const uint32_t DIMS_C[] = {1, 3, 5, 8, 17};
+static const uint32_t DIMS_DIM[] = {4, 8, 16};
+
+/* Every logical element gets its own slot below the slot count, and BLOCKED
+ * padding lanes are never a logical element's slot. */
+static void test_layout_offset(void **state) {
+  (void)state;
+  for (size_t l = 0; l < 3; l++)
+    for (size_t c = 0; c < 5; c++)
+      for (size_t di = 0; di < 3; di++) {
+        uint32_t dims[4] = {2, DIMS_C[c], 3, 5}, dim = DIMS_DIM[di];
+        uint64_t slots = tfw_layout_slots(LAYOUTS[l], 4, dims, dim), n = 2ull * dims[1] * 15;
+        assert_int_equal(slots, LAYOUTS[l] == TPKG_LAYOUT_BLOCKED ? 2ull * ((dims[1] + dim - 1) / dim * dim) * 15 : n);
+        uint8_t *seen = calloc(slots, 1);
+        for (uint64_t f = 0; f < n; f++) {
+          uint64_t o = tfw_layout_offset(LAYOUTS[l], 4, dims, dim, f);
+          assert_true(o < slots);
+          assert_int_equal(seen[o], 0);
+          seen[o] = 1;
+          if (LAYOUTS[l] == TPKG_LAYOUT_BLOCKED) assert_true(o % dim + (f / 15 % dims[1]) / dim * dim < dims[1]);
+        }
+        free(seen);
+      }
+  /* NCHW element (n=1, c=2, h=0, w=1) of [2,3,2,2]: flat 1*12+2*4+0*2+1 = 21 */
+  uint32_t d[4] = {2, 3, 2, 2};
+  assert_int_equal(tfw_layout_offset(TPKG_LAYOUT_PLAIN, 4, d, 4, 21), 21);
+  assert_int_equal(tfw_layout_offset(TPKG_LAYOUT_NHWC, 4, d, 4, 21), ((1 * 2 + 0) * 2 + 1) * 3 + 2);
+  assert_int_equal(tfw_layout_offset(TPKG_LAYOUT_BLOCKED, 4, d, 4, 21), (((1 * 1 + 0) * 2 + 0) * 2 + 1) * 4 + 2);
+  /* other ranks are plain */
+  uint32_t d3[3] = {2, 3, 4};
+  assert_int_equal(tfw_layout_offset(TPKG_LAYOUT_NHWC, 3, d3, 4, 17), 17);
+}
+
+static uint32_t esize(uint32_t dt) { return dt == TPKG_DT_F32 || dt == TPKG_DT_I32 ? 4 : 1; }
+
+static tpkg_fallback relayout_rec(uint32_t dt, const uint32_t *dims, uint32_t lin, uint32_t lout, uint32_t in_off,
+                                  uint32_t in_size, uint32_t out_off, uint32_t out_size) {
+  tpkg_fallback f = {.op = TPKG_OP_RELAYOUT, .in_dtype = (uint8_t)dt, .out_dtype = (uint8_t)dt, .in_rank = 4,
+                     .out_rank = 4, .in_offset = in_off, .in_size = in_size, .out_offset = out_off,
+                     .out_size = out_size, .in_layout = (uint8_t)lin, .out_layout = (uint8_t)lout, .out_zp = -7};
+  memcpy(f.in_dims, dims, 16);
+  memcpy(f.out_dims, dims, 16);
+  return f;
+}
+
+/* A -> B -> A for every pair, dtype, channel count and DIM; B holds the
+ * elements where tfw_layout_offset says and the padding lanes hold the
+ * output zero point (8-bit) or 0. */
+static void test_relayout_all_pairs(void **state) {
+  (void)state;
+  static const uint32_t dts[] = {TPKG_DT_U8, TPKG_DT_I8, TPKG_DT_I32, TPKG_DT_F32};
+  int runs = 0;
+  for (size_t t = 0; t < 4; t++)
+    for (size_t c = 0; c < 5; c++)
+      for (size_t di = 0; di < 3; di++)
+        for (size_t a = 0; a < 3; a++)
+          for (size_t b = 0; b < 3; b++) {
+            uint32_t dt = dts[t], es = esize(dt), dim = DIMS_DIM[di], dims[4] = {2, DIMS_C[c], 3, 2};
+            uint32_t sa = (uint32_t)tfw_layout_slots(LAYOUTS[a], 4, dims, dim) * es;
+            uint32_t sb = (uint32_t)tfw_layout_slots(LAYOUTS[b], 4, dims, dim) * es;
+            uint32_t win_bytes = 6 * 1024;
+            uint8_t *win = malloc(win_bytes);
+            for (uint32_t i = 0; i < win_bytes; i++) win[i] = (uint8_t)rnd();
+            tpkg_fallback ab = relayout_rec(dt, dims, LAYOUTS[a], LAYOUTS[b], 0, sa, 2048, sb);
+            tpkg_fallback ba = relayout_rec(dt, dims, LAYOUTS[b], LAYOUTS[a], 2048, sb, 4096, sa);
+            assert_int_equal(tfw_fallback_run(&ab, win, win_bytes, dim), 0);
+            uint64_t n = 2ull * dims[1] * 6;
+            uint8_t *pad = calloc(sb / es, 1);
+            for (uint64_t f = 0; f < n; f++) {
+              uint64_t oa = tfw_layout_offset(LAYOUTS[a], 4, dims, dim, f), ob = tfw_layout_offset(LAYOUTS[b], 4, dims, dim, f);
+              assert_memory_equal(win + ob * es + 2048, win + oa * es, es);
+              pad[ob] = 1;
+            }
+            for (uint32_t s = 0; s < sb / es; s++)
+              if (!pad[s]) {
+                for (uint32_t k = 0; k < es; k++) assert_int_equal(win[2048 + s * es + k], es == 1 ? (uint8_t)-7 : 0);
+              }
+            free(pad);
+            assert_int_equal(tfw_fallback_run(&ba, win, win_bytes, dim), 0);
+            for (uint64_t f = 0; f < n; f++) {
+              uint64_t oa = tfw_layout_offset(LAYOUTS[a], 4, dims, dim, f);
+              assert_memory_equal(win + 4096 + oa * es, win + oa * es, es);
+            }
+            free(win);
+            runs++;
+          }
+  assert_int_equal(runs, 4 * 5 * 3 * 9);
+}
+
+/* QUANTIZE/DEQUANTIZE/SOFTMAX through the window equal the scalar functions
+ * element by element, across layouts (and softmax along each axis). */
+static void test_ops_through_window(void **state) {
+  (void)state;
+  uint32_t dims[4] = {2, 5, 3, 4}, n = 120, dim = 4;
+  enum { WB = 4096 };
+  static uint8_t win[WB];
+  static float x[120], y[120];
+  for (uint32_t i = 0; i < n; i++) x[i] = rnd_float(-8.0f, 8.0f);
+  for (size_t a = 0; a < 3; a++)
+    for (size_t b = 0; b < 3; b++) {
+      for (uint32_t i = 0; i < n; i++) {
+        uint32_t u = bits(x[i]);
+        memcpy(win + tfw_layout_offset(LAYOUTS[a], 4, dims, dim, i) * 4, &u, 4);
+      }
+      tpkg_fallback q = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_I8, .in_rank = 4,
+                         .out_rank = 4, .in_offset = 0, .in_size = 1024, .out_offset = 1024, .out_size = 1024,
+                         .out_scale = 0.0625f, .out_zp = 3, .in_layout = (uint8_t)LAYOUTS[a],
+                         .out_layout = (uint8_t)LAYOUTS[b]};
+      memcpy(q.in_dims, dims, 16);
+      memcpy(q.out_dims, dims, 16);
+      assert_int_equal(tfw_fallback_run(&q, win, WB, dim), 0);
+      for (uint32_t i = 0; i < n; i++)
+        assert_int_equal((int8_t)win[1024 + tfw_layout_offset(LAYOUTS[b], 4, dims, dim, i)],
+                         tfw_quantize(x[i], 0.0625f, 3, -128, 127));
+      tpkg_fallback d = q;
+      d.op = TPKG_OP_DEQUANTIZE, d.in_dtype = TPKG_DT_I8, d.out_dtype = TPKG_DT_F32;
+      d.in_offset = 1024, d.out_offset = 2048, d.in_scale = 0.0625f, d.in_zp = 3;
+      d.in_layout = (uint8_t)LAYOUTS[b], d.out_layout = (uint8_t)LAYOUTS[a];
+      assert_int_equal(tfw_fallback_run(&d, win, WB, dim), 0);
+      for (uint32_t i = 0; i < n; i++) {
+        float v = tfw_dequantize(tfw_quantize(x[i], 0.0625f, 3, -128, 127), 0.0625f, 3);
+        assert_memory_equal(win + 2048 + tfw_layout_offset(LAYOUTS[a], 4, dims, dim, i) * 4, &v, 4);
+      }
+      for (int axis = -4; axis < 4; axis++) {
+        tpkg_fallback s = q;
+        s.op = TPKG_OP_SOFTMAX, s.out_dtype = TPKG_DT_F32, s.out_offset = 3072, s.axis = axis;
+        s.out_layout = (uint8_t)LAYOUTS[b];
+        assert_int_equal(tfw_fallback_run(&s, win, WB, dim), 0);
+        int ax = axis < 0 ? axis + 4 : axis;
+        uint64_t len = dims[ax], inner = 1, outer = 1;
+        for (int i = ax + 1; i < 4; i++) inner *= dims[i];
+        for (int i = 0; i < ax; i++) outer *= dims[i];
+        for (uint64_t o = 0; o < outer; o++)
+          for (uint64_t j = 0; j < inner; j++) tfw_softmax_f32(x + o * len * inner + j, y + o * len * inner + j, len, inner);
+        for (uint32_t i = 0; i < n; i++)
+          assert_memory_equal(win + 3072 + tfw_layout_offset(LAYOUTS[b], 4, dims, dim, i) * 4, &y[i], 4);
+      }
+      /* softmax in place on the same bytes */
+      tpkg_fallback sp = q;
+      sp.op = TPKG_OP_SOFTMAX, sp.out_dtype = TPKG_DT_F32, sp.out_offset = 0, sp.axis = 1;
+      sp.out_layout = (uint8_t)LAYOUTS[a];
+      assert_int_equal(tfw_fallback_run(&sp, win, WB, dim), 0);
+      for (uint32_t o = 0; o < 2; o++)
+        for (uint32_t j = 0; j < 12; j++) tfw_softmax_f32(x + o * 60 + j, y + o * 60 + j, 5, 12);
+      for (uint32_t i = 0; i < n; i++)
+        assert_memory_equal(win + tfw_layout_offset(LAYOUTS[a], 4, dims, dim, i) * 4, &y[i], 4);
+    }
+  /* a reshape on the way: [1,10] plain in, [1,10,1,1] blocked out */
+  tpkg_fallback r = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_U8, .in_rank = 2,
+                     .out_rank = 4, .in_offset = 0, .in_size = 40, .out_offset = 64, .out_size = 16,
+                     .in_dims = {1, 10}, .out_dims = {1, 10, 1, 1}, .out_scale = 0.5f, .out_zp = 128,
+                     .out_layout = TPKG_LAYOUT_BLOCKED};
+  for (uint32_t i = 0; i < 10; i++) {
+    float v = (float)i - 4.75f;
+    memcpy(win + 4 * i, &v, 4);
+  }
+  assert_int_equal(tfw_fallback_run(&r, win, WB, 8), 0);
+  for (uint32_t i = 0; i < 10; i++) assert_int_equal(win[64 + i], tfw_quantize((float)i - 4.75f, 0.5f, 128, 0, 255));
+  for (uint32_t i = 10; i < 16; i++) assert_int_equal(win[64 + i], 128);
+}
+
+/* ---- bad records ------------------------------------------------------------------ */
+
+enum { GUARD = 64, SMALL_WIN = 256 };
+
+static tpkg_fallback good_quantize(void) {
+  tpkg_fallback f = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_I8, .in_rank = 2,
+                     .out_rank = 2, .in_offset = 0, .in_size = 64, .out_offset = 128, .out_size = 16,
+                     .in_dims = {4, 4}, .out_dims = {4, 4}, .out_scale = 0.5f, .axis = 1};
+  return f;
+}
+
+/* Runs f on a 256-byte window inside guard bytes; checks the code and that
+ * not a byte changed (errors write nothing). */
+static void expect_error(const tpkg_fallback *f, uint32_t dim, int want, int line) {
+  static uint8_t buf[GUARD + SMALL_WIN + GUARD], copy[sizeof buf];
+  for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 7 + 1);
+  memcpy(copy, buf, sizeof buf);
+  int rc = tfw_fallback_run(f, buf + GUARD, SMALL_WIN, dim);
+  if (rc != want) fail_msg("line %d: got %d (%s), want %d (%s)", line, rc, tfw_fallback_strerror(rc), want,
+                           tfw_fallback_strerror(want));
+  if (memcmp(buf, copy, sizeof buf)) fail_msg("line %d: the failed record wrote bytes", line);
+}
+#define EXPECT(f, dim, want) expect_error(&(f), dim, want, __LINE__)
+
+static void test_bad_records(void **state) {
+  (void)state;
+  tpkg_fallback f = good_quantize();
+  {
+    static uint8_t buf[GUARD + SMALL_WIN + GUARD];
+    assert_int_equal(tfw_fallback_run(&f, buf + GUARD, SMALL_WIN, 8), 0); /* the base record is good */
+  }
+  f.op = 0; EXPECT(f, 8, TFW_FB_E_OP);
+  f.op = 5; EXPECT(f, 8, TFW_FB_E_OP);
+  f = good_quantize(), f.in_dtype = TPKG_DT_I8; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.out_dtype = TPKG_DT_I32; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.out_dtype = 9; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.op = TPKG_OP_DEQUANTIZE; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.op = TPKG_OP_SOFTMAX; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.op = TPKG_OP_RELAYOUT; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.in_rank = 7; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_quantize(), f.out_dims[1] = 5, f.out_size = 20; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_quantize(), f.in_layout = TPKG_LAYOUT_NHWC; EXPECT(f, 8, TFW_FB_E_LAYOUT);
+  f = good_quantize(), f.out_layout = 3; EXPECT(f, 8, TFW_FB_E_LAYOUT);
+  f = good_quantize(), f.in_rank = f.out_rank = 4, f.in_dims[2] = f.in_dims[3] = f.out_dims[2] = f.out_dims[3] = 1;
+  f.out_layout = TPKG_LAYOUT_BLOCKED; EXPECT(f, 0, TFW_FB_E_ARG);
+  f = good_quantize(), f.in_size = 63; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.out_size = 15; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.out_offset = SMALL_WIN - 15; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.out_offset = SMALL_WIN - 16, f.out_size = 17; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.in_offset = 0xFFFFFFF0u; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.out_size = 0xFFFFFFFFu; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  /* dims whose product wraps 32 and 64 bits */
+  f = good_quantize(), f.in_rank = f.out_rank = 6;
+  for (int i = 0; i < 6; i++) f.in_dims[i] = f.out_dims[i] = 0xFFFFFFFFu;
+  EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.in_dims[0] = f.out_dims[0] = 0x40000001u; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  /* a blocked output whose padding does not fit */
+  f = good_quantize(), f.in_rank = f.out_rank = 4, f.in_dims[2] = f.in_dims[3] = f.out_dims[2] = f.out_dims[3] = 1;
+  f.out_layout = TPKG_LAYOUT_BLOCKED; EXPECT(f, 16, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.out_scale = 0.0f; EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.out_scale = -0.5f; EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.out_scale = from_bits(0x7fc00000u); EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.out_scale = from_bits(0x7f800000u); EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.op = TPKG_OP_DEQUANTIZE, f.in_dtype = TPKG_DT_U8, f.out_dtype = TPKG_DT_F32;
+  f.in_size = 16, f.out_size = 64, f.in_scale = 0; EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.op = TPKG_OP_SOFTMAX, f.out_dtype = TPKG_DT_F32, f.out_size = 64, f.axis = 2;
+  EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f.axis = -3; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f.in_rank = f.out_rank = 0, f.axis = 0; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  /* overlapping input and output */
+  f = good_quantize(), f.out_offset = 60; EXPECT(f, 8, TFW_FB_E_OVERLAP);
+  f = good_quantize(), f.op = TPKG_OP_SOFTMAX, f.out_dtype = TPKG_DT_F32, f.out_size = 64, f.out_offset = 32;
+  EXPECT(f, 8, TFW_FB_E_OVERLAP);
+  assert_int_equal(tfw_fallback_run(NULL, (uint8_t *)"", 1, 8), TFW_FB_E_ARG);
+  f = good_quantize();
+  assert_int_equal(tfw_fallback_run(&f, NULL, 256, 8), TFW_FB_E_ARG);
+  /* every code has its own message */
+  for (int c = 0; c > -TFW_FB_E_NCODES; c--)
+    for (int c2 = c - 1; c2 > -TFW_FB_E_NCODES; c2--) assert_string_not_equal(tfw_fallback_strerror(c), tfw_fallback_strerror(c2));
+  assert_string_equal(tfw_fallback_strerror(-100), "unknown fallback error");
+}
+
+/* Random records over a small window: whatever the fields, the run returns
+ * 0 or an error and never touches the guard bytes (ASan watches too). */
+static void test_random_records(void **state) {
+  (void)state;
+  static uint8_t buf[GUARD + SMALL_WIN + GUARD];
+  static const float scales[] = {0.0f, 1.0f, -1.0f, 0.5f, 1e-30f, 1e30f};
+  int ok = 0;
+  for (int it = 0; it < 30000; it++) {
+    memset(buf, 0xA5, sizeof buf);
+    for (size_t i = GUARD; i < GUARD + SMALL_WIN; i++) buf[i] = (uint8_t)rnd();
+    tpkg_fallback f = {0};
+    if (it % 2) {
+      /* a plausible record (op and dtypes that fit, small plain tensors) with one field changed */
+      static const uint8_t in_dt[] = {0, TPKG_DT_F32, TPKG_DT_F32, TPKG_DT_I8, TPKG_DT_U8};
+      static const uint8_t out_dt[] = {0, TPKG_DT_F32, TPKG_DT_U8, TPKG_DT_F32, TPKG_DT_U8};
+      f.op = 1 + rnd() % 4, f.in_dtype = in_dt[f.op], f.out_dtype = out_dt[f.op];
+      f.in_rank = f.out_rank = 4;
+      for (int i = 0; i < 4; i++) f.in_dims[i] = f.out_dims[i] = 1 + rnd() % 3;
+      f.in_offset = 0, f.in_size = 128, f.out_offset = 128, f.out_size = 128;
+      f.in_scale = f.out_scale = 0.25f, f.axis = (int32_t)(rnd() % 4);
+      f.in_layout = (uint8_t)(rnd() % 3), f.out_layout = (uint8_t)(rnd() % 3);
+      uint32_t v = rnd();
+      switch (rnd() % 8) {
+      case 0: f.in_offset = v % 300; break;
+      case 1: f.out_offset = v % 300; break;
+      case 2: f.in_size = v % 300; break;
+      case 3: f.out_size = v % 300; break;
+      case 4: f.out_dims[v % 6] = rnd() % 4; break;
+      case 5: f.out_zp = (int32_t)v; break;
+      case 6: f.axis = (int32_t)(v % 15) - 7; break;
+      default: f.in_rank = f.out_rank = (uint8_t)(v % 8); break;
+      }
+    } else {
+      f.op = rnd() % 6, f.in_dtype = (uint8_t)(rnd() % 6), f.out_dtype = (uint8_t)(rnd() % 6);
+      if (rnd() % 2) f.out_dtype = f.in_dtype;
+      f.in_rank = (uint8_t)(rnd() % 8), f.out_rank = rnd() % 2 ? f.in_rank : (uint8_t)(rnd() % 8);
+      for (int i = 0; i < 6; i++) f.in_dims[i] = rnd() % 4 + (rnd() % 16 == 0 ? 0xFFFFFFF0u : 0);
+      for (int i = 0; i < 6; i++) f.out_dims[i] = rnd() % 2 ? f.in_dims[i] : rnd() % 5;
+      f.in_offset = rnd() % 300, f.out_offset = rnd() % 300, f.in_size = rnd() % 300, f.out_size = rnd() % 300;
+      f.in_layout = (uint8_t)(rnd() % 4), f.out_layout = (uint8_t)(rnd() % 4);
+      f.axis = (int32_t)(rnd() % 15) - 7;
+      f.in_scale = scales[rnd() % 6], f.out_scale = scales[rnd() % 6];
+      f.in_zp = (int32_t)(rnd() % 512) - 256, f.out_zp = (int32_t)rnd();
+    }
+    int rc = tfw_fallback_run(&f, buf + GUARD, SMALL_WIN, rnd() % 10);
+    assert_true(rc <= 0 && rc > -TFW_FB_E_NCODES);
+    ok += rc == 0;
+    for (size_t i = 0; i < GUARD; i++) {
+      assert_int_equal(buf[i], 0xA5);
+      assert_int_equal(buf[GUARD + SMALL_WIN + i], 0xA5);
+    }
+  }
+  printf("random records: %d of 30000 ran, the rest were rejected; no write outside the window\n", ok);
+  assert_true(ok > 3000);
+}
+
+/* ---- bit-exact against the RV32 firmware ---------------------------------------- */
+
+static void test_firmware_checksums(void **state) {
+  (void)state;
+  if (!iss_path || !fw_elf_path) fail_msg("usage: test_fallback TESSEL_ISS FW_FALLBACK_CRC.elf");
+  fb_checksums h;
+  fb_checksum_all(&h);
+  assert_int_equal(h.run_rc, 0); /* the checksum's records are valid: they ran */
+  char want[200], got[256] = "", cmd[1024];
+  snprintf(want, sizeof want, "fallback-crc expf %08x quantize %08x dequantize %08x softmax %08x run %08x\n",
+           (unsigned)h.expf, (unsigned)h.quantize, (unsigned)h.dequantize, (unsigned)h.softmax, (unsigned)h.run);
+  snprintf(cmd, sizeof cmd, "'%s' --max-insns 2000000000 '%s'", iss_path, fw_elf_path);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  char line[256];
+  while (fgets(line, sizeof line, p))
+    if (!strncmp(line, "fallback-crc", 12)) memcpy(got, line, sizeof got);
+  int st = pclose(p);
+  printf("host:     %sfirmware: %s", want, got[0] ? got : "(no line)\n");
+  assert_int_equal(st, 0);
+  assert_string_equal(got, want);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3) iss_path = argv[1], fw_elf_path = argv[2];
+  else if (argc != 1) return fprintf(stderr, "usage: test_fallback [TESSEL_ISS FW_FALLBACK_CRC.elf]\n"), 2;
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_quantize_ties),       cmocka_unit_test(test_quantize_saturation_inf_nan),
+      cmocka_unit_test(test_quantize_matches_formula), cmocka_unit_test(test_dequantize),
+      cmocka_unit_test(test_expf_sweep),          cmocka_unit_test(test_expf_special),
+      cmocka_unit_test(test_softmax_rows),        cmocka_unit_test(test_layout_offset),
+      cmocka_unit_test(test_relayout_all_pairs),  cmocka_unit_test(test_ops_through_window),
+      cmocka_unit_test(test_bad_records),         cmocka_unit_test(test_random_records),
+      cmocka_unit_test(test_firmware_checksums),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
