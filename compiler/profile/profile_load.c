@@ -29,10 +29,10 @@ static int get_uint(const json_value *v, const char *where, uint64_t *out, diag 
   }
   if (v->kind == JSON_STRING) { /* writers spell values past 2^53 as decimal digits */
     uint64_t u = 0;
-    if (!v->len || v->len > 20) return bad(d, v, where, "expected a count as a string of decimal digits");
+    if (!v->len) return bad(d, v, where, "expected a non-negative integer, got an empty string");
     for (size_t i = 0; i < v->len; i++) {
       unsigned dgt = (unsigned)(v->str[i] - '0');
-      if (dgt > 9) return bad(d, v, where, "expected a count as a string of decimal digits");
+      if (dgt > 9) return bad(d, v, where, "expected a non-negative integer, got a string that is not one");
       if (u > (UINT64_MAX - dgt) / 10) return bad(d, v, where, "number too large for 64 bits");
       u = u * 10 + dgt;
     }
@@ -41,6 +41,14 @@ static int get_uint(const json_value *v, const char *where, uint64_t *out, diag 
   }
   snprintf(msg, sizeof msg, "expected a non-negative integer, got %s", json_kind_name(v->kind));
   return bad(d, v, where, msg);
+}
+
+/* obj's member key; when it is missing, says so at obj's place (the first
+ * error wins, so the getter's own "missing" that follows is dropped). */
+static const json_value *member(const json_value *obj, const char *key, const char *where, diag *d) {
+  const json_value *v = json_get(obj, key);
+  if (!v && obj) bad(d, obj, where, "missing");
+  return v;
 }
 
 static int get_str(const json_value *v, const char *where, const char **out, diag *d) {
@@ -70,7 +78,7 @@ static int get_counters(const json_value *obj, const char *where, uint64_t c[TSL
   for (int i = 0; i < TSL_NCOUNTERS; i++) {
     const char *name = tsl_counter_name(i);
     snprintf(w, sizeof w, "%s.%s", where, name);
-    if (get_uint(json_get(obj, name), w, &c[i], d)) return -1;
+    if (get_uint(member(obj, name, w, d), w, &c[i], d)) return -1;
   }
   return 0;
 }
@@ -79,7 +87,7 @@ static int load_kernel(arena *a, const json_value *k, size_t i, prof_kernel *out
   char w[96], ww[160];
   snprintf(w, sizeof w, "kernels[%zu]", i);
   if (get_kind(k, JSON_OBJECT, w, d)) return -1;
-#define FIELD(key, fn, dst) (snprintf(ww, sizeof ww, "%s.%s", w, key), fn(json_get(k, key), ww, dst, d))
+#define FIELD(key, fn, dst) (snprintf(ww, sizeof ww, "%s.%s", w, key), fn(member(k, key, ww, d), ww, dst, d))
   if (FIELD("index", get_uint, &out->index) || FIELD("id", get_uint, &out->id) || FIELD("name", get_str, &out->name) ||
       FIELD("estimate_cycles", get_uint, &out->estimate_cycles) ||
       FIELD("compulsory_dram_bytes", get_uint, &out->compulsory_dram_bytes) ||
@@ -105,7 +113,7 @@ static int load_fallback(const json_value *f, size_t i, prof_fallback *out, diag
   char w[96], ww[160];
   snprintf(w, sizeof w, "fallback_ops[%zu]", i);
   if (get_kind(f, JSON_OBJECT, w, d)) return -1;
-#define FIELD(key, fn, dst) (snprintf(ww, sizeof ww, "%s.%s", w, key), fn(json_get(f, key), ww, dst, d))
+#define FIELD(key, fn, dst) (snprintf(ww, sizeof ww, "%s.%s", w, key), fn(member(f, key, ww, d), ww, dst, d))
   if (FIELD("index", get_uint, &out->index) || FIELD("op", get_str, &out->op) || FIELD("name", get_str, &out->name) ||
       FIELD("core_cycles", get_uint, &out->core_cycles))
     return -1;
@@ -126,8 +134,11 @@ static int load_command(const json_value *c, size_t i, const profile *p, prof_co
   uint64_t ki;
   snprintf(w, sizeof w, "commands[%zu]", i);
   if (get_kind(c, JSON_OBJECT, w, d)) return -1;
-#define FIELD(key, fn, dst) (snprintf(ww, sizeof ww, "%s.%s", w, key), fn(json_get(c, key), ww, dst, d))
-  if (FIELD("unit", get_str, &unit) || FIELD("kernel", get_uint, &out->kernel) || FIELD("index", get_uint, &out->index) ||
+#define FIELD(key, fn, dst) (snprintf(ww, sizeof ww, "%s.%s", w, key), fn(member(c, key, ww, d), ww, dst, d))
+  const json_value *kid = json_get(c, "kernel");
+  int outside = kid && kid->kind == JSON_NULL; /* a command before the first MARK */
+  if (FIELD("unit", get_str, &unit) || (!outside && FIELD("kernel", get_uint, &out->kernel)) ||
+      FIELD("index", get_uint, &out->index) ||
       FIELD("op", get_str, &out->op) || FIELD("start", get_uint, &out->start) || FIELD("end", get_uint, &out->end))
     return -1;
   if ((out->unit = unit_of(unit)) < 0) return bad(d, json_get(c, "unit"), ww, "expected \"LOAD\", \"EXEC\" or \"STORE\"");

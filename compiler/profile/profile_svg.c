@@ -236,8 +236,11 @@ static void chart_roofline(FILE *f, double y0, const profile *p, const prof_row 
             clipped ? " clipped" : "", cx, cy, clipped ? "none" : C_COMPUTE, C_COMPUTE);
     fprintf(f, "%zu ", r->index);
     esc(f, r->name);
-    fprintf(f, ": %.3g MACs/byte, %.3g MACs/cycle (%.1f%% of the roof)</title></circle>\n", x, y,
-            isfinite(x) ? 100.0 * y / fmin(peak, x * bw) : 100.0 * y / peak);
+    if (isfinite(x) && x > 0)
+      fprintf(f, ": %.3g MACs/byte, %.3g MACs/cycle (%.1f%% of the roof)</title></circle>\n", x, y,
+              100.0 * y / fmin(peak, x * bw));
+    else /* no DRAM bytes (intensity undefined) or no MACs */
+      fprintf(f, ": %s, %.3g MACs/cycle</title></circle>\n", isnan(x) ? "no DRAM traffic" : "no MACs", y);
     snprintf(b, sizeof b, "%zu", r->index);
     text(f, cx + 7, cy - 5, "start", 10, b);
   }

@@ -59,6 +59,10 @@ struct npu_model {
   uint32_t *rowseen;       /* per row of the larger SRAM: STORE generation that read it */
   size_t rowseen_len;
   uint32_t rowgen;         /* current STORE generation */
+  int timeline;            /* record every command's busy interval (npu_model_set_timeline) */
+  npu_cmd_event_t *events; /* the last run's timeline */
+  size_t nevents, capevents;
+  int events_lost;         /* recording stopped: out of memory */
 };
 
 /* Test hook: the order the run loop steps the units in (0..5, the

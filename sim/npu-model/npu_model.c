@@ -158,6 +158,24 @@ static int try_push(run_t *s, int k) {
   return 1;
 }
 
+/* Appends one command's busy interval to the timeline (only when asked:
+ * the profiler's per-command trace). Out of memory stops recording; the run
+ * itself goes on. */
+static void record_command(npu_model_t *m, int k, const npu_qcmd_t *c, uint64_t start, uint64_t end) {
+  if (m->events_lost) return;
+  if (m->nevents == m->capevents) {
+    size_t cap = m->capevents ? 2 * m->capevents : 1024;
+    npu_cmd_event_t *e = realloc(m->events, cap * sizeof *e);
+    if (!e) {
+      m->events_lost = 1;
+      return;
+    }
+    m->events = e;
+    m->capevents = cap;
+  }
+  m->events[m->nevents++] = (npu_cmd_event_t){(uint8_t)k, c->op, c->index, m->nsnaps, start, end};
+}
+
 static int step_unit(run_t *s, int k) {
   unit_t *u = &s->u[k];
   queue_t *q = &s->q[k];
@@ -190,6 +208,7 @@ static int step_unit(run_t *s, int k) {
   u->pending = 1;
   u->push_tok = c->tok & (TOK_PUSH_PREV | TOK_PUSH_NEXT);
   u->end = start + cost.cycles;
+  if (s->m->timeline) record_command(s->m, k, c, start, u->end);
   u->index = c->index;
   q->starts[q->nstarted++ % (uint64_t)s->m->t->queue_depth] = start;
   q->head = (q->head + 1) % (int)s->m->t->queue_depth;
@@ -364,6 +383,8 @@ static void reset_run_state(npu_model_t *m) {
   memset(m->cnt, 0, sizeof m->cnt);
   memset(&m->cfg, 0, sizeof m->cfg);
   m->nsnaps = 0;
+  m->nevents = 0;
+  m->events_lost = 0;
 }
 
 int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
@@ -458,6 +479,7 @@ void npu_model_free(npu_model_t *m) {
   free(m->param);
   free(m->rowseen);
   free(m->snaps);
+  free(m->events);
   free(m);
 }
 
@@ -470,3 +492,9 @@ const npu_snapshot_t *npu_model_snapshot(const npu_model_t *m, size_t i) {
 int8_t *npu_model_spad(npu_model_t *m) { return m->spad; }
 int32_t *npu_model_acc(npu_model_t *m) { return m->acc; }
 uint8_t *npu_model_param(npu_model_t *m) { return m->param; }
+void npu_model_set_timeline(npu_model_t *m, int on) { m->timeline = on != 0; }
+size_t npu_model_ntimeline(const npu_model_t *m, int *complete) {
+  if (complete) *complete = !m->events_lost;
+  return m->nevents;
+}
+const npu_cmd_event_t *npu_model_timeline(const npu_model_t *m) { return m->events; }

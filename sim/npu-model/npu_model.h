@@ -89,4 +89,23 @@ int8_t *npu_model_spad(npu_model_t *m);
 int32_t *npu_model_acc(npu_model_t *m);
 uint8_t *npu_model_param(npu_model_t *m);
 
+
+/* Per-command timeline (opt-in, for the profiler's trace): every command a
+ * unit executes, with the cycles it kept its unit busy. Off by default; when
+ * off the run loop only tests a flag. */
+typedef struct {
+  uint8_t unit;        /* 0 LOAD, 1 EXEC, 2 STORE */
+  uint8_t op;          /* TSL_OP_* (its opcode) */
+  uint32_t index;      /* stream index of the command (loop iterations repeat it) */
+  uint64_t marks;      /* MARKs passed before it ran: it belongs to profile kernel marks-1 */
+  uint64_t start, end; /* busy from cycle start to cycle end */
+} npu_cmd_event_t;
+
+/* Turns recording on (1) or off (0) for the following runs. */
+void npu_model_set_timeline(npu_model_t *m, int on);
+/* Commands recorded by the last run, in the order they started per unit. If
+ * memory ran out, recording stopped there and *complete (if not NULL) is 0. */
+size_t npu_model_ntimeline(const npu_model_t *m, int *complete);
+const npu_cmd_event_t *npu_model_timeline(const npu_model_t *m);
+
 #endif

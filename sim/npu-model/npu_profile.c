@@ -23,7 +23,29 @@ static void put_counters(FILE *f, const uint64_t *now, const uint64_t *before) {
   fputc('}', f);
 }
 
-int npu_profile_write_json(FILE *f, const npu_profile_t *p) {
+/* The "commands" array: kernel = the id of the MARK that closes the
+ * command's kernel (null outside any kernel), kernel_index its position. */
+static void put_commands(FILE *f, const npu_profile_t *p, const npu_cmd_event_t *cmds, size_t ncmds) {
+  static const char *const units[] = {"LOAD", "EXEC", "STORE"};
+  fprintf(f, ",\n  \"commands\": [");
+  for (size_t i = 0; i < ncmds; i++) {
+    const npu_cmd_event_t *e = &cmds[i];
+    const tsl_cmd_desc_t *d = tsl_cmd_desc(e->op);
+    int in_kernel = e->marks >= 1 && e->marks < p->nmarks;
+    fprintf(f, "%s\n    {\"unit\": \"%s\", \"kernel\": ", i ? "," : "", e->unit < 3 ? units[e->unit] : "?");
+    if (in_kernel) fprintf(f, "%llu, \"kernel_index\": %llu", (unsigned long long)p->marks[e->marks].kernel,
+                           (unsigned long long)(e->marks - 1));
+    else fprintf(f, "null");
+    fprintf(f, ", \"index\": %u, \"op\": ", (unsigned)e->index);
+    put_str(f, d ? d->name : "?");
+    fprintf(f, ", \"start\": %llu, \"end\": %llu}", (unsigned long long)e->start, (unsigned long long)e->end);
+  }
+  fprintf(f, "%s]", ncmds ? "\n  " : "");
+}
+
+int npu_profile_write_json(FILE *f, const npu_profile_t *p) { return npu_profile_write_json_timeline(f, p, NULL, 0); }
+
+int npu_profile_write_json_timeline(FILE *f, const npu_profile_t *p, const npu_cmd_event_t *cmds, size_t ncmds) {
   const tsl_target_t *t = p->target;
   fprintf(f, "{\n  \"format\": \"tessel-profile\",\n  \"version\": 1,\n  \"target\": ");
   put_str(f, t->name);
@@ -64,6 +86,8 @@ int npu_profile_write_json(FILE *f, const npu_profile_t *p) {
     put_str(f, p->fallbacks[i].name);
     fprintf(f, ", \"core_cycles\": %llu}", (unsigned long long)p->fallbacks[i].core_cycles);
   }
-  fprintf(f, "%s]\n}\n", p->nfallbacks ? "\n  " : "");
+  fprintf(f, "%s]", p->nfallbacks ? "\n  " : "");
+  if (cmds && ncmds) put_commands(f, p, cmds, ncmds);
+  fprintf(f, "\n}\n");
   return ferror(f) ? -1 : 0;
 }

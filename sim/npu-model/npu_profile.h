@@ -46,4 +46,9 @@ typedef struct {
  * -1 if writing failed. */
 int npu_profile_write_json(FILE *f, const npu_profile_t *p);
 
+/* The same plus the optional "commands" array (docs/profile-format.md): one
+ * entry per command of the run's timeline (npu_model_timeline), with its
+ * unit, kernel, stream index, op and busy cycles. ncmds = 0: no array. */
+int npu_profile_write_json_timeline(FILE *f, const npu_profile_t *p, const npu_cmd_event_t *cmds, size_t ncmds);
+
 #endif

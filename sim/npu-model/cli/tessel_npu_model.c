@@ -3,11 +3,12 @@
  *   tessel-npu-model asm IN.s OUT.bin       assemble text commands (the disassembler's syntax)
  *   tessel-npu-model disasm IN.bin          print a binary stream, one command per line
  *   tessel-npu-model run --stream S.bin [--target npu8] [--dram D.bin] [--dram-size N]
- *                        [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json]
+ *                        [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json [--timeline]]
  *       run the stream on the model; print the outcome, the counters and the
  *       MARK snapshots; write the DRAM window to O.bin (--timing-only: checks,
  *       counters and cycle estimates without computing data; --profile: the
- *       JSON of docs/profile-format.md, one kernel per pair of MARKs)
+ *       JSON of docs/profile-format.md, one kernel per pair of MARKs;
+ *       --timeline adds every command's busy cycles per unit to it)
  *
  * Text syntax: "NAME field=value ..." (unnamed fields are 0), ".word W0 W1 W2 W3"
  * for raw words; ';' or '#' start a comment. Values are decimal or 0x hex.
@@ -26,7 +27,7 @@ static int usage(void) {
   fprintf(stderr, "usage: tessel-npu-model asm IN.s OUT.bin\n"
                   "       tessel-npu-model disasm IN.bin\n"
                   "       tessel-npu-model run --stream S.bin [--target NAME] [--dram D.bin] [--dram-size N]\n"
-                  "                            [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json]\n");
+                  "                            [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json [--timeline]]\n");
   return 2;
 }
 
@@ -194,11 +195,15 @@ static int cmd_disasm(const char *in) {
 static int cmd_run(int argc, char **argv) {
   const char *stream = NULL, *dram_in = NULL, *out = NULL, *profile = NULL, *target = TSL_DEFAULT_TARGET;
   int64_t dram_size = -1, max_dispatch = 0;
-  int timing_only = 0;
+  int timing_only = 0, timeline = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (strcmp(a, "--timing-only") == 0) {
       timing_only = 1;
+      continue;
+    }
+    if (strcmp(a, "--timeline") == 0) {
+      timeline = 1;
       continue;
     }
     if (!v) {
@@ -228,6 +233,10 @@ static int cmd_run(int argc, char **argv) {
   }
   if (!stream) {
     fprintf(stderr, "tessel-npu-model: run needs --stream\n");
+    return 2;
+  }
+  if (timeline && !profile) {
+    fprintf(stderr, "tessel-npu-model: --timeline needs --profile P.json\n");
     return 2;
   }
   const tsl_target_t *t = tsl_target_find(target);
@@ -268,6 +277,7 @@ static int cmd_run(int argc, char **argv) {
     return 2;
   }
   if (dlen) memcpy(win, d, dlen);
+  npu_model_set_timeline(m, timeline);
   npu_run_t run = {s, (uint32_t)(slen / 16), win, (uint64_t)dram_size, (uint64_t)max_dispatch, timing_only};
   npu_result_t r;
   int code = npu_model_run(m, &run, &r);
@@ -287,7 +297,8 @@ static int cmd_run(int argc, char **argv) {
   if (profile) {
     npu_profile_t p = {t, "model", stream, c, npu_model_snapshot(m, 0), npu_model_nsnapshots(m), NULL, 0, NULL, 0};
     FILE *f = fopen(profile, "w");
-    if (!f || npu_profile_write_json(f, &p) != 0 || fclose(f) != 0) {
+    size_t ncmds = npu_model_ntimeline(m, NULL);
+    if (!f || npu_profile_write_json_timeline(f, &p, npu_model_timeline(m), ncmds) != 0 || fclose(f) != 0) {
       fprintf(stderr, "tessel-npu-model: %s: cannot write\n", profile);
       rc = 2;
     }
