@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Softmax, QuantizeLinear and DequantizeLinear on float32 run the firmware's
+ * fallback arithmetic (f32 only, no libm), so this reference, the C model
+ * engine and the firmware agree bit for bit. Included by path so every build
+ * of the compiler's sources (fuzzers too) finds it without another -I. */
+#include "../firmware/runtime/tfw_fallback.h"
+
 #define ERR(...) ir_node_error(d, n, __VA_ARGS__)
 
 static int64_t numel(const ir_value *v) { return ir_value_numel(v); }
@@ -261,7 +267,9 @@ static int gemm(const ir_node *n, const double *const *in, double *out) {
   return 0;
 }
 
-static void softmax(const ir_node *n, const double *x, double *y) {
+/* float32 rows go through tfw_softmax_f32 (the fallback op's steps); other
+ * float types keep double and libm. */
+static int softmax(const ir_node *n, const double *x, double *y, diag *d) {
   const ir_value *v = n->in[0];
   int64_t axis = ir_attr_int(n, "axis", -1);
   if (axis < 0) axis += v->rank;
@@ -273,6 +281,20 @@ static void softmax(const ir_node *n, const double *x, double *y) {
     len = v->dims[axis];
     for (int i = (int)axis + 1; i < v->rank; i++) inner *= v->dims[i];
   }
+  if (v->dtype == IR_F32) {
+    int64_t e = outer * len * inner;
+    float *f = malloc(sizeof(float) * (size_t)(e ? e : 1));
+    if (!f) return ERR("out of memory");
+    for (int64_t i = 0; i < e; i++) f[i] = (float)x[i];
+    for (int64_t o = 0; o < outer; o++)
+      for (int64_t in = 0; in < inner; in++) {
+        float *row = f + o * len * inner + in;
+        tfw_softmax_f32(row, row, (uint64_t)len, (uint64_t)inner);
+      }
+    for (int64_t i = 0; i < e; i++) y[i] = f[i];
+    free(f);
+    return 0;
+  }
   for (int64_t o = 0; o < outer; o++)
     for (int64_t in = 0; in < inner; in++) {
       const double *xp = x + o * len * inner + in;
@@ -281,6 +303,18 @@ static void softmax(const ir_node *n, const double *x, double *y) {
       for (int64_t k = 0; k < len; k++) sum += yp[k * inner] = exp(xp[k * inner] - mx);
       for (int64_t k = 0; k < len; k++) yp[k * inner] /= sum;
     }
+  return 0;
+}
+
+/* The range of an integer type that fits int32, for tfw_quantize. */
+static int int32_range(ir_dtype t, int32_t *lo, int32_t *hi) {
+  switch (t) {
+  case IR_I8: *lo = -128, *hi = 127; return 1;
+  case IR_U8: *lo = 0, *hi = 255; return 1;
+  case IR_I16: *lo = -32768, *hi = 32767; return 1;
+  case IR_I32: *lo = INT32_MIN, *hi = INT32_MAX; return 1;
+  default: return 0;
+  }
 }
 
 static void transpose(const ir_node *n, const double *x, double *y) {
@@ -436,13 +470,19 @@ int ref_op(const ir_node *n, const double *const *in, double *out, diag *d) {
     return 0;
   }
   case IR_OP_GATHER: return gather(n, in[0], in[1], out, d);
-  case IR_OP_SOFTMAX: softmax(n, in[0], out); return 0;
+  case IR_OP_SOFTMAX: return softmax(n, in[0], out, d);
   case IR_OP_QUANTIZE: {
     int64_t ns = numel(n->in[1]);
+    int32_t lo = 0, hi = 0;
+    int fb = x->dtype == IR_F32 && int32_range(o->dtype, &lo, &hi); /* the fallback op's arithmetic */
     for (int64_t i = 0; i < e; i++) {
       int64_t p = param_index(n, i, ns);
       double zp = n->n_in > 2 ? in[2][p] : 0, s = in[1][p];
       if (s == 0) return ERR("scale is zero");
+      if (fb) {
+        out[i] = tfw_quantize((float)in[0][i], (float)s, (int32_t)zp, lo, hi);
+        continue;
+      }
       /* x / scale in f32 as ONNX defines it: double would round some ties differently */
       float q = (float)in[0][i] / (float)s;
       out[i] = saturate(o->dtype, round_even(q) + zp);
@@ -451,10 +491,13 @@ int ref_op(const ir_node *n, const double *const *in, double *out, diag *d) {
   }
   case IR_OP_DEQUANTIZE: {
     int64_t ns = numel(n->in[1]);
+    int32_t lo, hi;
+    int fb = o->dtype == IR_F32 && int32_range(x->dtype, &lo, &hi); /* the fallback op's arithmetic */
     for (int64_t i = 0; i < e; i++) {
       int64_t p = param_index(n, i, ns);
       double zp = n->n_in > 2 ? in[2][p] : 0;
-      out[i] = (float)((in[0][i] - zp) * in[1][p]);
+      if (fb) out[i] = tfw_dequantize((int32_t)in[0][i], (float)in[1][p], (int32_t)zp);
+      else out[i] = (float)((in[0][i] - zp) * in[1][p]);
     }
     return 0;
   }
