@@ -124,6 +124,20 @@ void prof_print_table(FILE *f, const profile *p, const prof_row *rows, size_t n)
             prof_fmt_count(a[7], 48, 9, r->dram_wr), prof_fmt_count(a[8], 48, 10, r->compulsory),
             fixed(a[9], 48, r->dram_over_compulsory, "%.2fx"), fixed(a[10], 48, r->intensity, "%.1f"));
   }
+  /* Names cut to fit the columns are listed whole, so nothing is lost. */
+  int header = 0;
+  for (size_t i = 0; i < n; i++) {
+    const prof_row *r = &rows[i];
+    size_t nodes_len = r->nnodes ? r->nnodes - 1 : 0;
+    for (size_t j = 0; j < r->nnodes; j++) nodes_len += strlen(r->nodes[j]);
+    if (r->kind == PROF_ROW_TOTAL || (strlen(row_name(r)) <= 18 && nodes_len <= 17)) continue;
+    if (!header++) fprintf(f, "\nNames in full:\n");
+    fprintf(f, "%3s %s\n", row_label(a[0], 48, r), row_name(r));
+    if (r->kind != PROF_ROW_KERNEL) continue;
+    fprintf(f, "    fuses:");
+    for (size_t j = 0; j < r->nnodes; j++) fprintf(f, " %s", r->nodes[j]);
+    fprintf(f, "\n");
+  }
   /* Counters outside any kernel (before the first MARK, or a run without
    * MARKs) make the kernel rows not add up to the total: say so. */
   uint64_t kc = 0, km = 0, kd = 0;
