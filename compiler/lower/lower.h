@@ -132,9 +132,13 @@ void lower_unpack(const lower_tensor *t, int dim, const uint8_t *src, int8_t *ds
  * kernel that has no safe cut within the budget. */
 int lower_segment(lower_program *p, int64_t limit_bytes, diag *d);
 
-/* The cost model's cycle estimate of a stream (lower_cost.c): the busiest
- * unit's total, loops expanded. */
+/* The cost model's cycle estimate of a stream (lower_cost.c): every command
+ * priced and placed on its unit's timeline as the C model does (dispatch
+ * order, MARK barriers, tokens, queue depth), loops expanded; the time the
+ * last unit finishes. */
 uint64_t lower_estimate_cycles(const tsl_target_t *t, const lower_stream *s);
+/* The older, optimistic bound: the busiest unit's total (perfect overlap). */
+uint64_t lower_busiest_unit_cycles(const tsl_target_t *t, const lower_stream *s);
 
 /* Appends one encoded command (used through LOWER_EMIT). */
 void lower_stream_put(lower_stream *s, const uint32_t w[4]);

@@ -39,13 +39,16 @@ static void bench(ir_graph *g, const char *net, const char *tname, int no_fusion
   }
   uint8_t *dram = calloc(p->dram_bytes, 1);
   npu_model_t *m = npu_model_new(t);
-  uint64_t est = 0, cycles = 0, dram_bytes = 0, macs = 0;
+  uint64_t est = 0, cycles = 0, dram_bytes = 0, macs = 0, busiest = 0;
+  double worst = 0; /* the largest per-kernel |estimate - C model| / C model */
   int kernels = 0;
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
     if (k->kind == LOWER_K_FALLBACK) continue;
     kernels++;
-    est += lower_estimate_cycles(t, &k->stream);
+    uint64_t e = lower_estimate_cycles(t, &k->stream);
+    est += e;
+    busiest += lower_busiest_unit_cycles(t, &k->stream);
     npu_run_t run = {.stream = k->stream.bytes, .stream_len = k->stream.n, .dram = dram, .dram_size = p->dram_bytes,
                      .timing_only = 1};
     npu_result_t r;
@@ -55,6 +58,9 @@ static void bench(ir_graph *g, const char *net, const char *tname, int no_fusion
     }
     const uint64_t *c = npu_model_counters(m);
     cycles += c[TSL_CNT_CYCLES];
+    double err = c[TSL_CNT_CYCLES] ? ((double)e - (double)c[TSL_CNT_CYCLES]) / (double)c[TSL_CNT_CYCLES] : 0;
+    if (err < 0) err = -err;
+    if (err > worst) worst = err;
     dram_bytes += c[TSL_CNT_DRAM_RD_BYTES] + c[TSL_CNT_DRAM_WR_BYTES];
     macs += c[TSL_CNT_MACS];
   }
@@ -70,11 +76,12 @@ static void bench(ir_graph *g, const char *net, const char *tname, int no_fusion
       comp += p->tensors[p->kernels[i].out].bytes;
       break;
     }
-  printf("%-14s %-6s %-9s %3d kernels  lower %7.1f ms  estimate %9llu  C model %9llu cycles  DRAM %9llu B = %.2fx "
-         "compulsory %llu B\n",
+  printf("%-14s %-6s %-9s %3d kernels  lower %7.1f ms  estimate %9llu  C model %9llu cycles  est.err %+5.1f%% "
+         "(worst kernel %4.1f%%, busiest-unit bound %+5.1f%%)  DRAM %9llu B = %.2fx compulsory %llu B\n",
          net, tname, no_fusion == 3 ? "neither" : no_fusion == 2 ? "no-sram" : no_fusion ? "no-fusion" : "default", kernels, ms, (unsigned long long)est,
-         (unsigned long long)cycles, (unsigned long long)dram_bytes, (double)dram_bytes / (double)comp,
-         (unsigned long long)comp);
+         (unsigned long long)cycles, cycles ? 100.0 * ((double)est - (double)cycles) / (double)cycles : 0.0,
+         100.0 * worst, cycles ? 100.0 * ((double)busiest - (double)cycles) / (double)cycles : 0.0,
+         (unsigned long long)dram_bytes, (double)dram_bytes / (double)comp, (unsigned long long)comp);
   (void)macs;
   npu_model_free(m);
   free(dram);

@@ -305,6 +305,15 @@ static void check(const char *what, ir_graph *g, const char *tname, const void *
       if (npu_model_run(m, &run, &r) != 0) {
         printf("FAIL: %s on %s: kernel %d (%s) segment %d: %s\n", what, tname, i, k->node->src, s, r.message);
         ok = 0;
+        break;
+      }
+      /* The compiler's estimate (lower_estimate_cycles, the kernel table's
+       * figure) within 10% of the C model's cycles for the same stream. */
+      uint64_t est = lower_estimate_cycles(t, st), cyc = npu_model_counters(m)[TSL_CNT_CYCLES];
+      if (10 * (est > cyc ? est - cyc : cyc - est) > cyc) {
+        printf("FAIL: %s on %s: kernel %d (%s) segment %d: estimate %llu cycles, C model %llu (over 10%% apart)\n",
+               what, tname, i, k->node->src, s, (unsigned long long)est, (unsigned long long)cyc);
+        ok = 0;
       }
     }
   }
