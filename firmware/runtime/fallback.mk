@@ -5,7 +5,7 @@
 #   make test-fallback   cmocka under ASan/UBSan (tests/runtime/test_fallback.c),
 #                        ending with the firmware's checksums (RV32 on tessel-iss)
 #                        compared with the host's: bit-exact across machines
-#   make bench-fallback  cycles per op on the RV32 core (tessel-iss) and the
+#   make bench-fallback  cycles per op on the RV32 core (tessel-sim) and the
 #                        exhaustive tfw_expf error over [-104, 89]
 #
 # Every build of tfw_fallback.c, host or RV32, must use TFW_FALLBACK_CFLAGS
@@ -43,3 +43,22 @@ TEST_SUITES += fallback
 .PHONY: test-fallback
 test-fallback: $(FB_TEST) $(FB_FW_ELF) $(TESSEL_ISS)
 	@$(FB_TEST) $(TESSEL_ISS) $(FB_FW_ELF)
+
+# ---- benchmark: cost on the RV32 core, and tfw_expf's error on every input ----
+FB_BENCH_ELF  := $(FW_OUT)/bench-fallback.elf
+FB_BENCH_OBJS := $(FB_OBJ)/rv32/tests/runtime/bench_fallback_fw.o $(FB_OBJ)/rv32/$(TFW_FALLBACK_SRC:.c=.o)
+FB_EXHAUSTIVE := $(FB_OBJ)/expf_exhaustive
+$(FB_BENCH_ELF): $(FB_BENCH_OBJS) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(call fw_link,sim.ld,$(FB_BENCH_OBJS))
+$(FB_EXHAUSTIVE): tests/runtime/expf_exhaustive.c $(TFW_FALLBACK_SRC) $(TFW_FALLBACK_HDRS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(TFW_FALLBACK_CFLAGS) -o $@ tests/runtime/expf_exhaustive.c $(TFW_FALLBACK_SRC) -lm
+
+ALL     += $(FB_BENCH_ELF)
+BENCHES += fallback
+.PHONY: bench-fallback
+bench-fallback: $(FB_BENCH_ELF) $(FB_EXHAUSTIVE) $(TESSEL_ISS)
+	$(fw_build_sim)
+	@$(if $(fw_have_sim),$(TESSEL_SIM) --max-cycles 2000000000,$(TESSEL_ISS)) $(FB_BENCH_ELF)
+	@$(FB_EXHAUSTIVE)
