@@ -45,7 +45,7 @@ TEST_SUITES += profile fuzz-profile-short
 FUZZERS     += profile
 .PHONY: test-profile test-fuzz-profile-short fuzz-profile
 
-test-profile: $(PROFILE_TEST_OBJ)/test-profile $(PROFILE_TEST_OBJ)/xml-check $(BIN)/tessel-asan
+test-profile: $(PROFILE_TEST_OBJ)/test-profile $(PROFILE_TEST_OBJ)/xml-check $(BIN)/tessel-asan $(BIN)/tessel-npu-model
 	@bash tests/profile/run.sh $(PROFILE_TEST_OBJ) $(BIN)/tessel-asan
 
 # libFuzzer on the JSON reader and the profile loader, seeded with the
