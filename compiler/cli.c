@@ -18,6 +18,7 @@
 #include "ref_exec.h"
 #include "profile_cli.h"
 #include "run_cli.h"
+#include "compare_cli.h"
 #include "tpkg_inspect.h"
 
 enum { MAX_LIST = 64 };
@@ -62,6 +63,7 @@ static const char *const usage_main =
     "  inspect  validate a model package and print it (streams disassembled)\n"
     "  emit-c   write a model package as a C array for firmware\n"
     "  run      run a model package on the simulated SoC or the C model (.npy in, .npy out)\n"
+    "  compare  compare .npy results tensor by tensor (engines, int8 and float references)\n"
     "  profile  report a run's profile: per-kernel table, CSV/JSON, Chrome trace, SVG charts\n"
     "options: --help, --version (also after each command)\n";
 
@@ -521,8 +523,10 @@ static int cmd_compile(cli_args *a) {
   return 0;
 }
 
-/* Loads the .npy for graph input i per the --input options. */
-static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, diag *d) {
+/* Loads the .npy for graph input i per the --input options. An input whose
+ * model shape starts with a batch of 1 also takes [N, ...]: *batch = N (the
+ * reference then runs N times); otherwise *batch = 1. */
+static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, int64_t *batch, diag *d) {
   const char *file = NULL;
   for (int k = 0; k < a->n_inputs; k++) {
     const char *eq = strchr(a->inputs[k], '=');
@@ -537,8 +541,15 @@ static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, 
   if ((ir_dtype)arr->dtype != in->dtype)
     return diag_set(d, "%s: holds %s, input '%s' is %s", file, npy_dtype_name(arr->dtype), in->name,
                     ir_dtype_name(in->dtype));
-  int same = arr->ndim == in->rank;
+  int same = arr->ndim == in->rank, batched = in->rank >= 1 && in->dims[0] == 1 && arr->ndim == in->rank;
   for (int i = 0; same && i < in->rank; i++) same = in->dims[i] < 0 || arr->shape[i] == in->dims[i];
+  for (int i = 1; batched && i < in->rank; i++) batched = in->dims[i] < 0 || arr->shape[i] == in->dims[i];
+  *batch = 1;
+  if (!same && batched && arr->shape[0] > 0) {
+    *batch = arr->shape[0];
+    arr->shape[0] = 1;
+    same = 1;
+  }
   if (!same) return diag_set(d, "%s: shape does not match input '%s'", file, in->name);
   for (int i = 0; i < in->rank; i++) in->dims[i] = arr->shape[i]; /* symbolic dims take the data's */
   return 0;
@@ -582,9 +593,16 @@ static int cmd_ref(cli_args *a) {
     goto out;
   }
   /* 1. inputs first: their shapes settle symbolic dimensions */
+  int64_t batch = 1;
   for (int i = 0; i < g->n_inputs; i++) {
-    if (load_input(a, g->inputs[i], i, &arrs[i], &d)) goto out;
-    ins[i] = arrs[i].data;
+    int64_t b;
+    if (load_input(a, g->inputs[i], i, &arrs[i], &b, &d)) goto out;
+    if (i > 0 && b != batch) {
+      diag_set(&d, "input '%s' holds a batch of %lld, another input %lld", g->inputs[i]->name, (long long)b,
+               (long long)batch);
+      goto out;
+    }
+    batch = b;
   }
   /* 2. graph passes */
   a->pipe.print = &a->print;
@@ -597,16 +615,39 @@ static int cmd_ref(cli_args *a) {
     diag_set(&d, "%s: the graph has %d outputs, %d -o given", a->model, g->n_outputs, a->n_outputs);
     goto out;
   }
-  /* 3. run and write */
-  if (ref_run(g, ins, outs, a->ranges ? print_range : NULL, NULL, &d)) {
-    diag_prefix(&d, a->model);
-    goto out;
+  /* 3. run (once per batch entry, outputs stacked along dimension 0) and write */
+  for (int i = 0; i < g->n_outputs; i++) {
+    const ir_value *v = g->outputs[i];
+    if (batch > 1 && (v->rank < 1 || v->dims[0] != 1)) {
+      diag_set(&d, "%s: output '%s' has no batch dimension of 1 to stack a batch of %lld in", a->model, v->name,
+               (long long)batch);
+      goto out;
+    }
+    if (!(outs[i] = malloc(ir_dtype_size(v->dtype) * (size_t)ir_value_numel(v) * (size_t)batch + 1))) {
+      diag_set(&d, "out of memory");
+      goto out;
+    }
+  }
+  for (int64_t r = 0; r < batch; r++) {
+    void *one[MAX_LIST] = {0};
+    for (int i = 0; i < g->n_inputs; i++) ins[i] = (const uint8_t *)arrs[i].data + arrs[i].nbytes / (size_t)batch * (size_t)r;
+    int bad = ref_run(g, ins, one, a->ranges ? print_range : NULL, NULL, &d);
+    for (int i = 0; i < g->n_outputs && !bad; i++) {
+      size_t n = ir_dtype_size(g->outputs[i]->dtype) * (size_t)ir_value_numel(g->outputs[i]);
+      memcpy((uint8_t *)outs[i] + n * (size_t)r, one[i], n);
+    }
+    for (int i = 0; i < g->n_outputs; i++) free(one[i]);
+    if (bad) {
+      diag_prefix(&d, a->model);
+      goto out;
+    }
   }
   for (int i = 0; i < g->n_outputs; i++) {
     const ir_value *v = g->outputs[i];
     npy_array o = {.dtype = (npy_dtype)v->dtype, .ndim = v->rank, .data = outs[i]};
     for (int k = 0; k < v->rank; k++) o.shape[k] = v->dims[k];
-    o.nbytes = ir_dtype_size(v->dtype) * (size_t)ir_value_numel(v);
+    if (v->rank) o.shape[0] *= batch;
+    o.nbytes = ir_dtype_size(v->dtype) * (size_t)ir_value_numel(v) * (size_t)batch;
     char err[512];
     if (npy_write(a->outputs[i], &o, err, sizeof err)) {
       diag_set(&d, "%s", err);
@@ -641,6 +682,7 @@ int cli_main(int argc, char **argv) {
   if (!strcmp(cmd, "inspect")) return tpkg_inspect_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "profile")) return profile_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "run")) return run_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "compare")) return compare_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "emit-c")) return tpkg_emit_c_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "passes")) {
     for (const pass_info *p = pass_registry; p->name; p++) printf("%-14s %s\n", p->name, p->what);

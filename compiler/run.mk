@@ -38,3 +38,19 @@ $(foreach o,run_cli run_model run_rtl,$(COMPILER_OBJ)/$(o).o $(COMPILER_OBJ_SAN)
   | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
 
 -include $(wildcard $(COMPILER_OBJ)/run/*.d $(COMPILER_OBJ_SAN)/run/*.d)
+
+# ---- tests (tests/run) ----
+#   make test-run   packages end to end on RTL and the C model vs the int8
+#                   reference, the firmware's package checks, bad inputs
+RUN_TEST_OBJ := $(BUILD)/obj/run-tests
+TEST_SUITES  += run
+.PHONY: test-run
+
+$(RUN_TEST_OBJ)/fw-reject: tests/run/fw_reject.c $(COMPILER_LIB_OBJS_SAN)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lprotobuf-c -lm
+
+test-run: $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject $(BIN)/tessel-sim \
+          $(BUILD)/npu4/tessel-sim $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu4/tessel-fw.elf \
+          $(BUILD)/firmware/npu8/tessel-fw.elf
+	bash tests/run/run.sh $(BUILD)/test-tmp/run $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject

@@ -68,5 +68,6 @@ models:
 	/usr/bin/python3 tests/models/gen_quant.py
 	/usr/bin/python3 tests/models/gen_calib.py
 	/usr/bin/python3 tests/models/gen_digits.py
+	/usr/bin/python3 tests/models/gen_run.py
 	/usr/bin/python3 tests/compiler/gen_inputs.py
 	/usr/bin/python3 tests/compiler/gen_quant_inputs.py

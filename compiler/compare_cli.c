@@ -1,0 +1,217 @@
+/* compare_cli: `tessel compare A B [--labels L.npy] [--atol X]`: tensor by
+ * tensor comparison of .npy files or of folders of them (matched by file
+ * name), e.g. the outputs or dumps of two engines, of an engine and the int8
+ * reference, or of the int8 and the float reference (docs/runtime.md,
+ * "Finding where results differ").
+ *
+ * Per tensor: elements, how many are identical, largest and mean absolute
+ * difference, signal-to-noise ratio of B against A, and for [N, C] results
+ * the top-1 agreement of the rows (and with --labels, each side's accuracy).
+ * Exit 0 when every tensor matches (bit for bit, or within --atol), 4 when
+ * one differs, 1 on unreadable or mismatched files, 2 on usage errors. */
+#include "compare_cli.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "npy.h"
+
+enum { COMPARE_DIFFER = 4, COMPARE_MAX_FILES = 4096 };
+
+static const char *const usage_compare =
+    "usage: tessel compare A B [--labels L.npy] [--atol X]\n"
+    "Compares two .npy files, or every .npy file two folders share (by name): identical elements,\n"
+    "largest and mean absolute difference, SNR of B against A, and for [N, C] results the top-1\n"
+    "agreement of the rows (with --labels, the accuracy of each side).\n"
+    "Exit 0 if every tensor matches (bit for bit, or within --atol), 4 if one differs, 1 on bad files.\n";
+
+typedef struct {
+  const char *labels;
+  double atol;
+  int has_atol;
+} compare_opts;
+
+static double elem(const npy_array *a, size_t i) {
+  switch (a->dtype) {
+  case NPY_F32: return ((const float *)a->data)[i];
+  case NPY_F64: return ((const double *)a->data)[i];
+  case NPY_I8: return ((const int8_t *)a->data)[i];
+  case NPY_U8: case NPY_BOOL: return ((const uint8_t *)a->data)[i];
+  case NPY_I16: return ((const int16_t *)a->data)[i];
+  case NPY_I32: return ((const int32_t *)a->data)[i];
+  case NPY_I64: return (double)((const int64_t *)a->data)[i];
+  }
+  return 0;
+}
+
+static size_t count(const npy_array *a) { return a->nbytes / npy_dtype_size(a->dtype); }
+
+/* Row r's argmax of an [N, C...] array viewed as N rows. */
+static size_t row_argmax(const npy_array *a, size_t r, size_t c) {
+  size_t best = 0;
+  for (size_t k = 1; k < c; k++)
+    if (elem(a, r * c + k) > elem(a, r * c + best)) best = k;
+  return best;
+}
+
+/* Compares one pair; prints one line (and an accuracy line). Returns 0
+ * same, 1 differ, -1 bad input. */
+static int compare_pair(const char *name, const char *pa, const char *pb, const compare_opts *o,
+                        const npy_array *labels) {
+  npy_array a = {0}, b = {0};
+  char err[512];
+  int rc = -1;
+  if (npy_read(pa, &a, err, sizeof err) || npy_read(pb, &b, err, sizeof err)) {
+    fprintf(stderr, "tessel compare: %s\n", err);
+    goto out;
+  }
+  int same_shape = a.ndim == b.ndim;
+  for (int i = 0; same_shape && i < a.ndim; i++) same_shape = a.shape[i] == b.shape[i];
+  if (!same_shape) {
+    fprintf(stderr, "tessel compare: %s: the shapes differ (%d and %d dimensions or sizes)\n", name, a.ndim, b.ndim);
+    goto out;
+  }
+  size_t n = count(&a), ident = 0;
+  double maxd = 0, sumd = 0, sig = 0, noise = 0;
+  int bitwise = a.dtype == b.dtype;
+  size_t es = npy_dtype_size(a.dtype);
+  for (size_t i = 0; i < n; i++) {
+    double x = elem(&a, i), y = elem(&b, i), dd = fabs(x - y);
+    if (bitwise ? !memcmp((uint8_t *)a.data + i * es, (uint8_t *)b.data + i * es, es) : x == y) ident++;
+    if (dd > maxd || dd != dd) maxd = dd != dd ? INFINITY : dd;
+    sumd += dd;
+    sig += x * x, noise += (x - y) * (x - y);
+  }
+  double snr = noise == 0 ? INFINITY : 10 * log10(sig / noise);
+  printf("%-32s %-8s %-8s %10zu %10zu %12.6g %12.6g %9.2f", name, npy_dtype_name(a.dtype), npy_dtype_name(b.dtype),
+         n, ident, maxd, n ? sumd / (double)n : 0.0, snr);
+  if (a.ndim >= 2 && a.shape[0] > 1) {
+    size_t rows = (size_t)a.shape[0], c = n / rows, agree = 0, ca = 0, cb = 0;
+    for (size_t r = 0; r < rows; r++) {
+      size_t ma = row_argmax(&a, r, c), mb = row_argmax(&b, r, c);
+      agree += ma == mb;
+      if (labels && count(labels) == rows) {
+        ca += (double)ma == elem(labels, r);
+        cb += (double)mb == elem(labels, r);
+      }
+    }
+    printf("  top-1 agree %zu/%zu (%.2f%%)", agree, rows, 100.0 * (double)agree / (double)rows);
+    if (labels && count(labels) == rows)
+      printf("  accuracy A %.2f%% B %.2f%%", 100.0 * (double)ca / (double)rows, 100.0 * (double)cb / (double)rows);
+    else if (labels)
+      printf("  (labels: %zu entries for %zu rows, ignored)", count(labels), rows);
+  }
+  printf("\n");
+  rc = o->has_atol ? !(maxd <= o->atol) : ident != n;
+out:
+  npy_free(&a);
+  npy_free(&b);
+  return rc;
+}
+
+static int is_dir(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static int by_name(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* The .npy file names in folder p, sorted; NULL-terminated, malloc'd. */
+static char **list_npy(const char *p, size_t *n) {
+  DIR *d = opendir(p);
+  char **v = calloc(COMPARE_MAX_FILES + 1, sizeof *v);
+  *n = 0;
+  struct dirent *e;
+  while (d && v && (e = readdir(d)) && *n < COMPARE_MAX_FILES) {
+    size_t l = strlen(e->d_name);
+    if (l > 4 && !strcmp(e->d_name + l - 4, ".npy")) v[(*n)++] = strdup(e->d_name);
+  }
+  if (d) closedir(d);
+  if (v) qsort(v, *n, sizeof *v, by_name);
+  return v;
+}
+
+static void free_list(char **v, size_t n) {
+  for (size_t i = 0; v && i < n; i++) free(v[i]);
+  free(v);
+}
+
+int compare_main(int argc, char **argv) {
+  compare_opts o = {0};
+  const char *pa = NULL, *pb = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      fputs(usage_compare, stdout);
+      return CLI_OK;
+    } else if (!strcmp(argv[i], "--labels") && i + 1 < argc) {
+      o.labels = argv[++i];
+    } else if (!strcmp(argv[i], "--atol") && i + 1 < argc) {
+      char *end;
+      o.atol = strtod(argv[++i], &end);
+      o.has_atol = 1;
+      if (*end || end == argv[i] || !(o.atol >= 0)) {
+        fprintf(stderr, "tessel compare: --atol '%s': expected a number >= 0\n%s", argv[i], usage_compare);
+        return CLI_USAGE;
+      }
+    } else if (argv[i][0] == '-') {
+      fprintf(stderr, "tessel compare: unknown option or missing value '%s'\n%s", argv[i], usage_compare);
+      return CLI_USAGE;
+    } else if (!pa) {
+      pa = argv[i];
+    } else if (!pb) {
+      pb = argv[i];
+    } else {
+      fprintf(stderr, "tessel compare: more than two paths ('%s')\n%s", argv[i], usage_compare);
+      return CLI_USAGE;
+    }
+  }
+  if (!pb) {
+    fprintf(stderr, "tessel compare: give two .npy files or two folders\n%s", usage_compare);
+    return CLI_USAGE;
+  }
+  npy_array labels = {0};
+  char err[512];
+  if (o.labels && npy_read(o.labels, &labels, err, sizeof err)) {
+    fprintf(stderr, "tessel compare: %s\n", err);
+    return CLI_BAD_INPUT;
+  }
+  printf("%-32s %-8s %-8s %10s %10s %12s %12s %9s\n", "tensor", "A", "B", "elements", "identical", "max |diff|",
+         "mean |diff|", "SNR dB");
+  int bad = 0, differ = 0, matched = 0;
+  if (is_dir(pa) != is_dir(pb)) {
+    fprintf(stderr, "tessel compare: '%s' and '%s': one is a folder, the other not\n", pa, pb);
+    bad = 1;
+  } else if (!is_dir(pa)) {
+    int r = compare_pair(strrchr(pa, '/') ? strrchr(pa, '/') + 1 : pa, pa, pb, &o, o.labels ? &labels : NULL);
+    bad |= r < 0, differ |= r > 0, matched = 1;
+  } else {
+    size_t na, nb;
+    char **la = list_npy(pa, &na), **lb = list_npy(pb, &nb);
+    for (size_t i = 0; la && lb && i < na; i++) {
+      if (!bsearch(&la[i], lb, nb, sizeof *lb, by_name)) {
+        printf("%-32s only in %s\n", la[i], pa);
+        continue;
+      }
+      char fa[4096], fb[4096];
+      snprintf(fa, sizeof fa, "%s/%s", pa, la[i]);
+      snprintf(fb, sizeof fb, "%s/%s", pb, la[i]);
+      int r = compare_pair(la[i], fa, fb, &o, o.labels ? &labels : NULL);
+      bad |= r < 0, differ |= r > 0, matched++;
+    }
+    for (size_t i = 0; la && lb && i < nb; i++)
+      if (!bsearch(&lb[i], la, na, sizeof *la, by_name)) printf("%-32s only in %s\n", lb[i], pb);
+    free_list(la, na);
+    free_list(lb, nb);
+    if (!matched && !bad) {
+      fprintf(stderr, "tessel compare: '%s' and '%s' share no .npy file\n", pa, pb);
+      bad = 1;
+    }
+  }
+  npy_free(&labels);
+  return bad ? CLI_BAD_INPUT : differ ? COMPARE_DIFFER : CLI_OK;
+}

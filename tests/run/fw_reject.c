@@ -1,0 +1,105 @@
+/* fw-reject: hands a damaged package to the runner firmware on tessel-sim,
+ * past the host's own checks, to test that the firmware rejects it.
+ *
+ *   fw-reject GOOD.tpkg SIM FIRMWARE [--patch OFFSET:HEX]... [--fix-crc]
+ *             [--truncate BYTES] [--check-weights]
+ *
+ * The package is GOOD.tpkg with the patches applied (HEX bytes written at
+ * OFFSET), then, with --fix-crc, its section and header CRCs recomputed (a
+ * hostile package that passes the integrity checks), then truncated. The rtl
+ * engine plans the DRAM layout from the good package and loads the damaged
+ * bytes; the firmware's verdict is printed on stdout ("ok" or the message).
+ * Exit 0 when the run happened (whatever the verdict), 2 on bad arguments. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+#include "run_engine.h"
+
+static uint8_t *slurp(const char *path, uint32_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *b = n > 0 ? malloc((size_t)n) : NULL;
+  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) free(b), b = NULL;
+  fclose(f);
+  *len = (uint32_t)n;
+  return b;
+}
+
+static int patch(uint8_t *p, uint32_t len, const char *spec) {
+  char *end;
+  unsigned long off = strtoul(spec, &end, 0);
+  if (*end != ':' || strlen(end + 1) % 2) return -1;
+  for (const char *h = end + 1; *h; h += 2, off++) {
+    unsigned v;
+    if (off >= len || sscanf(h, "%2x", &v) != 1) return -1;
+    p[off] = (uint8_t)v;
+  }
+  return 0;
+}
+
+/* Section CRCs, then the header CRC (docs/package-format.md section 4). */
+static void fix_crc(uint8_t *p, uint32_t len) {
+  for (uint32_t i = 0; i < TPKG_NSECT; i++) {
+    uint8_t *e = p + TPKG_HEADER_FIXED + TPKG_SECT_ENTRY * i;
+    uint32_t off = tpkg_rd32(e + 4), size = tpkg_rd32(e + 8);
+    if ((uint64_t)off + size <= len) tpkg_wr32(e + 12, crc32(p + off, size));
+  }
+  tpkg_wr32(p + TPKG_H_CRC, 0);
+  tpkg_wr32(p + TPKG_H_CRC, crc32(p, TPKG_HEADER_BYTES));
+}
+
+int main(int argc, char **argv) {
+  if (argc < 4) {
+    fprintf(stderr, "usage: fw-reject GOOD.tpkg SIM FIRMWARE [--patch OFF:HEX]... [--fix-crc] [--truncate N] "
+                    "[--check-weights]\n");
+    return 2;
+  }
+  uint32_t len;
+  uint8_t *good = slurp(argv[1], &len), *bad = good ? malloc(len) : NULL;
+  tpkg_view v;
+  if (!bad || tpkg_check(good, len, 0, TPKG_CHECK_ANY_TARGET, &v, NULL) != TPKG_OK) {
+    fprintf(stderr, "fw-reject: %s: not a valid package\n", argv[1]);
+    return 2;
+  }
+  memcpy(bad, good, len);
+  run_opts o = {.sim = argv[2], .firmware = argv[3]};
+  uint32_t bad_len = len;
+  int fix = 0;
+  for (int i = 4; i < argc; i++) {
+    if (!strcmp(argv[i], "--patch") && i + 1 < argc) {
+      if (patch(bad, len, argv[++i])) return fprintf(stderr, "fw-reject: bad --patch '%s'\n", argv[i]), 2;
+    } else if (!strcmp(argv[i], "--fix-crc")) {
+      fix = 1;
+    } else if (!strcmp(argv[i], "--truncate") && i + 1 < argc) {
+      bad_len = (uint32_t)strtoul(argv[++i], NULL, 0);
+      if (bad_len > len) return fprintf(stderr, "fw-reject: --truncate beyond the package\n"), 2;
+    } else if (!strcmp(argv[i], "--check-weights")) {
+      o.check_weights = 1;
+    } else {
+      return fprintf(stderr, "fw-reject: unknown argument '%s'\n", argv[i]), 2;
+    }
+  }
+  if (fix) fix_crc(bad, len);
+  /* The engine reads the inputs' sizes from the view: give it zeros. */
+  run_batch b = {.runs = 1};
+  uint8_t *in[64] = {0};
+  tpkg_io io;
+  for (uint32_t k = 0; k < v.n_io; k++) {
+    tpkg_view_io(&v, k, &io);
+    if (io.dir == TPKG_DIR_INPUT && b.n_in < 64) in[b.n_in++] = calloc(1, io.size + 1);
+    else if (io.dir == TPKG_DIR_OUTPUT) b.n_out++;
+  }
+  b.in = in;
+  diag d = {{0}};
+  int rc = run_engine_rtl(bad, bad_len, &v, &o, &b, &d);
+  printf("%s\n", rc ? d.msg : "ok");
+  run_batch_free(&b);
+  for (uint32_t i = 0; i < b.n_in; i++) free(in[i]);
+  free(good), free(bad);
+  return 0;
+}

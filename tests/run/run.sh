@@ -1,0 +1,111 @@
+#!/bin/bash
+# The `run` suite (issue 8): packages end to end through `tessel run` on the
+# cycle-accurate SoC (firmware on tessel-sim) and on the C model, against the
+# int8 reference; the firmware's own package checks; bad inputs and
+# mismatched builds. Each check counts as one test; ends "N passed, N failed".
+#   tests/run/run.sh TMP_DIR TESSEL FW_REJECT
+set -u
+tmp=$1 tessel=$2 reject=$3
+bin=$(dirname "$tessel")
+build=$(cd "$bin/.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
+models=$(cd "$here/../models" && pwd)
+rm -rf "$tmp" && mkdir -p "$tmp"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+t() { local name=$1; shift; if "$@" >"$tmp/$name.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/  /' "$tmp/$name.log" | tail -20; fi; }
+# expect_fail NAME CODE PATTERN CMD...: CMD exits with CODE and its stderr has PATTERN.
+expect_fail() {
+  local name=$1 code=$2 pat=$3; shift 3
+  "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  local rc=$?
+  if [ $rc -eq "$code" ] && grep -q -- "$pat" "$tmp/$name.err"; then ok "$name"
+  else ko "$name (exit $rc, wanted $code and '$pat')"; sed 's/^/  /' "$tmp/$name.err" | tail -5; fi
+}
+
+kinds=$models/run/kinds
+digits=$models/digits
+
+# 1. Every kernel kind and a fallback op, on RTL and on the C model, at npu4
+#    and npu8: both engines equal the int8 reference bit for bit (a batch of 4).
+t kinds-int8-ref "$tessel" ref "$kinds.onnx" --calib "$kinds.calib.npy" --input "$kinds.batch.npy" -o "$tmp/kinds_int8.npy"
+for target in npu4 npu8; do
+  t "kinds-compile-$target" "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" --target $target -o "$tmp/kinds_$target.tpkg"
+  for engine in rtl model; do
+    t "kinds-$target-$engine" "$tessel" run "$tmp/kinds_$target.tpkg" --engine $engine --input "$kinds.batch.npy" \
+      -o "$tmp/kinds_${target}_$engine.npy" --profile "$tmp/kinds_${target}_$engine.json"
+    t "kinds-$target-$engine-equals-int8-ref" "$tessel" compare "$tmp/kinds_int8.npy" "$tmp/kinds_${target}_$engine.npy"
+  done
+  # The byte and MAC counters of every kernel are the same on both engines
+  # (the cycles are not: the model's are estimates).
+  counters() { grep -o '"\(MACS\|DRAM_RD_BYTES\|DRAM_WR_BYTES\|SPAD_RD_BYTES\|ACC_WR_BYTES\)": [0-9]*' "$1"; }
+  t "kinds-$target-counters-rtl-equal-model" diff <(counters "$tmp/kinds_${target}_rtl.json") <(counters "$tmp/kinds_${target}_model.json")
+done
+
+# 2. The digits model, one image, on RTL: identical to the int8 reference.
+t digits-compile "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" -o "$tmp/digits.tpkg"
+t digits-int8-ref "$tessel" ref "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" -o "$tmp/digits_int8.npy"
+t digits-rtl "$tessel" run "$tmp/digits.tpkg" --input "image=$digits/digits_cnn.in0.npy" --output "probs=$tmp/digits_rtl.npy"
+t digits-rtl-equals-int8-ref "$tessel" compare "$tmp/digits_int8.npy" "$tmp/digits_rtl.npy"
+t digits-printed-output bash -c "'$tessel' run '$tmp/digits.tpkg' --engine model -q --input '$digits/digits_cnn.in0.npy' | grep -q '^probs float32 \[1,10\]:'"
+# A profile sums up: the kernels' MACS add to the total's.
+t digits-profile-sums bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/p.npy' --profile '$tmp/p.json' &&
+  total=\$(grep -o '\"total\": {[^}]*' '$tmp/p.json' | grep -o '\"MACS\": [0-9]*' | grep -o '[0-9]*') &&
+  sum=\$(grep '\"index\"' '$tmp/p.json' | grep -o '\"MACS\": [0-9]*' | grep -o '[0-9]*' | paste -sd+ | bc) &&
+  [ \"\$total\" -gt 0 ] && [ \"\$total\" = \"\$sum\" ] && grep -q '\"engine\": \"rtl\"' '$tmp/p.json' &&
+  grep -q '\"op\": \"Softmax\"' '$tmp/p.json'"
+if [ -x "$build/npu8/tessel-sim-trace" ]; then
+  t digits-trace bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/t.npy' --trace '$tmp/w.fst' && [ -s '$tmp/w.fst' ]"
+fi
+
+# 3. The firmware's own checks: damaged packages handed past the host's.
+pkg=$tmp/digits.tpkg
+sect() { "$tessel" inspect "$pkg" | awk -v s="$1" '$1 == s { print $3 }'; }
+io_off=$(sect IO) k_off=$(sect KERNELS) s_off=$(sect STREAMS) w_off=$(sect WEIGHTS)
+sim=$build/npu8/tessel-sim fw=$build/firmware/npu8/tessel-fw.elf
+size=$(stat -c %s "$pkg")
+rej() { # rej NAME EXPECTED ARGS...
+  local name=$1 want=$2; shift 2
+  "$reject" "$pkg" "$sim" "$fw" "$@" >"$tmp/rej-$name.log" 2>&1
+  if grep -q -- "$want" "$tmp/rej-$name.log"; then ok "firmware-rejects-$name"
+  else ko "firmware-rejects-$name (wanted '$want')"; sed 's/^/  /' "$tmp/rej-$name.log" | tail -5; fi
+}
+rej good "^ok$"
+rej truncated "PACKAGE/TRUNCATED" --truncate $((size - 100))
+rej magic "PACKAGE/MAGIC" --patch 0:58
+rej version "PACKAGE/VERSION" --patch 4:0200
+rej header-bit "PACKAGE/HEADER_CRC" --patch 20:37
+rej streams-bit "PACKAGE/SECTION_CRC" --patch $((s_off + 5)):FF
+rej kernels-bit "PACKAGE/SECTION_CRC" --patch $((k_off + 3)):80
+rej weights-bit "PACKAGE/WEIGHTS_CRC" --patch $((w_off + 7)):A5 --check-weights
+rej weights-lazy "^ok$" --patch $((w_off + 7)):A5
+rej wrong-target "PACKAGE/TARGET" --patch 12:01020304 --fix-crc
+rej hostile-total "PACKAGE/TRUNCATED" --patch 8:F0FFFFFF --fix-crc
+rej io-offset "PACKAGE/IO" --patch $((io_off + 40)):00FFFFFF --fix-crc
+rej kernel-cmds "PACKAGE/KERNEL" --patch $((k_off + 16)):FFFF0000 --fix-crc
+rej cmd-opcode "PACKAGE/CMD_OPCODE" --patch "$s_off:FF" --fix-crc
+
+# 4. Bad inputs to `tessel run`: exit 1 (2 for usage) and a message naming it.
+expect_fail npy-dtype 1 "must be float32 \[1,1,8,8\]" "$tessel" run "$pkg" --input "$models/../npy/data/i32_3x1.npy"
+expect_fail npy-shape 1 "must be float32 \[1,1,8,8\]" "$tessel" run "$pkg" --input "$kinds.in0.npy"
+head -c 100 "$digits/digits_cnn.in0.npy" >"$tmp/trunc.npy"
+expect_fail npy-truncated 1 "trunc.npy" "$tessel" run "$pkg" --input "$tmp/trunc.npy"
+expect_fail npy-missing 1 "nonexistent.npy" "$tessel" run "$pkg" --input "$tmp/nonexistent.npy"
+expect_fail input-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --input "nope=$digits/digits_cnn.in0.npy"
+expect_fail input-count 1 "has 1 input, 0 given" "$tessel" run "$pkg"
+expect_fail bad-package 1 "not a valid package: MAGIC" "$tessel" run "$digits/digits_cnn.onnx" --input "$digits/digits_cnn.in0.npy"
+expect_fail engine 2 "expected rtl or model" "$tessel" run "$pkg" --engine fpga --input "$digits/digits_cnn.in0.npy"
+expect_fail no-package 2 "no package given" "$tessel" run --input "$digits/digits_cnn.in0.npy"
+expect_fail output-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "nope=$tmp/x.npy"
+
+# 5. Mismatched builds: each side says what to rebuild.
+expect_fail sim-target 1 "built for npu8.*package for npu4.*rebuild" \
+  "$tessel" run "$tmp/kinds_npu4.tpkg" --sim "$build/npu8/tessel-sim" --input "$kinds.in0.npy"
+expect_fail firmware-target 1 "firmware .* is built for target hash" \
+  "$tessel" run "$tmp/digits.tpkg" --firmware "$build/firmware/npu4/tessel-fw.elf" --input "$digits/digits_cnn.in0.npy"
+expect_fail no-sim 1 "no simulator for target npu8" \
+  "$tessel" run "$tmp/digits.tpkg" --sim "$tmp/nonexistent-sim" --input "$digits/digits_cnn.in0.npy"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
