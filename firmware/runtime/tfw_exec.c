@@ -107,13 +107,23 @@ void *tfw_io_data(const tfw_model *m, const tpkg_io *io) {
 
 static uint64_t now(const tfw_model *m) { return m->npu->now ? m->npu->now(m->npu->ctx) : 0; }
 
+/* Single fields of validated records, read where they lie: the package may
+ * sit in slow memory (DRAM without a cache), so the run loop reads the few
+ * bytes it needs instead of decoding whole records. */
+static uint32_t kernel_field(const tfw_model *m, uint32_t k, uint32_t field) {
+  return tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_KERNELS] + k * TPKG_KERNEL_BYTES + field);
+}
+
+static uint32_t fallback_before(const tfw_model *m, uint32_t f) {
+  return tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + f * TPKG_FALLBACK_BYTES + TPKG_FB_BEFORE);
+}
+
 /* Fallback records with before_kernel == k, from *next on (they are sorted). */
 static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, tfw_error *e) {
   const tfw_backend *b = m->npu;
-  for (; *next < m->pkg.n_fallbacks; ++*next) {
+  for (; *next < m->pkg.n_fallbacks && fallback_before(m, *next) == k; ++*next) {
     tpkg_fallback f;
     tpkg_view_fallback(&m->pkg, *next, &f);
-    if (f.before_kernel != k) break;
     uint64_t t0 = now(m);
     int rc = tfw_fallback_run(&f, m->window, m->window_bytes, b->dim);
     if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)*next, -1, f.op, tfw_fallback_strerror(rc));
@@ -125,19 +135,19 @@ static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, tfw_error *e)
 /* Kernel record k on the NPU. */
 static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
   const tfw_backend *b = m->npu;
-  tpkg_kernel_view kv;
-  tpkg_view_kernel(&m->pkg, k, &kv);
+  uint32_t first = kernel_field(m, k, TPKG_K_CMD_FIRST), count = kernel_field(m, k, TPKG_K_CMD_COUNT);
+  uint64_t estimate = kernel_field(m, k, TPKG_K_EST_CYCLES) | (uint64_t)kernel_field(m, k, TPKG_K_EST_CYCLES + 4) << 32;
   uint32_t off = 0;
   int rc;
   if (m->streams_resident) {
-    off = kv.cmd_first * TSL_CMD_BYTES;
-  } else if ((rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, kv.cmd_first), kv.cmd_count)) != 0) {
+    off = first * TSL_CMD_BYTES;
+  } else if ((rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, first), count)) != 0) {
     return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "loading a kernel's stream failed");
   }
   /* Segments after the first carry no estimate: the base alone guards them. */
-  uint64_t timeout = m->watchdog_base + TFW_WATCHDOG_PER_EST * kv.estimate_cycles;
+  uint64_t timeout = m->watchdog_base + TFW_WATCHDOG_PER_EST * estimate;
   tfw_npu_result r = {0};
-  rc = b->run(b->ctx, off, kv.cmd_count, timeout, &r);
+  rc = b->run(b->ctx, off, count, timeout, &r);
   if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting the NPU failed");
   if (m->kstats) b->counters(b->ctx, m->kstats[k].counters);
   if (r.timed_out) return fail(e, TFW_E_TIMEOUT, (int)r.status, (int32_t)k, r.err_index, timeout,
