@@ -37,13 +37,10 @@ setup-test:
 	@bash mk/setup.sh test
 
 # `make demo` needs only the simulation toolchain: it builds just what it runs.
-# The digits evaluator (compiler/digits.mk) runs the compiled model on the C model.
-DEMO_EVAL := $(LOWER_TEST_OBJ)/digits-eval-fast
-DEMO_DEPS := $(BIN)/tessel $(BIN)/tessel-sim $(BIN)/npy-check $(DEMO_EVAL) \
-            $(BUILD)/firmware/hello.elf $(BUILD)/firmware/bench-cpu.elf
+DEMO_DEPS := $(BIN)/tessel $(BIN)/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 demo: setup-demo
 	@$(MAKE) --no-print-directory $(DEMO_DEPS)
-	@DIGITS_EVAL=$(DEMO_EVAL) bash mk/demo.sh
+	@bash mk/demo.sh
 
 # `make test` sets up, builds, then runs every suite through the runner, which
 # prints per-suite times and ends with the line "N passed, N failed".
