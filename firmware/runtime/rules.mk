@@ -2,3 +2,4 @@
 # firmware/rules.mk after firmware/npu/npu.mk (whose driver objects it links).
 include firmware/runtime/runtime.mk
 -include firmware/runtime/fallback.mk
+include firmware/runtime/example.mk

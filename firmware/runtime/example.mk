@@ -1,0 +1,72 @@
+# firmware/runtime/example.mk: the example application of the runtime
+# library (docs/runtime-firmware.md): a firmware that links the digits
+# model as a C array and runs it. Included from firmware/runtime/rules.mk.
+#
+#   build/firmware/npu8/digits-app.elf   the example (linker/sim-pkg.ld)
+#   make test-fw-app                     runs it on build/npu8/tessel-sim and checks its
+#                                        output; damaged packages and a small window
+#                                        give the runtime's errors (tests/fw-app/run.sh)
+#
+# Everything the firmware embeds is made at build time, without python:
+#   tessel compile --emit-c   -> digits_pkg.c (+ digits.tpkg, the same bytes)
+#   tessel ref --calib        -> digits_ref.npy, the int8 reference on the test set
+#   digits-data (host C)      -> digits_images.h: the first EX_COUNT images, labels,
+#                                reference classes and output bit patterns
+
+EX_TARGET := npu8
+EX_SRC    := firmware/runtime/example
+EX_OBJ    := $(BUILD)/obj/fw-example
+EX_MODEL  := tests/models/digits
+EX_COUNT  := 16
+EX_ELF    := $(FW_OUT)/$(EX_TARGET)/digits-app.elf
+EX_SIM    := $(BUILD)/$(EX_TARGET)/tessel-sim
+EX_RTLIB  := $(FW_OUT)/$(EX_TARGET)/libtessel-rt.a
+EX_DATA   := $(EX_OBJ)/digits-data
+EX_LINK_DEPS := $(FW_LINK_DEPS) linker/sim-pkg.ld
+EX_COMMA  := ,
+
+# The generator tool, under the sanitizers like every host program tested.
+$(EX_DATA): $(EX_SRC)/digits_data.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $< -o $@
+
+# One compile writes both files; the .c is the target make tracks.
+$(EX_OBJ)/digits_pkg.c: $(BIN)/tessel $(EX_MODEL)/digits_cnn.onnx $(EX_MODEL)/digits.calib.npy
+	@mkdir -p $(@D)
+	$(BIN)/tessel compile $(EX_MODEL)/digits_cnn.onnx --calib $(EX_MODEL)/digits.calib.npy \
+	  --target $(EX_TARGET) --emit-c $@ -o $(EX_OBJ)/digits.tpkg
+
+$(EX_OBJ)/digits_ref.npy: $(BIN)/tessel $(EX_MODEL)/digits_cnn.onnx $(EX_MODEL)/digits.calib.npy \
+                          $(EX_MODEL)/digits.test.npy
+	@mkdir -p $(@D)
+	$(BIN)/tessel ref $(EX_MODEL)/digits_cnn.onnx --calib $(EX_MODEL)/digits.calib.npy \
+	  --input $(EX_MODEL)/digits.test.npy -o $@
+
+$(EX_OBJ)/digits_images.h: $(EX_DATA) $(EX_MODEL)/digits.test.npy $(EX_MODEL)/digits.labels.npy \
+                           $(EX_OBJ)/digits_ref.npy
+	$(EX_DATA) $(EX_MODEL)/digits.test.npy $(EX_MODEL)/digits.labels.npy $(EX_OBJ)/digits_ref.npy \
+	  $(EX_COUNT) -o $@
+
+$(EX_OBJ)/digits_app.o: $(EX_SRC)/digits_app.c $(EX_OBJ)/digits_images.h $(RT_HDRS) \
+                        $(BUILD)/gen/$(EX_TARGET)/tessel_target.h
+	$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -I$(EX_OBJ) -c $< -o $@
+$(EX_OBJ)/digits_pkg.o: $(EX_OBJ)/digits_pkg.c
+	$(RV_CC) $(RV_CFLAGS) -c $< -o $@
+
+EX_OBJS := $(EX_OBJ)/digits_app.o $(EX_OBJ)/digits_pkg.o
+$(EX_ELF): $(EX_OBJS) $(EX_RTLIB) $(EX_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(call fw_link,sim-pkg.ld,$(EX_OBJS) $(EX_RTLIB))
+
+# For the suite: the same objects with a window area too small for the
+# package (the runtime must refuse it: TFW_E_WINDOW).
+$(EX_OBJ)/digits-app-small-window.elf: $(EX_OBJS) $(EX_RTLIB) $(EX_LINK_DEPS)
+	$(call fw_link,sim-pkg.ld,$(EX_OBJS) $(EX_RTLIB) -Wl$(EX_COMMA)--defsym=__tessel_window_size=1024)
+
+ALL += $(EX_ELF)
+.SECONDARY: $(EX_OBJ)/digits_pkg.c $(EX_OBJ)/digits_ref.npy $(EX_OBJ)/digits_images.h $(EX_OBJS)
+
+TEST_SUITES += fw-app
+.PHONY: test-fw-app
+test-fw-app: $(EX_ELF) $(EX_OBJ)/digits-app-small-window.elf $(EX_DATA) $(EX_SIM)
+	@tests/fw-app/run.sh $(EX_SIM) $(EX_ELF) $(EX_OBJ) $(EX_DATA)
