@@ -2,7 +2,8 @@
  *
  * Matching: kernels A[i] and B[j] are joined (union-find over both lists)
  * when they have the same name and occurrence number, or share an ONNX
- * node; each resulting group is one line, in A's execution order (groups
+ * node (kernels with neither name nor nodes, from a bare stream: the same
+ * MARK id and occurrence); each resulting group is one line, in A's execution order (groups
  * only in B after). */
 #include "profile_compare.h"
 
@@ -99,12 +100,18 @@ static size_t build_groups(arena *ar, const profile *a, const profile *b, group 
     for (size_t i = 0; i < p->nkernels; i++) {
       const prof_kernel *k = &p->kernels[i];
       size_t ent = side ? na + i : i, occ = 0;
-      for (size_t j = 0; j < i; j++) occ += !strcmp(p->kernels[j].name, k->name);
       for (size_t m = 0; m < k->nonnx; m++) refs[r++] = (node_ref){k->onnx_nodes[m], ent};
-      if (!*k->name) continue;
-      char *key = arena_alloc(ar, strlen(k->name) + 24);
+      char *key = arena_alloc(ar, strlen(k->name) + 48);
       if (!key) return (size_t)-1;
-      sprintf(key, "\x01%s\x01%zu", k->name, occ);
+      if (*k->name) {
+        for (size_t j = 0; j < i; j++) occ += !strcmp(p->kernels[j].name, k->name);
+        sprintf(key, "\x01%s\x01%zu", k->name, occ);
+      } else if (!k->nonnx) { /* a stream without a kernel table: match by MARK id */
+        for (size_t j = 0; j < i; j++) occ += !*p->kernels[j].name && !p->kernels[j].nonnx && p->kernels[j].id == k->id;
+        sprintf(key, "\x02%" PRIu64 "\x02%zu", k->id, occ);
+      } else {
+        continue;
+      }
       refs[r++] = (node_ref){key, ent};
     }
   }

@@ -3,6 +3,7 @@
  * Kernels are matched by name (the k-th kernel named X in A with the k-th
  * named X in B). Kernels left over are grouped by the ONNX nodes they share
  * (one fused kernel in A against the unfused kernels of its nodes in B), and
+ * unnamed kernels without nodes (a bare command stream) match by MARK id;
  * what still has no partner is listed as present in one profile only. Each
  * line shows cycles, DRAM bytes and MACs of both sides and B/A ratios;
  * totals at the end. */
