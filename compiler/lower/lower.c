@@ -742,6 +742,8 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   p->graph = g;
   p->no_sram_residency = o && o->no_sram_residency;
   p->unsupported = o ? o->unsupported : NULL;
+  p->sched_for = o ? o->sched_for : NULL;
+  p->sched_ctx = o ? o->sched_ctx : NULL;
   /* Step 1 (with the fusion decisions: fused[i] is the MaxPool fused into node i). */
   p->fused = calloc((size_t)g->n_nodes + 1, sizeof *p->fused);
   p->fused_add = calloc((size_t)g->n_nodes + 1, sizeof *p->fused_add);

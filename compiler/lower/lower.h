@@ -66,6 +66,17 @@ typedef struct lower_sched {
   int order;    /* 1: row tiles outer, 2: weight chunks outer (0: the cost model's choice) */
 } lower_sched;
 
+/* Per-kernel schedules (the tuner and `tessel compile --tuning-log`,
+ * docs/tuning.md): called once per conv/matmul kernel with its workload key
+ * (lower_kernel.key, lower_workload_key); returns 1 with *s filled to use that
+ * schedule for the kernel, or 0 to keep the default (lower_opts.sched).  The
+ * SRAM plan (residency, fusion) is decided with the default schedule first,
+ * so a hook never changes another kernel's placement or key; a schedule that
+ * does not fit the kernel falls back to the default (sched_from = -1). */
+typedef int (*lower_sched_fn)(void *ctx, const char *key, lower_sched *s);
+
+enum { LOWER_KEY_MAX = 192 }; /* bytes of a workload key, NUL included */
+
 /* One kernel: a fused op with its stream, or a fallback record. */
 typedef struct lower_kernel {
   lower_kernel_kind kind;  /* what runs it */
@@ -82,6 +93,8 @@ typedef struct lower_kernel {
   lower_stream *segs;      /* n_segs > 0: the stream cut into segments that each fit the command
                             * SRAM and run alone (lower_segment.c); the firmware runs them in order */
   int n_segs;              /* 0: the stream fits whole */
+  char key[LOWER_KEY_MAX]; /* conv/matmul: the workload key (identical layers share it); "" otherwise */
+  int sched_from;          /* 1: the hook's schedule, 0: the default, -1: the hook's did not fit (default used) */
 } lower_kernel;
 
 typedef struct lower_program {
@@ -100,6 +113,8 @@ typedef struct lower_program {
   const ir_node **fused_add;  /* per graph node index: the QAdd fused after it, or NULL */
   const ir_graph *graph;      /* the graph being lowered (while lowering) */
   int no_sram_residency;      /* lower_opts.no_sram_residency */
+  lower_sched_fn sched_for;   /* lower_opts.sched_for (while lowering) */
+  void *sched_ctx;
 } lower_program;
 
 /* Options (the comparison switches of issue 7). */
@@ -109,6 +124,8 @@ typedef struct lower_opts {
   int no_sram_residency; /* 1: every intermediate through DRAM (--no-sram-residency) */
   int *unsupported;      /* if not NULL: set to 1 when the error is an op with no lowering yet */
   int64_t cmd_sram_limit; /* > 0: command SRAM budget in bytes instead of the target's (tests: forces segments) */
+  lower_sched_fn sched_for; /* if not NULL: per-kernel schedules by workload key (over `sched`) */
+  void *sched_ctx;          /* its context */
 } lower_opts;
 
 /* Lowers quantised graph g for target t.  Returns a program the caller frees,
@@ -139,6 +156,10 @@ int lower_segment(lower_program *p, int64_t limit_bytes, diag *d);
 uint64_t lower_estimate_cycles(const tsl_target_t *t, const lower_stream *s);
 /* The older, optimistic bound: the busiest unit's total (perfect overlap). */
 uint64_t lower_busiest_unit_cycles(const tsl_target_t *t, const lower_stream *s);
+/* Busy cycles per queue of a stream by the same pricing, loops expanded:
+ * busy[0] dispatcher, [1] LOAD, [2] EXEC, [3] STORE (the tuner refits the
+ * cost model on these). */
+void lower_unit_cycles(const tsl_target_t *t, const lower_stream *s, uint64_t busy[4]);
 
 /* Appends one encoded command (used through LOWER_EMIT). */
 void lower_stream_put(lower_stream *s, const uint32_t w[4]);

@@ -194,6 +194,13 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   if (g->ow > 255) return ir_node_error(d, k->node, "output width %lld exceeds 255 (column tiling is not implemented yet)",
                                         (long long)g->ow);
   conv_tiling t;
+  /* A tuned schedule for this workload (lower_opts.sched_for) replaces the
+   * default; one that does not fit here (a log from another plan) falls back. */
+  lower_workload_key(p, k, g, x, y, k->key, sizeof k->key);
+  const lower_sched dflt = k->sched;
+  k->sched_from = p->sched_for && p->sched_for(p->sched_ctx, k->key, &k->sched);
+  if (k->sched_from && choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t))
+    k->sched = dflt, k->sched_from = -1;
   /* A fused pool needs the whole image in one tile. */
   if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t))
     return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines "

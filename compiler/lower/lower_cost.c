@@ -223,6 +223,12 @@ uint64_t lower_busiest_unit_cycles(const tsl_target_t *t, const lower_stream *s)
   return best;
 }
 
+void lower_unit_cycles(const tsl_target_t *t, const lower_stream *s, uint64_t busy[4]) {
+  cost_walk c = {0};
+  walk(t, s, 0, s->n, 1, &c);
+  for (int q = 0; q < 4; q++) busy[q] = c.unit[q];
+}
+
 uint64_t lower_estimate_cycles(const tsl_target_t *t, const lower_stream *s) {
   cost_walk c = {0};
   const size_t depth = t->queue_depth > 0 ? (size_t)t->queue_depth : 1;

@@ -36,6 +36,14 @@ int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n);
 int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
                               int64_t nob);
 
+/* The workload key of conv/matmul kernel k with geometry g reading x and
+ * writing y (lower_key.c): op kind, shapes, kernel, stride, padding,
+ * dilation, groups, epilogue, fused pool/add, where its input and output
+ * live (DRAM or scratchpad) with its working-row limit, and the target.
+ * Identical layers get the same key (one tuning task); written to key[n]. */
+void lower_workload_key(const lower_program *p, const lower_kernel *k, const lower_conv_geom *g,
+                        const lower_tensor *x, const lower_tensor *y, char *key, size_t n);
+
 /* Lowers one conv/matmul kernel into k->stream: loads, MATMUL/DWCONV with the
  * epilogue in STORE (bias with the zero-point fold, requant, clamp).  Requires
  * x and y in the blocked DRAM layout; fills k's SRAM use.  0, or -1 with a
