@@ -42,14 +42,15 @@ const char *prof_fit_nodes(char *buf, size_t size, int width, const char *const 
   size_t used = 0, shown = 0;
   for (; shown < n; shown++) {
     size_t len = strlen(nodes[shown]) + (shown ? 1 : 0);
-    size_t room = (size_t)width - (shown + 1 < n ? 4 : 0); /* keep room for " +N" */
-    if (used + len > room) break;
+    int room = width - (shown + 1 < n ? 4 : 0); /* keep room for " +N" */
+    if ((long)(used + len) > (long)room) break;
     snprintf(buf + used, size - used, "%s%s", shown ? "," : "", nodes[shown]);
     used += len;
   }
   if (shown == 0) { /* even the first node does not fit: cut it */
     char tmp[64];
-    prof_fit(tmp, sizeof tmp, width - (n > 1 ? 4 : 0), nodes[0]);
+    int w = width - (n > 1 ? 4 : 0);
+    prof_fit(tmp, sizeof tmp, w < 1 ? 1 : w, nodes[0]);
     snprintf(buf, size, "%s", tmp);
     used = strlen(buf);
     shown = 1;
