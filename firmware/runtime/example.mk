@@ -70,3 +70,24 @@ TEST_SUITES += fw-app
 .PHONY: test-fw-app
 test-fw-app: $(EX_ELF) $(EX_OBJ)/digits-app-small-window.elf $(EX_DATA) $(EX_SIM)
 	@tests/fw-app/run.sh $(EX_SIM) $(EX_ELF) $(EX_OBJ) $(EX_DATA)
+
+# ---- benchmark: what loading and running the linked package costs ---------
+# Prints the example's load figures with the weights CRC checked (the default)
+# and skipped (TFW_LOAD_LAZY_WEIGHTS), the cycles per inference, and the
+# code size of libtessel-rt.a and of the example.
+$(EX_OBJ)/digits_app_lazy.o: $(EX_SRC)/digits_app.c $(EX_OBJ)/digits_images.h $(RT_HDRS) \
+                             $(BUILD)/gen/$(EX_TARGET)/tessel_target.h
+	$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -DDIGITS_LOAD_FLAGS=TFW_LOAD_LAZY_WEIGHTS -I$(EX_OBJ) -c $< -o $@
+$(EX_OBJ)/digits-app-lazy.elf: $(EX_OBJ)/digits_app_lazy.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB) $(EX_LINK_DEPS)
+	$(call fw_link,sim-pkg.ld,$(EX_OBJ)/digits_app_lazy.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB))
+
+BENCHES += fw-app
+.PHONY: bench-fw-app
+bench-fw-app: $(EX_ELF) $(EX_OBJ)/digits-app-lazy.elf $(EX_SIM)
+	@echo "== digits-app on $(EX_SIM): weights CRC checked at load (default)"
+	@$(EX_SIM) $(EX_ELF) --max-cycles 50000000 | grep -E '^digits-app: (package|layout|[0-9]+/)'
+	@echo "== the same with TFW_LOAD_LAZY_WEIGHTS"
+	@$(EX_SIM) $(EX_OBJ)/digits-app-lazy.elf --max-cycles 50000000 | grep -E '^digits-app: (package|layout)'
+	@echo "== code size (riscv64-unknown-elf-size)"
+	@$(RV_PREFIX)size -t $(EX_RTLIB) | sed 's|(ex .*)||'
+	@$(RV_PREFIX)size $(EX_ELF)
