@@ -54,3 +54,8 @@ test-run: $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject $(BIN)/tessel-sim \
           $(BUILD)/npu4/tessel-sim $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu4/tessel-fw.elf \
           $(BUILD)/firmware/npu8/tessel-fw.elf
 	bash tests/run/run.sh $(BUILD)/test-tmp/run $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject
+
+BENCHES += run
+.PHONY: bench-run
+bench-run: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
+	bash tests/run/bench.sh $(BIN)/tessel tests/models $(BUILD)/bench/run

@@ -1,0 +1,37 @@
+#!/bin/bash
+# make bench-run (issue 8): the benchmark CNNs compiled with the default
+# schedule and run on the cycle-accurate SoC at npu8 (firmware + NPU RTL on
+# tessel-sim, one inference each), with the figures the tuner is measured
+# against (docs/performance.md):
+#   NPU cycles (kernels), core cycles per inference (kernels + fallback ops +
+#   runtime), MAC utilisation, DRAM bytes against the compulsory bound, the
+#   cost model's estimate and its error, host wall time, simulated cycles/s.
+#   tests/run/bench.sh TESSEL MODELS_DIR OUT_DIR
+set -eu
+tessel=$1 models=$2 out=$3
+mkdir -p "$out"
+nets=(digits:digits/digits_cnn.onnx:digits/digits.calib.npy:digits/digits_cnn.in0.npy
+      tiny_cnn:nets/tiny_cnn.onnx:calib/tiny_cnn.calib.npy:nets/tiny_cnn.in0.npy
+      squeezenet1_1:nets/squeezenet1_1.onnx:calib/squeezenet1_1.calib.npy:nets/squeezenet1_1.in0.npy
+      mobilenet_v2:nets/mobilenet_v2.onnx:calib/mobilenet_v2.calib.npy:nets/mobilenet_v2.in0.npy
+      resnet18:nets/resnet18.onnx:calib/resnet18.calib.npy:nets/resnet18.in0.npy)
+# col NAME: the named column of the CSV's total row.
+col() { awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i } $1 == "total" { print $c }' "$2"; }
+printf '%-14s %12s %14s %8s %9s %12s %9s %8s %10s\n' net "NPU cycles" "core cyc/inf" "MAC util" "DRAM/cmp" estimate "est err" "wall s" "Mcyc/s"
+for spec in "${nets[@]}"; do
+  IFS=: read -r name onnx calib input <<<"$spec"
+  "$tessel" compile "$models/$onnx" --calib "$models/$calib" --target npu8 -o "$out/$name.tpkg" >/dev/null
+  "$tessel" run "$out/$name.tpkg" --input "$models/$input" -o "$out/$name.out.npy" --profile "$out/$name.json" \
+    2>"$out/$name.run.txt"
+  "$tessel" profile "$out/$name.json" --format csv >"$out/$name.csv"
+  summary=$(cat "$out/$name.run.txt")
+  core=$(sed -n 's/.*; \([0-9]*\) core cycles per inference.*/\1/p' <<<"$summary")
+  wall=$(sed -n 's/.*simulated in \([0-9.]*\) s.*/\1/p' <<<"$summary")
+  speed=$(sed -n 's/.*s (\([0-9.]*\) M cycles\/s).*/\1/p' <<<"$summary")
+  npu=$(col npu_cycles "$out/$name.csv") util=$(col mac_util "$out/$name.csv")
+  ratio=$(col dram_over_compulsory "$out/$name.csv") est=$(col estimate_cycles "$out/$name.csv")
+  err=$(awk -v m="$npu" -v e="$est" 'BEGIN { printf "%+.1f%%", (m > 0 ? 100 * (e - m) / m : 0) }')
+  printf '%-14s %12s %14s %7.1f%% %8.2fx %12s %9s %8s %10s\n' "$name" "$npu" "$core" \
+    "$(awk -v u="$util" 'BEGIN { print 100 * u }')" "$ratio" "$est" "$err" "$wall" "$speed"
+done
+echo "(est err: the cost model's estimate against the NPU cycles measured on RTL; per-kernel tables: tessel profile $out/NET.json)"
