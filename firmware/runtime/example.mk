@@ -3,9 +3,11 @@
 # model as a C array and runs it. Included from firmware/runtime/rules.mk.
 #
 #   build/firmware/npu8/digits-app.elf   the example (linker/sim-pkg.ld)
-#   make test-fw-app                     runs it on build/npu8/tessel-sim and checks its
+#   build/obj/fw-example/minimal-app.elf the minimal example of the document
+#   make test-fw-app                     runs both on build/npu8/tessel-sim and checks their
 #                                        output; damaged packages and a small window
 #                                        give the runtime's errors (tests/fw-app/run.sh)
+#   make bench-fw-app                    load and inference cycles, code size
 #
 # Everything the firmware embeds is made at build time, without python:
 #   tessel compile --emit-c   -> digits_pkg.c (+ digits.tpkg, the same bytes)
@@ -63,13 +65,22 @@ $(EX_ELF): $(EX_OBJS) $(EX_RTLIB) $(EX_LINK_DEPS)
 $(EX_OBJ)/digits-app-small-window.elf: $(EX_OBJS) $(EX_RTLIB) $(EX_LINK_DEPS)
 	$(call fw_link,sim-pkg.ld,$(EX_OBJS) $(EX_RTLIB) -Wl$(EX_COMMA)--defsym=__tessel_window_size=1024)
 
-ALL += $(EX_ELF)
-.SECONDARY: $(EX_OBJ)/digits_pkg.c $(EX_OBJ)/digits_ref.npy $(EX_OBJ)/digits_images.h $(EX_OBJS)
+# The minimal example of docs/runtime-firmware.md, built and run by the suite.
+$(EX_OBJ)/minimal.o: $(EX_SRC)/minimal.c $(RT_HDRS) $(BUILD)/gen/$(EX_TARGET)/tessel_target.h
+	@mkdir -p $(@D)
+	$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -c $< -o $@
+$(EX_OBJ)/minimal-app.elf: $(EX_OBJ)/minimal.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB) $(EX_LINK_DEPS)
+	$(call fw_link,sim-pkg.ld,$(EX_OBJ)/minimal.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB))
+
+ALL += $(EX_ELF) $(EX_OBJ)/minimal-app.elf
+.SECONDARY: $(EX_OBJ)/digits_pkg.c $(EX_OBJ)/digits_ref.npy $(EX_OBJ)/digits_images.h $(EX_OBJS) \
+            $(EX_OBJ)/minimal.o
 
 TEST_SUITES += fw-app
 .PHONY: test-fw-app
-test-fw-app: $(EX_ELF) $(EX_OBJ)/digits-app-small-window.elf $(EX_DATA) $(EX_SIM)
-	@tests/fw-app/run.sh $(EX_SIM) $(EX_ELF) $(EX_OBJ) $(EX_DATA)
+test-fw-app: $(EX_ELF) $(EX_OBJ)/digits-app-small-window.elf $(EX_OBJ)/minimal-app.elf $(EX_DATA) $(EX_SIM) \
+             $(BIN)/tessel
+	@tests/fw-app/run.sh $(EX_SIM) $(EX_ELF) $(EX_OBJ) $(EX_DATA) $(BIN)/tessel
 
 # ---- benchmark: what loading and running the linked package costs ---------
 # Prints the example's load figures with the weights CRC checked (the default)

@@ -1,15 +1,16 @@
 #!/bin/bash
 # tests/fw-app/run.sh: suite fw-app, the example firmware that links a model
 # package (firmware/runtime/example, docs/runtime-firmware.md).
-#   tests/fw-app/run.sh SIM APP.elf OBJDIR DIGITS-DATA
+#   tests/fw-app/run.sh SIM APP.elf OBJDIR DIGITS-DATA TESSEL
 # SIM is the npu8 tessel-sim, OBJDIR holds the build's digits.tpkg and
-# digits-app-small-window.elf, DIGITS-DATA the host generator. Checks what
+# digits-app-small-window.elf and minimal-app.elf, DIGITS-DATA the host
+# generator, TESSEL the compiler's CLI. Checks what
 # the firmware prints and its exit status on the real package, on damaged
 # copies of it (patched into the ELF's .tessel_pkg section), with a window
 # area too small, and the generator's answers to bad input.
 # Ends with "N passed, N failed".
 set -u
-sim=$1 app=$2 obj=$3 gen=$4
+sim=$1 app=$2 obj=$3 gen=$4 tessel=$5
 tmp=$obj/fw-app-test
 rm -rf "$tmp" && mkdir -p "$tmp"
 pass=0 fail=0
@@ -21,7 +22,7 @@ check() { if eval "$2"; then ok "$1"; else bad "$1"; fi; }
 "$sim" "$app" --max-cycles 50000000 >"$tmp/app.out" 2>&1
 rc=$?
 cat "$tmp/app.out"
-n_kernels=$(grep -c '^  kernel [0-9]* ' < <(build/bin/tessel inspect "$obj/digits.tpkg" 2>/dev/null))
+n_kernels=$(grep -c '^  kernel [0-9]* ' < <("$tessel" inspect "$obj/digits.tpkg" 2>/dev/null))
 check "digits-app exits 0 (status $rc)" '[ $rc -eq 0 ]'
 check "16 images predicted" '[ "$(grep -c "^image *[0-9]*: predicted [0-9] label [0-9] reference [0-9] cycles [1-9][0-9]*$" "$tmp/app.out")" -eq 16 ]'
 check "no prediction differs from the int8 reference" '! grep -q MISMATCH "$tmp/app.out"'
@@ -36,6 +37,13 @@ check "per-fallback stats: Softmax listed with cycles > 0" 'grep -qE "^  [0-9]+ 
 win=$(riscv64-unknown-elf-nm "$app" | awk '$3 == "__tessel_window_start" { print $1 }')
 check "window at __tessel_window_start (0x$win), weights copied" \
   'grep -q "window [0-9]* bytes at 0x$win (weights copied)" "$tmp/app.out"'
+
+# ---- the minimal example of docs/runtime-firmware.md ------------------------
+"$sim" "$obj/minimal-app.elf" --max-cycles 20000000 >"$tmp/minimal.out" 2>&1
+rc=$?
+sed 's/^/    /' "$tmp/minimal.out"
+check "minimal example: status 0 (got $rc), a class printed" \
+  '[ $rc -eq 0 ] && grep -qE "^class [0-9], probability [0-9]+/1000$" "$tmp/minimal.out"'
 
 # ---- damaged packages: the runtime refuses them, the firmware says why ------
 riscv64-unknown-elf-objcopy -O binary --only-section=.tessel_pkg "$app" "$tmp/pkg.bin"
