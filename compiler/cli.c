@@ -18,8 +18,10 @@
 #include "ref_exec.h"
 #include "profile_cli.h"
 #include "run_cli.h"
+#include "tensor_dump.h"
 #include "compare_cli.h"
 #include "tpkg_inspect.h"
+#include "tune_cli.h"
 
 enum { MAX_LIST = 64 };
 
@@ -45,11 +47,13 @@ typedef struct cli_args {
   ir_print_opts print;               /* printer options */
   int raw;                           /* ir: no shape inference */
   int ranges;                        /* ref: print min/max of every computed value */
+  const char *dump_tensors;          /* ref: write every computed value as a .npy into this folder */
   int report;                        /* compile: print the memory fit and kernels */
   int no_fusion;                     /* compile: one kernel per op */
   int no_sram_residency;             /* compile: intermediates through DRAM */
   const char *emit_c;                /* compile: --emit-c OUT.c, the package as a C array */
   long long cmd_sram_limit;          /* compile: command SRAM budget in bytes (0: the target's) */
+  const char *tuning_log;            /* compile: --tuning-log tune.jsonl (docs/tuning.md) */
 } cli_args;
 
 static const char *const usage_main =
@@ -65,6 +69,7 @@ static const char *const usage_main =
     "  run      run a model package on the simulated SoC or the C model (.npy in, .npy out)\n"
     "  compare  compare .npy results tensor by tensor (engines, int8 and float references)\n"
     "  profile  report a run's profile: per-kernel table, CSV/JSON, Chrome trace, SVG charts\n"
+    "  tune     search per-kernel schedules on the simulator or the C model, log them (JSON lines)\n"
     "options: --help, --version (also after each command)\n";
 
 static const char *const usage_ir =
@@ -86,13 +91,16 @@ static const char *const usage_opt =
 static const char *const usage_ref =
     "usage: tessel ref MODEL.onnx|IN.tir [--input [NAME=]X.npy]... -o OUT.npy [-o OUT2.npy]...\n"
     "                  [--bind NAME=FILE.npy]... [--print-after=PASS ...] [--verify-each] [--ranges]\n"
-    "                  [--quantised] [--calib X.npy]... [--calib-method M] [--calib-percentile P]\n"
+    "                  [--dump-tensors DIR] [--quantised] [--calib X.npy]... [--calib-method M] [--calib-percentile P]\n"
     "  imports, runs the graph passes, then the float reference executor.  Inputs\n"
     "  are given by name or in graph-input order (symbolic dimensions take the\n"
     "  .npy's sizes); one -o per graph output, in order.  --ranges prints\n"
     "  'range %VALUE MIN MAX' for every computed value (calibration data).\n"
     "  --quantised (implied by --calib) runs the quantisation passes and then the int8\n"
-    "  reference: quantised ops with exactly the NPU's integer arithmetic.\n";
+    "  reference: quantised ops with exactly the NPU's integer arithmetic.\n"
+    "  A batch dimension N where the model has 1 runs N times, outputs stacked.\n"
+    "  --dump-tensors DIR writes every computed value of the first run as DIR/NAME.npy\n"
+    "  (quantised values X.q also dequantised as X.npy): compare dumps with tessel compare.\n";
 
 static const char *const usage_compile =
     "usage: tessel compile MODEL.onnx [-o OUT.tpkg] [--emit-c OUT.c] [--target T] [--calib X.npy]...\n"
@@ -100,12 +108,14 @@ static const char *const usage_compile =
     "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
     "                      [--report] [--no-fusion] [--no-sram-residency] [--cmd-sram-limit BYTES]\n"
+    "                      [--tuning-log tune.jsonl]\n"
     "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
     "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
     "  package (-o and/or --emit-c: the same bytes as a C array, see `tessel emit-c`).\n"
     "  --report prints the target's memory fit and every kernel.\n"
     "  --cmd-sram-limit cuts kernel streams into segments of at most BYTES (tests;\n"
-    "  default: the target's command SRAM).\n";
+    "  default: the target's command SRAM).\n"
+    "  --tuning-log applies the best schedule per workload from `tessel tune` logs (docs/tuning.md).\n";
 
 static const char *usage_of(const char *cmd) {
   if (!strcmp(cmd, "ir")) return usage_ir;
@@ -189,6 +199,9 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       if (r < 0 || *end || n < 16 || n > (1ll << 30))
         return usage_error(a->cmd, "--cmd-sram-limit needs a byte count in [16, 2^30], got '%s'", r < 0 ? "" : v);
       a->cmd_sram_limit = n;
+    } else if (!strcmp(a->cmd, "compile") && OPT("--tuning-log")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--tuning-log");
+      a->tuning_log = v;
     } else if (!strcmp(a->cmd, "compile") && OPT("--emit-c")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--emit-c");
       a->emit_c = v;
@@ -215,6 +228,9 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->pipe.verify_each = 1;
     } else if (!strcmp(arg, "--raw")) {
       a->raw = 1;
+    } else if (!strcmp(a->cmd, "ref") && OPT("--dump-tensors")) {
+      if (r < 0) return usage_error(a->cmd, "%s needs a folder", "--dump-tensors");
+      a->dump_tensors = v;
     } else if (!strcmp(arg, "--ranges")) {
       a->ranges = 1;
     } else if (!strcmp(arg, "--report") && !strcmp(a->cmd, "compile")) {
@@ -509,7 +525,7 @@ static int cmd_compile(cli_args *a) {
   }
   lower_compile_opts lo = {.target = a->target, .out = a->n_outputs ? a->outputs[0] : NULL, .emit_c = a->emit_c, .report = a->report ? stdout : NULL,
                            .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency,
-                           .cmd_sram_limit = a->cmd_sram_limit};
+                           .cmd_sram_limit = a->cmd_sram_limit, .tuning_log = a->tuning_log};
   int rc = lower_compile(g, &lo, &d);
   ir_graph_free(g);
   if (rc) {
@@ -553,6 +569,21 @@ static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, 
   if (!same) return diag_set(d, "%s: shape does not match input '%s'", file, in->name);
   for (int i = 0; i < in->rank; i++) in->dims[i] = arr->shape[i]; /* symbolic dims take the data's */
   return 0;
+}
+
+/* ref --dump-tensors: every computed value of the first run as a .npy. */
+typedef struct {
+  const char *dir;
+  int ranges;
+  diag d;
+} ref_watch;
+
+static void print_range(const ir_value *v, const void *data, void *user);
+
+static void watch_value(const ir_value *v, const void *data, void *user) {
+  ref_watch *w = user;
+  if (w->ranges) print_range(v, data, NULL);
+  if (w->dir && !w->d.msg[0]) tensor_dump_value(w->dir, v, data, &w->d);
 }
 
 /* ref --ranges: one line per computed value, the raw material of calibration. */
@@ -631,7 +662,13 @@ static int cmd_ref(cli_args *a) {
   for (int64_t r = 0; r < batch; r++) {
     void *one[MAX_LIST] = {0};
     for (int i = 0; i < g->n_inputs; i++) ins[i] = (const uint8_t *)arrs[i].data + arrs[i].nbytes / (size_t)batch * (size_t)r;
-    int bad = ref_run(g, ins, one, a->ranges ? print_range : NULL, NULL, &d);
+    ref_watch w = {.dir = r == 0 ? a->dump_tensors : NULL, .ranges = a->ranges};
+    if (w.dir && tensor_dump_dir(w.dir, &d)) goto out;
+    int bad = ref_run(g, ins, one, w.dir || w.ranges ? watch_value : NULL, &w, &d);
+    if (!bad && w.d.msg[0]) {
+      diag_set(&d, "%s", w.d.msg);
+      bad = 1;
+    }
     for (int i = 0; i < g->n_outputs && !bad; i++) {
       size_t n = ir_dtype_size(g->outputs[i]->dtype) * (size_t)ir_value_numel(g->outputs[i]);
       memcpy((uint8_t *)outs[i] + n * (size_t)r, one[i], n);
@@ -684,6 +721,7 @@ int cli_main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return run_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "compare")) return compare_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "emit-c")) return tpkg_emit_c_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "tune")) return tune_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "passes")) {
     for (const pass_info *p = pass_registry; p->name; p++) printf("%-14s %s\n", p->name, p->what);
     return CLI_OK;

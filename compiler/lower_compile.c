@@ -14,6 +14,7 @@
 #include "emit_c.h"
 #include "lower/lower.h"
 #include "tpkg.h"
+#include "tune/tune_apply.h"
 
 static uint8_t tpkg_dtype(ir_dtype t) {
   switch (t) {
@@ -260,8 +261,15 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   if (!t) return diag_set(d, "--target: unknown target '%s' (npu4, npu8, npu16)", name);
   int unsupported = 0;
   lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported,
-                   .cmd_sram_limit = o->cmd_sram_limit};
+                   .cmd_sram_limit = o->cmd_sram_limit, .sched_for = o->sched_for, .sched_ctx = o->sched_ctx};
+  tune_table tuned = {0};
+  if (o->tuning_log && (tune_table_load(&tuned, o->tuning_log, stderr, d) ||
+                        tune_apply(g, t, &lo, &tuned, stderr, d))) {
+    tune_table_free(&tuned);
+    return unsupported ? LOWER_COMPILE_UNSUPPORTED : -1;
+  }
   lower_program *p = lower_graph(g, t, &lo, d);
+  tune_table_free(&tuned); /* the hook is done with it */
   if (!p) return unsupported ? LOWER_COMPILE_UNSUPPORTED : -1;
   int rc = 0;
   uint64_t *est = calloc((size_t)p->n_kernels + 1, sizeof *est);

@@ -8,6 +8,8 @@
 
 #include "ir.h"
 
+struct lower_sched; /* lower/lower.h */
+
 typedef struct lower_compile_opts {
   const char *target;    /* target name (NULL: npu8) */
   const char *out;       /* .tpkg path, or NULL: no .tpkg file */
@@ -16,6 +18,9 @@ typedef struct lower_compile_opts {
   int no_fusion;         /* --no-fusion */
   int no_sram_residency; /* --no-sram-residency */
   long long cmd_sram_limit; /* --cmd-sram-limit: command SRAM budget in bytes (0: the target's) */
+  const char *tuning_log;   /* --tuning-log: apply the best record per workload (docs/tuning.md), or NULL */
+  int (*sched_for)(void *ctx, const char *key, struct lower_sched *s); /* the tuner: per-kernel schedules, or NULL */
+  void *sched_ctx;
 } lower_compile_opts;
 
 enum { LOWER_COMPILE_UNSUPPORTED = -2 }; /* an int8 op with neither an NPU lowering nor a fallback yet */

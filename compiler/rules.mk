@@ -42,6 +42,7 @@ include compiler/profile.mk
 include compiler/lower.mk
 include compiler/run.mk
 include compiler/digits.mk
+include compiler/tune.mk
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan
 TEST_SUITES += compiler-unit filecheck import cli fuzz-import-short fuzz-parse-ir-short

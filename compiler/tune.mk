@@ -1,0 +1,37 @@
+# compiler/tune.mk: the autotuner (issue 10), included by compiler/rules.mk
+# after the compiler's library lists.
+#
+#   compiler/tune/*.c       log, graph keys and applying logs, search space,
+#                           measurement (fork/exec of `tessel run`), cost-model
+#                           refit, the driver; they join the compiler library,
+#                           compiler/tune_cli.c is `tessel tune` (picked up by
+#                           the wildcard there)
+#   make test-tune          tests/tune/run.sh: reproducible seeded tune on the C
+#                           model, tuned <= default per kernel, outputs bit for
+#                           bit, bad/foreign log lines, bad arguments, a short
+#                           RTL tune
+#   make bench-tune         default vs tuned cycles per net at npu8 (RTL), the
+#                           cost model's error before/after the refit
+
+TUNE_SRCS     := $(wildcard compiler/tune/*.c)
+TUNE_OBJS     := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(TUNE_SRCS))
+TUNE_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(TUNE_SRCS))
+
+COMPILER_LIB_SRCS     += $(TUNE_SRCS)
+COMPILER_LIB_OBJS     += $(TUNE_OBJS)
+COMPILER_LIB_OBJS_SAN += $(TUNE_OBJS_SAN)
+
+$(TUNE_OBJS) $(TUNE_OBJS_SAN) $(COMPILER_OBJ)/tune_cli.o $(COMPILER_OBJ_SAN)/tune_cli.o: \
+  | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+
+-include $(wildcard $(COMPILER_OBJ)/tune/*.d $(COMPILER_OBJ_SAN)/tune/*.d)
+
+TEST_SUITES += tune
+BENCHES     += tune
+.PHONY: test-tune bench-tune
+
+test-tune: $(BIN)/tessel-asan $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
+	@bash tests/tune/run.sh $(BUILD)/test-tmp/tune $(BIN)/tessel-asan
+
+bench-tune: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
+	@bash tests/tune/bench.sh $(BUILD)/bench-tmp/tune $(BIN)/tessel

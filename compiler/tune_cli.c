@@ -1,0 +1,115 @@
+/* tune_cli: the command line of `tessel tune` (tune_cli.h). */
+#include "tune_cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tune/tune.h"
+
+static const char *const usage_tune =
+    "usage: tessel tune MODEL.onnx [--target T] [--calib X.npy]... [--input X.npy] [--trials N] [--jobs J]\n"
+    "                   [--log tune.jsonl] [--engine rtl|model] [--time-budget S] [--timeout S] [--resume]\n"
+    "                   [--seed N] [--workdir DIR] [--tessel PATH] [--no-progress]\n"
+    "Searches a schedule per conv/matmul workload (docs/tuning.md): the cost model explores the\n"
+    "knobs, the best candidates (the default always among them) are compiled and run as separate\n"
+    "`tessel run` processes, J at a time; every measurement is a JSON line appended to the log.\n"
+    "Then SRAM residency on and off is measured end to end.  `tessel compile --tuning-log LOG`\n"
+    "applies the best record per workload.\n"
+    "options:\n"
+    "  --target T        npu4, npu8 (default), npu16\n"
+    "  --calib X.npy     calibration samples for a float model (as for compile)\n"
+    "  --input X.npy     the input every measurement runs (default: the first calibration sample)\n"
+    "  --trials N        measurements per task, the default schedule included (default 16)\n"
+    "  --jobs J          measurements at once (default 2)\n"
+    "  --log FILE        the log to append to (default tune.jsonl)\n"
+    "  --engine E        rtl: the cycle-accurate SoC (default); model: the NPU C model\n"
+    "  --time-budget S   no new measurement after S seconds (default: none)\n"
+    "  --timeout S       a measurement taking longer is killed and logged as a timeout (default 600)\n"
+    "  --resume          reuse the log's measurements of the same workload, schedule and engine\n"
+    "  --seed N          seed of the search (default 1)\n"
+    "  --workdir DIR     keep packages, profiles and run logs in DIR (default: a removed /tmp folder)\n"
+    "  --tessel PATH     the tessel binary that runs measurements (default: this one)\n"
+    "  --no-progress     no progress bar (it is drawn only when stderr is a terminal anyway)\n";
+
+static int usage(const char *fmt, const char *arg) {
+  fprintf(stderr, "tessel tune: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n%s", usage_tune);
+  return CLI_USAGE;
+}
+
+/* A number in [lo, hi] (integer when integral); -1 when it is not. */
+static int number(const char *v, double lo, double hi, int integral, double *out) {
+  char *end;
+  double x = strtod(v, &end);
+  if (end == v || *end || !(x >= lo && x <= hi) || (integral && x != (double)(long long)x)) return -1;
+  *out = x;
+  return 0;
+}
+
+int tune_main(int argc, char **argv) {
+  tune_opts o = {.target = "npu8", .trials = 16, .jobs = 2, .log = "tune.jsonl", .engine = "rtl", .timeout = 600,
+                 .seed = 1, .progress = isatty(2)};
+  for (int i = 1; i < argc; i++) {
+    const char *s = argv[i];
+    double x;
+    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
+      fputs(usage_tune, stdout);
+      return CLI_OK;
+    } else if (!strcmp(s, "--resume")) {
+      o.resume = 1;
+    } else if (!strcmp(s, "--no-progress")) {
+      o.progress = 0;
+    } else if (s[0] == '-' && s[1] && i + 1 >= argc) {
+      return usage(strncmp(s, "--", 2) || strlen(s) < 3 ? "unknown option '%s'" : "%s needs a value", s);
+    } else if (!strcmp(s, "--target")) {
+      o.target = argv[++i];
+    } else if (!strcmp(s, "--calib")) {
+      if (o.n_calib == TUNE_MAX_CALIB) return usage("too many --calib files (%s)", argv[i + 1]);
+      o.calib[o.n_calib++] = argv[++i];
+    } else if (!strcmp(s, "--input")) {
+      o.input = argv[++i];
+    } else if (!strcmp(s, "--trials")) {
+      if (number(argv[++i], 1, 100000, 1, &x)) return usage("--trials '%s': expected a count >= 1", argv[i]);
+      o.trials = (int)x;
+    } else if (!strcmp(s, "--jobs") || !strcmp(s, "-j")) {
+      if (number(argv[++i], 1, 256, 1, &x)) return usage("--jobs '%s': expected a count in [1, 256]", argv[i]);
+      o.jobs = (int)x;
+    } else if (!strcmp(s, "--log")) {
+      o.log = argv[++i];
+    } else if (!strcmp(s, "--engine")) {
+      o.engine = argv[++i];
+      if (strcmp(o.engine, "rtl") && strcmp(o.engine, "model"))
+        return usage("--engine '%s': expected rtl or model", o.engine);
+    } else if (!strcmp(s, "--time-budget")) {
+      if (number(argv[++i], 0.001, 1e9, 0, &x)) return usage("--time-budget '%s': expected seconds > 0", argv[i]);
+      o.time_budget = x;
+    } else if (!strcmp(s, "--timeout")) {
+      if (number(argv[++i], 0.001, 1e9, 0, &x)) return usage("--timeout '%s': expected seconds > 0", argv[i]);
+      o.timeout = x;
+    } else if (!strcmp(s, "--seed")) {
+      if (number(argv[++i], 0, 9007199254740992.0, 1, &x)) return usage("--seed '%s': expected an integer >= 0", argv[i]);
+      o.seed = (uint64_t)x;
+    } else if (!strcmp(s, "--workdir")) {
+      o.workdir = argv[++i];
+    } else if (!strcmp(s, "--tessel")) {
+      o.tessel = argv[++i];
+    } else if (s[0] == '-' && s[1]) {
+      return usage("unknown option '%s'", s);
+    } else if (!o.model) {
+      o.model = s;
+    } else {
+      return usage("more than one model ('%s')", s);
+    }
+  }
+  if (!o.model) return usage("%s", "no model given");
+  diag d = {{0}};
+  if (tune_run(&o, &d)) {
+    fprintf(stderr, "tessel tune: %s\n", d.msg);
+    return CLI_BAD_INPUT;
+  }
+  return CLI_OK;
+}
