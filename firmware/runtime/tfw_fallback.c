@@ -55,9 +55,14 @@ uint64_t tfw_layout_offset(uint32_t layout, uint32_t rank, const uint32_t *dims,
 
 #define FB_SLOTS_CAP (1ull << 62)
 
-static uint64_t mul_sat(uint64_t a, uint64_t b) {
-  if (a && b > FB_SLOTS_CAP / a) return FB_SLOTS_CAP;
-  return a * b;
+/* a * b saturated at FB_SLOTS_CAP, for a <= FB_SLOTS_CAP and b < 2^32,
+ * without a 64-bit division (a libgcc loop on RV32): a is split in 32-bit
+ * halves, so every product is 32 x 32 -> 64 bits. */
+static uint64_t mul_sat(uint64_t a, uint32_t b) {
+  uint64_t hi = (a >> 32) * b, lo = (a & 0xffffffffu) * b;
+  if (hi >= (FB_SLOTS_CAP >> 32) || lo > FB_SLOTS_CAP) return FB_SLOTS_CAP;
+  uint64_t p = (hi << 32) + lo; /* < 2^63: no wrap */
+  return p > FB_SLOTS_CAP ? FB_SLOTS_CAP : p;
 }
 
 uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim) {
@@ -67,73 +72,96 @@ uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, 
     uint64_t d = dims[i];
     /* BLOCKED pads the channel dim up to a multiple of DIM */
     if (i == 1 && layout == TPKG_LAYOUT_BLOCKED && layout_is_4d(layout, rank, dim)) d = (d + dim - 1) / dim * dim;
-    n = mul_sat(n, d);
+    n = d > 0xffffffffu ? (n ? FB_SLOTS_CAP : 0) : mul_sat(n, (uint32_t)d);
   }
   return n;
 }
 
 /* ---- scalar ops ----------------------------------------------------------- */
 
-/* Cody-Waite split of ln 2: LN2_HI has 9 significant bits, so k * LN2_HI is
- * exact for |k| < 2^15 and x - k * LN2_HI is exact (Sterbenz). */
-#define LN2_HI 0.693359375f
-#define LN2_LO (-2.12194440e-4f)
-#define LOG2E 1.44269504088896341f
+/* exp in integer fixed point. The control core has no FPU: every soft-float
+ * operation is a libgcc call of ~100 instructions, and a float polynomial
+ * cost ~2300 instructions per exp. Integer arithmetic is exact on every
+ * machine, so this is as deterministic and ~15x cheaper:
+ *   1. x -> X = x * 2^56 (int64, exact for |x| >= 2^-32; |X| < 2^63 for |x| <= 104.5)
+ *   2. k = round(x / ln2); r = X - k * ln2 * 2^56 (ln 2 to 2^-56: |k| <= 151 keeps
+ *      the product exact and r good to ~2^-48), then r to Q32 (|r| <= ~0.35)
+ *   3. e^r by its Taylor series to r^9 (truncation < 2^-32) in Q30 Horner steps
+ *      (32x32->64 multiplies), the last step kept whole in Q62: error < 2^-29
+ *   4. one rounding (to nearest, ties to even) of e^r * 2^k to f32: to 24 bits
+ *      for normal results, to the subnormal grid below 2^-126, +inf above FLT_MAX.
+ * Worst error: 0.5 ulp + 2^-29 / 2^-24 ulp. */
+#define EXP_LN2_Q56 49946518145322874ll /* ln 2 * 2^56 */
+#define EXP_LOG2E_Q30 1549082005ll      /* log2(e) * 2^30 */
+static const int32_t exp_taylor_q30[10] = {0,         1073741824, 536870912, 178956971, 44739243,
+                                           8947849,   1491308,    213044,    26631,     2959}; /* 2^30 / n! */
 
-/* 2^k as f32 for k in [-126, 127]: built from its bits. */
-static float pow2i(int32_t k) { return f32_from_bits((uint32_t)(k + 127) << 23); }
-
-float tfw_expf(float x) {
-  if (x != x) return f32_from_bits(FB_NAN_BITS);
-  if (x > 88.8f) return f32_from_bits(FB_INF_BITS); /* exp(88.7229) > FLT_MAX */
-  if (x < -104.5f) return 0.0f;                  /* below half the smallest subnormal */
-  /* 1. x = k ln2 + r, |r| <= ln2/2 (a little more at rounding boundaries) */
-  float t = x * LOG2E;
-  int32_t k = (int32_t)(t >= 0.0f ? t + 0.5f : t - 0.5f);
-  float kf = (float)k;
-  float r = (x - kf * LN2_HI) - kf * LN2_LO;
-  /* 2. e^r = 1 + r + r^2 q(r): a minimax polynomial (Cephes expf's
-   * coefficients, relative error ~1e-7 on [-ln2/2, ln2/2]); 1 is added last
-   * so its rounding is the only one at the result's scale. */
-  float q = 1.9875691500e-4f;
-  q = q * r + 1.3981999507e-3f;
-  q = q * r + 8.3334519073e-3f;
-  q = q * r + 4.1665795894e-2f;
-  q = q * r + 1.6666665459e-1f;
-  q = q * r + 5.0000001201e-1f;
-  float e = 1.0f + (r + (r * r) * q);
-  /* 3. times 2^k: exact while the result is normal; k = 128 goes in two
-   * steps so overflow rounds to +inf once; subnormal results go in two steps
-   * so they round once (the first product is exact). */
-  if (k > 127) return (e * pow2i(127)) * 2.0f;
-  if (k >= -126) return e * pow2i(k);
-  return (e * pow2i(k + 64)) * pow2i(-64);
+/* m >> s rounded to nearest, ties to even (s <= 63; 0 when s >= 64). */
+static uint64_t shift_rne64(uint64_t m, uint32_t s) {
+  if (s == 0) return m;
+  if (s >= 64) return 0;
+  uint64_t q = m >> s, rem = m & ((1ull << s) - 1), half = 1ull << (s - 1);
+  if (rem > half || (rem == half && (q & 1))) q++;
+  return q;
 }
 
-/* Round half to even of an f32 below 2^32 in magnitude, to an integer. */
+float tfw_expf(float x) {
+  uint32_t b = f32_to_bits(x), mag = b & 0x7fffffffu, neg = b >> 31;
+  if (mag > FB_INF_BITS) return f32_from_bits(FB_NAN_BITS);
+  if (!neg && mag > 0x42b20000u) return f32_from_bits(FB_INF_BITS); /* x > 89 */
+  if (neg && mag > 0x42d10000u) return 0.0f;                        /* x < -104.5 */
+  /* 1. X = |x| * 2^56 */
+  int32_t ex = (int32_t)(mag >> 23);
+  uint64_t m = (mag & 0x7fffffu) | (ex ? 0x800000u : 0u), xa;
+  int32_t sh = ex - 94 + (ex ? 0 : 1); /* |x| = m * 2^(ex - 150) (subnormal: ex - 149) */
+  xa = sh >= 0 ? m << sh : (-sh < 64 ? m >> -sh : 0);
+  int64_t X = neg ? -(int64_t)xa : (int64_t)xa;
+  /* 2. k and r */
+  int32_t xq24 = (int32_t)(X >> 32); /* x in Q24, floor */
+  int32_t k = (int32_t)(((int64_t)xq24 * EXP_LOG2E_Q30 + (1ll << 53)) >> 54);
+  int64_t r56 = X - (int64_t)k * EXP_LN2_Q56;
+  int32_t r = (int32_t)((r56 + (1ll << 23)) >> 24); /* Q32 */
+  /* 3. e^r: p = 1 + r/2 + r^2/6 + ..., e = 1 + r * p */
+  int32_t p = exp_taylor_q30[9];
+  for (int n = 8; n >= 1; n--) p = exp_taylor_q30[n] + (int32_t)(((int64_t)r * p) >> 32);
+  uint64_t e = (1ull << 62) + (uint64_t)((int64_t)r * p); /* Q62, in [0.70, 1.42] */
+  /* 4. normalise to [1, 2) * 2^K and round once */
+  int32_t K = k;
+  if (e < (1ull << 62)) e <<= 1, K--;
+  int32_t B = K + 127; /* biased exponent */
+  if (B >= 255) return f32_from_bits(FB_INF_BITS);
+  if (B >= 1) return f32_from_bits(((uint32_t)(B - 1) << 23) + (uint32_t)shift_rne64(e, 39)); /* carry may reach inf */
+  return f32_from_bits((uint32_t)shift_rne64(e, (uint32_t)(40 - B))); /* subnormal (or 0) */
+}
+
+/* Round half to even of a finite f32 q to an integer, from its bits;
+ * magnitudes of 2^32 and more come back as +-2^32 (they saturate anyway). */
 static int64_t round_half_even(float q) {
-  int64_t i = (int64_t)q;        /* truncates toward zero; exact here */
-  float frac = q - (float)i;     /* exact: frac's bits are q's low bits */
-  if (frac > 0.5f || (frac == 0.5f && (i & 1))) i++;
-  else if (frac < -0.5f || (frac == -0.5f && (i & 1))) i--;
-  return i;
+  uint32_t b = f32_to_bits(q), ex = (b >> 23) & 0xffu;
+  uint64_t m = (b & 0x7fffffu) | 0x800000u, v;
+  if (ex >= 159) v = 1ull << 32;          /* |q| >= 2^32: saturates */
+  else if (ex >= 150) v = m << (ex - 150); /* an integer already */
+  else if (ex < 125) v = 0;                /* |q| < 0.25 (and subnormals) */
+  else v = shift_rne64(m, 150 - ex);
+  return b >> 31 ? -(int64_t)v : (int64_t)v;
 }
 
 int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
   float q = x / scale;
-  int64_t v;
-  /* |q| >= 2^32 saturates whatever the int32 zero point; such q (and inf)
-   * are pinned there so the conversion to an integer stays defined */
-  if (q != q) v = zp;
-  else if (q >= 4294967296.0f) v = (int64_t)zp + 4294967296ll;
-  else if (q <= -4294967296.0f) v = (int64_t)zp - 4294967296ll;
-  else v = round_half_even(q) + zp;
+  /* NaN gives the zero point; inf and |q| >= 2^32 saturate whatever the
+   * int32 zero point (round_half_even pins them at +-2^32) */
+  int64_t v = (f32_to_bits(q) & 0x7fffffffu) > FB_INF_BITS ? zp : round_half_even(q) + zp;
   if (v < lo) v = lo;
   if (v > hi) v = hi;
   return (int32_t)v;
 }
 
-float tfw_dequantize(int32_t q, float scale, int32_t zp) { return canon_nan((float)((int64_t)q - zp) * scale); }
+float tfw_dequantize(int32_t q, float scale, int32_t zp) {
+  int64_t d = (int64_t)q - zp;
+  /* the int32 conversion is the cheaper libgcc call; both round exactly once */
+  float df = d == (int32_t)d ? (float)(int32_t)d : (float)d;
+  return canon_nan(df * scale);
+}
 
 /* ---- softmax: the steps both drivers below take --------------------------- */
 
@@ -215,12 +243,13 @@ static int fb_side_init(fb_side *s, uint8_t *window, uint32_t window_bytes, uint
 typedef struct {
   uint32_t layout, dim, C, H, W, CB; /* rank-4 layouts: dims 1..3, channel blocks */
   uint32_t flat, n, c, h, w;
+  uint32_t cb, lane;                 /* c / dim and c % dim, kept without dividing */
 } fb_cursor;
 
 static void cursor_init(fb_cursor *k, const fb_side *s) {
   k->layout = s->layout;
   k->dim = s->dim;
-  k->flat = k->n = k->c = k->h = k->w = 0;
+  k->flat = k->n = k->c = k->h = k->w = k->cb = k->lane = 0;
   k->C = k->H = k->W = k->CB = 1;
   if (s->layout != TPKG_LAYOUT_PLAIN) {
     k->C = s->dims[1];
@@ -233,7 +262,7 @@ static void cursor_init(fb_cursor *k, const fb_side *s) {
 static uint32_t cursor_slot(const fb_cursor *k) {
   if (k->layout == TPKG_LAYOUT_NHWC) return ((k->n * k->H + k->h) * k->W + k->w) * k->C + k->c;
   if (k->layout == TPKG_LAYOUT_BLOCKED)
-    return (((k->n * k->CB + k->c / k->dim) * k->H + k->h) * k->W + k->w) * k->dim + k->c % k->dim;
+    return (((k->n * k->CB + k->cb) * k->H + k->h) * k->W + k->w) * k->dim + k->lane;
   return k->flat;
 }
 
@@ -243,8 +272,9 @@ static void cursor_next(fb_cursor *k) {
   k->w = 0;
   if (++k->h < k->H) return;
   k->h = 0;
+  if (++k->lane == k->dim) k->lane = 0, k->cb++;
   if (++k->c < k->C) return;
-  k->c = 0;
+  k->c = k->cb = k->lane = 0;
   k->n++;
 }
 
