@@ -664,6 +664,8 @@ static int cmd_ref(cli_args *a) {
     for (int i = 0; i < g->n_inputs; i++) ins[i] = (const uint8_t *)arrs[i].data + arrs[i].nbytes / (size_t)batch * (size_t)r;
     ref_watch w = {.dir = r == 0 ? a->dump_tensors : NULL, .ranges = a->ranges};
     if (w.dir && tensor_dump_dir(w.dir, &d)) goto out;
+    for (int i = 0; w.dir && i < g->n_inputs; i++)
+      if (tensor_dump_value(w.dir, g->inputs[i], ins[i], &d)) goto out;
     int bad = ref_run(g, ins, one, w.dir || w.ranges ? watch_value : NULL, &w, &d);
     if (!bad && w.d.msg[0]) {
       diag_set(&d, "%s", w.d.msg);

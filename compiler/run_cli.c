@@ -17,6 +17,7 @@
 #include "npu_profile.h"
 #include "npy.h"
 #include "run_engine.h"
+#include "tensor_dump.h"
 #include "tessel_targets.h"
 #include "tfw_fallback.h"
 
@@ -35,6 +36,8 @@ static const char *const usage_run =
     "  --engine rtl|model     rtl: firmware on build/<target>/tessel-sim (default); model: the C model\n"
     "  --profile P.json       per-kernel counters and fallback cycles (docs/profile-format.md)\n"
     "  --trace W.fst          rtl: FST waveform of the whole simulation\n"
+    "  --dump-tensors DIR     the graph inputs and outputs and every fallback op's input and output\n"
+    "                         of the last inference as DIR/NAME.npy (compare with tessel compare)\n"
     "  --sim PATH             rtl: the simulator (default: next to tessel, build/<target>/tessel-sim)\n"
     "  --firmware PATH        rtl: the runner ELF (default build/firmware/<target>/tessel-fw.elf)\n"
     "  --max-cycles N         rtl: simulation cycle limit (default: from the package's estimates)\n"
@@ -45,7 +48,7 @@ typedef struct {
   const char *pkg_path;
   const char *in_spec[RUN_MAX_IO], *out_spec[RUN_MAX_IO];
   int n_in_spec, n_out_spec;
-  const char *engine, *profile;
+  const char *engine, *profile, *dump_dir;
   run_opts o;
   int quiet;
 } run_args;
@@ -83,6 +86,8 @@ static int parse_args(int argc, char **argv, run_args *a) {
         return usage("--engine '%s': expected rtl or model", a->engine);
     } else if (!strcmp(s, "--profile")) {
       a->profile = argv[++i];
+    } else if (!strcmp(s, "--dump-tensors")) {
+      a->dump_dir = argv[++i];
     } else if (!strcmp(s, "--trace")) {
       a->o.trace = argv[++i];
     } else if (!strcmp(s, "--sim")) {
@@ -173,12 +178,54 @@ static void to_window(const tpkg_io *io, uint32_t dim, const uint8_t *src, uint8
     memcpy(dst + es * tfw_layout_offset(io->layout, io->rank, io->dims, dim, e), src + es * e, es);
 }
 
-static void from_window(const tpkg_io *io, uint32_t dim, const uint8_t *src, uint8_t *dst) {
-  uint32_t es = tpkg_dtype_bytes(io->dtype);
+/* Elements of a tensor in the window (dtype, layout, dims) into plain
+ * row-major order at dst. */
+static void unpack(uint32_t dtype, uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim,
+                   const uint8_t *src, uint8_t *dst) {
+  uint32_t es = tpkg_dtype_bytes(dtype);
   uint64_t n = 1;
-  for (int i = 0; i < io->rank; i++) n *= io->dims[i];
-  for (uint64_t e = 0; e < n; e++)
-    memcpy(dst + es * e, src + es * tfw_layout_offset(io->layout, io->rank, io->dims, dim, e), es);
+  for (uint32_t i = 0; i < rank; i++) n *= dims[i];
+  for (uint64_t e = 0; e < n; e++) memcpy(dst + es * e, src + es * tfw_layout_offset(layout, rank, dims, dim, e), es);
+}
+
+static void from_window(const tpkg_io *io, uint32_t dim, const uint8_t *src, uint8_t *dst) {
+  unpack(io->dtype, io->layout, io->rank, io->dims, dim, src, dst);
+}
+
+/* --dump-tensors: one tensor of the window as DIR/<name><suffix>.npy. */
+static int dump_window_tensor(const char *dir, const char *name, const char *suffix, const run_batch *b,
+                              uint32_t dtype, uint32_t layout, uint32_t rank, const uint32_t *dims,
+                              uint32_t offset, uint32_t dim, diag *d) {
+  npy_array a = {.dtype = npy_of(dtype), .ndim = (int)rank};
+  size_t n = 1;
+  for (uint32_t i = 0; i < rank; i++) a.shape[i] = dims[i], n *= dims[i];
+  a.nbytes = n * tpkg_dtype_bytes(dtype);
+  if (!(a.data = malloc(a.nbytes + 1))) return diag_set(d, "out of memory");
+  unpack(dtype, layout, rank, dims, dim, b->window + offset, a.data);
+  int rc = tensor_dump_array(dir, name, suffix, &a, d);
+  free(a.data);
+  return rc;
+}
+
+/* Graph inputs and outputs, and the input and output of every fallback op,
+ * as the last inference left them in the window. */
+static int dump_tensors(const char *dir, const tpkg_view *v, const run_batch *b, uint32_t dim, diag *d) {
+  if (tensor_dump_dir(dir, d)) return -1;
+  for (uint32_t k = 0; k < v->n_io; k++) {
+    tpkg_io io;
+    tpkg_view_io(v, k, &io);
+    if (dump_window_tensor(dir, io.name, "", b, io.dtype, io.layout, io.rank, io.dims, io.offset, dim, d)) return -1;
+  }
+  for (uint32_t k = 0; k < v->n_fallbacks; k++) {
+    tpkg_fallback f;
+    tpkg_view_fallback(v, k, &f);
+    if (dump_window_tensor(dir, f.name, ".fallback_in", b, f.in_dtype, f.in_layout, f.in_rank, f.in_dims,
+                           f.in_offset, dim, d) ||
+        dump_window_tensor(dir, f.name, ".fallback_out", b, f.out_dtype, f.out_layout, f.out_rank, f.out_dims,
+                           f.out_offset, dim, d))
+      return -1;
+  }
+  return 0;
 }
 
 /* Index of spec's NAME= in the package's inputs or outputs, or its
@@ -350,6 +397,7 @@ int run_main(int argc, char **argv) {
   }
   if (runs < 0) runs = 1, lead = 0; /* a model without inputs */
   b.runs = (uint32_t)runs, b.n_in = (uint32_t)n_in, b.n_out = (uint32_t)n_out, b.in = inbuf;
+  b.want_window = a.dump_dir != NULL;
   for (int i = 0; i < n_in; i++) {
     if (!(inbuf[i] = malloc((size_t)runs * ins[i].size + 1))) {
       diag_set(&d, "out of memory");
@@ -393,6 +441,7 @@ int run_main(int argc, char **argv) {
       goto out;
     }
   }
+  if (a.dump_dir && dump_tensors(a.dump_dir, &v, &b, (uint32_t)t->dim, &d)) goto out;
   if (a.profile && write_profile(a.profile, a.engine, base_name(a.pkg_path), &v, &b, &d)) goto out;
   if (!a.quiet) {
     fprintf(stderr, "tessel run: %lld inference%s of %s on %s (%s): %u kernel records, %u fallback ops; ",

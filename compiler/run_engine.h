@@ -35,6 +35,9 @@ typedef struct {
   uint64_t run_cycles;      /* rtl: core cycles in the runtime's run, all runs; model: NPU cycles, all runs */
   uint64_t sim_cycles;      /* rtl: cycles the simulator ran in all (boot, load, I/O copies included) */
   double host_seconds;      /* wall time of the engine */
+  int want_window;          /* 1: give back the DRAM window as the last run left it */
+  uint8_t *window;          /* then: window_bytes bytes (allocated) */
+  uint32_t window_bytes;
 } run_batch;
 
 /* Runs b->runs inferences of the package (len bytes at pkg, already

@@ -132,6 +132,14 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   for (uint32_t k = 0; k < v->n_kernels; k++) memcpy(b->kcounters[k], ks[k].counters, sizeof b->kcounters[k]);
   free(ks);
   if (r < b->runs) goto fail;
+  if (b->want_window) {
+    if (!(b->window = malloc(v->window.window_bytes + 1u))) {
+      diag_set(d, "out of memory");
+      goto done;
+    }
+    memcpy(b->window, window, v->window.window_bytes);
+    b->window_bytes = v->window.window_bytes;
+  }
   b->run_cycles = c.npu_cycles;
   rc = 0;
   goto done;
@@ -155,5 +163,6 @@ void run_batch_free(run_batch *b) {
   free(b->out);
   free(b->kcounters);
   free(b->fb_cycles);
-  b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL;
+  free(b->window);
+  b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL, b->window = NULL;
 }

@@ -281,12 +281,13 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   uint64_t dram = l.end < RTL_DRAM_MIN ? RTL_DRAM_MIN : align_up(l.end, 1u << 20);
   char tmp[] = "/tmp/tessel-run-XXXXXX";
   if (!mkdtemp(tmp)) return diag_set(d, "cannot make a temporary folder: %s", strerror(errno));
-  char img_path[64], w_path[64], res_path[64], err_path[64], ver_path[64];
+  char img_path[64], w_path[64], res_path[64], err_path[64], ver_path[64], win_path[64];
   snprintf(img_path, sizeof img_path, "%s/request.bin", tmp);
   snprintf(w_path, sizeof w_path, "%s/weights.bin", tmp);
   snprintf(res_path, sizeof res_path, "%s/result.bin", tmp);
   snprintf(err_path, sizeof err_path, "%s/stderr.txt", tmp);
   snprintf(ver_path, sizeof ver_path, "%s/version.txt", tmp);
+  snprintf(win_path, sizeof win_path, "%s/window.bin", tmp);
   int rc = -1;
   uint8_t *img = NULL, *dump = NULL;
   if (check_sim_target(sim, tmp, v, d)) goto done;
@@ -300,7 +301,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   uint64_t w_at = v->sect_offset[TPKG_SECT_WEIGHTS];
   uint64_t w_len = w_at >= len ? 0 : w_at + v->weights_bytes > len ? len - w_at : v->weights_bytes;
   if (write_file(img_path, img, l.window, d) || write_file(w_path, pkg + w_at, w_len, d)) goto done;
-  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128];
+  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128], a_win[128];
   snprintf(a_dram, sizeof a_dram, "%llu", (unsigned long long)dram);
   snprintf(a_cycles, sizeof a_cycles, "%llu",
            (unsigned long long)(o->max_cycles ? o->max_cycles : default_max_cycles(v, &l, b->runs)));
@@ -316,6 +317,9 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   argv[n++] = "--load", argv[n++] = a_img;
   if (w_len) argv[n++] = "--load", argv[n++] = a_w;
   argv[n++] = "--dump", argv[n++] = a_dump;
+  snprintf(a_win, sizeof a_win, "0x%08llX:%u=%s", (unsigned long long)(TFW_MAILBOX_ADDR + l.window),
+           v->window.window_bytes, win_path);
+  if (b->want_window) argv[n++] = "--dump", argv[n++] = a_win;
   argv[n++] = "--stats";
   if (o->trace) argv[n++] = "--trace", argv[n++] = (char *)o->trace;
   argv[n] = NULL;
@@ -334,11 +338,15 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   if (check_result(dump, fw, v, b->runs, d)) goto done;
   if (take_results(dump, &l, v, b, d)) goto done;
   b->run_cycles = tpkg_rd64(dump + TFW_MB_CYCLES);
+  if (b->want_window) {
+    if (!(b->window = read_file(win_path, v->window.window_bytes, d))) goto done;
+    b->window_bytes = v->window.window_bytes;
+  }
   rc = 0;
 done:
   free(img);
   free(dump);
-  unlink(img_path), unlink(w_path), unlink(res_path), unlink(err_path), unlink(ver_path);
+  unlink(img_path), unlink(w_path), unlink(res_path), unlink(err_path), unlink(ver_path), unlink(win_path);
   rmdir(tmp);
   b->host_seconds = now_s() - t0;
   return rc;

@@ -59,6 +59,19 @@ if [ -x "$build/npu8/tessel-sim-trace" ]; then
   t digits-trace bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/t.npy' --trace '$tmp/w.fst' && [ -s '$tmp/w.fst' ]"
 fi
 
+# Dumps: both engines leave the same tensors (I/O, every fallback op's input
+# and output); the float and int8 references' dumps line up by name.
+t dump-rtl "$tessel" run "$tmp/digits.tpkg" -q --input "$digits/digits_cnn.in0.npy" -o "$tmp/d.npy" --dump-tensors "$tmp/dump_rtl"
+t dump-model "$tessel" run "$tmp/digits.tpkg" -q --engine model --input "$digits/digits_cnn.in0.npy" -o "$tmp/d.npy" --dump-tensors "$tmp/dump_model"
+t dump-engines-equal bash -c "'$tessel' compare '$tmp/dump_rtl' '$tmp/dump_model' >'$tmp/dc.txt' && grep -q '^_Softmax.fallback_out.npy .* 10  *10 ' '$tmp/dc.txt' && grep -q '^image.fallback_out.npy  *int8' '$tmp/dc.txt'"
+t dump-ref-float "$tessel" ref "$digits/digits_cnn.onnx" --input "$digits/digits_cnn.in0.npy" -o "$tmp/f.npy" --dump-tensors "$tmp/dump_float"
+t dump-ref-int8 "$tessel" ref "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" -o "$tmp/q.npy" --dump-tensors "$tmp/dump_int8"
+expect_fail dump-float-vs-int8 4 "" bash -c "'$tessel' compare '$tmp/dump_float' '$tmp/dump_int8' >'$tmp/fq.txt'; rc=\$?; grep -q '^_Relu_output_0.npy  *float32  *float32  *512 ' '$tmp/fq.txt' || exit 9; exit \$rc"
+t dump-int8-vs-rtl-io "$tessel" compare "$tmp/dump_int8/probs.npy" "$tmp/dump_rtl/probs.npy"
+expect_fail compare-missing 1 "cannot open" "$tessel" compare "$tmp/nonexistent.npy" "$tmp/f.npy"
+expect_fail compare-usage 2 "give two" "$tessel" compare "$tmp/f.npy"
+expect_fail compare-file-vs-dir 1 "one is a folder" "$tessel" compare "$tmp/f.npy" "$tmp/dump_rtl"
+
 # 3. The firmware's own checks: damaged packages handed past the host's.
 pkg=$tmp/digits.tpkg
 sect() { "$tessel" inspect "$pkg" | awk -v s="$1" '$1 == s { print $3 }'; }
