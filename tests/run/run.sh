@@ -20,7 +20,7 @@ expect_fail() {
   local name=$1 code=$2 pat=$3; shift 3
   "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
   local rc=$?
-  if [ $rc -eq "$code" ] && grep -q -- "$pat" "$tmp/$name.err"; then ok "$name"
+  if [ $rc -eq "$code" ] && { [ -z "$pat" ] || grep -q -- "$pat" "$tmp/$name.err"; }; then ok "$name"
   else ko "$name (exit $rc, wanted $code and '$pat')"; sed 's/^/  /' "$tmp/$name.err" | tail -5; fi
 }
 
