@@ -114,6 +114,22 @@ static void test_quantize_matches_formula(void **state) {
   }
 }
 
+/* The rounding from the quotient's bits, over every exponent: scale 1 and
+ * the full int32 range, so nothing saturates below 2^31. */
+static void test_quantize_all_magnitudes(void **state) {
+  (void)state;
+  for (int64_t o = ordinal(1e-30f); o <= ordinal(1e10f); o += 997) {
+    for (int sign = 0; sign < 2; sign++) {
+      float q = sign ? -from_ordinal(o) : from_ordinal(o);
+      int32_t zp = (int32_t)(rnd() % 2001) - 1000;
+      double want = (double)nearbyintf(q) + zp;
+      want = want < INT32_MIN ? INT32_MIN : want > INT32_MAX ? INT32_MAX : want;
+      int32_t got = tfw_quantize(q, 1.0f, zp, INT32_MIN, INT32_MAX);
+      if (got != (int32_t)want) fail_msg("q=%a zp=%d: got %d want %.0f", (double)q, zp, got, want);
+    }
+  }
+}
+
 static void test_dequantize(void **state) {
   (void)state;
   assert_true(tfw_dequantize(5, 0.5f, 1) == 2.0f);
@@ -551,7 +567,8 @@ int main(int argc, char **argv) {
   else if (argc != 1) return fprintf(stderr, "usage: test_fallback [TESSEL_ISS FW_FALLBACK_CRC.elf]\n"), 2;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_quantize_ties),       cmocka_unit_test(test_quantize_saturation_inf_nan),
-      cmocka_unit_test(test_quantize_matches_formula), cmocka_unit_test(test_dequantize),
+      cmocka_unit_test(test_quantize_matches_formula), cmocka_unit_test(test_quantize_all_magnitudes),
+      cmocka_unit_test(test_dequantize),
       cmocka_unit_test(test_expf_sweep),          cmocka_unit_test(test_expf_special),
       cmocka_unit_test(test_softmax_rows),        cmocka_unit_test(test_layout_offset),
       cmocka_unit_test(test_relayout_all_pairs),  cmocka_unit_test(test_ops_through_window),
