@@ -30,8 +30,13 @@ TEST_SUITES += tune
 BENCHES     += tune
 .PHONY: test-tune bench-tune
 
-test-tune: $(BIN)/tessel-asan $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
-	@bash tests/tune/run.sh $(BUILD)/test-tmp/tune $(BIN)/tessel-asan
+TUNE_TEST_OBJ := $(BUILD)/obj/tune-tests
+$(TUNE_TEST_OBJ)/test-tune: tests/tune/test_tune.c $(COMPILER_LIB_OBJS_SAN)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lcmocka -lprotobuf-c -lm
+
+test-tune: $(BIN)/tessel-asan $(TUNE_TEST_OBJ)/test-tune $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
+	@bash tests/tune/run.sh $(BUILD)/test-tmp/tune $(BIN)/tessel-asan $(TUNE_TEST_OBJ)/test-tune
 
 bench-tune: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	@bash tests/tune/bench.sh $(BUILD)/bench-tmp/tune $(BIN)/tessel

@@ -41,6 +41,15 @@ static int usage(const char *fmt, const char *arg) {
   return CLI_USAGE;
 }
 
+/* Whether s is an option that takes a value. */
+static int valued(const char *s) {
+  static const char *const names[] = {"--target", "--calib", "--input", "--trials", "--jobs", "-j", "--log",
+                                      "--engine", "--time-budget", "--timeout", "--seed", "--workdir", "--tessel"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    if (!strcmp(s, names[i])) return 1;
+  return 0;
+}
+
 /* A number in [lo, hi] (integer when integral); -1 when it is not. */
 static int number(const char *v, double lo, double hi, int integral, double *out) {
   char *end;
@@ -64,7 +73,7 @@ int tune_main(int argc, char **argv) {
     } else if (!strcmp(s, "--no-progress")) {
       o.progress = 0;
     } else if (s[0] == '-' && s[1] && i + 1 >= argc) {
-      return usage(strncmp(s, "--", 2) || strlen(s) < 3 ? "unknown option '%s'" : "%s needs a value", s);
+      return usage(valued(s) ? "%s needs a value" : "unknown option '%s'", s);
     } else if (!strcmp(s, "--target")) {
       o.target = argv[++i];
     } else if (!strcmp(s, "--calib")) {

@@ -1,0 +1,127 @@
+#!/bin/bash
+# The `tune` suite (issue 10): `tessel tune` and `tessel compile --tuning-log`.
+# Behaviour only, no timing: a seeded tune is reproducible (same records up
+# to times, with any --jobs); the tuned package is never slower per kernel
+# and computes the same bits; bad and foreign log lines are skipped with a
+# warning and counted; failures and timeouts are logged, never fatal; bad
+# arguments exit 2; one short tune on the cycle-accurate SoC.  Each check is
+# one test; the cmocka unit tests (test_tune) come first.
+#   tests/tune/run.sh TMP_DIR TESSEL UNIT_TEST
+set -u
+tmp=$1 tessel=$2 unit=$3
+here=$(cd "$(dirname "$0")" && pwd)
+models=$(cd "$here/../models" && pwd)
+rm -rf "$tmp" && mkdir -p "$tmp"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS: $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
+t() { local name=$1; shift; if "$@" >"$tmp/$name.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/  /' "$tmp/$name.log" | tail -20; fi; }
+# expect_fail NAME CODE PATTERN CMD...: CMD exits with CODE and its stderr has PATTERN.
+expect_fail() {
+  local name=$1 code=$2 pat=$3; shift 3
+  "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+  local rc=$?
+  if [ $rc -eq "$code" ] && grep -q -- "$pat" "$tmp/$name.err"; then ok "$name"
+  else ko "$name (exit $rc, wanted $code and '$pat')"; sed 's/^/  /' "$tmp/$name.err" | tail -5; fi
+}
+# Per-kernel "index cycles" lines of a profile (the writer puts a kernel on one line).
+kernel_cycles() { sed -n 's/.*{"index": \([0-9]*\), "id".*"counters": {"CYCLES": \([0-9]*\),.*/\1 \2/p' "$1"; }
+# A log without its wall-clock fields.
+untimed() { sed -e 's/"time": "[^"]*"//' -e 's/"seconds": [0-9.]*//' "$1"; }
+
+kinds=$models/run/kinds
+digits=$models/digits
+
+# 0. Unit tests (cmocka): log lines, table, space, fit.
+if "$unit" >"$tmp/unit.log" 2>&1; then ok "unit (cmocka)"; else ko "unit (cmocka)"; tail -30 "$tmp/unit.log"; fi
+grep -E '^\[  (PASSED|FAILED) \]' "$tmp/unit.log" | sed 's/^/  /'
+
+# 1. A seeded tune on the C model is reproducible, with 2 jobs or 1.
+tune_kinds() { "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --trials 8 --seed 7 --no-progress "$@"; }
+t tune-kinds-j2 tune_kinds --jobs 2 --log "$tmp/a.jsonl"
+t tune-kinds-j1 tune_kinds --jobs 1 --log "$tmp/b.jsonl"
+if [ -s "$tmp/a.jsonl" ] && diff <(untimed "$tmp/a.jsonl") <(untimed "$tmp/b.jsonl") >"$tmp/repro.diff"; then
+  ok "same seed, same records ($(wc -l <"$tmp/a.jsonl") lines, times aside)"
+else ko "same seed, same records"; head -5 "$tmp/repro.diff"; fi
+if grep -q '"default": true' "$tmp/a.jsonl" && [ "$(grep -c '"format": "tessel-tune"' "$tmp/a.jsonl")" -eq "$(wc -l <"$tmp/a.jsonl")" ]
+then ok "every line a tessel-tune record, defaults among them"; else ko "every line a tessel-tune record"; fi
+if grep -q "^model: default" "$tmp/tune-kinds-j2.log" && grep -q "^cost model: refit" "$tmp/tune-kinds-j2.log"
+then ok "report: per task, model, cost model"; else ko "report"; fi
+
+# 2. The log's package: every kernel <= default, outputs bit for bit.
+t compile-default "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/def.tpkg"
+t compile-tuned "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/tun.tpkg" --tuning-log "$tmp/a.jsonl"
+if grep -q "tuned schedules for [1-9]" "$tmp/compile-tuned.log"; then ok "compile applies the log"; else ko "compile applies the log"; cat "$tmp/compile-tuned.log"; fi
+for p in def tun; do
+  t "run-$p" "$tessel" run "$tmp/$p.tpkg" --engine model --input "$kinds.batch.npy" -o "$tmp/$p.npy" --profile "$tmp/$p.json" -q
+done
+t tuned-equals-default "$tessel" compare "$tmp/def.npy" "$tmp/tun.npy"
+t tuned-bit-identical cmp "$tmp/def.npy" "$tmp/tun.npy"
+kernel_cycles "$tmp/def.json" >"$tmp/def.cyc"; kernel_cycles "$tmp/tun.json" >"$tmp/tun.cyc"
+if [ -s "$tmp/def.cyc" ] && [ "$(wc -l <"$tmp/def.cyc")" -eq "$(wc -l <"$tmp/tun.cyc")" ] &&
+   join "$tmp/def.cyc" "$tmp/tun.cyc" | awk '$3 > $2 { bad = 1 } END { exit bad }'; then
+  ok "every kernel's cycles <= default ($(awk '{ s += $2 } END { print s }' "$tmp/def.cyc") -> $(awk '{ s += $2 } END { print s }' "$tmp/tun.cyc"))"
+else ko "every kernel's cycles <= default"; paste "$tmp/def.cyc" "$tmp/tun.cyc" | sed 's/^/  /'; fi
+# The tuned package is what the tuner measured for the model end to end.
+if grep -q "tuned schedules for" "$tmp/compile-tuned.log" && ! cmp -s "$tmp/def.tpkg" "$tmp/tun.tpkg"
+then ok "tuned package differs from the default"; else ko "tuned package differs from the default"; fi
+
+# 3. Logs are reusable across models: digits with kinds' log compiles (default schedules).
+t foreign-model-log "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" -o "$tmp/dg.tpkg" --tuning-log "$tmp/a.jsonl"
+if grep -q "tuned schedules for 0 of" "$tmp/foreign-model-log.log"; then ok "no workload shared: all default"; else ko "no workload shared"; fi
+
+# 4. Corrupt and foreign lines: skipped with a warning each, counted.
+{ head -3 "$tmp/a.jsonl"; echo 'not json at all'; echo '{"format": "other-tool", "x": 1}'
+  head -1 "$tmp/a.jsonl" | cut -c1-80; head -1 "$tmp/a.jsonl" | sed 's/"oh_tile": [0-9]*/"oh_tile": -4/'
+  head -1 "$tmp/a.jsonl" | sed 's/"version": 1/"version": 99/'; tail -n +4 "$tmp/a.jsonl"; } >"$tmp/bad.jsonl"
+t compile-bad-log "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/bad.tpkg" --tuning-log "$tmp/bad.jsonl"
+if [ "$(grep -c 'warning: .*bad.jsonl:[0-9]*:' "$tmp/compile-bad-log.log")" -eq 5 ] &&
+   grep -q "(5 skipped lines" "$tmp/compile-bad-log.log" && grep -q "not a tessel-tune record" "$tmp/compile-bad-log.log" &&
+   grep -q "corrupt tuning record" "$tmp/compile-bad-log.log"; then ok "5 bad lines: 5 warnings, counted"
+else ko "5 bad lines: 5 warnings, counted"; sed 's/^/  /' "$tmp/compile-bad-log.log"; fi
+t bad-log-same-package cmp "$tmp/tun.tpkg" "$tmp/bad.tpkg"
+expect_fail compile-missing-log 1 "cannot open" "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/x.tpkg" --tuning-log "$tmp/none.jsonl"
+
+# 5. --resume reuses the log's measurements.
+t tune-resume tune_kinds --jobs 2 --log "$tmp/a.jsonl" --resume
+if grep -Eq "measurements \(0 failed, [1-9][0-9]* from the log\)" "$tmp/tune-resume.log"; then ok "resume reuses measurements"
+else ko "resume reuses measurements"; head -2 "$tmp/tune-resume.log"; fi
+
+# 6. Failures and timeouts are logged, never fatal.
+t tune-failing-runs tune_kinds --trials 2 --log "$tmp/f.jsonl" --tessel /bin/false
+if grep -q '"status": "error"' "$tmp/f.jsonl" && ! grep -q '"status": "ok"' "$tmp/f.jsonl"; then ok "failed runs logged as errors"
+else ko "failed runs logged as errors"; fi
+t tune-timeouts "$tessel" tune "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --engine rtl --trials 1 \
+  --timeout 0.05 --jobs 2 --log "$tmp/to.jsonl" --no-progress
+if grep -q '"status": "timeout"' "$tmp/to.jsonl"; then ok "timeouts logged"; else ko "timeouts logged"; fi
+
+# 7. Bad arguments: exit 2 with the reason.
+expect_fail no-model 2 "no model given" "$tessel" tune
+expect_fail bad-trials 2 "expected a count" "$tessel" tune "$kinds.onnx" --trials 0
+expect_fail bad-jobs 2 "expected a count" "$tessel" tune "$kinds.onnx" --jobs many
+expect_fail bad-engine 2 "expected rtl or model" "$tessel" tune "$kinds.onnx" --engine fpga
+expect_fail bad-budget 2 "expected seconds" "$tessel" tune "$kinds.onnx" --time-budget -3
+expect_fail bad-seed 2 "expected an integer" "$tessel" tune "$kinds.onnx" --seed 1.5
+expect_fail unknown-option 2 "unknown option" "$tessel" tune "$kinds.onnx" --fast
+expect_fail missing-value 2 "needs a value" "$tessel" tune "$kinds.onnx" --log
+expect_fail two-models 2 "more than one model" "$tessel" tune "$kinds.onnx" "$kinds.onnx"
+expect_fail compile-log-no-value 2 "needs a file name" "$tessel" compile "$kinds.onnx" --tuning-log
+expect_fail bad-model 1 "tessel tune:" "$tessel" tune "$tmp/none.onnx" --engine model --log "$tmp/n.jsonl"
+expect_fail bad-target 1 "unknown target" "$tessel" tune "$kinds.onnx" --target npu3 --log "$tmp/n.jsonl"
+expect_fail float-no-calib 1 "is float" "$tessel" tune "$kinds.onnx" --input "$kinds.in0.npy" --engine model --log "$tmp/n.jsonl"
+
+# 8. A short tune on the cycle-accurate SoC; its log's package on RTL computes the same bits.
+t tune-digits-rtl "$tessel" tune "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" \
+  --engine rtl --trials 3 --jobs 2 --seed 1 --log "$tmp/rtl.jsonl" --no-progress
+if grep -q '"engine": "rtl"' "$tmp/rtl.jsonl" && grep -q '"simulator": "tessel-sim target npu8' "$tmp/rtl.jsonl" &&
+   ! grep -q '"status": "error"' "$tmp/rtl.jsonl"; then ok "rtl records name engine and simulator"
+else ko "rtl records name engine and simulator"; fi
+t rtl-compile-default "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" -o "$tmp/rd.tpkg"
+t rtl-compile-tuned "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" -o "$tmp/rt.tpkg" --tuning-log "$tmp/rtl.jsonl"
+for p in rd rt; do
+  t "rtl-run-$p" "$tessel" run "$tmp/$p.tpkg" --engine rtl --input "$digits/digits_cnn.in0.npy" -o "$tmp/$p.npy" -q
+done
+t rtl-tuned-bit-identical cmp "$tmp/rd.npy" "$tmp/rt.npy"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
