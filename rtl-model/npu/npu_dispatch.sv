@@ -157,8 +157,10 @@ module npu_dispatch #(
 
   // the MARK record: kernel, MARK_COUNT, then every counter, all 64-bit LE
   logic [RecBytes*8-1:0] record;
+  // built only in StMarkWait, where it is latched
   always_comb begin
-    record = {counters_i, 32'd0, mcount_q + 32'd1, 48'd0, w_q[23:8]};
+    record = '0;
+    if (state_q == StMarkWait) record = {counters_i, 32'd0, mcount_q + 32'd1, 48'd0, w_q[23:8]};
   end
 
   always_comb begin

@@ -6,6 +6,7 @@
 `default_nettype none
 
 module npu_requant (
+  input  wire logic        en_i,      // q_o is looked at this cycle (else 0: nothing computed)
   input  wire logic [31:0] acc_i,
   input  wire logic [31:0] bias_i,
   input  wire logic [31:0] mult_i,
@@ -26,6 +27,9 @@ module npu_requant (
   logic signed [63:0]  qz;                        // |q| < 2^62: no 65th bit needed
 
   always_comb begin
+    sum = '0; t = '0; p = '0; s = '0; fl = '0; rem = '0; half = '0; q = '0; qz = '0;
+    q_o = '0;
+    if (en_i) begin
     sum = $signed({acc_i[31], acc_i}) + $signed({bias_i[31], bias_i});
     if (sum > 33'sd2147483647) t = 32'h7fffffff;
     else if (sum < -33'sd2147483648) t = 32'h80000000;
@@ -41,6 +45,7 @@ module npu_requant (
     if (qz < 64'($signed(lo_i))) q_o = lo_i;
     else if (qz > 64'($signed(hi_i))) q_o = hi_i;
     else q_o = qz[7:0];
+    end
   end
 endmodule
 

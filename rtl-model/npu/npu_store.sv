@@ -149,10 +149,15 @@ module npu_store #(
   end
 
   // c1: every lane of the source row through the epilogue
+  // Only evaluated when c1 reduces an inside tap (t1_q && t1_in_q), so the
+  // simulator skips the lane arithmetic in every other cycle.
   logic [Dim*32-1:0] val;
   logic [Dim*8-1:0]  rq;
+  logic              val_en;
+  assign val_en = t1_q && t1_in_q;
   for (genvar n = 0; n < Dim; n++) begin : g_lane
     npu_requant u_rq (
+      .en_i    (val_en && !src_spad && !raw),
       .acc_i   (acc_rdata_i[n*32 +: 32]),
       .bias_i  (prm_q[n*32 +: 32]),
       .mult_i  (prm_q[Dim*32 + n*32 +: 32]),
@@ -163,7 +168,8 @@ module npu_store #(
       .q_o     (rq[n*8 +: 8])
     );
     always_comb begin
-      if (src_spad) val[n*32 +: 32] = 32'($signed(spad_rdata_i[n*8 +: 8]));
+      if (!val_en) val[n*32 +: 32] = '0;
+      else if (src_spad) val[n*32 +: 32] = 32'($signed(spad_rdata_i[n*8 +: 8]));
       else if (raw) val[n*32 +: 32] = acc_rdata_i[n*32 +: 32];
       else val[n*32 +: 32] = 32'($signed(rq[n*8 +: 8]));
     end
@@ -173,22 +179,30 @@ module npu_store #(
   logic [OutBytes*8-1:0] px_bytes;
   logic [OutBytes-1:0]   px_mask;
   logic [6:0]            px_n;
+  // looked at in StOut only
   always_comb begin
     px_bytes = '0;
     px_mask  = '0;
+    px_n     = '0;
+    if (state_q == StOut) begin
     for (int n = 0; n < Dim; n++) begin
       if (raw) px_bytes[n*32 +: 32] = v_q[n*32 +: 32];
       else px_bytes[n*8 +: 8] = v_q[n*32 +: 8];
     end
     px_n = raw ? 7'(n0) * 7'd4 : 7'(n0);
     for (int b = 0; b < OutBytes; b++) px_mask[b] = (7'(b) < px_n);
+    end
   end
 
   logic [31:0] px_addr;
   logic [Dim*8-1:0] spad_row;
   always_comb begin
-    px_addr = dram_base_i + dram_off + 32'(y_q) * stride_y + 32'(x_q) * stride_x;
-    for (int n = 0; n < Dim; n++) spad_row[n*8 +: 8] = (5'(n) < n0) ? v_q[n*32 +: 8] : zp_out;
+    px_addr  = '0;
+    spad_row = '0;
+    if (state_q == StOut) begin
+      px_addr = dram_base_i + dram_off + 32'(y_q) * stride_y + 32'(x_q) * stride_x;
+      for (int n = 0; n < Dim; n++) spad_row[n*8 +: 8] = (5'(n) < n0) ? v_q[n*32 +: 8] : zp_out;
+    end
   end
 
   logic [8:0] ncols;

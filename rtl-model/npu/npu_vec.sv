@@ -133,33 +133,45 @@ module npu_vec #(
     if (s != 6'd0 && (rem > half || (rem == half && fl[0]))) rne_shift = fl + 64'sd1;
   endfunction
 
+  // Only computed in the cycle a VADD row is written (the simulator then
+  // skips the lane arithmetic while the unit does something else).
+  logic add_wr;
+  assign add_wr = r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVadd;
   logic [Dim*8-1:0] add_row;
+  logic signed [63:0] add_v;
   always_comb begin
-    for (int n = 0; n < Dim; n++) begin
-      logic signed [63:0] v;
-      v = (64'($signed(spad_a_rdata_i[n*8 +: 8])) - 64'($signed(zp_a))) * 64'(mult_a) +
+    add_row = '0;
+    add_v   = '0;
+    if (add_wr) for (int n = 0; n < Dim; n++) begin
+      add_v = (64'($signed(spad_a_rdata_i[n*8 +: 8])) - 64'($signed(zp_a))) * 64'(mult_a) +
           (64'($signed(spad_b_rdata_i[n*8 +: 8])) - 64'($signed(zp_b))) * 64'(mult_b);
-      add_row[n*8 +: 8] = clamp8(rne_shift(v, shift) + 64'($signed(zp_out)), lo, hi);
+      add_row[n*8 +: 8] = clamp8(rne_shift(add_v, shift) + 64'($signed(zp_out)), lo, hi);
     end
   end
 
   // VPOOL: the rounded quotient of every lane once the divider is done
+  // only in StOut, the one cycle it is latched
   logic [Dim*8-1:0] pool_row;
+  logic [63:0] qm, rm, pr;
+  logic signed [63:0] q;
   always_comb begin
-    for (int n = 0; n < Dim; n++) begin
-      logic [63:0] qm, rm, r;
-      logic signed [63:0] q;
+    pool_row = '0;
+    qm = '0;
+    rm = '0;
+    pr = '0;
+    q  = '0;
+    if (state_q == StOut) for (int n = 0; n < Dim; n++) begin
       qm = num_q[n*64 +: 64];                         // |n| < 2^56: so is the quotient
       rm = rem_q[n*64 +: 64];
       if (!neg_q[n] || rm == 64'd0) begin
         q = neg_q[n] ? -qm : qm;
-        r = rm;
+        pr = rm;
       end else begin
         q = -qm - 64'sd1;
-        r = den_q - rm;
+        pr = den_q - rm;
       end
-      // compare 2r with d without overflow: r > d - r
-      if (r > den_q - r || (r == den_q - r && q[0])) q = q + 64'sd1;
+      // compare 2r with d without overflow: pr > d - pr
+      if (pr > den_q - pr || (pr == den_q - pr && q[0])) q = q + 64'sd1;
       pool_row[n*8 +: 8] = (cnt_q == '0 && excl) ? clamp8(64'($signed(zp_out)), lo, hi)
                                                  : clamp8(q + 64'($signed(zp_out)), lo, hi);
     end
@@ -336,7 +348,7 @@ module npu_vec #(
     spad_wr_bytes_o = '0;
     spad_waddr_o = w1_q;
     spad_wdata_o = add_row;
-    if (r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVadd) begin
+    if (add_wr) begin
       spad_we_o = 1'b1;
     end else if (dw_q) begin
       spad_we_o    = 1'b1;
