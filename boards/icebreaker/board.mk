@@ -1,0 +1,158 @@
+# boards/icebreaker/board.mk: the iCEBreaker (iCE40UP5K), docs/boards.md.
+#
+#   make bitstream BOARD=icebreaker   yosys synth_ice40 -dsp -spram, nextpnr-ice40
+#                                     (seed pinned), icepack; prints utilisation and
+#                                     Fmax against the 12 MHz clock; fails on fit or timing
+#   make flash BOARD=icebreaker       iceprog: bitstream, firmware image, package image
+#                                     (FIRMWARE=x.elf, PACKAGE=x.tpkg optional)
+#   make test-boards                  (boards/rules.mk) fit/timing, RTL and gate-level boot
+#
+# Everything the board is comes from board.cfg (read here once).
+
+IB_DIR    := boards/icebreaker
+IB_OUT    := $(BOARDS_OUT)/icebreaker
+IB_OBJ    := $(BOARDS_OBJ)/icebreaker
+IB_TARGET := $(call board_cfg,icebreaker,target)
+IB_CLOCK  := $(call board_cfg,icebreaker,clock_mhz)
+IB_SEED   := $(call board_cfg,icebreaker,seed)
+IB_DEVICE := $(call board_cfg,icebreaker,fpga)
+IB_PKG    := $(call board_cfg,icebreaker,package)
+IB_DRAM   := $(call board_cfg,icebreaker,dram_bytes)
+IB_IMEM   := $(call board_cfg,icebreaker,imem_bytes)
+IB_DMEM   := $(call board_cfg,icebreaker,dmem_bytes)
+IB_BAUD   := $(call board_cfg,icebreaker,uart_baud)
+IB_FL_BIT := $(call board_cfg,icebreaker,flash_bitstream)
+IB_FL_FW  := $(call board_cfg,icebreaker,flash_firmware)
+IB_FL_PKG := $(call board_cfg,icebreaker,flash_package)
+IB_PCF    := $(IB_DIR)/$(call board_cfg,icebreaker,pins)
+IB_LD     := linker/$(call board_cfg,icebreaker,linker)
+IB_CPB    := $(shell echo $$(( $(IB_CLOCK) * 1000000 / $(IB_BAUD) )))
+# The package window of linker/icebreaker.ld, as an offset in the SPRAM.
+IB_PKG_DEST := 0x10000
+
+# RTL: the SoC (the core's files and the SoC's, packages first) and the
+# board's; the NPU with its target's packages when the board names one.
+BOARD_SOC_SV := rtl-model/soc/tessel_soc_pkg.sv \
+                $(filter-out %_pkg.sv,$(sort $(wildcard rtl-model/soc/*.sv))) \
+                $(sort $(wildcard rtl-model/core/*.sv))
+board_npu_sv  = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv \
+                $(sort $(wildcard rtl-model/npu/*.sv))
+IB_NPU_SV  := $(if $(filter-out none,$(IB_TARGET)),$(call board_npu_sv,$(IB_TARGET)))
+IB_DEFS    := $(if $(IB_NPU_SV),-DTESSEL_NPU)
+IB_SV      := $(IB_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv
+IB_PARAMS  := chparam -set ClksPerBit $(IB_CPB) -set ImemBytes $(IB_IMEM) -set DmemBytes $(IB_DMEM) \
+              -set DramBytes $(IB_DRAM) -set FwFlash $(IB_FL_FW) -set PkgFlash $(IB_FL_PKG) icebreaker_top
+
+IB_JSON    := $(IB_OUT)/icebreaker.json
+IB_NETLIST := $(IB_OUT)/icebreaker_net.v
+IB_ASC     := $(IB_OUT)/icebreaker.asc
+IB_BIN     := $(IB_OUT)/icebreaker.bin
+IB_REPORT  := $(IB_OUT)/report.txt
+
+# ---- synthesis, place and route, pack -----------------------------------------
+# One yosys run writes both the JSON for nextpnr and the Verilog netlist the
+# gate-level bench simulates: the bench runs exactly what is placed.
+$(IB_JSON) $(IB_NETLIST) &: $(IB_SV) $(IB_DIR)/board.cfg $(IB_DIR)/board.mk
+	@mkdir -p $(IB_OUT)
+	@echo "yosys synth_ice40 icebreaker_top ($(IB_TARGET), log $(IB_OUT)/yosys.log)"
+	@nice -n 10 yosys -q -l $(IB_OUT)/yosys.log -p "read_verilog -sv $(IB_DEFS) $(IB_SV); $(IB_PARAMS); \
+	  synth_ice40 -dsp -spram -top icebreaker_top -json $(IB_JSON); stat; \
+	  write_verilog -noattr $(IB_NETLIST)" >/dev/null 2>&1 \
+	  || { tail -n 20 $(IB_OUT)/yosys.log; rm -f $(IB_JSON) $(IB_NETLIST); exit 1; }
+
+# nextpnr may not give up on timing itself (--timing-allow-fail): the report
+# step decides, so the log always has the figures.
+$(IB_ASC): $(IB_JSON) $(IB_PCF)
+	@echo "nextpnr-ice40 --$(IB_DEVICE) --package $(IB_PKG) --seed $(IB_SEED) (log $(IB_OUT)/nextpnr.log)"
+	@nice -n 10 nextpnr-ice40 --$(IB_DEVICE) --package $(IB_PKG) --seed $(IB_SEED) --freq $(IB_CLOCK) \
+	  --timing-allow-fail --json $(IB_JSON) --pcf $(IB_PCF) --asc $@.tmp \
+	  >$(IB_OUT)/nextpnr.log 2>&1 \
+	  || { grep -E "ERROR|error" $(IB_OUT)/nextpnr.log | head -n 10; \
+	       echo "icebreaker: place and route failed (does not fit?): $(IB_OUT)/nextpnr.log"; exit 1; }
+	@bash $(IB_DIR)/ice40-report.sh $(IB_OUT)/nextpnr.log $(IB_CLOCK) $(IB_TARGET) > $(IB_REPORT) \
+	  || { cat $(IB_REPORT); rm -f $@.tmp; exit 1; }
+	@mv -f $@.tmp $@
+
+$(IB_BIN): $(IB_ASC)
+	icepack $< $@
+
+.PHONY: bitstream-icebreaker flash-icebreaker
+bitstream-icebreaker: $(IB_BIN)
+	@cat $(IB_REPORT)
+	@echo "bitstream: $(IB_BIN)"
+
+# ---- flash images -------------------------------------------------------------
+FLASH_IMAGE := $(BIN)/tessel-flash-image
+$(FLASH_IMAGE): boards/common/flash_image.c
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $< -o $@
+ALL += $(FLASH_IMAGE)
+
+# ib_fw_image ELF, IMG: the firmware ELF as a flash image for the SPRAM at 0.
+ib_fw_image = $(RV_OBJCOPY) -O binary $(1) $(2).raw && \
+              $(FLASH_IMAGE) --dest 0 --mem-size $(IB_DRAM) $(2).raw $(2)
+
+# make flash BOARD=icebreaker [FIRMWARE=x.elf] [PACKAGE=x.tpkg]: the
+# bitstream always, the images when given. iceprog reports a missing
+# programmer itself ("Can't find iCE FTDI USB device"); this says which step.
+FIRMWARE ?=
+PACKAGE  ?=
+flash-icebreaker: $(IB_BIN) $(FLASH_IMAGE)
+	@command -v iceprog >/dev/null || { echo "make flash: iceprog is not installed (apt-get install fpga-icestorm)" >&2; exit 1; }
+	@set -e; \
+	$(if $(FIRMWARE),$(call ib_fw_image,$(FIRMWARE),$(IB_OUT)/firmware.img);) \
+	$(if $(PACKAGE),$(FLASH_IMAGE) --dest $(IB_PKG_DEST) --mem-size $(IB_DRAM) $(PACKAGE) $(IB_OUT)/package.img;) \
+	for step in "$(IB_FL_BIT) $(IB_BIN)" \
+	            $(if $(FIRMWARE),"$(IB_FL_FW) $(IB_OUT)/firmware.img") \
+	            $(if $(PACKAGE),"$(IB_FL_PKG) $(IB_OUT)/package.img"); do \
+	  set -- $$step; echo "iceprog -o $$1 $$2"; \
+	  iceprog -o $$1 $$2 || { echo "make flash: iceprog failed writing $$2 at $$1 (is the iCEBreaker plugged in?)" >&2; exit 1; }; \
+	done
+
+# ---- the self-test firmware (boards/icebreaker/tests/board_selftest.c) -----------
+# Linked with linker/icebreaker.ld on the firmware base; with an NPU, the
+# firmware's NPU driver is compiled again for the board's target. Paths into
+# firmware/ are spelled out: firmware/rules.mk is parsed after this file.
+IB_FW_OBJ   := $(IB_OBJ)/fw
+IB_FW_ELF   := $(IB_OUT)/board-selftest.elf
+IB_FW_IMG   := $(IB_OUT)/board-selftest.img
+IB_FW_NPU   := $(if $(IB_NPU_SV),-DBOARD_NPU -I$(BUILD)/gen/$(IB_TARGET) -I$(BUILD)/gen -Ifirmware/npu)
+IB_FW_OBJS  := $(IB_FW_OBJ)/board_selftest.o $(if $(IB_NPU_SV),$(IB_FW_OBJ)/npu.o)
+IB_FW_GEN   := $(if $(IB_NPU_SV),$(BUILD)/gen/tessel_isa.h $(BUILD)/gen/$(IB_TARGET)/tessel_target.h)
+
+$(IB_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(wildcard firmware/base/*.h) $(IB_FW_GEN)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
+$(IB_FW_OBJ)/npu.o: firmware/npu/npu.c firmware/npu/npu.h $(wildcard firmware/base/*.h) $(IB_FW_GEN)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
+$(IB_FW_ELF): $(IB_FW_OBJS) $(BUILD)/firmware/crt0.o $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	  $(BUILD)/firmware/crt0.o $(IB_FW_OBJS) \
+	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
+$(IB_FW_IMG): $(IB_FW_ELF) $(FLASH_IMAGE)
+	$(call ib_fw_image,$<,$@)
+
+# ---- the bench: RTL and gate-level models of the board (board_tb.cpp) ------------
+# The RTL build gets the same parameters as the synthesis; the netlist has
+# them built in. -DNO_ICE40_DEFAULT_ASSIGNMENTS lets Verilator read yosys's
+# cell library (its port defaults are not Verilog it accepts).
+IB_TB_CPP   := $(IB_DIR)/board_tb.cpp
+IB_RTL_TB   := $(IB_OBJ)/rtl/board_tb
+IB_GATE_TB  := $(IB_OBJ)/gate/board_tb
+IB_CELLS    := $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
+IB_GPARAMS  := -GClksPerBit=$(IB_CPB) -GImemBytes=$(IB_IMEM) -GDmemBytes=$(IB_DMEM) -GDramBytes=$(IB_DRAM) \
+               -GFwFlash=$(shell printf %d $(IB_FL_FW)) -GPkgFlash=$(shell printf %d $(IB_FL_PKG))
+
+# ib_tb DIR, EXTRA-FLAGS, SOURCES: one Verilator build of the bench (one job).
+define ib_tb
+	@mkdir -p $(1)
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style $(2) --top-module icebreaker_top \
+	  --Mdir $(1) -o board_tb -CFLAGS "-std=c++17 -O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" \
+	  $(3) $(abspath $(IB_TB_CPP)) >$(1)/build.log 2>&1 || { tail -n 30 $(1)/build.log; exit 1; }
+endef
+$(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_DIR)/board.cfg
+	$(call ib_tb,$(@D),$(IB_DEFS) $(IB_GPARAMS),$(IB_SV))
+$(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP)
+	$(call ib_tb,$(@D),-DNO_ICE40_DEFAULT_ASSIGNMENTS -Wno-TIMESCALEMOD,$(abspath $(IB_NETLIST)) $(IB_CELLS))

@@ -1,0 +1,85 @@
+/* board_selftest.c: the first program a Tessel board runs (suite boards;
+ * also a bring-up check on real hardware: docs/boards.md). It is loaded from
+ * SPI flash into the board's RAM by the boot loader, so reaching main at all
+ * means the loader, the memory port and instruction fetch from it work.
+ * Then: UART output, a RAM pattern over every byte lane and burst, the
+ * iterative multiplier and divider, the machine timer, and, with an NPU
+ * (BOARD_NPU), a command stream through the firmware's NPU driver.
+ * Prints "PASS x"/"FAIL x" lines and exits 0 when all pass (the board's
+ * green LED goes out; red on failure). */
+#include <stdint.h>
+
+#include "tessel_fw.h"
+#ifdef BOARD_NPU
+#include "npu.h"
+#endif
+
+static int fails;
+
+static void check(int ok, const char *what) {
+  uart_puts(ok ? "PASS " : "FAIL ");
+  uart_puts(what);
+  uart_putc('\n');
+  if (!ok) fails++;
+}
+
+/* A RAM block in .bss (in SPRAM): written with byte, half and word stores,
+ * read back as words, so every byte lane of the 64-bit port is exercised. */
+static volatile uint8_t ram_block[1024] __attribute__((aligned(8)));
+
+static int ram_test(void) {
+  for (uint32_t i = 0; i < sizeof ram_block; i++) ram_block[i] = (uint8_t)(i * 7 + 3);
+  volatile uint16_t *h = (volatile uint16_t *)ram_block;
+  for (uint32_t i = 0; i < 64; i++) h[i] = (uint16_t)(0xA500u + i);
+  uint32_t bad = 0;
+  volatile uint32_t *w = (volatile uint32_t *)ram_block;
+  for (uint32_t i = 0; i < sizeof ram_block / 4; i++) {
+    uint32_t e = 0;
+    for (uint32_t b = 0; b < 4; b++) {
+      uint32_t k = 4 * i + b;
+      uint32_t v = k < 128 ? ((k & 1) ? 0xA5u : (uint8_t)(k / 2)) : (uint8_t)(k * 7 + 3);
+      e |= v << (8 * b);
+    }
+    if (w[i] != e) bad++;
+  }
+  return bad == 0;
+}
+
+/* Values the compiler cannot fold: the multiply and divide run on the core. */
+static volatile int32_t mul_a = -123457, mul_b = 98765, div_a = 1000000007, div_b = -97;
+
+int main(void) {
+  uart_puts("tessel board selftest\n");
+  check(1, "boot from flash: main reached");
+  check(ram_test(), "RAM byte/half/word lanes");
+  check(mul_a * mul_b == 691671283 && (int32_t)(((int64_t)mul_a * mul_b) >> 32) == -3,
+        "mul, mulh");
+  check(div_a / div_b == -10309278 && div_a % div_b == 41, "div, rem");
+  uint64_t t0 = timer_now();
+  for (volatile int i = 0; i < 100; i++) {
+  }
+  check(timer_now() > t0, "machine timer counts");
+#ifdef BOARD_NPU
+  int rc = npu_init();
+  check(rc == NPU_OK, "NPU present and built for this board's target");
+  if (rc == NPU_OK) {
+    static uint32_t s[4 * 3];
+    /* LOOP 20 { NOP } then one NOP: dispatcher, loop stack, DONE interrupt */
+    s[0] = TSL_OP_LOOP | 20u << 8 | 1u << 24;
+    s[4] = TSL_OP_NOP;
+    s[8] = TSL_OP_NOP;
+    npu_run_info_t info;
+    rc = npu_load_stream(0, s, 3);
+    if (rc == NPU_OK) rc = npu_set_window(0x80018000u, 4096);
+    if (rc == NPU_OK) rc = npu_run(0, 3, 1000000, &info);
+    check(rc == NPU_OK && info.err_code == 0, "NPU stream ends DONE through the interrupt");
+    s[4] = 0; /* an all-zero command: BAD_OPCODE at index 1 */
+    npu_load_stream(0, s, 3);
+    rc = npu_run(0, 3, 1000000, &info);
+    check(rc == NPU_ERR_HW && info.err_code == TSL_ERR_BAD_OPCODE && info.err_index == 1,
+          "NPU reports a bad command with its index");
+  }
+#endif
+  uart_puts(fails ? "selftest: FAIL\n" : "selftest: all passed\n");
+  return fails ? 1 : 0;
+}
