@@ -44,6 +44,18 @@ static int describe(const lower_tensor *t, const ir_node *n, uint8_t *layout, ui
   return 0;
 }
 
+/* Softmax before opset 13 (coerce2d): the input viewed as [outer, inner]
+ * around the axis, the softmax along inner. Fallback tensors are plain
+ * row-major, so the record may restate their shape. */
+static void coerce_2d(tpkg_fallback *f) {
+  int32_t ax = f->axis < 0 ? f->axis + f->in_rank : f->axis;
+  uint32_t outer = 1, inner = 1;
+  for (int32_t i = 0; i < f->in_rank; i++) *(i < ax ? &outer : &inner) *= f->in_dims[i];
+  for (int i = 0; i < (int)TPKG_MAX_RANK; i++) f->in_dims[i] = f->out_dims[i] = 0;
+  f->in_dims[0] = f->out_dims[0] = outer, f->in_dims[1] = f->out_dims[1] = inner;
+  f->in_rank = f->out_rank = 2, f->axis = 1;
+}
+
 static uint64_t node_macs(const ir_node *n) {
   if (n->op == IR_OP_QCONV) {
     const ir_value *w = n->in[1];
@@ -172,9 +184,19 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
       f->in_offset = (uint32_t)ti->dram, f->in_size = (uint32_t)ti->bytes;
       f->out_offset = (uint32_t)to->dram, f->out_size = (uint32_t)to->bytes;
       f->axis = (int32_t)ir_attr_int(k->node, "axis", k->fallback_op == LOWER_FB_SOFTMAX ? -1 : 1);
+      if (k->fallback_op == LOWER_FB_SOFTMAX && ir_attr_int(k->node, "coerce2d", 0)) coerce_2d(f);
       if (ti->v->quant.kind != IR_QUANT_NONE) f->in_scale = ti->v->quant.scale[0], f->in_zp = ti->v->quant.zero_point[0];
       if (to->v->quant.kind != IR_QUANT_NONE)
         f->out_scale = to->v->quant.scale[0], f->out_zp = to->v->quant.zero_point[0];
+      /* An ONNX QuantizeLinear/DequantizeLinear of the model carries its
+       * scale and zero point as inputs (per tensor: lower.c checks). */
+      if (k->node->n_in > 1 && k->node->in[1]->kind == IR_VALUE_CONST) {
+        const ir_node *n = k->node;
+        float sc = (float)ir_elem_f64(n->in[1]->dtype, n->in[1]->data, 0);
+        int32_t zp = n->n_in > 2 && n->in[2]->kind == IR_VALUE_CONST ? (int32_t)ir_elem_i64(n->in[2]->dtype, n->in[2]->data, 0) : 0;
+        if (k->fallback_op == LOWER_FB_QUANTIZE) f->out_scale = sc, f->out_zp = zp;
+        if (k->fallback_op == LOWER_FB_DEQUANTIZE) f->in_scale = sc, f->in_zp = zp;
+      }
       f->params[0] = (uint32_t)t->dim; /* the blocked layout's block */
       continue;
     }

@@ -59,3 +59,13 @@ BENCHES += run
 .PHONY: bench-run
 bench-run: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	bash tests/run/bench.sh $(BIN)/tessel tests/models $(BUILD)/bench/run
+
+# Every suite model that compiles, through the package, against the int8
+# reference: on the C model in make test, on the SoC in make bench.
+TEST_SUITES += run-suite
+BENCHES     += run-suite
+.PHONY: test-run-suite bench-run-suite
+test-run-suite: $(BIN)/tessel-asan
+	bash tests/run/suite.sh $(BUILD)/test-tmp/run-suite $(BIN)/tessel-asan model
+bench-run-suite: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
+	bash tests/run/suite.sh $(BUILD)/bench/run-suite $(BIN)/tessel rtl

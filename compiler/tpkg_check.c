@@ -272,6 +272,11 @@ static tpkg_err_code check_fallbacks(const tpkg_view *v, tpkg_error *err) {
     if (!range_ok(io, is, v->window.window_bytes)) return fail(err, TPKG_E_FALLBACK, "fallback input outside the DRAM window", i, io);
     if (!range_ok(oo, os, v->window.window_bytes)) return fail(err, TPKG_E_FALLBACK, "fallback output outside the DRAM window", i, oo);
     if (tpkg_rd16(r + TPKG_FB_RESERVED)) return fail(err, TPKG_E_FALLBACK, "reserved fallback bytes set", i, 0);
+    /* The scale a (de)quantisation divides or multiplies by: a positive
+     * finite f32, checked on its bits (no float arithmetic here). */
+    uint32_t sc = op == TPKG_OP_QUANTIZE ? tpkg_rd32(r + TPKG_FB_OUT_SCALE) : tpkg_rd32(r + TPKG_FB_IN_SCALE);
+    if ((op == TPKG_OP_QUANTIZE || op == TPKG_OP_DEQUANTIZE) && (sc == 0 || sc >= 0x7F800000u))
+      return fail(err, TPKG_E_FALLBACK, "fallback scale not a positive finite number", i, sc);
   }
   return TPKG_OK;
 }

@@ -727,6 +727,13 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
     if (p->unsupported) *p->unsupported = 1;
     return ir_node_error(d, n, "%s runs neither on the NPU nor as a firmware fallback yet", ir_op_name(n->op));
   }
+  /* The firmware's QuantizeLinear/DequantizeLinear take one scale and zero
+   * point (package FALLBACK record). */
+  if ((n->op == IR_OP_QUANTIZE || n->op == IR_OP_DEQUANTIZE) && n->n_in > 1 && ir_value_numel(n->in[1]) != 1) {
+    if (p->unsupported) *p->unsupported = 1;
+    return ir_node_error(d, n, "per-axis %s runs neither on the NPU nor as a firmware fallback yet",
+                         ir_op_name(n->op));
+  }
   k->kind = LOWER_K_FALLBACK;
   k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
   return 0;
