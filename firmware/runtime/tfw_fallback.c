@@ -134,10 +134,10 @@ float tfw_expf(float x) {
   return f32_from_bits((uint32_t)shift_rne64(e, (uint32_t)(40 - B))); /* subnormal (or 0) */
 }
 
-/* Round half to even of a finite f32 q to an integer, from its bits;
+/* Round half to even of a finite f32 (given as bits) to an integer;
  * magnitudes of 2^32 and more come back as +-2^32 (they saturate anyway). */
-static int64_t round_half_even(float q) {
-  uint32_t b = f32_to_bits(q), ex = (b >> 23) & 0xffu;
+static int64_t round_half_even(uint32_t b) {
+  uint32_t ex = (b >> 23) & 0xffu;
   uint64_t m = (b & 0x7fffffu) | 0x800000u, v;
   if (ex >= 159) v = 1ull << 32;          /* |q| >= 2^32: saturates */
   else if (ex >= 150) v = m << (ex - 150); /* an integer already */
@@ -146,14 +146,73 @@ static int64_t round_half_even(float q) {
   return b >> 31 ? -(int64_t)v : (int64_t)v;
 }
 
-int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
-  float q = x / scale;
+/* x / scale for quantisation, without libgcc's soft-float division (~150
+ * instructions on the RV32 core): for normal operands the quotient's
+ * mantissa comes from integer division by the scale's mantissa, through a
+ * reciprocal computed once per scale and one exact correction step, and is
+ * rounded to nearest even exactly as IEEE division rounds. Other operands
+ * (subnormal, inf, NaN) take the float division: same bits, rare. */
+typedef struct {
+  float scale;
+  uint32_t ms;    /* scale's 24-bit mantissa; 0: use the float division */
+  uint32_t recip; /* floor(2^55 / ms) in (2^31, 2^32); 0 when ms = 2^23 (a power of two) */
+  int32_t es;     /* scale's biased exponent */
+  uint32_t sign;  /* scale's sign bit */
+} fb_divisor;
+
+static void divisor_init(fb_divisor *d, float scale) {
+  uint32_t b = f32_to_bits(scale), e = (b >> 23) & 0xffu;
+  d->scale = scale;
+  d->ms = 0;
+  if (e == 0 || e == 255) return;
+  d->ms = (b & 0x7fffffu) | 0x800000u;
+  d->es = (int32_t)e;
+  d->sign = b & 0x80000000u;
+  d->recip = d->ms == 0x800000u ? 0 : (uint32_t)((1ull << 55) / d->ms);
+}
+
+/* The bits of x / scale correctly rounded, except that quotients below 0.25
+ * come back as +-0 and those of 2^32 or more as +-2^33: all round_half_even
+ * needs to give the same integer as the exact f32 quotient would. */
+static uint32_t quotient_bits(const fb_divisor *d, float x) {
+  uint32_t bx = f32_to_bits(x), ex = (bx >> 23) & 0xffu, sign = (bx & 0x80000000u) ^ d->sign;
+  if (!d->ms || ex == 255 || (ex == 0 && (bx & 0x7fffffu))) return f32_to_bits(x / d->scale);
+  if (ex == 0) return sign; /* +-0 / scale */
+  /* |x| / |s| = (mx / ms) * 2^(ex - es); with mx < ms one more quotient bit */
+  uint32_t mx = (bx & 0x7fffffu) | 0x800000u, sh = 24;
+  int32_t E = (int32_t)ex - d->es + 127; /* biased exponent of the quotient */
+  if (mx < d->ms) sh = 25, E--;
+  if (E <= 124) return sign;                 /* below 0.25 even rounded up */
+  if (E >= 159) return sign | (160u << 23);  /* 2^32 or more */
+  /* q2 = floor(mx * 2^sh / ms): 24 mantissa bits and a guard bit; rem for the sticky bit */
+  uint64_t num = (uint64_t)mx << sh, rem;
+  uint32_t q2;
+  if (!d->recip) {
+    q2 = (uint32_t)(num >> 23), rem = num & 0x7fffffu;
+  } else {
+    q2 = (uint32_t)(((uint64_t)mx * d->recip) >> (55 - sh)); /* floor, or one less */
+    rem = num - (uint64_t)q2 * d->ms;
+    if (rem >= d->ms) q2++, rem -= d->ms;
+  }
+  uint32_t q = q2 >> 1;
+  if ((q2 & 1) && (rem || (q & 1))) q++; /* to nearest, ties to even */
+  return sign | (((uint32_t)(E - 1) << 23) + q); /* a carry to 2^24 moves the exponent */
+}
+
+static int32_t quantize_with(const fb_divisor *d, float x, int32_t zp, int32_t lo, int32_t hi) {
+  uint32_t qb = quotient_bits(d, x);
   /* NaN gives the zero point; inf and |q| >= 2^32 saturate whatever the
    * int32 zero point (round_half_even pins them at +-2^32) */
-  int64_t v = (f32_to_bits(q) & 0x7fffffffu) > FB_INF_BITS ? zp : round_half_even(q) + zp;
+  int64_t v = (qb & 0x7fffffffu) > FB_INF_BITS ? zp : round_half_even(qb) + zp;
   if (v < lo) v = lo;
   if (v > hi) v = hi;
   return (int32_t)v;
+}
+
+int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
+  fb_divisor d;
+  divisor_init(&d, scale);
+  return quantize_with(&d, x, zp, lo, hi);
 }
 
 float tfw_dequantize(int32_t q, float scale, int32_t zp) {
@@ -311,12 +370,14 @@ static int32_t read_int(const uint8_t *p, uint32_t dtype) {
 
 static void run_quantize(const tpkg_fallback *f, const fb_side *in, const fb_side *out) {
   int32_t lo = out->dtype == TPKG_DT_U8 ? 0 : -128, hi = out->dtype == TPKG_DT_U8 ? 255 : 127;
+  fb_divisor dv;
+  divisor_init(&dv, f->out_scale);
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
   for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
     float x = rd_f32(in->base + cursor_slot(&ci) * 4u);
-    out->base[cursor_slot(&co)] = (uint8_t)tfw_quantize(x, f->out_scale, f->out_zp, lo, hi);
+    out->base[cursor_slot(&co)] = (uint8_t)quantize_with(&dv, x, f->out_zp, lo, hi);
   }
 }
 
