@@ -45,6 +45,7 @@ typedef struct cand {
   double pred;       /* the current (refit) model's prediction */
   int measured;      /* 0 not yet, 1 measured, -1 failed, 2 queued */
   uint64_t cycles;   /* measured */
+  int round;         /* the measurement round it was measured in (0, 1) */
 } cand;
 
 typedef struct task {
@@ -94,6 +95,8 @@ typedef struct tuner {
   int over_budget;
   int planned, done, failed, reused, records;
   tune_fit fit;
+  tune_fit fit1;          /* the refit after round 0, for the held-out figures */
+  int round;              /* the measurement round running */
   uint64_t default_total, on_total, off_total; /* end-to-end CYCLES (0: not measured) */
 } tuner;
 
@@ -443,6 +446,7 @@ static int measure(tuner *T, int ti, int ci, diag *d) {
     return 0;
   }
   k->c[ci].measured = 2;
+  k->c[ci].round = T->round;
   return launch(T, JOB_CAND, ti, ci, d);
 }
 
@@ -514,6 +518,7 @@ static int search(tuner *T, double fig[4], int *nfit, diag *d) {
     T->planned += left < want ? left : want;
   }
   for (int round = 0; round < 2; round++) {
+    T->round = round;
     const int quota = round == 0 ? n1 : want - n1;
     /* Round robin over tasks, so a time budget cuts every task alike. */
     int *sel = calloc((size_t)T->nt * (size_t)(quota + 1) + 1, sizeof *sel);
@@ -545,6 +550,7 @@ static int search(tuner *T, double fig[4], int *nfit, diag *d) {
     free(sel), free(nsel);
     drain(T);
     refit(T, &fig[0], &fig[1], &fig[2], &fig[3], nfit);
+    if (round == 0) T->fit1 = T->fit;
   }
   free(idx);
   return 0;
@@ -589,6 +595,28 @@ static void report(const tuner *T, const double fig[4], int nfit, double seconds
   printf("cost model: refit on %d measurements: mean abs error %.1f%% -> %.1f%%, Spearman %.3f -> %.3f "
          "(weights: %.3f x estimate + %.3f LOAD + %.3f EXEC + %.3f STORE busy)\n",
          nfit, 100 * fig[0], 100 * fig[1], fig[2], fig[3], T->fit.w[0], T->fit.w[1], T->fit.w[2], T->fit.w[3]);
+  /* Held out: the refit of round 0 against what round 1 measured. */
+  int nh = 0;
+  for (int i = 0; i < T->nt; i++)
+    for (int c = 0; c < T->t[i].nc; c++) nh += T->t[i].c[c].measured == 1 && T->t[i].c[c].round == 1;
+  double *y = calloc((size_t)nh + 1, sizeof *y), *pe = calloc((size_t)nh + 1, sizeof *pe);
+  double *pf = calloc((size_t)nh + 1, sizeof *pf);
+  if (nh >= 2 && y && pe && pf) {
+    int m = 0;
+    for (int i = 0; i < T->nt; i++)
+      for (int c = 0; c < T->t[i].nc; c++) {
+        const cand *cd = &T->t[i].c[c];
+        if (cd->measured != 1 || cd->round != 1) continue;
+        double x[TUNE_FIT_NF];
+        tune_fit_features(cd->est, cd->busy, x);
+        y[m] = (double)cd->cycles, pe[m] = (double)cd->est, pf[m] = tune_fit_predict(&T->fit1, x);
+        m++;
+      }
+    printf("cost model, held out (refit on round 1, tested on the %d measurements of round 2): mean abs error "
+           "%.1f%% -> %.1f%%, Spearman %.3f -> %.3f\n", m, 100 * tune_fit_mae(pe, y, (size_t)m),
+           100 * tune_fit_mae(pf, y, (size_t)m), tune_fit_spearman(pe, y, (size_t)m), tune_fit_spearman(pf, y, (size_t)m));
+  }
+  free(y), free(pe), free(pf);
   printf("log: %s (%d records written)\n", T->o->log, T->records);
 }
 
@@ -676,7 +704,7 @@ static void teardown(tuner *T) {
 }
 
 int tune_run(const tune_opts *o, diag *d) {
-  tuner T = {.o = o, .t0 = tune_now()};
+  tuner T = {.o = o, .t0 = tune_now(), .fit1 = tune_fit_identity()};
   double fig[4] = {0, 0, 1, 1};
   int nfit = 0, rc = setup(&T, d);
   if (!rc) rc = find_tasks(&T, d);
