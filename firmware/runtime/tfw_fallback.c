@@ -195,7 +195,9 @@ static uint32_t quotient_bits(const fb_divisor *d, float x) {
     if (rem >= d->ms) q2++, rem -= d->ms;
   }
   uint32_t q = q2 >> 1;
-  if ((q2 & 1) && (rem || (q & 1))) q++; /* to nearest, ties to even */
+  /* to nearest, ties to even (a quotient of two 24-bit mantissas is never
+   * exactly halfway, so the tie clause is for the reader, not for the data) */
+  if ((q2 & 1) && (rem || (q & 1))) q++;
   return sign | (((uint32_t)(E - 1) << 23) + q); /* a carry to 2^24 moves the exponent */
 }
 

@@ -130,6 +130,34 @@ static void test_quantize_all_magnitudes(void **state) {
   }
 }
 
+/* The integer division behind QUANTIZE equals IEEE f32 division followed
+ * by rounding, for operands of every class: random bit patterns, random
+ * normal scales, power-of-two scales, quotients near ties, extreme zero points. */
+static void test_quantize_equals_float_division(void **state) {
+  (void)state;
+  static const int32_t zps[4] = {0, INT32_MIN, INT32_MAX, -128};
+  for (int i = 0; i < 1000000; i++) {
+    float x, sc;
+    uint32_t mode = rnd() % 4;
+    if (mode == 0) {
+      x = from_bits(rnd()), sc = from_bits(rnd() & 0x7fffffffu);
+    } else {
+      sc = from_bits(0x00800000u + rnd() % 0x7e800000u);
+      if (i & 1) sc = from_bits(bits(sc) & 0xff800000u); /* a power of two */
+      float k = mode == 1 ? (float)((int32_t)(rnd() % 2000001) - 1000000) * 0.001f
+                : mode == 2 ? (float)((int32_t)(rnd() % 1201) - 600) * 0.5f /* ties */
+                            : from_bits(rnd() % 0x50000000u);
+      x = from_bits(bits(k * sc) + (uint32_t)((int32_t)(rnd() % 5) - 2)); /* a few ulp off */
+    }
+    int32_t zp = i & 3 ? zps[i % 4] : (int32_t)rnd();
+    float q = x / sc;
+    double want = isnan(q) ? zp : (double)nearbyintf(q) + zp;
+    want = want < INT32_MIN ? INT32_MIN : want > INT32_MAX ? INT32_MAX : want;
+    int32_t got = tfw_quantize(x, sc, zp, INT32_MIN, INT32_MAX);
+    if (got != (int32_t)want) fail_msg("x=%a scale=%a zp=%d: got %d want %.0f", (double)x, (double)sc, zp, got, want);
+  }
+}
+
 static void test_dequantize(void **state) {
   (void)state;
   assert_true(tfw_dequantize(5, 0.5f, 1) == 2.0f);
@@ -568,7 +596,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_quantize_ties),       cmocka_unit_test(test_quantize_saturation_inf_nan),
       cmocka_unit_test(test_quantize_matches_formula), cmocka_unit_test(test_quantize_all_magnitudes),
-      cmocka_unit_test(test_dequantize),
+      cmocka_unit_test(test_quantize_equals_float_division), cmocka_unit_test(test_dequantize),
       cmocka_unit_test(test_expf_sweep),          cmocka_unit_test(test_expf_special),
       cmocka_unit_test(test_softmax_rows),        cmocka_unit_test(test_layout_offset),
       cmocka_unit_test(test_relayout_all_pairs),  cmocka_unit_test(test_ops_through_window),
