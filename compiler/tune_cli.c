@@ -12,7 +12,7 @@
 static const char *const usage_tune =
     "usage: tessel tune MODEL.onnx [--target T] [--calib X.npy]... [--input X.npy] [--trials N] [--jobs J]\n"
     "                   [--log tune.jsonl] [--engine rtl|model] [--time-budget S] [--timeout S] [--resume]\n"
-    "                   [--seed N] [--workdir DIR] [--tessel PATH] [--no-progress]\n"
+    "                   [--seed N] [--explore N] [--workdir DIR] [--tessel PATH] [--no-progress]\n"
     "Searches a schedule per conv/matmul workload (docs/tuning.md): the cost model explores the\n"
     "knobs, the best candidates (the default always among them) are compiled and run as separate\n"
     "`tessel run` processes, J at a time; every measurement is a JSON line appended to the log.\n"
@@ -23,6 +23,8 @@ static const char *const usage_tune =
     "  --calib X.npy     calibration samples for a float model (as for compile)\n"
     "  --input X.npy     the input every measurement runs (default: the first calibration sample)\n"
     "  --trials N        measurements per task, the default schedule included (default 16)\n"
+    "  --explore N       cost-model lowerings before measuring: each prices one schedule of every\n"
+    "                    task (default 256; a task whose space is not larger is enumerated)\n"
     "  --jobs J          measurements at once (default 2)\n"
     "  --log FILE        the log to append to (default tune.jsonl)\n"
     "  --engine E        rtl: the cycle-accurate SoC (default); model: the NPU C model\n"
@@ -44,7 +46,8 @@ static int usage(const char *fmt, const char *arg) {
 /* Whether s is an option that takes a value. */
 static int valued(const char *s) {
   static const char *const names[] = {"--target", "--calib", "--input", "--trials", "--jobs", "-j", "--log",
-                                      "--engine", "--time-budget", "--timeout", "--seed", "--workdir", "--tessel"};
+                                      "--engine", "--time-budget", "--timeout", "--seed", "--workdir", "--tessel",
+                                      "--explore"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (!strcmp(s, names[i])) return 1;
   return 0;
@@ -84,6 +87,9 @@ int tune_main(int argc, char **argv) {
     } else if (!strcmp(s, "--trials")) {
       if (number(argv[++i], 1, 100000, 1, &x)) return usage("--trials '%s': expected a count >= 1", argv[i]);
       o.trials = (int)x;
+    } else if (!strcmp(s, "--explore")) {
+      if (number(argv[++i], 1, 100000, 1, &x)) return usage("--explore '%s': expected a count >= 1", argv[i]);
+      o.explore = (int)x;
     } else if (!strcmp(s, "--jobs") || !strcmp(s, "-j")) {
       if (number(argv[++i], 1, 256, 1, &x)) return usage("--jobs '%s': expected a count in [1, 256]", argv[i]);
       o.jobs = (int)x;

@@ -708,17 +708,9 @@ int tune_run(const tune_opts *o, diag *d) {
   double fig[4] = {0, 0, 1, 1};
   int nfit = 0, rc = setup(&T, d);
   if (!rc) rc = find_tasks(&T, d);
-  if (!rc) {
-    /* About 2 s of lowerings for the exploration (at least 24, at most 400). */
-    double t = tune_now();
-    diag scratch = {{0}};
-    for (int i = 0; i < T.nt; i++) T.t[i].active = 0;
-    rc = evaluate(&T, &scratch) ? diag_set(d, "%s", scratch.msg) : 0;
-    double per = tune_now() - t;
-    int lowerings = per > 0 ? (int)(2.0 / per) : 400;
-    lowerings = lowerings < 24 ? 24 : lowerings > 400 ? 400 : lowerings;
-    if (!rc) rc = explore(&T, lowerings, d);
-  }
+  /* A fixed number of lowerings (not a time): the same seed explores the
+   * same points on any machine, under any load. */
+  if (!rc) rc = explore(&T, o->explore > 0 ? o->explore : 256, d);
   /* The default package: every task's default at once, and the model's total. */
   int all_resumed = T.nt > 0;
   for (int i = 0; !rc && i < T.nt; i++) {

@@ -25,6 +25,7 @@ typedef struct tune_opts {
   int n_calib;
   const char *input;                  /* the measured input (.npy; NULL: the first calibration sample) */
   int trials;                         /* measurements per task, the default included */
+  int explore;                        /* cost-model lowerings for the exploration (0: 256) */
   int jobs;                           /* measurements at once */
   const char *log;                    /* JSON-lines log (appended) */
   const char *engine;                 /* rtl or model */
