@@ -38,5 +38,9 @@ $(TUNE_TEST_OBJ)/test-tune: tests/tune/test_tune.c $(COMPILER_LIB_OBJS_SAN)
 test-tune: $(BIN)/tessel-asan $(TUNE_TEST_OBJ)/test-tune $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	@bash tests/tune/run.sh $(BUILD)/test-tmp/tune $(BIN)/tessel-asan $(TUNE_TEST_OBJ)/test-tune
 
-bench-tune: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
-	@bash tests/tune/bench.sh $(BUILD)/bench-tmp/tune $(BIN)/tessel
+$(TUNE_TEST_OBJ)/fit-eval: tests/tune/fit_eval.c $(COMPILER_LIB_OBJS)
+	@mkdir -p $(@D)
+	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LIB_OBJS) -lprotobuf-c -lm
+
+bench-tune: $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
+	@bash tests/tune/bench.sh $(BUILD)/bench-tmp/tune $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval

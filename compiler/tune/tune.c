@@ -512,11 +512,6 @@ static int search(tuner *T, double fig[4], int *nfit, diag *d) {
   if (!idx) return diag_oom(d);
   const int want = T->o->trials - 1; /* besides the default */
   const int n1 = (want + 1) / 2;
-  T->planned = T->done + 1;
-  for (int i = 0; i < T->nt; i++) {
-    int left = T->t[i].nc - 1;
-    T->planned += left < want ? left : want;
-  }
   for (int round = 0; round < 2; round++) {
     T->round = round;
     const int quota = round == 0 ? n1 : want - n1;
@@ -711,6 +706,12 @@ int tune_run(const tune_opts *o, diag *d) {
   /* A fixed number of lowerings (not a time): the same seed explores the
    * same points on any machine, under any load. */
   if (!rc) rc = explore(&T, o->explore > 0 ? o->explore : 256, d);
+  /* The progress bar's total: the default package, the trials, level 2. */
+  T.planned = 3;
+  for (int i = 0; !rc && i < T.nt; i++) {
+    int left = T.t[i].nc - 1;
+    T.planned += left < o->trials - 1 ? left : o->trials - 1;
+  }
   /* The default package: every task's default at once, and the model's total. */
   int all_resumed = T.nt > 0;
   for (int i = 0; !rc && i < T.nt; i++) {
