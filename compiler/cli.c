@@ -18,6 +18,7 @@
 #include "ref_exec.h"
 #include "profile_cli.h"
 #include "run_cli.h"
+#include "tessel_rt.h"
 #include "tensor_dump.h"
 #include "compare_cli.h"
 #include "tpkg_inspect.h"
@@ -714,10 +715,13 @@ int cli_main(int argc, char **argv) {
     fputs(usage_main, stdout);
     return CLI_OK;
   }
-  if (!strcmp(cmd, "--version")) {
-    printf("tessel %s (ONNX opset %d-%d)\n", TESSEL_VERSION, ONNX_MIN_OPSET, ONNX_MAX_OPSET);
-    return CLI_OK;
-  }
+  /* --version anywhere: the tool and every format it reads or writes. */
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--version")) {
+      printf("tessel %s (ONNX opset %d-%d, package format %u, ISA %u, runtime %u)\n", TESSEL_VERSION, ONNX_MIN_OPSET,
+             ONNX_MAX_OPSET, TPKG_VERSION, TSL_ISA_VERSION, TFW_RUNTIME_VERSION);
+      return CLI_OK;
+    }
   if (!strcmp(cmd, "inspect")) return tpkg_inspect_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "profile")) return profile_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "run")) return run_main(argc - 1, argv + 1);

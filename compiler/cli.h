@@ -8,7 +8,7 @@
 
 enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_IMPLEMENTED = 3 };
 
-#define TESSEL_VERSION "0.1.0"
+/* TESSEL_VERSION comes from mk/common.mk (HOST_CFLAGS). */
 
 /* Runs the command line argv[0..argc-1]; returns the exit code. */
 int cli_main(int argc, char **argv);

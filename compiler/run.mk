@@ -50,7 +50,7 @@ $(RUN_TEST_OBJ)/fw-reject: tests/run/fw_reject.c $(COMPILER_LIB_OBJS_SAN)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lprotobuf-c -lm
 
-test-run: $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject $(BIN)/tessel-sim \
+test-run: $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject $(BIN)/tessel-sim $(BIN)/tessel-iss $(BIN)/tessel-npu-model $(BIN)/tsl-gen $(BIN)/npy-check \
           $(BUILD)/npu4/tessel-sim $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu4/tessel-fw.elf \
           $(BUILD)/firmware/npu8/tessel-fw.elf
 	bash tests/run/run.sh $(BUILD)/test-tmp/run $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject

@@ -3,7 +3,9 @@
 # Host C (compiler, simulator harness, C model, tools).
 HOST_CC      ?= gcc
 HOST_CXX     ?= g++
-HOST_CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE
+# The release every host tool prints with --version (one definition).
+TESSEL_VERSION := 0.1.0
+HOST_CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -DTESSEL_VERSION='"$(TESSEL_VERSION)"'
 HOST_CXXFLAGS:= -std=c++17 -O2 -g -Wall -Wextra -Werror
 # Host tests also run under AddressSanitizer and UBSan.
 SAN_FLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

@@ -74,6 +74,9 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return 0;
+    } else if (!strcmp(argv[i], "--version")) {
+      printf("tessel-iss %s (RV32IM, Zicsr)\n", TESSEL_VERSION);
+      return 0;
     } else if (!strcmp(argv[i], "--max-insns")) {
       if (i + 1 >= argc || parse_u64(argv[i + 1], &max_insns) != 0 || max_insns == 0) {
         fprintf(stderr, "tessel-iss: --max-insns needs a positive integer\n");

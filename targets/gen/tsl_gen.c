@@ -154,6 +154,10 @@ static int cmd_doc(const char *in, const char *out, int n) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+    printf("tsl-gen %s\n", TESSEL_VERSION);
+    return 0;
+  }
   if (argc < 4) return usage();
   char err[512];
   if (isa_parse(argv[2], &isa, err, sizeof err)) {

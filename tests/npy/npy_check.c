@@ -23,6 +23,10 @@ static void print_element(const npy_array *a, size_t i) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+    printf("npy-check %s\n", TESSEL_VERSION);
+    return 0;
+  }
   if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
     fprintf(argc < 2 ? stderr : stdout,
             "usage: npy-check [--values N] FILE.npy...\n"

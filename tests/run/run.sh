@@ -120,5 +120,10 @@ expect_fail firmware-target 1 "firmware .* is built for target hash" \
 expect_fail no-sim 1 "no simulator for target npu8" \
   "$tessel" run "$tmp/digits.tpkg" --sim "$tmp/nonexistent-sim" --input "$digits/digits_cnn.in0.npy"
 
+# 6. --version everywhere, one release number.
+t versions bash -c "v=\$('$tessel' --version | awk '{print \$2}'); for b in tessel-iss tessel-npu-model tsl-gen npy-check; do
+  '$bin'/\$b --version | grep -q \"^\$b \$v\" || exit 1; done; '$tessel' run --version | grep -q 'runtime 1' &&
+  '$build/npu8/tessel-sim' --version | grep -q 'target npu8 hash'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

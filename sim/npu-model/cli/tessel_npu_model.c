@@ -312,6 +312,10 @@ static int cmd_run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   if (argc < 2) return usage();
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("tessel-npu-model %s (ISA version %d)\n", TESSEL_VERSION, TSL_ISA_VERSION);
+    return 0;
+  }
   if (strcmp(argv[1], "asm") == 0) return argc == 4 ? cmd_asm(argv[2], argv[3]) : usage();
   if (strcmp(argv[1], "disasm") == 0) return argc == 3 ? cmd_disasm(argv[2]) : usage();
   if (strcmp(argv[1], "run") == 0) return cmd_run(argc - 2, argv + 2);
