@@ -31,30 +31,28 @@ module npu_array #(
   output      logic              out_valid_o,
   output      logic [Dim*32-1:0] out_o
 );
-  // bank b, row k (input channel k), lane n (output channel n): wb_q[(k*Dim + n)*8 +: 8]
+  // bank b, row k (input channel k), lane n (output channel n): wb_q[k][n*8 +: 8].
+  // Rows are written only when preloaded and the result register only when a
+  // row enters: an idle array costs the simulator nothing per cycle.
   localparam int unsigned RowBits = Dim * 8;
-  logic [Dim*RowBits-1:0] w0_d, w0_q, w1_d, w1_q;
+  logic [RowBits-1:0] w0_q [Dim];
+  logic [RowBits-1:0] w1_q [Dim];
   logic [Dim*32-1:0] out_d, out_q;
   logic              valid_q;
 
-  always_comb begin
-    w0_d = w0_q;
-    w1_d = w1_q;
-    if (wld_valid_i && !wld_bank_i) w0_d[32'(wld_row_i)*RowBits +: RowBits] = wld_data_i;
-    if (wld_valid_i && wld_bank_i) w1_d[32'(wld_row_i)*RowBits +: RowBits] = wld_data_i;
-  end
-
   // the multiply-accumulate: Dim x Dim int8 products per cycle
   logic [31:0] s;
+  logic [RowBits-1:0] wrow;
   always_comb begin
-    out_d = out_q;
+    out_d = '0;
     s     = '0;
+    wrow  = '0;
     if (in_valid_i) begin
       for (int n = 0; n < Dim; n++) begin
         s = in_base_i[n*32 +: 32];
         for (int k = 0; k < Dim; k++) begin
-          s = s + 32'($signed(in_row_i[k*8 +: 8]) *
-                      $signed(in_bank_i ? w1_q[(k*Dim + n)*8 +: 8] : w0_q[(k*Dim + n)*8 +: 8]));
+          wrow = in_bank_i ? w1_q[k] : w0_q[k];
+          s = s + 32'($signed(in_row_i[k*8 +: 8]) * $signed(wrow[n*8 +: 8]));
         end
         out_d[n*32 +: 32] = s;
       end
@@ -69,11 +67,12 @@ module npu_array #(
     end
   end
 
-  // data registers without reset (their contents are only used when valid)
+  // data registers without reset (their contents are only used when valid);
+  // written with enables, like a register file
   always_ff @(posedge clk_i) begin
-    out_q <= out_d;
-    w0_q  <= w0_d;
-    w1_q  <= w1_d;
+    if (in_valid_i) out_q <= out_d;
+    if (wld_valid_i && !wld_bank_i) w0_q[wld_row_i] <= wld_data_i;
+    if (wld_valid_i && wld_bank_i) w1_q[wld_row_i] <= wld_data_i;
   end
 
   assign out_valid_o = valid_q;

@@ -77,13 +77,16 @@ module npu_dispatch #(
   logic [31:0] eidx_d, eidx_q;
   logic [31:0] mcount_d, mcount_q, mkernel_d, mkernel_q;
   logic [127:0] w_q, w_d;
+  logic        w_we;
   logic [1:0]  qsel_d, qsel_q;
   logic [225:0] ent_d, ent_q;
+  logic        ent_we;
   logic        ls_d, ls_q;                          // an LSTRIDE waits for its LOOP
   logic [15:0] ls_idx_d, ls_idx_q;
   s64_t        ls_g_d, ls_g_q, ls_h_d, ls_h_q;
-  logic [127:0] cfg_d [5];
   logic [127:0] cfg_q [5];                          // CFG_LOAD, CFG_EXEC, CFG_VEC, CFG_STORE, CFG_EPI
+  logic [4:0]   cfg_we;                             // written with cfg_d (START clears all five)
+  logic [127:0] cfg_d;
   logic        dl_d, dl_q;                          // deadlock condition seen last cycle
 
   // ---- loop stack ---------------------------------------------------------------
@@ -91,24 +94,30 @@ module npu_dispatch #(
   localparam int unsigned Li = (LoopDepth > 1) ? $clog2(LoopDepth) : 1;  // level index
   localparam int unsigned LoopSlots = 1 << Li;
   logic [Lw-1:0] depth_d, depth_q;
-  logic [15:0] lstart_d [LoopSlots];
+  // Levels are written with enables (a LOOP opens one, an iteration bumps its
+  // count), not copied every cycle: the stack is most of the dispatcher's state.
   logic [15:0] lstart_q [LoopSlots];
-  logic [15:0] lend_d [LoopSlots];
   logic [15:0] lend_q [LoopSlots];
-  logic [15:0] lcount_d [LoopSlots];
   logic [15:0] lcount_q [LoopSlots];
-  logic [15:0] liter_d [LoopSlots];
   logic [15:0] liter_q [LoopSlots];
-  s64_t        lstride_d [LoopSlots][8];
   s64_t        lstride_q [LoopSlots][8];
-  s64_t        lsaved_d [LoopSlots][8];
   s64_t        lsaved_q [LoopSlots][8];
+  logic        lpush;                               // a LOOP opens level depth_q
+  logic [15:0] lpush_start, lpush_end, lpush_count;
+  s64_t        lpush_stride [8];
+  s64_t        lpush_saved [8];
+  logic        liter_we;                            // level liter_lvl's iteration := liter_d
+  logic [Li-1:0] liter_lvl;
+  logic [15:0] liter_d;
   s64_t        off_d [8];
   s64_t        off_q [8];
 
   // ---- MARK record writer -------------------------------------------------------------
-  logic [RecBits-1:0]   rec_d, rec_q;               // record shifted to its offset in the first beat
-  logic [RecBits/8-1:0] recm_d, recm_q;
+  // The counters are snapshot at the MARK; each beat's data and strobes are
+  // cut from the record shifted to its offset only while it is written.
+  logic [NCnt*64-1:0] snap_q;
+  logic        snap_we;
+  logic [2:0]  roff_d, roff_q;                      // the record's offset in its first beat
   logic [31:0] rbase_d, rbase_q;
   logic [4:0]  rbeat_d, rbeat_q, rnb_d, rnb_q;
   logic        rreq_d, rreq_q, rw_d, rw_q;
@@ -155,13 +164,16 @@ module npu_dispatch #(
     dl_index  = !idle_i[0] ? blocked_index_i[15:0] : !idle_i[1] ? blocked_index_i[31:16] : blocked_index_i[47:32];
   end
 
-  // the MARK record: kernel, MARK_COUNT, then every counter, all 64-bit LE
-  logic [RecBytes*8-1:0] record;
-  // built only in StMarkWait, where it is latched
-  always_comb begin
-    record = '0;
-    if (state_q == StMarkWait) record = {counters_i, 32'd0, mcount_q + 32'd1, 48'd0, w_q[23:8]};
-  end
+  // The MARK record: kernel, MARK_COUNT, then every counter, all 64-bit LE,
+  // at byte offset off of its first beat; returns beat b's {strobes, data}.
+  function automatic logic [71:0] rec_beat(logic [NCnt*64-1:0] cnt, logic [31:0] count,
+                                           logic [15:0] kernel, logic [2:0] off, logic [4:0] b);
+    logic [RecBits-1:0]   r;
+    logic [RecBits/8-1:0] m;
+    r = {64'd0, cnt, 32'd0, count, 48'd0, kernel} << (8 * off);
+    m = {8'd0, {RecBytes{1'b1}}} << off;
+    rec_beat = {m[8*32'(b) +: 8], r[64*32'(b) +: 64]};
+  endfunction
 
   always_comb begin
     state_d   = state_q;
@@ -170,29 +182,33 @@ module npu_dispatch #(
     eidx_d    = eidx_q;
     mcount_d  = mcount_q;
     mkernel_d = mkernel_q;
-    w_d       = w_q;
+    w_d       = cmd_rdata_i;
+    w_we      = 1'b0;
     qsel_d    = qsel_q;
-    ent_d     = ent_q;
+    ent_d     = '0;
+    ent_we    = 1'b0;
     ls_d      = ls_q;
     ls_idx_d  = ls_idx_q;
     ls_g_d    = ls_g_q;
     ls_h_d    = ls_h_q;
     dl_d      = 1'b0;
     depth_d   = depth_q;
-    for (int k = 0; k < 5; k++) cfg_d[k] = cfg_q[k];
-    for (int l = 0; l < LoopSlots; l++) begin
-      lstart_d[l] = lstart_q[l];
-      lend_d[l]   = lend_q[l];
-      lcount_d[l] = lcount_q[l];
-      liter_d[l]  = liter_q[l];
-      for (int k = 0; k < 8; k++) begin
-        lstride_d[l][k] = lstride_q[l][k];
-        lsaved_d[l][k]  = lsaved_q[l][k];
-      end
+    cfg_we    = '0;
+    cfg_d     = w_q;
+    lpush       = 1'b0;
+    lpush_start = '0;
+    lpush_end   = '0;
+    lpush_count = '0;
+    for (int k = 0; k < 8; k++) begin
+      lpush_stride[k] = '0;
+      lpush_saved[k]  = '0;
     end
+    liter_we  = 1'b0;
+    liter_lvl = Li'(top);
+    liter_d   = '0;
     for (int k = 0; k < 8; k++) off_d[k] = off_q[k];
-    rec_d    = rec_q;
-    recm_d   = recm_q;
+    snap_we  = 1'b0;
+    roff_d   = roff_q;
     rbase_d  = rbase_q;
     rbeat_d  = rbeat_q;
     rnb_d    = rnb_q;
@@ -210,8 +226,10 @@ module npu_dispatch #(
     stall_mark_o  = 1'b0;
     mark_active_o = 1'b0;
     dma_req_addr_o  = rbase_q + {24'd0, rbeat_q, 3'd0};
-    dma_w_data_o    = rec_q[64*32'(rbeat_q) +: 64];
-    dma_w_strb_o    = recm_q[8*32'(rbeat_q) +: 8];
+    {dma_w_strb_o, dma_w_data_o} = '0;
+    // MARK_COUNT was counted when the record was started
+    if (state_q == StMarkWrite)
+      {dma_w_strb_o, dma_w_data_o} = rec_beat(snap_q, mcount_q, w_q[23:8], roff_q, rbeat_q);
     abort_now = abort_i && state_q != StIdle && state_q != StErrDrain &&
                 state_q != StMarkWrite && state_q != StMarkB;
     if (dma_b_valid_i) routst_d = routst_d - 6'd1;
@@ -227,7 +245,8 @@ module npu_dispatch #(
           mkernel_d = '0;
           ls_d      = 1'b0;
           depth_d   = '0;
-          for (int k = 0; k < 5; k++) cfg_d[k] = '0;
+          cfg_we    = '1;
+          cfg_d     = '0;
           for (int k = 0; k < 8; k++) off_d[k] = '0;
           if (stream_base_i[3:0] != 4'd0 ||
               {32'd0, stream_base_i} + {28'd0, stream_len_i, 4'd0} > 64'(CmdSramBytes)) begin
@@ -243,7 +262,8 @@ module npu_dispatch #(
       StAdvance: begin
         if (depth_q != '0 && pc_q == lend_q[Li'(top)]) begin
           if (liter_q[Li'(top)] + 16'd1 < lcount_q[Li'(top)]) begin
-            liter_d[Li'(top)] = liter_q[Li'(top)] + 16'd1;
+            liter_we     = 1'b1;
+            liter_d      = liter_q[Li'(top)] + 16'd1;
             pc_d         = lstart_q[Li'(top)];
             for (int k = 0; k < 8; k++) off_d[k] = off_q[k] + lstride_q[Li'(top)][k];
           end else begin
@@ -265,7 +285,7 @@ module npu_dispatch #(
       end
 
       StFetch: begin
-        w_d     = cmd_rdata_i;
+        w_we    = 1'b1;
         state_d = StCheck;
       end
 
@@ -291,19 +311,22 @@ module npu_dispatch #(
                 err_d   = tessel_isa_pkg::ErrLoop;
                 state_d = StErrDrain;
               end else begin
-                lstart_d[Li'(depth_q)] = pc_q + 16'd1;
-                lend_d[Li'(depth_q)]   = body_end;
-                lcount_d[Li'(depth_q)] = w_q[23:8];
-                liter_d[Li'(depth_q)]  = '0;
-                lstride_d[Li'(depth_q)][0] = 64'($signed(w_q[63:32]));
-                lstride_d[Li'(depth_q)][1] = 64'($signed(w_q[79:64]));
-                lstride_d[Li'(depth_q)][2] = 64'($signed(w_q[95:80]));
-                lstride_d[Li'(depth_q)][3] = 64'($signed(w_q[111:96]));
-                lstride_d[Li'(depth_q)][4] = 64'($signed(w_q[119:112]));
-                lstride_d[Li'(depth_q)][5] = 64'($signed(w_q[127:120]));
-                lstride_d[Li'(depth_q)][6] = ls_q ? ls_g_q : 64'sd0;
-                lstride_d[Li'(depth_q)][7] = ls_q ? ls_h_q : 64'sd0;
-                for (int k = 0; k < 8; k++) lsaved_d[Li'(depth_q)][k] = off_q[k];
+                lpush       = 1'b1;
+                lpush_start = pc_q + 16'd1;
+                lpush_end   = body_end;
+                lpush_count = w_q[23:8];
+                liter_we    = 1'b1;
+                liter_lvl   = Li'(depth_q);
+                liter_d     = '0;
+                lpush_stride[0] = 64'($signed(w_q[63:32]));
+                lpush_stride[1] = 64'($signed(w_q[79:64]));
+                lpush_stride[2] = 64'($signed(w_q[95:80]));
+                lpush_stride[3] = 64'($signed(w_q[111:96]));
+                lpush_stride[4] = 64'($signed(w_q[119:112]));
+                lpush_stride[5] = 64'($signed(w_q[127:120]));
+                lpush_stride[6] = ls_q ? ls_g_q : 64'sd0;
+                lpush_stride[7] = ls_q ? ls_h_q : 64'sd0;
+                for (int k = 0; k < 8; k++) lpush_saved[k] = off_q[k];
                 depth_d = depth_q + Lw'(1);
                 ls_d    = 1'b0;
                 pc_d    = pc_q + 16'd1;
@@ -338,14 +361,15 @@ module npu_dispatch #(
                 state_d = StErrDrain;
               end else begin
                 unique case (op)
-                  tessel_isa_pkg::OpCfgLoad:  cfg_d[0] = w_q;
-                  tessel_isa_pkg::OpCfgExec:  cfg_d[1] = w_q;
-                  tessel_isa_pkg::OpCfgVec:   cfg_d[2] = w_q;
-                  tessel_isa_pkg::OpCfgStore: cfg_d[3] = w_q;
-                  tessel_isa_pkg::OpCfgEpi:   cfg_d[4] = w_q;
+                  tessel_isa_pkg::OpCfgLoad:  cfg_we[0] = 1'b1;
+                  tessel_isa_pkg::OpCfgExec:  cfg_we[1] = 1'b1;
+                  tessel_isa_pkg::OpCfgVec:   cfg_we[2] = 1'b1;
+                  tessel_isa_pkg::OpCfgStore: cfg_we[3] = 1'b1;
+                  tessel_isa_pkg::OpCfgEpi:   cfg_we[4] = 1'b1;
                   default: ;
                 endcase
                 qsel_d  = (op[7:4] == 4'h1) ? 2'd0 : (op[7:4] == 4'h2) ? 2'd1 : 2'd2;
+                ent_we  = 1'b1;
                 ent_d   = {pc_q, chk_side, chk_eff};
                 state_d = StEnq;
               end
@@ -376,8 +400,8 @@ module npu_dispatch #(
           state_d   = StAdvance;
           if (w_q[24]) begin
             rbase_d  = dram_base_i + 32'(mark_dram) ;
-            rec_d    = {64'd0, record} << (8 * rbase_d[2:0]);
-            recm_d   = {8'd0, {RecBytes{1'b1}}} << rbase_d[2:0];
+            snap_we  = 1'b1;
+            roff_d   = rbase_d[2:0];
             rbase_d  = {rbase_d[31:3], 3'd0};
             rnb_d    = (dram_base_i[2:0] + mark_dram[2:0] == 3'd0) ? 5'd24 : 5'd25;
             rbeat_d  = '0;
@@ -479,26 +503,26 @@ module npu_dispatch #(
   end
 
   always_ff @(posedge clk_i) begin
-    w_q      <= w_d;
+    if (w_we) w_q <= w_d;
     qsel_q   <= qsel_d;
-    ent_q    <= ent_d;
+    if (ent_we) ent_q <= ent_d;
     ls_idx_q <= ls_idx_d;
     ls_g_q   <= ls_g_d;
     ls_h_q   <= ls_h_d;
-    for (int k = 0; k < 5; k++) cfg_q[k] <= cfg_d[k];
-    for (int l = 0; l < LoopSlots; l++) begin
-      lstart_q[l] <= lstart_d[l];
-      lend_q[l]   <= lend_d[l];
-      lcount_q[l] <= lcount_d[l];
-      liter_q[l]  <= liter_d[l];
+    for (int k = 0; k < 5; k++) if (cfg_we[k]) cfg_q[k] <= cfg_d;
+    if (lpush) begin
+      lstart_q[Li'(depth_q)] <= lpush_start;
+      lend_q[Li'(depth_q)]   <= lpush_end;
+      lcount_q[Li'(depth_q)] <= lpush_count;
       for (int k = 0; k < 8; k++) begin
-        lstride_q[l][k] <= lstride_d[l][k];
-        lsaved_q[l][k]  <= lsaved_d[l][k];
+        lstride_q[Li'(depth_q)][k] <= lpush_stride[k];
+        lsaved_q[Li'(depth_q)][k]  <= lpush_saved[k];
       end
     end
+    if (liter_we) liter_q[liter_lvl] <= liter_d;
     for (int k = 0; k < 8; k++) off_q[k] <= off_d[k];
-    rec_q   <= rec_d;
-    recm_q  <= recm_d;
+    if (snap_we) snap_q <= counters_i;
+    roff_q  <= roff_d;
     rbase_q <= rbase_d;
     rbeat_q <= rbeat_d;
     rnb_q   <= rnb_d;

@@ -67,6 +67,7 @@ module npu_exec #(
   logic [2:0]  sy_q, sx_q, dy_q, dx_q;
   logic [9:0]  in_h_q, in_w_q;
   logic [127:0] cfg_d, cfg_q;
+  logic         cfg_we, cmd_we;                     // configuration / command latched
 
   assign out_pitch_q = cfg_q[27:12];
   assign kh_q        = cfg_q[39:32];
@@ -83,10 +84,16 @@ module npu_exec #(
   assign cb_stride_q = cfg_q[127:112];
 
   // ---- command fields (MATMUL and DWCONV share the layout) -----------------
+  // whole commands are latched; the unit reads some fields
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [127:0] cmd_d, cmd_q;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic         accum_q;
   logic [9:0]   oh_q, ow_q;
+  // whole commands are latched; the unit reads some fields
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [81:0]  side_d, side_q;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic signed [33:0] in_q;
   logic [15:0]  wgt_q, acc_q;
   logic signed [23:0] ix0_q;
@@ -125,7 +132,8 @@ module npu_exec #(
   logic        s1_first_d, s1_first_q, s1_last_d, s1_last_q;
   logic [AAw-1:0] s1_addr_d, s1_addr_q, s2_addr_d, s2_addr_q;
   logic        dww_d, dww_q;
-  logic [Dim*32-1:0] dwsum_d, dwsum_q;
+  logic [Dim*32-1:0] dwsum_d, dwsum_q;             // written only while a DW tap is in c1
+  logic        dwsum_we;
   logic        arr_valid;
   logic        dw_mode_d, dw_mode_q;                // c1 belongs to a DWCONV
   assign dw_mode_d = (state_d == StDw) || (state_q == StDw);
@@ -151,9 +159,11 @@ module npu_exec #(
   always_comb begin
     base       = '0;
     state_d    = state_q;
-    cfg_d      = cfg_q;
-    cmd_d      = cmd_q;
-    side_d     = side_q;
+    cfg_d      = clr_i ? '0 : cmd_i;
+    cfg_we     = clr_i;
+    cmd_d      = cmd_i;
+    side_d     = cmd_side_i;
+    cmd_we     = 1'b0;
     pass_d     = pass_q;
     npass_d    = npass_q;
     ky_d       = ky_q;
@@ -186,7 +196,8 @@ module npu_exec #(
     s1_addr_d  = AAw'(aline_q + 24'(x_q));
     s2_addr_d  = s1_addr_q;
     dww_d      = 1'b0;
-    dwsum_d    = dwsum_q;
+    dwsum_d    = '0;
+    dwsum_we   = 1'b0;
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
     spad_a_re_o     = 1'b0;
@@ -215,11 +226,11 @@ module npu_exec #(
         if (cmd_valid_i) begin
           unique case (cmd_i[7:0])
             tessel_isa_pkg::OpCfgExec: begin
-              cfg_d  = cmd_i;
+              cfg_we = 1'b1;
               done_o = 1'b1;
             end
             tessel_isa_pkg::OpMatmul, tessel_isa_pkg::OpDwconv: begin
-              cmd_d   = cmd_i;
+              cmd_we  = 1'b1;
               pass_d  = '0;
               ky_d    = '0;
               kx_d    = '0;
@@ -227,7 +238,6 @@ module npu_exec #(
               y_d     = '0;
               x_d     = '0;
               aline_d = 24'(cmd_i[79:64]);
-              side_d  = cmd_side_i;
               pbase_d = $signed(cmd_side_i[81:48]);
               piy_d   = $signed(cmd_side_i[47:24]);
               pix_d   = $signed(cmd_side_i[23:0]);
@@ -389,6 +399,7 @@ module npu_exec #(
 
     // DW: c1 sums the lane products; the last tap of a pixel writes in c2
     if (s1_q && dw_mode_q) begin
+      dwsum_we = 1'b1;
       for (int n = 0; n < Dim; n++) begin
         base = s1_first_q ? (s1_rd_q ? acc_rdata_i[n*32 +: 32] : 32'd0) : dwsum_q[n*32 +: 32];
         dwsum_d[n*32 +: 32] = base + 32'($signed(s1_in_q ? spad_a_rdata_i[n*8 +: 8] : pad_q) *
@@ -460,7 +471,7 @@ module npu_exec #(
       dw_mode_q <= 1'b0;
     end else begin
       state_q   <= state_d;
-      cfg_q     <= clr_i ? '0 : cfg_d;
+      if (cfg_we) cfg_q <= cfg_d;
       full_q    <= full_d;
       plw_q     <= plw_d;
       s1_q      <= s1_d;
@@ -470,8 +481,10 @@ module npu_exec #(
   end
 
   always_ff @(posedge clk_i) begin
-    cmd_q      <= cmd_d;
-    side_q     <= side_d;
+    if (cmd_we) begin
+      cmd_q  <= cmd_d;
+      side_q <= side_d;
+    end
     pass_q     <= pass_d;
     npass_q    <= npass_d;
     ky_q       <= ky_d;
@@ -500,7 +513,7 @@ module npu_exec #(
     s1_last_q  <= s1_last_d;
     s1_addr_q  <= s1_addr_d;
     s2_addr_q  <= s2_addr_d;
-    dwsum_q    <= dwsum_d;
+    if (dwsum_we) dwsum_q <= dwsum_d;
   end
 endmodule
 

@@ -59,9 +59,14 @@ module npu_load #(
 );
   localparam int unsigned StageBeats = (9 * Dim + 14) / 8;   // a PARAM row at any offset
   localparam int unsigned Qw = $clog2(Inflight);
+  localparam int unsigned Sw = $clog2(StageBeats);
 
   // ---- configuration and command --------------------------------------------
+  // whole commands / PARAM rows are latched; the unit reads some fields
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [127:0] cfg_d, cfg_q, cmd_d, cmd_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic         cfg_we, cmd_we;                      // written with enables, not every cycle
   logic [31:0] stride_x, stride_y, stride_z;
   assign stride_x = cfg_q[63:32];
   assign stride_y = cfg_q[95:64];
@@ -132,28 +137,42 @@ module npu_load #(
   assign {h_pad, h_beats, h_off, h_row} = dq_q[dq_rp_q];
 
   // ---- assembler -----------------------------------------------------------------
-  logic [StageBeats*64-1:0] stage_d, stage_q;
+  // the beats of the head row, written one at a time (a register file)
+  logic [63:0] stage_q [StageBeats];
+  logic        stage_we;
   logic [4:0]  beat_d, beat_q;
   logic        full_d, full_q;                       // the head row's bytes are all in
   logic [Dim*72-1:0] rowbytes;
+  logic row_ready, row_written;
+  // The row is formatted only while it is offered (row_ready): the shift of
+  // the whole stage is the widest thing this unit computes.
   always_comb begin
-    shifted  = stage_q >> (8 * h_off);
-    rowbytes = shifted[Dim*72-1:0];
-    for (int n = 0; n < Dim; n++) begin
-      spad_wdata_o[n*8 +: 8]  = (h_pad || 5'(n) >= n0) ? pad : rowbytes[n*8 +: 8];
-      acc_wdata_o[n*32 +: 32] = (h_pad || 5'(n) >= n0) ? 32'($signed(pad)) : rowbytes[n*32 +: 32];
+    shifted       = '0;
+    rowbytes      = '0;
+    spad_wdata_o  = '0;
+    acc_wdata_o   = '0;
+    param_wdata_o = '0;
+    if (row_ready) begin
+      for (int b = 0; b < StageBeats; b++) shifted[b*64 +: 64] = stage_q[b];
+      shifted  = shifted >> (8 * h_off);
+      rowbytes = shifted[Dim*72-1:0];
+      for (int n = 0; n < Dim; n++) begin
+        spad_wdata_o[n*8 +: 8]  = (h_pad || 5'(n) >= n0) ? pad : rowbytes[n*8 +: 8];
+        acc_wdata_o[n*32 +: 32] = (h_pad || 5'(n) >= n0) ? 32'($signed(pad)) : rowbytes[n*32 +: 32];
+      end
+      param_wdata_o = rowbytes;
     end
-    param_wdata_o = rowbytes;
   end
 
   // a request never waits for ready (its own block: the port's ready may
   // depend on valid)
   always_comb dma_req_valid_o = split_q || (gen_q && dq_cnt_q != (Qw+1)'(Inflight) && !is_pad);
 
-  logic row_ready, row_written;
   always_comb begin
-    cfg_d    = cfg_q;
-    cmd_d    = cmd_q;
+    cfg_d    = clr_i ? '0 : cmd_i;
+    cfg_we   = clr_i;
+    cmd_d    = cmd_i;
+    cmd_we   = 1'b0;
     gen_d    = gen_q;
     x_d      = x_q;
     y_d      = y_q;
@@ -162,7 +181,7 @@ module npu_load #(
     split_d  = split_q;
     saddr_d  = saddr_q;
     sbeats_d = sbeats_q;
-    stage_d  = stage_q;
+    stage_we = 1'b0;
     beat_d   = beat_q;
     full_d   = full_q;
     dq_push  = 1'b0;
@@ -183,11 +202,11 @@ module npu_load #(
       if (cmd_valid_i) begin
         unique case (cmd_i[7:0])
           tessel_isa_pkg::OpCfgLoad: begin
-            cfg_d  = cmd_i;
+            cfg_we = 1'b1;
             done_o = 1'b1;
           end
           tessel_isa_pkg::OpLoad: begin
-            cmd_d  = cmd_i;
+            cmd_we = 1'b1;
             gen_d  = 1'b1;
             x_d    = '0;
             y_d    = '0;
@@ -231,7 +250,7 @@ module npu_load #(
     // assembler: collect the head row's beats
     dma_r_ready_o = (dq_cnt_q != '0) && !h_pad && !full_q;
     if (dma_r_valid_i && dma_r_ready_o) begin
-      stage_d[64*32'(beat_q) +: 64] = dma_r_data_i;
+      stage_we = 1'b1;
       beat_d = beat_q + 5'd1;
       if (beat_q == h_beats - 5'd1) begin
         beat_d = '0;
@@ -274,7 +293,7 @@ module npu_load #(
       dq_wp_q  <= '0;
       dq_rp_q  <= '0;
     end else begin
-      cfg_q    <= clr_i ? '0 : cfg_d;
+      if (cfg_we) cfg_q <= cfg_d;
       gen_q    <= gen_d;
       split_q  <= split_d;
       full_q   <= full_d;
@@ -286,14 +305,14 @@ module npu_load #(
   end
 
   always_ff @(posedge clk_i) begin
-    cmd_q    <= cmd_d;
+    if (cmd_we) cmd_q <= cmd_d;
     x_q      <= x_d;
     y_q      <= y_d;
     z_q      <= z_d;
     drow_q   <= drow_d;
     saddr_q  <= saddr_d;
     sbeats_q <= sbeats_d;
-    stage_q  <= stage_d;
+    if (stage_we) stage_q[Sw'(beat_q)] <= dma_r_data_i;
     if (dq_push) dq_q[dq_wp_q] <= dq_wdata;
   end
 endmodule

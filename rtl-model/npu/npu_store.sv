@@ -69,7 +69,13 @@ module npu_store #(
   state_e state_d, state_q;
 
   // ---- configuration ---------------------------------------------------------
+  // whole commands / PARAM rows are latched; the unit reads some fields
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [127:0] cs_d, cs_q, ce_d, ce_q, cmd_d, cmd_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  // The wide registers are written with enables, so an idle unit does not
+  // copy them every cycle (the simulator evaluates every block every cycle).
+  logic         cs_we, ce_we, cmd_we, seen_we, set_we, prm_we, v_we, sh_we, setup_act;
   logic [15:0]  src_pitch, spad_pitch;
   logic [31:0]  stride_x, stride_y;
   logic [2:0]   pool_k, pool_s, pool_pt, pool_pl;
@@ -119,7 +125,10 @@ module npu_store #(
   logic [255:0] exm_d, exm_q;                        // columns of line ex_sy seen on earlier lines
   logic [8:0]  exy_d, exy_q, exd_d, exd_q;
   logic [16:0] ext_d, ext_q;                         // distinct rows so far
+  // whole commands / PARAM rows are latched; the unit reads some fields
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [Dim*72-1:0] prm_d, prm_q;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic        t1_d, t1_q, t1_in_d, t1_in_q;
   logic        any_d, any_q;
   logic [Dim*32-1:0] v_d, v_q;                      // reduced pixel value per lane (int32)
@@ -210,30 +219,40 @@ module npu_store #(
   always_comb begin
     ncols    = '0;
     state_d  = state_q;
-    cs_d     = cs_q;
-    ce_d     = ce_q;
-    cmd_d    = cmd_q;
+    cs_d     = clr_i ? '0 : cmd_i;
+    ce_d     = cs_d;
+    cs_we    = clr_i;
+    ce_we    = clr_i;
+    cmd_d    = cmd_i;
+    cmd_we   = 1'b0;
     y_d      = y_q;
     x_d      = x_q;
     i_d      = i_q;
     j_d      = j_q;
-    seen_d   = seen_q;
+    // setup state (lines, columns, exact count): held only while set up
+    setup_act = (state_q == StLines) || (state_q == StCols) || (state_q == StExact);
+    seen_we  = setup_act;
+    set_we   = setup_act;
+    seen_d   = setup_act ? seen_q : '0;
     nlines_d = nlines_q;
-    ly_d     = ly_q;
-    lx_d     = lx_q;
-    exm_d    = exm_q;
+    ly_d     = setup_act ? ly_q : '0;
+    lx_d     = setup_act ? lx_q : '0;
+    exm_d    = setup_act ? exm_q : '0;
     exy_d    = exy_q;
     exd_d    = exd_q;
     ext_d    = ext_q;
-    prm_d    = prm_q;
+    prm_d    = param_rdata_i;               // PARAM row read in StParam
+    prm_we   = prm_cap_q;
     t1_d     = 1'b0;
     t1_in_d  = tap_in;
     any_d    = any_q;
-    v_d      = v_q;
+    v_d      = '0;
+    v_we     = 1'b0;
     beat_d   = beat_q;
     nbeats_d = nbeats_q;
-    sh_d     = sh_q;
-    shm_d    = shm_q;
+    sh_d     = '0;
+    shm_d    = '0;
+    sh_we    = 1'b0;
     baddr_d  = baddr_q;
     reqd_d   = reqd_q;
     wd_d     = wd_q;
@@ -250,8 +269,12 @@ module npu_store #(
     spad_waddr_o    = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
     spad_wdata_o    = spad_row;
     dma_req_addr_o  = baddr_q + {24'd0, beat_q, 3'd0};
-    dma_w_data_o    = sh_q[64*32'(beat_q) +: 64];
-    dma_w_strb_o    = shm_q[8*32'(beat_q) +: 8];
+    dma_w_data_o    = '0;
+    dma_w_strb_o    = '0;
+    if (state_q == StWait) begin
+      dma_w_data_o = sh_q[64*32'(beat_q) +: 64];
+      dma_w_strb_o = shm_q[8*32'(beat_q) +: 8];
+    end
     stall_dram_o    = 1'b0;
     src_rd_bytes_o  = '0;
     src_is_acc_o    = !src_spad;
@@ -266,20 +289,20 @@ module npu_store #(
         if (cmd_valid_i) begin
           unique case (cmd_i[7:0])
             tessel_isa_pkg::OpCfgStore: begin
-              cs_d   = cmd_i;
+              cs_we  = 1'b1;
               done_o = 1'b1;
             end
             tessel_isa_pkg::OpCfgEpi: begin
-              ce_d   = cmd_i;
+              ce_we  = 1'b1;
               done_o = 1'b1;
             end
             tessel_isa_pkg::OpStore: begin
-              cmd_d  = cmd_i;
+              cmd_we = 1'b1;
               y_d    = '0;
               x_d    = '0;
               i_d    = '0;
               j_d    = '0;
-              seen_d = '0;
+              seen_we = 1'b1;                // seen_d is 0 outside the setup
               state_d = (ce_q[14:12] == 3'd0) ? StParam : StLines;
             end
             default: done_o = 1'b1;
@@ -375,6 +398,7 @@ module npu_store #(
           end
         end else begin
           // shift the pixel's bytes to its offset in the first beat
+          sh_we    = 1'b1;
           sh_d     = {64'd0, px_bytes} << (8 * px_addr[2:0]);
           shm_d    = {8'd0, px_mask} << px_addr[2:0];
           baddr_d  = {px_addr[31:3], 3'd0};
@@ -446,10 +470,11 @@ module npu_store #(
       default: state_d = StIdle;
     endcase
 
-    if (prm_cap_q) prm_d = param_rdata_i;
 
     // c1: reduce the tap's value into the pixel (max over the inside taps)
     if (t1_q) begin
+      v_we = 1'b1;
+      v_d  = v_q;
       if (t1_in_q) begin
         for (int n = 0; n < Dim; n++) begin
           if (!any_q || $signed(val[n*32 +: 32]) > $signed(v_q[n*32 +: 32])) v_d[n*32 +: 32] = val[n*32 +: 32];
@@ -477,8 +502,8 @@ module npu_store #(
       prm_cap_q <= 1'b0;
     end else begin
       state_q <= state_d;
-      cs_q    <= clr_i ? '0 : cs_d;
-      ce_q    <= clr_i ? '0 : ce_d;
+      if (cs_we) cs_q <= cs_d;
+      if (ce_we) ce_q <= ce_d;
       t1_q    <= t1_d;
       outst_q <= outst_d;
       prm_cap_q <= param_re_o;
@@ -486,27 +511,31 @@ module npu_store #(
   end
 
   always_ff @(posedge clk_i) begin
-    cmd_q     <= cmd_d;
+    if (cmd_we) cmd_q <= cmd_d;
     y_q       <= y_d;
     x_q       <= x_d;
     i_q       <= i_d;
     j_q       <= j_d;
-    seen_q    <= seen_d;
+    if (seen_we) seen_q <= seen_d;
     nlines_q  <= nlines_d;
-    ly_q      <= ly_d;
-    lx_q      <= lx_d;
-    exm_q     <= exm_d;
+    if (set_we) begin
+      ly_q  <= ly_d;
+      lx_q  <= lx_d;
+      exm_q <= exm_d;
+    end
     exy_q     <= exy_d;
     exd_q     <= exd_d;
     ext_q     <= ext_d;
-    prm_q     <= prm_d;
+    if (prm_we) prm_q <= prm_d;
     t1_in_q   <= t1_in_d;
     any_q     <= any_d;
-    v_q       <= v_d;
+    if (v_we) v_q <= v_d;
     beat_q    <= beat_d;
     nbeats_q  <= nbeats_d;
-    sh_q      <= sh_d;
-    shm_q     <= shm_d;
+    if (sh_we) begin
+      sh_q  <= sh_d;
+      shm_q <= shm_d;
+    end
     baddr_q   <= baddr_d;
     reqd_q    <= reqd_d;
     wd_q      <= wd_d;

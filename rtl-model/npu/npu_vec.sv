@@ -43,8 +43,12 @@ module npu_vec #(
   typedef enum logic [2:0] {StIdle, StAdd, StTaps, StLast, StDiv, StOut, StDrain} state_e;
   state_e state_d, state_q;
 
+  // whole commands are latched; the unit reads some fields
+  /* verilator lint_off UNUSEDSIGNAL */
   logic [127:0] vec_d, vec_q, cmd_d, cmd_q;
   logic [81:0]  side_d, side_q;
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic         vec_we, cmd_we;                     // CFG_VEC / command latched
   logic signed [31:0] mult_a, mult_b;
   logic [5:0]  shift;
   logic [7:0]  zp_a, zp_b, zp_out, lo, hi;
@@ -99,6 +103,9 @@ module npu_vec #(
   logic [Dim-1:0]    neg_d, neg_q;
   logic [63:0]       den_d, den_q;                    // cnt * 2^S (or kh*kw * 2^S)
   logic        dw_d, dw_q;                            // a finished VPOOL row to write
+  // the wide registers are written with enables (sum: start, taps, next
+  // pixel; divider: its steps), not copied in every cycle
+  logic        sum_we, div_we;
   logic [Dim*8-1:0] wrow_d, wrow_q;
   logic [SAw-1:0] wa_d, wa_q;
 
@@ -179,9 +186,11 @@ module npu_vec #(
 
   always_comb begin
     state_d = state_q;
-    vec_d   = vec_q;
-    cmd_d   = cmd_q;
-    side_d  = side_q;
+    vec_d   = clr_i ? '0 : cmd_i;
+    vec_we  = clr_i;
+    cmd_d   = cmd_i;
+    side_d  = cmd_side_i;
+    cmd_we  = 1'b0;
     i_d     = i_q;
     y_d     = y_q;
     x_d     = x_q;
@@ -195,12 +204,14 @@ module npu_vec #(
     r1_d    = 1'b0;
     r1_in_d = tap_in;
     w1_d    = SAw'(32'(va_out) + 32'(i_q));
-    sum_d   = sum_q;
+    sum_d   = '0;
+    sum_we  = 1'b0;
     cnt_d   = cnt_q;
     it_d    = it_q;
-    num_d   = num_q;
-    rem_d   = rem_q;
-    neg_d   = neg_q;
+    num_d   = '0;
+    rem_d   = '0;
+    neg_d   = '0;
+    div_we  = 1'b0;
     den_d   = den_q;
     dw_d    = 1'b0;
     wrow_d  = wrow_q;
@@ -215,8 +226,7 @@ module npu_vec #(
     unique case (state_q)
       StIdle: begin
         if (cmd_valid_i) begin
-          cmd_d  = cmd_i;
-          side_d = cmd_side_i;
+          cmd_we = 1'b1;
           i_d    = '0;
           y_d    = '0;
           x_d    = '0;
@@ -227,13 +237,13 @@ module npu_vec #(
           iy_d   = $signed(cmd_side_i[47:24]);
           ix_d   = $signed(cmd_side_i[23:0]);
           oline_d = 24'(cmd_i[79:64]);
-          sum_d  = '0;
+          sum_we = 1'b1;
           cnt_d  = '0;
           unique case (cmd_i[7:0])
             tessel_isa_pkg::OpVadd:  state_d = StAdd;
             tessel_isa_pkg::OpVpool: state_d = StTaps;
             default: begin
-              vec_d  = cmd_i;               // CFG_VEC
+              vec_we = 1'b1;                // CFG_VEC
               done_o = 1'b1;
             end
           endcase
@@ -275,6 +285,8 @@ module npu_vec #(
       end
 
       StDiv: begin
+        div_we = 1'b1;
+        neg_d  = neg_q;                              // kept through the steps
         if (it_q == 7'd0) begin
           // load: |n| with n = s * mult_a, d = cnt * 2^S
           den_d = (excl ? 64'(cnt_q) : 64'(kh) * 64'(kw)) << shift;
@@ -308,7 +320,7 @@ module npu_vec #(
         dw_d   = 1'b1;
         wrow_d = pool_row;
         wa_d   = SAw'(oline_q + 24'(x_q));
-        sum_d  = '0;
+        sum_we = 1'b1;
         cnt_d  = '0;
         x_d    = x_q + 10'd1;
         pix_d  = pix_q + 24'(sx);
@@ -336,6 +348,8 @@ module npu_vec #(
 
     // c1 of a VPOOL tap: sum the inside ones
     if (r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVpool && r1_in_q) begin
+      if (!sum_we) sum_d = sum_q;
+      sum_we = 1'b1;
       for (int n = 0; n < Dim; n++)
         sum_d[n*32 +: 32] = sum_d[n*32 +: 32] + 32'($signed(spad_a_rdata_i[n*8 +: 8])) - 32'($signed(zp_a));
       cnt_d = cnt_d + 17'd1;
@@ -368,15 +382,17 @@ module npu_vec #(
       dw_q    <= 1'b0;
     end else begin
       state_q <= state_d;
-      vec_q   <= clr_i ? '0 : vec_d;
+      if (vec_we) vec_q <= vec_d;
       r1_q    <= r1_d;
       dw_q    <= dw_d;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    cmd_q   <= cmd_d;
-    side_q  <= side_d;
+    if (cmd_we) begin
+      cmd_q  <= cmd_d;
+      side_q <= side_d;
+    end
     i_q     <= i_d;
     y_q     <= y_d;
     x_q     <= x_d;
@@ -389,12 +405,14 @@ module npu_vec #(
     oline_q <= oline_d;
     r1_in_q <= r1_in_d;
     w1_q    <= w1_d;
-    sum_q   <= sum_d;
+    if (sum_we) sum_q <= sum_d;
     cnt_q   <= cnt_d;
     it_q    <= it_d;
-    num_q   <= num_d;
-    rem_q   <= rem_d;
-    neg_q   <= neg_d;
+    if (div_we) begin
+      num_q <= num_d;
+      rem_q <= rem_d;
+      neg_q <= neg_d;
+    end
     den_q   <= den_d;
     wrow_q  <= wrow_d;
     wa_q    <= wa_d;
