@@ -137,13 +137,16 @@ float tfw_expf(float x) {
 /* Round half to even of a finite f32 (given as bits) to an integer;
  * magnitudes of 2^32 and more come back as +-2^32 (they saturate anyway). */
 static int64_t round_half_even(uint32_t b) {
-  uint32_t ex = (b >> 23) & 0xffu;
-  uint64_t m = (b & 0x7fffffu) | 0x800000u, v;
-  if (ex >= 159) v = 1ull << 32;          /* |q| >= 2^32: saturates */
-  else if (ex >= 150) v = m << (ex - 150); /* an integer already */
-  else if (ex < 125) v = 0;                /* |q| < 0.25 (and subnormals) */
-  else v = shift_rne64(m, 150 - ex);
-  return b >> 31 ? -(int64_t)v : (int64_t)v;
+  uint32_t ex = (b >> 23) & 0xffu, m = (b & 0x7fffffu) | 0x800000u;
+  int64_t v;
+  if (ex >= 159) v = 1ll << 32;                  /* |q| >= 2^32: saturates */
+  else if (ex >= 150) v = (int64_t)m << (ex - 150); /* an integer already */
+  else if (ex < 125) v = 0;                       /* |q| < 0.25 (and subnormals) */
+  else {                                          /* 32-bit arithmetic: the core's own width */
+    uint32_t sh = 150 - ex, q = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+    v = q + (rem > half || (rem == half && (q & 1)));
+  }
+  return b >> 31 ? -v : v;
 }
 
 /* x / scale for quantisation, without libgcc's soft-float division (~150
@@ -184,14 +187,15 @@ static uint32_t quotient_bits(const fb_divisor *d, float x) {
   if (mx < d->ms) sh = 25, E--;
   if (E <= 124) return sign;                 /* below 0.25 even rounded up */
   if (E >= 159) return sign | (160u << 23);  /* 2^32 or more */
-  /* q2 = floor(mx * 2^sh / ms): 24 mantissa bits and a guard bit; rem for the sticky bit */
-  uint64_t num = (uint64_t)mx << sh, rem;
-  uint32_t q2;
+  /* q2 = floor(mx * 2^sh / ms): 24 mantissa bits and a guard bit; rem for
+   * the sticky bit. rem < 2 ms < 2^25, so its low 32 bits are all of it. */
+  uint32_t q2, rem;
   if (!d->recip) {
-    q2 = (uint32_t)(num >> 23), rem = num & 0x7fffffu;
+    q2 = mx << (sh - 23), rem = 0; /* a power-of-two scale divides exactly */
   } else {
-    q2 = (uint32_t)(((uint64_t)mx * d->recip) >> (55 - sh)); /* floor, or one less */
-    rem = num - (uint64_t)q2 * d->ms;
+    uint64_t p = (uint64_t)mx * d->recip; /* floor(p / 2^(55 - sh)) is q2 or one less */
+    q2 = sh == 24 ? (uint32_t)(p >> 31) : (uint32_t)(p >> 30);
+    rem = (mx << sh) - q2 * d->ms; /* mod 2^32 */
     if (rem >= d->ms) q2++, rem -= d->ms;
   }
   uint32_t q = q2 >> 1;
@@ -257,14 +261,43 @@ void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride) {
 
 /* ---- window access ---------------------------------------------------------- */
 
+/* Word access to the window. On the SoC the window is in DRAM, behind the
+ * memory port, where every access costs tens of cycles: an aligned word
+ * takes one access instead of four. Unaligned addresses (possible on the
+ * host) take byte accesses; both give the little-endian value. may_alias
+ * makes the word access legal on a byte buffer. */
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FB_WORD_ACCESS 1
+typedef uint32_t __attribute__((may_alias)) fb_word;
+#endif
+
+static int aligned4(const uint8_t *p) { return ((uintptr_t)p & 3u) == 0; }
+
 static uint32_t rd32(const uint8_t *p) {
+#ifdef FB_WORD_ACCESS
+  if (aligned4(p)) return *(const fb_word *)p;
+#endif
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 static void wr32(uint8_t *p, uint32_t v) {
+#ifdef FB_WORD_ACCESS
+  if (aligned4(p)) {
+    *(fb_word *)p = v;
+    return;
+  }
+#endif
   p[0] = (uint8_t)v;
   p[1] = (uint8_t)(v >> 8);
   p[2] = (uint8_t)(v >> 16);
   p[3] = (uint8_t)(v >> 24);
+}
+
+/* n bytes of value b from p, whole words where aligned. */
+static void fill_bytes(uint8_t *p, uint32_t n, uint8_t b) {
+  uint32_t i = 0;
+  for (; i < n && !aligned4(p + i); i++) p[i] = b;
+  for (; i + 4 <= n; i += 4) wr32(p + i, b * 0x01010101u);
+  for (; i < n; i++) p[i] = b;
 }
 static float rd_f32(const uint8_t *p) { return f32_from_bits(rd32(p)); }
 static void wr_f32(uint8_t *p, float v) { wr32(p, f32_to_bits(v)); }
@@ -345,19 +378,23 @@ static uint8_t *side_at(const fb_side *s, uint64_t flat) {
 }
 
 /* The padding lanes of a BLOCKED output: the zero point for 8-bit data, 0
- * otherwise, so a padded tensor has the same bytes on every engine. */
-static void fill_padding(const fb_side *s, int32_t zp) {
+ * otherwise, so a padded tensor has the same bytes on every engine. When the
+ * output is not also the input, the fill starts at the word boundary below
+ * the first padding lane (the real lanes it covers are written after), so a
+ * pixel's padding is a few word stores rather than a byte store per lane. */
+static void fill_padding(const fb_side *s, int32_t zp, int in_place) {
   if (s->layout != TPKG_LAYOUT_BLOCKED || s->dims[1] % s->dim == 0) return;
   uint32_t N = s->dims[0], C = s->dims[1], H = s->dims[2], W = s->dims[3], dim = s->dim;
-  uint32_t CB = (C + dim - 1) / dim;
+  uint32_t CB = (C + dim - 1) / dim, from = C % dim * s->esize, to = dim * s->esize;
+  uint8_t value = s->esize == 1 ? (uint8_t)zp : 0;
   for (uint32_t n = 0; n < N; n++)
     for (uint32_t h = 0; h < H; h++)
-      for (uint32_t w = 0; w < W; w++)
-        for (uint32_t lane = C % dim; lane < dim; lane++) {
-          uint8_t *p = s->base + ((((n * CB + CB - 1) * H + h) * W + w) * dim + lane) * s->esize;
-          if (s->esize == 1) *p = (uint8_t)zp;
-          else wr32(p, 0);
-        }
+      for (uint32_t w = 0; w < W; w++) {
+        uint8_t *block = s->base + (((n * CB + CB - 1) * H + h) * W + w) * to; /* the pixel's last block */
+        uint32_t back = (uint32_t)((uintptr_t)(block + from) & 3u); /* to the word boundary below */
+        uint32_t start = in_place || back > from ? from : from - back;
+        fill_bytes(block + start, to - start, value);
+      }
 }
 
 /* ---- the ops ------------------------------------------------------------------ */
@@ -469,7 +506,7 @@ int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_by
   if (f->op == TPKG_OP_QUANTIZE && !scale_ok(f->out_scale)) return TFW_FB_E_PARAM;
   if (f->op == TPKG_OP_DEQUANTIZE && !scale_ok(f->in_scale)) return TFW_FB_E_PARAM;
   /* 4. run */
-  fill_padding(&out, out.esize == 1 ? f->out_zp : 0);
+  fill_padding(&out, out.esize == 1 ? f->out_zp : 0, overlap(&in, &out));
   switch (f->op) {
   case TPKG_OP_SOFTMAX: run_softmax((uint32_t)axis, &in, &out); break;
   case TPKG_OP_QUANTIZE: run_quantize(f, &in, &out); break;

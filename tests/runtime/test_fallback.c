@@ -429,6 +429,43 @@ static void test_ops_through_window(void **state) {
   for (uint32_t i = 10; i < 16; i++) assert_int_equal(win[64 + i], 128);
 }
 
+/* The same records over a window at every byte alignment (the word
+ * accesses are taken only where aligned) give the same bytes. */
+static void test_unaligned_window(void **state) {
+  (void)state;
+  enum { WB = 2304 };
+  static uint8_t ref[WB], buf[WB + 8];
+  uint32_t dims[4] = {2, 5, 3, 3};
+  tpkg_fallback q = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_U8, .in_rank = 4,
+                     .out_rank = 4, .in_offset = 0, .in_size = 360, .out_offset = 400, .out_size = 144,
+                     .out_scale = 0.03f, .out_zp = 77, .in_layout = TPKG_LAYOUT_NHWC,
+                     .out_layout = TPKG_LAYOUT_BLOCKED};
+  memcpy(q.in_dims, dims, 16);
+  memcpy(q.out_dims, dims, 16);
+  tpkg_fallback d = q;
+  d.op = TPKG_OP_DEQUANTIZE, d.in_dtype = TPKG_DT_U8, d.out_dtype = TPKG_DT_F32, d.in_offset = 400;
+  d.in_size = 144, d.in_layout = TPKG_LAYOUT_BLOCKED, d.in_scale = 0.03f, d.in_zp = 77, d.out_offset = 600;
+  d.out_size = 576, d.out_layout = TPKG_LAYOUT_BLOCKED;
+  tpkg_fallback sm = d;
+  sm.op = TPKG_OP_SOFTMAX, sm.in_dtype = TPKG_DT_F32, sm.in_offset = 600, sm.in_size = 576, sm.axis = 1;
+  sm.out_offset = 1200, sm.out_size = 360, sm.out_layout = TPKG_LAYOUT_PLAIN;
+  tpkg_fallback r = sm;
+  r.op = TPKG_OP_RELAYOUT, r.in_offset = 1200, r.in_size = 360, r.in_layout = TPKG_LAYOUT_PLAIN;
+  r.out_offset = 1600, r.out_size = 576, r.out_layout = TPKG_LAYOUT_BLOCKED;
+  const tpkg_fallback *recs[] = {&q, &d, &sm, &r};
+  for (uint32_t i = 0; i < WB; i++) ref[i] = (uint8_t)rnd();
+  for (uint32_t i = 0; i < 90; i++) {
+    float v = rnd_float(-3.0f, 3.0f);
+    memcpy(ref + 4 * i, &v, 4);
+  }
+  for (int shift = 0; shift < 8; shift++) {
+    memcpy(buf + shift, ref, WB);
+    for (int k = 0; k < 4; k++) assert_int_equal(tfw_fallback_run(recs[k], buf + shift, WB, 4), 0);
+    if (shift == 0) memcpy(ref, buf, WB); /* the aligned run's result is the reference */
+    else assert_memory_equal(buf + shift, ref, WB);
+  }
+}
+
 /* ---- bad records ------------------------------------------------------------------ */
 
 enum { GUARD = 64, SMALL_WIN = 256 };
@@ -600,7 +637,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_expf_sweep),          cmocka_unit_test(test_expf_special),
       cmocka_unit_test(test_softmax_rows),        cmocka_unit_test(test_layout_offset),
       cmocka_unit_test(test_relayout_all_pairs),  cmocka_unit_test(test_ops_through_window),
-      cmocka_unit_test(test_bad_records),         cmocka_unit_test(test_random_records),
+      cmocka_unit_test(test_unaligned_window),    cmocka_unit_test(test_bad_records),         cmocka_unit_test(test_random_records),
       cmocka_unit_test(test_firmware_checksums),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
