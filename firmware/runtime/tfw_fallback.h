@@ -15,8 +15,10 @@
  * x86-64 (SSE) and rv32 soft-float then give the same bits.
  *
  * Freestanding: <stdint.h> and <stddef.h> only; no malloc, stdio or string.h.
- * The DRAM window is accessed with byte loads and stores (little-endian), so
- * it needs no alignment.
+ * The DRAM window is read and written little-endian, with a word access
+ * where the address is 4-byte aligned (one trip through the SoC's memory
+ * port instead of four) and byte accesses elsewhere, so it needs no
+ * alignment.
  *
  * docs/firmware.md, section "Fallback ops", describes what each op computes. */
 #ifndef TESSEL_TFW_FALLBACK_H
