@@ -588,8 +588,10 @@ static void report(const tuner *T, const double fig[4], int nfit, double seconds
            T->default_total ? 100.0 * ((double)T->default_total - (double)best) / (double)T->default_total : 0.0);
   }
   printf("cost model: refit on %d measurements: mean abs error %.1f%% -> %.1f%%, Spearman %.3f -> %.3f "
-         "(weights: %.3f x estimate + %.3f LOAD + %.3f EXEC + %.3f STORE busy)\n",
-         nfit, 100 * fig[0], 100 * fig[1], fig[2], fig[3], T->fit.w[0], T->fit.w[1], T->fit.w[2], T->fit.w[3]);
+         "(weights: %.3f x estimate + %.3f LOAD + %.3f EXEC + %.3f STORE + %.3f dispatch + %.3f min(LOAD,EXEC) + "
+         "%.3f min(EXEC,STORE))\n",
+         nfit, 100 * fig[0], 100 * fig[1], fig[2], fig[3], T->fit.w[0], T->fit.w[1], T->fit.w[2], T->fit.w[3], T->fit.w[4],
+         T->fit.w[5], T->fit.w[6]);
   /* Held out: the refit of round 0 against what round 1 measured. */
   int nh = 0;
   for (int i = 0; i < T->nt; i++)

@@ -10,10 +10,13 @@ void tune_fit_features(uint64_t estimate, const uint64_t busy[4], double x[TUNE_
   x[1] = (double)busy[1];
   x[2] = (double)busy[2];
   x[3] = (double)busy[3];
+  x[4] = (double)busy[0];
+  x[5] = (double)(busy[1] < busy[2] ? busy[1] : busy[2]);
+  x[6] = (double)(busy[2] < busy[3] ? busy[2] : busy[3]);
 }
 
 tune_fit tune_fit_identity(void) {
-  tune_fit f = {.w = {1, 0, 0, 0}, .n = 0};
+  tune_fit f = {.w = {1}, .n = 0};
   return f;
 }
 

@@ -4,7 +4,10 @@
  * lowering's estimate places them on the units' timelines.  The refit keeps
  * those prices and learns how the measured cycles relate to them: measured
  * ~= a * estimate + b_load * LOAD busy + b_exec * EXEC busy + b_store *
- * STORE busy (the busy cycles per command class, lower_unit_cycles), fitted
+ * STORE busy + b_front * dispatcher busy + c_le * min(LOAD, EXEC busy) +
+ * c_es * min(EXEC, STORE busy) (the busy cycles per command class,
+ * lower_unit_cycles; the two minima are the overlap the timelines assume
+ * between neighbouring units, which the RTL does not fully get), fitted
  * by least squares on the relative error over every measurement (all tasks,
  * random schedules too, not only the winners), with a small ridge towards
  * the unfitted model (a = 1) so a handful of samples cannot run away.
@@ -16,10 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { TUNE_FIT_NF = 4 }; /* features: estimate, LOAD, EXEC, STORE busy */
+enum { TUNE_FIT_NF = 7 }; /* features: estimate, LOAD, EXEC, STORE, dispatcher busy, min(LOAD, EXEC), min(EXEC, STORE) */
 
 typedef struct tune_fit {
-  double w[TUNE_FIT_NF]; /* weights; {1, 0, 0, 0} is the unfitted model */
+  double w[TUNE_FIT_NF]; /* weights; {1, 0, ...} is the unfitted model */
   int n;                 /* samples it was fitted on (0: unfitted) */
 } tune_fit;
 

@@ -19,6 +19,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 models=$(cd "$here/../models" && pwd)
 budget=${TUNE_BUDGET:-60}
 rm -rf "$tmp" && mkdir -p "$tmp"
+# A snapshot of the binaries: others may rebuild build/ while this runs, and
+# `tessel run` finds the simulator and firmware next to itself (../npu8/).
+build=$(cd "$(dirname "$tessel")/.." && pwd)
+mkdir -p "$tmp/snap/bin" "$tmp/snap/npu8" "$tmp/snap/firmware/npu8"
+cp "$tessel" "$tmp/snap/bin/" && cp "$build/npu8/tessel-sim" "$tmp/snap/npu8/" &&
+  cp "$build/firmware/npu8/tessel-fw.elf" "$tmp/snap/firmware/npu8/" || { echo "cannot snapshot the binaries"; exit 1; }
+tessel=$tmp/snap/bin/$(basename "$tessel")
 
 # Per-kernel "estimate cycles" of a profile (one kernel per line).
 est_meas() { sed -n 's/.*"estimate_cycles": \([0-9]*\), "counters": {"CYCLES": \([0-9]*\),.*/\1 \2/p' "$1"; }

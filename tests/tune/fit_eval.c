@@ -66,9 +66,10 @@ int main(int argc, char **argv) {
          tune_fit_spearman(pe, ym, (size_t)m));
   printf("  %-34s mean abs error %6.1f%%, Spearman %.3f\n", "refit, leave one net out:",
          100 * tune_fit_mae(po, ym, (size_t)m), tune_fit_spearman(po, ym, (size_t)m));
-  printf("  %-34s mean abs error %6.1f%%, Spearman %.3f  (%.3f x estimate + %.3f LOAD + %.3f EXEC + %.3f STORE)\n",
-         "refit on everything (in sample):", 100 * tune_fit_mae(pa, ym, (size_t)m), tune_fit_spearman(pa, ym, (size_t)m),
-         all.w[0], all.w[1], all.w[2], all.w[3]);
+  printf("  %-34s mean abs error %6.1f%%, Spearman %.3f\n", "refit on everything (in sample):",
+         100 * tune_fit_mae(pa, ym, (size_t)m), tune_fit_spearman(pa, ym, (size_t)m));
+  printf("  weights: %.3f x estimate + %.3f LOAD + %.3f EXEC + %.3f STORE + %.3f dispatch + %.3f min(LOAD,EXEC) + "
+         "%.3f min(EXEC,STORE) busy\n", all.w[0], all.w[1], all.w[2], all.w[3], all.w[4], all.w[5], all.w[6]);
   free(r), free(x), free(y), free(ym), free(pe), free(po), free(pa), free(xo), free(yo);
   tune_table_free(&t);
   return 0;

@@ -12,6 +12,13 @@ tmp=$1 tessel=$2 unit=$3
 here=$(cd "$(dirname "$0")" && pwd)
 models=$(cd "$here/../models" && pwd)
 rm -rf "$tmp" && mkdir -p "$tmp"
+# A snapshot of the binaries: others may rebuild build/ while this runs, and
+# `tessel run` finds the simulator and firmware next to itself (../npu8/).
+build=$(cd "$(dirname "$tessel")/.." && pwd)
+mkdir -p "$tmp/snap/bin" "$tmp/snap/npu8" "$tmp/snap/firmware/npu8"
+cp "$tessel" "$tmp/snap/bin/" && cp "$build/npu8/tessel-sim" "$tmp/snap/npu8/" &&
+  cp "$build/firmware/npu8/tessel-fw.elf" "$tmp/snap/firmware/npu8/" || { echo "cannot snapshot the binaries"; exit 1; }
+tessel=$tmp/snap/bin/$(basename "$tessel")
 pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "PASS: $1"; }
 ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
