@@ -221,12 +221,44 @@ int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi) {
   return quantize_with(&d, x, zp, lo, hi);
 }
 
-float tfw_dequantize(int32_t q, float scale, int32_t zp) {
-  int64_t d = (int64_t)q - zp;
-  /* the int32 conversion is the cheaper libgcc call; both round exactly once */
-  float df = d == (int32_t)d ? (float)(int32_t)d : (float)d;
-  return canon_nan(df * scale);
+/* Bit index of the highest set bit of v > 0, without libgcc's __clzsi2. */
+static uint32_t msb32(uint32_t v) {
+  uint32_t n = 0;
+  if (v >> 16) v >>= 16, n += 16;
+  if (v >> 8) v >>= 8, n += 8;
+  if (v >> 4) v >>= 4, n += 4;
+  if (v >> 2) v >>= 2, n += 2;
+  return n + (v >> 1);
 }
+
+/* (float)d * scale as IEEE computes it, in integer arithmetic: for |d| < 2^24
+ * the conversion is exact, so the result is the 48-bit product of |d| and
+ * the scale's mantissa rounded once to nearest even. Other cases (d that
+ * needs rounding itself, scale subnormal/inf/NaN, a subnormal or infinite
+ * result) take the float path: same bits, rare. */
+static float scale_int(int64_t d, float scale) {
+  uint32_t sb = f32_to_bits(scale), es = (sb >> 23) & 0xffu;
+  uint32_t sign = (sb & 0x80000000u) ^ (d < 0 ? 0x80000000u : 0u);
+  uint32_t ad = (uint32_t)(d < 0 ? -d : d);
+  if (es == 0 || es == 255 || d >= (1 << 24) || d <= -(1 << 24)) return canon_nan((float)d * scale);
+  if (!ad) return f32_from_bits(sign); /* +-0 */
+  uint64_t P = (uint64_t)ad * ((sb & 0x7fffffu) | 0x800000u);
+  uint32_t t = msb32(ad) + 23 + (uint32_t)((P >> (msb32(ad) + 24)) != 0); /* the product's top bit */
+  int32_t E = (int32_t)es + (int32_t)t - 23; /* biased exponent: value = (P / 2^(t-23)) * 2^(E-150) */
+  if (E <= 0 || E >= 255) return canon_nan((float)d * scale);
+  uint32_t mant;
+  if (t > 23) {
+    uint32_t sh = t - 23;
+    uint64_t rem = P & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+    mant = (uint32_t)(P >> sh);
+    if (rem > half || (rem == half && (mant & 1))) mant++;
+  } else {
+    mant = (uint32_t)P << (23 - t);
+  }
+  return f32_from_bits(sign | (((uint32_t)(E - 1) << 23) + mant)); /* a carry may reach +-inf: right */
+}
+
+float tfw_dequantize(int32_t q, float scale, int32_t zp) { return scale_int((int64_t)q - zp, scale); }
 
 /* ---- softmax: the steps both drivers below take --------------------------- */
 

@@ -167,10 +167,21 @@ static void test_dequantize(void **state) {
   /* int32: the difference is exact in 64 bits before one rounding to f32 */
   assert_true(tfw_dequantize(INT32_MAX, 1.0f, -5) == 2147483652.0f);
   assert_true(tfw_dequantize(INT32_MIN, 2.0f, INT32_MAX) == -8589934590.0f);
-  for (int i = 0; i < 100000; i++) {
-    int32_t q = (int32_t)(rnd() % 256) - 128, zp = (int32_t)(rnd() % 256) - 128;
-    float s = rnd_float(1e-4f, 1.0f);
-    assert_true(bits(tfw_dequantize(q, s, zp)) == bits((float)(q - zp) * s));
+  /* the integer product equals f32 conversion and multiply, for every class
+   * of operand (int32 differences that round, subnormal/overflowing results) */
+  for (int i = 0; i < 1000000; i++) {
+    int32_t q, zp;
+    float sc;
+    switch (rnd() % 4) {
+    case 0: q = (int32_t)rnd(), zp = (int32_t)rnd(), sc = from_bits(rnd()); break;
+    case 1: q = (int8_t)rnd(), zp = (int32_t)(rnd() % 256) - 128, sc = from_bits(rnd() & 0x7fffffffu); break;
+    case 2: q = (int32_t)(rnd() % (1u << 25)) - (1 << 24), zp = (int32_t)(rnd() % 64) - 32,
+            sc = from_bits(0x00800000u + rnd() % 0x7f000000u); break;
+    default: q = (uint8_t)rnd(), zp = (int32_t)(rnd() % 256), sc = from_bits(rnd() % 0x7f800000u); break;
+    }
+    float want = (float)((int64_t)q - zp) * sc, got = tfw_dequantize(q, sc, zp);
+    if (isnan(want)) want = from_bits(0x7fc00000u);
+    if (bits(got) != bits(want)) fail_msg("q=%d zp=%d scale=%a: got %a want %a", q, zp, (double)sc, (double)got, (double)want);
   }
 }
 
