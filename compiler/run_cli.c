@@ -36,6 +36,8 @@ static const char *const usage_run =
     "  --engine rtl|model     rtl: firmware on build/<target>/tessel-sim (default); model: the C model\n"
     "  --profile P.json       per-kernel counters and fallback cycles (docs/profile-format.md)\n"
     "  --trace W.fst          rtl: FST waveform of the whole simulation\n"
+    "  --trace-kernel NAME    with --trace: only the cycles of the kernel NAME (as tessel inspect or\n"
+    "                         tessel profile name it) in the last inference (the run is simulated twice)\n"
     "  --dump-tensors DIR     the graph inputs and outputs and every fallback op's input and output\n"
     "                         of the last inference as DIR/NAME.npy (compare with tessel compare)\n"
     "  --sim PATH             rtl: the simulator (default: next to tessel, build/<target>/tessel-sim)\n"
@@ -48,7 +50,7 @@ typedef struct {
   const char *pkg_path;
   const char *in_spec[RUN_MAX_IO], *out_spec[RUN_MAX_IO];
   int n_in_spec, n_out_spec;
-  const char *engine, *profile, *dump_dir;
+  const char *engine, *profile, *dump_dir, *trace_kernel;
   run_opts o;
   int quiet;
 } run_args;
@@ -88,6 +90,8 @@ static int parse_args(int argc, char **argv, run_args *a) {
       a->profile = argv[++i];
     } else if (!strcmp(s, "--dump-tensors")) {
       a->dump_dir = argv[++i];
+    } else if (!strcmp(s, "--trace-kernel")) {
+      a->trace_kernel = argv[++i];
     } else if (!strcmp(s, "--trace")) {
       a->o.trace = argv[++i];
     } else if (!strcmp(s, "--sim")) {
@@ -110,6 +114,7 @@ static int parse_args(int argc, char **argv, run_args *a) {
   }
   if (!a->pkg_path) return usage("%s", "no package given");
   if (a->o.trace && strcmp(a->engine, "rtl")) return usage("%s is for --engine rtl", "--trace");
+  if (a->trace_kernel && !a->o.trace) return usage("%s needs --trace W.fst", "--trace-kernel");
   return CLI_OK;
 }
 
@@ -254,6 +259,35 @@ static void print_output(const tpkg_io *io, const npy_array *a) {
     }
   }
   printf("%s\n", n > 64 ? " ..." : "");
+}
+
+/* --trace-kernel: a first run without the waveform finds the simulated
+ * cycles kernel NAME spans in the last inference (all its records:
+ * segments), then the waveform run records only those (the simulation is
+ * deterministic). The core's clock and the simulator's cycle count differ
+ * by the few cycles before reset ends: a margin covers them. */
+enum { TRACE_MARGIN = 64 };
+
+static int trace_window(const char *name, const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_opts *o,
+                        const run_batch *b, diag *d) {
+  run_opts probe = *o;
+  probe.trace = NULL;
+  run_batch pb = {.runs = b->runs, .n_in = b->n_in, .n_out = b->n_out, .in = b->in};
+  int rc = run_engine_rtl(pkg, len, v, &probe, &pb, d);
+  uint64_t from = UINT64_MAX, to = 0;
+  for (uint32_t k = 0; !rc && k < v->n_kernels; k++) {
+    tpkg_kernel_view kv;
+    tpkg_view_kernel(v, k, &kv);
+    if (strcmp(kv.name, name)) continue;
+    from = pb.kspan[k][0] < from ? pb.kspan[k][0] : from;
+    to = pb.kspan[k][1] > to ? pb.kspan[k][1] : to;
+  }
+  run_batch_free(&pb);
+  if (rc) return -1;
+  if (to == 0) return diag_set(d, "--trace-kernel '%s': the package has no kernel of that name (tessel inspect lists them)", name);
+  o->trace_from = from > TRACE_MARGIN ? from - TRACE_MARGIN : 0;
+  o->trace_to = to + TRACE_MARGIN;
+  return 0;
 }
 
 /* The profile: kernel records with the same MARK id (segments) make one
@@ -415,6 +449,7 @@ int run_main(int argc, char **argv) {
     if (i < 0) goto out;
     out_file[i] = file;
   }
+  if (a.trace_kernel && trace_window(a.trace_kernel, pkg, len, &v, &a.o, &b, &d)) goto out;
   if (!strcmp(a.engine, "model") ? run_engine_model(pkg, len, &v, &b, &d)
                                  : run_engine_rtl(pkg, len, &v, &a.o, &b, &d))
     goto out;

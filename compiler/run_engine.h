@@ -20,6 +20,7 @@ typedef struct {
   const char *sim;        /* rtl: simulator binary (NULL: next to tessel, build/<target>/tessel-sim) */
   const char *firmware;   /* rtl: runner ELF (NULL: build/firmware/<target>/tessel-fw.elf) */
   const char *trace;      /* rtl: FST waveform of the whole run (NULL: none) */
+  uint64_t trace_from, trace_to; /* rtl: with trace, only these simulated cycles (0, 0: all) */
   uint64_t max_cycles;    /* rtl: simulator cycle limit (0: a bound from the package's estimates) */
   int check_weights;      /* verify the weights CRC where the NPU reads them */
 } run_opts;
@@ -32,6 +33,8 @@ typedef struct {
   uint8_t **out;            /* out[i]: runs x io.size bytes (filled; allocated by the engine) */
   uint64_t (*kcounters)[TSL_NCOUNTERS]; /* per kernel record: the last run's counters (allocated) */
   uint64_t *fb_cycles;      /* per fallback record: core cycles of the last run (allocated; 0 on model) */
+  uint64_t (*kspan)[2];     /* rtl: per kernel record the core clock at its start and end, last run
+                               (allocated; NULL on model) */
   uint64_t run_cycles;      /* rtl: core cycles in the runtime's run, all runs; model: NPU cycles, all runs */
   uint64_t sim_cycles;      /* rtl: cycles the simulator ran in all (boot, load, I/O copies included) */
   double host_seconds;      /* wall time of the engine */

@@ -164,5 +164,6 @@ void run_batch_free(run_batch *b) {
   free(b->kcounters);
   free(b->fb_cycles);
   free(b->window);
-  b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL, b->window = NULL;
+  free(b->kspan);
+  b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL, b->window = NULL, b->kspan = NULL;
 }

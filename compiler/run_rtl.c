@@ -27,6 +27,10 @@
 
 extern char **environ;
 
+/* A tfw_kernel_stats in the mailbox: the counters, start and end (u64 each). */
+#define RTL_KSTATS_BYTES (8u * (TSL_NCOUNTERS + 2))
+_Static_assert(sizeof(tfw_kernel_stats) == RTL_KSTATS_BYTES, "tfw_kernel_stats is the mailbox's layout");
+
 /* Default DRAM of the simulator, and the largest it models. */
 #define RTL_DRAM_MIN (64ull << 20)
 #define RTL_DRAM_MAX (2ull << 30)
@@ -59,7 +63,7 @@ static uint64_t io_stride(const tpkg_view *v, uint32_t dir) {
 static rtl_layout plan(const tpkg_view *v, uint32_t len, uint32_t runs) {
   rtl_layout l;
   l.stats = TFW_MAILBOX_BYTES;
-  l.stats_bytes = ((uint64_t)v->n_kernels * TSL_NCOUNTERS + v->n_fallbacks) * 8;
+  l.stats_bytes = (uint64_t)v->n_kernels * RTL_KSTATS_BYTES + (uint64_t)v->n_fallbacks * 8;
   l.out = align_up(l.stats + l.stats_bytes, 64);
   l.out_stride = io_stride(v, TPKG_DIR_OUTPUT);
   l.in = align_up(l.out + l.out_stride * runs, 64);
@@ -192,11 +196,16 @@ static int take_results(const uint8_t *dump, const rtl_layout *l, const tpkg_vie
   b->kcounters = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *b->kcounters);
   b->fb_cycles = calloc(v->n_fallbacks ? v->n_fallbacks : 1, sizeof *b->fb_cycles);
   if (!b->out || !b->kcounters || !b->fb_cycles) return diag_set(d, "out of memory");
+  b->kspan = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *b->kspan);
+  if (!b->kspan) return diag_set(d, "out of memory");
   const uint8_t *st = dump + l->stats;
-  for (uint32_t k = 0; k < v->n_kernels; k++)
-    for (uint32_t c = 0; c < TSL_NCOUNTERS; c++) b->kcounters[k][c] = tpkg_rd64(st + 8 * ((uint64_t)k * TSL_NCOUNTERS + c));
+  for (uint32_t k = 0; k < v->n_kernels; k++) {
+    const uint8_t *ks = st + (uint64_t)k * RTL_KSTATS_BYTES;
+    for (uint32_t c = 0; c < TSL_NCOUNTERS; c++) b->kcounters[k][c] = tpkg_rd64(ks + 8 * c);
+    b->kspan[k][0] = tpkg_rd64(ks + 8 * TSL_NCOUNTERS), b->kspan[k][1] = tpkg_rd64(ks + 8 * TSL_NCOUNTERS + 8);
+  }
   for (uint32_t f = 0; f < v->n_fallbacks; f++)
-    b->fb_cycles[f] = tpkg_rd64(st + 8 * ((uint64_t)v->n_kernels * TSL_NCOUNTERS + f));
+    b->fb_cycles[f] = tpkg_rd64(st + (uint64_t)v->n_kernels * RTL_KSTATS_BYTES + 8 * f);
   uint64_t pos = 0;
   tpkg_io io;
   for (uint32_t k = 0, i = 0; k < v->n_io; k++) {
@@ -301,7 +310,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   uint64_t w_at = v->sect_offset[TPKG_SECT_WEIGHTS];
   uint64_t w_len = w_at >= len ? 0 : w_at + v->weights_bytes > len ? len - w_at : v->weights_bytes;
   if (write_file(img_path, img, l.window, d) || write_file(w_path, pkg + w_at, w_len, d)) goto done;
-  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128], a_win[128];
+  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128], a_win[128], a_tcyc[64];
   snprintf(a_dram, sizeof a_dram, "%llu", (unsigned long long)dram);
   snprintf(a_cycles, sizeof a_cycles, "%llu",
            (unsigned long long)(o->max_cycles ? o->max_cycles : default_max_cycles(v, &l, b->runs)));
@@ -322,6 +331,8 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   if (b->want_window) argv[n++] = "--dump", argv[n++] = a_win;
   argv[n++] = "--stats";
   if (o->trace) argv[n++] = "--trace", argv[n++] = (char *)o->trace;
+  snprintf(a_tcyc, sizeof a_tcyc, "%llu:%llu", (unsigned long long)o->trace_from, (unsigned long long)o->trace_to);
+  if (o->trace && o->trace_to) argv[n++] = "--trace-cycles", argv[n++] = a_tcyc;
   argv[n] = NULL;
   int st = spawn(argv, err_path, d);
   b->sim_cycles = relay_sim_stderr(err_path);

@@ -239,6 +239,7 @@ class Harness {
         status = SIM_EXIT_LIMIT;
         break;
       }
+      cycle_ = cycle;
       top_->clk_i = 0;
       eval();
       // Everything below is what happens at the coming rising edge.
@@ -299,7 +300,7 @@ class Harness {
   void eval() {
     top_->eval();
 #ifdef TESSEL_TRACE
-    if (fst_) fst_->dump(time_);
+    if (fst_ && (o_.trace_to == 0 || (cycle_ >= o_.trace_from && cycle_ < o_.trace_to))) fst_->dump(time_);
     time_ += 5;
 #endif
   }
@@ -432,6 +433,7 @@ class Harness {
   uint8_t rx_byte_ = 0;
   std::vector<uint8_t> rx_buf_;            // read from stdin, not yet offered
   size_t rx_pos_ = 0;
+  uint64_t cycle_ = 0;                     // the run loop's cycle, for --trace-cycles
 #ifdef TESSEL_TRACE
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t time_ = 0;

@@ -18,6 +18,7 @@ void sim_options_usage(FILE *f) {
           "                       up to %d times\n"
           "  --max-cycles N       stop after N cycles (default %llu)\n"
           "  --trace F.fst        write an FST waveform of the whole run to F.fst\n"
+          "  --trace-cycles A:B   with --trace: record only cycles A to B-1 (a window of a long run)\n"
           "  --trace-commits F    write one line per retired instruction to F:\n"
           "                       PPPPPPPP IIIIIIII[ xN=VVVVVVVV] (docs/memory-map.md)\n"
           "  --stats              print cycles, retired instructions, CPI, simulated cycles per\n"
@@ -117,7 +118,7 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
     }
     const char *v = value(argc, argv, &i);
     if (!v && (strcmp(a, "--load") == 0 || strcmp(a, "--max-cycles") == 0 ||
-               strcmp(a, "--trace") == 0 || strcmp(a, "--trace-commits") == 0 ||
+               strcmp(a, "--trace") == 0 || strcmp(a, "--trace-commits") == 0 || strcmp(a, "--trace-cycles") == 0 ||
                strcmp(a, "--dram-bw") == 0 || strcmp(a, "--dram-latency") == 0 ||
                strcmp(a, "--dram-size") == 0 || strcmp(a, "--dump") == 0))
       return fail(err, errlen, "option %s needs a value", a);
@@ -163,6 +164,14 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
       o->trace_fst = v;
     } else if (strcmp(a, "--trace-commits") == 0) {
       o->trace_commits = v;
+    } else if (strcmp(a, "--trace-cycles") == 0) {
+      const char *colon = strchr(v, ':');
+      char from[32];
+      if (!colon || (size_t)(colon - v) >= sizeof from) return fail(err, errlen, "--trace-cycles '%s': expected FROM:TO", v);
+      memcpy(from, v, (size_t)(colon - v));
+      from[colon - v] = 0;
+      if (parse_u64(from, &o->trace_from) != 0 || parse_u64(colon + 1, &o->trace_to) != 0 || o->trace_to <= o->trace_from)
+        return fail(err, errlen, "--trace-cycles '%s': expected FROM:TO cycles with FROM < TO", v);
     } else if (strcmp(a, "--dram-bw") == 0) {
       char *end;
       errno = 0;
@@ -185,5 +194,6 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
     }
   }
   if (!o->elf) return fail(err, errlen, "no firmware file given (see --help)");
+  if (o->trace_to && !o->trace_fst) return fail(err, errlen, "--trace-cycles needs --trace F.fst");
   return 0;
 }

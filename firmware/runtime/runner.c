@@ -89,7 +89,7 @@ int main(void) {
                mb_rd(TFW_MB_FLAGS), &e) != TFW_OK)
     return finish(&e, 0);
   mb_wr64(TFW_MB_LOAD_CYCLES, timer_now() - t0);
-  uint64_t need = ((uint64_t)m.pkg.n_kernels * TSL_NCOUNTERS + m.pkg.n_fallbacks) * 8;
+  uint64_t need = (uint64_t)m.pkg.n_kernels * sizeof(tfw_kernel_stats) + (uint64_t)m.pkg.n_fallbacks * 8;
   if (stats_bytes) {
     if (stats_bytes < need) {
       e = (tfw_error){TFW_E_ARG, 0, -1, -1, need, "the mailbox's statistics area is too small"};

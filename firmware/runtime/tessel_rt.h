@@ -90,6 +90,7 @@ typedef struct tfw_backend {
 /* Per kernel record, filled by every tfw_run when the caller gave room. */
 typedef struct {
   uint64_t counters[TSL_NCOUNTERS]; /* the NPU's counters for the record's run */
+  uint64_t start, end;              /* the backend's clock when the run started and ended (0 without a clock) */
 } tfw_kernel_stats;
 
 /* Load flags. */

@@ -155,9 +155,14 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
   /* Segments after the first carry no estimate: the base alone guards them. */
   uint64_t timeout = m->watchdog_base + TFW_WATCHDOG_PER_EST * estimate;
   tfw_npu_result r = {0};
+  uint64_t t0 = now(m);
   rc = b->run(b->ctx, off, count, timeout, &r);
+  uint64_t t1 = now(m);
   if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting the NPU failed");
-  if (m->kstats) b->counters(b->ctx, m->kstats[k].counters);
+  if (m->kstats) {
+    b->counters(b->ctx, m->kstats[k].counters);
+    m->kstats[k].start = t0, m->kstats[k].end = t1;
+  }
   if (r.timed_out) return fail(e, TFW_E_TIMEOUT, (int)r.status, (int32_t)k, r.err_index, timeout,
                                "the NPU did not finish in time: the watchdog aborted the run");
   if (r.status != TSL_ERR_NONE)
@@ -170,7 +175,10 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   uint32_t next_fb = 0;
   int rc;
   if (m->kstats)
-    for (uint32_t k = 0; k < m->pkg.n_kernels; k++) zero_u64(m->kstats[k].counters, TSL_NCOUNTERS);
+    for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
+      zero_u64(m->kstats[k].counters, TSL_NCOUNTERS);
+      m->kstats[k].start = m->kstats[k].end = 0;
+    }
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
     if ((rc = run_fallbacks(m, k, &next_fb, e)) != TFW_OK) return rc;
     if ((rc = run_kernel(m, k, e)) != TFW_OK) return rc;

@@ -13,7 +13,7 @@
 
 #define TFW_MAILBOX_ADDR 0x80000000u /* start of DRAM (docs/memory-map.md) */
 #define TFW_MAILBOX_MAGIC 0x4E555254u /* "TRUN" */
-#define TFW_MAILBOX_VERSION 1u
+#define TFW_MAILBOX_VERSION 2u
 #define TFW_MAILBOX_BYTES 256u
 #define TFW_MAILBOX_MSG_BYTES 128u
 
@@ -31,8 +31,9 @@ enum {
   TFW_MB_IN_STRIDE = 36,   /*   IO size bytes back to back, in IO order, 8-byte aligned each */
   TFW_MB_OUT = 40,         /* outputs of run r at OUT + r * OUT_STRIDE, the same way */
   TFW_MB_OUT_STRIDE = 44,
-  TFW_MB_STATS = 48,       /* per kernel record TSL_NCOUNTERS u64 counters, then per fallback */
-  TFW_MB_STATS_BYTES = 52, /*   record one u64 of core cycles (of the last run); 8-byte aligned */
+  TFW_MB_STATS = 48,       /* per kernel record a tfw_kernel_stats (TSL_NCOUNTERS u64 counters, u64 start */
+  TFW_MB_STATS_BYTES = 52, /*   and end cycle), then per fallback record one u64 of core cycles (of the last
+                              run); 8-byte aligned */
   /* result, written by the firmware */
   TFW_MB_STATUS = 64,      /* i32: TFW_OK or TFW_E_* (TFW_E_ARG for a bad request) */
   TFW_MB_DETAIL = 68,      /* i32 tfw_error.detail */

@@ -57,6 +57,10 @@ t digits-profile-sums bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$dig
   grep -q '\"op\": \"Softmax\"' '$tmp/p.json'"
 if [ -x "$build/npu8/tessel-sim-trace" ]; then
   t digits-trace bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/t.npy' --trace '$tmp/w.fst' && [ -s '$tmp/w.fst' ]"
+  # One kernel's cycles only: a small part of the whole waveform, same outputs.
+  t digits-trace-kernel bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/tk.npy' --trace '$tmp/k.fst' --trace-kernel /GlobalAveragePool &&
+    [ -s '$tmp/k.fst' ] && [ \$(stat -c %s '$tmp/k.fst') -lt \$((\$(stat -c %s '$tmp/w.fst') / 8)) ] && cmp '$tmp/t.npy' '$tmp/tk.npy'"
+  expect_fail trace-kernel-unknown 1 "no kernel of that name" "$tessel" run "$tmp/digits.tpkg" --input "$digits/digits_cnn.in0.npy" --trace "$tmp/u.fst" --trace-kernel nope
 fi
 
 # Dumps: both engines leave the same tensors (I/O, every fallback op's input
@@ -110,6 +114,7 @@ expect_fail input-count 1 "has 1 input, 0 given" "$tessel" run "$pkg"
 expect_fail bad-package 1 "not a valid package: MAGIC" "$tessel" run "$digits/digits_cnn.onnx" --input "$digits/digits_cnn.in0.npy"
 expect_fail engine 2 "expected rtl or model" "$tessel" run "$pkg" --engine fpga --input "$digits/digits_cnn.in0.npy"
 expect_fail no-package 2 "no package given" "$tessel" run --input "$digits/digits_cnn.in0.npy"
+expect_fail trace-kernel-alone 2 "needs --trace" "$tessel" run "$pkg" --trace-kernel x --input "$digits/digits_cnn.in0.npy"
 expect_fail output-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "nope=$tmp/x.npy"
 
 # 5. Mismatched builds: each side says what to rebuild.
