@@ -1,5 +1,8 @@
-/* tfw_fallback: fallback ops in f32-only arithmetic (see the header for why
- * and for the contract). Build with -ffp-contract=off. */
+/* tfw_fallback: the fallback ops (see the header for the contract). Every
+ * result is the same bits on every machine: integer fixed point where that is
+ * cheaper than the control core's soft-float (exp, the quantise division,
+ * the dequantise product), IEEE f32 +, -, *, / elsewhere; no double, no
+ * libm. Build with -ffp-contract=off. */
 #include "tfw_fallback.h"
 
 /* f32 <-> bits without memcpy (freestanding) and without pointer casts. */

@@ -8,7 +8,9 @@
  * agree bit for bit. For that the arithmetic is restricted to what IEEE-754
  * defines exactly and both machines implement the same way:
  *   - only f32 +, -, *, / and comparisons, integer ops, and int <-> f32
- *     conversions; no double, no libm, no fma;
+ *     conversions; no double, no libm, no fma (exp, the quantise division
+ *     and the dequantise product are integer fixed point: exact everywhere,
+ *     and much cheaper than soft-float on the RV32 core);
  *   - build with -ffp-contract=off on both sides (a fused multiply-add
  *     would round once where the other machine rounds twice);
  *   - the default rounding mode (round to nearest, ties to even).
