@@ -22,7 +22,7 @@ AA_CPB    := $(shell echo $$(( $(AA_CLOCK) * 1000000 / $(AA_BAUD) )))
 AA_NPU_SV := $(if $(filter-out none,$(AA_TARGET)),$(call board_npu_sv,$(AA_TARGET)))
 AA_SV     := $(AA_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(AA_DIR)/arty_a7_top.sv
 AA_PARAMS := chparam -set ClksPerBit $(AA_CPB) -set ImemBytes $(AA_IMEM) -set DmemBytes $(AA_DMEM) \
-             -set DramBytes $(AA_DRAM) -set FwFlash $(AA_FL_FW) -set PkgFlash $(AA_FL_PKG) arty_a7_top
+             -set DramBytes $(AA_DRAM) -set FwFlash $(shell printf %d $(AA_FL_FW)) -set PkgFlash $(shell printf %d $(AA_FL_PKG)) arty_a7_top
 AA_NETLIST := $(AA_OUT)/arty_a7_net.v
 
 $(AA_NETLIST): $(AA_SV) $(AA_DIR)/board.cfg $(AA_DIR)/board.mk

@@ -41,7 +41,7 @@ IB_NPU_SV  := $(if $(filter-out none,$(IB_TARGET)),$(call board_npu_sv,$(IB_TARG
 IB_DEFS    := $(if $(IB_NPU_SV),-DTESSEL_NPU)
 IB_SV      := $(IB_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv
 IB_PARAMS  := chparam -set ClksPerBit $(IB_CPB) -set ImemBytes $(IB_IMEM) -set DmemBytes $(IB_DMEM) \
-              -set DramBytes $(IB_DRAM) -set FwFlash $(IB_FL_FW) -set PkgFlash $(IB_FL_PKG) icebreaker_top
+              -set DramBytes $(IB_DRAM) -set FwFlash $(shell printf %d $(IB_FL_FW)) -set PkgFlash $(shell printf %d $(IB_FL_PKG)) icebreaker_top
 
 IB_JSON    := $(IB_OUT)/icebreaker.json
 IB_NETLIST := $(IB_OUT)/icebreaker_net.v
@@ -60,17 +60,23 @@ $(IB_JSON) $(IB_NETLIST) &: $(IB_SV) $(IB_DIR)/board.cfg $(IB_DIR)/board.mk
 	  write_verilog -noattr $(IB_NETLIST)" >/dev/null 2>&1 \
 	  || { tail -n 20 $(IB_OUT)/yosys.log; rm -f $(IB_JSON) $(IB_NETLIST); exit 1; }
 
-# nextpnr may not give up on timing itself (--timing-allow-fail): the report
-# step decides, so the log always has the figures.
-$(IB_ASC): $(IB_JSON) $(IB_PCF)
+# Place and route, then the report (utilisation, Fmax against the clock, a
+# PASS/FAIL line each for fit and timing). The report is written whatever
+# the outcome, so the figures are there when the design does not fit;
+# nextpnr does not give up on timing itself (--timing-allow-fail): the report
+# decides. The .asc is only kept when both pass.
+$(IB_REPORT): $(IB_JSON) $(IB_PCF) $(IB_DIR)/ice40-report.sh
 	@echo "nextpnr-ice40 --$(IB_DEVICE) --package $(IB_PKG) --seed $(IB_SEED) (log $(IB_OUT)/nextpnr.log)"
-	@nice -n 10 nextpnr-ice40 --$(IB_DEVICE) --package $(IB_PKG) --seed $(IB_SEED) --freq $(IB_CLOCK) \
-	  --timing-allow-fail --json $(IB_JSON) --pcf $(IB_PCF) --asc $@.tmp \
-	  >$(IB_OUT)/nextpnr.log 2>&1 \
-	  || { grep -E "ERROR|error" $(IB_OUT)/nextpnr.log | head -n 10; \
-	       echo "icebreaker: place and route failed (does not fit?): $(IB_OUT)/nextpnr.log"; exit 1; }
-	@bash $(IB_DIR)/ice40-report.sh $(IB_OUT)/nextpnr.log $(IB_CLOCK) $(IB_TARGET) > $(IB_REPORT) \
-	  || { cat $(IB_REPORT); rm -f $@.tmp; exit 1; }
+	@rm -f $(IB_ASC).tmp; nice -n 10 nextpnr-ice40 --$(IB_DEVICE) --package $(IB_PKG) --seed $(IB_SEED) \
+	  --freq $(IB_CLOCK) --timing-allow-fail --json $(IB_JSON) --pcf $(IB_PCF) --asc $(IB_ASC).tmp \
+	  >$(IB_OUT)/nextpnr.log 2>&1; \
+	bash $(IB_DIR)/ice40-report.sh $(IB_OUT)/nextpnr.log $(IB_CLOCK) $(IB_TARGET) $$? > $@.tmp; \
+	mv -f $@.tmp $@
+
+$(IB_ASC): $(IB_REPORT)
+	@if grep -q '^FAIL' $(IB_REPORT) || [ ! -s $@.tmp ]; then cat $(IB_REPORT); \
+	  echo "icebreaker: no bitstream: fit or timing failed (logs: $(IB_OUT)/nextpnr.log, $(IB_OUT)/yosys.log)"; \
+	  exit 1; fi
 	@mv -f $@.tmp $@
 
 $(IB_BIN): $(IB_ASC)
@@ -156,3 +162,16 @@ $(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_DIR)/board.cfg
 	$(call ib_tb,$(@D),$(IB_DEFS) $(IB_GPARAMS),$(IB_SV))
 $(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP)
 	$(call ib_tb,$(@D),-DNO_ICE40_DEFAULT_ASSIGNMENTS -Wno-TIMESCALEMOD,$(abspath $(IB_NETLIST)) $(IB_CELLS))
+
+# ---- suite boards --------------------------------------------------------------
+# boards: the self-test booted from a flash model on the RTL and on the
+# yosys netlist of the bitstream, refused images, tessel-flash-image's checks.
+# boards-fit: the bitstream's place and route: fit and timing, from its report.
+# (Two suites: one says the board logic works, the other whether it fits.)
+TEST_SUITES += boards boards-fit
+.PHONY: test-boards test-boards-fit
+test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE)
+	@bash $(IB_DIR)/test.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards
+test-boards-fit: $(IB_REPORT)
+	@cat $(IB_REPORT); p=$$(grep -c '^PASS' $(IB_REPORT)); f=$$(grep -c '^FAIL' $(IB_REPORT)); \
+	echo "$$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -eq 2 ]

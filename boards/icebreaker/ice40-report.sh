@@ -1,8 +1,9 @@
 #!/bin/bash
-# ice40-report.sh NEXTPNR.LOG CLOCK_MHZ TARGET: the utilisation and the
-# achieved Fmax of an iCE40 place-and-route, against the board's clock.
-# Prints PASS/FAIL lines for fit and timing; exits 1 when either fails.
-log=$1 clock=$2 target=$3
+# ice40-report.sh NEXTPNR.LOG CLOCK_MHZ TARGET [NEXTPNR-STATUS]: the
+# utilisation and the achieved Fmax of an iCE40 place-and-route, against the
+# board's clock. Prints PASS/FAIL lines for fit and timing; exits 1 when
+# either fails.
+log=$1 clock=$2 target=$3 status=${4:-0}
 [ -r "$log" ] || { echo "FAIL icebreaker: no nextpnr log $log"; exit 1; }
 
 util() {   # util NAME: "used/avail" of a nextpnr utilisation line
@@ -10,12 +11,21 @@ util() {   # util NAME: "used/avail" of a nextpnr utilisation line
 }
 lc=$(util ICESTORM_LC) dsp=$(util ICESTORM_DSP) bram=$(util ICESTORM_RAM) spram=$(util ICESTORM_SPRAM)
 dim=$(sed -n 's/^dim *= *\([0-9]*\).*/\1/p' "targets/$target.cfg" 2>/dev/null)
-echo "icebreaker: NPU target $target (${dim:-?}x${dim:-?} array)"
+if [ "$target" = none ]; then echo "icebreaker: no NPU (target none): the SoC alone"
+else echo "icebreaker: NPU target $target (${dim:-?}x${dim:-?} array)"; fi
 echo "icebreaker: logic cells $lc, DSPs (SB_MAC16) $dsp, block RAMs $bram, SPRAMs $spram"
 
 fail=0
-if [ -z "$lc" ] || grep -q "ERROR" "$log"; then
-  echo "FAIL icebreaker fit: place and route did not complete"; fail=1
+if [ -z "$lc" ] || [ "$status" != 0 ] || grep -q "ERROR" "$log"; then
+  over=""
+  for r in "logic cells=$lc" "DSPs=$dsp" "block RAMs=$bram" "SPRAMs=$spram"; do
+    v=${r#*=} u=${v%/*} a=${v#*/}
+    [ -n "$u" ] && [ -n "$a" ] && [ "$u" -gt "$a" ] && over="$over, ${r%=*} $v ($((u * 100 / a))%)"
+  done
+  if [ -n "$over" ]; then echo "FAIL icebreaker fit: does not fit the iCE40UP5K: ${over#, }"
+  else echo "FAIL icebreaker fit: place and route failed: $(grep -m1 ERROR "$log" | sed 's/^ERROR: //')"; fi
+  echo "FAIL icebreaker timing: no Fmax (nothing was routed)"
+  exit 1
 else
   echo "PASS icebreaker fit: $lc logic cells"
 fi
