@@ -19,8 +19,16 @@ BOARDS_OUT  := $(BUILD)/boards
 # after '=', comments dropped). Read once per key when a board.mk is parsed.
 board_cfg = $(shell sed -n 's/^$(2)[[:space:]]*=[[:space:]]*\([^[:space:]#]*\).*/\1/p' boards/$(1)/board.cfg)
 
-# Shared RTL of the board tops (UART pins, SPI flash loader, reset).
+# Shared RTL of the board tops (board_soc: SoC + flash loader + RAM + UART).
 BOARDS_COMMON_SV := $(sort $(wildcard boards/common/*.sv))
+
+# The SoC (the core's files and the SoC's, packages first), and the NPU with
+# the packages of a target (board_npu_sv TARGET), for boards that name one.
+BOARD_SOC_SV := rtl-model/soc/tessel_soc_pkg.sv \
+                $(filter-out %_pkg.sv,$(sort $(wildcard rtl-model/soc/*.sv))) \
+                $(sort $(wildcard rtl-model/core/*.sv))
+board_npu_sv  = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv \
+                $(sort $(wildcard rtl-model/npu/*.sv))
 
 include $(sort $(wildcard boards/*/board.mk))
 

@@ -30,13 +30,7 @@ IB_CPB    := $(shell echo $$(( $(IB_CLOCK) * 1000000 / $(IB_BAUD) )))
 # The package window of linker/icebreaker.ld, as an offset in the SPRAM.
 IB_PKG_DEST := 0x10000
 
-# RTL: the SoC (the core's files and the SoC's, packages first) and the
-# board's; the NPU with its target's packages when the board names one.
-BOARD_SOC_SV := rtl-model/soc/tessel_soc_pkg.sv \
-                $(filter-out %_pkg.sv,$(sort $(wildcard rtl-model/soc/*.sv))) \
-                $(sort $(wildcard rtl-model/core/*.sv))
-board_npu_sv  = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv \
-                $(sort $(wildcard rtl-model/npu/*.sv))
+# RTL (BOARD_SOC_SV and board_npu_sv: boards/rules.mk).
 IB_NPU_SV  := $(if $(filter-out none,$(IB_TARGET)),$(call board_npu_sv,$(IB_TARGET)))
 IB_DEFS    := $(if $(IB_NPU_SV),-DTESSEL_NPU)
 IB_SV      := $(IB_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv
