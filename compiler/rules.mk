@@ -119,7 +119,7 @@ test-compiler-unit: $(COMPILER_TEST_OBJ)/test-compiler
 # ---- fuzzing (clang, libFuzzer) ----
 # New inputs go to a scratch corpus under build/; the committed models are the seeds.
 IMPORT_FUZZ_SRCS  := tests/compiler/fuzz_import.c $(COMPILER_LIB_SRCS)
-IMPORT_FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+IMPORT_FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTESSEL_VERSION='"$(TESSEL_VERSION)"'
 IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
   -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/import-corpus \
   tests/models/ops tests/models/bad tests/models/quant tests/compiler/inputs

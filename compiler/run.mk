@@ -69,3 +69,7 @@ test-run-suite: $(BIN)/tessel-asan
 	bash tests/run/suite.sh $(BUILD)/test-tmp/run-suite $(BIN)/tessel-asan model
 bench-run-suite: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	bash tests/run/suite.sh $(BUILD)/bench/run-suite $(BIN)/tessel rtl
+
+# The importer's fuzzers compile every library source themselves.
+$(BUILD)/obj/compiler-tests/fuzz-import $(BUILD)/obj/compiler-tests/fuzz-parse-ir: \
+  IMPORT_FUZZ_FLAGS += -Ifirmware/runtime -ffp-contract=off
