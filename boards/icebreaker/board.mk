@@ -164,7 +164,18 @@ $(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP)
 # (Two suites: one says the board logic works, the other whether it fits.)
 TEST_SUITES += boards boards-fit
 .PHONY: test-boards test-boards-fit
+# Every board top is linted first (verilator -Wall, the SoC without the NPU;
+# lint-soc covers the SoC with it); test.sh counts those lines too.
+BOARD_TOPS := $(foreach b,$(filter-out sim,$(BOARDS)),$(wildcard boards/$(b)/*_top.sv))
 test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE)
+	@mkdir -p $(BUILD)/test-tmp/boards; : >$(BUILD)/test-tmp/boards/lint.txt; \
+	for top in $(BOARD_TOPS); do m=$$(basename $$top .sv); \
+	  if $(VERILATOR) --lint-only -Wall --top-module $$m $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $$top \
+	       >$(BUILD)/test-tmp/boards/lint-$$m.log 2>&1; \
+	  then echo "PASS verilator --lint-only -Wall $$m"; \
+	  else echo "FAIL verilator --lint-only -Wall $$m ($(BUILD)/test-tmp/boards/lint-$$m.log)"; fi \
+	    >>$(BUILD)/test-tmp/boards/lint.txt; \
+	done
 	@bash $(IB_DIR)/test.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards
 test-boards-fit: $(IB_REPORT)
 	@cat $(IB_REPORT); p=$$(grep -c '^PASS' $(IB_REPORT)); f=$$(grep -c '^FAIL' $(IB_REPORT)); \
