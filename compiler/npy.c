@@ -511,6 +511,18 @@ int npy_write(const char *path, const npy_array *a, char *err, size_t errlen) {
   size_t hsize = build_header(a, header, sizeof header);
   if (hsize == 0) return fail(err, errlen, "%s: header too long", path);
 
+  /* Something that is not a regular file (/dev/null, a pipe) is written
+   * in place: renaming over it would replace the device or pipe itself. */
+  struct stat st;
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+    if (S_ISDIR(st.st_mode)) return fail(err, errlen, "%s: is a folder", path);
+    FILE *f = fopen(path, "wb");
+    if (!f) return fail(err, errlen, "%s: %s", path, strerror(errno));
+    bool ok = fwrite(header, 1, hsize, f) == hsize && (!a->nbytes || fwrite(a->data, 1, a->nbytes, f) == a->nbytes);
+    ok &= fclose(f) == 0;
+    return ok ? 0 : fail(err, errlen, "%s: write failed", path);
+  }
+
   /* Write beside the target, then rename: readers never see half a file. */
   size_t plen = strlen(path);
   char *tmp = malloc(plen + sizeof ".tmpXXXXXX");

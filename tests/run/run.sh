@@ -117,6 +117,10 @@ expect_fail no-package 2 "no package given" "$tessel" run --input "$digits/digit
 expect_fail trace-kernel-alone 2 "needs --trace" "$tessel" run "$pkg" --trace-kernel x --input "$digits/digits_cnn.in0.npy"
 expect_fail output-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "nope=$tmp/x.npy"
 
+# Outputs to a device are written in place, never renamed over it.
+t output-dev-null bash -c "'$tessel' run '$pkg' -q --engine model --input '$digits/digits_cnn.in0.npy' -o /dev/null && [ -c /dev/null ]"
+expect_fail output-folder 1 "is a folder" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "$tmp"
+
 # 5. Mismatched builds: each side says what to rebuild.
 expect_fail sim-target 1 "built for npu8.*package for npu4.*rebuild" \
   "$tessel" run "$tmp/kinds_npu4.tpkg" --sim "$build/npu8/tessel-sim" --input "$kinds.in0.npy"
