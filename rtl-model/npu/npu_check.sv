@@ -69,8 +69,10 @@ module npu_check #(
 
   logic [7:0] op;
   s64_t off [8];
+  // Every block below computes only when en_i (the dispatcher's check
+  // state): the simulator evaluates each block every cycle otherwise.
   always_comb begin
-    for (int k = 0; k < 8; k++) off[k] = $signed(off_i[k*64 +: 64]);
+    for (int k = 0; k < 8; k++) off[k] = en_i ? $signed(off_i[k*64 +: 64]) : 64'sd0;
   end
   assign op = cmd_i[7:0];
 
@@ -81,6 +83,10 @@ module npu_check #(
   s64_t st_src_pitch, st_sx, st_sy, st_spad_pitch;
   s64_t e_pool_k, e_pool_s, e_src_h, e_src_w;
   always_comb begin
+    {ld_sx, ld_sy, ld_sz} = '0;
+    {g_out_pitch, g_kh, g_kw, g_ncb, g_sy, g_sx, g_dy, g_dx, g_in_h, g_in_w, g_in_pitch, g_cb_stride} = '0;
+    {v_shift, v_lo, v_hi, st_src_pitch, st_sx, st_sy, st_spad_pitch, e_pool_k, e_pool_s, e_src_h, e_src_w} = '0;
+    if (en_i) begin
     ld_sx = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideXLsb +: tessel_isa_pkg::CfgLoadStrideXWidth]);
     ld_sy = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideYLsb +: tessel_isa_pkg::CfgLoadStrideYWidth]);
     ld_sz = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideZLsb +: tessel_isa_pkg::CfgLoadStrideZWidth]);
@@ -107,11 +113,14 @@ module npu_check #(
     e_pool_s = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiPoolSLsb +: tessel_isa_pkg::CfgEpiPoolSWidth]);
     e_src_h  = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiSrcHLsb +: tessel_isa_pkg::CfgEpiSrcHWidth]);
     e_src_w  = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiSrcWLsb +: tessel_isa_pkg::CfgEpiSrcWWidth]);
+    end
   end
 
   // ---- effective slot fields ----------------------------------------------------
   s64_t a_dram, b_row, b_in_s, c_row, d_row, e_iy0, f_ix0, g_dram, h_row;
   always_comb begin
+    {a_dram, b_row, b_in_s, c_row, d_row, e_iy0, f_ix0, g_dram, h_row} = '0;
+    if (en_i) begin
     a_dram = 64'(cmd_i[63:32]) + off[0];                 // LOAD, MARK dram
     b_row  = 64'(cmd_i[79:64]) + off[1];                 // LOAD row
     b_in_s = 64'($signed(cmd_i[47:32])) + off[1];        // MATMUL/DWCONV/VPOOL in (signed)
@@ -121,13 +130,17 @@ module npu_check #(
     f_ix0  = 64'($signed(cmd_i[119:108])) + off[5];
     g_dram = 64'(cmd_i[63:32]) + off[6];                 // STORE dram
     h_row  = 64'(cmd_i[79:64]) + off[7];                 // STORE dst_row
+    end
   end
   s64_t vadd_a;                                              // VADD a is unsigned (slot B)
   s64_t st_src, st_param;
   always_comb begin
-    vadd_a   = 64'(cmd_i[47:32]) + off[1];
-    st_src   = 64'(cmd_i[95:80]) + off[2];
-    st_param = 64'(cmd_i[111:96]) + off[3];
+    {vadd_a, st_src, st_param} = '0;
+    if (en_i) begin
+      vadd_a   = 64'(cmd_i[47:32]) + off[1];
+      st_src   = 64'(cmd_i[95:80]) + off[2];
+      st_param = 64'(cmd_i[111:96]) + off[3];
+    end
   end
 
   // ---- per-command checks ---------------------------------------------------------
@@ -309,6 +322,8 @@ module npu_check #(
 
   always_comb begin
     eff_o  = cmd_i;
+    side_o = '0;
+    if (en_i) begin
     side_o = {b_in_s[33:0], clamp24(e_iy0), clamp24(f_ix0)};
     unique case (op)
       tessel_isa_pkg::OpLoad: begin
@@ -335,6 +350,7 @@ module npu_check #(
       end
       default: ;
     endcase
+    end
   end
 
   assign err_o = err;

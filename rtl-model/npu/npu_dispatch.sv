@@ -129,7 +129,8 @@ module npu_dispatch #(
   logic [81:0]  chk_side;
   logic [8*64-1:0] off_flat;
   always_comb begin
-    for (int k = 0; k < 8; k++) off_flat[k*64 +: 64] = off_q[k];
+    off_flat = '0;
+    if (state_q == StCheck) for (int k = 0; k < 8; k++) off_flat[k*64 +: 64] = off_q[k];
   end
   npu_check u_check (
     .cmd_i       (w_q),

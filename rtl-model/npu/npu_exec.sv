@@ -145,10 +145,15 @@ module npu_exec #(
   /* verilator lint_off UNUSEDSIGNAL */
   logic signed [33:0] tap_row;
   /* verilator lint_on UNUSEDSIGNAL */
+  // only while streaming (an idle unit skips the multiply)
   always_comb begin
-    tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h_q})) &&
-              (ix_q >= 0) && (ix_q < $signed({14'd0, in_w_q}));
-    tap_row = pbase_q + 34'(iy_q) * $signed({18'd0, in_pitch_q}) + 34'(ix_q);
+    tap_in  = 1'b0;
+    tap_row = '0;
+    if (state_q == StMatmul || state_q == StDw) begin
+      tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h_q})) &&
+                (ix_q >= 0) && (ix_q < $signed({14'd0, in_w_q}));
+      tap_row = pbase_q + 34'(iy_q) * $signed({18'd0, in_pitch_q}) + 34'(ix_q);
+    end
   end
 
   logic last_x, last_y, last_kx, last_cb, last_pass;

@@ -109,14 +109,22 @@ module npu_load #(
   logic [31:0] raddr;                                // bus address of the row's first byte
   logic [4:0]  rbeats, first_beats;
   logic [9:0]  to_4k;
+  // only while the generator walks the box (an idle unit skips the multiplies)
   always_comb begin
-    is_pad = (y_q < 12'(pad_t)) || (y_q >= ny - 12'(pad_b)) ||
-             (x_q < 12'(pad_l)) || (x_q >= nx - 12'(pad_r));
-    raddr  = dram_base_i + dram_off + 32'(z_q) * stride_z + (32'(y_q) - 32'(pad_t)) * stride_y +
-             (32'(x_q) - 32'(pad_l)) * stride_x;
-    rbeats = 5'((9'(raddr[2:0]) + 9'(nbytes) + 9'd7) >> 3);
-    to_4k  = 10'd512 - (10'(raddr[11:3]));
-    first_beats = (10'(rbeats) > to_4k) ? 5'(to_4k) : rbeats;
+    is_pad      = 1'b0;
+    raddr       = '0;
+    rbeats      = '0;
+    to_4k       = '0;
+    first_beats = '0;
+    if (gen_q) begin
+      is_pad = (y_q < 12'(pad_t)) || (y_q >= ny - 12'(pad_b)) ||
+               (x_q < 12'(pad_l)) || (x_q >= nx - 12'(pad_r));
+      raddr  = dram_base_i + dram_off + 32'(z_q) * stride_z + (32'(y_q) - 32'(pad_t)) * stride_y +
+               (32'(x_q) - 32'(pad_l)) * stride_x;
+      rbeats = 5'((9'(raddr[2:0]) + 9'(nbytes) + 9'd7) >> 3);
+      to_4k  = 10'd512 - (10'(raddr[11:3]));
+      first_beats = (10'(rbeats) > to_4k) ? 5'(to_4k) : rbeats;
+    end
   end
 
   // ---- descriptor FIFO ---------------------------------------------------------

@@ -63,8 +63,13 @@ module npu_queue #(
   end
 
   always_comb begin
-    cmd_o  = head[127:0];
-    side_o = head[209:128];
+    // the head command goes to the unit only when offered
+    cmd_o  = '0;
+    side_o = '0;
+    if (cmd_valid_o) begin
+      cmd_o  = head[127:0];
+      side_o = head[209:128];
+    end
     deq         = cmd_valid_o && cmd_ready_i;
     pop_prev_o  = deq && htok[0];
     pop_next_o  = deq && htok[1];

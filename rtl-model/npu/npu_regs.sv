@@ -91,28 +91,30 @@ module npu_regs #(
       if (irqen_q) irq_d = 1'b1;
     end
 
-    // read data
+    // read data (computed only for a request: the answer is only looked at then)
     rd_d = '0;
-    if (a >= tessel_isa_pkg::RegCounters && a < tessel_isa_pkg::RegCounters + 16'(8 * N)) begin
-      rd_d = counters_i[(32'(a) - 32'(tessel_isa_pkg::RegCounters)) * 8 +: 32];
-    end else begin
-      unique case (a)
-        tessel_isa_pkg::RegId:         rd_d = tessel_isa_pkg::RegIdValue;
-        tessel_isa_pkg::RegVersion:    rd_d = {16'd0, 8'(tessel_target_pkg::Dim), 8'(tessel_isa_pkg::IsaVersion)};
-        tessel_isa_pkg::RegTargetHash: rd_d = tessel_target_pkg::TargetHash;
-        tessel_isa_pkg::RegStatus:     rd_d = {28'd0, irq_q, error_q, done_q, busy_i || start_o};
-        tessel_isa_pkg::RegIrqEn:      rd_d = {31'd0, irqen_q};
-        tessel_isa_pkg::RegErrCode:    rd_d = {24'd0, err_code_i};
-        tessel_isa_pkg::RegErrIndex:   rd_d = err_index_i;
-        tessel_isa_pkg::RegDramBase:   rd_d = base_q;
-        tessel_isa_pkg::RegDramSize:   rd_d = size_q;
-        tessel_isa_pkg::RegStreamBase: rd_d = sbase_q;
-        tessel_isa_pkg::RegStreamLen:  rd_d = slen_q;
-        tessel_isa_pkg::RegMarkCount:  rd_d = mark_count_i;
-        tessel_isa_pkg::RegMarkKernel: rd_d = mark_kernel_i;
-        tessel_isa_pkg::RegCurIndex:   rd_d = cur_index_i;
-        default: ;
-      endcase
+    if (req_valid_i) begin
+      if (a >= tessel_isa_pkg::RegCounters && a < tessel_isa_pkg::RegCounters + 16'(8 * N)) begin
+        rd_d = counters_i[(32'(a) - 32'(tessel_isa_pkg::RegCounters)) * 8 +: 32];
+      end else begin
+        unique case (a)
+          tessel_isa_pkg::RegId:         rd_d = tessel_isa_pkg::RegIdValue;
+          tessel_isa_pkg::RegVersion:    rd_d = {16'd0, 8'(tessel_target_pkg::Dim), 8'(tessel_isa_pkg::IsaVersion)};
+          tessel_isa_pkg::RegTargetHash: rd_d = tessel_target_pkg::TargetHash;
+          tessel_isa_pkg::RegStatus:     rd_d = {28'd0, irq_q, error_q, done_q, busy_i || start_o};
+          tessel_isa_pkg::RegIrqEn:      rd_d = {31'd0, irqen_q};
+          tessel_isa_pkg::RegErrCode:    rd_d = {24'd0, err_code_i};
+          tessel_isa_pkg::RegErrIndex:   rd_d = err_index_i;
+          tessel_isa_pkg::RegDramBase:   rd_d = base_q;
+          tessel_isa_pkg::RegDramSize:   rd_d = size_q;
+          tessel_isa_pkg::RegStreamBase: rd_d = sbase_q;
+          tessel_isa_pkg::RegStreamLen:  rd_d = slen_q;
+          tessel_isa_pkg::RegMarkCount:  rd_d = mark_count_i;
+          tessel_isa_pkg::RegMarkKernel: rd_d = mark_kernel_i;
+          tessel_isa_pkg::RegCurIndex:   rd_d = cur_index_i;
+          default: ;
+        endcase
+      end
     end
     rv_d = req_valid_i;
   end

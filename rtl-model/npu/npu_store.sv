@@ -142,19 +142,28 @@ module npu_store #(
   // tap coordinates of the current pooling tap (or the pixel itself)
   logic signed [11:0] sy, sx;
   logic        tap_in, last_tap, last_px;
+  // (looked at in the command's states only; an idle unit skips them)
   always_comb begin
-    if (pool_k == 3'd0) begin
-      sy = 12'(y_q);
-      sx = 12'(x_q);
-    end else begin
-      sy = 12'(y_q) * 12'(pool_s) - 12'(pool_pt) + 12'(i_q);
-      sx = 12'(x_q) * 12'(pool_s) - 12'(pool_pl) + 12'(j_q);
+    sy       = '0;
+    sx       = '0;
+    tap_in   = 1'b0;
+    src_addr = '0;
+    last_tap = 1'b0;
+    last_px  = 1'b0;
+    if (state_q != StIdle) begin
+      if (pool_k == 3'd0) begin
+        sy = 12'(y_q);
+        sx = 12'(x_q);
+      end else begin
+        sy = 12'(y_q) * 12'(pool_s) - 12'(pool_pt) + 12'(i_q);
+        sx = 12'(x_q) * 12'(pool_s) - 12'(pool_pl) + 12'(j_q);
+      end
+      tap_in   = (pool_k == 3'd0) ||
+                 (sy >= 0 && sy < $signed({4'd0, src_h}) && sx >= 0 && sx < $signed({4'd0, src_w}));
+      src_addr = 32'(src_row) + 32'(sy) * 32'(src_pitch) + 32'(sx);
+      last_tap = (pool_k == 3'd0) || (i_q == pool_k - 3'd1 && j_q == pool_k - 3'd1);
+      last_px  = (x_q == ow - 8'd1) && (y_q == oh - 8'd1);
     end
-    tap_in   = (pool_k == 3'd0) ||
-               (sy >= 0 && sy < $signed({4'd0, src_h}) && sx >= 0 && sx < $signed({4'd0, src_w}));
-    src_addr = 32'(src_row) + 32'(sy) * 32'(src_pitch) + 32'(sx);
-    last_tap = (pool_k == 3'd0) || (i_q == pool_k - 3'd1 && j_q == pool_k - 3'd1);
-    last_px  = (x_q == ow - 8'd1) && (y_q == oh - 8'd1);
   end
 
   // c1: every lane of the source row through the epilogue
@@ -266,7 +275,7 @@ module npu_store #(
     param_re_o      = 1'b0;
     param_addr_o    = PAw'(param_row);
     spad_we_o       = 1'b0;
-    spad_waddr_o    = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
+    spad_waddr_o    = '0;
     spad_wdata_o    = spad_row;
     dma_req_addr_o  = baddr_q + {24'd0, beat_q, 3'd0};
     dma_w_data_o    = '0;
@@ -391,7 +400,8 @@ module npu_store #(
 
       StOut: begin
         if (dst_spad) begin
-          spad_we_o = 1'b1;
+          spad_we_o    = 1'b1;
+          spad_waddr_o = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
           if (spad_wgnt_i) begin
             spad_wr_bytes_o = 16'(Dim);
             state_d = StWait;

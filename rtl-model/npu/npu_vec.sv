@@ -115,12 +115,20 @@ module npu_vec #(
   logic signed [33:0] in_base;
   /* verilator lint_on UNUSEDSIGNAL */
   logic        last_k, last_p;
+  // only while a VPOOL runs (an idle unit skips the multiply)
   always_comb begin
-    in_base = $signed(side_q[81:48]);
-    tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h})) && (ix_q >= 0) && (ix_q < $signed({14'd0, in_w}));
-    tap_row = in_base + 34'(iy_q) * $signed({18'd0, in_pitch}) + 34'(ix_q);
-    last_k  = (kx_q == kw - 8'd1) && (ky_q == kh - 8'd1);
-    last_p  = (x_q == ow - 10'd1) && (y_q == oh - 10'd1);
+    in_base = '0;
+    tap_in  = 1'b0;
+    tap_row = '0;
+    last_k  = 1'b0;
+    last_p  = 1'b0;
+    if (state_q == StTaps || state_q == StOut) begin
+      in_base = $signed(side_q[81:48]);
+      tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h})) && (ix_q >= 0) && (ix_q < $signed({14'd0, in_w}));
+      tap_row = in_base + 34'(iy_q) * $signed({18'd0, in_pitch}) + 34'(ix_q);
+      last_k  = (kx_q == kw - 8'd1) && (ky_q == kh - 8'd1);
+      last_p  = (x_q == ow - 10'd1) && (y_q == oh - 10'd1);
+    end
   end
 
   // VADD lane arithmetic (c1)

@@ -489,6 +489,8 @@ module tessel_npu (
   end
 
   // ---- counters ----------------------------------------------------------------------------
+  // Every unit works only during a run (the dispatcher ends it when all are
+  // idle), so every increment is zero outside it: built only while busy.
   always_comb begin
     cnt_inc = '0;
     if (busy) begin
@@ -504,22 +506,23 @@ module tessel_npu (
       cnt_inc[tessel_isa_pkg::CntStoreStallToken*32 +: 32] = 32'(qblocked[2]);
       cnt_inc[tessel_isa_pkg::CntFrontStallQueue*32 +: 32] = 32'(stall_queue);
       cnt_inc[tessel_isa_pkg::CntFrontStallMark*32 +: 32]  = 32'(stall_mark);
+      cnt_inc[tessel_isa_pkg::CntMacs*32 +: 32]        = 32'(ex_macs);
+      cnt_inc[tessel_isa_pkg::CntSpadRdBytes*32 +: 32] = 32'(ex_spad_rd) + (st_src_acc ? 32'd0 : st_src_rd);
+      cnt_inc[tessel_isa_pkg::CntSpadWrBytes*32 +: 32] = 32'(ld_spad_wr) + 32'(st_spad_wr) + 32'(ex_spad_wr);
+      cnt_inc[tessel_isa_pkg::CntAccRdBytes*32 +: 32]  = 32'(ex_acc_rd) + (st_src_acc ? st_src_rd : 32'd0);
+      cnt_inc[tessel_isa_pkg::CntAccWrBytes*32 +: 32]  = 32'(ex_acc_wr) + 32'(ld_acc_wr);
+      cnt_inc[tessel_isa_pkg::CntDramRdBytes*32 +: 32] = 32'(ld_dram_rd);
+      cnt_inc[tessel_isa_pkg::CntDramWrBytes*32 +: 32] = 32'(st_dram_wr);
+      cnt_inc[tessel_isa_pkg::CntLoadCmds*32 +: 32]    = 32'(qdone[0]);
+      cnt_inc[tessel_isa_pkg::CntExecCmds*32 +: 32]    = 32'(qdone[1]);
+      cnt_inc[tessel_isa_pkg::CntStoreCmds*32 +: 32]   = 32'(qdone[2]);
     end
-    cnt_inc[tessel_isa_pkg::CntMacs*32 +: 32]        = 32'(ex_macs);
-    cnt_inc[tessel_isa_pkg::CntSpadRdBytes*32 +: 32] = 32'(ex_spad_rd) + (st_src_acc ? 32'd0 : st_src_rd);
-    cnt_inc[tessel_isa_pkg::CntSpadWrBytes*32 +: 32] = 32'(ld_spad_wr) + 32'(st_spad_wr) + 32'(ex_spad_wr);
-    cnt_inc[tessel_isa_pkg::CntAccRdBytes*32 +: 32]  = 32'(ex_acc_rd) + (st_src_acc ? st_src_rd : 32'd0);
-    cnt_inc[tessel_isa_pkg::CntAccWrBytes*32 +: 32]  = 32'(ex_acc_wr) + 32'(ld_acc_wr);
-    cnt_inc[tessel_isa_pkg::CntDramRdBytes*32 +: 32] = 32'(ld_dram_rd);
-    cnt_inc[tessel_isa_pkg::CntDramWrBytes*32 +: 32] = 32'(st_dram_wr);
-    cnt_inc[tessel_isa_pkg::CntLoadCmds*32 +: 32]    = 32'(qdone[0]);
-    cnt_inc[tessel_isa_pkg::CntExecCmds*32 +: 32]    = 32'(qdone[1]);
-    cnt_inc[tessel_isa_pkg::CntStoreCmds*32 +: 32]   = 32'(qdone[2]);
   end
 
   npu_counters u_cnt (
     .clk_i, .rst_ni,
     .clr_i (clear),
+    .en_i  (busy),
     .inc_i (cnt_inc),
     .cnt_o (counters)
   );
