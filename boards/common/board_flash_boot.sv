@@ -13,6 +13,10 @@
 // Image 0 (firmware) must be valid: a bad header or sum ends in err_o and the
 // SoC stays in reset. Image 1 (model package) is optional: a wrong magic
 // skips it (nothing was written), any other fault is an error.
+//
+// Small on purpose (it shares an iCE40 with the SoC): the header is checked
+// field by field as it streams in (one 32-bit shift register), and payload
+// bytes are written one at a time with a one-byte strobe, so no word buffer.
 `default_nettype none
 
 module board_flash_boot #(
@@ -50,7 +54,6 @@ module board_flash_boot #(
     BootHdr,       // 16 header bytes
     BootCheck,
     BootData,      // payload bytes
-    BootFlush,     // the last partial word
     BootSum,
     BootNext,
     BootDone,
@@ -61,14 +64,14 @@ module board_flash_boot #(
   logic          image_q, image_d;        // 0 firmware, 1 package
   logic [3:0]    cnt_q, cnt_d;            // byte index within command / header
   logic [WW-1:0] wait_q, wait_d;
-  logic [127:0]  hdr_q, hdr_d;            // header bytes, byte 0 in bits 7:0
+  logic [31:0]   fld_q, fld_d;            // the header field coming in; then the sum
+  logic          magic_ok_q, magic_ok_d;
+  logic          range_ok_q, range_ok_d;  // dest aligned and in the RAM, len <= size
+  logic [LW-1:0] dest_q, dest_d;          // byte address of the next payload byte
   logic [LW-1:0] left_q, left_d;          // payload bytes still to read
   logic [31:0]   sum_q, sum_d;
-  logic [AW-1:0] word_q, word_d;
-  logic [63:0]   buf_q, buf_d;
-  logic [7:0]    strb_q, strb_d;
-  logic [2:0]    lane_q, lane_d;
   logic          cs_n_q, cs_n_d;
+  logic          started_q, started_d;    // a byte of the current step is on the wire
 
   logic       spi_start, spi_done;
   logic [7:0] spi_tx, spi_rx;
@@ -85,35 +88,24 @@ module board_flash_boot #(
     .miso_i  (flash_miso_i)
   );
 
-  logic [31:0] hdr_magic, hdr_dest, hdr_len, hdr_sum;
-  assign hdr_magic = hdr_q[31:0];
-  assign hdr_dest  = hdr_q[63:32];
-  assign hdr_len   = hdr_q[95:64];
-  assign hdr_sum   = hdr_q[127:96];
-
-  // dest and len each below the size, so their 33-bit sum cannot wrap.
-  logic hdr_fits;
-  assign hdr_fits = hdr_dest < 32'(MemBytes) && hdr_len <= 32'(MemBytes) &&
-                    ({1'b0, hdr_dest} + {1'b0, hdr_len}) <= 33'(MemBytes) &&
-                    hdr_dest[2:0] == 3'd0;
-
   logic [23:0] image_addr;
   assign image_addr = image_q ? Image1Addr : Image0Addr;
 
-  logic started_q, started_d;   // a byte of the current step is on the wire
+  // The field as it is once this byte is in (bytes arrive LSB first).
+  logic [31:0] fld_in;
+  assign fld_in = {spi_rx, fld_q[31:8]};
 
   always_comb begin
     state_d    = state_q;
     image_d    = image_q;
     cnt_d      = cnt_q;
     wait_d     = wait_q;
-    hdr_d      = hdr_q;
+    fld_d      = fld_q;
+    magic_ok_d = magic_ok_q;
+    range_ok_d = range_ok_q;
+    dest_d     = dest_q;
     left_d     = left_q;
     sum_d      = sum_q;
-    word_d     = word_q;
-    buf_d      = buf_q;
-    strb_d     = strb_q;
-    lane_d     = lane_q;
     cs_n_d     = cs_n_q;
     started_d  = started_q;
     spi_start  = 1'b0;
@@ -166,11 +158,25 @@ module board_flash_boot #(
       end
       BootHdr: begin
         if (!started_q) begin
-          spi_start = 1'b1;
-          started_d = 1'b1;
+          spi_start  = 1'b1;
+          started_d  = 1'b1;
+          range_ok_d = 1'b1;
         end else if (spi_done) begin
-          hdr_d = {spi_rx, hdr_q[127:8]};
+          fld_d = fld_in;
           cnt_d = cnt_q + 4'd1;
+          // A field is complete with its fourth byte.
+          unique case (cnt_q)
+            4'd3:  magic_ok_d = fld_in == Magic;
+            4'd7: begin
+              dest_d = fld_in[LW-1:0];
+              if (fld_in >= 32'(MemBytes) || fld_in[2:0] != 3'd0) range_ok_d = 1'b0;
+            end
+            4'd11: begin
+              left_d = fld_in[LW-1:0];
+              if (fld_in > 32'(MemBytes)) range_ok_d = 1'b0;
+            end
+            default: ;
+          endcase
           if (cnt_q == 4'd15) begin
             state_d   = BootCheck;
             started_d = 1'b0;
@@ -180,17 +186,15 @@ module board_flash_boot #(
         end
       end
       BootCheck: begin
-        sum_d  = 32'd0;
-        word_d = hdr_dest[AW+2:3];
-        left_d = hdr_len[LW-1:0];
-        lane_d = 3'd0;
-        strb_d = 8'h00;
-        if (hdr_magic != Magic) begin
+        // fld_q now holds the expected sum. dest and len are each at most
+        // the size, so their LW+1-bit sum does not wrap.
+        sum_d = 32'd0;
+        if (!magic_ok_q) begin
           state_d = image_q ? BootNext : BootErr;   // no package: fine
-        end else if (!hdr_fits) begin
+        end else if (!range_ok_q || {1'b0, dest_q} + {1'b0, left_q} > (LW + 1)'(MemBytes)) begin
           state_d = BootErr;
         end else begin
-          state_d = hdr_len == 32'd0 ? BootSum : BootData;
+          state_d = left_q == '0 ? BootSum : BootData;
         end
       end
       BootData: begin
@@ -198,32 +202,21 @@ module board_flash_boot #(
           spi_start = 1'b1;
           started_d = 1'b1;
         end else if (spi_done) begin
-          buf_d[8*lane_q +: 8] = spi_rx;
-          strb_d[lane_q]       = 1'b1;
-          sum_d                = sum_q + {24'd0, spi_rx};
-          lane_d               = lane_q + 3'd1;
-          left_d               = left_q - 1'b1;
-          if (lane_q == 3'd7) begin
-            // A full word: write it now (buf_d/strb_d are this word).
-            ld_valid_o = 1'b1;
-            word_d     = word_q + 1'b1;
-            strb_d     = 8'h00;
-          end
+          ld_valid_o = 1'b1;            // this byte, at dest_q
+          sum_d      = sum_q + {24'd0, spi_rx};
+          dest_d     = dest_q + 1'b1;
+          left_d     = left_q - 1'b1;
           if (left_q == LW'(1)) begin
             started_d = 1'b0;
-            state_d   = BootFlush;
+            state_d   = BootSum;
           end else begin
             spi_start = 1'b1;
           end
         end
       end
-      BootFlush: begin
-        ld_valid_o = strb_q != 8'h00;
-        state_d    = BootSum;
-      end
       BootSum: begin
         cs_n_d  = 1'b1;
-        state_d = sum_q == hdr_sum ? BootNext : BootErr;
+        state_d = sum_q == fld_q ? BootNext : BootErr;
       end
       BootNext: begin
         cs_n_d = 1'b1;
@@ -240,41 +233,38 @@ module board_flash_boot #(
     endcase
   end
 
-  // A word is written with the byte that completes it (the buffer after
-  // that byte), or, for the last partial word, with the bytes it has.
-  assign ld_word_o = word_q;
-  assign ld_data_o = buf_d;
-  assign ld_strb_o = state_q == BootFlush ? strb_q : 8'hFF;   // full words in BootData
+  // One byte per write: its lane's strobe, the byte on every lane.
+  assign ld_word_o = dest_q[LW-2:3];
+  assign ld_data_o = {8{spi_rx}};
+  assign ld_strb_o = 8'b1 << dest_q[2:0];
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      state_q   <= BootWake;
-      image_q   <= 1'b0;
-      cnt_q     <= 4'd0;
-      wait_q    <= '0;
-      hdr_q     <= '0;
-      left_q    <= '0;
-      sum_q     <= 32'd0;
-      word_q    <= '0;
-      buf_q     <= 64'd0;
-      strb_q    <= 8'h00;
-      lane_q    <= 3'd0;
-      cs_n_q    <= 1'b1;
-      started_q <= 1'b0;
+      state_q    <= BootWake;
+      image_q    <= 1'b0;
+      cnt_q      <= 4'd0;
+      wait_q     <= '0;
+      fld_q      <= 32'd0;
+      magic_ok_q <= 1'b0;
+      range_ok_q <= 1'b0;
+      dest_q     <= '0;
+      left_q     <= '0;
+      sum_q      <= 32'd0;
+      cs_n_q     <= 1'b1;
+      started_q  <= 1'b0;
     end else begin
-      state_q   <= state_d;
-      image_q   <= image_d;
-      cnt_q     <= cnt_d;
-      wait_q    <= wait_d;
-      hdr_q     <= hdr_d;
-      left_q    <= left_d;
-      sum_q     <= sum_d;
-      word_q    <= word_d;
-      buf_q     <= buf_d;
-      strb_q    <= strb_d;
-      lane_q    <= lane_d;
-      cs_n_q    <= cs_n_d;
-      started_q <= started_d;
+      state_q    <= state_d;
+      image_q    <= image_d;
+      cnt_q      <= cnt_d;
+      wait_q     <= wait_d;
+      fld_q      <= fld_d;
+      magic_ok_q <= magic_ok_d;
+      range_ok_q <= range_ok_d;
+      dest_q     <= dest_d;
+      left_q     <= left_d;
+      sum_q      <= sum_d;
+      cs_n_q     <= cs_n_d;
+      started_q  <= started_d;
     end
   end
 

@@ -70,8 +70,10 @@ refused no-image "an empty flash"
 seq 1 700 >"$out/pkg.bin"   # any bytes: the loader does not read them
 if "$flash_image" --dest 0x10000 --mem-size 131072 "$out/pkg.bin" "$out/pkg.img"; then
   run_tb "$rtl_tb" with-pkg --image0 "$fw_img" --image1 "$out/pkg.img"
-  if [ "$(rc_of with-pkg)" = 0 ]; then ok "firmware + package images boot"
-  else bad "firmware + package images (status $(rc_of with-pkg))"; fi
+  want=$(od -An -tx4 -N8 "$out/pkg.bin" | awk '{ printf "package window: 0x%s 0x%s", $1, $2 }')
+  if [ "$(rc_of with-pkg)" = 0 ] && grep -qx "$want" "$out/with-pkg.uart"; then
+    ok "firmware + package images boot; the package is in its window ($want)"
+  else bad "firmware + package images (status $(rc_of with-pkg)); wanted '$want'"; fi
   cp "$out/pkg.img" "$out/pkg-bad.img"; flip "$out/pkg-bad.img" 2000
   refused pkg-bad "a corrupted package image" --image0 "$fw_img" --image1 "$out/pkg-bad.img"
 else

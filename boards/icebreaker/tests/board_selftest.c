@@ -4,7 +4,8 @@
  * means the loader, the memory port and instruction fetch from it work.
  * Then: UART output, a RAM pattern over every byte lane and burst, the
  * iterative multiplier and divider, the machine timer, and, with an NPU
- * (BOARD_NPU), a command stream through the firmware's NPU driver.
+ * (BOARD_NPU), a command stream through the firmware's NPU driver; last,
+ * the first two words of the package window.
  * Prints "PASS x"/"FAIL x" lines and exits 0 when all pass (the board's
  * green LED goes out; red on failure). */
 #include <stdint.h>
@@ -45,6 +46,9 @@ static int ram_test(void) {
   return bad == 0;
 }
 
+/* The model package window (flash image 1; linker/icebreaker.ld). */
+extern volatile uint32_t __board_package[];
+
 /* Values the compiler cannot fold: the multiply and divide run on the core. */
 static volatile int32_t mul_a = -123457, mul_b = 98765, div_a = 1000000007, div_b = -97;
 
@@ -80,6 +84,13 @@ int main(void) {
           "NPU reports a bad command with its index");
   }
 #endif
+  /* What the loader put in the package window (the bench compares it with
+   * the image it loaded; with no package it is whatever the RAM held). */
+  uart_puts("package window: ");
+  uart_put_hex32(__board_package[0]);
+  uart_putc(' ');
+  uart_put_hex32(__board_package[1]);
+  uart_putc('\n');
   uart_puts(fails ? "selftest: FAIL\n" : "selftest: all passed\n");
   return fails ? 1 : 0;
 }
