@@ -12,6 +12,7 @@
 static const char *const usage_tune =
     "usage: tessel tune MODEL.onnx [--target T] [--calib X.npy]... [--input X.npy] [--trials N] [--jobs J]\n"
     "                   [--log tune.jsonl] [--engine rtl|model] [--time-budget S] [--timeout S] [--resume]\n"
+    "                   [--batch]\n"
     "                   [--seed N] [--explore N] [--workdir DIR] [--tessel PATH] [--no-progress]\n"
     "Searches a schedule per conv/matmul workload (docs/tuning.md): the cost model explores the\n"
     "knobs, the best candidates (the default always among them) are compiled and run as separate\n"
@@ -31,6 +32,9 @@ static const char *const usage_tune =
     "  --time-budget S   no new measurement after S seconds (default: none)\n"
     "  --timeout S       a measurement taking longer is killed and logged as a timeout (default 600)\n"
     "  --resume          reuse the log's measurements of the same workload, schedule and engine\n"
+    "  --batch           one package per round of candidates, holding one candidate of every task\n"
+    "                    (kernels are measured apart, so one run measures all tasks: for big nets\n"
+    "                    on rtl; default: one package per candidate, the other kernels default)\n"
     "  --seed N          seed of the search (default 1)\n"
     "  --workdir DIR     keep packages, profiles and run logs in DIR (default: a removed /tmp folder)\n"
     "  --tessel PATH     the tessel binary that runs measurements (default: this one)\n"
@@ -73,6 +77,8 @@ int tune_main(int argc, char **argv) {
       return CLI_OK;
     } else if (!strcmp(s, "--resume")) {
       o.resume = 1;
+    } else if (!strcmp(s, "--batch")) {
+      o.batch = 1;
     } else if (!strcmp(s, "--no-progress")) {
       o.progress = 0;
     } else if (s[0] == '-' && s[1] && i + 1 >= argc) {

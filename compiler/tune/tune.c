@@ -66,7 +66,8 @@ typedef struct task {
 /* What a launched measurement was for. */
 enum { JOB_DEFAULT, JOB_CAND, JOB_GRAPH_ON, JOB_GRAPH_OFF };
 typedef struct outcome {
-  int kind, task, cand;   /* JOB_*; for JOB_CAND the task and candidate */
+  int kind;               /* JOB_* */
+  int *pt, *pc, np;       /* JOB_CAND: the (task, candidate) pairs in the package (one, or one per task with --batch) */
   int ready;              /* its records are filled */
   tune_record *r;         /* records to write (n) */
   int n;
@@ -334,7 +335,7 @@ static void progress(const tuner *T) {
 /* A job ended: its records. */
 static void handle(tuner *T, tune_job *j) {
   outcome *oc = &T->out[j->seq];
-  int n = oc->kind == JOB_DEFAULT ? T->nt + 1 : 1;
+  int n = oc->kind == JOB_DEFAULT ? T->nt + 1 : oc->kind == JOB_CAND ? oc->np : 1;
   oc->r = calloc((size_t)n, sizeof *oc->r);
   if (!oc->r) n = 0;
   for (int i = 0; i < n; i++) {
@@ -343,10 +344,10 @@ static void handle(tuner *T, tune_job *j) {
     r->status = j->status;
     snprintf(r->error, sizeof r->error, "%s", j->error);
     r->seconds = j->seconds;
-    int ti = oc->kind == JOB_CAND ? oc->task : i;
+    int ti = oc->kind == JOB_CAND ? oc->pt[i] : i;
     if (oc->kind == JOB_CAND || (oc->kind == JOB_DEFAULT && i < T->nt)) {
       task *k = &T->t[ti];
-      int ci = oc->kind == JOB_CAND ? oc->cand : k->dflt;
+      int ci = oc->kind == JOB_CAND ? oc->pc[i] : k->dflt;
       snprintf(r->key, sizeof r->key, "%s", k->key);
       r->sched = k->c[ci].eff;
       r->is_default = ci == k->dflt;
@@ -370,6 +371,8 @@ static void handle(tuner *T, tune_job *j) {
   }
   oc->n = n;
   oc->ready = 1;
+  free(oc->pt), free(oc->pc);
+  oc->pt = oc->pc = NULL;
   T->done++;
   if (!T->o->workdir) { /* a scratch folder: nothing to keep */
     unlink(j->pkg);
@@ -383,7 +386,7 @@ static void handle(tuner *T, tune_job *j) {
 
 /* Compiles the package of a measurement and starts its run; a compile
  * failure is a failed measurement (recorded), not an error. */
-static int launch(tuner *T, int kind, int ti, int ci, diag *d) {
+static int launch(tuner *T, int kind, const int *pt, const int *pc, int np, diag *d) {
   if (T->nout == T->capout) {
     int cap = T->capout ? 2 * T->capout : 64;
     outcome *no = realloc(T->out, sizeof *no * (size_t)cap);
@@ -391,11 +394,16 @@ static int launch(tuner *T, int kind, int ti, int ci, diag *d) {
     T->out = no, T->capout = cap;
   }
   int seq = T->nout++;
-  T->out[seq] = (outcome){.kind = kind, .task = ti, .cand = ci};
+  T->out[seq] = (outcome){.kind = kind, .np = np};
+  if (np) {
+    T->out[seq].pt = malloc(sizeof(int) * (size_t)np), T->out[seq].pc = malloc(sizeof(int) * (size_t)np);
+    if (!T->out[seq].pt || !T->out[seq].pc) return diag_oom(d);
+    memcpy(T->out[seq].pt, pt, sizeof(int) * (size_t)np), memcpy(T->out[seq].pc, pc, sizeof(int) * (size_t)np);
+  }
   while (T->pool.running >= T->pool.jobs) handle(T, tune_pool_wait(&T->pool, 1));
   for (int i = 0; i < T->nt; i++) T->t[i].active = 0;
   if (kind == JOB_CAND) {
-    T->t[ti].active = 1, T->t[ti].cur = T->t[ti].c[ci].eff;
+    for (int i = 0; i < np; i++) T->t[pt[i]].active = 1, T->t[pt[i]].cur = T->t[pt[i]].c[pc[i]].eff;
   } else if (kind == JOB_GRAPH_ON) {
     for (int i = 0; i < T->nt; i++)
       if (T->t[i].best >= 0) T->t[i].active = 1, T->t[i].cur = T->t[i].c[T->t[i].best].eff;
@@ -429,8 +437,10 @@ static const tune_record *resumed(const tuner *T, const char *key, const lower_s
   return NULL;
 }
 
-/* Measures candidate ci of task ti (or takes it from the resumed log). */
-static int measure(tuner *T, int ti, int ci, diag *d) {
+/* Whether candidate ci of task ti needs a run: 0 when it is measured
+ * already, taken from the resumed log, or the time budget is spent; 1
+ * (marked queued) otherwise. */
+static int needs_run(tuner *T, int ti, int ci) {
   task *k = &T->t[ti];
   if (k->c[ci].measured) return 0;
   const tune_record *r = resumed(T, k->key, &k->c[ci].eff, -1);
@@ -447,7 +457,7 @@ static int measure(tuner *T, int ti, int ci, diag *d) {
   }
   k->c[ci].measured = 2;
   k->c[ci].round = T->round;
-  return launch(T, JOB_CAND, ti, ci, d);
+  return 1;
 }
 
 static void drain(tuner *T) {
@@ -536,13 +546,23 @@ static int search(tuner *T, double fig[4], int *nfit, diag *d) {
         sel[i * (quota + 1) + nsel[i]++] = idx[top + j];
       }
     }
-    for (int r = 0; r <= quota; r++)
-      for (int i = 0; i < T->nt; i++)
-        if (r < nsel[i] && measure(T, i, sel[i * (quota + 1) + r], d)) {
-          free(sel), free(nsel), free(idx);
-          return -1;
+    /* One package per candidate; with --batch one per rank, holding that
+     * rank's candidate of every task (their kernels are measured apart). */
+    int *bt = calloc((size_t)T->nt + 1, sizeof *bt), *bc = calloc((size_t)T->nt + 1, sizeof *bc), nb = 0, rc = 0;
+    if (!bt || !bc) rc = diag_oom(d);
+    for (int r = 0; !rc && r <= quota; r++) {
+      for (int i = 0; !rc && i < T->nt; i++)
+        if (r < nsel[i] && needs_run(T, i, sel[i * (quota + 1) + r])) {
+          bt[nb] = i, bc[nb++] = sel[i * (quota + 1) + r];
+          if (!T->o->batch) rc = launch(T, JOB_CAND, bt, bc, nb, d), nb = 0;
         }
-    free(sel), free(nsel);
+      if (!rc && nb) rc = launch(T, JOB_CAND, bt, bc, nb, d), nb = 0;
+    }
+    free(bt), free(bc), free(sel), free(nsel);
+    if (rc) {
+      free(idx);
+      return -1;
+    }
     drain(T);
     refit(T, &fig[0], &fig[1], &fig[2], &fig[3], nfit);
     if (round == 0) T->fit1 = T->fit;
@@ -694,7 +714,7 @@ static void teardown(tuner *T) {
     free(T->t[i].c);
   }
   free(T->t);
-  for (int i = 0; i < T->nout; i++) free(T->out[i].r);
+  for (int i = 0; i < T->nout; i++) free(T->out[i].r), free(T->out[i].pt), free(T->out[i].pc);
   free(T->out);
   tune_table_free(&T->old);
   ir_graph_free(T->g);
@@ -724,7 +744,7 @@ int tune_run(const tune_opts *o, diag *d) {
   if (!rc && !all_resumed) {
     for (int i = 0; i < T.nt; i++)
       if (T.t[i].c[T.t[i].dflt].measured != 1) T.t[i].trials++;
-    rc = launch(&T, JOB_DEFAULT, -1, -1, d);
+    rc = launch(&T, JOB_DEFAULT, NULL, NULL, 0, d);
     if (!rc) drain(&T);
   } else if (!rc) {
     const tune_record *r = resumed(&T, T.graph_key, NULL, 1);
@@ -732,8 +752,8 @@ int tune_run(const tune_opts *o, diag *d) {
   }
   if (!rc) rc = search(&T, fig, &nfit, d);
   /* Level 2: the whole model, residency on (best schedules) and off. */
-  if (!rc) rc = launch(&T, JOB_GRAPH_ON, -1, -1, d);
-  if (!rc) rc = launch(&T, JOB_GRAPH_OFF, -1, -1, d);
+  if (!rc) rc = launch(&T, JOB_GRAPH_ON, NULL, NULL, 0, d);
+  if (!rc) rc = launch(&T, JOB_GRAPH_OFF, NULL, NULL, 0, d);
   if (!rc) drain(&T);
   if (o->progress) fprintf(stderr, "\r\033[K");
   if (!rc) report(&T, fig, nfit, tune_now() - T.t0);

@@ -32,6 +32,7 @@ typedef struct tune_opts {
   double time_budget;                 /* seconds (0: none): no new measurement after it */
   double timeout;                     /* seconds per measurement */
   int resume;                         /* reuse the log's measurements of the same schedules */
+  int batch;                          /* 1: one package per rank holds a candidate of every task */
   uint64_t seed;                      /* search randomness */
   const char *workdir;                /* packages and profiles (NULL: a fresh /tmp folder, removed after) */
   const char *tessel;                 /* the tessel binary measurements run (NULL: this one) */

@@ -1,23 +1,24 @@
 #!/bin/bash
 # make bench-tune: the autotuner's figures at npu8 (docs/performance.md, "Tuned").
 #   tests/tune/bench.sh TMP_DIR TESSEL FIT_EVAL
-# 1. digits and tiny_cnn are tuned on the cycle-accurate SoC (engine rtl);
-#    squeezenet1_1, mobilenet_v2 and resnet18 (64x64) on the C model with a
-#    time budget each (TUNE_BUDGET seconds, default 60; BENCH_TUNE_BIG=0
-#    skips them), since one RTL run of them takes 15-30 s.
+# 1. Every net is tuned on the cycle-accurate SoC (engine rtl): digits and
+#    tiny_cnn with a package per candidate; squeezenet1_1, mobilenet_v2 and
+#    resnet18 (64x64), whose one run takes 15-30 s, with --batch (one
+#    package per rank holds a candidate of every task) and a time budget
+#    each (TUNE_BUDGET seconds, default 300; BENCH_TUNE_BIG=0 skips them).
 # 2. Every net: the default package and the log's package run once on the
 #    SoC; the NPU cycles (sum of the kernels' CYCLES) of both are printed.
 # 3. The cost model's error against RTL cycles on a fixed kernel set: every
-#    task of the five nets at its default schedule, measured on RTL (the big
-#    nets by a one-trial RTL tune, which measures the default package);
-#    unfitted, refit leaving the net out, refit in sample (fit_eval.c); and
-#    the tuner's own refit figures from the two RTL tunes.
+#    task of the five nets at its default schedule (the default package's
+#    run); unfitted, refit leaving the net out, refit in sample, trained on
+#    all the RTL measurements (fit_eval.c); and the tuner's own refit
+#    figures (in sample, held out) per net.
 # Figures only: nothing here fails on a threshold.
 set -u
 tmp=$1 tessel=$2 fit_eval=$3
 here=$(cd "$(dirname "$0")" && pwd)
 models=$(cd "$here/../models" && pwd)
-budget=${TUNE_BUDGET:-60}
+budget=${TUNE_BUDGET:-300}
 rm -rf "$tmp" && mkdir -p "$tmp"
 # A snapshot of the binaries: others may rebuild build/ while this runs, and
 # `tessel run` finds the simulator and firmware next to itself (../npu8/).
@@ -33,22 +34,19 @@ npu_cycles() { est_meas "$1" | awk '{ s += $2 } END { print s + 0 }'; }
 
 nets="digits tiny_cnn"
 [ "${BENCH_TUNE_BIG:-1}" = 0 ] || nets="$nets squeezenet1_1 mobilenet_v2 resnet18"
-printf "%-14s %-6s %10s %12s %12s %8s %7s\n" net tuned "tune s" "default cyc" "tuned cyc" gain "same out"
+printf "%-14s %-6s %10s %12s %12s %8s %7s\n" net "on" "tune s" "default cyc" "tuned cyc" gain "same out"
 for n in $nets; do
   case $n in
     digits) onnx=$models/digits/digits_cnn.onnx calib=$models/digits/digits.calib.npy in=$models/digits/digits_cnn.in0.npy
             eng=rtl extra="--trials 12" ;;
     *) onnx=$models/nets/$n.onnx calib=$models/calib/$n.calib.npy in=$models/nets/$n.in0.npy
-       if [ "$n" = tiny_cnn ]; then eng=rtl extra="--trials 12"; else eng=model extra="--trials 12 --time-budget $budget"; fi ;;
+       if [ "$n" = tiny_cnn ]; then eng=rtl extra="--trials 12"; else eng=rtl extra="--trials 6 --batch --time-budget $budget"; fi ;;
   esac
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
   "$tessel" tune "$onnx" --calib "$calib" --input "$in" --engine $eng --jobs 2 --seed 1 --log "$tmp/$n.jsonl" \
     --no-progress $extra >"$tmp/$n.tune.txt" 2>"$tmp/$n.tune.err" || { echo "$n: tune failed"; cat "$tmp/$n.tune.err"; continue; }
   t1=$(date +%s.%N)
-  # The big nets' default schedules on RTL, for the cost model's fixed set.
-  [ "$eng" = rtl ] || "$tessel" tune "$onnx" --calib "$calib" --input "$in" --engine rtl --trials 1 --jobs 2 \
-    --log "$tmp/$n.rtl.jsonl" --no-progress >"$tmp/$n.rtl.txt" 2>&1 || echo "$n: rtl default measurement failed"
   "$tessel" compile "$onnx" --calib "$calib" -o "$tmp/$n.def.tpkg" 2>/dev/null &&
   "$tessel" compile "$onnx" --calib "$calib" -o "$tmp/$n.tun.tpkg" --tuning-log "$tmp/$n.jsonl" 2>/dev/null || { echo "$n: compile failed"; continue; }
   for p in def tun; do
@@ -63,10 +61,10 @@ done
 
 echo
 echo "cost model vs RTL cycles on a fixed kernel set (targets: mean abs error < 5%, Spearman > 0.95):"
-logs=(); for n in $nets; do for l in "$tmp/$n.jsonl" "$tmp/$n.rtl.jsonl"; do [ -s "$l" ] && logs+=("$l"); done; done
+logs=(); for n in $nets; do [ -s "$tmp/$n.jsonl" ] && logs+=("$tmp/$n.jsonl"); done
 "$fit_eval" "${logs[@]}" 2>/dev/null
 echo "the tuner's own refit on its RTL measurements (in sample; held out: fit on round 1, tested on round 2):"
-for n in digits tiny_cnn; do
-  grep "^cost model" "$tmp/$n.tune.txt" 2>/dev/null | sed "s/^/  $n: /"
+for n in $nets; do
+  grep "^cost model" "$tmp/$n.tune.txt" 2>/dev/null | sed -e "s/^/  $n: /" -e 's/ (weights:.*//'
 done
 echo "per-task reports: $tmp/*.tune.txt"

@@ -50,6 +50,15 @@ t tune-kinds-j1 tune_kinds --jobs 1 --log "$tmp/b.jsonl"
 if [ -s "$tmp/a.jsonl" ] && diff <(untimed "$tmp/a.jsonl") <(untimed "$tmp/b.jsonl") >"$tmp/repro.diff"; then
   ok "same seed, same records ($(wc -l <"$tmp/a.jsonl") lines, times aside)"
 else ko "same seed, same records"; head -5 "$tmp/repro.diff"; fi
+# --batch (one package per rank with a candidate of every task) measures the same cycles.
+t tune-kinds-batch tune_kinds --jobs 2 --batch --log "$tmp/batch.jsonl"
+untrialled() { untimed "$1" | sed 's/"trial": [0-9]*//' | sort; }
+if [ -s "$tmp/batch.jsonl" ] && diff <(untrialled "$tmp/a.jsonl") <(untrialled "$tmp/batch.jsonl") >/dev/null &&
+   [ "$(grep -c '"trial": ' "$tmp/batch.jsonl")" -gt 0 ] &&
+   [ "$(sed -n 's/.* tasks, \([0-9]*\) measurements.*/\1/p' "$tmp/tune-kinds-batch.log")" -lt \
+     "$(sed -n 's/.* tasks, \([0-9]*\) measurements.*/\1/p' "$tmp/tune-kinds-j2.log")" ]; then
+  ok "--batch: the same records from fewer runs"
+else ko "--batch: the same records from fewer runs"; head -1 "$tmp/tune-kinds-batch.log"; fi
 if grep -q '"default": true' "$tmp/a.jsonl" && [ "$(grep -c '"format": "tessel-tune"' "$tmp/a.jsonl")" -eq "$(wc -l <"$tmp/a.jsonl")" ]
 then ok "every line a tessel-tune record, defaults among them"; else ko "every line a tessel-tune record"; fi
 if grep -q "^model: default" "$tmp/tune-kinds-j2.log" && grep -q "^cost model: refit" "$tmp/tune-kinds-j2.log"
