@@ -349,152 +349,169 @@ static const char *base_name(const char *p) {
   return s ? s + 1 : p;
 }
 
+/* One `tessel run`: the package, its I/O records, the inputs as read. */
+typedef struct {
+  uint8_t *pkg;
+  uint32_t len;
+  tpkg_view v;
+  const tsl_target_t *t;
+  tpkg_io ins[RUN_MAX_IO], outs[RUN_MAX_IO];
+  int n_in, n_out;
+  npy_array arr[RUN_MAX_IO]; /* the input files, by package input */
+  int64_t runs;              /* inferences */
+  int lead;                  /* how the inputs hold them (runs_of) */
+  const char *out_file[RUN_MAX_IO]; /* the --output file of each package output, or NULL */
+} run_job;
+
+/* Reads and validates the package (any target this tessel knows) and
+ * splits its I/O records. */
+static int open_package(const char *path, run_job *j, diag *d) {
+  if (!(j->pkg = slurp(path, &j->len, d))) return -1;
+  tpkg_error pe;
+  tpkg_err_code pc = tpkg_check(j->pkg, j->len, 0, TPKG_CHECK_ANY_TARGET, &j->v, &pe);
+  if (pc != TPKG_OK)
+    return diag_set(d, "%s: not a valid package: %s: %s (item %lld, value %llu)", path, tpkg_err_name(pc), pe.msg,
+                    (long long)pe.index, (unsigned long long)pe.value);
+  j->t = tsl_target_find(j->v.target_name);
+  if (!j->t || j->t->hash != j->v.target_hash)
+    return diag_set(d, "%s: built for target '%s' (hash 0x%08X), which this tessel does not know: rebuild the package",
+                    path, j->v.target_name, j->v.target_hash);
+  for (uint32_t k = 0; k < j->v.n_io; k++) {
+    tpkg_io io;
+    tpkg_view_io(&j->v, k, &io);
+    if ((io.dir == TPKG_DIR_INPUT ? j->n_in : j->n_out) == RUN_MAX_IO)
+      return diag_set(d, "%s: more than %d inputs or outputs", path, RUN_MAX_IO);
+    if (io.dir == TPKG_DIR_INPUT) j->ins[j->n_in++] = io;
+    else j->outs[j->n_out++] = io;
+  }
+  return 0;
+}
+
+/* The --input files: each matched to a package input, its dtype and shape
+ * checked, the number of inferences they hold agreed on. */
+static int read_inputs(const run_args *a, run_job *j, diag *d) {
+  if (a->n_in_spec != j->n_in)
+    return diag_set(d, "the package has %d input%s, %d given with --input", j->n_in, j->n_in == 1 ? "" : "s",
+                    a->n_in_spec);
+  j->runs = -1, j->lead = -1;
+  for (int s = 0; s < a->n_in_spec; s++) {
+    const char *file;
+    int i = match_io(j->ins, j->n_in, a->in_spec[s], s, &file, d);
+    if (i < 0) return -1;
+    const tpkg_io *io = &j->ins[i];
+    npy_array *arr = &j->arr[i];
+    if (arr->data) return diag_set(d, "input '%s' given twice", io->name);
+    char err[512];
+    if (npy_read(file, arr, err, sizeof err)) return diag_set(d, "%s", err);
+    int64_t dims[TPKG_MAX_RANK];
+    io_shape(io, dims);
+    char want[128], got[128];
+    shape_str(want, sizeof want, dims, io->rank);
+    shape_str(got, sizeof got, arr->shape, arr->ndim);
+    int l = -1;
+    int64_t r = runs_of(arr, io, &l);
+    if (arr->dtype != npy_of(io->dtype) || r < 1)
+      return diag_set(d, "%s: input '%s' must be %s %s (or with a leading batch dimension), not %s %s", file, io->name,
+                      tpkg_dtype_name(io->dtype), want, npy_dtype_name(arr->dtype), got);
+    if (j->runs >= 0 && (r != j->runs || l != j->lead))
+      return diag_set(d, "%s: input '%s' holds %lld inferences, another input %lld", file, io->name, (long long)r,
+                      (long long)j->runs);
+    j->runs = r, j->lead = l;
+  }
+  if (j->runs > 1000000) return diag_set(d, "%lld inferences in one call: at most 1000000", (long long)j->runs);
+  if (j->runs < 0) j->runs = 1, j->lead = 0; /* a model without inputs */
+  return 0;
+}
+
+/* The --output names, checked before anything runs. */
+static int match_outputs(const run_args *a, run_job *j, diag *d) {
+  for (int s = 0; s < a->n_out_spec; s++) {
+    const char *file;
+    int i = match_io(j->outs, j->n_out, a->out_spec[s], s, &file, d);
+    if (i < 0) return -1;
+    j->out_file[i] = file;
+  }
+  return 0;
+}
+
+/* Every run's inputs in the window layout, for the engine. */
+static int stage_inputs(const run_job *j, uint8_t **inbuf, diag *d) {
+  for (int i = 0; i < j->n_in; i++) {
+    if (!(inbuf[i] = malloc((size_t)j->runs * j->ins[i].size + 1))) return diag_set(d, "out of memory");
+    size_t per = j->arr[i].nbytes / (size_t)j->runs;
+    for (int64_t r = 0; r < j->runs; r++)
+      to_window(&j->ins[i], (uint32_t)j->t->dim, (uint8_t *)j->arr[i].data + r * per, inbuf[i] + r * j->ins[i].size);
+  }
+  return 0;
+}
+
+/* The outputs in the model's order, with the inputs' batch dimension: to
+ * their --output files, or printed when no --output was given. */
+static int write_outputs(const run_args *a, const run_job *j, const run_batch *b, diag *d) {
+  for (int i = 0; i < j->n_out; i++) {
+    const tpkg_io *io = &j->outs[i];
+    npy_array o = {.dtype = npy_of(io->dtype)};
+    int r0 = 0;
+    if (j->lead == 1) o.shape[o.ndim++] = j->runs;
+    if (j->lead == 2) o.shape[o.ndim++] = j->runs * io->dims[0], r0 = 1;
+    for (int k = r0; k < io->rank; k++) o.shape[o.ndim++] = io->dims[k];
+    size_t per = npy_dtype_size(o.dtype);
+    for (int k = 0; k < io->rank; k++) per *= io->dims[k];
+    o.nbytes = per * (size_t)j->runs;
+    if (!(o.data = malloc(o.nbytes + 1))) return diag_set(d, "out of memory");
+    for (int64_t r = 0; r < j->runs; r++)
+      from_window(io, (uint32_t)j->t->dim, b->out[i] + r * io->size, (uint8_t *)o.data + r * per);
+    char err[512] = "";
+    int bad = 0;
+    if (j->out_file[i]) bad = npy_write(j->out_file[i], &o, err, sizeof err);
+    else if (!a->n_out_spec) print_output(io, &o);
+    npy_free(&o);
+    if (bad) return diag_set(d, "%s", err);
+  }
+  return 0;
+}
+
+static void print_summary(const run_args *a, const run_job *j, const run_batch *b) {
+  uint64_t per = b->run_cycles / (uint64_t)j->runs;
+  fprintf(stderr, "tessel run: %lld inference%s of %s on %s (%s): %u kernel records, %u fallback ops; ",
+          (long long)j->runs, j->runs == 1 ? "" : "s", base_name(a->pkg_path), a->engine, j->v.target_name,
+          j->v.n_kernels, j->v.n_fallbacks);
+  if (!strcmp(a->engine, "rtl"))
+    fprintf(stderr, "%llu core cycles per inference; %llu cycles simulated in %.2f s (%.2f M cycles/s)\n",
+            (unsigned long long)per, (unsigned long long)b->sim_cycles, b->host_seconds,
+            b->host_seconds > 0 ? b->sim_cycles / b->host_seconds / 1e6 : 0.0);
+  else
+    fprintf(stderr, "%llu NPU cycles per inference (C model estimate); %.2f s\n", (unsigned long long)per,
+            b->host_seconds);
+}
+
 int run_main(int argc, char **argv) {
   run_args a;
   int rc = parse_args(argc, argv, &a);
   if (rc != CLI_OK) return rc;
   diag d = {0};
-  uint32_t len = 0;
-  uint8_t *pkg = slurp(a.pkg_path, &len, &d);
-  tpkg_view v;
-  tpkg_error pe;
-  npy_array arr[RUN_MAX_IO] = {0};
-  tpkg_io ins[RUN_MAX_IO], outs[RUN_MAX_IO];
-  int n_in = 0, n_out = 0, lead = -1;
-  int64_t runs = -1;
+  run_job j = {0};
   run_batch b = {0};
   uint8_t *inbuf[RUN_MAX_IO] = {0};
   rc = CLI_BAD_INPUT;
-  if (!pkg) goto out;
-  tpkg_err_code pc = tpkg_check(pkg, len, 0, TPKG_CHECK_ANY_TARGET, &v, &pe);
-  if (pc != TPKG_OK) {
-    diag_set(&d, "%s: not a valid package: %s: %s (item %lld, value %llu)", a.pkg_path, tpkg_err_name(pc), pe.msg,
-             (long long)pe.index, (unsigned long long)pe.value);
+  if (open_package(a.pkg_path, &j, &d) || read_inputs(&a, &j, &d) || match_outputs(&a, &j, &d) ||
+      stage_inputs(&j, inbuf, &d))
     goto out;
-  }
-  const tsl_target_t *t = tsl_target_find(v.target_name);
-  if (!t || t->hash != v.target_hash) {
-    diag_set(&d, "%s: built for target '%s' (hash 0x%08X), which this tessel does not know: rebuild the package",
-             a.pkg_path, v.target_name, v.target_hash);
+  b = (run_batch){.runs = (uint32_t)j.runs, .n_in = (uint32_t)j.n_in, .n_out = (uint32_t)j.n_out, .in = inbuf,
+                  .want_window = a.dump_dir != NULL};
+  if (a.trace_kernel && trace_window(a.trace_kernel, j.pkg, j.len, &j.v, &a.o, &b, &d)) goto out;
+  if (!strcmp(a.engine, "model") ? run_engine_model(j.pkg, j.len, &j.v, &b, &d)
+                                 : run_engine_rtl(j.pkg, j.len, &j.v, &a.o, &b, &d))
     goto out;
-  }
-  for (uint32_t k = 0; k < v.n_io; k++) {
-    tpkg_io io;
-    tpkg_view_io(&v, k, &io);
-    if ((io.dir == TPKG_DIR_INPUT ? n_in : n_out) == RUN_MAX_IO) {
-      diag_set(&d, "%s: more than %d inputs or outputs", a.pkg_path, RUN_MAX_IO);
-      goto out;
-    }
-    if (io.dir == TPKG_DIR_INPUT) ins[n_in++] = io;
-    else outs[n_out++] = io;
-  }
-  if (a.n_in_spec != n_in) {
-    diag_set(&d, "the package has %d input%s, %d given with --input", n_in, n_in == 1 ? "" : "s", a.n_in_spec);
-    goto out;
-  }
-  /* Inputs: files, dtypes, shapes, the number of runs. */
-  for (int s = 0; s < a.n_in_spec; s++) {
-    const char *file;
-    int i = match_io(ins, n_in, a.in_spec[s], s, &file, &d);
-    if (i < 0) goto out;
-    if (arr[i].data) {
-      diag_set(&d, "input '%s' given twice", ins[i].name);
-      goto out;
-    }
-    char err[512];
-    if (npy_read(file, &arr[i], err, sizeof err)) {
-      diag_set(&d, "%s", err);
-      goto out;
-    }
-    int64_t dims[TPKG_MAX_RANK];
-    io_shape(&ins[i], dims);
-    char want[128], got[128];
-    shape_str(want, sizeof want, dims, ins[i].rank);
-    shape_str(got, sizeof got, arr[i].shape, arr[i].ndim);
-    int l = -1;
-    int64_t r = runs_of(&arr[i], &ins[i], &l);
-    if (arr[i].dtype != npy_of(ins[i].dtype) || r < 1) {
-      diag_set(&d, "%s: input '%s' must be %s %s (or with a leading batch dimension), not %s %s", file, ins[i].name,
-               tpkg_dtype_name(ins[i].dtype), want, npy_dtype_name(arr[i].dtype), got);
-      goto out;
-    }
-    if (runs >= 0 && (r != runs || l != lead)) {
-      diag_set(&d, "%s: input '%s' holds %lld inferences, another input %lld", file, ins[i].name, (long long)r,
-               (long long)runs);
-      goto out;
-    }
-    runs = r, lead = l;
-  }
-  if (runs > 1000000) {
-    diag_set(&d, "%lld inferences in one call: at most 1000000", (long long)runs);
-    goto out;
-  }
-  if (runs < 0) runs = 1, lead = 0; /* a model without inputs */
-  b.runs = (uint32_t)runs, b.n_in = (uint32_t)n_in, b.n_out = (uint32_t)n_out, b.in = inbuf;
-  b.want_window = a.dump_dir != NULL;
-  for (int i = 0; i < n_in; i++) {
-    if (!(inbuf[i] = malloc((size_t)runs * ins[i].size + 1))) {
-      diag_set(&d, "out of memory");
-      goto out;
-    }
-    size_t per = arr[i].nbytes / (size_t)runs;
-    for (int64_t r = 0; r < runs; r++)
-      to_window(&ins[i], (uint32_t)t->dim, (uint8_t *)arr[i].data + r * per, inbuf[i] + r * ins[i].size);
-  }
-  /* Outputs asked for: every spec must name a distinct output. */
-  const char *out_file[RUN_MAX_IO] = {0};
-  for (int s = 0; s < a.n_out_spec; s++) {
-    const char *file;
-    int i = match_io(outs, n_out, a.out_spec[s], s, &file, &d);
-    if (i < 0) goto out;
-    out_file[i] = file;
-  }
-  if (a.trace_kernel && trace_window(a.trace_kernel, pkg, len, &v, &a.o, &b, &d)) goto out;
-  if (!strcmp(a.engine, "model") ? run_engine_model(pkg, len, &v, &b, &d)
-                                 : run_engine_rtl(pkg, len, &v, &a.o, &b, &d))
-    goto out;
-  for (int i = 0; i < n_out; i++) {
-    npy_array o = {.dtype = npy_of(outs[i].dtype)};
-    int r0 = 0;
-    if (lead == 1) o.shape[o.ndim++] = runs;
-    if (lead == 2) o.shape[o.ndim++] = runs * outs[i].dims[0], r0 = 1;
-    for (int k = r0; k < outs[i].rank; k++) o.shape[o.ndim++] = outs[i].dims[k];
-    size_t per = npy_dtype_size(o.dtype);
-    for (int k = 0; k < outs[i].rank; k++) per *= outs[i].dims[k];
-    o.nbytes = per * (size_t)runs;
-    if (!(o.data = malloc(o.nbytes + 1))) {
-      diag_set(&d, "out of memory");
-      goto out;
-    }
-    for (int64_t r = 0; r < runs; r++)
-      from_window(&outs[i], (uint32_t)t->dim, b.out[i] + r * outs[i].size, (uint8_t *)o.data + r * per);
-    char err[512] = "";
-    int bad = out_file[i] ? npy_write(out_file[i], &o, err, sizeof err) : (a.n_out_spec ? 0 : (print_output(&outs[i], &o), 0));
-    npy_free(&o);
-    if (bad) {
-      diag_set(&d, "%s", err);
-      goto out;
-    }
-  }
-  if (a.dump_dir && dump_tensors(a.dump_dir, &v, &b, (uint32_t)t->dim, &d)) goto out;
-  if (a.profile && write_profile(a.profile, a.engine, base_name(a.pkg_path), &v, &b, &d)) goto out;
-  if (!a.quiet) {
-    fprintf(stderr, "tessel run: %lld inference%s of %s on %s (%s): %u kernel records, %u fallback ops; ",
-            (long long)runs, runs == 1 ? "" : "s", base_name(a.pkg_path), a.engine, v.target_name, v.n_kernels,
-            v.n_fallbacks);
-    if (!strcmp(a.engine, "rtl"))
-      fprintf(stderr, "%llu core cycles per inference; %llu cycles simulated in %.2f s (%.2f M cycles/s)\n",
-              (unsigned long long)(b.run_cycles / (uint64_t)runs), (unsigned long long)b.sim_cycles,
-              b.host_seconds, b.host_seconds > 0 ? b.sim_cycles / b.host_seconds / 1e6 : 0.0);
-    else
-      fprintf(stderr, "%llu NPU cycles per inference (C model estimate); %.2f s\n",
-              (unsigned long long)(b.run_cycles / (uint64_t)runs), b.host_seconds);
-  }
+  if (write_outputs(&a, &j, &b, &d)) goto out;
+  if (a.dump_dir && dump_tensors(a.dump_dir, &j.v, &b, (uint32_t)j.t->dim, &d)) goto out;
+  if (a.profile && write_profile(a.profile, a.engine, base_name(a.pkg_path), &j.v, &b, &d)) goto out;
+  if (!a.quiet) print_summary(&a, &j, &b);
   rc = CLI_OK;
 out:
   if (rc != CLI_OK) fprintf(stderr, "tessel run: %s\n", d.msg);
-  for (int i = 0; i < RUN_MAX_IO; i++) npy_free(&arr[i]), free(inbuf[i]);
+  for (int i = 0; i < RUN_MAX_IO; i++) npy_free(&j.arr[i]), free(inbuf[i]);
   run_batch_free(&b);
-  free(pkg);
+  free(j.pkg);
   return rc;
 }
