@@ -127,6 +127,8 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
     if (k->kind != LOWER_K_VEC)
       fprintf(f, " tile_oh=%d ob_group=%d ob_chunk=%d order=%s", k->sched.oh_tile, k->sched.ob_group,
               k->sched.ob_chunk, k->sched.order == 1 ? "rows" : "chunks");
+    if (k->ow_tile) fprintf(f, " tile_ow=%d", k->ow_tile);
+    if (k->ic_chunk) fprintf(f, " ic_chunk=%d", k->ic_chunk);
     if (k->n_segs) {
       fprintf(f, " segments=%d (", k->n_segs);
       for (int j = 0; j < k->n_segs; j++) fprintf(f, "%s%u", j ? "," : "", k->segs[j].n);

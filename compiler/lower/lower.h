@@ -95,6 +95,8 @@ typedef struct lower_kernel {
   int n_segs;              /* 0: the stream fits whole */
   char key[LOWER_KEY_MAX]; /* conv/matmul: the workload key (identical layers share it); "" otherwise */
   int sched_from;          /* 1: the hook's schedule, 0: the default, -1: the hook's did not fit (default used) */
+  int ow_tile;             /* conv: output columns per tile when the width is cut (over 255 or the ACC), else 0 */
+  int ic_chunk;            /* conv: input channel blocks per pass when the input channels are tiled, else 0 */
 } lower_kernel;
 
 typedef struct lower_program {

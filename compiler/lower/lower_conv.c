@@ -33,7 +33,7 @@ static int wval(const lower_conv_geom *g, int64_t m, int64_t c, int64_t t) {
 }
 
 /* Step 1: the PARAM rows (9*DIM bytes per output block). */
-static int64_t add_params(lower_program *p, const lower_conv_geom *g, int64_t nob, int dim) {
+int64_t lower_conv_params(lower_program *p, const lower_conv_geom *g, int64_t nob, int dim) {
   uint64_t n = (uint64_t)nob * 9 * dim;
   uint8_t *buf = calloc(n, 1);
   if (!buf) return -1;
@@ -59,7 +59,7 @@ static int64_t add_params(lower_program *p, const lower_conv_geom *g, int64_t no
 }
 
 /* Step 1: the weight rows, in the order MATMUL (or DWCONV) reads them. */
-static int64_t add_weights(lower_program *p, const lower_conv_geom *g, int64_t nob, int64_t ncb,
+int64_t lower_conv_weights(lower_program *p, const lower_conv_geom *g, int64_t nob, int64_t ncb, int64_t chunk,
                            int dim, int64_t *rows) {
   int64_t taps = g->kh * g->kw;
   *rows = g->depthwise ? nob * taps : nob * taps * ncb * dim;
@@ -70,13 +70,13 @@ static int64_t add_weights(lower_program *p, const lower_conv_geom *g, int64_t n
     for (int64_t ch = 0; ch < g->m; ch++)
       for (int64_t t = 0; t < taps; t++) buf[((ch / dim) * taps + t) * dim + ch % dim] = g->wgt[ch * taps + t];
   } else {
-    /* Per output block, per chunk of at most MAX_NCB input blocks (one MATMUL
+    /* Per output block, per chunk of at most `chunk` input blocks (one MATMUL
      * each): the chunk's taps, each with its input blocks. */
     int64_t row = 0;
     for (int64_t ob = 0; ob < nob; ob++)
-      for (int64_t cb0 = 0; cb0 < ncb; cb0 += MAX_NCB)
+      for (int64_t cb0 = 0; cb0 < ncb; cb0 += chunk)
         for (int64_t t = 0; t < taps; t++)
-          for (int64_t cb = cb0; cb < ncb && cb < cb0 + MAX_NCB; cb++)
+          for (int64_t cb = cb0; cb < ncb && cb < cb0 + chunk; cb++)
             for (int k = 0; k < dim; k++, row++)
               for (int nn = 0; nn < dim; nn++)
                 buf[row * dim + nn] = (int8_t)wval(g, ob * dim + nn, cb * dim + k, t);
@@ -87,7 +87,7 @@ static int64_t add_weights(lower_program *p, const lower_conv_geom *g, int64_t n
 }
 
 /* Input rows [*lo, *hi] an output row tile [oy0, oy0+oh) reads (clamped to the image). */
-static void in_rows(const lower_conv_geom *g, int64_t oy0, int64_t oh, int64_t *lo, int64_t *hi) {
+void lower_conv_in_rows(const lower_conv_geom *g, int64_t oy0, int64_t oh, int64_t *lo, int64_t *hi) {
   *lo = oy0 * g->sy - g->pt;
   *hi = (oy0 + oh - 1) * g->sy - g->pt + (g->kh - 1) * g->dy;
   if (*lo < 0) *lo = 0;
@@ -102,6 +102,7 @@ typedef struct {
   int64_t in_rows;  /* input lines a tile needs at most (h when the input is resident) */
   int64_t gw;       /* output channel blocks per weight chunk (resident weights) */
   int64_t G;        /* output channel blocks per hardware loop (ACC tokens) */
+  int64_t ow_t;     /* output columns per tile (STORE's ow is at most 255: column tiles) */
   int rows_outer;   /* 1: for each row tile, every chunk (weights reloaded); 0: for each chunk, every tile */
 } conv_tiling;
 
@@ -109,7 +110,7 @@ static int64_t max_in_rows(const lower_conv_geom *g, int64_t oh_t) {
   int64_t best = 0;
   for (int64_t oy0 = 0; oy0 < g->oh; oy0 += oh_t) {
     int64_t lo, hi, oh = g->oh - oy0 < oh_t ? g->oh - oy0 : oh_t;
-    in_rows(g, oy0, oh, &lo, &hi);
+    lower_conv_in_rows(g, oy0, oh, &lo, &hi);
     if (hi - lo + 1 > best) best = hi - lo + 1;
   }
   return best;
@@ -131,7 +132,13 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
   /* Most blocks per hardware loop first; for each, the largest row tile whose
    * input lines leave room for at least that many blocks of weights. */
   for (int64_t G = gmax; G >= 1; G--) {
-    int64_t oh_max = tg->acc_rows / (2 * G * g->ow);
+    /* Column tiles of equal width, at most 255 (STORE's ow) and two ACC
+     * tiles of G blocks of one line; a fused pool needs the whole width. */
+    int64_t ow_max = tg->acc_rows / (2 * G);
+    if (ow_max > 255) ow_max = 255;
+    if (ow_max < 1 || (g->pool_k && ow_max < g->ow)) continue;
+    const int64_t ncol = (g->ow + ow_max - 1) / ow_max, ow_t = (g->ow + ncol - 1) / ncol;
+    int64_t oh_max = tg->acc_rows / (2 * G * ow_t);
     if (oh_max > 255) oh_max = 255;
     if (oh_max > g->oh) oh_max = g->oh;
     if (ks->oh_tile > 0 && ks->oh_tile < oh_max) oh_max = ks->oh_tile;
@@ -144,7 +151,7 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
       if (ks->ob_chunk > 0 && ks->ob_chunk < gw) gw = ks->ob_chunk;
       if (gw < G) continue;
       gw -= gw % G; /* whole hardware-loop groups */
-      t->oh_t = oh_t, t->in_rows = rows, t->gw = gw, t->G = G;
+      t->oh_t = oh_t, t->in_rows = rows, t->gw = gw, t->G = G, t->ow_t = ow_t;
       /* Loop order: rows outer reloads the weights per tile, chunks outer the input per chunk. */
       int64_t ntiles = (g->oh + oh_t - 1) / oh_t, nchunks = (nob + gw - 1) / gw;
       uint64_t wbytes = (uint64_t)(nob * per_ob * dim), ibytes = (uint64_t)(ncb * g->h * g->w * dim);
@@ -164,7 +171,7 @@ int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, 
                               int64_t nob) {
   conv_tiling t;
   const int64_t dim = tg->dim, per_ob = g->depthwise ? g->kh * g->kw : g->kh * g->kw * ncb * dim;
-  if (g->ow > 255 || choose_tiling(tg, g, ks, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t)) return -1;
+  if (choose_tiling(tg, g, ks, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t)) return -1;
   const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
   const int64_t wbytes = nob * per_ob * dim + nob * 9 * dim;
   int64_t in_once = 0; /* the input lines of every tile, once */
@@ -173,7 +180,7 @@ int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, 
     else
       for (int64_t oy0 = 0; oy0 < g->oh; oy0 += t.oh_t) {
         int64_t lo, hi;
-        in_rows(g, oy0, g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t, &lo, &hi);
+        lower_conv_in_rows(g, oy0, g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t, &lo, &hi);
         in_once += ncb * (hi - lo + 1) * g->w * dim;
       }
   }
@@ -191,8 +198,6 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   k->kind = g->depthwise ? LOWER_K_DWCONV : LOWER_K_CONV;
 
   const int64_t per_ob = g->depthwise ? taps : taps * ncb * dim; /* weight rows per output block */
-  if (g->ow > 255) return ir_node_error(d, k->node, "output width %lld exceeds 255 (column tiling is not implemented yet)",
-                                        (long long)g->ow);
   conv_tiling t;
   /* A tuned schedule for this workload (lower_opts.sched_for) replaces the
    * default; one that does not fit here (a log from another plan) falls back. */
@@ -202,20 +207,26 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   if (k->sched_from && choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t))
     k->sched = dflt, k->sched_from = -1;
   /* A fused pool needs the whole image in one tile. */
-  if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t))
-    return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines "
-                         "(input channel tiling is not implemented yet)", tg->name, (long long)per_ob,
-                         (long long)g->w);
+  /* When not even one output block's weights fit next to one input line
+   * group, the input channels are tiled (lower_conv_ktile.c). */
+  if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t)) {
+    if (g->depthwise || g->pool_k)
+      return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines",
+                           tg->name, (long long)per_ob, (long long)g->w);
+    return lower_conv_ktiled(p, k, x, y, g, d);
+  }
   /* Step 1 (after the tiling, so a plan that does not fit adds no constants). */
   int64_t wrows = 0;
-  int64_t poff = add_params(p, g, nob, dim);
-  int64_t woff = add_weights(p, g, nob, ncb, dim, &wrows);
+  int64_t poff = lower_conv_params(p, g, nob, dim);
+  int64_t woff = lower_conv_weights(p, g, nob, ncb, MAX_NCB, dim, &wrows);
   if (poff < 0 || woff < 0) return diag_oom(d);
   k->sched.oh_tile = (int)t.oh_t;
   k->sched.ob_group = (int)t.G;
   k->sched.ob_chunk = (int)t.gw;
   k->sched.order = t.rows_outer ? 1 : 2;
-  const int64_t T = t.oh_t * g->ow;             /* ACC rows per output block tile */
+  k->ow_tile = t.ow_t < g->ow ? (int)t.ow_t : 0;
+  const int64_t T = t.oh_t * t.ow_t;            /* ACC rows per output block tile */
+  const int64_t ncol = (g->ow + t.ow_t - 1) / t.ow_t;
   /* SPAD: input tile from row 0 (unless resident), weights after it. */
   const int64_t wbase = g->in_spad >= 0 ? 0 : ncb * t.in_rows * g->w;
   k->spad_rows_used = wbase + t.gw * per_ob;
@@ -226,7 +237,7 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
   /* The stored image: the conv output, or its max pool (y's shape) when fused. */
   const int64_t sh = g->pool_k ? y->h : g->oh, sw = g->pool_k ? y->w : g->ow;
-  LOWER_EMIT(s, cfg_store, .src_pitch = g->ow, .stride_x = dim, .stride_y = sw * dim, .spad_pitch = sw);
+  LOWER_EMIT(s, cfg_store, .src_pitch = t.ow_t, .stride_x = dim, .stride_y = sw * dim, .spad_pitch = sw);
   LOWER_EMIT(s, loop, .count = 2 * t.G, .body = 1);
   LOWER_EMIT(s, cfg_epi, .push_prev = 1, .zp_out = g->zy, .lo = g->lo, .hi = g->hi, .pool_k = g->pool_k,
              .pool_s = g->pool_k ? g->pool_s : 0, .pool_pad_t = g->pool_pt, .pool_pad_l = g->pool_pl,
@@ -240,7 +251,7 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
       int64_t oy0 = r * t.oh_t, oh = g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t;
       int64_t c0 = j * t.gw, ccnt = nob - c0 < t.gw ? nob - c0 : t.gw;
       int64_t lo, hi;
-      in_rows(g, oy0, oh, &lo, &hi);
+      lower_conv_in_rows(g, oy0, oh, &lo, &hi);
       if (t.in_rows == g->h) lo = 0, hi = g->h - 1; /* resident input: loaded once, whole */
       int need_in = g->in_spad >= 0 ? 0 : t.in_rows == g->h ? loaded_tile < 0 : loaded_tile != r;
       int need_w = loaded_chunk != j;
@@ -270,31 +281,34 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
         loaded_tile = r, loaded_chunk = j;
       }
       if (need_in || need_w) {
-        LOWER_EMIT(s, cfg_exec, .pop_prev = 1, .out_pitch = g->ow, .kh = g->kh, .kw = g->kw,
+        LOWER_EMIT(s, cfg_exec, .pop_prev = 1, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw,
                    .ncb = g->depthwise ? 1 : (ncb < MAX_NCB ? ncb : MAX_NCB), .pad = g->zx, .stride_y = g->sy,
                    .stride_x = g->sx, .dil_y = g->dy,
                    .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = (hi - lo + 1) * g->w);
       }
       const int64_t cb_stride = (hi - lo + 1) * g->w;
       const int64_t in0 = g->in_spad >= 0 ? g->in_spad : 0; /* SPAD row of the input's pixel (0,0), block 0 */
-      for (int64_t ob0 = c0; ob0 < c0 + ccnt; ob0 += t.G, step++) {
+      /* Per group of G output blocks and column tile: one ACC buffer each, alternating. */
+      for (int64_t ob0 = c0; ob0 < c0 + ccnt; ob0 += t.G)
+      for (int64_t cx = 0; cx < ncol; cx++, step++) {
         int64_t cnt = c0 + ccnt - ob0 < t.G ? c0 + ccnt - ob0 : t.G, accb = (step % 2) * t.G * T;
-        int64_t iy0 = oy0 * g->sy - g->pt - lo, ix0 = -g->pl;
+        int64_t ox0 = cx * t.ow_t, ow = g->ow - ox0 < t.ow_t ? g->ow - ox0 : t.ow_t;
+        int64_t iy0 = oy0 * g->sy - g->pt - lo, ix0 = ox0 * g->sx - g->pl;
         if (g->depthwise) {
           LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = cb_stride, .stride_c = T, .stride_d = taps);
-          LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = g->ow, .in = in0 + ob0 * cb_stride,
+          LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = ow, .in = in0 + ob0 * cb_stride,
                      .wgt = wbase + (ob0 - c0) * taps, .acc = accb, .iy0 = iy0, .ix0 = ix0);
         } else {
           /* Over MAX_NCB input blocks: one MATMUL per chunk, accumulating. */
           for (int64_t cb0 = 0; cb0 < ncb; cb0 += MAX_NCB) {
             int64_t nq = ncb - cb0 < MAX_NCB ? ncb - cb0 : MAX_NCB, last = cb0 + nq == ncb;
             if (ncb > MAX_NCB)
-              LOWER_EMIT(s, cfg_exec, .out_pitch = g->ow, .kh = g->kh, .kw = g->kw, .ncb = nq, .pad = g->zx,
+              LOWER_EMIT(s, cfg_exec, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw, .ncb = nq, .pad = g->zx,
                          .stride_y = g->sy, .stride_x = g->sx, .dil_y = g->dy, .dil_x = g->dx, .in_h = hi - lo + 1,
                          .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
             LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
             LOWER_EMIT(s, matmul, .pop_next = cb0 == 0, .push_next = last, .acc_mode = cb0 > 0, .oh = oh,
-                       .ow = g->ow, .in = in0 + cb0 * cb_stride, .wgt = wbase + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
+                       .ow = ow, .in = in0 + cb0 * cb_stride, .wgt = wbase + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
                        .acc = accb, .iy0 = iy0, .ix0 = ix0);
           }
         }
@@ -304,8 +318,9 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
         LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = 1);
         LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC,
                    .dst_mem = g->out_spad >= 0 ? TSL_DST_SPAD : TSL_DST_DRAM, .n0 = dim, .oh = g->pool_k ? sh : oh,
-                   .ow = sw, .dram = g->out_spad >= 0 ? 0 : (int64_t)y->dram + ob0 * plane + oy0 * sw * dim,
-                   .dst_row = g->out_spad >= 0 ? g->out_spad + ob0 * prow + oy0 * sw : 0, .src_row = accb,
+                   .ow = g->pool_k ? sw : ow,
+                   .dram = g->out_spad >= 0 ? 0 : (int64_t)y->dram + ob0 * plane + (oy0 * sw + ox0) * dim,
+                   .dst_row = g->out_spad >= 0 ? g->out_spad + ob0 * prow + oy0 * sw + ox0 : 0, .src_row = accb,
                    .param = ob0 - c0);
       }
     }

@@ -51,6 +51,21 @@ void lower_workload_key(const lower_program *p, const lower_kernel *k, const low
 int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
                const lower_conv_geom *g, diag *d);
 
+/* Conv constants shared by lower_conv.c and lower_conv_ktile.c: the PARAM
+ * rows of nob output blocks (bias folded with -zx*sum(w), multiplier, shift),
+ * and the weight rows per output block in chunks of at most `chunk` input
+ * blocks (each chunk: taps, then its input blocks, DIM rows each; depthwise:
+ * one row per tap).  The DRAM offset in the blob, or -1 out of memory. */
+int64_t lower_conv_params(lower_program *p, const lower_conv_geom *g, int64_t nob, int dim);
+int64_t lower_conv_weights(lower_program *p, const lower_conv_geom *g, int64_t nob, int64_t ncb, int64_t chunk,
+                           int dim, int64_t *rows);
+/* Input lines [*lo, *hi] output rows [oy0, oy0+oh) read, clamped to the image. */
+void lower_conv_in_rows(const lower_conv_geom *g, int64_t oy0, int64_t oh, int64_t *lo, int64_t *hi);
+/* A conv whose input channels must be tiled (lower_conv_ktile.c): same
+ * contract as lower_conv, for a dense conv without a fused pool. */
+int lower_conv_ktiled(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
+                      const lower_conv_geom *g, diag *d);
+
 /* VADD constants (QAdd; QRequant has b = NULL and mult_b = 0). */
 typedef struct lower_vadd_params {
   int64_t mult_a, mult_b, shift; /* requantisation of both inputs, one shift */

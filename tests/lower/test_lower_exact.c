@@ -542,6 +542,25 @@ int main(void) {
     ir_add_output(g, add_matmul(g, f, 1, 11, 10, 1, "fc"), &d);
     run_case("avgpool excl/incl + requant + global pool + flatten + fc", g, dflt);
   }
+  /* Column tiles (output width over STORE's 255) and input channel tiles
+   * (one output block's weights do not fit next to one input line group). */
+  conv_case("conv ow600 column tiles", (conv_spec){8, 8, 16, 600, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -3, 2, -128, 127},
+            dflt);
+  conv_case("conv ow350 stride2 pads 0,2,1,0 column tiles",
+            (conv_spec){5, 6, 7, 700, 3, 3, 2, 2, 1, 1, 0, 2, 1, 0, 1, 11, -4, -128, 127}, dflt);
+  conv_case("conv c2048 m64 4x4 3x3 input channel tiles",
+            (conv_spec){2048, 64, 4, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -9, 3, -128, 127}, dflt);
+  conv_case("conv c3000 m9 5x3 3x3 stride2 input channel tiles",
+            (conv_spec){3000, 9, 5, 3, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 21, -1, -128, 127}, dflt);
+  { /* K = 20000: one output block's weights exceed the scratchpad at npu4/8 */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("matmul", &d);
+    int64_t ad[2] = {2, 20000};
+    ir_value *a = act(g, "a", 2, ad, -6);
+    ir_add_input(g, a, &d);
+    ir_add_output(g, add_matmul(g, a, 2, 20000, 6, 2, "mm"), &d);
+    run_case("matmul 2x20000 x 20000x6 (input channel tiles)", g, dflt);
+  }
   net_case("tiny_cnn", 7);
   /* Streams over a (forced) small command SRAM run segment by segment, bit-exactly. */
   cmd_limit = SEG_LIMIT;
