@@ -126,7 +126,10 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
              uint32_t window_bytes, unsigned flags, tfw_error *e);
 
 /* Where to keep per-kernel counters and per-fallback cycles (either may be
- * NULL); arrays of m->pkg.n_kernels and m->pkg.n_fallbacks entries. */
+ * NULL); arrays of m->pkg.n_kernels and m->pkg.n_fallbacks entries, each
+ * written when its kernel or op runs (a run that stops early leaves the
+ * later entries as they were). Keep them in fast memory: they are written
+ * during the run. */
 void tfw_set_stats(tfw_model *m, tfw_kernel_stats *kstats, uint64_t *fallback_cycles);
 
 /* Graph inputs and outputs: the i-th of each (tpkg_io filled); NULL if out of range. */

@@ -22,9 +22,6 @@ static void copy_bytes(uint8_t *dst, const uint8_t *src, uint32_t n) {
   for (; i < n; i++) dst[i] = src[i];
 }
 
-static void zero_u64(uint64_t *p, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) p[i] = 0;
-}
 
 /* The whole STREAMS section fits the command SRAM: loaded once at offset 0,
  * each kernel starts at its first command. Otherwise each kernel record is
@@ -174,11 +171,6 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   if (!m || !m->loaded) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "tfw_run before a successful tfw_load");
   uint32_t next_fb = 0;
   int rc;
-  if (m->kstats)
-    for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
-      zero_u64(m->kstats[k].counters, TSL_NCOUNTERS);
-      m->kstats[k].start = m->kstats[k].end = 0;
-    }
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
     if ((rc = run_fallbacks(m, k, &next_fb, e)) != TFW_OK) return rc;
     if ((rc = run_kernel(m, k, e)) != TFW_OK) return rc;
