@@ -44,6 +44,7 @@ static const char *const usage_run =
     "  --firmware PATH        rtl: the runner ELF (default build/firmware/<target>/tessel-fw.elf)\n"
     "  --max-cycles N         rtl: simulation cycle limit (default: from the package's estimates)\n"
     "  --check-weights        rtl: the firmware checks the weights' CRC too (slow on large models)\n"
+    "  --watchdog N           rtl: abort any NPU run after N cycles (default: 20M + 16 x its estimate)\n"
     "  -q, --quiet            no summary line on stderr\n";
 
 typedef struct {
@@ -98,6 +99,13 @@ static int parse_args(int argc, char **argv, run_args *a) {
       a->o.sim = argv[++i];
     } else if (!strcmp(s, "--firmware")) {
       a->o.firmware = argv[++i];
+    } else if (!strcmp(s, "--watchdog")) {
+      char *end;
+      const char *v = argv[++i];
+      unsigned long n = strtoul(v, &end, 0);
+      if (*v < '0' || *v > '9' || *end || n == 0 || n > UINT32_MAX)
+        return usage("--watchdog '%s': expected cycles in 1..2^32-1", v);
+      a->o.watchdog = (uint32_t)n;
     } else if (!strcmp(s, "--max-cycles")) {
       char *end;
       const char *v = argv[++i];

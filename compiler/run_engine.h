@@ -23,6 +23,7 @@ typedef struct {
   uint64_t trace_from, trace_to; /* rtl: with trace, only these simulated cycles (0, 0: all) */
   uint64_t max_cycles;    /* rtl: simulator cycle limit (0: a bound from the package's estimates) */
   int check_weights;      /* verify the weights CRC where the NPU reads them */
+  uint32_t watchdog;      /* rtl: 0, or every NPU run's watchdog in cycles */
 } run_opts;
 
 /* One batch of inferences and what came back. */

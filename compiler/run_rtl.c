@@ -222,7 +222,7 @@ static int take_results(const uint8_t *dump, const rtl_layout *l, const tpkg_vie
 
 /* The request image: mailbox fields, inputs, package. */
 static uint8_t *build_image(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const rtl_layout *l,
-                            const run_batch *b, unsigned flags) {
+                            const run_batch *b, unsigned flags, uint32_t watchdog) {
   uint8_t *img = calloc(1, l->window);
   if (!img) return NULL;
   const uint32_t base = TFW_MAILBOX_ADDR;
@@ -240,6 +240,7 @@ static uint8_t *build_image(const uint8_t *pkg, uint32_t len, const tpkg_view *v
   tpkg_wr32(img + TFW_MB_OUT_STRIDE, (uint32_t)l->out_stride);
   tpkg_wr32(img + TFW_MB_STATS, base + (uint32_t)l->stats);
   tpkg_wr32(img + TFW_MB_STATS_BYTES, (uint32_t)l->stats_bytes);
+  tpkg_wr32(img + TFW_MB_WATCHDOG, watchdog);
   uint64_t pos = 0;
   tpkg_io io;
   for (uint32_t k = 0, i = 0; k < v->n_io; k++) {
@@ -301,7 +302,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   uint8_t *img = NULL, *dump = NULL;
   if (check_sim_target(sim, tmp, v, d)) goto done;
   unsigned flags = TFW_LOAD_WEIGHTS_PLACED | (o->check_weights ? 0 : TFW_LOAD_LAZY_WEIGHTS);
-  if (!(img = build_image(pkg, len, v, &l, b, flags))) {
+  if (!(img = build_image(pkg, len, v, &l, b, flags, o->watchdog))) {
     diag_set(d, "out of memory");
     goto done;
   }

@@ -94,6 +94,7 @@ int main(void) {
                mb_rd(TFW_MB_FLAGS), &e) != TFW_OK)
     return finish(&e, 0);
   mb_wr64(TFW_MB_LOAD_CYCLES, timer_now() - t0);
+  if (mb_rd(TFW_MB_WATCHDOG)) m.watchdog_base = mb_rd(TFW_MB_WATCHDOG), m.watchdog_per_est = 0;
   uint64_t need = (uint64_t)m.pkg.n_kernels * sizeof(tfw_kernel_stats) + (uint64_t)m.pkg.n_fallbacks * 8;
   if (stats_bytes) {
     if (stats_bytes < need) {

@@ -101,7 +101,8 @@ enum {
 };
 
 /* Default watchdog: a run may take WATCHDOG_BASE + WATCHDOG_PER_EST x the
- * kernel's estimate cycles before it is aborted. */
+ * kernel's estimate cycles before it is aborted (tfw_model's watchdog_base
+ * and watchdog_per_est, which a firmware may change after tfw_load). */
 #define TFW_WATCHDOG_BASE 20000000ull
 #define TFW_WATCHDOG_PER_EST 16u
 
@@ -112,6 +113,7 @@ typedef struct {
   uint32_t window_bytes;
   int streams_resident;            /* 1: all of STREAMS is in command SRAM, loaded once */
   uint64_t watchdog_base;          /* TFW_WATCHDOG_BASE unless changed after load */
+  uint32_t watchdog_per_est;       /* TFW_WATCHDOG_PER_EST unless changed after load */
   tfw_kernel_stats *kstats;        /* optional: n_kernels entries (tfw_set_stats) */
   uint64_t *fallback_cycles;       /* optional: n_fallbacks entries, backend clock cycles */
   int loaded;

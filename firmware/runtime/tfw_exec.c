@@ -47,7 +47,7 @@ static int place_streams(tfw_model *m, tfw_error *e) {
 int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len, void *window,
              uint32_t window_bytes, unsigned flags, tfw_error *e) {
   if (!m || !npu || !pkg) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "NULL model, backend or package");
-  *m = (tfw_model){.npu = npu, .watchdog_base = TFW_WATCHDOG_BASE};
+  *m = (tfw_model){.npu = npu, .watchdog_base = TFW_WATCHDOG_BASE, .watchdog_per_est = TFW_WATCHDOG_PER_EST};
   tpkg_error pe = {0};
   unsigned cf = TPKG_CHECK_LAZY_WEIGHTS; /* the weights are checked where they will be used, below */
   tpkg_err_code pc = tpkg_check(pkg, len, npu->target_hash, cf, &m->pkg, &pe);
@@ -150,7 +150,7 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
     return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "loading a kernel's stream failed");
   }
   /* Segments after the first carry no estimate: the base alone guards them. */
-  uint64_t timeout = m->watchdog_base + TFW_WATCHDOG_PER_EST * estimate;
+  uint64_t timeout = m->watchdog_base + m->watchdog_per_est * estimate;
   tfw_npu_result r = {0};
   uint64_t t0 = now(m);
   rc = b->run(b->ctx, off, count, timeout, &r);

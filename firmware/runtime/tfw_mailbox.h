@@ -34,6 +34,7 @@ enum {
   TFW_MB_STATS = 48,       /* per kernel record a tfw_kernel_stats (TSL_NCOUNTERS u64 counters, u64 start */
   TFW_MB_STATS_BYTES = 52, /*   and end cycle), then per fallback record one u64 of core cycles (of the last
                               run); 8-byte aligned */
+  TFW_MB_WATCHDOG = 56,    /* 0, or every NPU run's watchdog in cycles (no allowance for the estimate) */
   /* result, written by the firmware */
   TFW_MB_STATUS = 64,      /* i32: TFW_OK or TFW_E_* (TFW_E_ARG for a bad request) */
   TFW_MB_DETAIL = 68,      /* i32 tfw_error.detail */

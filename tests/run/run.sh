@@ -103,6 +103,10 @@ rej io-offset "PACKAGE/IO" --patch $((io_off + 40)):00FFFFFF --fix-crc
 rej kernel-cmds "PACKAGE/KERNEL" --patch $((k_off + 16)):FFFF0000 --fix-crc
 rej cmd-opcode "PACKAGE/CMD_OPCODE" --patch "$s_off:FF" --fix-crc
 
+# The watchdog: a kernel given 300 cycles is aborted and reported, never a hang.
+expect_fail watchdog-abort 1 "TIMEOUT/ABORTED: .*kernel 0" "$tessel" run "$pkg" --watchdog 300 --input "$digits/digits_cnn.in0.npy" -o "$tmp/w.npy"
+expect_fail watchdog-usage 2 "expected cycles" "$tessel" run "$pkg" --watchdog 0 --input "$digits/digits_cnn.in0.npy"
+
 # 4. Bad inputs to `tessel run`: exit 1 (2 for usage) and a message naming it.
 expect_fail npy-dtype 1 "must be float32 \[1,1,8,8\]" "$tessel" run "$pkg" --input "$models/../npy/data/i32_3x1.npy"
 expect_fail npy-shape 1 "must be float32 \[1,1,8,8\]" "$tessel" run "$pkg" --input "$kinds.in0.npy"
