@@ -418,7 +418,9 @@ module npu_exec #(
   always_comb begin
     acc_we_o       = arr_valid || dww_q;
     acc_waddr_o    = s2_addr_q;
-    acc_wdata_o    = dww_q ? dwsum_q : arr_out;
+    acc_wdata_o    = '0;                           // only looked at with acc_we_o
+    if (dww_q) acc_wdata_o = dwsum_q;
+    else if (arr_valid) acc_wdata_o = arr_out;
     acc_wr_bytes_o = acc_we_o ? 16'(4 * Dim) : 16'd0;
     busy_o         = (state_q != StIdle) || v_busy;
   end
@@ -485,39 +487,46 @@ module npu_exec #(
     end
   end
 
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = (state_q != StIdle) || cmd_valid_i;
+
   always_ff @(posedge clk_i) begin
+    if (act) begin
+      pass_q     <= pass_d;
+      npass_q    <= npass_d;
+      ky_q       <= ky_d;
+      kx_q       <= kx_d;
+      cb_q       <= cb_d;
+      y_q        <= y_d;
+      x_q        <= x_d;
+      piy_q      <= piy_d;
+      pix_q      <= pix_d;
+      iy_q       <= iy_d;
+      ix_q       <= ix_d;
+      pbase_q    <= pbase_d;
+      aline_q    <= aline_d;
+      waddr_q    <= waddr_d;
+      gap_q      <= gap_d;
+      rows_q     <= rows_d;
+      pl_pass_q  <= pl_pass_d;
+      pl_row_q   <= pl_row_d;
+      pl_addr_q  <= pl_addr_d;
+      plw_bank_q <= plw_bank_d;
+      plw_row_q  <= plw_row_d;
+      s1_in_q    <= s1_in_d;
+      s1_rd_q    <= s1_rd_d;
+      s1_bank_q  <= s1_bank_d;
+      s1_first_q <= s1_first_d;
+      s1_last_q  <= s1_last_d;
+      s1_addr_q  <= s1_addr_d;
+      s2_addr_q  <= s2_addr_d;
+    end
     if (cmd_we) begin
       cmd_q  <= cmd_d;
       side_q <= side_d;
     end
-    pass_q     <= pass_d;
-    npass_q    <= npass_d;
-    ky_q       <= ky_d;
-    kx_q       <= kx_d;
-    cb_q       <= cb_d;
-    y_q        <= y_d;
-    x_q        <= x_d;
-    piy_q      <= piy_d;
-    pix_q      <= pix_d;
-    iy_q       <= iy_d;
-    ix_q       <= ix_d;
-    pbase_q    <= pbase_d;
-    aline_q    <= aline_d;
-    waddr_q    <= waddr_d;
-    gap_q      <= gap_d;
-    rows_q     <= rows_d;
-    pl_pass_q  <= pl_pass_d;
-    pl_row_q   <= pl_row_d;
-    pl_addr_q  <= pl_addr_d;
-    plw_bank_q <= plw_bank_d;
-    plw_row_q  <= plw_row_d;
-    s1_in_q    <= s1_in_d;
-    s1_rd_q    <= s1_rd_d;
-    s1_bank_q  <= s1_bank_d;
-    s1_first_q <= s1_first_d;
-    s1_last_q  <= s1_last_d;
-    s1_addr_q  <= s1_addr_d;
-    s2_addr_q  <= s2_addr_d;
     if (dwsum_we) dwsum_q <= dwsum_d;
   end
 endmodule

@@ -312,14 +312,21 @@ module npu_load #(
     end
   end
 
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = gen_q || split_q || (dq_cnt_q != '0) || full_q || cmd_valid_i;
+
   always_ff @(posedge clk_i) begin
+    if (act) begin
+      x_q      <= x_d;
+      y_q      <= y_d;
+      z_q      <= z_d;
+      drow_q   <= drow_d;
+      saddr_q  <= saddr_d;
+      sbeats_q <= sbeats_d;
+    end
     if (cmd_we) cmd_q <= cmd_d;
-    x_q      <= x_d;
-    y_q      <= y_d;
-    z_q      <= z_d;
-    drow_q   <= drow_d;
-    saddr_q  <= saddr_d;
-    sbeats_q <= sbeats_d;
     if (stage_we) stage_q[Sw'(beat_q)] <= dma_r_data_i;
     if (dq_push) dq_q[dq_wp_q] <= dq_wdata;
   end

@@ -48,11 +48,11 @@ module npu_queue #(
   logic [1:0]    ptok_d, ptok_q;                // {push_next, push_prev} of that command
   logic [15:0]   idx_d, idx_q;
 
-  logic [Ew-1:0] head;
+  // fields of the head entry are read where needed (no copy of the whole
+  // entry per cycle)
   logic [3:0]    htok;
   logic          head_ok, deq;
-  assign head = mem_q[rp_q];
-  assign htok = head[11:8];
+  assign htok = mem_q[rp_q][11:8];
 
   // pop step: every named counter non-zero; the unit must be free (its own
   // block: the unit's done may depend on valid in the same cycle)
@@ -62,59 +62,76 @@ module npu_queue #(
     cmd_valid_o = head_ok && !flush_i;
   end
 
-  always_comb begin
-    // the head command goes to the unit only when offered
-    cmd_o  = '0;
-    side_o = '0;
-    if (cmd_valid_o) begin
-      cmd_o  = head[127:0];
-      side_o = head[209:128];
-    end
-    deq         = cmd_valid_o && cmd_ready_i;
-    pop_prev_o  = deq && htok[0];
-    pop_next_o  = deq && htok[1];
+  // An idle queue (empty, nothing running or pending, nothing arriving)
+  // keeps its state: the simulator then skips the block below.
+  logic qact;
+  assign qact = (cnt_q != '0) || run_q || pend_q || enq_i || flush_i;
 
-    run_d  = run_q;
-    pend_d = pend_q;
-    ptok_d = ptok_q;
-    idx_d  = idx_q;
-    if (deq) begin
-      run_d  = 1'b1;
-      ptok_d = htok[3:2];
-      idx_d  = head[225:210];
-    end
-    // the unit may finish in the cycle it takes the command (configuration)
-    if (unit_done_i && (run_q || deq)) begin
-      run_d  = 1'b0;
-      pend_d = 1'b1;
-    end
-    // push step
+  always_comb begin
+    cmd_o       = '0;
+    side_o      = '0;
+    deq         = 1'b0;
+    pop_prev_o  = 1'b0;
+    pop_next_o  = 1'b0;
     push_prev_o = 1'b0;
     push_next_o = 1'b0;
     cmd_done_o  = 1'b0;
-    if (pend_q && (!ptok_q[0] || push_prev_ok_i) && (!ptok_q[1] || push_next_ok_i)) begin
-      push_prev_o = ptok_q[0];
-      push_next_o = ptok_q[1];
-      cmd_done_o  = 1'b1;
-      pend_d      = 1'b0;
-    end
+    run_d  = 1'b0;
+    pend_d = 1'b0;
+    ptok_d = '0;
+    idx_d  = '0;
+    wp_d   = '0;
+    rp_d   = '0;
+    cnt_d  = '0;
+    if (qact) begin
+      // the head command goes to the unit only when offered
+      if (cmd_valid_o) begin
+        cmd_o  = mem_q[rp_q][127:0];
+        side_o = mem_q[rp_q][209:128];
+      end
+      deq         = cmd_valid_o && cmd_ready_i;
+      pop_prev_o  = deq && htok[0];
+      pop_next_o  = deq && htok[1];
 
-    wp_d  = enq_i ? wp_q + Pw'(1) : wp_q;
-    rp_d  = deq ? rp_q + Pw'(1) : rp_q;
-    cnt_d = cnt_q + (enq_i ? (Pw+1)'(1) : '0) - (deq ? (Pw+1)'(1) : '0);
-    if (flush_i) begin
-      wp_d  = '0;
-      rp_d  = '0;
-      cnt_d = '0;
+      run_d  = run_q;
+      pend_d = pend_q;
+      ptok_d = ptok_q;
+      idx_d  = idx_q;
+      if (deq) begin
+        run_d  = 1'b1;
+        ptok_d = htok[3:2];
+        idx_d  = mem_q[rp_q][225:210];
+      end
+      // the unit may finish in the cycle it takes the command (configuration)
+      if (unit_done_i && (run_q || deq)) begin
+        run_d  = 1'b0;
+        pend_d = 1'b1;
+      end
+      // push step
+      if (pend_q && (!ptok_q[0] || push_prev_ok_i) && (!ptok_q[1] || push_next_ok_i)) begin
+        push_prev_o = ptok_q[0];
+        push_next_o = ptok_q[1];
+        cmd_done_o  = 1'b1;
+        pend_d      = 1'b0;
+      end
+
+      wp_d  = enq_i ? wp_q + Pw'(1) : wp_q;
+      rp_d  = deq ? rp_q + Pw'(1) : rp_q;
+      cnt_d = cnt_q + (enq_i ? (Pw+1)'(1) : '0) - (deq ? (Pw+1)'(1) : '0);
+      if (flush_i) begin
+        wp_d  = '0;
+        rp_d  = '0;
+        cnt_d = '0;
+      end
+      if (Pw'(Depth - 1) == wp_q && enq_i && !flush_i) wp_d = '0;
+      if (Pw'(Depth - 1) == rp_q && deq && !flush_i) rp_d = '0;
     end
-    if (Pw'(Depth - 1) == wp_q && enq_i && !flush_i) wp_d = '0;
-    if (Pw'(Depth - 1) == rp_q && deq && !flush_i) rp_d = '0;
   end
 
   assign full_o          = (cnt_q == (Pw+1)'(Depth));
   assign idle_o          = (cnt_q == '0) && !run_q && !pend_q;
   assign blocked_o       = (pend_q && !cmd_done_o) || (!run_q && !pend_q && cnt_q != '0 && !head_ok);
-  assign blocked_index_o = pend_q ? idx_q : head[225:210];
+  assign blocked_index_o = pend_q ? idx_q : mem_q[rp_q][225:210];
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -123,7 +140,7 @@ module npu_queue #(
       cnt_q  <= '0;
       run_q  <= 1'b0;
       pend_q <= 1'b0;
-    end else begin
+    end else if (qact) begin
       wp_q   <= wp_d;
       rp_q   <= rp_d;
       cnt_q  <= cnt_d;
@@ -133,8 +150,10 @@ module npu_queue #(
   end
 
   always_ff @(posedge clk_i) begin
-    ptok_q <= ptok_d;
-    idx_q  <= idx_d;
+    if (qact) begin
+      ptok_q <= ptok_d;
+      idx_q  <= idx_d;
+    end
     if (enq_i) mem_q[wp_q] <= enq_data_i;
   end
 endmodule

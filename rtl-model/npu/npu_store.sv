@@ -520,35 +520,42 @@ module npu_store #(
     end
   end
 
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = (state_q != StIdle) || cmd_valid_i;
+
   always_ff @(posedge clk_i) begin
+    if (act) begin
+      y_q       <= y_d;
+      x_q       <= x_d;
+      i_q       <= i_d;
+      j_q       <= j_d;
+      nlines_q  <= nlines_d;
+      exy_q     <= exy_d;
+      exd_q     <= exd_d;
+      ext_q     <= ext_d;
+      t1_in_q   <= t1_in_d;
+      any_q     <= any_d;
+      beat_q    <= beat_d;
+      nbeats_q  <= nbeats_d;
+      baddr_q   <= baddr_d;
+      reqd_q    <= reqd_d;
+      wd_q      <= wd_d;
+    end
     if (cmd_we) cmd_q <= cmd_d;
-    y_q       <= y_d;
-    x_q       <= x_d;
-    i_q       <= i_d;
-    j_q       <= j_d;
     if (seen_we) seen_q <= seen_d;
-    nlines_q  <= nlines_d;
     if (set_we) begin
       ly_q  <= ly_d;
       lx_q  <= lx_d;
       exm_q <= exm_d;
     end
-    exy_q     <= exy_d;
-    exd_q     <= exd_d;
-    ext_q     <= ext_d;
     if (prm_we) prm_q <= prm_d;
-    t1_in_q   <= t1_in_d;
-    any_q     <= any_d;
     if (v_we) v_q <= v_d;
-    beat_q    <= beat_d;
-    nbeats_q  <= nbeats_d;
     if (sh_we) begin
       sh_q  <= sh_d;
       shm_q <= shm_d;
     end
-    baddr_q   <= baddr_d;
-    reqd_q    <= reqd_d;
-    wd_q      <= wd_d;
   end
 endmodule
 

@@ -396,34 +396,41 @@ module npu_vec #(
     end
   end
 
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = (state_q != StIdle) || cmd_valid_i;
+
   always_ff @(posedge clk_i) begin
+    if (act) begin
+      i_q     <= i_d;
+      y_q     <= y_d;
+      x_q     <= x_d;
+      ky_q    <= ky_d;
+      kx_q    <= kx_d;
+      piy_q   <= piy_d;
+      pix_q   <= pix_d;
+      iy_q    <= iy_d;
+      ix_q    <= ix_d;
+      oline_q <= oline_d;
+      r1_in_q <= r1_in_d;
+      w1_q    <= w1_d;
+      cnt_q   <= cnt_d;
+      it_q    <= it_d;
+      den_q   <= den_d;
+      wrow_q  <= wrow_d;
+      wa_q    <= wa_d;
+    end
     if (cmd_we) begin
       cmd_q  <= cmd_d;
       side_q <= side_d;
     end
-    i_q     <= i_d;
-    y_q     <= y_d;
-    x_q     <= x_d;
-    ky_q    <= ky_d;
-    kx_q    <= kx_d;
-    piy_q   <= piy_d;
-    pix_q   <= pix_d;
-    iy_q    <= iy_d;
-    ix_q    <= ix_d;
-    oline_q <= oline_d;
-    r1_in_q <= r1_in_d;
-    w1_q    <= w1_d;
     if (sum_we) sum_q <= sum_d;
-    cnt_q   <= cnt_d;
-    it_q    <= it_d;
     if (div_we) begin
       num_q <= num_d;
       rem_q <= rem_d;
       neg_q <= neg_d;
     end
-    den_q   <= den_d;
-    wrow_q  <= wrow_d;
-    wa_q    <= wa_d;
   end
 endmodule
 

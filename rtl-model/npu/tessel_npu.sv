@@ -294,7 +294,9 @@ module tessel_npu (
     sw_wdata = ex_swe ? ex_swdata : st_swe ? st_swdata : ld_swdata;
     aw_we    = ex_awe || ld_awe;
     aw_addr  = ex_awe ? ex_awaddr : ld_awaddr;
-    aw_wdata = ex_awe ? ex_awdata : ld_awdata;
+    aw_wdata = '0;                             // only looked at with aw_we
+    if (ex_awe) aw_wdata = ex_awdata;
+    else if (ld_awe) aw_wdata = ld_awdata;
   end
 
   npu_sram #(.Width(Dim*8), .Depth(tessel_target_pkg::SpadRows)) u_spad (
