@@ -11,6 +11,7 @@
 //
 // Exit status: 0 the firmware exited with 0, 1 it exited non-zero, 2 the
 // boot loader refused the image, 3 cycle limit, 4 usage error.
+// BOARD_TB_DEBUG=1 in the environment prints every byte the flash receives.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -139,7 +140,8 @@ bool load_image(Flash &flash, const char *path, uint32_t off) {
   return true;
 }
 
-int usage() {
+int usage(const char *why) {
+  fprintf(stderr, "board_tb: %s\n", why);
   fprintf(stderr,
           "usage: board_tb [--image0 FILE] [--image1 FILE] [--max-cycles N] [--clks-per-bit N]\n");
   return 4;
@@ -151,17 +153,19 @@ int main(int argc, char **argv) {
   Options opt;
   for (int i = 1; i < argc; i++) {
     std::string a = argv[i];
-    if (i + 1 >= argc) return usage();
+    if (a != "--image0" && a != "--image1" && a != "--max-cycles" && a != "--clks-per-bit")
+      return usage(("unknown option '" + a + "'").c_str());
+    if (i + 1 >= argc) return usage((a + " needs a value").c_str());
     const char *v = argv[++i];
     char *end = nullptr;
     if (a == "--image0") opt.image0 = v;
     else if (a == "--image1") opt.image1 = v;
     else if (a == "--max-cycles") opt.max_cycles = strtoull(v, &end, 0);
-    else if (a == "--clks-per-bit") opt.clks_per_bit = unsigned(strtoul(v, &end, 0));
-    else return usage();
-    if (end && (*end != '\0' || end == v)) return usage();
+    else opt.clks_per_bit = unsigned(strtoul(v, &end, 0));
+    if (end && (*end != '\0' || end == v || v[0] == '-'))
+      return usage((a + ": '" + v + "' is not a number").c_str());
   }
-  if (opt.clks_per_bit < 4) return usage();
+  if (opt.clks_per_bit < 4) return usage("--clks-per-bit must be at least 4");
 
   Flash flash;
   if (opt.image0 && !load_image(flash, opt.image0, kImage0)) return 4;

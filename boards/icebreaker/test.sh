@@ -92,5 +92,13 @@ expect_err "a payload past the RAM" "do not fit" --dest 0x1FC00 --mem-size 13107
 expect_err "a missing input" "No such file" --dest 0 --mem-size 131072 "$out/none.bin" "$out/x.img"
 expect_err "a bad number" "not a 32-bit number" --dest 0x1G --mem-size 131072 "$out/pkg.bin" "$out/x.img"
 
+# 14-15. The bench itself refuses bad arguments with a message.
+for args in "--bogus 1" "--max-cycles 12x"; do
+  # shellcheck disable=SC2086
+  "$rtl_tb" $args >/dev/null 2>"$out/tb.err"; rc=$?
+  if [ $rc = 4 ] && grep -q "board_tb: " "$out/tb.err"; then ok "board_tb refuses '$args': $(head -n 1 "$out/tb.err")"
+  else bad "board_tb '$args': status $rc"; fi
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
