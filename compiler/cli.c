@@ -105,8 +105,8 @@ static const char *const usage_ref =
 
 static const char *const usage_compile =
     "usage: tessel compile MODEL.onnx [-o OUT.tpkg] [--emit-c OUT.c] [--target T] [--calib X.npy]...\n"
-    "                      [--bind NAME=FILE.npy]... [--print-after=PASS | --print-after-all]\n"
-    "                      [--print-before=PASS] [--verify-each] [--elide=N]\n"
+    "                      [--bind NAME=FILE.npy]... [--print-after=PASS|STAGE | --print-after-all]\n"
+    "                      [--print-before=PASS|STAGE] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
     "                      [--report] [--no-fusion] [--no-sram-residency] [--cmd-sram-limit BYTES]\n"
     "                      [--tuning-log tune.jsonl]\n"
@@ -116,7 +116,9 @@ static const char *const usage_compile =
     "  --report prints the target's memory fit and every kernel.\n"
     "  --cmd-sram-limit cuts kernel streams into segments of at most BYTES (tests;\n"
     "  default: the target's command SRAM).\n"
-    "  --tuning-log applies the best schedule per workload from `tessel tune` logs (docs/tuning.md).\n";
+    "  --tuning-log applies the best schedule per workload from `tessel tune` logs (docs/tuning.md).\n"
+    "  --print-after/--print-before also take a lowering STAGE: layout, fusion, sram-plan, tiling,\n"
+    "  emission (docs/compiler.md, \"Lowering dumps\").\n";
 
 static const char *usage_of(const char *cmd) {
   if (!strcmp(cmd, "ir")) return usage_ir;
@@ -517,7 +519,9 @@ static int cmd_compile(cli_args *a) {
   if (!a->model) return usage_error("compile", "%s", "missing MODEL");
   if (a->n_outputs > 1 || (a->n_outputs == 0 && !a->emit_c))
     return usage_error("compile", "%s", "give one -o OUT.tpkg and/or --emit-c OUT.c");
-  if (check_pass_options(a, &d)) return usage_error("compile", "%s", d.msg);
+  if (lower_compile_check_print("--print-after", a->pipe.print_after, &d) ||
+      lower_compile_check_print("--print-before", a->pipe.print_before, &d))
+    return usage_error("compile", "%s", d.msg);
   ir_graph *g = front_end(a, &d);
   if (!g) return fail(&d);
   if (quantise(a, g, &d)) {
@@ -526,7 +530,9 @@ static int cmd_compile(cli_args *a) {
   }
   lower_compile_opts lo = {.target = a->target, .out = a->n_outputs ? a->outputs[0] : NULL, .emit_c = a->emit_c, .report = a->report ? stdout : NULL,
                            .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency,
-                           .cmd_sram_limit = a->cmd_sram_limit, .tuning_log = a->tuning_log};
+                           .cmd_sram_limit = a->cmd_sram_limit, .tuning_log = a->tuning_log,
+                           .print_after = a->pipe.print_after, .print_before = a->pipe.print_before,
+                           .print_after_all = a->pipe.print_after_all};
   int rc = lower_compile(g, &lo, &d);
   ir_graph_free(g);
   if (rc) {

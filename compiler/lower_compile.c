@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "emit_c.h"
+#include "ir_print.h"
 #include "lower/lower.h"
+#include "pipeline.h"
 #include "tpkg.h"
 #include "tune/tune_apply.h"
 
@@ -279,6 +281,35 @@ static void free_pkg(tpkg_package *pk) {
   free((void *)pk->io);
 }
 
+int lower_compile_check_print(const char *option, const char *name, diag *d) {
+  diag pd = {{0}};
+  if (!name || lower_stage_find(name) >= 0 || !pipeline_check_pass_name(option, name, &pd)) return 0;
+  /* pd: "OPTION: unknown pass 'x' (passes: a, b)"; the stages join the list. */
+  const char *list = strstr(pd.msg, "(passes: ");
+  size_t n = list ? strlen(list) : 0;
+  if (n && list[n - 1] == ')') n--;
+  return diag_set(d, "%s: unknown pass '%s' %.*s; lowering stages: layout, fusion, sram-plan, tiling, emission)",
+                  option, name, (int)n, list ? list : "(");
+}
+
+/* --print-before/--print-after of the lowering's stages: "// before STAGE"
+ * shows the stage before it (the quantised IR before "layout"). */
+static void print_stages(FILE *f, const ir_graph *g, const lower_program *p, const lower_compile_opts *o) {
+  const int before = lower_stage_find(o->print_before), after = lower_stage_find(o->print_after);
+  for (int s = 0; s < LOWER_NSTAGES; s++) {
+    if (s == before) {
+      fprintf(f, "// before %s\n", lower_stage_name(s));
+      if (s == 0) ir_print(f, g, NULL);
+      else lower_dump_stage(f, p, s - 1);
+    }
+    if (s == after || o->print_after_all) {
+      fprintf(f, "// after %s\n", lower_stage_name(s));
+      lower_dump_stage(f, p, s);
+    }
+  }
+  fflush(f);
+}
+
 int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   const char *name = o->target ? o->target : "npu8";
   const tsl_target_t *t = tsl_target_find(name);
@@ -300,6 +331,7 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   if (!est) rc = diag_oom(d);
   for (int i = 0; !rc && i < p->n_kernels; i++)
     if (p->kernels[i].kind != LOWER_K_FALLBACK) est[i] = lower_estimate_cycles(t, &p->kernels[i].stream);
+  if (!rc) print_stages(stdout, g, p, o);
   if (!rc && o->report) report(o->report, p, est, o->cmd_sram_limit > 0 ? o->cmd_sram_limit : t->cmd_sram_bytes);
   if (!rc && (o->out || o->emit_c)) {
     tpkg_package pk = {0};

@@ -21,7 +21,14 @@ typedef struct lower_compile_opts {
   const char *tuning_log;   /* --tuning-log: apply the best record per workload (docs/tuning.md), or NULL */
   int (*sched_for)(void *ctx, const char *key, struct lower_sched *s); /* the tuner: per-kernel schedules, or NULL */
   void *sched_ctx;
+  const char *print_after;  /* --print-after: a lowering stage (lower_stage_find) to dump after, or NULL */
+  const char *print_before; /* --print-before: likewise, before (the stage before it; "layout": the IR) */
+  int print_after_all;      /* --print-after-all: dump after every lowering stage too */
 } lower_compile_opts;
+
+/* 0 when name is a graph pass or a lowering stage (`tessel compile
+ * --print-after=NAME`), else -1 with a message naming both lists. */
+int lower_compile_check_print(const char *option, const char *name, diag *d);
 
 enum { LOWER_COMPILE_UNSUPPORTED = -2 }; /* an int8 op with neither an NPU lowering nor a fallback yet */
 

@@ -19,6 +19,7 @@
 #define TESSEL_LOWER_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "ir.h"
@@ -143,6 +144,26 @@ const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v)
  * the blocked DRAM layout at dst (t->bytes bytes), and back. */
 void lower_pack(const lower_tensor *t, int dim, const int8_t *src, uint8_t *dst);
 void lower_unpack(const lower_tensor *t, int dim, const uint8_t *src, int8_t *dst);
+
+/* The lowering's stages, in order, as `--print-after=STAGE` names them
+ * (lower_dump.c): "layout", "fusion", "sram-plan", "tiling", "emission". */
+enum {
+  LOWER_STAGE_LAYOUT,
+  LOWER_STAGE_FUSION,
+  LOWER_STAGE_SRAM_PLAN,
+  LOWER_STAGE_TILING,
+  LOWER_STAGE_EMISSION,
+  LOWER_NSTAGES
+};
+/* The stage called name, or -1. */
+int lower_stage_find(const char *name);
+/* The name of a stage ("?" out of range). */
+const char *lower_stage_name(int stage);
+/* Prints what finished program p says about one stage, one line per tensor
+ * or kernel (emission: every command disassembled), without a header.
+ * The stages are decided kernel by kernel inside lower_graph, so this is
+ * the final state of that stage, in a stable form for FileCheck. */
+void lower_dump_stage(FILE *f, const lower_program *p, int stage);
 
 /* Cuts every kernel stream longer than limit_bytes / 16 commands into
  * segments (k->segs) that each fit and run alone as their own stream: cuts
