@@ -131,10 +131,12 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
   if (gmax > tg->param_rows) gmax = tg->param_rows;
   /* Most blocks per hardware loop first; for each, the largest row tile whose
    * input lines leave room for at least that many blocks of weights. */
+  /* Column tiles of equal width, at most 255 (STORE's ow); only when that
+   * fits nothing (cut 1), narrower ones so two ACC tiles of G blocks of one
+   * line fit.  A fused pool needs the whole width. */
+  for (int cut = 0; cut < 2; cut++)
   for (int64_t G = gmax; G >= 1; G--) {
-    /* Column tiles of equal width, at most 255 (STORE's ow) and two ACC
-     * tiles of G blocks of one line; a fused pool needs the whole width. */
-    int64_t ow_max = tg->acc_rows / (2 * G);
+    int64_t ow_max = cut ? tg->acc_rows / (2 * G) : 255;
     if (ow_max > 255) ow_max = 255;
     if (ow_max < 1 || (g->pool_k && ow_max < g->ow)) continue;
     const int64_t ncol = (g->ow + ow_max - 1) / ow_max, ow_t = (g->ow + ncol - 1) / ncol;
