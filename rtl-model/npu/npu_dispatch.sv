@@ -176,6 +176,11 @@ module npu_dispatch #(
     rec_beat = {m[8*32'(b) +: 8], r[64*32'(b) +: 64]};
   endfunction
 
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = (state_q != StIdle) || start_i;
+
   always_comb begin
     state_d   = state_q;
     pc_d      = pc_q;
@@ -185,13 +190,9 @@ module npu_dispatch #(
     mkernel_d = mkernel_q;
     w_d       = cmd_rdata_i;
     w_we      = 1'b0;
-    qsel_d    = qsel_q;
     ent_d     = '0;
     ent_we    = 1'b0;
     ls_d      = ls_q;
-    ls_idx_d  = ls_idx_q;
-    ls_g_d    = ls_g_q;
-    ls_h_d    = ls_h_q;
     dl_d      = 1'b0;
     depth_d   = depth_q;
     cfg_we    = '0;
@@ -207,14 +208,7 @@ module npu_dispatch #(
     liter_we  = 1'b0;
     liter_lvl = Li'(top);
     liter_d   = '0;
-    for (int k = 0; k < 8; k++) off_d[k] = off_q[k];
     snap_we  = 1'b0;
-    roff_d   = roff_q;
-    rbase_d  = rbase_q;
-    rbeat_d  = rbeat_q;
-    rnb_d    = rnb_q;
-    rreq_d   = rreq_q;
-    rw_d     = rw_q;
     routst_d = routst_q;
     end_o    = 1'b0;
     clear_o  = 1'b0;
@@ -235,223 +229,251 @@ module npu_dispatch #(
                 state_q != StMarkWrite && state_q != StMarkB;
     if (dma_b_valid_i) routst_d = routst_d - 6'd1;
 
-    unique case (state_q)
-      StIdle: begin
-        if (start_i) begin
-          clear_o   = 1'b1;
-          pc_d      = '0;
-          err_d     = tessel_isa_pkg::ErrNone;
-          eidx_d    = '0;
-          mcount_d  = '0;
-          mkernel_d = '0;
-          ls_d      = 1'b0;
-          depth_d   = '0;
-          cfg_we    = '1;
-          cfg_d     = '0;
-          for (int k = 0; k < 8; k++) off_d[k] = '0;
-          if (stream_base_i[3:0] != 4'd0 ||
-              {32'd0, stream_base_i} + {28'd0, stream_len_i, 4'd0} > 64'(CmdSramBytes)) begin
-            err_d   = tessel_isa_pkg::ErrStreamRange;
-            state_d = StErrDrain;
-          end else begin
-            state_d = StAdvance;
+    // Idle with nothing offered: the registers below are not written (act),
+    // so the simulator skips the state decode of every split block.
+    if (act) begin
+      qsel_d    = qsel_q;
+      ls_idx_d  = ls_idx_q;
+      ls_g_d    = ls_g_q;
+      ls_h_d    = ls_h_q;
+      for (int k = 0; k < 8; k++) off_d[k] = off_q[k];
+      roff_d   = roff_q;
+      rbase_d  = rbase_q;
+      rbeat_d  = rbeat_q;
+      rnb_d    = rnb_q;
+      rreq_d   = rreq_q;
+      rw_d     = rw_q;
+
+      unique case (state_q)
+        StIdle: begin
+          if (start_i) begin
+            clear_o   = 1'b1;
+            pc_d      = '0;
+            err_d     = tessel_isa_pkg::ErrNone;
+            eidx_d    = '0;
+            mcount_d  = '0;
+            mkernel_d = '0;
+            ls_d      = 1'b0;
+            depth_d   = '0;
+            cfg_we    = '1;
+            cfg_d     = '0;
+            for (int k = 0; k < 8; k++) off_d[k] = '0;
+            if (stream_base_i[3:0] != 4'd0 ||
+                {32'd0, stream_base_i} + {28'd0, stream_len_i, 4'd0} > 64'(CmdSramBytes)) begin
+              err_d   = tessel_isa_pkg::ErrStreamRange;
+              state_d = StErrDrain;
+            end else begin
+              state_d = StAdvance;
+            end
           end
         end
-      end
 
-      // close finished loop levels (one per cycle), or fetch the next command
-      StAdvance: begin
-        if (depth_q != '0 && pc_q == lend_q[Li'(top)]) begin
-          if (liter_q[Li'(top)] + 16'd1 < lcount_q[Li'(top)]) begin
-            liter_we     = 1'b1;
-            liter_d      = liter_q[Li'(top)] + 16'd1;
-            pc_d         = lstart_q[Li'(top)];
-            for (int k = 0; k < 8; k++) off_d[k] = off_q[k] + lstride_q[Li'(top)][k];
+        // close finished loop levels (one per cycle), or fetch the next command
+        StAdvance: begin
+          if (depth_q != '0 && pc_q == lend_q[Li'(top)]) begin
+            if (liter_q[Li'(top)] + 16'd1 < lcount_q[Li'(top)]) begin
+              liter_we     = 1'b1;
+              liter_d      = liter_q[Li'(top)] + 16'd1;
+              pc_d         = lstart_q[Li'(top)];
+              for (int k = 0; k < 8; k++) off_d[k] = off_q[k] + lstride_q[Li'(top)][k];
+            end else begin
+              for (int k = 0; k < 8; k++) off_d[k] = lsaved_q[Li'(top)][k];
+              depth_d = top;
+            end
+          end else if (32'(pc_q) >= stream_len_i) begin
+            if (ls_q) begin
+              err_d   = tessel_isa_pkg::ErrBadField;
+              eidx_d  = 32'(ls_idx_q);
+              state_d = StErrDrain;
+            end else begin
+              state_d = StDrain;
+            end
           end else begin
-            for (int k = 0; k < 8; k++) off_d[k] = lsaved_q[Li'(top)][k];
-            depth_d = top;
+            cmd_re_o = 1'b1;
+            state_d  = StFetch;
           end
-        end else if (32'(pc_q) >= stream_len_i) begin
-          if (ls_q) begin
+        end
+
+        StFetch: begin
+          w_we    = 1'b1;
+          state_d = StCheck;
+        end
+
+        StCheck: begin
+          state_d = StAdvance;
+          if (ls_q && op != tessel_isa_pkg::OpLoop) begin
             err_d   = tessel_isa_pkg::ErrBadField;
             eidx_d  = 32'(ls_idx_q);
             state_d = StErrDrain;
           end else begin
-            state_d = StDrain;
+            unique case (op)
+              tessel_isa_pkg::OpNop: begin
+                if (w_q[127:8] != '0) begin
+                  err_d   = tessel_isa_pkg::ErrBadField;
+                  state_d = StErrDrain;
+                end else pc_d = pc_q + 16'd1;
+              end
+              tessel_isa_pkg::OpLoop: begin
+                if (w_q[23:8] == '0 || w_q[31:24] == '0) begin
+                  err_d   = tessel_isa_pkg::ErrBadField;
+                  state_d = StErrDrain;
+                end else if (body_end > limit || 32'(depth_q) >= LoopDepth) begin
+                  err_d   = tessel_isa_pkg::ErrLoop;
+                  state_d = StErrDrain;
+                end else begin
+                  lpush       = 1'b1;
+                  lpush_start = pc_q + 16'd1;
+                  lpush_end   = body_end;
+                  lpush_count = w_q[23:8];
+                  liter_we    = 1'b1;
+                  liter_lvl   = Li'(depth_q);
+                  liter_d     = '0;
+                  lpush_stride[0] = 64'($signed(w_q[63:32]));
+                  lpush_stride[1] = 64'($signed(w_q[79:64]));
+                  lpush_stride[2] = 64'($signed(w_q[95:80]));
+                  lpush_stride[3] = 64'($signed(w_q[111:96]));
+                  lpush_stride[4] = 64'($signed(w_q[119:112]));
+                  lpush_stride[5] = 64'($signed(w_q[127:120]));
+                  lpush_stride[6] = ls_q ? ls_g_q : 64'sd0;
+                  lpush_stride[7] = ls_q ? ls_h_q : 64'sd0;
+                  for (int k = 0; k < 8; k++) lpush_saved[k] = off_q[k];
+                  depth_d = depth_q + Lw'(1);
+                  ls_d    = 1'b0;
+                  pc_d    = pc_q + 16'd1;
+                end
+              end
+              tessel_isa_pkg::OpLstride: begin
+                if (w_q[31:8] != '0 || w_q[127:80] != '0) begin
+                  err_d   = tessel_isa_pkg::ErrBadField;
+                  state_d = StErrDrain;
+                end else begin
+                  ls_d     = 1'b1;
+                  ls_idx_d = pc_q;
+                  ls_g_d   = 64'($signed(w_q[63:32]));
+                  ls_h_d   = 64'($signed(w_q[79:64]));
+                  pc_d     = pc_q + 16'd1;
+                end
+              end
+              tessel_isa_pkg::OpMark: begin
+                if (w_q[31:25] != '0 || w_q[127:64] != '0) begin
+                  err_d   = tessel_isa_pkg::ErrBadField;
+                  state_d = StErrDrain;
+                end else if (w_q[24] && (mark_dram < 0 || mark_dram + 64'(RecBytes) > 64'(dram_size_i))) begin
+                  err_d   = tessel_isa_pkg::ErrDramRange;
+                  state_d = StErrDrain;
+                end else begin
+                  state_d = StMarkWait;
+                end
+              end
+              default: begin
+                if (chk_err != tessel_isa_pkg::ErrNone) begin
+                  err_d   = chk_err;
+                  state_d = StErrDrain;
+                end else begin
+                  unique case (op)
+                    tessel_isa_pkg::OpCfgLoad:  cfg_we[0] = 1'b1;
+                    tessel_isa_pkg::OpCfgExec:  cfg_we[1] = 1'b1;
+                    tessel_isa_pkg::OpCfgVec:   cfg_we[2] = 1'b1;
+                    tessel_isa_pkg::OpCfgStore: cfg_we[3] = 1'b1;
+                    tessel_isa_pkg::OpCfgEpi:   cfg_we[4] = 1'b1;
+                    default: ;
+                  endcase
+                  qsel_d  = (op[7:4] == 4'h1) ? 2'd0 : (op[7:4] == 4'h2) ? 2'd1 : 2'd2;
+                  ent_we  = 1'b1;
+                  ent_d   = {pc_q, chk_side, chk_eff};
+                  state_d = StEnq;
+                end
+              end
+            endcase
+            if (state_d == StErrDrain) eidx_d = 32'(pc_q);
           end
-        end else begin
-          cmd_re_o = 1'b1;
-          state_d  = StFetch;
         end
-      end
 
-      StFetch: begin
-        w_we    = 1'b1;
-        state_d = StCheck;
-      end
-
-      StCheck: begin
-        state_d = StAdvance;
-        if (ls_q && op != tessel_isa_pkg::OpLoop) begin
-          err_d   = tessel_isa_pkg::ErrBadField;
-          eidx_d  = 32'(ls_idx_q);
-          state_d = StErrDrain;
-        end else begin
-          unique case (op)
-            tessel_isa_pkg::OpNop: begin
-              if (w_q[127:8] != '0) begin
-                err_d   = tessel_isa_pkg::ErrBadField;
-                state_d = StErrDrain;
-              end else pc_d = pc_q + 16'd1;
-            end
-            tessel_isa_pkg::OpLoop: begin
-              if (w_q[23:8] == '0 || w_q[31:24] == '0) begin
-                err_d   = tessel_isa_pkg::ErrBadField;
-                state_d = StErrDrain;
-              end else if (body_end > limit || 32'(depth_q) >= LoopDepth) begin
-                err_d   = tessel_isa_pkg::ErrLoop;
-                state_d = StErrDrain;
-              end else begin
-                lpush       = 1'b1;
-                lpush_start = pc_q + 16'd1;
-                lpush_end   = body_end;
-                lpush_count = w_q[23:8];
-                liter_we    = 1'b1;
-                liter_lvl   = Li'(depth_q);
-                liter_d     = '0;
-                lpush_stride[0] = 64'($signed(w_q[63:32]));
-                lpush_stride[1] = 64'($signed(w_q[79:64]));
-                lpush_stride[2] = 64'($signed(w_q[95:80]));
-                lpush_stride[3] = 64'($signed(w_q[111:96]));
-                lpush_stride[4] = 64'($signed(w_q[119:112]));
-                lpush_stride[5] = 64'($signed(w_q[127:120]));
-                lpush_stride[6] = ls_q ? ls_g_q : 64'sd0;
-                lpush_stride[7] = ls_q ? ls_h_q : 64'sd0;
-                for (int k = 0; k < 8; k++) lpush_saved[k] = off_q[k];
-                depth_d = depth_q + Lw'(1);
-                ls_d    = 1'b0;
-                pc_d    = pc_q + 16'd1;
-              end
-            end
-            tessel_isa_pkg::OpLstride: begin
-              if (w_q[31:8] != '0 || w_q[127:80] != '0) begin
-                err_d   = tessel_isa_pkg::ErrBadField;
-                state_d = StErrDrain;
-              end else begin
-                ls_d     = 1'b1;
-                ls_idx_d = pc_q;
-                ls_g_d   = 64'($signed(w_q[63:32]));
-                ls_h_d   = 64'($signed(w_q[79:64]));
-                pc_d     = pc_q + 16'd1;
-              end
-            end
-            tessel_isa_pkg::OpMark: begin
-              if (w_q[31:25] != '0 || w_q[127:64] != '0) begin
-                err_d   = tessel_isa_pkg::ErrBadField;
-                state_d = StErrDrain;
-              end else if (w_q[24] && (mark_dram < 0 || mark_dram + 64'(RecBytes) > 64'(dram_size_i))) begin
-                err_d   = tessel_isa_pkg::ErrDramRange;
-                state_d = StErrDrain;
-              end else begin
-                state_d = StMarkWait;
-              end
-            end
-            default: begin
-              if (chk_err != tessel_isa_pkg::ErrNone) begin
-                err_d   = chk_err;
-                state_d = StErrDrain;
-              end else begin
-                unique case (op)
-                  tessel_isa_pkg::OpCfgLoad:  cfg_we[0] = 1'b1;
-                  tessel_isa_pkg::OpCfgExec:  cfg_we[1] = 1'b1;
-                  tessel_isa_pkg::OpCfgVec:   cfg_we[2] = 1'b1;
-                  tessel_isa_pkg::OpCfgStore: cfg_we[3] = 1'b1;
-                  tessel_isa_pkg::OpCfgEpi:   cfg_we[4] = 1'b1;
-                  default: ;
-                endcase
-                qsel_d  = (op[7:4] == 4'h1) ? 2'd0 : (op[7:4] == 4'h2) ? 2'd1 : 2'd2;
-                ent_we  = 1'b1;
-                ent_d   = {pc_q, chk_side, chk_eff};
-                state_d = StEnq;
-              end
-            end
-          endcase
-          if (state_d == StErrDrain) eidx_d = 32'(pc_q);
+        StEnq: begin
+          if (!full_i[qsel_q]) begin
+            enq_o[qsel_q] = 1'b1;
+            pc_d    = pc_q + 16'd1;
+            state_d = StAdvance;
+          end else begin
+            stall_queue_o = 1'b1;
+            dl_d = 1'b1;
+          end
         end
-      end
 
-      StEnq: begin
-        if (!full_i[qsel_q]) begin
-          enq_o[qsel_q] = 1'b1;
-          pc_d    = pc_q + 16'd1;
-          state_d = StAdvance;
-        end else begin
-          stall_queue_o = 1'b1;
+        StMarkWait: begin
+          stall_mark_o = 1'b1;
           dl_d = 1'b1;
-        end
-      end
-
-      StMarkWait: begin
-        stall_mark_o = 1'b1;
-        dl_d = 1'b1;
-        if (all_idle) begin
-          mcount_d  = mcount_q + 32'd1;
-          mkernel_d = {16'd0, w_q[23:8]};
-          pc_d      = pc_q + 16'd1;
-          state_d   = StAdvance;
-          if (w_q[24]) begin
-            rbase_d  = dram_base_i + 32'(mark_dram) ;
-            snap_we  = 1'b1;
-            roff_d   = rbase_d[2:0];
-            rbase_d  = {rbase_d[31:3], 3'd0};
-            rnb_d    = (dram_base_i[2:0] + mark_dram[2:0] == 3'd0) ? 5'd24 : 5'd25;
-            rbeat_d  = '0;
-            rreq_d   = 1'b0;
-            rw_d     = 1'b0;
-            routst_d = '0;
-            state_d  = StMarkWrite;
+          if (all_idle) begin
+            mcount_d  = mcount_q + 32'd1;
+            mkernel_d = {16'd0, w_q[23:8]};
+            pc_d      = pc_q + 16'd1;
+            state_d   = StAdvance;
+            if (w_q[24]) begin
+              rbase_d  = dram_base_i + 32'(mark_dram) ;
+              snap_we  = 1'b1;
+              roff_d   = rbase_d[2:0];
+              rbase_d  = {rbase_d[31:3], 3'd0};
+              rnb_d    = (dram_base_i[2:0] + mark_dram[2:0] == 3'd0) ? 5'd24 : 5'd25;
+              rbeat_d  = '0;
+              rreq_d   = 1'b0;
+              rw_d     = 1'b0;
+              routst_d = '0;
+              state_d  = StMarkWrite;
+            end
           end
         end
-      end
 
-      // one request per beat, request and data offered together
-      StMarkWrite: begin
-        mark_active_o   = 1'b1;
-        rreq_d = rreq_q || dma_req_ready_i;
-        rw_d   = rw_q || dma_w_ready_i;
-        if (!rreq_q && dma_req_ready_i) routst_d = routst_d + 6'd1;
-        if (rreq_d && rw_d) begin
-          rreq_d  = 1'b0;
-          rw_d    = 1'b0;
-          rbeat_d = rbeat_q + 5'd1;
-          if (rbeat_q == rnb_q - 5'd1) state_d = StMarkB;
+        // one request per beat, request and data offered together
+        StMarkWrite: begin
+          mark_active_o   = 1'b1;
+          rreq_d = rreq_q || dma_req_ready_i;
+          rw_d   = rw_q || dma_w_ready_i;
+          if (!rreq_q && dma_req_ready_i) routst_d = routst_d + 6'd1;
+          if (rreq_d && rw_d) begin
+            rreq_d  = 1'b0;
+            rw_d    = 1'b0;
+            rbeat_d = rbeat_q + 5'd1;
+            if (rbeat_q == rnb_q - 5'd1) state_d = StMarkB;
+          end
         end
-      end
-      StMarkB: begin
-        mark_active_o = 1'b1;
-        if (routst_d == '0) state_d = StAdvance;
-      end
-
-      // everything dispatched: the run ends when every queue is idle
-      StDrain: begin
-        dl_d = 1'b1;
-        if (all_idle) begin
-          end_o   = 1'b1;
-          state_d = StIdle;
+        StMarkB: begin
+          mark_active_o = 1'b1;
+          if (routst_d == '0) state_d = StAdvance;
         end
-      end
 
-      // an error: flush the queues, let running commands finish
-      StErrDrain: begin
-        flush_o = 1'b1;
-        if (all_idle) begin
-          end_o   = 1'b1;
-          state_d = StIdle;
+        // everything dispatched: the run ends when every queue is idle
+        StDrain: begin
+          dl_d = 1'b1;
+          if (all_idle) begin
+            end_o   = 1'b1;
+            state_d = StIdle;
+          end
         end
-      end
 
-      default: state_d = StIdle;
-    endcase
+        // an error: flush the queues, let running commands finish
+        StErrDrain: begin
+          flush_o = 1'b1;
+          if (all_idle) begin
+            end_o   = 1'b1;
+            state_d = StIdle;
+          end
+        end
+
+        default: state_d = StIdle;
+      endcase
+    end else begin
+      qsel_d = '0;
+      ls_idx_d = '0;
+      ls_g_d = '0;
+      ls_h_d = '0;
+      for (int k = 0; k < 8; k++) off_d[k] = '0;
+      roff_d = '0;
+      rbase_d = '0;
+      rbeat_d = '0;
+      rnb_d = '0;
+      rreq_d = '0;
+      rw_d = '0;
+    end
 
     // deadlock: the dispatcher waits (full queue, MARK, end) and every unit is
     // idle or blocked on a token, at least one blocked, two cycles in a row
@@ -502,11 +524,6 @@ module npu_dispatch #(
       routst_q  <= routst_d;
     end
   end
-
-  // Data registers change only while the unit works (or takes a command):
-  // written with that enable, an idle unit costs the simulator no copies.
-  logic act;
-  assign act = (state_q != StIdle) || start_i;
 
   always_ff @(posedge clk_i) begin
     if (act) begin

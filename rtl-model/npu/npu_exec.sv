@@ -161,6 +161,11 @@ module npu_exec #(
   assign pad_row = {Dim{pad_q}};
 
   logic [31:0] base;
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = (state_q != StIdle) || cmd_valid_i;
+
   always_comb begin
     base       = '0;
     state_d    = state_q;
@@ -169,37 +174,9 @@ module npu_exec #(
     cmd_d      = cmd_i;
     side_d     = cmd_side_i;
     cmd_we     = 1'b0;
-    pass_d     = pass_q;
-    npass_d    = npass_q;
-    ky_d       = ky_q;
-    kx_d       = kx_q;
-    cb_d       = cb_q;
-    y_d        = y_q;
-    x_d        = x_q;
-    piy_d      = piy_q;
-    pix_d      = pix_q;
-    iy_d       = iy_q;
-    ix_d       = ix_q;
-    pbase_d    = pbase_q;
-    aline_d    = aline_q;
-    waddr_d    = waddr_q;
-    gap_d      = (gap_q != 2'd0) ? gap_q - 2'd1 : 2'd0;
-    rows_d     = rows_q;
-    pl_pass_d  = pl_pass_q;
-    pl_row_d   = pl_row_q;
-    pl_addr_d  = pl_addr_q;
     full_d     = full_q;
     plw_d      = 1'b0;
-    plw_bank_d = pl_pass_q[0];
-    plw_row_d  = pl_row_q;
     s1_d       = 1'b0;
-    s1_in_d    = tap_in;
-    s1_rd_d    = 1'b0;
-    s1_bank_d  = pass_q[0];
-    s1_first_d = 1'b0;
-    s1_last_d  = 1'b0;
-    s1_addr_d  = AAw'(aline_q + 24'(x_q));
-    s2_addr_d  = s1_addr_q;
     dww_d      = 1'b0;
     dwsum_d    = '0;
     dwsum_we   = 1'b0;
@@ -225,182 +202,245 @@ module npu_exec #(
     // preload data arriving from SPAD port B goes into the array (see below)
     if (plw_q && plw_row_q == Rw'(Dim - 1)) full_d[plw_bank_q] = 1'b1;
 
-    unique case (state_q)
-      StIdle: begin
-        cmd_ready_o = 1'b1;
-        if (cmd_valid_i) begin
-          unique case (cmd_i[7:0])
-            tessel_isa_pkg::OpCfgExec: begin
-              cfg_we = 1'b1;
-              done_o = 1'b1;
-            end
-            tessel_isa_pkg::OpMatmul, tessel_isa_pkg::OpDwconv: begin
-              cmd_we  = 1'b1;
-              pass_d  = '0;
-              ky_d    = '0;
-              kx_d    = '0;
-              cb_d    = '0;
-              y_d     = '0;
-              x_d     = '0;
-              aline_d = 24'(cmd_i[79:64]);
-              pbase_d = $signed(cmd_side_i[81:48]);
-              piy_d   = $signed(cmd_side_i[47:24]);
-              pix_d   = $signed(cmd_side_i[23:0]);
-              iy_d    = $signed(cmd_side_i[47:24]);
-              ix_d    = $signed(cmd_side_i[23:0]);
-              waddr_d = cmd_i[63:48];
-              gap_d   = '0;
-              rows_d  = 20'(cmd_i[25:16]) * 20'(cmd_i[89:80]);
-              full_d  = '0;
-              pl_pass_d = '0;
-              pl_row_d  = '0;
-              pl_addr_d = SAw'(cmd_i[63:48]);
-              if (cmd_i[7:0] == tessel_isa_pkg::OpMatmul) begin
-                npass_d = 24'(kh_q) * 24'(kw_q) * 24'(ncb_q);
-                state_d = StMatmul;
-              end else begin
-                npass_d = 24'(kh_q) * 24'(kw_q);
-                state_d = StDw;
-                // weights are read once per tap in the counters' model
-                spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
-              end
-            end
-            tessel_isa_pkg::OpCfgVec, tessel_isa_pkg::OpVadd, tessel_isa_pkg::OpVpool: begin
-              if (cmd_i[7:0] == tessel_isa_pkg::OpCfgVec) done_o = 1'b1;   // latched by npu_vec at once
-              else state_d = StVec;
-            end
-            default: done_o = 1'b1;   // ENOP
-          endcase
-        end
-      end
+    // Idle with nothing offered: the registers below are not written (act),
+    // so the simulator skips the state decode of every split block.
+    if (act) begin
+      pass_d     = pass_q;
+      npass_d    = npass_q;
+      ky_d       = ky_q;
+      kx_d       = kx_q;
+      cb_d       = cb_q;
+      y_d        = y_q;
+      x_d        = x_q;
+      piy_d      = piy_q;
+      pix_d      = pix_q;
+      iy_d       = iy_q;
+      ix_d       = ix_q;
+      pbase_d    = pbase_q;
+      aline_d    = aline_q;
+      waddr_d    = waddr_q;
+      gap_d      = (gap_q != 2'd0) ? gap_q - 2'd1 : 2'd0;
+      rows_d     = rows_q;
+      pl_pass_d  = pl_pass_q;
+      pl_row_d   = pl_row_q;
+      pl_addr_d  = pl_addr_q;
+      plw_bank_d = pl_pass_q[0];
+      plw_row_d  = pl_row_q;
+      s1_in_d    = tap_in;
+      s1_rd_d    = 1'b0;
+      s1_bank_d  = pass_q[0];
+      s1_first_d = 1'b0;
+      s1_last_d  = 1'b0;
+      s1_addr_d  = AAw'(aline_q + 24'(x_q));
+      s2_addr_d  = s1_addr_q;
 
-      StMatmul: begin
-        // preloader: next weight rows into the free bank
-        if (pl_pass_q < npass_q && !full_q[pl_pass_q[0]] &&
-            !(plw_q && plw_bank_q == pl_pass_q[0] && plw_row_q == Rw'(Dim - 1))) begin
-          spad_b_re_o     = 1'b1;
-          spad_b_addr_o   = pl_addr_q;
-          spad_rd_bytes_o = 16'(Dim);
-          plw_d      = 1'b1;
-          plw_bank_d = pl_pass_q[0];
-          plw_row_d  = pl_row_q;
-          pl_addr_d  = pl_addr_q + SAw'(1);
-          pl_row_d   = pl_row_q + Rw'(1);
-          if (pl_row_q == Rw'(Dim - 1)) pl_pass_d = pl_pass_q + 24'd1;
-        end
-        // streamer: one tap row per cycle once the pass's bank is full
-        if (full_q[pass_q[0]] && gap_q == 2'd0) begin
-            spad_a_re_o = tap_in;
-          acc_re_o    = accum_q || (pass_q != 24'd0);
-          s1_d        = 1'b1;
-          s1_rd_d     = acc_re_o;
-          macs_o      = 16'(Dim * Dim);
-          spad_rd_bytes_o = spad_rd_bytes_o + (tap_in ? 16'(Dim) : 16'd0);
-          acc_rd_bytes_o  = acc_re_o ? 16'(4 * Dim) : 16'd0;
-          x_d  = x_q + 10'd1;
-          ix_d = ix_q + 24'(sx_q);
-          if (last_x) begin
-            x_d     = '0;
-            ix_d    = pix_q;
-            y_d     = y_q + 10'd1;
-            iy_d    = iy_q + 24'(sy_q);
-            aline_d = aline_q + 24'(out_pitch_q);
-            if (last_y) begin
-              // end of the pass: release its bank, move to the next pass
-              full_d[pass_q[0]] = 1'b0;
-              pass_d  = pass_q + 24'd1;
-              y_d     = '0;
-              aline_d = 24'(acc_q);
-              gap_d   = (rows_q < 20'd3) ? 2'(20'd3 - rows_q) : 2'd0;
-              cb_d    = cb_q + 8'd1;
-              pbase_d = pbase_q + 34'(cb_stride_q);
-              if (last_cb) begin
+      unique case (state_q)
+        StIdle: begin
+          cmd_ready_o = 1'b1;
+          if (cmd_valid_i) begin
+            unique case (cmd_i[7:0])
+              tessel_isa_pkg::OpCfgExec: begin
+                cfg_we = 1'b1;
+                done_o = 1'b1;
+              end
+              tessel_isa_pkg::OpMatmul, tessel_isa_pkg::OpDwconv: begin
+                cmd_we  = 1'b1;
+                pass_d  = '0;
+                ky_d    = '0;
+                kx_d    = '0;
                 cb_d    = '0;
-                pbase_d = in_q;
-                kx_d    = kx_q + 8'd1;
-                pix_d   = pix_q + 24'(dx_q);
-                if (last_kx) begin
-                  kx_d  = '0;
-                  pix_d = ix0_q;
-                  ky_d  = ky_q + 8'd1;
-                  piy_d = piy_q + 24'(dy_q);
+                y_d     = '0;
+                x_d     = '0;
+                aline_d = 24'(cmd_i[79:64]);
+                pbase_d = $signed(cmd_side_i[81:48]);
+                piy_d   = $signed(cmd_side_i[47:24]);
+                pix_d   = $signed(cmd_side_i[23:0]);
+                iy_d    = $signed(cmd_side_i[47:24]);
+                ix_d    = $signed(cmd_side_i[23:0]);
+                waddr_d = cmd_i[63:48];
+                gap_d   = '0;
+                rows_d  = 20'(cmd_i[25:16]) * 20'(cmd_i[89:80]);
+                full_d  = '0;
+                pl_pass_d = '0;
+                pl_row_d  = '0;
+                pl_addr_d = SAw'(cmd_i[63:48]);
+                if (cmd_i[7:0] == tessel_isa_pkg::OpMatmul) begin
+                  npass_d = 24'(kh_q) * 24'(kw_q) * 24'(ncb_q);
+                  state_d = StMatmul;
+                end else begin
+                  npass_d = 24'(kh_q) * 24'(kw_q);
+                  state_d = StDw;
+                  // weights are read once per tap in the counters' model
+                  spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
                 end
               end
-              ix_d = pix_d;
-              iy_d = piy_d;
-              if (last_pass) state_d = StDrain;
+              tessel_isa_pkg::OpCfgVec, tessel_isa_pkg::OpVadd, tessel_isa_pkg::OpVpool: begin
+                if (cmd_i[7:0] == tessel_isa_pkg::OpCfgVec) done_o = 1'b1;   // latched by npu_vec at once
+                else state_d = StVec;
+              end
+              default: done_o = 1'b1;   // ENOP
+            endcase
+          end
+        end
+
+        StMatmul: begin
+          // preloader: next weight rows into the free bank
+          if (pl_pass_q < npass_q && !full_q[pl_pass_q[0]] &&
+              !(plw_q && plw_bank_q == pl_pass_q[0] && plw_row_q == Rw'(Dim - 1))) begin
+            spad_b_re_o     = 1'b1;
+            spad_b_addr_o   = pl_addr_q;
+            spad_rd_bytes_o = 16'(Dim);
+            plw_d      = 1'b1;
+            plw_bank_d = pl_pass_q[0];
+            plw_row_d  = pl_row_q;
+            pl_addr_d  = pl_addr_q + SAw'(1);
+            pl_row_d   = pl_row_q + Rw'(1);
+            if (pl_row_q == Rw'(Dim - 1)) pl_pass_d = pl_pass_q + 24'd1;
+          end
+          // streamer: one tap row per cycle once the pass's bank is full
+          if (full_q[pass_q[0]] && gap_q == 2'd0) begin
+              spad_a_re_o = tap_in;
+            acc_re_o    = accum_q || (pass_q != 24'd0);
+            s1_d        = 1'b1;
+            s1_rd_d     = acc_re_o;
+            macs_o      = 16'(Dim * Dim);
+            spad_rd_bytes_o = spad_rd_bytes_o + (tap_in ? 16'(Dim) : 16'd0);
+            acc_rd_bytes_o  = acc_re_o ? 16'(4 * Dim) : 16'd0;
+            x_d  = x_q + 10'd1;
+            ix_d = ix_q + 24'(sx_q);
+            if (last_x) begin
+              x_d     = '0;
+              ix_d    = pix_q;
+              y_d     = y_q + 10'd1;
+              iy_d    = iy_q + 24'(sy_q);
+              aline_d = aline_q + 24'(out_pitch_q);
+              if (last_y) begin
+                // end of the pass: release its bank, move to the next pass
+                full_d[pass_q[0]] = 1'b0;
+                pass_d  = pass_q + 24'd1;
+                y_d     = '0;
+                aline_d = 24'(acc_q);
+                gap_d   = (rows_q < 20'd3) ? 2'(20'd3 - rows_q) : 2'd0;
+                cb_d    = cb_q + 8'd1;
+                pbase_d = pbase_q + 34'(cb_stride_q);
+                if (last_cb) begin
+                  cb_d    = '0;
+                  pbase_d = in_q;
+                  kx_d    = kx_q + 8'd1;
+                  pix_d   = pix_q + 24'(dx_q);
+                  if (last_kx) begin
+                    kx_d  = '0;
+                    pix_d = ix0_q;
+                    ky_d  = ky_q + 8'd1;
+                    piy_d = piy_q + 24'(dy_q);
+                  end
+                end
+                ix_d = pix_d;
+                iy_d = piy_d;
+                if (last_pass) state_d = StDrain;
+              end
             end
+          end else begin
+            stall_preload_o = 1'b1;
           end
-        end else begin
-          stall_preload_o = 1'b1;
         end
-      end
 
-      StDw: begin
-        // one tap per cycle: tap row on port A, its weight row on port B
-        spad_a_re_o     = tap_in;
-        spad_b_re_o     = 1'b1;
-        spad_b_addr_o   = SAw'(waddr_q);
-        s1_d            = 1'b1;
-        s1_first_d      = (pass_q == 24'd0);
-        s1_last_d       = last_pass;
-        s1_rd_d         = accum_q && (pass_q == 24'd0);
-        acc_re_o        = s1_rd_d;
-        macs_o          = 16'(Dim);
-        spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
-        acc_rd_bytes_o  = s1_rd_d ? 16'(4 * Dim) : 16'd0;
-        // next tap of this pixel, or the first tap of the next pixel
-        pass_d  = pass_q + 24'd1;
-        waddr_d = waddr_q + 16'd1;
-        kx_d    = kx_q + 8'd1;
-        ix_d    = ix_q + 24'(dx_q);
-        if (last_kx) begin
-          kx_d = '0;
-          ix_d = pix_q;
-          ky_d = ky_q + 8'd1;
-          iy_d = iy_q + 24'(dy_q);
-        end
-        if (last_pass) begin
-          pass_d  = '0;
-          waddr_d = wgt_q;
-          ky_d    = '0;
-          kx_d    = '0;
-          x_d     = x_q + 10'd1;
-          pix_d   = pix_q + 24'(sx_q);
-          if (last_x) begin
-            x_d     = '0;
-            pix_d   = ix0_q;
-            y_d     = y_q + 10'd1;
-            piy_d   = piy_q + 24'(sy_q);
-            aline_d = aline_q + 24'(out_pitch_q);
-            if (last_y) state_d = StDrain;
+        StDw: begin
+          // one tap per cycle: tap row on port A, its weight row on port B
+          spad_a_re_o     = tap_in;
+          spad_b_re_o     = 1'b1;
+          spad_b_addr_o   = SAw'(waddr_q);
+          s1_d            = 1'b1;
+          s1_first_d      = (pass_q == 24'd0);
+          s1_last_d       = last_pass;
+          s1_rd_d         = accum_q && (pass_q == 24'd0);
+          acc_re_o        = s1_rd_d;
+          macs_o          = 16'(Dim);
+          spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
+          acc_rd_bytes_o  = s1_rd_d ? 16'(4 * Dim) : 16'd0;
+          // next tap of this pixel, or the first tap of the next pixel
+          pass_d  = pass_q + 24'd1;
+          waddr_d = waddr_q + 16'd1;
+          kx_d    = kx_q + 8'd1;
+          ix_d    = ix_q + 24'(dx_q);
+          if (last_kx) begin
+            kx_d = '0;
+            ix_d = pix_q;
+            ky_d = ky_q + 8'd1;
+            iy_d = iy_q + 24'(dy_q);
           end
-          ix_d = pix_d;
-          iy_d = piy_d;
+          if (last_pass) begin
+            pass_d  = '0;
+            waddr_d = wgt_q;
+            ky_d    = '0;
+            kx_d    = '0;
+            x_d     = x_q + 10'd1;
+            pix_d   = pix_q + 24'(sx_q);
+            if (last_x) begin
+              x_d     = '0;
+              pix_d   = ix0_q;
+              y_d     = y_q + 10'd1;
+              piy_d   = piy_q + 24'(sy_q);
+              aline_d = aline_q + 24'(out_pitch_q);
+              if (last_y) state_d = StDrain;
+            end
+            ix_d = pix_d;
+            iy_d = piy_d;
+          end
         end
-      end
 
-      StVec: begin
-        spad_a_re_o   = v_a_re;
-        spad_a_addr_o = v_a_addr;
-        spad_b_re_o   = v_b_re;
-        spad_b_addr_o = v_b_addr;
-        spad_rd_bytes_o = v_rd_bytes;
-        if (v_done) begin
-          done_o  = 1'b1;
-          state_d = StIdle;
+        StVec: begin
+          spad_a_re_o   = v_a_re;
+          spad_a_addr_o = v_a_addr;
+          spad_b_re_o   = v_b_re;
+          spad_b_addr_o = v_b_addr;
+          spad_rd_bytes_o = v_rd_bytes;
+          if (v_done) begin
+            done_o  = 1'b1;
+            state_d = StIdle;
+          end
         end
-      end
 
-      StDrain: begin
-        if (!s1_q && !arr_valid && !dww_q) begin
-          done_o  = 1'b1;
-          state_d = StIdle;
+        StDrain: begin
+          if (!s1_q && !arr_valid && !dww_q) begin
+            done_o  = 1'b1;
+            state_d = StIdle;
+          end
         end
-      end
 
-      default: state_d = StIdle;
-    endcase
+        default: state_d = StIdle;
+      endcase
+    end else begin
+      pass_d = '0;
+      npass_d = '0;
+      ky_d = '0;
+      kx_d = '0;
+      cb_d = '0;
+      y_d = '0;
+      x_d = '0;
+      piy_d = '0;
+      pix_d = '0;
+      iy_d = '0;
+      ix_d = '0;
+      pbase_d = '0;
+      aline_d = '0;
+      waddr_d = '0;
+      gap_d = '0;
+      rows_d = '0;
+      pl_pass_d = '0;
+      pl_row_d = '0;
+      pl_addr_d = '0;
+      plw_bank_d = '0;
+      plw_row_d = '0;
+      s1_in_d = '0;
+      s1_rd_d = '0;
+      s1_bank_d = '0;
+      s1_first_d = '0;
+      s1_last_d = '0;
+      s1_addr_d = '0;
+      s2_addr_d = '0;
+      cmd_ready_o = 1'b1;
+    end
 
     // DW: c1 sums the lane products; the last tap of a pixel writes in c2
     if (s1_q && dw_mode_q) begin
@@ -486,11 +526,6 @@ module npu_exec #(
       dw_mode_q <= dw_mode_d;
     end
   end
-
-  // Data registers change only while the unit works (or takes a command):
-  // written with that enable, an idle unit costs the simulator no copies.
-  logic act;
-  assign act = (state_q != StIdle) || cmd_valid_i;
 
   always_ff @(posedge clk_i) begin
     if (act) begin

@@ -98,6 +98,11 @@ module npu_load #(
     endcase
   end
 
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = gen_q || split_q || (dq_cnt_q != '0) || full_q || cmd_valid_i;
+
   // ---- generator ---------------------------------------------------------------
   logic        gen_d, gen_q;                         // walking the box
   logic [11:0] x_d, x_q, y_d, y_q, z_d, z_q;
@@ -311,11 +316,6 @@ module npu_load #(
       dq_rp_q  <= dq_rp_d;
     end
   end
-
-  // Data registers change only while the unit works (or takes a command):
-  // written with that enable, an idle unit costs the simulator no copies.
-  logic act;
-  assign act = gen_q || split_q || (dq_cnt_q != '0) || full_q || cmd_valid_i;
 
   always_ff @(posedge clk_i) begin
     if (act) begin

@@ -51,9 +51,20 @@ module npu_regs #(
     merge = (old & ~m) | (nw & m);
   endfunction
 
+  // The CTRL pulses in their own block: the dispatcher's run end (end_i)
+  // depends on START, and one block for both would be a loop to Verilator.
   always_comb begin
     a     = {req_addr_i[15:2], 2'b00};
     wr    = req_valid_i && req_we_i;
+    start_o = 1'b0;
+    abort_o = 1'b0;
+    if (wr && a == tessel_isa_pkg::RegCtrl && req_be_i[0]) begin
+      start_o = req_wdata_i[tessel_isa_pkg::RegCtrlStartBit] && !busy_i;
+      abort_o = req_wdata_i[tessel_isa_pkg::RegCtrlAbortBit];
+    end
+  end
+
+  always_comb begin
     wmask = {{8{req_be_i[3]}}, {8{req_be_i[2]}}, {8{req_be_i[1]}}, {8{req_be_i[0]}}};
     done_d  = done_q;
     error_d = error_q;
@@ -63,12 +74,6 @@ module npu_regs #(
     size_d  = size_q;
     sbase_d = sbase_q;
     slen_d  = slen_q;
-    start_o = 1'b0;
-    abort_o = 1'b0;
-    if (wr && a == tessel_isa_pkg::RegCtrl && req_be_i[0]) begin
-      start_o = req_wdata_i[tessel_isa_pkg::RegCtrlStartBit] && !busy_i;
-      abort_o = req_wdata_i[tessel_isa_pkg::RegCtrlAbortBit];
-    end
     if (wr && a == tessel_isa_pkg::RegStatus && req_be_i[0] && req_wdata_i[tessel_isa_pkg::RegStatusIrqBit])
       irq_d = 1'b0;
     if (wr && !busy_i) begin

@@ -225,6 +225,11 @@ module npu_store #(
 
   logic [8:0] ncols;
   logic       prm_cap_q;
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = (state_q != StIdle) || cmd_valid_i;
+
   always_comb begin
     ncols    = '0;
     state_d  = state_q;
@@ -234,37 +239,22 @@ module npu_store #(
     ce_we    = clr_i;
     cmd_d    = cmd_i;
     cmd_we   = 1'b0;
-    y_d      = y_q;
-    x_d      = x_q;
-    i_d      = i_q;
-    j_d      = j_q;
     // setup state (lines, columns, exact count): held only while set up
     setup_act = (state_q == StLines) || (state_q == StCols) || (state_q == StExact);
     seen_we  = setup_act;
     set_we   = setup_act;
     seen_d   = setup_act ? seen_q : '0;
-    nlines_d = nlines_q;
     ly_d     = setup_act ? ly_q : '0;
     lx_d     = setup_act ? lx_q : '0;
     exm_d    = setup_act ? exm_q : '0;
-    exy_d    = exy_q;
-    exd_d    = exd_q;
-    ext_d    = ext_q;
     prm_d    = param_rdata_i;               // PARAM row read in StParam
     prm_we   = prm_cap_q;
     t1_d     = 1'b0;
-    t1_in_d  = tap_in;
-    any_d    = any_q;
     v_d      = '0;
     v_we     = 1'b0;
-    beat_d   = beat_q;
-    nbeats_d = nbeats_q;
     sh_d     = '0;
     shm_d    = '0;
     sh_we    = 1'b0;
-    baddr_d  = baddr_q;
-    reqd_d   = reqd_q;
-    wd_d     = wd_q;
     outst_d  = outst_q;
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
@@ -292,193 +282,230 @@ module npu_store #(
 
     if (dma_b_valid_i) outst_d = outst_d - 8'd1;
 
-    unique case (state_q)
-      StIdle: begin
-        cmd_ready_o = 1'b1;
-        if (cmd_valid_i) begin
-          unique case (cmd_i[7:0])
-            tessel_isa_pkg::OpCfgStore: begin
-              cs_we  = 1'b1;
-              done_o = 1'b1;
-            end
-            tessel_isa_pkg::OpCfgEpi: begin
-              ce_we  = 1'b1;
-              done_o = 1'b1;
-            end
-            tessel_isa_pkg::OpStore: begin
-              cmd_we = 1'b1;
-              y_d    = '0;
-              x_d    = '0;
-              i_d    = '0;
-              j_d    = '0;
-              seen_we = 1'b1;                // seen_d is 0 outside the setup
-              state_d = (ce_q[14:12] == 3'd0) ? StParam : StLines;
-            end
-            default: done_o = 1'b1;
-          endcase
-        end
-      end
+    // Idle with nothing offered: the registers below are not written (act),
+    // so the simulator skips the state decode of every split block.
+    if (act) begin
+      y_d      = y_q;
+      x_d      = x_q;
+      i_d      = i_q;
+      j_d      = j_q;
+      nlines_d = nlines_q;
+      exy_d    = exy_q;
+      exd_d    = exd_q;
+      ext_d    = ext_q;
+      t1_in_d  = tap_in;
+      any_d    = any_q;
+      beat_d   = beat_q;
+      nbeats_d = nbeats_q;
+      baddr_d  = baddr_q;
+      reqd_d   = reqd_q;
+      wd_d     = wd_q;
 
-      // setup (pooling only): mark the source lines, then columns, the windows touch
-      StLines: begin
-        if (sy >= 0 && sy < $signed({4'd0, src_h})) seen_d[8'(sy)] = 1'b1;
-        i_d = i_q + 3'd1;
-        if (i_q == pool_k - 3'd1) begin
-          i_d = '0;
-          y_d = y_q + 8'd1;
-          if (y_q == oh - 8'd1) begin
-            y_d      = '0;
-            nlines_d = '0;
-            for (int b = 0; b < 256; b++) nlines_d = nlines_d + 9'(seen_d[b]);
-            ly_d    = seen_d;
-            seen_d  = '0;
-            state_d = StCols;
+      unique case (state_q)
+        StIdle: begin
+          cmd_ready_o = 1'b1;
+          if (cmd_valid_i) begin
+            unique case (cmd_i[7:0])
+              tessel_isa_pkg::OpCfgStore: begin
+                cs_we  = 1'b1;
+                done_o = 1'b1;
+              end
+              tessel_isa_pkg::OpCfgEpi: begin
+                ce_we  = 1'b1;
+                done_o = 1'b1;
+              end
+              tessel_isa_pkg::OpStore: begin
+                cmd_we = 1'b1;
+                y_d    = '0;
+                x_d    = '0;
+                i_d    = '0;
+                j_d    = '0;
+                seen_we = 1'b1;                // seen_d is 0 outside the setup
+                state_d = (ce_q[14:12] == 3'd0) ? StParam : StLines;
+              end
+              default: done_o = 1'b1;
+            endcase
           end
         end
-      end
-      StCols: begin
-        if (sx >= 0 && sx < $signed({4'd0, src_w})) seen_d[8'(sx)] = 1'b1;
-        j_d = j_q + 3'd1;
-        if (j_q == pool_k - 3'd1) begin
-          j_d = '0;
-          x_d = x_q + 8'd1;
-          if (x_q == ow - 8'd1) begin
-            x_d = '0;
-            for (int b = 0; b < 256; b++) ncols = ncols + 9'(seen_d[b]);
-            if (32'(src_pitch) >= 32'(src_w)) begin
-              // source lines cannot alias: distinct rows = lines x columns
-              src_rd_bytes_o = 32'(nlines_q) * 32'(ncols) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
-              state_d = StParam;
-            end else begin
-              lx_d    = seen_d;
-              exy_d   = '0;
-              exd_d   = 9'd1;
-              exm_d   = '0;
-              ext_d   = '0;
-              state_d = StExact;
+
+        // setup (pooling only): mark the source lines, then columns, the windows touch
+        StLines: begin
+          if (sy >= 0 && sy < $signed({4'd0, src_h})) seen_d[8'(sy)] = 1'b1;
+          i_d = i_q + 3'd1;
+          if (i_q == pool_k - 3'd1) begin
+            i_d = '0;
+            y_d = y_q + 8'd1;
+            if (y_q == oh - 8'd1) begin
+              y_d      = '0;
+              nlines_d = '0;
+              for (int b = 0; b < 256; b++) nlines_d = nlines_d + 9'(seen_d[b]);
+              ly_d    = seen_d;
+              seen_d  = '0;
+              state_d = StCols;
             end
           end
         end
-      end
-
-      StParam: begin
-        // distinct rows without pooling: lines overlap when the pitch is short
-        if (pool_k == 3'd0) begin
-          src_rd_bytes_o = ((32'(src_pitch) >= 32'(ow)) ? 32'(oh) * 32'(ow)
-                                                         : (32'(oh) - 32'd1) * 32'(src_pitch) + 32'(ow)) *
-                           (src_spad ? 32'(Dim) : 32'(4 * Dim));
-        end
-        param_re_o = 1'b1;
-        any_d      = 1'b0;
-        state_d    = StTaps;
-      end
-
-      // one pooling tap per cycle; c1 (t1_q) reduces it into v
-      StTaps: begin
-        acc_re_o  = tap_in && !src_spad;
-        spad_re_o = tap_in && src_spad;
-        t1_d      = 1'b1;
-        if (spad_re_o && !spad_rgnt_i) begin
-          t1_d = 1'b0;                     // port busy: the same tap next cycle
-        end else if (last_tap) begin
-          i_d     = '0;
-          j_d     = '0;
-          state_d = StFinish;
-        end else begin
+        StCols: begin
+          if (sx >= 0 && sx < $signed({4'd0, src_w})) seen_d[8'(sx)] = 1'b1;
           j_d = j_q + 3'd1;
           if (j_q == pool_k - 3'd1) begin
             j_d = '0;
-            i_d = i_q + 3'd1;
+            x_d = x_q + 8'd1;
+            if (x_q == ow - 8'd1) begin
+              x_d = '0;
+              for (int b = 0; b < 256; b++) ncols = ncols + 9'(seen_d[b]);
+              if (32'(src_pitch) >= 32'(src_w)) begin
+                // source lines cannot alias: distinct rows = lines x columns
+                src_rd_bytes_o = 32'(nlines_q) * 32'(ncols) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
+                state_d = StParam;
+              end else begin
+                lx_d    = seen_d;
+                exy_d   = '0;
+                exd_d   = 9'd1;
+                exm_d   = '0;
+                ext_d   = '0;
+                state_d = StExact;
+              end
+            end
           end
         end
-      end
 
-      // the last tap's value is reduced this cycle; prepare the output
-      StFinish: begin
-        state_d = StOut;
-      end
-
-      StOut: begin
-        if (dst_spad) begin
-          spad_we_o    = 1'b1;
-          spad_waddr_o = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
-          if (spad_wgnt_i) begin
-            spad_wr_bytes_o = 16'(Dim);
-            state_d = StWait;
+        StParam: begin
+          // distinct rows without pooling: lines overlap when the pitch is short
+          if (pool_k == 3'd0) begin
+            src_rd_bytes_o = ((32'(src_pitch) >= 32'(ow)) ? 32'(oh) * 32'(ow)
+                                                           : (32'(oh) - 32'd1) * 32'(src_pitch) + 32'(ow)) *
+                             (src_spad ? 32'(Dim) : 32'(4 * Dim));
           end
-        end else begin
-          // shift the pixel's bytes to its offset in the first beat
-          sh_we    = 1'b1;
-          sh_d     = {64'd0, px_bytes} << (8 * px_addr[2:0]);
-          shm_d    = {8'd0, px_mask} << px_addr[2:0];
-          baddr_d  = {px_addr[31:3], 3'd0};
-          nbeats_d = 4'((7'(px_addr[2:0]) + px_n + 7'd7) >> 3);
-          beat_d   = '0;
-          reqd_d   = 1'b0;
-          wd_d     = 1'b0;
-          dram_wr_bytes_o = 16'(px_n);
-          state_d  = StWait;
+          param_re_o = 1'b1;
+          any_d      = 1'b0;
+          state_d    = StTaps;
         end
-      end
 
-      // DRAM: each beat is its own request (never crosses 4 KiB); request and
-      // data are offered together and may be taken in either order
-      StWait: begin
-        if (dst_spad) begin
-          state_d = StTaps;
-        end else begin
-          reqd_d = reqd_q || (dma_req_valid_o && dma_req_ready_i);
-          wd_d   = wd_q || (dma_w_valid_o && dma_w_ready_i);
-          if (dma_req_valid_o && dma_req_ready_i) outst_d = outst_d + 8'd1;
-          stall_dram_o = !(reqd_d && wd_d);
-          if (reqd_d && wd_d) begin
-            reqd_d = 1'b0;
-            wd_d   = 1'b0;
-            beat_d = beat_q + 4'd1;
-            if (beat_q == nbeats_q - 4'd1) state_d = StTaps;
+        // one pooling tap per cycle; c1 (t1_q) reduces it into v
+        StTaps: begin
+          acc_re_o  = tap_in && !src_spad;
+          spad_re_o = tap_in && src_spad;
+          t1_d      = 1'b1;
+          if (spad_re_o && !spad_rgnt_i) begin
+            t1_d = 1'b0;                     // port busy: the same tap next cycle
+          end else if (last_tap) begin
+            i_d     = '0;
+            j_d     = '0;
+            state_d = StFinish;
+          end else begin
+            j_d = j_q + 3'd1;
+            if (j_q == pool_k - 3'd1) begin
+              j_d = '0;
+              i_d = i_q + 3'd1;
+            end
           end
         end
-        if (state_d == StTaps) begin
-          // next pixel, or the end of the command
-          x_d = x_q + 8'd1;
-          if (x_q == ow - 8'd1) begin
-            x_d = '0;
-            y_d = y_q + 8'd1;
+
+        // the last tap's value is reduced this cycle; prepare the output
+        StFinish: begin
+          state_d = StOut;
+        end
+
+        StOut: begin
+          if (dst_spad) begin
+            spad_we_o    = 1'b1;
+            spad_waddr_o = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
+            if (spad_wgnt_i) begin
+              spad_wr_bytes_o = 16'(Dim);
+              state_d = StWait;
+            end
+          end else begin
+            // shift the pixel's bytes to its offset in the first beat
+            sh_we    = 1'b1;
+            sh_d     = {64'd0, px_bytes} << (8 * px_addr[2:0]);
+            shm_d    = {8'd0, px_mask} << px_addr[2:0];
+            baddr_d  = {px_addr[31:3], 3'd0};
+            nbeats_d = 4'((7'(px_addr[2:0]) + px_n + 7'd7) >> 3);
+            beat_d   = '0;
+            reqd_d   = 1'b0;
+            wd_d     = 1'b0;
+            dram_wr_bytes_o = 16'(px_n);
+            state_d  = StWait;
           end
-          any_d = 1'b0;
-          if (last_px) state_d = StDrainB;
         end
-      end
 
-      // lines alias (src_pitch < src_w): row sy*p + sx of a touched line was
-      // already counted if column sx + d*p was touched on touched line sy - d
-      StExact: begin
-        if (exy_q == 9'(src_h)) begin
-          src_rd_bytes_o = 32'(ext_q) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
-          state_d = StParam;
-        end else if (!ly_q[exy_q[7:0]]) begin
-          exy_d = exy_q + 9'd1;
-        end else if (exd_q <= exy_q && 32'(exd_q) * 32'(src_pitch) < 32'(src_w)) begin
-          if (ly_q[8'(exy_q - exd_q)]) exm_d = exm_q | (lx_q >> (32'(exd_q) * 32'(src_pitch)));
-          exd_d = exd_q + 9'd1;
-        end else begin
-          for (int b = 0; b < 256; b++) ext_d = ext_d + {16'd0, lx_q[b] & ~exm_q[b]};
-          exy_d = exy_q + 9'd1;
-          exd_d = 9'd1;
-          exm_d = '0;
+        // DRAM: each beat is its own request (never crosses 4 KiB); request and
+        // data are offered together and may be taken in either order
+        StWait: begin
+          if (dst_spad) begin
+            state_d = StTaps;
+          end else begin
+            reqd_d = reqd_q || (dma_req_valid_o && dma_req_ready_i);
+            wd_d   = wd_q || (dma_w_valid_o && dma_w_ready_i);
+            if (dma_req_valid_o && dma_req_ready_i) outst_d = outst_d + 8'd1;
+            stall_dram_o = !(reqd_d && wd_d);
+            if (reqd_d && wd_d) begin
+              reqd_d = 1'b0;
+              wd_d   = 1'b0;
+              beat_d = beat_q + 4'd1;
+              if (beat_q == nbeats_q - 4'd1) state_d = StTaps;
+            end
+          end
+          if (state_d == StTaps) begin
+            // next pixel, or the end of the command
+            x_d = x_q + 8'd1;
+            if (x_q == ow - 8'd1) begin
+              x_d = '0;
+              y_d = y_q + 8'd1;
+            end
+            any_d = 1'b0;
+            if (last_px) state_d = StDrainB;
+          end
         end
-      end
 
-      // the command ends when every write has its response
-      StDrainB: begin
-        if (outst_d == 8'd0) begin
-          done_o  = 1'b1;
-          state_d = StIdle;
+        // lines alias (src_pitch < src_w): row sy*p + sx of a touched line was
+        // already counted if column sx + d*p was touched on touched line sy - d
+        StExact: begin
+          if (exy_q == 9'(src_h)) begin
+            src_rd_bytes_o = 32'(ext_q) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
+            state_d = StParam;
+          end else if (!ly_q[exy_q[7:0]]) begin
+            exy_d = exy_q + 9'd1;
+          end else if (exd_q <= exy_q && 32'(exd_q) * 32'(src_pitch) < 32'(src_w)) begin
+            if (ly_q[8'(exy_q - exd_q)]) exm_d = exm_q | (lx_q >> (32'(exd_q) * 32'(src_pitch)));
+            exd_d = exd_q + 9'd1;
+          end else begin
+            for (int b = 0; b < 256; b++) ext_d = ext_d + {16'd0, lx_q[b] & ~exm_q[b]};
+            exy_d = exy_q + 9'd1;
+            exd_d = 9'd1;
+            exm_d = '0;
+          end
         end
-      end
 
-      default: state_d = StIdle;
-    endcase
+        // the command ends when every write has its response
+        StDrainB: begin
+          if (outst_d == 8'd0) begin
+            done_o  = 1'b1;
+            state_d = StIdle;
+          end
+        end
+
+        default: state_d = StIdle;
+      endcase
+    end else begin
+      y_d = '0;
+      x_d = '0;
+      i_d = '0;
+      j_d = '0;
+      nlines_d = '0;
+      exy_d = '0;
+      exd_d = '0;
+      ext_d = '0;
+      t1_in_d = '0;
+      any_d = '0;
+      beat_d = '0;
+      nbeats_d = '0;
+      baddr_d = '0;
+      reqd_d = '0;
+      wd_d = '0;
+      cmd_ready_o = 1'b1;
+    end
 
 
     // c1: reduce the tap's value into the pixel (max over the inside taps)
@@ -519,11 +546,6 @@ module npu_store #(
       prm_cap_q <= param_re_o;
     end
   end
-
-  // Data registers change only while the unit works (or takes a command):
-  // written with that enable, an idle unit costs the simulator no copies.
-  logic act;
-  assign act = (state_q != StIdle) || cmd_valid_i;
 
   always_ff @(posedge clk_i) begin
     if (act) begin

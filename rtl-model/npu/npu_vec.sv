@@ -192,6 +192,11 @@ module npu_vec #(
     end
   end
 
+  // Data registers change only while the unit works (or takes a command):
+  // written with that enable, an idle unit costs the simulator no copies.
+  logic act;
+  assign act = (state_q != StIdle) || cmd_valid_i;
+
   always_comb begin
     state_d = state_q;
     vec_d   = clr_i ? '0 : cmd_i;
@@ -199,31 +204,14 @@ module npu_vec #(
     cmd_d   = cmd_i;
     side_d  = cmd_side_i;
     cmd_we  = 1'b0;
-    i_d     = i_q;
-    y_d     = y_q;
-    x_d     = x_q;
-    ky_d    = ky_q;
-    kx_d    = kx_q;
-    piy_d   = piy_q;
-    pix_d   = pix_q;
-    iy_d    = iy_q;
-    ix_d    = ix_q;
-    oline_d = oline_q;
     r1_d    = 1'b0;
-    r1_in_d = tap_in;
-    w1_d    = SAw'(32'(va_out) + 32'(i_q));
     sum_d   = '0;
     sum_we  = 1'b0;
-    cnt_d   = cnt_q;
-    it_d    = it_q;
     num_d   = '0;
     rem_d   = '0;
     neg_d   = '0;
     div_we  = 1'b0;
-    den_d   = den_q;
     dw_d    = 1'b0;
-    wrow_d  = wrow_q;
-    wa_d    = wa_q;
     done_o  = 1'b0;
     spad_a_re_o   = 1'b0;
     spad_a_addr_o = SAw'(32'(va_a) + 32'(i_q));
@@ -231,128 +219,168 @@ module npu_vec #(
     spad_b_addr_o = SAw'(32'(va_b) + 32'(i_q));
     spad_rd_bytes_o = '0;
 
-    unique case (state_q)
-      StIdle: begin
-        if (cmd_valid_i) begin
-          cmd_we = 1'b1;
-          i_d    = '0;
-          y_d    = '0;
-          x_d    = '0;
-          ky_d   = '0;
-          kx_d   = '0;
-          piy_d  = $signed(cmd_side_i[47:24]);
-          pix_d  = $signed(cmd_side_i[23:0]);
-          iy_d   = $signed(cmd_side_i[47:24]);
-          ix_d   = $signed(cmd_side_i[23:0]);
-          oline_d = 24'(cmd_i[79:64]);
+    // Idle with nothing offered: the registers below are not written (act),
+    // so the simulator skips the state decode of every split block.
+    if (act) begin
+      i_d     = i_q;
+      y_d     = y_q;
+      x_d     = x_q;
+      ky_d    = ky_q;
+      kx_d    = kx_q;
+      piy_d   = piy_q;
+      pix_d   = pix_q;
+      iy_d    = iy_q;
+      ix_d    = ix_q;
+      oline_d = oline_q;
+      r1_in_d = tap_in;
+      w1_d    = SAw'(32'(va_out) + 32'(i_q));
+      cnt_d   = cnt_q;
+      it_d    = it_q;
+      den_d   = den_q;
+      wrow_d  = wrow_q;
+      wa_d    = wa_q;
+
+      unique case (state_q)
+        StIdle: begin
+          if (cmd_valid_i) begin
+            cmd_we = 1'b1;
+            i_d    = '0;
+            y_d    = '0;
+            x_d    = '0;
+            ky_d   = '0;
+            kx_d   = '0;
+            piy_d  = $signed(cmd_side_i[47:24]);
+            pix_d  = $signed(cmd_side_i[23:0]);
+            iy_d   = $signed(cmd_side_i[47:24]);
+            ix_d   = $signed(cmd_side_i[23:0]);
+            oline_d = 24'(cmd_i[79:64]);
+            sum_we = 1'b1;
+            cnt_d  = '0;
+            unique case (cmd_i[7:0])
+              tessel_isa_pkg::OpVadd:  state_d = StAdd;
+              tessel_isa_pkg::OpVpool: state_d = StTaps;
+              default: begin
+                vec_we = 1'b1;                // CFG_VEC
+                done_o = 1'b1;
+              end
+            endcase
+          end
+        end
+
+        StAdd: begin
+          spad_a_re_o = 1'b1;
+          spad_b_re_o = 1'b1;
+          spad_rd_bytes_o = 16'(2 * Dim);
+          r1_d = 1'b1;
+          i_d  = i_q + 16'd1;
+          if (i_q == va_rows - 16'd1) state_d = StDrain;
+        end
+
+        StTaps: begin
+          spad_a_re_o   = tap_in;
+          spad_a_addr_o = SAw'(tap_row);
+          spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
+          r1_d  = 1'b1;
+          kx_d  = kx_q + 8'd1;
+          ix_d  = ix_q + 24'(dx);
+          if (kx_q == kw - 8'd1) begin
+            kx_d = '0;
+            ix_d = pix_q;
+            ky_d = ky_q + 8'd1;
+            iy_d = iy_q + 24'(dy);
+          end
+          if (last_k) begin
+            ky_d = '0;
+            state_d = StLast;
+          end
+        end
+
+        // the last tap is summed this cycle; then the divider starts
+        StLast: begin
+          state_d = StDiv;
+          it_d    = '0;
+        end
+
+        StDiv: begin
+          div_we = 1'b1;
+          neg_d  = neg_q;                              // kept through the steps
+          if (it_q == 7'd0) begin
+            // load: |n| with n = s * mult_a, d = cnt * 2^S
+            den_d = (excl ? 64'(cnt_q) : 64'(kh) * 64'(kw)) << shift;
+            for (int n = 0; n < Dim; n++) begin
+              logic signed [63:0] nn;
+              nn = 64'($signed(sum_q[n*32 +: 32])) * 64'(mult_a);
+              neg_d[n] = nn[63];
+              num_d[n*64 +: 64] = nn[63] ? -nn : nn;
+              rem_d[n*64 +: 64] = '0;
+            end
+            it_d = 7'd1;
+          end else begin
+            // one quotient bit per lane per cycle (restoring division)
+            for (int n = 0; n < Dim; n++) begin
+              logic [63:0] r;
+              // rem < den < 2^63, so the shifted remainder fits 64 bits
+              r = {rem_q[n*64 +: 63], num_q[n*64 + 63]};
+              num_d[n*64 +: 64] = {num_q[n*64 +: 63], 1'b0};
+              if (r >= den_q) begin
+                r = r - den_q;
+                num_d[n*64] = 1'b1;
+              end
+              rem_d[n*64 +: 64] = r;
+            end
+            it_d = it_q + 7'd1;
+            if (it_q == 7'd64) state_d = StOut;
+          end
+        end
+
+        StOut: begin
+          dw_d   = 1'b1;
+          wrow_d = pool_row;
+          wa_d   = SAw'(oline_q + 24'(x_q));
           sum_we = 1'b1;
           cnt_d  = '0;
-          unique case (cmd_i[7:0])
-            tessel_isa_pkg::OpVadd:  state_d = StAdd;
-            tessel_isa_pkg::OpVpool: state_d = StTaps;
-            default: begin
-              vec_we = 1'b1;                // CFG_VEC
-              done_o = 1'b1;
-            end
-          endcase
-        end
-      end
-
-      StAdd: begin
-        spad_a_re_o = 1'b1;
-        spad_b_re_o = 1'b1;
-        spad_rd_bytes_o = 16'(2 * Dim);
-        r1_d = 1'b1;
-        i_d  = i_q + 16'd1;
-        if (i_q == va_rows - 16'd1) state_d = StDrain;
-      end
-
-      StTaps: begin
-        spad_a_re_o   = tap_in;
-        spad_a_addr_o = SAw'(tap_row);
-        spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
-        r1_d  = 1'b1;
-        kx_d  = kx_q + 8'd1;
-        ix_d  = ix_q + 24'(dx);
-        if (kx_q == kw - 8'd1) begin
-          kx_d = '0;
-          ix_d = pix_q;
-          ky_d = ky_q + 8'd1;
-          iy_d = iy_q + 24'(dy);
-        end
-        if (last_k) begin
-          ky_d = '0;
-          state_d = StLast;
-        end
-      end
-
-      // the last tap is summed this cycle; then the divider starts
-      StLast: begin
-        state_d = StDiv;
-        it_d    = '0;
-      end
-
-      StDiv: begin
-        div_we = 1'b1;
-        neg_d  = neg_q;                              // kept through the steps
-        if (it_q == 7'd0) begin
-          // load: |n| with n = s * mult_a, d = cnt * 2^S
-          den_d = (excl ? 64'(cnt_q) : 64'(kh) * 64'(kw)) << shift;
-          for (int n = 0; n < Dim; n++) begin
-            logic signed [63:0] nn;
-            nn = 64'($signed(sum_q[n*32 +: 32])) * 64'(mult_a);
-            neg_d[n] = nn[63];
-            num_d[n*64 +: 64] = nn[63] ? -nn : nn;
-            rem_d[n*64 +: 64] = '0;
+          x_d    = x_q + 10'd1;
+          pix_d  = pix_q + 24'(sx);
+          if (x_q == ow - 10'd1) begin
+            x_d     = '0;
+            pix_d   = $signed(side_q[23:0]);
+            y_d     = y_q + 10'd1;
+            piy_d   = piy_q + 24'(sy);
+            oline_d = oline_q + 24'(out_pitch);
           end
-          it_d = 7'd1;
-        end else begin
-          // one quotient bit per lane per cycle (restoring division)
-          for (int n = 0; n < Dim; n++) begin
-            logic [63:0] r;
-            // rem < den < 2^63, so the shifted remainder fits 64 bits
-            r = {rem_q[n*64 +: 63], num_q[n*64 + 63]};
-            num_d[n*64 +: 64] = {num_q[n*64 +: 63], 1'b0};
-            if (r >= den_q) begin
-              r = r - den_q;
-              num_d[n*64] = 1'b1;
-            end
-            rem_d[n*64 +: 64] = r;
+          ix_d = pix_d;
+          iy_d = piy_d;
+          state_d = last_p ? StDrain : StTaps;
+        end
+
+        StDrain: begin
+          if (!r1_q && !dw_q) begin
+            done_o  = 1'b1;
+            state_d = StIdle;
           end
-          it_d = it_q + 7'd1;
-          if (it_q == 7'd64) state_d = StOut;
         end
-      end
 
-      StOut: begin
-        dw_d   = 1'b1;
-        wrow_d = pool_row;
-        wa_d   = SAw'(oline_q + 24'(x_q));
-        sum_we = 1'b1;
-        cnt_d  = '0;
-        x_d    = x_q + 10'd1;
-        pix_d  = pix_q + 24'(sx);
-        if (x_q == ow - 10'd1) begin
-          x_d     = '0;
-          pix_d   = $signed(side_q[23:0]);
-          y_d     = y_q + 10'd1;
-          piy_d   = piy_q + 24'(sy);
-          oline_d = oline_q + 24'(out_pitch);
-        end
-        ix_d = pix_d;
-        iy_d = piy_d;
-        state_d = last_p ? StDrain : StTaps;
-      end
-
-      StDrain: begin
-        if (!r1_q && !dw_q) begin
-          done_o  = 1'b1;
-          state_d = StIdle;
-        end
-      end
-
-      default: state_d = StIdle;
-    endcase
+        default: state_d = StIdle;
+      endcase
+    end else begin
+      i_d = '0;
+      y_d = '0;
+      x_d = '0;
+      ky_d = '0;
+      kx_d = '0;
+      piy_d = '0;
+      pix_d = '0;
+      iy_d = '0;
+      ix_d = '0;
+      oline_d = '0;
+      r1_in_d = '0;
+      w1_d = '0;
+      cnt_d = '0;
+      it_d = '0;
+      den_d = '0;
+      wrow_d = '0;
+      wa_d = '0;
+    end
 
     // c1 of a VPOOL tap: sum the inside ones
     if (r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVpool && r1_in_q) begin
@@ -395,11 +423,6 @@ module npu_vec #(
       dw_q    <= dw_d;
     end
   end
-
-  // Data registers change only while the unit works (or takes a command):
-  // written with that enable, an idle unit costs the simulator no copies.
-  logic act;
-  assign act = (state_q != StIdle) || cmd_valid_i;
 
   always_ff @(posedge clk_i) begin
     if (act) begin
