@@ -232,6 +232,54 @@ static int conv_geom(const ir_node *n, const ir_node *pool, const lower_tensor *
   return 0;
 }
 
+static int node_index(const ir_graph *g, const ir_node *n);
+
+/* A vector kernel (pool, global pool, standalone max pool, QAdd, QRequant)
+ * that can read its input from the scratchpad: its own kernel, not fused. */
+static int vec_consumer(const lower_program *p, const ir_node *n) {
+  switch (n->op) {
+  case IR_OP_QAVGPOOL: case IR_OP_MAXPOOL: case IR_OP_GLOBAL_MAXPOOL: case IR_OP_QADD: case IR_OP_QREQUANT: break;
+  default: return 0;
+  }
+  return !is_fused(p->graph, p, n);
+}
+
+/* Residency of conv output y for its one consumer c, a vector kernel that
+ * runs right after: it reads y in place (lower_pool / lower_vadd with the
+ * input resident; one pass over all blocks).  Taken when c's other rows fit
+ * below the region (average pool outputs, a QAdd's other operand), the
+ * producer still tiles, and the DRAM saved (y written and read) exceeds the
+ * producer's extra reloads.  Its row, or -1. */
+static int64_t vec_resident_row(const lower_program *p, const lower_kernel *k, const lower_tensor *x,
+                                const lower_tensor *y, const lower_conv_geom *pg, const ir_node *c) {
+  const tsl_target_t *t = p->target;
+  const ir_graph *gr = p->graph;
+  int pi = node_index(gr, k->node), ci = node_index(gr, c);
+  for (int i = pi + 1; i < ci; i++) /* nothing with a kernel in between */
+    if (!(is_alias(p, gr->nodes[i]) || is_fused(gr, p, gr->nodes[i]))) return -1;
+  const lower_tensor *z = lower_find_tensor(p, c->out);
+  if (!z || !z->blocked || z->h > 255 || z->w > 255 || y->h > 255 || y->w > 255) return -1;
+  const int64_t rows = y->blocks * y->h * y->w, xr = x->spad_row, xrows = x->blocks * x->h * x->w;
+  int64_t row = t->spad_rows - rows;
+  if (xr >= 0 && row < xr + xrows) row = xr - rows; /* below the producer's live input */
+  if (row < 1) return -1;
+  int64_t below = 0; /* rows the consumer needs below the region */
+  if (c->op == IR_OP_QAVGPOOL) below = z->blocks * z->h * z->w;
+  if (c->op == IR_OP_QADD) {
+    const lower_tensor *b = lower_find_tensor(p, c->in[c->in[0] == y->v ? 1 : 0]);
+    if (!b || !b->blocked || b->spad_row >= 0 || b->c != y->c || b->h != y->h || b->w != y->w) return -1;
+    below = b->blocks * b->h * b->w;
+  }
+  if (below > row) return -1;
+  lower_conv_geom g = *pg;
+  g.out_spad = row;
+  g.spad_limit = xr >= 0 && xr < row ? xr : row;
+  int64_t with = lower_conv_load_bytes(t, &g, &k->sched, x->blocks, y->blocks);
+  int64_t without = lower_conv_load_bytes(t, pg, &k->sched, x->blocks, y->blocks);
+  if (with < 0 || without < 0) return -1;
+  return with < without + 2 * (int64_t)y->bytes ? row : -1;
+}
+
 /* SRAM residency (Vela's cascading, for one step): the output y of kernel k
  * stays in the scratchpad for its consumers, one or two conv/matmul kernels
  * that read it as their input and run right after k (squeezenet's squeeze
@@ -254,10 +302,12 @@ static int64_t resident_row(const lower_program *p, const lower_kernel *k, const
   for (int i = 0; i < gr->n_nodes; i++)
     for (int j = 0; j < gr->nodes[i]->n_in; j++)
       if (gr->nodes[i]->in[j] == y->v) {
-        if (j != 0 || nc == 2) return -1; /* only as a conv/matmul's activation input */
+        /* only as a conv/matmul's activation input, or a vector kernel's (QAdd: either operand) */
+        if ((j != 0 && !(j == 1 && gr->nodes[i]->op == IR_OP_QADD)) || nc == 2) return -1;
         cs[nc] = gr->nodes[i], cis[nc++] = i;
       }
   if (nc != uses) return -1;
+  if (nc == 1 && vec_consumer(p, cs[0])) return vec_resident_row(p, k, x, y, pg, cs[0]);
   for (int j = 0; j < nc; j++) {
     if (cs[j]->op != IR_OP_QCONV && cs[j]->op != IR_OP_QMATMUL) return -1;
     /* A fused add loads its other operand from row 0 up to its own output:
@@ -378,9 +428,16 @@ static int64_t concat_row(const lower_program *p, const lower_tensor *z) {
       if (gr->nodes[i]->in[j] == z->v) ci = j == 0 ? i : -2;
   if (ci < 0) return -1;
   const ir_node *cons = gr->nodes[ci];
-  if ((cons->op != IR_OP_QCONV && cons->op != IR_OP_QMATMUL) ||
+  /* A standalone max pool reads the region in place too (squeezenet's
+   * pooled fire4/fire7 Concats): STORE pools straight from its planes. */
+  const int pool = cons->op == IR_OP_MAXPOOL && vec_consumer(p, cons);
+  if ((cons->op != IR_OP_QCONV && cons->op != IR_OP_QMATMUL && !pool) ||
       (p->fused_add[ci] && p->fused_add[ci]->op == IR_OP_QADD))
     return -1;
+  if (pool) {
+    const lower_tensor *po = lower_find_tensor(p, cons->out);
+    if (!po || !po->blocked || po->h > 255 || po->w > 255 || z->h > 255 || z->w > 255) return -1;
+  }
   /* The producers, and nothing else with a kernel between the first and the consumer. */
   enum { MAXP = 8 };
   int prod[MAXP], np = 0, first = gr->n_nodes;
@@ -415,6 +472,7 @@ static int64_t concat_row(const lower_program *p, const lower_tensor *z) {
     if (a < 0 || b < 0) return -1;
     with += a, without += b;
   }
+  if (pool) return with < without + 2 * (int64_t)z->bytes ? row : -1;
   const ir_node *cpool = p->fused[ci];
   const lower_tensor *co = lower_find_tensor(p, (cpool ? cpool : cons)->out), *cy = lower_find_tensor(p, cons->out);
   lower_conv_geom cg, cg0;
@@ -531,7 +589,15 @@ static int lower_qadd(lower_program *p, lower_kernel *k, diag *d) {
   lower_vadd_params v;
   if (vadd_params(n, &v, d)) return -1;
   k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
-  return lower_vadd(p, k, a, b, y, &v, -1, -1, d);
+  k->kind = LOWER_K_VEC;
+  /* An operand its producer left in the scratchpad is read in place as
+   * VADD's a (integer addition commutes: swap the multipliers). */
+  if (two && a->spad_row < 0 && b->spad_row >= 0) {
+    const lower_tensor *t = a;
+    int64_t m = v.mult_a;
+    a = b, b = t, v.mult_a = v.mult_b, v.mult_b = m;
+  }
+  return lower_vadd(p, k, a, b, y, &v, a->spad_row, -1, d);
 }
 
 /* The VADD constants of a QAdd or QRequant. */
@@ -578,7 +644,7 @@ static int lower_qpool(lower_program *p, lower_kernel *k, diag *d) {
     q.lo = (int)ir_attr_int(n, "lo", -128), q.hi = (int)ir_attr_int(n, "hi", 127);
   }
   k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
-  return lower_pool(p, k, x, y, &q, d);
+  return lower_pool(p, k, x, y, &q, x->spad_row, d);
 }
 
 /* Fusion (TVM's FuseOps rule for an out-elementwise-fusable anchor): a

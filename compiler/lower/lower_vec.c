@@ -66,7 +66,7 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
   lower_stream *s = &k->stream;
   const int64_t plane = a->h * a->w;
   int64_t nb, arow = 0, brow;
-  if (a_spad >= 0) { /* fused after a conv: a waits at a_spad, b goes below it, one pass */
+  if (a_spad >= 0) { /* a resident (a fused conv stored it, or its producer left it): b below it, one pass */
     if (y->h > 255 || y->w > 255 || (b && b->blocks * plane > a_spad))
       return ir_node_error(d, k->node, "fused residual add does not fit below its resident operand");
     nb = y->blocks, arow = a_spad, brow = b ? 0 : a_spad; /* a requantisation: b is a, mult_b = 0 */
@@ -107,13 +107,21 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
 }
 
 int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
-               const lower_pool_params *q, diag *d) {
+               const lower_pool_params *q, int64_t in_spad, diag *d) {
   const int dim = (int)p->target->dim;
   lower_stream *s = &k->stream;
   k->kind = LOWER_K_VEC;
   const int64_t plane = x->h * x->w, oplane = y->h * y->w;
   if (q->max && (x->h > 255 || x->w > 255)) return ir_node_error(d, k->node, "max pool input over 255 in a dimension");
-  const int64_t nb = blocks_per_pass(p, k, q->max ? plane : plane + oplane, y->blocks, y, d);
+  int64_t nb;
+  if (in_spad >= 0) { /* resident input (all blocks from in_spad): one pass, outputs below it */
+    if (y->h > 255 || y->w > 255 || (!q->max && y->blocks * oplane > in_spad))
+      return ir_node_error(d, k->node, "pool output does not fit below its resident input");
+    nb = y->blocks;
+    k->spad_rows_used = in_spad + x->blocks * plane;
+  } else {
+    nb = blocks_per_pass(p, k, q->max ? plane : plane + oplane, y->blocks, y, d);
+  }
   if (!nb) return -1;
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
   if (q->max) {
@@ -132,23 +140,27 @@ int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   for (int64_t p0 = 0; p0 < y->blocks; p0 += nb) {
     int64_t pn = y->blocks - p0 < nb ? y->blocks - p0 : nb;
     if (p0) LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
-    load_blocks(s, x, dim, p0, pn, 0, q->max ? -128 : x->zp, 1);
+    /* A resident input is there already: the kernel's MARK waited for the
+     * producer's stores, so no load and no LOAD->EXEC token. */
+    const int res = in_spad >= 0;
+    const int64_t in0 = res ? in_spad : 0;
+    if (!res) load_blocks(s, x, dim, p0, pn, 0, q->max ? -128 : x->zp, 1);
     if (q->max) {
-      LOWER_EMIT(s, enop, .pop_prev = 1, .push_next = 1); /* LOAD -> EXEC -> STORE: the planes are in */
-      LOWER_EMIT(s, cfg_store, .pop_prev = 1, .src_pitch = x->w, .stride_x = dim, .stride_y = y->w * dim);
+      if (!res) LOWER_EMIT(s, enop, .pop_prev = 1, .push_next = 1); /* LOAD -> EXEC -> STORE: the planes are in */
+      LOWER_EMIT(s, cfg_store, .pop_prev = !res, .src_pitch = x->w, .stride_x = dim, .stride_y = y->w * dim);
       LOWER_EMIT(s, lstride, .stride_g = oplane * dim);
       LOWER_EMIT(s, loop, .count = pn, .body = 1, .stride_c = plane);
       LOWER_EMIT(s, store, .src_mem = TSL_SRC_SPAD, .dst_mem = TSL_DST_DRAM, .n0 = dim, .oh = y->h, .ow = y->w,
-                 .dram = (int64_t)y->dram + p0 * oplane * dim, .src_row = 0);
+                 .dram = (int64_t)y->dram + p0 * oplane * dim, .src_row = in0);
       continue;
     }
-    LOWER_EMIT(s, enop, .pop_prev = 1);
-    const int64_t obase = pn * plane;
+    if (!res) LOWER_EMIT(s, enop, .pop_prev = 1);
+    const int64_t obase = res ? 0 : pn * plane;
     for (int64_t c0 = 0; c0 < pn; c0 += CHUNK) {
       int64_t cnt = pn - c0 < CHUNK ? pn - c0 : CHUNK;
       LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = plane, .stride_c = oplane);
       LOWER_EMIT(s, vpool, .push_next = 1, .exclude_pad = !q->count_include_pad, .oh = y->h, .ow = y->w,
-                 .in = c0 * plane, .out = obase + c0 * oplane, .iy0 = -q->pt, .ix0 = -q->pl);
+                 .in = in0 + c0 * plane, .out = obase + c0 * oplane, .iy0 = -q->pt, .ix0 = -q->pl);
       store_planes(s, y, dim, obase + c0 * oplane, oplane, p0 + c0, cnt, 1);
     }
   }

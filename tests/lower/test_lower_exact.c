@@ -220,6 +220,7 @@ static int passed, failed;
 static int no_fusion; /* lower with --no-fusion */
 static int no_sram;   /* lower with --no-sram-residency */
 static int64_t cmd_limit; /* > 0: command SRAM budget (forces segments; every case must then segment) */
+static int want_resident; /* 1: the case must keep some tensor in the scratchpad (SRAM residency taken) */
 
 /* Runs fallback kernel k on the host as the firmware would: its input from
  * the DRAM window (unpacked when blocked), ref_eval, its output back. */
@@ -338,9 +339,15 @@ static void check(const char *what, ir_graph *g, const char *tname, const void *
     }
     free(out);
   }
+  int nres = 0;
+  for (int i = 0; i < p->n_tensors; i++) nres += p->tensors[i].spad_row >= 0;
+  if (ok && want_resident && !nres) {
+    printf("FAIL: %s on %s: no tensor stayed in the scratchpad\n", what, tname);
+    ok = 0;
+  }
   if (ok) {
-    printf("PASS: %s on %s (%d kernels, %d fallbacks, %u commands, %d segments)\n", what, tname, p->n_kernels - nfb,
-           nfb, cmds, nseg);
+    printf("PASS: %s on %s (%d kernels, %d fallbacks, %u commands, %d segments, %d resident)\n", what, tname,
+           p->n_kernels - nfb, nfb, cmds, nseg, nres);
     passed++;
   } else {
     failed++;
@@ -561,6 +568,67 @@ int main(void) {
     ir_add_output(g, add_matmul(g, a, 2, 20000, 6, 2, "mm"), &d);
     run_case("matmul 2x20000 x 20000x6 (input channel tiles)", g, dflt);
   }
+  /* Vector kernels reading a conv output the conv left in the scratchpad
+   * (no fusion, so the pool/add/requant is its own kernel). */
+  { /* conv -> avg pool 3x3 s1 p1 (outputs below the region) */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("vecres", &d);
+    int64_t xd[4] = {1, 6, 9, 10};
+    ir_value *x = act(g, "x", 4, xd, 5);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {6, 11, 9, 10, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 5, -7, -128, 127};
+    ir_add_output(g, add_pool(g, add_conv(g, x, &s1, "c1"), 1, 3, 1, 1, 0, 3, "avg"), &d);
+    want_resident = 1;
+    run_case("conv -> avgpool (resident input)", g, dflt);
+  }
+  { /* conv -> global average pool */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("vecres", &d);
+    int64_t xd[4] = {1, 9, 6, 6};
+    ir_value *x = act(g, "x", 4, xd, -8);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {9, 20, 6, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -8, 10, -128, 127};
+    ir_add_output(g, add_pool(g, add_conv(g, x, &s1, "c1"), 1, 6, 1, 0, 0, -2, "gap"), &d);
+    run_case("conv -> global pool (resident input)", g, dflt);
+  }
+  { /* conv -> max pool 3x3 s2 p1, unfused: STORE pools from the region */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("vecres", &d);
+    int64_t xd[4] = {1, 5, 9, 11};
+    ir_value *x = act(g, "x", 4, xd, -2);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {5, 9, 9, 11, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -2, -30, -30, 127};
+    ir_add_output(g, add_pool(g, add_conv(g, x, &s1, "c1"), 0, 3, 2, 1, 0, 0, "mp"), &d);
+    no_fusion = 1;
+    run_case("conv -> maxpool --no-fusion (resident input)", g, dflt);
+    no_fusion = 0;
+  }
+  { /* QAdd(x, conv(x)), unfused: the conv output is operand b (multipliers swapped) */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("vecres", &d);
+    int64_t xd[4] = {1, 10, 7, 6};
+    ir_value *x = act(g, "x", 4, xd, 3);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {10, 10, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, -5, -5, 127};
+    ir_value *y1 = add_conv(g, x, &s1, "c1");
+    ir_add_output(g, add_qadd(g, x, y1, 7, -100, 127, "add"), &d);
+    no_fusion = 1;
+    run_case("QAdd(x, conv) --no-fusion (resident operand b)", g, dflt);
+    no_fusion = 0;
+  }
+  { /* conv -> requant, unfused */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("vecres", &d);
+    int64_t xd[4] = {1, 7, 8, 5};
+    ir_value *x = act(g, "x", 4, xd, 0);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {7, 13, 8, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 4, -128, 127};
+    ir_add_output(g, add_requant(g, add_conv(g, x, &s1, "c1"), -6, "rq"), &d);
+    no_fusion = 1;
+    run_case("conv -> requant --no-fusion (resident input)", g, dflt);
+    no_fusion = 0;
+  }
+  want_resident = 0;
   net_case("tiny_cnn", 7);
   /* Streams over a (forced) small command SRAM run segment by segment, bit-exactly. */
   cmd_limit = SEG_LIMIT;
