@@ -157,6 +157,38 @@ $(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_DIR)/board.cfg
 $(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP)
 	$(call ib_tb,$(@D),-DNO_ICE40_DEFAULT_ASSIGNMENTS -Wno-TIMESCALEMOD,$(abspath $(IB_NETLIST)) $(IB_CELLS))
 
+# ---- the board with an NPU, in RTL only ------------------------------------------
+# The UP5K cannot hold the NPU (docs/boards.md), but the board logic with the
+# smallest target's NPU still runs in simulation: the same top and bench with
+# npu2, and the self-test built with the NPU driver for it.
+IB_RTL_NPU      := npu2
+IB_NPU_RTL_TB   := $(IB_OBJ)/rtl-$(IB_RTL_NPU)/board_tb
+IB_NPU_FW_OBJ   := $(IB_OBJ)/fw-$(IB_RTL_NPU)
+IB_NPU_FW_ELF   := $(IB_OUT)/board-selftest-$(IB_RTL_NPU).elf
+IB_NPU_FW_IMG   := $(IB_OUT)/board-selftest-$(IB_RTL_NPU).img
+IB_NPU_FW_FLAGS := -DBOARD_NPU -I$(BUILD)/gen/$(IB_RTL_NPU) -I$(BUILD)/gen -Ifirmware/npu
+IB_NPU_FW_DEPS  := $(wildcard firmware/base/*.h) firmware/npu/npu.h $(BUILD)/gen/tessel_isa.h \
+                   $(BUILD)/gen/$(IB_RTL_NPU)/tessel_target.h
+
+$(IB_NPU_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(IB_NPU_FW_DEPS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
+$(IB_NPU_FW_OBJ)/npu.o: firmware/npu/npu.c $(IB_NPU_FW_DEPS)
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
+$(IB_NPU_FW_ELF): $(IB_NPU_FW_OBJ)/board_selftest.o $(IB_NPU_FW_OBJ)/npu.o $(BUILD)/firmware/crt0.o \
+                  $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld
+	@mkdir -p $(@D)
+	$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	  $(BUILD)/firmware/crt0.o $(filter %.o,$(filter-out %/crt0.o,$^)) \
+	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
+$(IB_NPU_FW_IMG): $(IB_NPU_FW_ELF) $(FLASH_IMAGE)
+	$(call ib_fw_image,$<,$@)
+$(IB_NPU_RTL_TB): $(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) \
+                  $(IB_DIR)/icebreaker_top.sv $(IB_TB_CPP) $(IB_DIR)/board.cfg
+	$(call ib_tb,$(@D),-DTESSEL_NPU $(IB_GPARAMS),$(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) \
+	  $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv)
+
 # ---- suite boards --------------------------------------------------------------
 # boards: the self-test booted from a flash model on the RTL and on the
 # yosys netlist of the bitstream, refused images, tessel-flash-image's checks.
@@ -167,7 +199,7 @@ TEST_SUITES += boards boards-fit
 # Every board top is linted first (verilator -Wall, the SoC without the NPU;
 # lint-soc covers the SoC with it); test.sh counts those lines too.
 BOARD_TOPS := $(foreach b,$(filter-out sim,$(BOARDS)),$(wildcard boards/$(b)/*_top.sv))
-test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE)
+test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG)
 	@mkdir -p $(BUILD)/test-tmp/boards; : >$(BUILD)/test-tmp/boards/lint.txt; \
 	for top in $(BOARD_TOPS); do m=$$(basename $$top .sv); \
 	  if $(VERILATOR) --lint-only -Wall --top-module $$m $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $$top \
@@ -176,7 +208,8 @@ test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE)
 	  else echo "FAIL verilator --lint-only -Wall $$m ($(BUILD)/test-tmp/boards/lint-$$m.log)"; fi \
 	    >>$(BUILD)/test-tmp/boards/lint.txt; \
 	done
-	@bash $(IB_DIR)/test.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards
+	@bash $(IB_DIR)/test.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards \
+	  $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG) $(IB_RTL_NPU)
 test-boards-fit: $(IB_REPORT)
 	@cat $(IB_REPORT); p=$$(grep -c '^PASS' $(IB_REPORT)); f=$$(grep -c '^FAIL' $(IB_REPORT)); \
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -eq 2 ]

@@ -1,11 +1,12 @@
 #!/bin/bash
 # test.sh: suite boards (iCEBreaker part), run by `make test-boards`.
-#   test.sh RTL_TB GATE_TB FW_IMG FLASH_IMAGE OUTDIR
+#   test.sh RTL_TB GATE_TB FW_IMG FLASH_IMAGE OUTDIR [NPU_TB NPU_IMG NPU_TARGET]
 # (OUTDIR/lint.txt, if there, holds PASS/FAIL lines of the tops' lint.)
 # RTL_TB/GATE_TB are board_tb built on the RTL and on the yosys netlist of
 # the bitstream; FW_IMG the self-test's flash image. Prints PASS/FAIL lines
 # and ends with "N passed, N failed".
 rtl_tb=$1 gate_tb=$2 fw_img=$3 flash_image=$4 out=$5
+npu_tb=$6 npu_img=$7 npu_target=$8
 mkdir -p "$out"
 pass=0 fail=0
 ok()  { echo "PASS $*"; pass=$((pass + 1)); }
@@ -43,6 +44,20 @@ if cmp -s "$out/rtl.uart" "$out/gate.uart"; then
   ok "gate-level UART output equals the RTL's"
 else
   bad "gate-level UART output differs from the RTL's ($out/rtl.uart, $out/gate.uart)"
+fi
+
+# The board with an NPU (RTL only; it does not fit the UP5K): the self-test
+# with the NPU driver: init (ID, target hash), a looped stream to DONE
+# through the interrupt, a bad command reported with its index.
+if [ -n "$npu_tb" ]; then
+  run_tb "$npu_tb" rtl-npu --image0 "$npu_img" --max-cycles 5000000
+  if [ "$(rc_of rtl-npu)" = 0 ] && grep -q "selftest: all passed" "$out/rtl-npu.uart" \
+     && [ "$(grep -c '^PASS NPU' "$out/rtl-npu.uart")" = 3 ]; then
+    ok "RTL board with the $npu_target NPU: the self-test's NPU checks pass"
+  else
+    bad "RTL board with the $npu_target NPU (status $(rc_of rtl-npu)), see $out/rtl-npu.uart"
+    grep FAIL "$out/rtl-npu.uart"
+  fi
 fi
 
 # 4-7. The boot loader refuses bad images: the SoC never runs (red LED).
