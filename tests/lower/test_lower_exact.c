@@ -559,6 +559,10 @@ int main(void) {
             (conv_spec){2048, 64, 4, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -9, 3, -128, 127}, dflt);
   conv_case("conv c3000 m9 5x3 3x3 stride2 input channel tiles",
             (conv_spec){3000, 9, 5, 3, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, 21, -1, -128, 127}, dflt);
+  conv_case("conv1x1 c2048 m8 3x200: one input line of all channels does not fit",
+            (conv_spec){2048, 8, 3, 200, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 7, -3, -128, 127}, dflt);
+  conv_case("conv c600 m6 3x300 3x3: input channel and column tiles together",
+            (conv_spec){600, 6, 3, 300, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -4, 5, -128, 127}, dflt);
   { /* K = 20000: one output block's weights exceed the scratchpad at npu4/8 */
     diag d = {0};
     ir_graph *g = ir_graph_new("matmul", &d);
