@@ -617,6 +617,49 @@ static int vadd_params(const ir_node *n, lower_vadd_params *v, diag *d) {
   return 0;
 }
 
+/* Residency of a pool's output y for its one consumer, a conv/matmul that
+ * reads it as its input and runs right after (squeezenet's MaxPools feeding
+ * the next squeeze conv): the pool writes y into a scratchpad region (VPOOL
+ * straight into it, or STORE to SPAD) and the conv reads it in place.  The
+ * region sits at the top, or below the pool's resident input x; a pool
+ * reading x from DRAM works below it.  Taken when the consumer still tiles
+ * and the write and read saved exceed its extra reloads.  Its row, or -1. */
+static int64_t pool_out_row(const lower_program *p, const lower_kernel *k, const lower_tensor *x,
+                            const lower_tensor *y) {
+  const ir_graph *gr = p->graph;
+  const tsl_target_t *t = p->target;
+  if (p->no_sram_residency || !y->blocked || y->alias >= 0 || y->v->is_output || ir_use_count(gr, y->v) != 1 ||
+      y->h > 255 || y->w > 255)
+    return -1;
+  for (int i = 0; i < p->n_tensors; i++)
+    if (p->tensors[i].alias == (int)(y - p->tensors)) return -1;
+  int ci = -1;
+  for (int i = 0; i < gr->n_nodes && ci < 0; i++)
+    for (int j = 0; j < gr->nodes[i]->n_in; j++)
+      if (gr->nodes[i]->in[j] == y->v) ci = j == 0 ? i : -2;
+  if (ci < 0) return -1;
+  const ir_node *c = gr->nodes[ci];
+  if ((c->op != IR_OP_QCONV && c->op != IR_OP_QMATMUL) || p->fused_add[ci]) return -1;
+  for (int i = node_index(gr, k->node) + 1; i < ci; i++) /* nothing with a kernel in between */
+    if (!(is_alias(p, gr->nodes[i]) || is_fused(gr, p, gr->nodes[i]))) return -1;
+  const int64_t rows = y->blocks * y->h * y->w, xr = x->spad_row, xrows = x->blocks * x->h * x->w;
+  int64_t row = t->spad_rows - rows;
+  if (xr >= 0 && row < xr + xrows && xr < row + rows) row = xr - rows;
+  if (row < 1 || (xr < 0 && x->h * x->w > row)) return -1; /* one input plane must fit below */
+  const ir_node *cpool = p->fused[ci];
+  const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : c)->out);
+  lower_conv_geom cg, cg0;
+  if (!z || !z->blocked || conv_geom(c, cpool, y, z, &cg, NULL, NULL)) return -1;
+  cg0 = cg;
+  cg.in_spad = row;
+  cg.spad_limit = row;
+  lower_sched none = {0};
+  const int64_t with = lower_conv_load_bytes(t, &cg, &none, y->blocks, z->blocks);
+  const int64_t without = lower_conv_load_bytes(t, &cg0, &none, y->blocks, z->blocks); /* reads y */
+  if (with < 0 || without < 0) return -1;
+  return with < without + (int64_t)y->bytes ? row : -1;
+}
+
 static int lower_qpool(lower_program *p, lower_kernel *k, diag *d) {
   const ir_node *n = k->node;
   const lower_tensor *x = operand(p, n->in[0], n, d), *y = operand(p, n->out, n, d);
@@ -644,7 +687,11 @@ static int lower_qpool(lower_program *p, lower_kernel *k, diag *d) {
     q.lo = (int)ir_attr_int(n, "lo", -128), q.hi = (int)ir_attr_int(n, "hi", 127);
   }
   k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
-  return lower_pool(p, k, x, y, &q, x->spad_row, d);
+  lower_tensor *yt = &p->tensors[k->out];
+  const int64_t row = pool_out_row(p, k, x, yt);
+  if (lower_pool(p, k, x, y, &q, x->spad_row, row, d)) return -1;
+  if (row >= 0) yt->spad_row = row;
+  return 0;
 }
 
 /* Fusion (TVM's FuseOps rule for an out-elementwise-fusable anchor): a

@@ -94,8 +94,10 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
                const lower_tensor *y, const lower_vadd_params *v, int64_t a_spad, int64_t out_spad, diag *d);
 /* Pooling kernel (lower_vec.c).  in_spad >= 0: x is resident there (all its
  * blocks, plane after plane; the producer stored it): no load, one pass,
- * average-pool outputs from row 0 below it.  0, or -1 with an error. */
+ * average-pool outputs from row 0 below it.  out_spad >= 0: y stays in the
+ * scratchpad from that row (plane after plane) for the next kernel, no
+ * store to DRAM; passes (x from DRAM) work below it.  0, or -1 with an error. */
 int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
-               const lower_pool_params *q, int64_t in_spad, diag *d);
+               const lower_pool_params *q, int64_t in_spad, int64_t out_spad, diag *d);
 
 #endif

@@ -39,12 +39,12 @@ static void store_planes(lower_stream *s, const lower_tensor *y, int dim, int64_
 /* Blocks per pass when each block needs rows_per_block SPAD rows; 0 (with
  * an error) when one block does not fit. */
 static int64_t blocks_per_pass(lower_program *p, lower_kernel *k, int64_t rows_per_block, int64_t blocks,
-                               const lower_tensor *y, diag *d) {
+                               const lower_tensor *y, int64_t limit, diag *d) {
   if (y->h > 255 || y->w > 255) {
     ir_node_error(d, k->node, "output image over 255 in a dimension (not tiled yet)");
     return 0;
   }
-  int64_t n = p->target->spad_rows / rows_per_block;
+  int64_t n = limit / rows_per_block;
   if (n < 1) {
     ir_node_error(d, k->node, "one channel block (%lld rows) does not fit the %lld-row scratchpad of %s",
                   (long long)rows_per_block, (long long)p->target->spad_rows, p->target->name);
@@ -75,7 +75,7 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
       k->spad_rows_used = out_spad + y->blocks * plane;
   } else {
     k->kind = LOWER_K_VEC;
-    nb = blocks_per_pass(p, k, b ? 2 * plane : plane, y->blocks, y, d);
+    nb = blocks_per_pass(p, k, b ? 2 * plane : plane, y->blocks, y, p->target->spad_rows, d);
     if (!nb) return -1;
     brow = b ? nb * plane : 0; /* QRequant: b is a, with mult_b = 0 */
   }
@@ -107,22 +107,25 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
 }
 
 int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
-               const lower_pool_params *q, int64_t in_spad, diag *d) {
+               const lower_pool_params *q, int64_t in_spad, int64_t out_spad, diag *d) {
   const int dim = (int)p->target->dim;
   lower_stream *s = &k->stream;
   k->kind = LOWER_K_VEC;
   const int64_t plane = x->h * x->w, oplane = y->h * y->w;
   if (q->max && (x->h > 255 || x->w > 255)) return ir_node_error(d, k->node, "max pool input over 255 in a dimension");
   int64_t nb;
+  const int res_out = out_spad >= 0;
   if (in_spad >= 0) { /* resident input (all blocks from in_spad): one pass, outputs below it */
-    if (y->h > 255 || y->w > 255 || (!q->max && y->blocks * oplane > in_spad))
+    if (y->h > 255 || y->w > 255 || (!q->max && !res_out && y->blocks * oplane > in_spad))
       return ir_node_error(d, k->node, "pool output does not fit below its resident input");
     nb = y->blocks;
     k->spad_rows_used = in_spad + x->blocks * plane;
-  } else {
-    nb = blocks_per_pass(p, k, q->max ? plane : plane + oplane, y->blocks, y, d);
+  } else { /* passes below the output region when it is resident (VPOOL writes straight into it) */
+    nb = blocks_per_pass(p, k, q->max || out_spad >= 0 ? plane : plane + oplane, y->blocks, y,
+                         out_spad >= 0 ? out_spad : p->target->spad_rows, d);
   }
   if (!nb) return -1;
+  if (res_out && k->spad_rows_used < out_spad + y->blocks * oplane) k->spad_rows_used = out_spad + y->blocks * oplane;
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
   if (q->max) {
     /* Max pool: STORE pools the SPAD planes (padding never wins). */
@@ -135,7 +138,7 @@ int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
                .cb_stride = plane);
     LOWER_EMIT(s, cfg_vec, .shift = q->shift, .zp_out = y->zp, .mult_a = q->mult, .zp_a = x->zp, .lo = q->lo,
                .hi = q->hi);
-    LOWER_EMIT(s, cfg_store, .src_pitch = y->w, .stride_x = dim, .stride_y = y->w * dim);
+    if (!res_out) LOWER_EMIT(s, cfg_store, .src_pitch = y->w, .stride_x = dim, .stride_y = y->w * dim);
   }
   for (int64_t p0 = 0; p0 < y->blocks; p0 += nb) {
     int64_t pn = y->blocks - p0 < nb ? y->blocks - p0 : nb;
@@ -147,20 +150,24 @@ int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
     if (!res) load_blocks(s, x, dim, p0, pn, 0, q->max ? -128 : x->zp, 1);
     if (q->max) {
       if (!res) LOWER_EMIT(s, enop, .pop_prev = 1, .push_next = 1); /* LOAD -> EXEC -> STORE: the planes are in */
-      LOWER_EMIT(s, cfg_store, .pop_prev = !res, .src_pitch = x->w, .stride_x = dim, .stride_y = y->w * dim);
-      LOWER_EMIT(s, lstride, .stride_g = oplane * dim);
+      LOWER_EMIT(s, cfg_store, .pop_prev = !res, .src_pitch = x->w, .stride_x = dim, .stride_y = y->w * dim,
+                 .spad_pitch = y->w);
+      /* To DRAM, or into the region the next conv reads in place. */
+      LOWER_EMIT(s, lstride, .stride_g = res_out ? 0 : oplane * dim, .stride_h = res_out ? oplane : 0);
       LOWER_EMIT(s, loop, .count = pn, .body = 1, .stride_c = plane);
-      LOWER_EMIT(s, store, .src_mem = TSL_SRC_SPAD, .dst_mem = TSL_DST_DRAM, .n0 = dim, .oh = y->h, .ow = y->w,
-                 .dram = (int64_t)y->dram + p0 * oplane * dim, .src_row = in0);
+      LOWER_EMIT(s, store, .src_mem = TSL_SRC_SPAD, .dst_mem = res_out ? TSL_DST_SPAD : TSL_DST_DRAM, .n0 = dim,
+                 .oh = y->h, .ow = y->w, .dram = res_out ? 0 : (int64_t)y->dram + p0 * oplane * dim,
+                 .dst_row = res_out ? out_spad + p0 * oplane : 0, .src_row = in0);
       continue;
     }
     if (!res) LOWER_EMIT(s, enop, .pop_prev = 1);
-    const int64_t obase = res ? 0 : pn * plane;
+    const int64_t obase = res_out ? out_spad + p0 * oplane : res ? 0 : pn * plane;
     for (int64_t c0 = 0; c0 < pn; c0 += CHUNK) {
       int64_t cnt = pn - c0 < CHUNK ? pn - c0 : CHUNK;
       LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = plane, .stride_c = oplane);
-      LOWER_EMIT(s, vpool, .push_next = 1, .exclude_pad = !q->count_include_pad, .oh = y->h, .ow = y->w,
+      LOWER_EMIT(s, vpool, .push_next = !res_out, .exclude_pad = !q->count_include_pad, .oh = y->h, .ow = y->w,
                  .in = in0 + c0 * plane, .out = obase + c0 * oplane, .iy0 = -q->pt, .ix0 = -q->pl);
+      if (res_out) continue; /* resident output: the next kernel's MARK waits for the VPOOLs */
       store_planes(s, y, dim, obase + c0 * oplane, oplane, p0 + c0, cnt, 1);
     }
   }

@@ -632,6 +632,29 @@ int main(void) {
     run_case("conv -> requant --no-fusion (resident input)", g, dflt);
     no_fusion = 0;
   }
+  { /* x -> max pool (input from DRAM) -> conv: the pool's output stays for the conv */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("vecres", &d);
+    int64_t xd[4] = {1, 13, 10, 9};
+    ir_value *x = act(g, "x", 4, xd, 6);
+    ir_add_input(g, x, &d);
+    ir_value *mp = add_pool(g, x, 0, 3, 2, 1, 0, 0, "mp");
+    conv_spec s1 = {13, 7, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 6, -1, -128, 127};
+    ir_add_output(g, add_conv(g, mp, &s1, "c1"), &d);
+    run_case("maxpool -> conv (resident pool output)", g, dflt);
+  }
+  { /* conv -> avg pool -> conv: both sides of the pool in the scratchpad */
+    diag d = {0};
+    ir_graph *g = ir_graph_new("vecres", &d);
+    int64_t xd[4] = {1, 6, 8, 8};
+    ir_value *x = act(g, "x", 4, xd, -3);
+    ir_add_input(g, x, &d);
+    conv_spec s1 = {6, 10, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -3, 2, -128, 127};
+    ir_value *ap = add_pool(g, add_conv(g, x, &s1, "c1"), 1, 2, 2, 0, 1, -6, "avg");
+    conv_spec s2 = {10, 5, 4, 4, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -6, 9, -128, 127};
+    ir_add_output(g, add_conv(g, ap, &s2, "c2"), &d);
+    run_case("conv -> avgpool -> conv (resident on both sides)", g, dflt);
+  }
   want_resident = 0;
   net_case("tiny_cnn", 7);
   /* Streams over a (forced) small command SRAM run segment by segment, bit-exactly. */
