@@ -5,7 +5,8 @@
 //   STORE               per output pixel: every pooling tap's source row (one
 //                       per cycle) through the epilogue (npu_requant per lane),
 //                       max-reduced, then written to SPAD (one row) or to DRAM
-//                       (single-beat writes with byte strobes, several in flight)
+//                       (one burst per pixel with byte strobes, two when it
+//                       crosses 4 KiB; several in flight)
 // Before the pixels, a short setup phase counts the distinct source lines and
 // columns the pooling windows touch (ACC_RD/SPAD_RD count distinct rows) and
 // reads the PARAM row once.
@@ -48,10 +49,12 @@ module npu_store #(
   output      logic               dma_req_valid_o,
   input  wire logic               dma_req_ready_i,
   output      logic [31:0]        dma_req_addr_o,
+  output      logic [7:0]         dma_req_len_o,
   output      logic               dma_w_valid_o,
   input  wire logic               dma_w_ready_i,
   output      logic [63:0]        dma_w_data_o,
   output      logic [7:0]         dma_w_strb_o,
+  output      logic               dma_w_last_o,
   input  wire logic               dma_b_valid_i,
   // status and counter increments of this cycle
   output      logic               busy_o,
@@ -136,7 +139,10 @@ module npu_store #(
   logic [ShBytes*8-1:0] sh_d, sh_q;                 // pixel bytes shifted to the beat offset
   logic [ShBytes-1:0]   shm_d, shm_q;               // their strobes
   logic [31:0] baddr_d, baddr_q;                    // beat-aligned address of beat 0
-  logic        reqd_d, reqd_q, wd_d, wd_q;          // this beat's request / data taken
+  logic [3:0]  n0_d, n0_q;                          // beats of the first burst (all but a 4 KiB split)
+  logic [1:0]  rq_d, rq_q;                          // bursts requested so far (one or two)
+  logic [1:0]  nreq;                                // bursts of this pixel
+  logic [9:0]  to_4k;                               // beats from beat 0 to the next 4 KiB boundary
   logic [7:0]  outst_d, outst_q;                    // write responses outstanding
 
   // tap coordinates of the current pooling tap (or the pixel itself)
@@ -267,7 +273,11 @@ module npu_store #(
     spad_we_o       = 1'b0;
     spad_waddr_o    = '0;
     spad_wdata_o    = spad_row;
-    dma_req_addr_o  = baddr_q + {24'd0, beat_q, 3'd0};
+    // the pixel's beats as one burst, or two when they cross 4 KiB
+    dma_req_addr_o  = (rq_q == 2'd0) ? baddr_q : baddr_q + {25'd0, n0_q, 3'd0};
+    dma_req_len_o   = (rq_q == 2'd0) ? 8'(n0_q) - 8'd1 : 8'(nbeats_q) - 8'(n0_q) - 8'd1;
+    dma_w_last_o    = (beat_q == n0_q - 4'd1) || (beat_q == nbeats_q - 4'd1);
+    to_4k           = '0;
     dma_w_data_o    = '0;
     dma_w_strb_o    = '0;
     if (state_q == StWait) begin
@@ -298,8 +308,8 @@ module npu_store #(
       beat_d   = beat_q;
       nbeats_d = nbeats_q;
       baddr_d  = baddr_q;
-      reqd_d   = reqd_q;
-      wd_d     = wd_q;
+      n0_d     = n0_q;
+      rq_d     = rq_q;
 
       unique case (state_q)
         StIdle: begin
@@ -422,30 +432,29 @@ module npu_store #(
             shm_d    = {8'd0, px_mask} << px_addr[2:0];
             baddr_d  = {px_addr[31:3], 3'd0};
             nbeats_d = 4'((7'(px_addr[2:0]) + px_n + 7'd7) >> 3);
+            to_4k    = 10'd512 - 10'(px_addr[11:3]);
+            n0_d     = (10'(nbeats_d) > to_4k) ? 4'(to_4k) : nbeats_d;
             beat_d   = '0;
-            reqd_d   = 1'b0;
-            wd_d     = 1'b0;
+            rq_d     = '0;
             dram_wr_bytes_o = 16'(px_n);
             state_d  = StWait;
           end
         end
 
-        // DRAM: each beat is its own request (never crosses 4 KiB); request and
-        // data are offered together and may be taken in either order
+        // DRAM: the bursts' requests and the beats are offered independently
+        // (a beat may go before its request: the SoC's arbiter holds it)
         StWait: begin
           if (dst_spad) begin
             state_d = StTaps;
           end else begin
-            reqd_d = reqd_q || (dma_req_valid_o && dma_req_ready_i);
-            wd_d   = wd_q || (dma_w_valid_o && dma_w_ready_i);
-            if (dma_req_valid_o && dma_req_ready_i) outst_d = outst_d + 8'd1;
-            stall_dram_o = !(reqd_d && wd_d);
-            if (reqd_d && wd_d) begin
-              reqd_d = 1'b0;
-              wd_d   = 1'b0;
-              beat_d = beat_q + 4'd1;
-              if (beat_q == nbeats_q - 4'd1) state_d = StTaps;
+            if (dma_req_valid_o && dma_req_ready_i) begin
+              rq_d    = rq_q + 2'd1;
+              outst_d = outst_d + 8'd1;
             end
+            if (dma_w_valid_o && dma_w_ready_i) beat_d = beat_q + 4'd1;
+            // the pixel is written when its bursts are requested and its beats sent
+            stall_dram_o = !(rq_d == nreq && beat_d == nbeats_q);
+            if (rq_d == nreq && beat_d == nbeats_q) state_d = StTaps;
           end
           if (state_d == StTaps) begin
             // next pixel, or the end of the command
@@ -502,8 +511,8 @@ module npu_store #(
       beat_d = '0;
       nbeats_d = '0;
       baddr_d = '0;
-      reqd_d = '0;
-      wd_d = '0;
+      n0_d = '0;
+      rq_d = '0;
       cmd_ready_o = 1'b1;
     end
 
@@ -526,8 +535,9 @@ module npu_store #(
 
   assign busy_o = (state_q != StIdle);
   // request and data of a beat are offered without waiting for ready
-  assign dma_req_valid_o = (state_q == StWait) && !dst_spad && !reqd_q && (outst_q < 8'd255);
-  assign dma_w_valid_o   = (state_q == StWait) && !dst_spad && !wd_q;
+  assign nreq = (n0_q == nbeats_q) ? 2'd1 : 2'd2;
+  assign dma_req_valid_o = (state_q == StWait) && !dst_spad && (rq_q != nreq) && (outst_q < 8'd255);
+  assign dma_w_valid_o   = (state_q == StWait) && !dst_spad && (beat_q != nbeats_q);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -562,8 +572,8 @@ module npu_store #(
       beat_q    <= beat_d;
       nbeats_q  <= nbeats_d;
       baddr_q   <= baddr_d;
-      reqd_q    <= reqd_d;
-      wd_q      <= wd_d;
+      n0_q      <= n0_d;
+      rq_q      <= rq_d;
     end
     if (cmd_we) cmd_q <= cmd_d;
     if (seen_we) seen_q <= seen_d;

@@ -323,7 +323,8 @@ module tessel_npu (
   // ---- units ----------------------------------------------------------------------------
   logic        ld_req_valid, ld_req_ready, st_req_valid, st_w_valid;
   logic [31:0] ld_req_addr, st_req_addr;
-  logic [7:0]  ld_req_len;
+  logic [7:0]  ld_req_len, st_req_len;
+  logic        st_w_last;
   logic [63:0] st_w_data;
   logic [7:0]  st_w_strb;
   logic        w_ready_st, b_st, st_req_ready;
@@ -423,10 +424,12 @@ module tessel_npu (
     .dma_req_valid_o (st_req_valid),
     .dma_req_ready_i (st_req_ready),
     .dma_req_addr_o  (st_req_addr),
+    .dma_req_len_o   (st_req_len),
     .dma_w_valid_o   (st_w_valid),
     .dma_w_ready_i   (w_ready_st),
     .dma_w_data_o    (st_w_data),
     .dma_w_strb_o    (st_w_strb),
+    .dma_w_last_o    (st_w_last),
     .dma_b_valid_i   (b_st),
     .busy_o          (st_busy),
     .stall_dram_o    (st_stall),
@@ -454,7 +457,7 @@ module tessel_npu (
     dma_req_valid_o = pick_wr ? wr_req_valid : ld_req_valid;
     dma_req_write_o = pick_wr;
     dma_req_addr_o  = pick_wr ? wr_req_addr : ld_req_addr;
-    dma_req_len_o   = pick_wr ? 8'd0 : ld_req_len;
+    dma_req_len_o   = pick_wr ? (mark_active ? 8'd0 : st_req_len) : ld_req_len;
     dma_req_id_o    = pick_wr ? 4'd1 : 4'd0;
     lock_wr_d       = pick_wr;
   end
@@ -471,7 +474,7 @@ module tessel_npu (
     dma_w_valid_o = mark_active ? mk_w_valid : st_w_valid;
     dma_w_data_o  = mark_active ? mk_w_data : st_w_data;
     dma_w_strb_o  = mark_active ? mk_w_strb : st_w_strb;
-    dma_w_last_o  = 1'b1;
+    dma_w_last_o  = mark_active ? 1'b1 : st_w_last;   // MARK records: single beats
     w_ready_mk    = mark_active && dma_w_ready_i;
     w_ready_st    = !mark_active && dma_w_ready_i;
     dma_b_ready_o = 1'b1;

@@ -19,10 +19,12 @@ module npu_store_tb #(
   output      logic              dma_req_valid_o,
   input  wire logic              dma_req_ready_i,
   output      logic [31:0]       dma_req_addr_o,
+  output      logic [7:0]        dma_req_len_o,
   output      logic              dma_w_valid_o,
   input  wire logic              dma_w_ready_i,
   output      logic [63:0]       dma_w_data_o,
   output      logic [7:0]        dma_w_strb_o,
+  output      logic              dma_w_last_o,
   input  wire logic              dma_b_valid_i,
   input  wire logic              tb_spad_we_i,
   input  wire logic [SAw-1:0]    tb_spad_addr_i,
@@ -55,8 +57,8 @@ module npu_store_tb #(
     .spad_re_o (spad_re), .spad_rgnt_i (rgnt_i), .spad_addr_o (spad_addr), .spad_rdata_i (spad_rdata),
     .param_re_o (param_re), .param_addr_o (param_addr), .param_rdata_i (param_rdata),
     .spad_we_o (spad_we), .spad_wgnt_i (rgnt_i), .spad_waddr_o (spad_waddr), .spad_wdata_o (spad_wdata),
-    .dma_req_valid_o, .dma_req_ready_i, .dma_req_addr_o, .dma_w_valid_o, .dma_w_ready_i,
-    .dma_w_data_o, .dma_w_strb_o, .dma_b_valid_i,
+    .dma_req_valid_o, .dma_req_ready_i, .dma_req_addr_o, .dma_req_len_o, .dma_w_valid_o, .dma_w_ready_i,
+    .dma_w_data_o, .dma_w_strb_o, .dma_w_last_o, .dma_b_valid_i,
     .busy_o (busy), .stall_dram_o (stall), .src_rd_bytes_o, .src_is_acc_o, .spad_wr_bytes_o, .dram_wr_bytes_o
   );
 

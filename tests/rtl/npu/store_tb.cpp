@@ -22,11 +22,14 @@ static Vnpu_store_tb *top;
 static const uint32_t kBase = 0x80000000u;
 static std::vector<uint8_t> dram;
 static TbRng rng(777);
-static std::deque<uint32_t> reqs;
-static std::deque<std::pair<uint64_t, uint8_t>> beats;
+struct WReq { uint32_t addr; int beats; };
+struct WBeat { uint64_t data; uint8_t strb; bool last; };
+static std::deque<WReq> reqs;                // write bursts: first beat address, beats left
+static std::deque<WBeat> beats;
 static std::deque<uint64_t> bdue;
 static uint64_t now;
 static bool wild_write;
+static bool port_bad;                        // a burst crosses 4 KiB, or `last` is misplaced
 static bool seen_done, seen_ready;   // sampled with this cycle's inputs, before the edge
 static uint64_t spad_wr, dram_wr, acc_rd, spad_rd;
 
@@ -40,24 +43,35 @@ static void cycle() {
   top->eval();
   seen_done = top->done_o;
   seen_ready = top->cmd_ready_o;
-  if (top->dma_req_valid_o && top->dma_req_ready_i) reqs.push_back(top->dma_req_addr_o);
-  if (top->dma_w_valid_o && top->dma_w_ready_i) beats.push_back({top->dma_w_data_o, top->dma_w_strb_o});
+  if (top->dma_req_valid_o && top->dma_req_ready_i) {
+    uint32_t a = top->dma_req_addr_o & ~7u;
+    int n = top->dma_req_len_o + 1;
+    if ((a >> 12) != ((a + 8u * n - 1) >> 12)) port_bad = true;
+    reqs.push_back({a, n});
+  }
+  if (top->dma_w_valid_o && top->dma_w_ready_i)
+    beats.push_back({top->dma_w_data_o, top->dma_w_strb_o, (bool)top->dma_w_last_o});
   spad_wr += top->spad_wr_bytes_o;
   dram_wr += top->dram_wr_bytes_o;
   if (top->src_is_acc_o) acc_rd += top->src_rd_bytes_o;
   else spad_rd += top->src_rd_bytes_o;
+  // beats go to the bursts in request order; one response per burst
   while (!reqs.empty() && !beats.empty()) {
-    uint32_t a = reqs.front() & ~7u;
+    uint32_t a = reqs.front().addr;
     auto b = beats.front();
-    reqs.pop_front();
     beats.pop_front();
     for (int k = 0; k < 8; k++)
-      if (b.second >> k & 1) {
+      if (b.strb >> k & 1) {
         uint64_t off = (uint64_t)a + k - kBase;
         if (a + k < kBase || off >= dram.size()) wild_write = true;
-        else dram[off] = (uint8_t)(b.first >> (8 * k));
+        else dram[off] = (uint8_t)(b.data >> (8 * k));
       }
-    bdue.push_back(now + (uint64_t)rng.range(1, 12));
+    if (b.last != (reqs.front().beats == 1)) port_bad = true;
+    reqs.front().addr += 8;
+    if (--reqs.front().beats == 0) {
+      reqs.pop_front();
+      bdue.push_back(now + (uint64_t)rng.range(1, 12));
+    }
   }
   top->clk_i = 1;
   top->eval();
@@ -215,6 +229,7 @@ int main(int argc, char **argv) {
                        std::to_string(ce.pool_k) + " oh " + std::to_string(st.oh) + " ow " + std::to_string(st.ow) + "): ";
     tc.check(ok, (what + "finishes").c_str());
     tc.check(dram == mdram && !wild_write, (what + "DRAM window equals the model's").c_str());
+    tc.check(!port_bad, (what + "write bursts within 4 KiB, last on each burst's final beat").c_str());
     int bad = 0;
     for (int64_t r = t->spad_rows / 2; r < t->spad_rows && ok; r++) {
       top->tb_spad_addr_i = (uint32_t)r;

@@ -33,7 +33,8 @@ static std::string port_msg;
 // ---- the memory port --------------------------------------------------------
 struct Req { uint32_t addr; int beats; uint64_t due; };
 static std::deque<Req> rq, wq;
-static std::deque<std::pair<uint64_t, uint8_t>> wbeats;
+struct WBeat { uint64_t data; uint8_t strb; bool last; };
+static std::deque<WBeat> wbeats;
 static std::deque<uint64_t> bq;
 
 static void port_fail(const std::string &m) {
@@ -71,20 +72,19 @@ static void cycle() {
     if (top->dma_req_write_o) wq.push_back({a, beats, 0});
     else rq.push_back({a, beats, now + (uint64_t)rng.range(3, 30)});
   }
-  if (top->dma_w_valid_o && top->dma_w_ready_i) {
-    if (!top->dma_w_last_o) port_fail("multi-beat write");
-    wbeats.push_back({top->dma_w_data_o, top->dma_w_strb_o});
-  }
+  if (top->dma_w_valid_o && top->dma_w_ready_i)
+    wbeats.push_back({top->dma_w_data_o, top->dma_w_strb_o, (bool)top->dma_w_last_o});
   while (!wq.empty() && !wbeats.empty()) {
     uint32_t a = wq.front().addr;
     auto b = wbeats.front();
     wbeats.pop_front();
     for (int k = 0; k < 8; k++)
-      if (b.second >> k & 1) {
+      if (b.strb >> k & 1) {
         uint64_t off = (uint64_t)a + k - kBase;
         if (a + k < kBase || off >= dram.size()) port_fail("write outside the DRAM window");
-        else dram[off] = (uint8_t)(b.first >> (8 * k));
+        else dram[off] = (uint8_t)(b.data >> (8 * k));
       }
+    if (b.last != (wq.front().beats == 1)) port_fail("write last not on the burst's final beat");
     wq.front().addr += 8;
     if (--wq.front().beats == 0) {
       wq.pop_front();
