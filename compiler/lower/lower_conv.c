@@ -12,7 +12,8 @@
  *     one PARAM row per output block with the bias folded with -zx*sum(w);
  *  2. LOADs: the whole input (one SPAD plane per channel block), the weights,
  *     the PARAM rows; one LOAD->EXEC token;
- *  3. per output row tile and group of G output blocks: a hardware LOOP of
+ *  3. per output row tile, group of G output blocks and column tile (an
+ *     output wider than 255 is cut into equal column tiles): a hardware LOOP of
  *     MATMULs into one of two ACC buffers, then a LOOP of STOREs; tokens
  *     EXEC->STORE (tile ready) and STORE->EXEC (buffer free, pre-charged 2G),
  *     so the epilogue of one group overlaps the MATMULs of the next. */
@@ -130,10 +131,10 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
   if (gmax > nob) gmax = nob;
   if (gmax > tg->param_rows) gmax = tg->param_rows;
   /* Most blocks per hardware loop first; for each, the largest row tile whose
-   * input lines leave room for at least that many blocks of weights. */
-  /* Column tiles of equal width, at most 255 (STORE's ow); only when that
-   * fits nothing (cut 1), narrower ones so two ACC tiles of G blocks of one
-   * line fit.  A fused pool needs the whole width. */
+   * input lines leave room for at least that many blocks of weights.  Column
+   * tiles of equal width, at most 255 (STORE's ow); only when that fits
+   * nothing (cut 1), narrower ones so two ACC tiles of G blocks of one line
+   * fit.  A fused pool needs the whole width. */
   for (int cut = 0; cut < 2; cut++)
   for (int64_t G = gmax; G >= 1; G--) {
     int64_t ow_max = cut ? tg->acc_rows / (2 * G) : 255;
