@@ -52,6 +52,7 @@ typedef struct cli_args {
   int report;                        /* compile: print the memory fit and kernels */
   int no_fusion;                     /* compile: one kernel per op */
   int no_sram_residency;             /* compile: intermediates through DRAM */
+  int int8_io;                       /* compile: int8 graph inputs/outputs (no edge (de)quantisation) */
   const char *emit_c;                /* compile: --emit-c OUT.c, the package as a C array */
   long long cmd_sram_limit;          /* compile: command SRAM budget in bytes (0: the target's) */
   const char *tuning_log;            /* compile: --tuning-log tune.jsonl (docs/tuning.md) */
@@ -109,11 +110,14 @@ static const char *const usage_compile =
     "                      [--print-before=PASS|STAGE] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
     "                      [--report] [--no-fusion] [--no-sram-residency] [--cmd-sram-limit BYTES]\n"
-    "                      [--tuning-log tune.jsonl]\n"
+    "                      [--tuning-log tune.jsonl] [--int8-io]\n"
     "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
     "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
     "  package (-o and/or --emit-c: the same bytes as a C array, see `tessel emit-c`).\n"
     "  --report prints the target's memory fit and every kernel.\n"
+    "  --int8-io: graph inputs and outputs are the int8 tensors the NPU reads and writes\n"
+    "  (scale, zero point and blocked layout in the package's I/O records) instead of\n"
+    "  float ones quantised and dequantised by the firmware.\n"
     "  --cmd-sram-limit cuts kernel streams into segments of at most BYTES (tests;\n"
     "  default: the target's command SRAM).\n"
     "  --tuning-log applies the best schedule per workload from `tessel tune` logs (docs/tuning.md).\n"
@@ -242,6 +246,8 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->no_fusion = 1;
     } else if (!strcmp(arg, "--no-sram-residency") && !strcmp(a->cmd, "compile")) {
       a->no_sram_residency = 1;
+    } else if (!strcmp(arg, "--int8-io") && !strcmp(a->cmd, "compile")) {
+      a->int8_io = 1;
     } else if (arg[0] == '-' && arg[1]) {
       return usage_error(a->cmd, "unknown option '%s'", arg);
     } else if (!a->model) {
@@ -530,6 +536,7 @@ static int cmd_compile(cli_args *a) {
   }
   lower_compile_opts lo = {.target = a->target, .out = a->n_outputs ? a->outputs[0] : NULL, .emit_c = a->emit_c, .report = a->report ? stdout : NULL,
                            .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency,
+                           .int8_io = a->int8_io,
                            .cmd_sram_limit = a->cmd_sram_limit, .tuning_log = a->tuning_log,
                            .print_after = a->pipe.print_after, .print_before = a->pipe.print_before,
                            .print_after_all = a->pipe.print_after_all};

@@ -149,8 +149,35 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
 }
 
 /* Fills the package from p (arrays malloc'd into *pk's pointers; free_pkg). */
+/* --int8-io: the QuantizeLinear of a graph input used by nothing else, and
+ * the DequantizeLinear of a graph output, are left to the caller: the I/O
+ * record describes the int8 tensor (its scale and zero point, the blocked
+ * layout) and the fallback op is not in the package. Returns the kernel's
+ * int8 tensor, or NULL when k is not such an edge op. */
+static const lower_tensor *edge_int8(const ir_graph *g, const lower_program *p, const lower_kernel *k) {
+  if (k->kind != LOWER_K_FALLBACK) return NULL;
+  const ir_node *n = k->node;
+  if (k->fallback_op == LOWER_FB_QUANTIZE && n->in[0]->kind == IR_VALUE_INPUT) {
+    int uses = 0;
+    for (int i = 0; i < g->n_nodes; i++)
+      for (int j = 0; j < g->nodes[i]->n_in; j++) uses += g->nodes[i]->in[j] == n->in[0];
+    return uses == 1 && !n->in[0]->is_output ? lower_find_tensor(p, n->out) : NULL;
+  }
+  if (k->fallback_op == LOWER_FB_DEQUANTIZE && n->out->is_output) return lower_find_tensor(p, n->in[0]);
+  return NULL;
+}
+
+/* The tensor that carries graph value v across the package's interface. */
+static const lower_tensor *io_tensor(const ir_graph *g, const lower_program *p, const ir_value *v, int int8_io) {
+  for (int i = 0; int8_io && i < p->n_kernels; i++) {
+    const lower_kernel *k = &p->kernels[i];
+    if (edge_int8(g, p, k) && (k->node->in[0] == v || k->node->out == v)) return edge_int8(g, p, k);
+  }
+  return lower_find_tensor(p, v);
+}
+
 static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, tpkg_package *pk, const char **names,
-                diag *d) {
+                int int8_io, diag *d) {
   const tsl_target_t *t = p->target;
   int nk = 0, nf = 0;
   for (int i = 0; i < p->n_kernels; i++) {
@@ -176,6 +203,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
     const lower_tensor *ti = k->in >= 0 ? &p->tensors[k->in] : NULL, *to = k->out >= 0 ? &p->tensors[k->out] : NULL;
+    if (k->kind == LOWER_K_FALLBACK && int8_io && edge_int8(g, p, k)) continue;
     if (k->kind == LOWER_K_FALLBACK) {
       tpkg_fallback *f = &fs[fi++];
       f->op = k->fallback_op;
@@ -237,14 +265,15 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     int cnt = dir ? g->n_outputs : g->n_inputs;
     for (int i = 0; i < cnt; i++) {
       const ir_value *v = dir ? g->outputs[i] : g->inputs[i];
-      const lower_tensor *te = lower_find_tensor(p, v);
+      const lower_tensor *te = io_tensor(g, p, v, int8_io);
       if (!te) return diag_set(d, "graph %s '%s' is not used by any kernel", dir ? "output" : "input", v->name);
       tpkg_io *r = &io[n++];
       r->name = v->name;
       r->dir = (uint8_t)(dir ? TPKG_DIR_OUTPUT : TPKG_DIR_INPUT);
-      r->dtype = tpkg_dtype(v->dtype);
+      r->dtype = tpkg_dtype(te->v->dtype);
       if (describe(te, g->nodes[0], &r->layout, &r->rank, r->dims, d)) return -1;
-      if (v->quant.kind == IR_QUANT_TENSOR) r->scale = v->quant.scale[0], r->zero_point = v->quant.zero_point[0];
+      if (te->v->quant.kind == IR_QUANT_TENSOR)
+        r->scale = te->v->quant.scale[0], r->zero_point = te->v->quant.zero_point[0];
       r->offset = (uint32_t)te->dram, r->size = (uint32_t)te->bytes;
     }
   }
@@ -336,7 +365,7 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   if (!rc && (o->out || o->emit_c)) {
     tpkg_package pk = {0};
     const char **names = calloc(2 * (size_t)p->n_kernels + 1, sizeof *names); /* ONNX nodes of each kernel */
-    rc = names ? fill(g, p, est, &pk, names, d) : diag_oom(d);
+    rc = names ? fill(g, p, est, &pk, names, o->int8_io, d) : diag_oom(d);
     if (!rc) rc = write_outputs(&pk, o, d);
     free_pkg(&pk);
     free(names);

@@ -76,6 +76,14 @@ expect_fail compare-missing 1 "cannot open" "$tessel" compare "$tmp/nonexistent.
 expect_fail compare-usage 2 "give two" "$tessel" compare "$tmp/f.npy"
 expect_fail compare-file-vs-dir 1 "one is a folder" "$tessel" compare "$tmp/f.npy" "$tmp/dump_rtl"
 
+# --int8-io: the package takes the int8 input the int8 reference computes
+# (its dump), and its output still equals the reference bit for bit.
+t int8-io-compile "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --int8-io -o "$tmp/digits_i8.tpkg"
+t int8-io-no-quantize bash -c "'$tessel' inspect '$tmp/digits_i8.tpkg' | grep -q \"input  'image' int8 \[1,1,8,8\] nhwc-blocked\" && ! '$tessel' inspect '$tmp/digits_i8.tpkg' | grep -q QuantizeLinear"
+t int8-io-rtl "$tessel" run "$tmp/digits_i8.tpkg" -q --input "$tmp/dump_int8/image.q.npy" -o "$tmp/digits_i8.npy"
+t int8-io-equals-int8-ref "$tessel" compare "$tmp/digits_int8.npy" "$tmp/digits_i8.npy"
+expect_fail int8-io-float-input 1 "must be int8 \[1,1,8,8\]" "$tessel" run "$tmp/digits_i8.tpkg" --engine model --input "$digits/digits_cnn.in0.npy"
+
 # 3. The firmware's own checks: damaged packages handed past the host's.
 pkg=$tmp/digits.tpkg
 sect() { "$tessel" inspect "$pkg" | awk -v s="$1" '$1 == s { print $3 }'; }
