@@ -17,7 +17,8 @@ nets=(digits:digits/digits_cnn.onnx:digits/digits.calib.npy:digits/digits_cnn.in
       resnet18:nets/resnet18.onnx:calib/resnet18.calib.npy:nets/resnet18.in0.npy)
 # col NAME: the named column of the CSV's total row.
 col() { awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i } $1 == "total" { print $c }' "$2"; }
-printf '%-14s %12s %14s %8s %9s %12s %9s %8s %10s\n' net "NPU cycles" "core cyc/inf" "MAC util" "DRAM/cmp" estimate "est err" "wall s" "Mcyc/s"
+printf '%-14s %12s %14s %14s %8s %9s %12s %9s %8s %10s\n' net "NPU cycles" "core cyc/inf" "  --int8-io" "MAC util" \
+  "DRAM/cmp" estimate "est err" "wall s" "Mcyc/s"
 for spec in "${nets[@]}"; do
   IFS=: read -r name onnx calib input <<<"$spec"
   "$tessel" compile "$models/$onnx" --calib "$models/$calib" --target npu8 -o "$out/$name.tpkg" >/dev/null
@@ -31,7 +32,16 @@ for spec in "${nets[@]}"; do
   npu=$(col npu_cycles "$out/$name.csv") util=$(col mac_util "$out/$name.csv")
   ratio=$(col dram_over_compulsory "$out/$name.csv") est=$(col estimate_cycles "$out/$name.csv")
   err=$(awk -v m="$npu" -v e="$est" 'BEGIN { printf "%+.1f%%", (m > 0 ? 100 * (e - m) / m : 0) }')
-  printf '%-14s %12s %14s %7.1f%% %8.2fx %12s %9s %8s %10s\n' "$name" "$npu" "$core" \
+  # The same net with int8 I/O (tessel compile --int8-io), fed the quantised
+  # input the int8 reference computes.
+  "$tessel" compile "$models/$onnx" --calib "$models/$calib" --target npu8 --int8-io -o "$out/$name.i8.tpkg" >/dev/null
+  "$tessel" ref "$models/$onnx" --calib "$models/$calib" --input "$models/$input" -o "$out/$name.ref.npy" \
+    --dump-tensors "$out/$name.dump" >/dev/null
+  in_name=$("$tessel" inspect "$out/$name.i8.tpkg" | sed -n "s/^  input  '\([^']*\)'.*/\1/p" | head -n 1)
+  "$tessel" run "$out/$name.i8.tpkg" --input "$out/$name.dump/$in_name.q.npy" -o "$out/$name.i8.out.npy" 2>"$out/$name.i8.run.txt"
+  core8=$(sed -n 's/.*; \([0-9]*\) core cycles per inference.*/\1/p' "$out/$name.i8.run.txt")
+  printf '%-14s %12s %14s %14s %7.1f%% %8.2fx %12s %9s %8s %10s\n' "$name" "$npu" "$core" "$core8" \
     "$(awk -v u="$util" 'BEGIN { print 100 * u }')" "$ratio" "$est" "$err" "$wall" "$speed"
 done
-echo "(est err: the cost model's estimate against the NPU cycles measured on RTL; per-kernel tables: tessel profile $out/NET.json)"
+echo "(est err: the cost model's estimate against the NPU cycles measured on RTL; --int8-io: core cycles per"
+echo " inference of the package compiled with int8 inputs/outputs; per-kernel tables: tessel profile $out/NET.json)"
