@@ -35,6 +35,8 @@ static const char *const usage_run =
     "                         the outputs are printed\n"
     "  --engine rtl|model     rtl: firmware on build/<target>/tessel-sim (default); model: the C model\n"
     "  --profile P.json       per-kernel counters and fallback cycles (docs/profile-format.md)\n"
+    "  --timeline             model: with --profile, every command's start and end per unit too\n"
+    "                         (the \"commands\" array: tessel profile --format chrome shows the overlap)\n"
     "  --trace W.fst          rtl: FST waveform of the whole simulation\n"
     "  --trace-kernel NAME    with --trace: only the cycles of the kernel NAME (as tessel inspect or\n"
     "                         tessel profile name it) in the last inference (the run is simulated twice)\n"
@@ -52,6 +54,7 @@ typedef struct {
   const char *in_spec[RUN_MAX_IO], *out_spec[RUN_MAX_IO];
   int n_in_spec, n_out_spec;
   const char *engine, *profile, *dump_dir, *trace_kernel;
+  int timeline;
   run_opts o;
   int quiet;
 } run_args;
@@ -73,6 +76,8 @@ static int parse_args(int argc, char **argv, run_args *a) {
       exit(CLI_OK);
     } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
       a->quiet = 1;
+    } else if (!strcmp(s, "--timeline")) {
+      a->timeline = 1;
     } else if (!strcmp(s, "--check-weights")) {
       a->o.check_weights = 1;
     } else if (s[0] == '-' && !has_val) {
@@ -123,6 +128,8 @@ static int parse_args(int argc, char **argv, run_args *a) {
   if (!a->pkg_path) return usage("%s", "no package given");
   if (a->o.trace && strcmp(a->engine, "rtl")) return usage("%s is for --engine rtl", "--trace");
   if (a->trace_kernel && !a->o.trace) return usage("%s needs --trace W.fst", "--trace-kernel");
+  if (a->timeline && (!a->profile || strcmp(a->engine, "model")))
+    return usage("%s is for --engine model with --profile (the RTL records no command timeline yet)", "--timeline");
   return CLI_OK;
 }
 
@@ -301,7 +308,7 @@ static int trace_window(const char *name, const uint8_t *pkg, uint32_t len, cons
 /* The profile: kernel records with the same MARK id (segments) make one
  * kernel; the marks are running sums of the records' counters. */
 static int write_profile(const char *path, const char *engine, const char *model, const tpkg_view *v,
-                         const run_batch *b, diag *d) {
+                         run_batch *b, diag *d) {
   const tsl_target_t *t = tsl_target_find(v->target_name);
   uint32_t nk = v->n_kernels, max_id = 0;
   npu_snapshot_t *marks = calloc(nk + 1, sizeof *marks);
@@ -345,8 +352,20 @@ static int write_profile(const char *path, const char *engine, const char *model
   npu_profile_t p = {.target = t, .engine = engine, .model = model, .total = total, .marks = marks,
                      .nmarks = nmarks, .kernels = info, .nkernels = max_id + 1, .fallbacks = fb,
                      .nfallbacks = v->n_fallbacks};
+  /* Timeline events carry their kernel record; the profile numbers kernels
+   * by position (segments merged), counted from 1 as MARKs are. */
+  for (size_t e = 0; e < b->ntimeline; e++) {
+    uint32_t rec = (uint32_t)b->timeline[e].marks, pos = 0;
+    for (uint32_t k = 1; k <= rec && k < nk; k++) {
+      tpkg_kernel_view a, c;
+      tpkg_view_kernel(v, k - 1, &a);
+      tpkg_view_kernel(v, k, &c);
+      pos += a.mark_id != c.mark_id;
+    }
+    b->timeline[e].marks = pos + 1;
+  }
   FILE *f = fopen(path, "w");
-  int bad = !f || npu_profile_write_json(f, &p) != 0;
+  int bad = !f || npu_profile_write_json_timeline(f, &p, b->timeline, b->ntimeline) != 0;
   if (f) bad |= fclose(f) != 0;
   free(marks), free(fb), free(info), free(nodes);
   return bad ? diag_set(d, "%s: cannot write the profile", path) : 0;
@@ -506,7 +525,7 @@ int run_main(int argc, char **argv) {
       stage_inputs(&j, inbuf, &d))
     goto out;
   b = (run_batch){.runs = (uint32_t)j.runs, .n_in = (uint32_t)j.n_in, .n_out = (uint32_t)j.n_out, .in = inbuf,
-                  .want_window = a.dump_dir != NULL};
+                  .want_window = a.dump_dir != NULL, .want_timeline = a.timeline};
   if (a.trace_kernel && trace_window(a.trace_kernel, j.pkg, j.len, &j.v, &a.o, &b, &d)) goto out;
   if (!strcmp(a.engine, "model") ? run_engine_model(j.pkg, j.len, &j.v, &b, &d)
                                  : run_engine_rtl(j.pkg, j.len, &j.v, &a.o, &b, &d))

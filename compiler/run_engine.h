@@ -14,6 +14,7 @@
 
 #include "diag.h"
 #include "tessel_isa.h"
+#include "npu_model.h"
 #include "tpkg_format.h"
 
 typedef struct {
@@ -40,6 +41,10 @@ typedef struct {
   uint64_t sim_cycles;      /* rtl: cycles the simulator ran in all (boot, load, I/O copies included) */
   double host_seconds;      /* wall time of the engine */
   int want_window;          /* 1: give back the DRAM window as the last run left it */
+  int want_timeline;        /* model: record every command of the last run (npu_cmd_event_t) */
+  npu_cmd_event_t *timeline; /* then: the commands, `marks` = the kernel record's index, cycles
+                                counted from the run's first kernel (allocated) */
+  size_t ntimeline;
   uint8_t *window;          /* then: window_bytes bytes (allocated) */
   uint32_t window_bytes;
 } run_batch;

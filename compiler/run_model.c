@@ -17,7 +17,36 @@ typedef struct {
   uint32_t window_bytes;
   uint64_t npu_cycles; /* all runs */
   char message[256];   /* the model's message for the last failed run */
+  /* --timeline: the commands of the current inference, and the kernel
+   * records run and NPU cycles spent in it so far. */
+  int timeline;
+  npu_cmd_event_t *events;
+  size_t nevents, cap;
+  uint32_t record;
+  uint64_t at;
+  int oom;
 } model_ctx;
+
+/* Appends the last run's commands, tagged with the record and shifted to
+ * the inference's clock. */
+static void keep_timeline(model_ctx *m) {
+  size_t n = npu_model_ntimeline(m->npu, NULL);
+  const npu_cmd_event_t *ev = npu_model_timeline(m->npu);
+  if (m->nevents + n > m->cap) {
+    size_t cap = (m->nevents + n) * 2;
+    npu_cmd_event_t *e = realloc(m->events, cap * sizeof *e);
+    if (!e) {
+      m->oom = 1;
+      return;
+    }
+    m->events = e, m->cap = cap;
+  }
+  for (size_t i = 0; i < n; i++) {
+    npu_cmd_event_t e = ev[i];
+    e.marks = m->record, e.start += m->at, e.end += m->at;
+    m->events[m->nevents++] = e;
+  }
+}
 
 enum { MODEL_E_NOMEM = -100, MODEL_E_ARG = -101, MODEL_E_LIMIT = -102 };
 
@@ -43,6 +72,9 @@ static int model_run(void *c, uint32_t off, uint32_t n, uint64_t timeout, tfw_np
   if (res.code == NPU_MODEL_ERR_NOMEM) return MODEL_E_NOMEM;
   if (res.code == NPU_MODEL_ERR_LIMIT) return MODEL_E_LIMIT;
   m->npu_cycles += npu_model_counters(m->npu)[TSL_CNT_CYCLES];
+  if (m->timeline) keep_timeline(m);
+  m->at += npu_model_counters(m->npu)[TSL_CNT_CYCLES];
+  m->record++;
   if (res.code != TSL_ERR_NONE) snprintf(m->message, sizeof m->message, "%s", res.message);
   *r = (tfw_npu_result){.status = (uint32_t)res.code, .err_index = res.index};
   return 0;
@@ -96,6 +128,8 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   if (!t) return diag_set(d, "the package's target '%s' is not one this tessel knows", v->target_name);
   if (alloc_results(v, b, d)) return -1;
   model_ctx c = {.npu = npu_model_new(t), .cmd_sram_bytes = (uint32_t)t->cmd_sram_bytes};
+  c.timeline = b->want_timeline;
+  if (c.npu && c.timeline) npu_model_set_timeline(c.npu, 1);
   c.cmd_sram = calloc(1, c.cmd_sram_bytes);
   uint8_t *window = aligned_alloc(64, ((size_t)v->window.window_bytes + 63) / 64 * 64 + 64);
   tfw_backend be = {.ctx = &c, .target_hash = t->hash, .dim = (uint32_t)t->dim,
@@ -123,6 +157,7 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
       find_io(v, TPKG_DIR_INPUT, i, &io);
       memcpy(window + io.offset, b->in[i] + (size_t)r * io.size, io.size);
     }
+    c.nevents = 0, c.record = 0, c.at = 0; /* the timeline keeps the last inference */
     if (tfw_run(&m, &e) != TFW_OK) break;
     for (uint32_t i = 0; i < b->n_out; i++) {
       find_io(v, TPKG_DIR_OUTPUT, i, &io);
@@ -132,6 +167,11 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   for (uint32_t k = 0; k < v->n_kernels; k++) memcpy(b->kcounters[k], ks[k].counters, sizeof b->kcounters[k]);
   free(ks);
   if (r < b->runs) goto fail;
+  if (c.oom) {
+    diag_set(d, "out of memory recording the command timeline");
+    goto done;
+  }
+  b->timeline = c.events, b->ntimeline = c.nevents, c.events = NULL;
   if (b->want_window) {
     if (!(b->window = malloc(v->window.window_bytes + 1u))) {
       diag_set(d, "out of memory");
@@ -153,6 +193,7 @@ fail: {
 done:
   b->host_seconds = now_s() - t0;
   npu_model_free(c.npu);
+  free(c.events);
   free(c.cmd_sram);
   free(window);
   return rc;
@@ -165,5 +206,6 @@ void run_batch_free(run_batch *b) {
   free(b->fb_cycles);
   free(b->window);
   free(b->kspan);
-  b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL, b->window = NULL, b->kspan = NULL;
+  free(b->timeline);
+  b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL, b->window = NULL, b->kspan = NULL, b->timeline = NULL;
 }

@@ -63,6 +63,13 @@ if [ -x "$build/npu8/tessel-sim-trace" ]; then
   expect_fail trace-kernel-unknown 1 "no kernel of that name" "$tessel" run "$tmp/digits.tpkg" --input "$digits/digits_cnn.in0.npy" --trace "$tmp/u.fst" --trace-kernel nope
 fi
 
+# The C model's command timeline: one event per command each unit completed.
+t timeline-model bash -c "'$tessel' run '$tmp/digits.tpkg' -q --engine model --timeline --input '$digits/digits_cnn.in0.npy' -o '$tmp/tl.npy' --profile '$tmp/tl.json' &&
+  n=\$(grep -o '\"unit\"' '$tmp/tl.json' | wc -l) &&
+  cmds=\$(grep -o '\"total\": {[^}]*' '$tmp/tl.json' | grep -o '\"\(LOAD\|EXEC\|STORE\)_CMDS\": [0-9]*' | grep -o '[0-9]*\$' | paste -sd+ | bc) &&
+  [ \"\$n\" -gt 0 ] && [ \"\$n\" = \"\$cmds\" ]"
+expect_fail timeline-rtl 2 "is for --engine model" "$tessel" run "$tmp/digits.tpkg" --timeline --profile "$tmp/x.json" --input "$digits/digits_cnn.in0.npy"
+
 # Dumps: both engines leave the same tensors (I/O, every fallback op's input
 # and output); the float and int8 references' dumps line up by name.
 t dump-rtl "$tessel" run "$tmp/digits.tpkg" -q --input "$digits/digits_cnn.in0.npy" -o "$tmp/d.npy" --dump-tensors "$tmp/dump_rtl"
