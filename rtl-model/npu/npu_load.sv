@@ -3,13 +3,21 @@
 //   CFG_LOAD  latches the DRAM strides
 //   LOAD      3D strided DMA into consecutive SPAD/ACC/PARAM rows with padding
 // Two halves run concurrently:
-//   * the generator walks the box (z, y, x), puts one descriptor per row (pad
-//     or real, destination, byte offset, beats) into a small FIFO and, for a
-//     real row, issues a read burst for its bytes (split at 4 KiB); up to
-//     Inflight rows are in flight, all with one id so data returns in order;
-//   * the assembler takes the head descriptor, collects its beats, formats the
-//     row (lanes n0.. and pad rows get the pad value) and writes it once the
-//     memory grants the write.
+//   * the generator walks the box (z, y, x), puts one descriptor per run of
+//     rows (pad or real, destination, byte offset, beats per row, rows) into a
+//     small FIFO and, for a real run, issues one read burst for its bytes
+//     (split at 4 KiB); up to Inflight descriptors are queued and at most
+//     DramMaxInflight requests wait for data (the target's promise; the second
+//     half of a row split at 4 KiB may exceed it by one), all with one id so
+//     data returns in order. A run is one row, or (SPAD/ACC rows of whole,
+//     aligned beats, contiguous in DRAM: stride_x == row bytes) up to
+//     DramBurstBytes of consecutive real rows of one line: without it every
+//     8-byte SPAD row was its own request, and dram_max_inflight requests of
+//     one beat each cannot cover the DRAM latency;
+//   * the assembler takes the head descriptor, collects each row's beats,
+//     formats the row (lanes n0.. and pad rows get the pad value) and writes
+//     it once the memory grants the write: in the cycle its last beat arrives
+//     (the beat bypasses the stage), so a one-beat row costs one cycle, not two.
 `default_nettype none
 
 module npu_load #(
@@ -60,6 +68,9 @@ module npu_load #(
   localparam int unsigned StageBeats = (9 * Dim + 14) / 8;   // a PARAM row at any offset
   localparam int unsigned Qw = $clog2(Inflight);
   localparam int unsigned Sw = $clog2(StageBeats);
+  localparam int unsigned BurstBeats = tessel_target_pkg::DramBurstBytes / 8;  // largest burst
+  localparam int unsigned MaxRun = (BurstBeats < 8) ? BurstBeats : 8;        // rows per run (3-bit count)
+  localparam int unsigned MaxReqs = tessel_target_pkg::DramMaxInflight;       // requests waiting for data
 
   // ---- configuration and command --------------------------------------------
   // whole commands / PARAM rows are latched; the unit reads some fields
@@ -114,6 +125,8 @@ module npu_load #(
   logic [31:0] raddr;                                // bus address of the row's first byte
   logic [4:0]  rbeats, first_beats;
   logic [9:0]  to_4k;
+  logic        can_run;                              // the row may start a run of several
+  logic [3:0]  run;                                  // rows in this descriptor (1..MaxRun)
   // only while the generator walks the box (an idle unit skips the multiplies)
   always_comb begin
     is_pad      = 1'b0;
@@ -132,29 +145,53 @@ module npu_load #(
     end
   end
 
+  // Runs: consecutive real rows of this line that follow each other in DRAM,
+  // whole beats each, in one burst of at most BurstBeats that stays inside
+  // the 4 KiB page (so a run is never split).
+  always_comb begin
+    can_run = gen_q && !is_pad && (mem != tessel_isa_pkg::MemParam) && (nbytes[2:0] == 3'd0) &&
+              (raddr[2:0] == 3'd0) && (stride_x == 32'(nbytes));
+    run = 4'd1;
+    if (can_run) begin
+      for (int k = 2; k <= MaxRun; k++) begin
+        if (10'(k) * 10'(rbeats) <= 10'(BurstBeats) && 10'(k) * 10'(rbeats) <= to_4k &&
+            13'(x_q) + 13'(k) <= 13'(nx) - 13'(pad_r)) run = 4'(k);
+      end
+    end
+  end
+
   // ---- descriptor FIFO ---------------------------------------------------------
-  // {pad, beats, offset, destination row}
-  localparam int unsigned Dw = 1 + 5 + 3 + 24;
+  // {pad, split at 4 KiB, beats per row, offset, destination row, rows - 1}
+  localparam int unsigned Dw = 1 + 1 + 5 + 3 + 24 + 3;
   logic [Dw-1:0] dq_q [Inflight];
   logic [Dw-1:0] dq_wdata;
   logic [Qw:0]   dq_cnt_d, dq_cnt_q;
   logic [Qw-1:0] dq_wp_d, dq_wp_q, dq_rp_d, dq_rp_q;
   logic          dq_push, dq_pop;
   logic          h_pad;
+  logic          h_split;                            // two requests (split at 4 KiB)
   logic [4:0]    h_beats;
   logic [2:0]    h_off;
+  logic [2:0]    h_last;                             // rows of the run - 1
   /* verilator lint_off UNUSEDSIGNAL */
   logic [23:0]   h_row;                              // checked: its low bits address the row
   logic [StageBeats*64-1:0] shifted;                 // the stage holds up to 7 bytes more than a row
   /* verilator lint_on UNUSEDSIGNAL */
-  assign {h_pad, h_beats, h_off, h_row} = dq_q[dq_rp_q];
+  assign {h_pad, h_split, h_beats, h_off, h_row, h_last} = dq_q[dq_rp_q];
+
+  // requests issued whose data has not all arrived
+  logic [5:0]    reqs_d, reqs_q;
+  logic          req_room;
+  assign req_room = reqs_q < 6'(MaxReqs);
 
   // ---- assembler -----------------------------------------------------------------
   // the beats of the head row, written one at a time (a register file)
   logic [63:0] stage_q [StageBeats];
   logic        stage_we;
   logic [4:0]  beat_d, beat_q;
-  logic        full_d, full_q;                       // the head row's bytes are all in
+  logic [2:0]  rrow_d, rrow_q;                       // row of the head run being assembled
+  logic        full_d, full_q;                       // the head row's bytes are all in the stage
+  logic        beat_in, last_in;                     // a beat / the row's last beat arrives
   logic [Dim*72-1:0] rowbytes;
   logic row_ready, row_written;
   // The row is formatted only while it is offered (row_ready): the shift of
@@ -166,7 +203,8 @@ module npu_load #(
     acc_wdata_o   = '0;
     param_wdata_o = '0;
     if (row_ready) begin
-      for (int b = 0; b < StageBeats; b++) shifted[b*64 +: 64] = stage_q[b];
+      for (int b = 0; b < StageBeats; b++)
+        shifted[b*64 +: 64] = (last_in && Sw'(b) == Sw'(beat_q)) ? dma_r_data_i : stage_q[b];
       shifted  = shifted >> (8 * h_off);
       rowbytes = shifted[Dim*72-1:0];
       for (int n = 0; n < Dim; n++) begin
@@ -179,7 +217,7 @@ module npu_load #(
 
   // a request never waits for ready (its own block: the port's ready may
   // depend on valid)
-  always_comb dma_req_valid_o = split_q || (gen_q && dq_cnt_q != (Qw+1)'(Inflight) && !is_pad);
+  always_comb dma_req_valid_o = split_q || (gen_q && dq_cnt_q != (Qw+1)'(Inflight) && !is_pad && req_room);
 
   always_comb begin
     cfg_d    = clr_i ? '0 : cmd_i;
@@ -199,11 +237,13 @@ module npu_load #(
     full_d   = full_q;
     dq_push  = 1'b0;
     dq_pop   = 1'b0;
-    dq_wdata = {is_pad, rbeats, raddr[2:0], drow_q};
+    dq_wdata = {is_pad, 10'(rbeats) > to_4k, rbeats, raddr[2:0], drow_q, 3'(run - 4'd1)};
+    reqs_d   = reqs_q;
+    rrow_d   = rrow_q;
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
     dma_req_addr_o  = {raddr[31:3], 3'd0};
-    dma_req_len_o   = 8'(first_beats) - 8'd1;
+    dma_req_len_o   = 8'(first_beats) * 8'(run) - 8'd1;
     dram_rd_bytes_o = '0;
     spad_wr_bytes_o = '0;
     acc_wr_bytes_o  = '0;
@@ -233,21 +273,25 @@ module npu_load #(
       // the rest of a burst that crossed a 4 KiB boundary
       dma_req_addr_o  = saddr_q;
       dma_req_len_o   = 8'(sbeats_q) - 8'd1;
-      if (dma_req_ready_i) split_d = 1'b0;
+      if (dma_req_ready_i) begin
+        split_d = 1'b0;
+        reqs_d  = reqs_d + 6'd1;
+      end
     end else if (gen_q && dq_cnt_q != (Qw+1)'(Inflight)) begin
-      if (is_pad || dma_req_ready_i) begin
+      if (is_pad || (dma_req_ready_i && req_room)) begin
         dq_push = 1'b1;
         if (!is_pad) begin
-          dram_rd_bytes_o = 16'(nbytes);
+          reqs_d = reqs_d + 6'd1;
+          dram_rd_bytes_o = 16'(nbytes) * 16'(run);
           if (10'(rbeats) > to_4k) begin
             split_d  = 1'b1;
             saddr_d  = {raddr[31:12] + 20'd1, 12'd0};
             sbeats_d = rbeats - first_beats;
           end
         end
-        drow_d = drow_q + 24'd1;
-        x_d    = x_q + 12'd1;
-        if (x_q == nx - 12'd1) begin
+        drow_d = drow_q + 24'(run);
+        x_d    = x_q + 12'(run);
+        if (x_q + 12'(run) == nx) begin
           x_d = '0;
           y_d = y_q + 12'd1;
           if (y_q == ny - 12'd1) begin
@@ -262,27 +306,35 @@ module npu_load #(
 
     // assembler: collect the head row's beats
     dma_r_ready_o = (dq_cnt_q != '0) && !h_pad && !full_q;
-    if (dma_r_valid_i && dma_r_ready_o) begin
+    beat_in = dma_r_valid_i && dma_r_ready_o;
+    last_in = beat_in && (beat_q == h_beats - 5'd1);
+    if (beat_in) begin
       stage_we = 1'b1;
       beat_d = beat_q + 5'd1;
-      if (beat_q == h_beats - 5'd1) begin
+      if (last_in) begin
         beat_d = '0;
-        full_d = 1'b1;
+        // the run's data is all in: its request(s) no longer wait
+        if (rrow_q == h_last) reqs_d = reqs_d - (h_split ? 6'd2 : 6'd1);
+        full_d = 1'b1;                               // unless written at once (below)
       end
     end
-    row_ready = (dq_cnt_q != '0) && (h_pad || full_q);
+    row_ready = (dq_cnt_q != '0) && (h_pad || full_q || last_in);
     if (dq_cnt_q != '0 && !h_pad && !full_q && !dma_r_valid_i) stall_dram_o = 1'b1;
     spad_we_o  = row_ready && (mem == tessel_isa_pkg::MemSpad);
     acc_we_o   = row_ready && (mem == tessel_isa_pkg::MemAcc);
     param_we_o = row_ready && (mem == tessel_isa_pkg::MemParam);
     row_written = param_we_o || (spad_we_o && spad_gnt_i) || (acc_we_o && acc_gnt_i);
     if (row_written) begin
-      dq_pop = 1'b1;
       full_d = 1'b0;
+      rrow_d = rrow_q + 3'd1;
+      if (rrow_q == h_last) begin
+        dq_pop = 1'b1;
+        rrow_d = '0;
+        // the command is done with its last row written
+        if (!gen_q && dq_cnt_q == (Qw+1)'(1)) done_o = 1'b1;
+      end
       if (spad_we_o) spad_wr_bytes_o = 16'(Dim);
       if (acc_we_o) acc_wr_bytes_o = 16'(4 * Dim);
-      // the command is done with its last row written
-      if (!gen_q && dq_cnt_q == (Qw+1)'(1)) done_o = 1'b1;
     end
 
     dq_wp_d  = dq_push ? dq_wp_q + Qw'(1) : dq_wp_q;
@@ -290,9 +342,9 @@ module npu_load #(
     dq_cnt_d = dq_cnt_q + (dq_push ? (Qw+1)'(1) : '0) - (dq_pop ? (Qw+1)'(1) : '0);
   end
 
-  assign spad_waddr_o  = SAw'(h_row);
-  assign acc_waddr_o   = AAw'(h_row);
-  assign param_waddr_o = PAw'(h_row);
+  assign spad_waddr_o  = SAw'(h_row) + SAw'(rrow_q);
+  assign acc_waddr_o   = AAw'(h_row) + AAw'(rrow_q);
+  assign param_waddr_o = PAw'(h_row);                // PARAM rows are never runs
   assign busy_o        = gen_q || (dq_cnt_q != '0);
 
   always_ff @(posedge clk_i) begin
@@ -302,6 +354,8 @@ module npu_load #(
       split_q  <= 1'b0;
       full_q   <= 1'b0;
       beat_q   <= '0;
+      rrow_q   <= '0;
+      reqs_q   <= '0;
       dq_cnt_q <= '0;
       dq_wp_q  <= '0;
       dq_rp_q  <= '0;
@@ -311,6 +365,8 @@ module npu_load #(
       split_q  <= split_d;
       full_q   <= full_d;
       beat_q   <= beat_d;
+      rrow_q   <= rrow_d;
+      reqs_q   <= reqs_d;
       dq_cnt_q <= dq_cnt_d;
       dq_wp_q  <= dq_wp_d;
       dq_rp_q  <= dq_rp_d;

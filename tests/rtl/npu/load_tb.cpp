@@ -1,6 +1,7 @@
 // load_tb.cpp: unit bench of the LOAD unit (3D strides, padding with a pad
 // value, lanes past n0, SPAD/ACC/PARAM, bursts split at 4 KiB, several rows in
-// flight) against the C model. The DRAM side has random request stalls,
+// flight, runs of contiguous rows merged into one burst of at most
+// dram_burst_bytes) against the C model. The DRAM side has random request stalls,
 // latencies and data gaps, and checks the port rules (no burst crosses 4 KiB,
 // no read outside the window). All three memories and the byte counters must
 // equal the model's.
@@ -23,6 +24,8 @@ static TbRng rng(4242);
 struct Burst { uint32_t addr; int beats; uint64_t due; };
 static std::deque<Burst> bursts;
 static uint64_t now, maxq;
+static int row_beats_max;          // beats a single row of the current case may need
+static int merged, burst_max;      // requests longer than one row; longest burst (beats)
 static bool bad_req;
 static bool seen_done, seen_ready;
 static uint64_t dram_rd, spad_wr, acc_wr;
@@ -54,6 +57,8 @@ static void cycle() {
     if ((a >> 12) != ((a + 8 * beats - 1) >> 12)) bad_req = true;          // crosses 4 KiB
     if (a < kBase || (uint64_t)(a - kBase) + 8 * beats > dram.size() + 8) bad_req = true;
     bursts.push_back({a, beats, now + (uint64_t)rng.range(2, 25)});
+    if (beats > row_beats_max) merged++;
+    if (beats > burst_max) burst_max = beats;
     if (bursts.size() > maxq) maxq = bursts.size();
   }
   if (give && top->dma_r_ready_o) {
@@ -109,12 +114,20 @@ int main(int argc, char **argv) {
     int64_t e = l.mem == 0 ? 1 : l.mem == 1 ? 4 : 9;
     c.stride_x = l.n0 * e + rng.range(-2, 40);
     if (c.stride_x < 0) c.stride_x = 0;
+    // a third of the cases: full rows back to back (the DMA merges them)
+    bool contiguous = l.mem != 2 && rng.range(0, 2) == 0;
+    if (contiguous) {
+      l.n0 = dim;
+      l.nx = rng.range(1, 20);
+      c.stride_x = l.n0 * e;
+    }
     c.stride_y = c.stride_x * l.nx + rng.range(0, 300);
     c.stride_z = c.stride_y * l.ny + rng.range(0, 2000);
     int64_t span = (l.nz - 1) * c.stride_z + (l.ny - 1) * c.stride_y + (l.nx - 1) * c.stride_x + l.n0 * e;
     if (span >= 16384) { skipped++; continue; }
     l.dram = rng.range(0, 16384 - span);
     if (rng.range(0, 3) == 0) l.dram = 4096 - rng.range(1, 8) - rng.range(0, 2) * 8;   // straddle 4 KiB
+    if (contiguous) l.dram &= ~(int64_t)7;
     int64_t rows = l.mem == 0 ? t->spad_rows : l.mem == 1 ? t->acc_rows : t->param_rows;
     int64_t n = l.nx * l.ny * l.nz;
     if (n > rows) { skipped++; continue; }
@@ -138,7 +151,11 @@ int main(int argc, char **argv) {
         }
     const uint64_t *mc = npu_model_counters(m);
     uint64_t d0 = dram_rd, s0 = spad_wr, a0 = acc_wr;
+    row_beats_max = (int)((l.n0 * e + 7) / 8) + 1;
+    int merged0 = merged;
     bool ok = run_cmd(w, 100) && run_cmd(w + 4, 100000);
+    if (!contiguous) tc.check(merged == merged0, ("case " + std::to_string(cases) + ": rows not contiguous in DRAM "
+                                                  "are not merged").c_str());
     std::string what = "case " + std::to_string(cases) + " (mem " + std::to_string(l.mem) + " n0 " +
                        std::to_string(l.n0) + " box " + std::to_string(l.nz) + "x" + std::to_string(l.ny) + "x" +
                        std::to_string(l.nx) + "): ";
@@ -170,10 +187,14 @@ int main(int argc, char **argv) {
              (what + "byte counters equal the model's").c_str());
     if (tc.fail > 6) break;
   }
-  printf("coverage: %d cases (%d drawn invalid), %d rows across 4 KiB, up to %llu bursts in flight\n", cases, skipped,
-         splits, (unsigned long long)maxq);
+  printf("coverage: %d cases (%d drawn invalid), %d rows across 4 KiB, up to %llu bursts in flight, "
+         "%d merged bursts (longest %d beats)\n", cases, skipped, splits, (unsigned long long)maxq, merged, burst_max);
   tc.check(cases >= 150, "at least 150 random cases ran");
   tc.check(splits >= 10 && maxq >= 3, "4 KiB splits and several bursts in flight were exercised");
+  tc.check(merged >= 20, "bursts of several contiguous rows were exercised");
+  tc.check(maxq <= t->dram_max_inflight + 1, "at most dram_max_inflight requests wait for data (one more: a 4 KiB split)");
+  tc.check(burst_max <= (int)t->dram_burst_bytes / 8 || burst_max <= (9 * dim + 14) / 8,
+           "no burst is longer than dram_burst_bytes (or one PARAM row)");
   delete top;
   npu_model_free(m);
   return tc.finish();
