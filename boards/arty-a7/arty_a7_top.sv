@@ -73,12 +73,17 @@ module arty_a7_top #(
 `endif
 
   // Reset: two synchronising flops, then 16 clocks, after lock and button.
-  logic [1:0] rst_sync_q;
-  logic [4:0] por_q;
+  logic [1:0] rst_sync_q, rst_sync_d;
+  logic [4:0] por_q, por_d;
+  always_comb begin
+    rst_sync_d = {rst_sync_q[0], rst_ni && mmcm_locked};
+    por_d      = por_q;
+    if (!rst_sync_q[1])  por_d = 5'd0;
+    else if (!por_q[4])  por_d = por_q + 5'd1;
+  end
   always_ff @(posedge clk) begin
-    rst_sync_q <= {rst_sync_q[0], rst_ni && mmcm_locked};
-    if (!rst_sync_q[1]) por_q <= 5'd0;
-    else if (!por_q[4]) por_q <= por_q + 5'd1;
+    rst_sync_q <= rst_sync_d;
+    por_q      <= por_d;
   end
 
   logic running, exit_bad, boot_err;

@@ -71,15 +71,25 @@ module board_soc #(
   logic        soc_rst_n;
   assign soc_rst_n = rst_ni && boot_done && !halted_q;
 
+  logic halted_d, exit_bad_d;
+  always_comb begin
+    halted_d   = halted_q;
+    exit_bad_d = exit_bad_q;
+    // EXIT is sticky; halting waits for the UART to drain, since the SoC's
+    // transmit buffer is lost when it is held in reset.
+    if (exit_valid && !halted_q && !utx_valid && utx_ready) begin
+      halted_d   = 1'b1;
+      exit_bad_d = exit_code != 32'd0;
+    end
+  end
+
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
       halted_q   <= 1'b0;
       exit_bad_q <= 1'b0;
-    end else if (exit_valid && !halted_q && !utx_valid && utx_ready) begin
-      // EXIT is sticky; halting waits for the UART to drain, since the
-      // SoC's transmit buffer is lost when it is held in reset.
-      halted_q   <= 1'b1;
-      exit_bad_q <= exit_code != 32'd0;
+    end else begin
+      halted_q   <= halted_d;
+      exit_bad_q <= exit_bad_d;
     end
   end
 

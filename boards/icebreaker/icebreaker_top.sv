@@ -29,12 +29,17 @@ module icebreaker_top #(
 
   // Reset: held for 16 clocks after configuration and while BTN_N is low.
   // iCE40 flops start at 0 after configuration, so por_q counts up from 0.
-  logic [1:0] btn_sync_q;
-  logic [4:0] por_q;
+  logic [1:0] btn_sync_q, btn_sync_d;
+  logic [4:0] por_q, por_d;
+  always_comb begin
+    btn_sync_d = {btn_sync_q[0], btn_ni};
+    por_d      = por_q;
+    if (!btn_sync_q[1])  por_d = 5'd0;
+    else if (!por_q[4])  por_d = por_q + 5'd1;
+  end
   always_ff @(posedge clk_i) begin
-    btn_sync_q <= {btn_sync_q[0], btn_ni};
-    if (!btn_sync_q[1]) por_q <= 5'd0;
-    else if (!por_q[4]) por_q <= por_q + 5'd1;
+    btn_sync_q <= btn_sync_d;
+    por_q      <= por_d;
   end
 
   logic running, exit_bad, boot_err;
