@@ -12,7 +12,9 @@ NPU_TB_DIR   := tests/rtl/npu
 NPU_OBJ      := $(BUILD)/obj/npu-rtl
 NPU_TB_TGTS  := npu4 npu8
 NPU_PKGS      = $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(BUILD)/gen/tessel_isa_pkg.sv
-NPU_TB_CFLAGS = -std=c++17 -O2 -Wall -DTB_TARGET=\\\"$(1)\\\" -I$(abspath $(BUILD)/gen) \
+# the scratchpad's ways (npu_spad) name its memories in the top bench
+NPU_TB_WAYS   = $(shell sed -n 's/^preload_rows_per_cycle *= *\([0-9]*\).*/\1/p' targets/$(1).cfg)
+NPU_TB_CFLAGS = -std=c++17 -O2 -Wall -DTB_TARGET=\\\"$(1)\\\" -DTB_SPAD_WAYS=$(call NPU_TB_WAYS,$(1)) -I$(abspath $(BUILD)/gen) \
                 -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath sim/npu-model) -I$(abspath $(NPU_TB_DIR))
 
 TEST_SUITES += npu-rtl-unit npu-rtl-top lint-npu synth-npu

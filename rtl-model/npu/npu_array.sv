@@ -1,7 +1,7 @@
 // npu_array: the Dim x Dim weight-stationary int8 array.
 //
-// Two weight buffers (banks): one is preloaded row by row (wld_*) while the
-// other computes, so the preload of the next (tap, channel block) pass hides
+// Two weight buffers (banks): one is preloaded Pl rows per cycle (wld_*) while
+// the other computes, so the preload of the next (tap, channel block) pass hides
 // under the streaming of the current one. Each cycle one input row of Dim int8
 // lanes enters (in_valid_i) against bank in_bank_i; one cycle later out_o holds
 //   out[n] = base[n] + sum_k in[k] * W[k][n]       (int32, wraps mod 2^32)
@@ -14,15 +14,16 @@
 
 module npu_array #(
   parameter int unsigned Dim = tessel_target_pkg::Dim,
+  parameter int unsigned Pl  = 1,                   // rows preloaded per cycle (a power of two <= Dim)
   localparam int unsigned Rw = (Dim > 1) ? $clog2(Dim) : 1
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
-  // weight preload: row k (input channel k) of bank wld_bank_i
+  // weight preload: rows k .. k+Pl-1 (input channels) of bank wld_bank_i, k = wld_row_i
   input  wire logic              wld_valid_i,
   input  wire logic              wld_bank_i,
   input  wire logic [Rw-1:0]     wld_row_i,
-  input  wire logic [Dim*8-1:0]  wld_data_i,
+  input  wire logic [Pl*Dim*8-1:0] wld_data_i,
   // compute: one input row per cycle
   input  wire logic              in_valid_i,
   input  wire logic              in_bank_i,
@@ -71,8 +72,10 @@ module npu_array #(
   // written with enables, like a register file
   always_ff @(posedge clk_i) begin
     if (in_valid_i) out_q <= out_d;
-    if (wld_valid_i && !wld_bank_i) w0_q[wld_row_i] <= wld_data_i;
-    if (wld_valid_i && wld_bank_i) w1_q[wld_row_i] <= wld_data_i;
+    for (int k = 0; k < Pl; k++) begin
+      if (wld_valid_i && !wld_bank_i) w0_q[wld_row_i + Rw'(k)] <= wld_data_i[k*RowBits +: RowBits];
+      if (wld_valid_i && wld_bank_i) w1_q[wld_row_i + Rw'(k)] <= wld_data_i[k*RowBits +: RowBits];
+    end
   end
 
   assign out_valid_o = valid_q;

@@ -2,7 +2,8 @@
 // checked and loop-adjusted by the dispatcher; tokens are handled outside):
 //   CFG_EXEC  latches the conv address generator's geometry
 //   MATMUL    passes over (tap, channel block): the weight tile of pass p+1 is
-//             preloaded into the array's other bank while pass p streams its
+//             preloaded (PreloadRowsPerCycle rows per cycle, from the
+//             scratchpad's port B) into the array's other bank while pass p streams its
 //             oh*ow tap rows, one row per cycle, with a read-modify-write of
 //             the accumulator rows (docs/isa.md "MATMUL")
 //   DWCONV    per output pixel all kh*kw taps (one per cycle, DIM lanes each),
@@ -18,6 +19,7 @@ module npu_exec #(
   parameter int unsigned Dim      = tessel_target_pkg::Dim,
   parameter int unsigned SpadRows = tessel_target_pkg::SpadRows,
   parameter int unsigned AccRows  = tessel_target_pkg::AccRows,
+  parameter int unsigned Pl       = tessel_target_pkg::PreloadRowsPerCycle,  // a power of two <= Dim
   localparam int unsigned SAw = $clog2(SpadRows),
   localparam int unsigned AAw = $clog2(AccRows)
 ) (
@@ -36,7 +38,7 @@ module npu_exec #(
   input  wire logic [Dim*8-1:0]  spad_a_rdata_i,
   output      logic              spad_b_re_o,
   output      logic [SAw-1:0]    spad_b_addr_o,
-  input  wire logic [Dim*8-1:0]  spad_b_rdata_i,
+  input  wire logic [Pl*Dim*8-1:0] spad_b_rdata_i,  // rows b .. b+Pl-1 (preload); the others read row b
   // scratchpad write port (VADD, VPOOL)
   output      logic              spad_we_o,
   output      logic [SAw-1:0]    spad_waddr_o,
@@ -200,7 +202,7 @@ module npu_exec #(
     last_pass = (pass_q == npass_q - 24'd1);
 
     // preload data arriving from SPAD port B goes into the array (see below)
-    if (plw_q && plw_row_q == Rw'(Dim - 1)) full_d[plw_bank_q] = 1'b1;
+    if (plw_q && plw_row_q == Rw'(Dim - Pl)) full_d[plw_bank_q] = 1'b1;
 
     // Idle with nothing offered: the registers below are not written (act),
     // so the simulator skips the state decode of every split block.
@@ -286,16 +288,16 @@ module npu_exec #(
         StMatmul: begin
           // preloader: next weight rows into the free bank
           if (pl_pass_q < npass_q && !full_q[pl_pass_q[0]] &&
-              !(plw_q && plw_bank_q == pl_pass_q[0] && plw_row_q == Rw'(Dim - 1))) begin
+              !(plw_q && plw_bank_q == pl_pass_q[0] && plw_row_q == Rw'(Dim - Pl))) begin
             spad_b_re_o     = 1'b1;
             spad_b_addr_o   = pl_addr_q;
-            spad_rd_bytes_o = 16'(Dim);
+            spad_rd_bytes_o = 16'(Pl * Dim);
             plw_d      = 1'b1;
             plw_bank_d = pl_pass_q[0];
             plw_row_d  = pl_row_q;
-            pl_addr_d  = pl_addr_q + SAw'(1);
-            pl_row_d   = pl_row_q + Rw'(1);
-            if (pl_row_q == Rw'(Dim - 1)) pl_pass_d = pl_pass_q + 24'd1;
+            pl_addr_d  = pl_addr_q + SAw'(Pl);
+            pl_row_d   = pl_row_q + Rw'(Pl);
+            if (pl_row_q == Rw'(Dim - Pl)) pl_pass_d = pl_pass_q + 24'd1;
           end
           // streamer: one tap row per cycle once the pass's bank is full
           if (full_q[pass_q[0]] && gap_q == 2'd0) begin
@@ -448,7 +450,7 @@ module npu_exec #(
       for (int n = 0; n < Dim; n++) begin
         base = s1_first_q ? (s1_rd_q ? acc_rdata_i[n*32 +: 32] : 32'd0) : dwsum_q[n*32 +: 32];
         dwsum_d[n*32 +: 32] = base + 32'($signed(s1_in_q ? spad_a_rdata_i[n*8 +: 8] : pad_q) *
-                                         $signed(spad_b_rdata_i[n*8 +: 8]));
+                                         $signed(spad_b_row[n*8 +: 8]));
       end
       dww_d = s1_last_q;
     end
@@ -464,6 +466,10 @@ module npu_exec #(
     acc_wr_bytes_o = acc_we_o ? 16'(4 * Dim) : 16'd0;
     busy_o         = (state_q != StIdle) || v_busy;
   end
+
+  // row b of port B (DW weights, the vector unit)
+  logic [Dim*8-1:0] spad_b_row;
+  assign spad_b_row = spad_b_rdata_i[Dim*8-1:0];
 
   // the vector unit: CFG_VEC, VADD, VPOOL
   logic              v_done, v_busy, v_a_re, v_b_re;
@@ -483,7 +489,7 @@ module npu_exec #(
     .spad_a_rdata_i  (spad_a_rdata_i),
     .spad_b_re_o     (v_b_re),
     .spad_b_addr_o   (v_b_addr),
-    .spad_b_rdata_i  (spad_b_rdata_i),
+    .spad_b_rdata_i  (spad_b_row),
     .spad_we_o       (spad_we_o),
     .spad_waddr_o    (spad_waddr_o),
     .spad_wdata_o    (spad_wdata_o),
@@ -491,7 +497,7 @@ module npu_exec #(
     .spad_wr_bytes_o (spad_wr_bytes_o)
   );
 
-  npu_array #(.Dim(Dim)) u_array (
+  npu_array #(.Dim(Dim), .Pl(Pl)) u_array (
     .clk_i       (clk_i),
     .rst_ni      (rst_ni),
     .wld_valid_i (plw_q),

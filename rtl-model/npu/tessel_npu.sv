@@ -265,6 +265,9 @@ module tessel_npu (
   logic              sa_re, sb_re, st_sre, sw_we;
   logic [SAw-1:0]    sa_addr, sb_addr, st_saddr, sw_addr;
   logic [Dim*8-1:0]  sa_rdata, sb_rdata, sw_wdata;
+  localparam int unsigned Pl = tessel_target_pkg::PreloadRowsPerCycle;
+  logic [Pl*Dim*8-1:0] sb_rows;                    // port B: rows sb_addr .. +Pl-1 (EXEC's preload)
+  assign sb_rdata = sb_rows[Dim*8-1:0];
   logic              ea_re, aw_we, st_are;
   logic [AAw-1:0]    ea_addr, aw_addr, st_aaddr;
   logic [Dim*32-1:0] ea_rdata, st_ardata, aw_wdata;
@@ -299,10 +302,10 @@ module tessel_npu (
     else if (ld_awe) aw_wdata = ld_awdata;
   end
 
-  npu_sram #(.Width(Dim*8), .Depth(tessel_target_pkg::SpadRows)) u_spad (
+  npu_spad #(.Dim(Dim), .Depth(tessel_target_pkg::SpadRows), .Ways(Pl)) u_spad (
     .clk_i,
     .a_re_i (sa_re), .a_addr_i (sa_addr), .a_rdata_o (sa_rdata),
-    .b_re_i (sb_re), .b_addr_i (sb_addr), .b_rdata_o (sb_rdata),
+    .b_re_i (sb_re), .b_addr_i (sb_addr), .b_rdata_o (sb_rows),
     .we_i (sw_we), .waddr_i (sw_addr), .wdata_i (sw_wdata)
   );
   npu_sram #(.Width(Dim*32), .Depth(tessel_target_pkg::AccRows)) u_acc (
@@ -380,7 +383,7 @@ module tessel_npu (
     .spad_a_rdata_i  (sa_rdata),
     .spad_b_re_o     (ex_bre),
     .spad_b_addr_o   (ex_baddr),
-    .spad_b_rdata_i  (sb_rdata),
+    .spad_b_rdata_i  (sb_rows),
     .spad_we_o       (ex_swe),
     .spad_waddr_o    (ex_swaddr),
     .spad_wdata_o    (ex_swdata),

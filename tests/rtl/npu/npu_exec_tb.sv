@@ -30,7 +30,8 @@ module npu_exec_tb #(
 );
   logic              sa_re, sb_re, ar_re, aw_we;
   logic [SAw-1:0]    sa_addr, sb_addr;
-  logic [Dim*8-1:0]  sa_rdata, sb_rdata;
+  logic [Dim*8-1:0]  sa_rdata;
+  logic [tessel_target_pkg::PreloadRowsPerCycle*Dim*8-1:0] sb_rdata;   // port B: PreloadRowsPerCycle rows
   logic [AAw-1:0]    ar_addr, aw_addr;
   logic [Dim*32-1:0] ar_rdata, aw_wdata;
 
@@ -46,7 +47,7 @@ module npu_exec_tb #(
     .busy_o, .stall_preload_o, .macs_o, .spad_rd_bytes_o, .acc_rd_bytes_o, .acc_wr_bytes_o
   );
 
-  npu_sram #(.Width(Dim*8), .Depth(tessel_target_pkg::SpadRows)) u_spad (
+  npu_spad #(.Dim(Dim), .Depth(tessel_target_pkg::SpadRows), .Ways(tessel_target_pkg::PreloadRowsPerCycle)) u_spad (
     .clk_i, .a_re_i (sa_re), .a_addr_i (sa_addr), .a_rdata_o (sa_rdata),
     .b_re_i (sb_re), .b_addr_i (sb_addr), .b_rdata_o (sb_rdata),
     .we_i (tb_spad_we_i), .waddr_i (tb_spad_addr_i), .wdata_i (tb_spad_wdata_i)

@@ -465,9 +465,23 @@ static Scenario sc_random(int seed) {
 }
 
 // ---- running and comparing ------------------------------------------------------------
+// SPAD row i: rows are interleaved over TB_SPAD_WAYS memories (npu_spad)
+#if TB_SPAD_WAYS == 1
+#define SPAD_ROW(r, i) (r)->tessel_npu__DOT__u_spad__DOT__g_one__DOT__u_mem__DOT__mem_q[i]
+#else
+#define SPAD_WAY(r, j) (r)->tessel_npu__DOT__u_spad__DOT__g_ways__DOT__g_way__BRA__##j##__KET____DOT__u_mem__DOT__mem_q
+#if TB_SPAD_WAYS == 2
+#define SPAD_ROW(r, i) (*((i) % 2 ? &SPAD_WAY(r, 1)[(i) / 2] : &SPAD_WAY(r, 0)[(i) / 2]))
+#elif TB_SPAD_WAYS == 4
+#define SPAD_ROW(r, i)                                                                               \
+  (*((i) % 4 == 0 ? &SPAD_WAY(r, 0)[(i) / 4] : (i) % 4 == 1 ? &SPAD_WAY(r, 1)[(i) / 4]              \
+     : (i) % 4 == 2 ? &SPAD_WAY(r, 2)[(i) / 4] : &SPAD_WAY(r, 3)[(i) / 4]))
+#endif
+#endif
+
 static void zero_srams() {
   auto *r = top->rootp;
-  for (int64_t i = 0; i < T->spad_rows; i++) r->tessel_npu__DOT__u_spad__DOT__mem_q[i] = 0;
+  for (int64_t i = 0; i < T->spad_rows; i++) SPAD_ROW(r, i) = 0;
   for (int64_t i = 0; i < T->acc_rows; i++) {
     uint8_t z[64] = {0};
     tb_put(r->tessel_npu__DOT__u_acc__DOT__mem_q[i], z, 4 * D);
@@ -482,7 +496,7 @@ static bool srams_equal(npu_model_t *m, std::string &why) {
   auto *r = top->rootp;
   uint8_t row[160];
   for (int64_t i = 0; i < T->spad_rows; i++) {
-    tb_get(r->tessel_npu__DOT__u_spad__DOT__mem_q[i], row, D);
+    tb_get(SPAD_ROW(r, i), row, D);
     if (memcmp(row, npu_model_spad(m) + i * D, (size_t)D)) { why = "SPAD row " + std::to_string(i); return false; }
   }
   for (int64_t i = 0; i < T->acc_rows; i++) {
