@@ -8,6 +8,11 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
 enum { CMD_OVERHEAD = 2, EPI_PIPE = 4, VEC_PIPE = 4 };
 /* VPOOL's rounding division: one radix-2 divider per lane, 64 steps. */
 enum { DIV_CYCLES = 64 };
+/* The SoC's memory port (NPU DMA -> arbiter -> register slices -> DRAM and
+ * back) adds about 3 cycles to each request's round trip on top of the DRAM's
+ * latency (measured on the RTL: a slot is held L + beats + 3). Not priced yet:
+ * golden C-model timelines (tests/profile) would change; docs/cost-model.md. */
+enum { PORT_LAT = 0 };
 
 uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
                    uint64_t sz, uint64_t *run_rows) {
@@ -26,7 +31,7 @@ uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, ui
 uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t rows, uint64_t bytes_per_row) {
   if (rows == 0 || bytes_per_row == 0) return 0;
   uint64_t bpc = (uint64_t)t->dram_bytes_per_cycle, burst = (uint64_t)t->dram_burst_bytes;
-  uint64_t lat = (uint64_t)t->dram_latency, inflight = (uint64_t)t->dram_max_inflight;
+  uint64_t lat = (uint64_t)t->dram_latency + PORT_LAT, inflight = (uint64_t)t->dram_max_inflight;
   /* each row is split into bursts; a burst occupies the port for its beats */
   uint64_t reqs_per_row = div_up(bytes_per_row, burst);
   uint64_t beats_per_row = 0, full = bytes_per_row / burst, rest = bytes_per_row % burst;
@@ -64,8 +69,13 @@ cost_t cost_matmul(const tsl_target_t *t, uint64_t rows, uint64_t passes) {
 
 cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps) {
   cost_t c = {0, 0, 0};
-  uint64_t macs = pixels * taps * (uint64_t)t->dim;
-  c.cycles = div_up(macs, (uint64_t)t->dw_macs_per_cycle) + (uint64_t)t->dim + CMD_OVERHEAD;
+  uint64_t dim = (uint64_t)t->dim, macs = pixels * taps * dim;
+  /* The RTL's depthwise path reads one tap row (DIM lanes) of the scratchpad
+   * per cycle, so it cannot beat DIM MACs per cycle whatever the target's
+   * dw_macs_per_cycle says (priced at 8x too fast at npu8 before, which made
+   * mobilenet_v2's estimate -50% off). */
+  uint64_t rate = (uint64_t)t->dw_macs_per_cycle < dim ? (uint64_t)t->dw_macs_per_cycle : dim;
+  c.cycles = div_up(macs, rate) + dim + CMD_OVERHEAD;
   return c;
 }
 
