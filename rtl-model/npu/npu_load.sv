@@ -249,92 +249,105 @@ module npu_load #(
     acc_wr_bytes_o  = '0;
     stall_dram_o    = 1'b0;
 
-    // generator: one row per cycle while the FIFO has room
-    if (!gen_q && !split_q && dq_cnt_q == '0 && !full_q) begin
+    dma_r_ready_o = 1'b0;
+    beat_in     = 1'b0;
+    last_in     = 1'b0;
+    row_ready   = 1'b0;
+    spad_we_o   = 1'b0;
+    acc_we_o    = 1'b0;
+    param_we_o  = 1'b0;
+    row_written = 1'b0;
+    // an idle unit: ready, nothing else to decide (a single test per cycle)
+    if (!act) begin
       cmd_ready_o = 1'b1;
-      if (cmd_valid_i) begin
-        unique case (cmd_i[7:0])
-          tessel_isa_pkg::OpCfgLoad: begin
-            cfg_we = 1'b1;
-            done_o = 1'b1;
+    end else begin
+      // generator: one row per cycle while the FIFO has room
+      if (!gen_q && !split_q && dq_cnt_q == '0 && !full_q) begin
+        cmd_ready_o = 1'b1;
+        if (cmd_valid_i) begin
+          unique case (cmd_i[7:0])
+            tessel_isa_pkg::OpCfgLoad: begin
+              cfg_we = 1'b1;
+              done_o = 1'b1;
+            end
+            tessel_isa_pkg::OpLoad: begin
+              cmd_we = 1'b1;
+              gen_d  = 1'b1;
+              x_d    = '0;
+              y_d    = '0;
+              z_d    = '0;
+              drow_d = 24'(cmd_i[79:64]);
+            end
+            default: done_o = 1'b1;
+          endcase
+        end
+      end else if (split_q) begin
+        // the rest of a burst that crossed a 4 KiB boundary
+        dma_req_addr_o  = saddr_q;
+        dma_req_len_o   = 8'(sbeats_q) - 8'd1;
+        if (dma_req_ready_i) begin
+          split_d = 1'b0;
+          reqs_d  = reqs_d + 6'd1;
+        end
+      end else if (gen_q && dq_cnt_q != (Qw+1)'(Inflight)) begin
+        if (is_pad || (dma_req_ready_i && req_room)) begin
+          dq_push = 1'b1;
+          if (!is_pad) begin
+            reqs_d = reqs_d + 6'd1;
+            dram_rd_bytes_o = 16'(nbytes) * 16'(run);
+            if (10'(rbeats) > to_4k) begin
+              split_d  = 1'b1;
+              saddr_d  = {raddr[31:12] + 20'd1, 12'd0};
+              sbeats_d = rbeats - first_beats;
+            end
           end
-          tessel_isa_pkg::OpLoad: begin
-            cmd_we = 1'b1;
-            gen_d  = 1'b1;
-            x_d    = '0;
-            y_d    = '0;
-            z_d    = '0;
-            drow_d = 24'(cmd_i[79:64]);
-          end
-          default: done_o = 1'b1;
-        endcase
-      end
-    end else if (split_q) begin
-      // the rest of a burst that crossed a 4 KiB boundary
-      dma_req_addr_o  = saddr_q;
-      dma_req_len_o   = 8'(sbeats_q) - 8'd1;
-      if (dma_req_ready_i) begin
-        split_d = 1'b0;
-        reqs_d  = reqs_d + 6'd1;
-      end
-    end else if (gen_q && dq_cnt_q != (Qw+1)'(Inflight)) begin
-      if (is_pad || (dma_req_ready_i && req_room)) begin
-        dq_push = 1'b1;
-        if (!is_pad) begin
-          reqs_d = reqs_d + 6'd1;
-          dram_rd_bytes_o = 16'(nbytes) * 16'(run);
-          if (10'(rbeats) > to_4k) begin
-            split_d  = 1'b1;
-            saddr_d  = {raddr[31:12] + 20'd1, 12'd0};
-            sbeats_d = rbeats - first_beats;
+          drow_d = drow_q + 24'(run);
+          x_d    = x_q + 12'(run);
+          if (x_q + 12'(run) == nx) begin
+            x_d = '0;
+            y_d = y_q + 12'd1;
+            if (y_q == ny - 12'd1) begin
+              y_d = '0;
+              z_d = z_q + 12'd1;
+              if (z_q == nz - 12'd1) gen_d = 1'b0;
+            end
           end
         end
-        drow_d = drow_q + 24'(run);
-        x_d    = x_q + 12'(run);
-        if (x_q + 12'(run) == nx) begin
-          x_d = '0;
-          y_d = y_q + 12'd1;
-          if (y_q == ny - 12'd1) begin
-            y_d = '0;
-            z_d = z_q + 12'd1;
-            if (z_q == nz - 12'd1) gen_d = 1'b0;
-          end
-        end
       end
-    end
-    if (dma_req_valid_o && !dma_req_ready_i) stall_dram_o = 1'b1;
+      if (dma_req_valid_o && !dma_req_ready_i) stall_dram_o = 1'b1;
 
-    // assembler: collect the head row's beats
-    dma_r_ready_o = (dq_cnt_q != '0) && !h_pad && !full_q;
-    beat_in = dma_r_valid_i && dma_r_ready_o;
-    last_in = beat_in && (beat_q == h_beats - 5'd1);
-    if (beat_in) begin
-      stage_we = 1'b1;
-      beat_d = beat_q + 5'd1;
-      if (last_in) begin
-        beat_d = '0;
-        // the run's data is all in: its request(s) no longer wait
-        if (rrow_q == h_last) reqs_d = reqs_d - (h_split ? 6'd2 : 6'd1);
-        full_d = 1'b1;                               // unless written at once (below)
+      // assembler: collect the head row's beats
+      dma_r_ready_o = (dq_cnt_q != '0) && !h_pad && !full_q;
+      beat_in = dma_r_valid_i && dma_r_ready_o;
+      last_in = beat_in && (beat_q == h_beats - 5'd1);
+      if (beat_in) begin
+        stage_we = 1'b1;
+        beat_d = beat_q + 5'd1;
+        if (last_in) begin
+          beat_d = '0;
+          // the run's data is all in: its request(s) no longer wait
+          if (rrow_q == h_last) reqs_d = reqs_d - (h_split ? 6'd2 : 6'd1);
+          full_d = 1'b1;                               // unless written at once (below)
+        end
       end
-    end
-    row_ready = (dq_cnt_q != '0) && (h_pad || full_q || last_in);
-    if (dq_cnt_q != '0 && !h_pad && !full_q && !dma_r_valid_i) stall_dram_o = 1'b1;
-    spad_we_o  = row_ready && (mem == tessel_isa_pkg::MemSpad);
-    acc_we_o   = row_ready && (mem == tessel_isa_pkg::MemAcc);
-    param_we_o = row_ready && (mem == tessel_isa_pkg::MemParam);
-    row_written = param_we_o || (spad_we_o && spad_gnt_i) || (acc_we_o && acc_gnt_i);
-    if (row_written) begin
-      full_d = 1'b0;
-      rrow_d = rrow_q + 3'd1;
-      if (rrow_q == h_last) begin
-        dq_pop = 1'b1;
-        rrow_d = '0;
-        // the command is done with its last row written
-        if (!gen_q && dq_cnt_q == (Qw+1)'(1)) done_o = 1'b1;
+      row_ready = (dq_cnt_q != '0) && (h_pad || full_q || last_in);
+      if (dq_cnt_q != '0 && !h_pad && !full_q && !dma_r_valid_i) stall_dram_o = 1'b1;
+      spad_we_o  = row_ready && (mem == tessel_isa_pkg::MemSpad);
+      acc_we_o   = row_ready && (mem == tessel_isa_pkg::MemAcc);
+      param_we_o = row_ready && (mem == tessel_isa_pkg::MemParam);
+      row_written = param_we_o || (spad_we_o && spad_gnt_i) || (acc_we_o && acc_gnt_i);
+      if (row_written) begin
+        full_d = 1'b0;
+        rrow_d = rrow_q + 3'd1;
+        if (rrow_q == h_last) begin
+          dq_pop = 1'b1;
+          rrow_d = '0;
+          // the command is done with its last row written
+          if (!gen_q && dq_cnt_q == (Qw+1)'(1)) done_o = 1'b1;
+        end
+        if (spad_we_o) spad_wr_bytes_o = 16'(Dim);
+        if (acc_we_o) acc_wr_bytes_o = 16'(4 * Dim);
       end
-      if (spad_we_o) spad_wr_bytes_o = 16'(Dim);
-      if (acc_we_o) acc_wr_bytes_o = 16'(4 * Dim);
     end
 
     dq_wp_d  = dq_push ? dq_wp_q + Qw'(1) : dq_wp_q;
