@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "run_engine.h"
+#include "tessel_targets.h"
 #include "tessel_rt.h"
 #include "tfw_mailbox.h"
 
@@ -311,7 +312,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   uint64_t w_at = v->sect_offset[TPKG_SECT_WEIGHTS];
   uint64_t w_len = w_at >= len ? 0 : w_at + v->weights_bytes > len ? len - w_at : v->weights_bytes;
   if (write_file(img_path, img, l.window, d) || write_file(w_path, pkg + w_at, w_len, d)) goto done;
-  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128], a_win[128], a_tcyc[64];
+  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128], a_win[128], a_tcyc[64], a_bw[32], a_lat[32];
   snprintf(a_dram, sizeof a_dram, "%llu", (unsigned long long)dram);
   snprintf(a_cycles, sizeof a_cycles, "%llu",
            (unsigned long long)(o->max_cycles ? o->max_cycles : default_max_cycles(v, &l, b->runs)));
@@ -319,10 +320,19 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   snprintf(a_w, sizeof a_w, "0x%08llX=%s", (unsigned long long)(TFW_MAILBOX_ADDR + l.window + v->window.weights_offset),
            w_path);
   snprintf(a_dump, sizeof a_dump, "0x%08X:%llu=%s", TFW_MAILBOX_ADDR, (unsigned long long)l.in, res_path);
-  char *argv[20];
+  char *argv[32];
   int n = 0;
   argv[n++] = sim, argv[n++] = fw;
   argv[n++] = "--dram-size", argv[n++] = a_dram;
+  /* The DRAM the target is specified against (targets/<t>.cfg), which the
+   * cost model assumes too: the simulator's own default is not the target's. */
+  const tsl_target_t *t = tsl_target_find(v->target_name);
+  if (t) {
+    snprintf(a_bw, sizeof a_bw, "%lld", (long long)t->dram_bytes_per_cycle);
+    snprintf(a_lat, sizeof a_lat, "%lld", (long long)t->dram_latency);
+    argv[n++] = "--dram-bw", argv[n++] = a_bw;
+    argv[n++] = "--dram-latency", argv[n++] = a_lat;
+  }
   argv[n++] = "--max-cycles", argv[n++] = a_cycles;
   argv[n++] = "--load", argv[n++] = a_img;
   if (w_len) argv[n++] = "--load", argv[n++] = a_w;
