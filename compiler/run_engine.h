@@ -55,6 +55,10 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
 int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v,
                    const run_opts *o, run_batch *b, diag *d);
 
+/* The result arrays of b for package v: outputs (runs x size, zeroed),
+ * counters and fallback cycles. 0, or -1 with d filled. */
+int run_batch_alloc(const tpkg_view *v, run_batch *b, diag *d);
+
 /* Frees what an engine allocated in b. */
 void run_batch_free(run_batch *b);
 

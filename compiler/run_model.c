@@ -109,7 +109,7 @@ static uint32_t find_io(const tpkg_view *v, uint32_t dir, uint32_t i, tpkg_io *i
   return 0;
 }
 
-static int alloc_results(const tpkg_view *v, run_batch *b, diag *d) {
+int run_batch_alloc(const tpkg_view *v, run_batch *b, diag *d) {
   b->out = calloc(b->n_out ? b->n_out : 1, sizeof *b->out);
   b->kcounters = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *b->kcounters);
   b->fb_cycles = calloc(v->n_fallbacks ? v->n_fallbacks : 1, sizeof *b->fb_cycles);
@@ -126,7 +126,7 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   double t0 = now_s();
   const tsl_target_t *t = tsl_target_find(v->target_name);
   if (!t) return diag_set(d, "the package's target '%s' is not one this tessel knows", v->target_name);
-  if (alloc_results(v, b, d)) return -1;
+  if (run_batch_alloc(v, b, d)) return -1;
   model_ctx c = {.npu = npu_model_new(t), .cmd_sram_bytes = (uint32_t)t->cmd_sram_bytes};
   c.timeline = b->want_timeline;
   if (c.npu && c.timeline) npu_model_set_timeline(c.npu, 1);

@@ -193,10 +193,7 @@ static int check_result(const uint8_t *mb, const char *fw, const tpkg_view *v, u
 
 /* Splits the dumped outputs into b->out and the stats into the counters. */
 static int take_results(const uint8_t *dump, const rtl_layout *l, const tpkg_view *v, run_batch *b, diag *d) {
-  b->out = calloc(b->n_out ? b->n_out : 1, sizeof *b->out);
-  b->kcounters = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *b->kcounters);
-  b->fb_cycles = calloc(v->n_fallbacks ? v->n_fallbacks : 1, sizeof *b->fb_cycles);
-  if (!b->out || !b->kcounters || !b->fb_cycles) return diag_set(d, "out of memory");
+  if (run_batch_alloc(v, b, d)) return -1;
   b->kspan = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *b->kspan);
   if (!b->kspan) return diag_set(d, "out of memory");
   const uint8_t *st = dump + l->stats;
@@ -212,7 +209,6 @@ static int take_results(const uint8_t *dump, const rtl_layout *l, const tpkg_vie
   for (uint32_t k = 0, i = 0; k < v->n_io; k++) {
     tpkg_view_io(v, k, &io);
     if (io.dir != TPKG_DIR_OUTPUT) continue;
-    if (!(b->out[i] = malloc((size_t)b->runs * io.size + 1))) return diag_set(d, "out of memory");
     for (uint32_t r = 0; r < b->runs; r++)
       memcpy(b->out[i] + (size_t)r * io.size, dump + l->out + r * l->out_stride + pos, io.size);
     pos += align_up(io.size, 8);
