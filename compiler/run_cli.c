@@ -35,7 +35,8 @@ static const char *const usage_run =
     "                         the outputs are printed\n"
     "  --engine rtl|model     rtl: firmware on build/<target>/tessel-sim (default); model: the C model\n"
     "  --profile P.json       per-kernel counters and fallback cycles (docs/profile-format.md)\n"
-    "  --timeline             model: with --profile, every command's start and end per unit too\n"
+    "  --timeline             with --profile, every command's start and end per unit too (rtl: as the\n"
+    "                         simulator saw them, with ops from a C model run of the same package)\n"
     "                         (the \"commands\" array: tessel profile --format chrome shows the overlap)\n"
     "  --trace W.fst          rtl: FST waveform of the whole simulation\n"
     "  --trace-kernel NAME    with --trace: only the cycles of the kernel NAME (as tessel inspect or\n"
@@ -128,8 +129,7 @@ static int parse_args(int argc, char **argv, run_args *a) {
   if (!a->pkg_path) return usage("%s", "no package given");
   if (a->o.trace && strcmp(a->engine, "rtl")) return usage("%s is for --engine rtl", "--trace");
   if (a->trace_kernel && !a->o.trace) return usage("%s needs --trace W.fst", "--trace-kernel");
-  if (a->timeline && (!a->profile || strcmp(a->engine, "model")))
-    return usage("%s is for --engine model with --profile (the RTL records no command timeline yet)", "--timeline");
+  if (a->timeline && !a->profile) return usage("%s needs --profile P.json", "--timeline");
   return CLI_OK;
 }
 
@@ -302,6 +302,56 @@ static int trace_window(const char *name, const uint8_t *pkg, uint32_t len, cons
   if (to == 0) return diag_set(d, "--trace-kernel '%s': the package has no kernel of that name (tessel inspect lists them)", name);
   o->trace_from = from > TRACE_MARGIN ? from - TRACE_MARGIN : 0;
   o->trace_to = to + TRACE_MARGIN;
+  return 0;
+}
+
+/* --timeline on RTL: the simulator gives every command's unit and busy
+ * cycles, the C model (the same commands in the same order per unit) its
+ * op and stream index; they are paired kernel record by record, unit by
+ * unit, and put on the profile's clock (records back to back by their
+ * CYCLES counters, as the C model's timeline). A mismatch drops the
+ * timeline with a warning rather than mislabel it. */
+static int rtl_timeline(const tpkg_view *v, run_batch *b, const run_batch *m, diag *d) {
+  uint32_t nk = v->n_kernels;
+  if (b->n_run_starts < nk || m->ntimeline == 0) {
+    fprintf(stderr, "tessel run: warning: the simulator saw %zu NPU runs for %u kernel records: no timeline\n",
+            b->n_run_starts, nk);
+    return 0;
+  }
+  const uint64_t *rs = b->run_starts + (b->n_run_starts - nk); /* the last inference's runs */
+  uint64_t *at = calloc(nk + 1, sizeof *at);
+  size_t *cur = calloc((size_t)nk * 3 + 1, sizeof *cur);
+  npu_cmd_event_t *ev = calloc(m->ntimeline + 1, sizeof *ev);
+  if (!at || !cur || !ev) {
+    free(at), free(cur), free(ev);
+    return diag_set(d, "out of memory");
+  }
+  for (uint32_t k = 1; k < nk; k++) at[k] = at[k - 1] + b->kcounters[k - 1][TSL_CNT_CYCLES];
+  size_t n = 0;
+  int ok = 1;
+  for (size_t i = 0; ok && i < b->n_rtl_cmds; i++) {
+    uint64_t u = b->rtl_cmds[i][0], s = b->rtl_cmds[i][1], e = b->rtl_cmds[i][2];
+    if (s < rs[0]) continue; /* an earlier inference */
+    uint32_t r = 0;
+    while (r + 1 < nk && rs[r + 1] <= s) r++;
+    size_t *c = &cur[r * 3 + u];
+    while (*c < m->ntimeline && (m->timeline[*c].marks != r || m->timeline[*c].unit != u)) ++*c;
+    if (*c == m->ntimeline) {
+      ok = 0;
+      break;
+    }
+    ev[n] = m->timeline[(*c)++];
+    ev[n].start = at[r] + (s - rs[r]), ev[n].end = at[r] + (e - rs[r]);
+    n++;
+  }
+  free(at), free(cur);
+  if (!ok || n != m->ntimeline) {
+    fprintf(stderr, "tessel run: warning: the RTL's commands do not line up with the C model's (%zu of %zu): "
+                    "no timeline\n", n, m->ntimeline);
+    free(ev);
+    return 0;
+  }
+  b->timeline = ev, b->ntimeline = n;
   return 0;
 }
 
@@ -530,6 +580,12 @@ int run_main(int argc, char **argv) {
   if (!strcmp(a.engine, "model") ? run_engine_model(j.pkg, j.len, &j.v, &b, &d)
                                  : run_engine_rtl(j.pkg, j.len, &j.v, &a.o, &b, &d))
     goto out;
+  if (a.timeline && !strcmp(a.engine, "rtl")) {
+    run_batch mb = {.runs = b.runs, .n_in = b.n_in, .n_out = b.n_out, .in = inbuf, .want_timeline = 1};
+    int bad = run_engine_model(j.pkg, j.len, &j.v, &mb, &d) || rtl_timeline(&j.v, &b, &mb, &d);
+    run_batch_free(&mb);
+    if (bad) goto out;
+  }
   if (write_outputs(&a, &j, &b, &d)) goto out;
   if (a.dump_dir && dump_tensors(a.dump_dir, &j.v, &b, (uint32_t)j.t->dim, &d)) goto out;
   if (a.profile && write_profile(a.profile, a.engine, base_name(a.pkg_path), &j.v, &b, &d)) goto out;

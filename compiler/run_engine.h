@@ -41,10 +41,14 @@ typedef struct {
   uint64_t sim_cycles;      /* rtl: cycles the simulator ran in all (boot, load, I/O copies included) */
   double host_seconds;      /* wall time of the engine */
   int want_window;          /* 1: give back the DRAM window as the last run left it */
-  int want_timeline;        /* model: record every command of the last run (npu_cmd_event_t) */
-  npu_cmd_event_t *timeline; /* then: the commands, `marks` = the kernel record's index, cycles
+  int want_timeline;        /* record every command of the last run */
+  npu_cmd_event_t *timeline; /* model: the commands, `marks` = the kernel record's index, cycles
                                 counted from the run's first kernel (allocated) */
   size_t ntimeline;
+  uint64_t (*rtl_cmds)[3];  /* rtl: every command's {unit, start, end} in simulated cycles, all runs */
+  size_t n_rtl_cmds;
+  uint64_t *run_starts;     /* rtl: the simulated cycle each NPU run (kernel record) started, all runs */
+  size_t n_run_starts;
   uint8_t *window;          /* then: window_bytes bytes (allocated) */
   uint32_t window_bytes;
 } run_batch;

@@ -207,5 +207,8 @@ void run_batch_free(run_batch *b) {
   free(b->window);
   free(b->kspan);
   free(b->timeline);
+  free(b->rtl_cmds);
+  free(b->run_starts);
   b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL, b->window = NULL, b->kspan = NULL, b->timeline = NULL;
+  b->rtl_cmds = NULL, b->run_starts = NULL;
 }

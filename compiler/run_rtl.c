@@ -252,6 +252,39 @@ static uint8_t *build_image(const uint8_t *pkg, uint32_t len, const tpkg_view *v
   return img;
 }
 
+/* tessel-sim --npu-timeline's file: run starts and command spans. */
+static int read_timeline(const char *path, run_batch *b, diag *d) {
+  FILE *f = fopen(path, "r");
+  if (!f) return diag_set(d, "%s: %s (the simulator wrote no timeline)", path, strerror(errno));
+  size_t cap_c = 0, cap_r = 0;
+  char line[128];
+  int bad = 0;
+  while (!bad && fgets(line, sizeof line, f)) {
+    unsigned long long a, s, e;
+    if (sscanf(line, "C %llu %llu %llu", &a, &s, &e) == 3 && a < 3 && s <= e) {
+      if (b->n_rtl_cmds == cap_c) {
+        cap_c = cap_c ? 2 * cap_c : 1024;
+        uint64_t(*c)[3] = realloc(b->rtl_cmds, cap_c * sizeof *c);
+        if (!c) bad = 1;
+        else b->rtl_cmds = c;
+      }
+      if (!bad) b->rtl_cmds[b->n_rtl_cmds][0] = a, b->rtl_cmds[b->n_rtl_cmds][1] = s, b->rtl_cmds[b->n_rtl_cmds++][2] = e;
+    } else if (sscanf(line, "R %llu", &s) == 1) {
+      if (b->n_run_starts == cap_r) {
+        cap_r = cap_r ? 2 * cap_r : 256;
+        uint64_t *r = realloc(b->run_starts, cap_r * sizeof *r);
+        if (!r) bad = 1;
+        else b->run_starts = r;
+      }
+      if (!bad) b->run_starts[b->n_run_starts++] = s;
+    } else {
+      bad = 2;
+    }
+  }
+  fclose(f);
+  return bad == 1 ? diag_set(d, "out of memory") : bad ? diag_set(d, "%s: not a timeline line: %s", path, line) : 0;
+}
+
 /* Cycle bound: boot and validation, the I/O copies, and per run the
  * kernels' estimates with a wide margin (a hung NPU is caught by the
  * firmware's watchdog first). */
@@ -288,13 +321,14 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   uint64_t dram = l.end < RTL_DRAM_MIN ? RTL_DRAM_MIN : align_up(l.end, 1u << 20);
   char tmp[] = "/tmp/tessel-run-XXXXXX";
   if (!mkdtemp(tmp)) return diag_set(d, "cannot make a temporary folder: %s", strerror(errno));
-  char img_path[64], w_path[64], res_path[64], err_path[64], ver_path[64], win_path[64];
+  char img_path[64], w_path[64], res_path[64], err_path[64], ver_path[64], win_path[64], tl_path[64];
   snprintf(img_path, sizeof img_path, "%s/request.bin", tmp);
   snprintf(w_path, sizeof w_path, "%s/weights.bin", tmp);
   snprintf(res_path, sizeof res_path, "%s/result.bin", tmp);
   snprintf(err_path, sizeof err_path, "%s/stderr.txt", tmp);
   snprintf(ver_path, sizeof ver_path, "%s/version.txt", tmp);
   snprintf(win_path, sizeof win_path, "%s/window.bin", tmp);
+  snprintf(tl_path, sizeof tl_path, "%s/npu-timeline.txt", tmp);
   int rc = -1;
   uint8_t *img = NULL, *dump = NULL;
   if (check_sim_target(sim, tmp, v, d)) goto done;
@@ -336,6 +370,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   snprintf(a_win, sizeof a_win, "0x%08llX:%u=%s", (unsigned long long)(TFW_MAILBOX_ADDR + l.window),
            v->window.window_bytes, win_path);
   if (b->want_window) argv[n++] = "--dump", argv[n++] = a_win;
+  if (b->want_timeline) argv[n++] = "--npu-timeline", argv[n++] = tl_path;
   argv[n++] = "--stats";
   if (o->trace) argv[n++] = "--trace", argv[n++] = (char *)o->trace;
   snprintf(a_tcyc, sizeof a_tcyc, "%llu:%llu", (unsigned long long)o->trace_from, (unsigned long long)o->trace_to);
@@ -356,6 +391,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   if (check_result(dump, fw, v, b->runs, d)) goto done;
   if (take_results(dump, &l, v, b, d)) goto done;
   b->run_cycles = tpkg_rd64(dump + TFW_MB_CYCLES);
+  if (b->want_timeline && read_timeline(tl_path, b, d)) goto done;
   if (b->want_window) {
     if (!(b->window = read_file(win_path, v->window.window_bytes, d))) goto done;
     b->window_bytes = v->window.window_bytes;
@@ -364,7 +400,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
 done:
   free(img);
   free(dump);
-  unlink(img_path), unlink(w_path), unlink(res_path), unlink(err_path), unlink(ver_path), unlink(win_path);
+  unlink(img_path), unlink(w_path), unlink(res_path), unlink(err_path), unlink(ver_path), unlink(win_path), unlink(tl_path);
   rmdir(tmp);
   b->host_seconds = now_s() - t0;
   return rc;

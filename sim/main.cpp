@@ -218,7 +218,13 @@ class Harness {
 
   // Runs to the end; returns the exit status.
   int run() {
-    FILE *commits = nullptr;
+    FILE *commits = nullptr, *npu_tl = nullptr;
+    if (o_.npu_timeline) {
+      npu_tl = std::fopen(o_.npu_timeline, "w");
+      if (!npu_tl)
+        throw Failure{SIM_EXIT_BAD_INPUT,
+                      std::string("--npu-timeline ") + o_.npu_timeline + ": " + std::strerror(errno)};
+    }
     if (o_.trace_commits) {
       commits = std::fopen(o_.trace_commits, "w");
       if (!commits)
@@ -258,6 +264,7 @@ class Harness {
         if (ending >= 0 && (top_->commit_insn_o & 0x7f) == 0x23) status = ending;
       }
       if (ending >= 0 && drain_left-- == 0) status = ending;
+      if (npu_tl) note_npu(npu_tl, cycle);
       bool mem_active = top_->mem_req_valid_o | top_->mem_w_valid_o | dram_.busy();
       if (mem_active && !dram_.commit(sample_mem_outputs(), cycle)) {
         std::fprintf(stderr, "tessel-sim: internal error: %s\n", dram_.error().c_str());
@@ -288,6 +295,10 @@ class Harness {
     auto t1 = std::chrono::steady_clock::now();
     double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
     std::fflush(stdout);
+    if (npu_tl && std::fclose(npu_tl) != 0) {
+      std::fprintf(stderr, "tessel-sim: --npu-timeline %s: write failed\n", o_.npu_timeline);
+      status = SIM_EXIT_INTERNAL;
+    }
     if (commits && std::fclose(commits) != 0) {
       std::fprintf(stderr, "tessel-sim: --trace-commits %s: write failed\n", o_.trace_commits);
       status = SIM_EXIT_INTERNAL;
@@ -408,6 +419,24 @@ class Harness {
     }
   }
 
+  // --npu-timeline: "R cycle" where an NPU run starts, and "C unit start
+  // end" per command a unit completes (0 LOAD, 1 EXEC, 2 STORE; busy from
+  // start to end-1; a command that kept its unit busy for no cycle has
+  // start = end). The NPU's dbg_o bits, read once per cycle only when asked.
+  void note_npu(FILE *f, uint64_t cycle) {
+    const unsigned dbg = top_->npu_dbg_o;
+    if ((dbg & 1) && !npu_run_) std::fprintf(f, "R %llu\n", (unsigned long long)cycle);
+    npu_run_ = dbg & 1;
+    for (int u = 0; u < 3; u++) {
+      if (((dbg >> (1 + u)) & 1) && npu_open_[u] == kNoCmd) npu_open_[u] = cycle;
+      if ((dbg >> (4 + u)) & 1) {
+        uint64_t start = npu_open_[u] == kNoCmd ? cycle + 1 : npu_open_[u];
+        std::fprintf(f, "C %d %llu %llu\n", u, (unsigned long long)start, (unsigned long long)(cycle + 1));
+        npu_open_[u] = kNoCmd;
+      }
+    }
+  }
+
   // Speed is given per wall-clock second and per CPU second: on a shared
   // machine the second one is the model's own speed.
   void print_stats(uint64_t cycles, uint64_t retired, double secs, double cpu) {
@@ -434,6 +463,9 @@ class Harness {
   std::vector<uint8_t> rx_buf_;            // read from stdin, not yet offered
   size_t rx_pos_ = 0;
   uint64_t cycle_ = 0;                     // the run loop's cycle, for --trace-cycles
+  static constexpr uint64_t kNoCmd = ~uint64_t(0);
+  bool npu_run_ = false;                   // --npu-timeline: a run was in progress last cycle
+  uint64_t npu_open_[3] = {kNoCmd, kNoCmd, kNoCmd}; // first busy cycle of each unit's command
 #ifdef TESSEL_TRACE
   std::unique_ptr<VerilatedFstC> fst_;
   uint64_t time_ = 0;

@@ -19,6 +19,8 @@ void sim_options_usage(FILE *f) {
           "  --max-cycles N       stop after N cycles (default %llu)\n"
           "  --trace F.fst        write an FST waveform of the whole run to F.fst\n"
           "  --trace-cycles A:B   with --trace: record only cycles A to B-1 (a window of a long run)\n"
+          "  --npu-timeline F     write the NPU's runs and every command's busy span per unit to F\n"
+          "                       ('R CYCLE' per run start, 'C UNIT START END' per command)\n"
           "  --trace-commits F    write one line per retired instruction to F:\n"
           "                       PPPPPPPP IIIIIIII[ xN=VVVVVVVV] (docs/memory-map.md)\n"
           "  --stats              print cycles, retired instructions, CPI, simulated cycles per\n"
@@ -118,7 +120,7 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
     }
     const char *v = value(argc, argv, &i);
     if (!v && (strcmp(a, "--load") == 0 || strcmp(a, "--max-cycles") == 0 ||
-               strcmp(a, "--trace") == 0 || strcmp(a, "--trace-commits") == 0 || strcmp(a, "--trace-cycles") == 0 ||
+               strcmp(a, "--trace") == 0 || strcmp(a, "--trace-commits") == 0 || strcmp(a, "--trace-cycles") == 0 || strcmp(a, "--npu-timeline") == 0 ||
                strcmp(a, "--dram-bw") == 0 || strcmp(a, "--dram-latency") == 0 ||
                strcmp(a, "--dram-size") == 0 || strcmp(a, "--dump") == 0))
       return fail(err, errlen, "option %s needs a value", a);
@@ -164,6 +166,8 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
       o->trace_fst = v;
     } else if (strcmp(a, "--trace-commits") == 0) {
       o->trace_commits = v;
+    } else if (strcmp(a, "--npu-timeline") == 0) {
+      o->npu_timeline = v;
     } else if (strcmp(a, "--trace-cycles") == 0) {
       const char *colon = strchr(v, ':');
       char from[32];

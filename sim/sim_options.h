@@ -46,6 +46,7 @@ typedef struct {
   const char *trace_fst;        /* --trace F.fst, or NULL */
   const char *trace_commits;    /* --trace-commits F, or NULL */
   uint64_t trace_from, trace_to; /* --trace-cycles FROM:TO (0:0: every cycle) */
+  const char *npu_timeline;     /* --npu-timeline F: NPU runs and per-unit command spans, or NULL */
   int stats;                    /* --stats */
   double dram_bw;               /* --dram-bw, bytes per cycle */
   uint32_t dram_latency;        /* --dram-latency, cycles */

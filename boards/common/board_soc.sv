@@ -105,6 +105,7 @@ module board_soc #(
 
   // Outputs a board has no use for: the commit trace and tohost.
   logic        commit_valid, commit_rd_we, tohost_valid;
+  logic [6:0]  npu_dbg;
   logic [31:0] commit_pc, commit_insn, commit_rd_wdata, tohost_data;
   logic [4:0]  commit_rd;
 
@@ -157,7 +158,8 @@ module board_soc #(
     .mem_b_valid_i      (mem_b_valid),
     .mem_b_ready_o      (mem_b_ready),
     .mem_b_id_i         (mem_b_id),
-    .mem_b_err_i        (mem_b_err)
+    .mem_b_err_i        (mem_b_err),
+    .npu_dbg_o          (npu_dbg)
   );
 
   // ---- DRAM: the SPRAMs. Its port logic resets with the SoC; the array is
@@ -217,7 +219,7 @@ module board_soc #(
 
   logic unused;
   assign unused = ^{commit_valid, commit_rd_we, commit_pc, commit_insn, commit_rd_wdata,
-                    commit_rd, tohost_valid, tohost_data};
+                    commit_rd, tohost_valid, tohost_data, npu_dbg};
 
 endmodule
 

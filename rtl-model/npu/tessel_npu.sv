@@ -62,7 +62,11 @@ module tessel_npu (
   input  wire logic [3:0]  dma_b_id_i,
   input  wire logic        dma_b_err_i,
   /* verilator lint_on UNUSEDSIGNAL */
-  output      logic        irq_o
+  output      logic        irq_o,
+  // Observation for the simulator's command timeline (tessel-sim
+  // --npu-timeline): {STORE, EXEC, LOAD command completed this cycle,
+  // STORE, EXEC, LOAD busy, a run in progress}. Nothing reads it on a board.
+  output      logic [6:0]  dbg_o
 );
   localparam int unsigned Dim  = tessel_target_pkg::Dim;
   localparam int unsigned SAw  = $clog2(tessel_target_pkg::SpadRows);
@@ -526,6 +530,8 @@ module tessel_npu (
       cnt_inc[tessel_isa_pkg::CntStoreCmds*32 +: 32]   = 32'(qdone[2]);
     end
   end
+
+  assign dbg_o = {qdone[2], qdone[1], qdone[0], st_busy, ex_busy, ld_busy, busy};
 
   npu_counters u_cnt (
     .clk_i, .rst_ni,

@@ -69,7 +69,10 @@ module tessel_soc #(
   input  wire logic              mem_b_valid_i,
   output      logic              mem_b_ready_o,
   input  wire logic [MemIdW-1:0] mem_b_id_i,
-  input  wire logic              mem_b_err_i
+  input  wire logic              mem_b_err_i,
+  // The NPU's observation bits (tessel_npu's dbg_o; 0 without the NPU):
+  // read by the simulator's --npu-timeline only.
+  output      logic [6:0]        npu_dbg_o
 );
 
   localparam int unsigned NT   = tessel_soc_pkg::NumTargets;
@@ -455,10 +458,12 @@ module tessel_soc #(
     .dma_b_ready_o   (mm_b_ready[2]),
     .dma_b_id_i      (mm_b_id),
     .dma_b_err_i     (mm_b_err),
-    .irq_o           (irq_npu)
+    .irq_o           (irq_npu),
+    .dbg_o           (npu_dbg_o)
   );
 `else
   assign irq_npu = 1'b0;
+  assign npu_dbg_o = '0;
 
   tessel_bus_err u_npureg_err (
     .clk_i       (clk_i),

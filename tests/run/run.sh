@@ -68,7 +68,18 @@ t timeline-model bash -c "'$tessel' run '$tmp/digits.tpkg' -q --engine model --t
   n=\$(grep -o '\"unit\"' '$tmp/tl.json' | wc -l) &&
   cmds=\$(grep -o '\"total\": {[^}]*' '$tmp/tl.json' | grep -o '\"\(LOAD\|EXEC\|STORE\)_CMDS\": [0-9]*' | grep -o '[0-9]*\$' | paste -sd+ | bc) &&
   [ \"\$n\" -gt 0 ] && [ \"\$n\" = \"\$cmds\" ]"
-expect_fail timeline-rtl 2 "is for --engine model" "$tessel" run "$tmp/digits.tpkg" --timeline --profile "$tmp/x.json" --input "$digits/digits_cnn.in0.npy"
+# On the SoC: the simulator's command spans, paired with the C model's ops;
+# one event per command, and per unit the spans add up to the unit's busy
+# counter within a cycle per command.
+t timeline-rtl bash -c "'$tessel' run '$tmp/kinds_npu8.tpkg' -q --timeline --input '$kinds.in0.npy' -o '$tmp/tr.npy' --profile '$tmp/tr.json' &&
+  n=\$(grep -o '\"unit\"' '$tmp/tr.json' | wc -l) &&
+  cmds=\$(grep -o '\"total\": {[^}]*' '$tmp/tr.json' | grep -o '\"\(LOAD\|EXEC\|STORE\)_CMDS\": [0-9]*' | grep -o '[0-9]*\$' | paste -sd+ | bc) &&
+  [ \"\$n\" -gt 0 ] && [ \"\$n\" = \"\$cmds\" ] &&
+  ex=\$(grep -o '{\"unit\": \"EXEC\"[^}]*}' '$tmp/tr.json' | sed 's/.*\"start\": \([0-9]*\), \"end\": \([0-9]*\).*/\2-\1/' | paste -sd+ | bc) &&
+  busy=\$(grep -o '\"total\": {[^}]*' '$tmp/tr.json' | grep -o '\"EXEC_BUSY\": [0-9]*' | grep -o '[0-9]*\$') &&
+  ncmd=\$(grep -o '\"total\": {[^}]*' '$tmp/tr.json' | grep -o '\"EXEC_CMDS\": [0-9]*' | grep -o '[0-9]*\$') &&
+  d=\$((ex - busy)); [ \$d -lt 0 ] && d=\$((-d)); [ \$d -le \$ncmd ]"
+expect_fail timeline-needs-profile 2 "needs --profile" "$tessel" run "$tmp/digits.tpkg" --timeline --input "$digits/digits_cnn.in0.npy"
 
 # Dumps: both engines leave the same tensors (I/O, every fallback op's input
 # and output); the float and int8 references' dumps line up by name.
