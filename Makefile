@@ -53,7 +53,8 @@ test-suites:
 
 bench: setup-test
 	@$(MAKE) --no-print-directory all
-	@set -e; for b in $(BENCHES); do $(MAKE) --no-print-directory bench-$$b; done
+	@failed=; for b in $(BENCHES); do $(MAKE) --no-print-directory bench-$$b || failed="$$failed $$b"; done; \
+	if [ -n "$$failed" ]; then echo "benchmarks that failed:$$failed"; exit 1; fi
 
 fuzz: setup-test
 	@$(MAKE) --no-print-directory all
