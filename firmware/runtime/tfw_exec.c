@@ -22,7 +22,6 @@ static void copy_bytes(uint8_t *dst, const uint8_t *src, uint32_t n) {
   for (; i < n; i++) dst[i] = src[i];
 }
 
-
 /* The whole STREAMS section fits the command SRAM: loaded once at offset 0,
  * each kernel starts at its first command. Otherwise each kernel record is
  * loaded at offset 0 before its run. */
