@@ -18,6 +18,7 @@
 #include "npy.h"
 #include "run_engine.h"
 #include "tensor_dump.h"
+#include "tpkg.h"
 #include "tessel_targets.h"
 #include "tfw_fallback.h"
 
@@ -131,24 +132,6 @@ static int parse_args(int argc, char **argv, run_args *a) {
   if (a->trace_kernel && !a->o.trace) return usage("%s needs --trace W.fst", "--trace-kernel");
   if (a->timeline && !a->profile) return usage("%s needs --profile P.json", "--timeline");
   return CLI_OK;
-}
-
-static uint8_t *slurp(const char *path, uint32_t *len, diag *d) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return diag_set(d, "%s: cannot open", path), NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  if (n < 0 || n > (long)UINT32_MAX) {
-    fclose(f);
-    return diag_set(d, "%s: not a package (size)", path), NULL;
-  }
-  uint8_t *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) free(b), b = NULL;
-  fclose(f);
-  if (!b) diag_set(d, "%s: read failed", path);
-  *len = (uint32_t)n;
-  return b;
 }
 
 static npy_dtype npy_of(uint32_t dt) {
@@ -443,12 +426,15 @@ typedef struct {
 /* Reads and validates the package (any target this tessel knows) and
  * splits its I/O records. */
 static int open_package(const char *path, run_job *j, diag *d) {
-  if (!(j->pkg = slurp(path, &j->len, d))) return -1;
+  size_t len;
+  if (tpkg_read_file(path, &j->pkg, &len, d)) return -1;
+  if (len > UINT32_MAX) return diag_set(d, "%s: larger than 4 GiB: not a package", path);
+  j->len = (uint32_t)len;
   tpkg_error pe;
-  tpkg_err_code pc = tpkg_check(j->pkg, j->len, 0, TPKG_CHECK_ANY_TARGET, &j->v, &pe);
-  if (pc != TPKG_OK)
-    return diag_set(d, "%s: not a valid package: %s: %s (item %lld, value %llu)", path, tpkg_err_name(pc), pe.msg,
-                    (long long)pe.index, (unsigned long long)pe.value);
+  if (tpkg_check(j->pkg, j->len, 0, TPKG_CHECK_ANY_TARGET, &j->v, &pe) != TPKG_OK) {
+    diag_set(d, "%s: not a valid package: ", path);
+    return tpkg_diag(d, &pe);
+  }
   j->t = tsl_target_find(j->v.target_name);
   if (!j->t || j->t->hash != j->v.target_hash)
     return diag_set(d, "%s: built for target '%s' (hash 0x%08X), which this tessel does not know: rebuild the package",

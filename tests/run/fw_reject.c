@@ -16,19 +16,7 @@
 
 #include "crc32.h"
 #include "run_engine.h"
-
-static uint8_t *slurp(const char *path, uint32_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  uint8_t *b = n > 0 ? malloc((size_t)n) : NULL;
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) free(b), b = NULL;
-  fclose(f);
-  *len = (uint32_t)n;
-  return b;
-}
+#include "tpkg.h"
 
 static int patch(uint8_t *p, uint32_t len, const char *spec) {
   char *end;
@@ -59,8 +47,12 @@ int main(int argc, char **argv) {
                     "[--check-weights]\n");
     return 2;
   }
-  uint32_t len;
-  uint8_t *good = slurp(argv[1], &len), *bad = good ? malloc(len) : NULL;
+  size_t n = 0;
+  uint8_t *good = NULL;
+  diag rd = {{0}};
+  tpkg_read_file(argv[1], &good, &n, &rd);
+  uint32_t len = (uint32_t)n;
+  uint8_t *bad = good ? malloc(len + 1) : NULL;
   tpkg_view v;
   if (!bad || tpkg_check(good, len, 0, TPKG_CHECK_ANY_TARGET, &v, NULL) != TPKG_OK) {
     fprintf(stderr, "fw-reject: %s: not a valid package\n", argv[1]);
