@@ -106,18 +106,20 @@ static uint8_t *read_file(const char *path, size_t want, diag *d) {
   return b;
 }
 
-/* Runs argv with stdout sent to our stderr (the firmware's UART) and stderr
- * to err_path. Returns the exit status, or -1 with d filled. */
-static int spawn(char *const *argv, const char *err_path, diag *d) {
+/* Runs argv with stdin from /dev/null, stdout to out_path (NULL: our
+ * stderr, where the firmware's UART belongs) and stderr to err_path (NULL:
+ * ours). Returns the exit status, or -1 with d filled. */
+static int spawn(char *const *argv, const char *out_path, const char *err_path, diag *d) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, 2, 1);
-  posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (out_path) posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  else posix_spawn_file_actions_adddup2(&fa, 2, 1);
+  if (err_path) posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   pid_t pid;
   int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return diag_set(d, "cannot start %s: %s", argv[0], strerror(rc));
+  if (rc != 0) return diag_set(d, "cannot start %s: %s (build it: make %s)", argv[0], strerror(rc), argv[0]);
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) return diag_set(d, "waiting for %s: %s", argv[0], strerror(errno));
@@ -146,14 +148,7 @@ static uint64_t relay_sim_stderr(const char *path) {
 static int check_sim_target(const char *sim, const char *tmp, const tpkg_view *v, diag *d) {
   char out[4096 + 32], *argv[] = {(char *)sim, "--version", NULL};
   snprintf(out, sizeof out, "%s/version.txt", tmp);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  int rc = posix_spawn(&pid, sim, &fa, NULL, argv, environ), st = 0;
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return diag_set(d, "cannot start the simulator %s: %s (build it: make %s)", sim, strerror(rc), sim);
-  waitpid(pid, &st, 0);
+  if (spawn(argv, out, NULL, d) < 0) return -1;
   FILE *f = fopen(out, "r");
   char name[64] = "";
   unsigned hash = 0;
@@ -376,7 +371,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   snprintf(a_tcyc, sizeof a_tcyc, "%llu:%llu", (unsigned long long)o->trace_from, (unsigned long long)o->trace_to);
   if (o->trace && o->trace_to) argv[n++] = "--trace-cycles", argv[n++] = a_tcyc;
   argv[n] = NULL;
-  int st = spawn(argv, err_path, d);
+  int st = spawn(argv, NULL, err_path, d);
   b->sim_cycles = relay_sim_stderr(err_path);
   if (st < 0) goto done;
   if (st == SIM_EXIT_CYCLES) {
