@@ -289,6 +289,21 @@ int ir_attr_set_string(ir_graph *g, ir_node *n, const char *name, const char *v,
   return a->s ? 0 : diag_oom(d);
 }
 
+int ir_attrs_copy(ir_graph *g, ir_node *to, const ir_node *from, diag *d) {
+  for (const ir_attr *a = from->attrs; a; a = a->next) {
+    int rc = 0;
+    switch (a->kind) {
+    case IR_ATTR_INT: rc = ir_attr_set_int(g, to, a->name, a->i, d); break;
+    case IR_ATTR_FLOAT: rc = ir_attr_set_float(g, to, a->name, a->f, d); break;
+    case IR_ATTR_INTS: rc = ir_attr_set_ints(g, to, a->name, a->ints, a->n, d); break;
+    case IR_ATTR_FLOATS: rc = ir_attr_set_floats(g, to, a->name, a->floats, a->n, d); break;
+    case IR_ATTR_STRING: rc = ir_attr_set_string(g, to, a->name, a->s, d); break;
+    }
+    if (rc) return -1;
+  }
+  return 0;
+}
+
 const ir_attr *ir_attr_get(const ir_node *n, const char *name) {
   for (const ir_attr *a = n->attrs; a; a = a->next)
     if (strcmp(a->name, name) == 0) return a;

@@ -178,6 +178,8 @@ int ir_attr_set_float(ir_graph *g, ir_node *n, const char *name, float v, diag *
 int ir_attr_set_ints(ir_graph *g, ir_node *n, const char *name, const int64_t *v, int cnt, diag *d);
 int ir_attr_set_floats(ir_graph *g, ir_node *n, const char *name, const float *v, int cnt, diag *d);
 int ir_attr_set_string(ir_graph *g, ir_node *n, const char *name, const char *v, diag *d);
+/* Sets every attribute of from on to (a rewrite keeping the original's). */
+int ir_attrs_copy(ir_graph *g, ir_node *to, const ir_node *from, diag *d);
 const ir_attr *ir_attr_get(const ir_node *n, const char *name);
 void ir_attr_remove(ir_node *n, const char *name);
 /* Typed lookups with a default when absent. */

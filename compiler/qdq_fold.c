@@ -54,21 +54,6 @@ static int dq_tensor(ir_graph *g, ir_value *v, dq_in *r, diag *d) {
   return r->p.n == 1 && (r->q->dtype == IR_I8 || r->q->dtype == IR_U8) ? 0 : 1;
 }
 
-static int copy_attrs(ir_graph *g, ir_node *to, const ir_node *from, diag *d) {
-  for (const ir_attr *a = from->attrs; a; a = a->next) {
-    int rc = 0;
-    switch (a->kind) {
-    case IR_ATTR_INT: rc = ir_attr_set_int(g, to, a->name, a->i, d); break;
-    case IR_ATTR_FLOAT: rc = ir_attr_set_float(g, to, a->name, a->f, d); break;
-    case IR_ATTR_INTS: rc = ir_attr_set_ints(g, to, a->name, a->ints, a->n, d); break;
-    case IR_ATTR_FLOATS: rc = ir_attr_set_floats(g, to, a->name, a->floats, a->n, d); break;
-    case IR_ATTR_STRING: rc = ir_attr_set_string(g, to, a->name, a->s, d); break;
-    }
-    if (rc) return -1;
-  }
-  return 0;
-}
-
 /* What the fold knows about the pattern's tail. */
 typedef struct tail {
   ir_node *q;       /* the QuantizeLinear */
@@ -139,7 +124,7 @@ static int fold_conv(ir_graph *g, ir_node *p, tail *t, diag *d) {
   in[2] = bias;
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QCONV, t->src, in, bias ? 3 : 2,
                                t->q->out->name, IR_I8, t->q->out, d);
-  if (!nn || copy_attrs(g, nn, p, d) || set_clamp(g, nn, t, d)) return -1;
+  if (!nn || ir_attrs_copy(g, nn, p, d) || set_clamp(g, nn, t, d)) return -1;
   return finish(g, nn, t, d);
 }
 
@@ -220,7 +205,7 @@ static int fold_avgpool(ir_graph *g, ir_node *p, tail *t, diag *d) {
         ir_attr_set_ints(g, nn, "pads", zero, 2 * s, d) || ir_attr_set_int(g, nn, "count_include_pad", 0, d) ||
         ir_attr_set_int(g, nn, "ceil_mode", 0, d))
       return -1;
-  } else if (copy_attrs(g, nn, p, d)) {
+  } else if (ir_attrs_copy(g, nn, p, d)) {
     return -1;
   }
   return finish(g, nn, t, d);
@@ -261,7 +246,7 @@ static int fold_passthrough(ir_graph *g, ir_node *p, tail *t, diag *d) {
   }
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), p->op, t->src, in, p->n_in, t->q->out->name, IR_I8,
                                t->q->out, d);
-  if (!nn || copy_attrs(g, nn, p, d)) return -1;
+  if (!nn || ir_attrs_copy(g, nn, p, d)) return -1;
   if (concat) return finish(g, nn, t, d);
   /* 3. the op keeps its input's parameters; 4. requantise when Q's differ */
   if (quant_set(g, nn->out, 1, 0, 0, in[0]->quant.scale, in[0]->quant.zero_point, d) ||

@@ -20,22 +20,6 @@
 #include "passes.h"
 #include "quant.h"
 
-/* Copies the attributes of from to to. */
-static int copy_attrs(ir_graph *g, ir_node *to, const ir_node *from, diag *d) {
-  for (const ir_attr *a = from->attrs; a; a = a->next) {
-    int rc = 0;
-    switch (a->kind) {
-    case IR_ATTR_INT: rc = ir_attr_set_int(g, to, a->name, a->i, d); break;
-    case IR_ATTR_FLOAT: rc = ir_attr_set_float(g, to, a->name, a->f, d); break;
-    case IR_ATTR_INTS: rc = ir_attr_set_ints(g, to, a->name, a->ints, a->n, d); break;
-    case IR_ATTR_FLOATS: rc = ir_attr_set_floats(g, to, a->name, a->floats, a->n, d); break;
-    case IR_ATTR_STRING: rc = ir_attr_set_string(g, to, a->name, a->s, d); break;
-    }
-    if (rc) return -1;
-  }
-  return 0;
-}
-
 /* Params of an (x, scale, zp) triple given as separate inputs, or of a zero
  * point alone (scale 1, ConvInteger).  k_s < 0: no scale input. */
 static int params_at(ir_graph *g, const ir_node *n, int k_s, int k_z, int ch_axis, quant_params *p,
@@ -108,7 +92,7 @@ static int map_one(ir_graph *g, ir_node *n, diag *d) {
   ir_dtype ot = raw ? IR_I32 : IR_I8;
   ir_node *q = quant_new_node(g, quant_node_pos(g, n), conv ? IR_OP_QCONV : IR_OP_QMATMUL, n->src, in, n_in,
                               n->out->name, ot, n->out, d);
-  if (!q || copy_attrs(g, q, n, d)) return -1;
+  if (!q || ir_attrs_copy(g, q, n, d)) return -1;
   if (raw && ir_attr_set_int(g, q, "raw", 1, d)) return -1;
   if (!raw) {
     int32_t zp8 = py.zp[0] - (n->out->dtype == IR_U8 ? 128 : 0);
