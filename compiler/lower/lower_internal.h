@@ -27,6 +27,34 @@ typedef struct lower_conv_geom {
   int64_t spad_limit;     /* working rows end here (resident tensors above); 0: the whole scratchpad */
 } lower_conv_geom;
 
+/* Shared by the driver (lower.c) and the residency decisions. */
+/* A reshape-like node whose output is its input's bytes (no kernel). */
+int lower_is_alias(const lower_program *p, const ir_node *n);
+/* Whether n went into a conv's kernel (fused pool, add or requantisation). */
+int lower_is_fused(const ir_graph *g, const lower_program *p, const ir_node *n);
+/* Whether a Concat's inputs were placed inside its output. */
+int lower_is_concat_done(const lower_program *p, const ir_node *n);
+/* The conv geometry of QConv/QMatMul n reading x and writing y (the pooled
+ * tensor when `pool` is fused); with wt, the weights attached.  0, or -1. */
+int lower_conv_geom_of(const ir_node *n, const ir_node *pool, const lower_tensor *x, const lower_tensor *y,
+                       lower_conv_geom *g, int8_t **wt, diag *d);
+
+/* SRAM residency (lower_resident.c).  Each returns a scratchpad row, or -1
+ * for DRAM. */
+/* Conv/matmul kernel k's output y (input x, geometry pg) kept for the one or
+ * two kernels that read it next. */
+int64_t lower_resident_row(const lower_program *p, const lower_kernel *k, const lower_tensor *x,
+                           const lower_tensor *y, const lower_conv_geom *pg);
+/* Pool kernel k's output y kept for the conv/matmul that reads it next. */
+int64_t lower_pool_out_row(const lower_program *p, const lower_kernel *k, const lower_tensor *x,
+                           const lower_tensor *y);
+/* Where kernel k stores t when t is part of a Concat kept in the
+ * scratchpad (decided at the Concat's first producer). */
+int64_t lower_concat_dest_row(lower_program *p, const lower_kernel *k, lower_tensor *t);
+/* Where a conv fused with a vector op keeps its own output (rows of it):
+ * below its resident input x and its output's Concat region zr. */
+int64_t lower_conv_vec_row(const lower_program *p, const lower_tensor *x, int64_t zr, int64_t rows);
+
 /* Appends n bytes to the program's constant blob (16-byte aligned start);
  * returns the DRAM offset, or -1 when out of memory. */
 int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n);
