@@ -3,9 +3,12 @@
 # and prints one total "N passed, N failed" line. Programs named in TIMED read
 # timing-dependent state; all others must give the same commit trace under
 # every memory timing (--same-trace).
-#   run.sh TB_FASTMUL1 TB_FASTMUL0 PROGDIR "TIMED NAMES"
+#   run.sh TB_FASTMUL1 TB_FASTMUL0 PROGDIR "TIMED NAMES" [TB_LITE]
+# With TB_LITE (the bench built on tessel_core_lite), the lite core runs the
+# same programs and timings, and its commit trace of every untimed program
+# must equal the full core's (one instruction at a time, the same retirements).
 set -u
-tb1=$1 tb0=$2 dir=$3 timed=" $4 "
+tb1=$1 tb0=$2 dir=$3 timed=" $4 " tbl=${5:-}
 same=() other=()
 for bin in "$dir"/*.bin; do
   name=$(basename "$bin" .bin)
@@ -32,6 +35,28 @@ for tb in "$tb1" "$tb0"; do
     run "$tb" --label "$label/seed$seed" --config random --seed "$seed" "${same[@]}" "${other[@]}"
   done
 done
+if [[ -n "$tbl" ]]; then
+  # the lite core takes about 4x the cycles: compiled C on slow memory needs more
+  [[ ${#same[@]} -gt 0 ]] && run "$tbl" --label lite --max-cycles 20000000 --same-trace "${same[@]}"
+  [[ ${#other[@]} -gt 0 ]] && run "$tbl" --label lite "${other[@]}"
+  for seed in 2 3 4 5; do
+    run "$tbl" --label "lite/seed$seed" --config random --seed "$seed" --max-cycles 20000000 "${same[@]}" "${other[@]}"
+  done
+  tmp=$(mktemp -d)
+  for bin in "${same[@]}"; do
+    name=$(basename "$bin" .bin)
+    "$tb1" --config ideal --trace-commits "$tmp/full.trace" "$bin" >/dev/null 2>&1
+    "$tbl" --config ideal --trace-commits "$tmp/lite.trace" "$bin" >/dev/null 2>&1
+    if [[ -s "$tmp/full.trace" ]] && cmp -s "$tmp/full.trace" "$tmp/lite.trace"; then
+      echo "PASS lite $name: commit trace equals the full core's ($(wc -l <"$tmp/full.trace") commits)"
+      pass=$((pass + 1))
+    else
+      echo "FAIL lite $name: commit trace differs from the full core's"
+      diff "$tmp/full.trace" "$tmp/lite.trace" | head -n 4; fail=$((fail + 1))
+    fi
+  done
+  rm -rf "$tmp"
+fi
 # a custom timing from the command line: very slow, rarely ready
 run "$tb1" --label FastMul=1/custom --timing 20,30,60 "$dir"/alu.bin "$dir"/ldst.bin "$dir"/irq.bin
 # bad arguments must give a clear error and a non-zero exit

@@ -87,9 +87,11 @@ TB_START
   sub t2, t1, t0
   sltiu t3, t2, 3
   CHECK(25, t3, 0)
+  // (a bound that also holds for the lite core, which fetches the csrr only
+  // after the csrw retired: up to ~40 cycles on the bench's slow memory)
   csrw mcycle, zero
   csrr t0, mcycle
-  sltiu t3, t0, 8
+  sltiu t3, t0, 64
   CHECK(26, t3, 1)
   csrw mcycleh, zero
   li t1, 0xfffffff0
