@@ -83,7 +83,8 @@ module npu_dispatch #(
   logic        ent_we;
   logic        ls_d, ls_q;                          // an LSTRIDE waits for its LOOP
   logic [15:0] ls_idx_d, ls_idx_q;
-  s64_t        ls_g_d, ls_g_q, ls_h_d, ls_h_q;
+  logic signed [31:0] ls_g_d, ls_g_q;               // LSTRIDE's strides of slots G, H
+  logic signed [15:0] ls_h_d, ls_h_q;
   logic [127:0] cfg_q [5];                          // CFG_LOAD, CFG_EXEC, CFG_VEC, CFG_STORE, CFG_EPI
   logic [4:0]   cfg_we;                             // written with cfg_d (START clears all five)
   logic [127:0] cfg_d;
@@ -100,6 +101,7 @@ module npu_dispatch #(
   logic [15:0] lend_q [LoopSlots];
   logic [15:0] lcount_q [LoopSlots];
   logic [15:0] liter_q [LoopSlots];
+  // Read as 64-bit values; stored (g_slot below) at the widths they can reach.
   s64_t        lstride_q [LoopSlots][8];
   s64_t        lsaved_q [LoopSlots][8];
   logic        lpush;                               // a LOOP opens level depth_q
@@ -334,8 +336,8 @@ module npu_dispatch #(
                   lpush_stride[3] = 64'($signed(w_q[111:96]));
                   lpush_stride[4] = 64'($signed(w_q[119:112]));
                   lpush_stride[5] = 64'($signed(w_q[127:120]));
-                  lpush_stride[6] = ls_q ? ls_g_q : 64'sd0;
-                  lpush_stride[7] = ls_q ? ls_h_q : 64'sd0;
+                  lpush_stride[6] = ls_q ? 64'(ls_g_q) : 64'sd0;
+                  lpush_stride[7] = ls_q ? 64'(ls_h_q) : 64'sd0;
                   for (int k = 0; k < 8; k++) lpush_saved[k] = off_q[k];
                   depth_d = depth_q + Lw'(1);
                   ls_d    = 1'b0;
@@ -349,8 +351,8 @@ module npu_dispatch #(
                 end else begin
                   ls_d     = 1'b1;
                   ls_idx_d = pc_q;
-                  ls_g_d   = 64'($signed(w_q[63:32]));
-                  ls_h_d   = 64'($signed(w_q[79:64]));
+                  ls_g_d   = $signed(w_q[63:32]);
+                  ls_h_d   = $signed(w_q[79:64]);
                   pc_d     = pc_q + 16'd1;
                 end
               end
@@ -537,7 +539,6 @@ module npu_dispatch #(
       rnb_q    <= rnb_d;
       rreq_q   <= rreq_d;
       rw_q     <= rw_d;
-      for (int k = 0; k < 8; k++) off_q[k] <= off_d[k];
     end
     if (w_we) w_q <= w_d;
     if (ent_we) ent_q <= ent_d;
@@ -546,13 +547,43 @@ module npu_dispatch #(
       lstart_q[Li'(depth_q)] <= lpush_start;
       lend_q[Li'(depth_q)]   <= lpush_end;
       lcount_q[Li'(depth_q)] <= lpush_count;
-      for (int k = 0; k < 8; k++) begin
-        lstride_q[Li'(depth_q)][k] <= lpush_stride[k];
-        lsaved_q[Li'(depth_q)][k]  <= lpush_saved[k];
-      end
     end
     if (liter_we) liter_q[liter_lvl] <= liter_d;
     if (snap_we) snap_q <= counters_i;
+  end
+
+  // ---- loop offsets and strides at the widths they can reach --------------------------
+  // A slot's offset is the sum over open levels of iteration * stride, with
+  // iteration <= 65534 and |stride| <= 2^(SW-1) for an SW-bit stride field:
+  // |offset| < LoopDepth * 2^(SW+15), so SW + 16 + clog2(LoopDepth) signed bits
+  // hold it exactly and nothing below can wrap (the checks see the same
+  // values as with 64 bits). Strides are kept at their field's width.
+  localparam int unsigned Ld = (LoopDepth > 1) ? $clog2(LoopDepth) : 0;
+  function automatic int unsigned stride_w(int unsigned k);
+    unique case (k)
+      0, 6:    stride_w = 32;                     // A, G: DRAM bytes
+      4, 5:    stride_w = 8;                      // E, F: tap coordinates
+      default: stride_w = 16;                     // B, C, D, H: rows
+    endcase
+  endfunction
+  for (genvar k = 0; k < 8; k++) begin : g_slot
+    localparam int unsigned SW = stride_w(k);
+    localparam int unsigned OW = SW + 16 + Ld;
+    logic signed [OW-1:0] off_n_q;
+    logic signed [SW-1:0] stride_n_q [LoopSlots];
+    logic signed [OW-1:0] saved_n_q [LoopSlots];
+    always_ff @(posedge clk_i) begin
+      if (act) off_n_q <= OW'(off_d[k]);
+      if (lpush) begin
+        stride_n_q[Li'(depth_q)] <= SW'(lpush_stride[k]);
+        saved_n_q[Li'(depth_q)]  <= OW'(lpush_saved[k]);
+      end
+    end
+    assign off_q[k] = 64'(off_n_q);
+    for (genvar l = 0; l < LoopSlots; l++) begin : g_lvl
+      assign lstride_q[l][k] = 64'(stride_n_q[l]);
+      assign lsaved_q[l][k]  = 64'(saved_n_q[l]);
+    end
   end
 endmodule
 

@@ -227,6 +227,14 @@ static void put64(uint8_t *p, uint64_t v) {
   for (int i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* The hardware's counters are counter_bits wide and wrap (docs/isa.md
+ * section 3): what a run exposes is the count modulo 2^counter_bits. */
+static void wrap_counters(const tsl_target_t *t, uint64_t *c) {
+  if (t->counter_bits >= 64) return;
+  uint64_t mask = ((uint64_t)1 << t->counter_bits) - 1;
+  for (int i = 0; i < TSL_NCOUNTERS; i++) c[i] &= mask;
+}
+
 /* MARK at the barrier: snapshot the counters, optionally write the record. */
 static int do_mark(run_t *s, const tsl_mark_t *mk) {
   npu_model_t *m = s->m;
@@ -250,6 +258,7 @@ static int do_mark(run_t *s, const tsl_mark_t *mk) {
   sn->kernel = (uint64_t)mk->kernel;
   sn->seq = m->nsnaps;
   memcpy(sn->counters, m->cnt, sizeof sn->counters);
+  wrap_counters(m->t, sn->counters);
   if (mk->record) {
     uint8_t *p = m->dram + mk->dram;
     put64(p, sn->kernel);
@@ -430,6 +439,7 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
   for (int k = 0; k < NUNITS; k++)
     if (s->u[k].clock > end) end = s->u[k].clock;
   m->cnt[TSL_CNT_CYCLES] = end;
+  wrap_counters(m->t, m->cnt);
   free(slots);
   free(s);
   return r->code;

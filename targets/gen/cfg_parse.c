@@ -82,7 +82,8 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
     return -1;
   }
   for (int i = 0; i < isa->nparams; i++)
-    if (!seen[i]) {
+    if (!seen[i] && isa->params[i].has_def) t->values[i] = isa->params[i].def;
+    else if (!seen[i]) {
       snprintf(err, (size_t)errlen, "%s: missing '%s'", path, isa->params[i].name);
       return -1;
     }
@@ -109,6 +110,9 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
   char buf[96];
   uint32_t hsh = fnv1a(2166136261u, "tessel-target\n");
   for (int i = 0; i < isa->nparams; i++) {
+    /* A key added with a default leaves the hash of every target that keeps
+     * the default as it was: packages built for it stay valid. */
+    if (isa->params[i].has_def && t->values[i] == isa->params[i].def) continue;
     snprintf(buf, sizeof buf, "%s=%lld\n", isa->params[i].name, t->values[i]);
     hsh = fnv1a(hsh, buf);
   }

@@ -14,6 +14,8 @@ typedef struct {
   char name[MAX_NAME];
   char doc[MAX_DOC];
   long long a, b; /* param: min, max; value/queue/error/counter: number */
+  int has_def;    /* param: may be left out of a .cfg (then def) */
+  long long def;  /* param: its default; hashed only when a target differs */
   char extra[MAX_NAME]; /* counter: unit */
 } Item;
 

@@ -165,12 +165,19 @@ static int parse_line(Ctx *c, Isa *isa, char *line) {
   if (it) {
     int cap = (it == isa->queues || it == isa->slots) ? 8 : MAX_ITEMS;
     int want = strcmp(k, "param") == 0 || strcmp(k, "counter") == 0 ? 4 : 3;
-    if (nw != want) return fail(c, "'%s' takes %d words and a doc string", k, want - 1);
+    /* a param may add a fifth word, its default (see cfg_parse: hash) */
+    int opt = strcmp(k, "param") == 0 && nw == 5;
+    if (nw != want && !opt) return fail(c, "'%s' takes %d words and a doc string", k, want - 1);
     if (*count >= cap) return fail(c, "too many '%s' lines", k);
     Item *x = &it[*count];
     memset(x, 0, sizeof *x);
     if (copy_name(c, x->name, w[1]) || parse_int(c, w[2], &x->a)) return -1;
     if (strcmp(k, "param") == 0 && parse_int(c, w[3], &x->b)) return -1;
+    if (opt) {
+      if (parse_int(c, w[4], &x->def)) return -1;
+      if (x->def < x->a || x->def > x->b) return fail(c, "param '%s' default outside its range", x->name);
+      x->has_def = 1;
+    }
     if (strcmp(k, "counter") == 0 && copy_name(c, x->extra, w[3])) return -1;
     if (find_item(it, *count, x->name) >= 0) return fail(c, "duplicate %s '%s'", k, x->name);
     for (int i = 0; i < *count; i++)
