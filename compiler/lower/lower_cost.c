@@ -82,20 +82,6 @@ static void place(const tsl_target_t *t, const uint32_t w[4], int q, uint64_t cy
   }
 }
 
-/* Source positions along one axis that n windows of k, stride st, padding
- * pad touch inside [0, src). */
-static uint64_t touched(int64_t n, int64_t k, int64_t st, int64_t pad, int64_t src) {
-  int64_t cnt = 0, last = -1;
-  for (int64_t o = 0; o < n; o++) {
-    int64_t lo = o * st - pad, hi = lo + k - 1;
-    if (lo <= last) lo = last + 1;
-    if (lo < 0) lo = 0;
-    if (hi > src - 1) hi = src - 1;
-    if (hi >= lo) cnt += hi - lo + 1, last = hi;
-  }
-  return (uint64_t)cnt;
-}
-
 static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint64_t times) {
   const uint64_t dim = (uint64_t)t->dim;
   unsigned op = w[0] & 0xFF;
@@ -168,15 +154,9 @@ static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint
   case TSL_OP_STORE: {
     tsl_store_t x = {0};
     tsl_store_decode(w, &x);
-    uint64_t e = x.raw ? 4 : 1, run_rows = 1, px = (uint64_t)(x.oh * x.ow);
-    /* Source rows read once each: with pooling, the lines times the columns
-     * the windows touch (a stride over the window skips some). */
-    uint64_t src = c->pool_k ? touched(x.oh, c->pool_k, c->pool_s, c->pool_pt, c->src_h) *
-                                   touched(x.ow, c->pool_k, c->pool_s, c->pool_pl, c->src_w)
-                             : px;
-    uint64_t runs = x.dst_mem == TSL_DST_DRAM ? cost_runs((uint64_t)x.ow, (uint64_t)x.oh, 1, (uint64_t)x.n0 * e,
-                                                           (uint64_t)c->st_sx, (uint64_t)c->st_sy, 0, &run_rows) : 0;
-    k = cost_store(t, src, px, runs, run_rows * (uint64_t)x.n0 * e);
+    uint64_t e = x.raw ? 4 : 1;
+    k = cost_store(t, (uint64_t)x.oh, (uint64_t)x.ow, (uint64_t)c->pool_k,
+                   x.dst_mem == TSL_DST_DRAM ? (uint64_t)x.n0 * e : 0);
     break;
   }
   default:

@@ -4,26 +4,38 @@
 static uint64_t div_up(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : a; }
 static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-/* Pipeline overheads (cycles): command start/finish handshakes. */
-enum { CMD_OVERHEAD = 2, EPI_PIPE = 4, VEC_PIPE = 4 };
+/* Fixed cycles per command, as the RTL (rtl-model/npu, docs/npu-rtl.md)
+ * spends them; measured per command against tessel-sim's --npu-timeline
+ * (tests/tune/cost_vs_rtl.sh, docs/cost-model.md):
+ *   CMD_OVERHEAD  a LOAD's and a VPOOL's start and finish handshakes
+ *   MM_PIPE       MATMUL's address / MAC / ACC-write stages and done (the
+ *                 array collapses the systolic skew, so it is not 2 DIM)
+ *   DW_PIPE       DWCONV's pipeline and done
+ *   VADD_PIPE     VADD's read-to-write stage and done
+ *   VEC_PIPE      VPOOL's pipeline (with CMD_OVERHEAD)
+ *   ST_FIXED      STORE's accept, PARAM read and done
+ *   ST_PX         STORE's per-pixel finish and output cycles (after its taps)
+ *   ST_PX_DRAM    a DRAM pixel's extra cycle: its write request's handshake */
+enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, VADD_PIPE = 3, VEC_PIPE = 4 };
+enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1 };
 /* VPOOL's rounding division: one radix-2 divider per lane, 64 steps. */
 enum { DIV_CYCLES = 64 };
 /* The SoC's memory port (NPU DMA -> arbiter -> register slices -> DRAM and
- * back) adds about 3 cycles to each request's round trip on top of the DRAM's
- * latency (measured on the RTL: a slot is held L + beats + 3). Not priced yet:
- * golden C-model timelines (tests/profile) would change; docs/cost-model.md. */
-enum { PORT_LAT = 0 };
+ * back) holds a request slot 2.5 cycles longer than the DRAM's latency
+ * (measured: resnet18's weight streams of 64-byte bursts, 4 in flight, take
+ * (L + 8 + 2.5) / 4 cycles per burst).  In half cycles. */
+enum { PORT_LAT_HALF = 5 };
+/* The DMA's data path: a run of several rows needs rows of whole beats. */
+enum { PORT_BYTES = 8 };
 
 uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
                    uint64_t sz, uint64_t *run_rows) {
+  (void)sy, (void)sz;
+  /* The LOAD unit merges consecutive rows of one line (x) that are
+   * contiguous in DRAM and whole beats; lines and planes are never merged
+   * (their runs are separate requests even when contiguous). */
   uint64_t run = 1, total = nx * ny * nz;
-  if (sx == row_bytes || nx == 1) {
-    run = nx;
-    if (sy == nx * row_bytes || ny == 1) {
-      run *= ny;
-      if (sz == nx * ny * row_bytes || nz == 1) run *= nz;
-    }
-  }
+  if ((sx == row_bytes || nx == 1) && row_bytes % PORT_BYTES == 0) run = nx;
   *run_rows = run;
   return run ? total / run : 0;
 }
@@ -31,17 +43,23 @@ uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, ui
 uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t rows, uint64_t bytes_per_row) {
   if (rows == 0 || bytes_per_row == 0) return 0;
   uint64_t bpc = (uint64_t)t->dram_bytes_per_cycle, burst = (uint64_t)t->dram_burst_bytes;
-  uint64_t lat = (uint64_t)t->dram_latency + PORT_LAT, inflight = (uint64_t)t->dram_max_inflight;
-  /* each row is split into bursts; a burst occupies the port for its beats */
+  uint64_t f = (uint64_t)t->dram_max_inflight ? (uint64_t)t->dram_max_inflight : 1;
+  /* each run is split into bursts; a burst occupies the port for its beats */
   uint64_t reqs_per_row = div_up(bytes_per_row, burst);
-  uint64_t beats_per_row = 0, full = bytes_per_row / burst, rest = bytes_per_row % burst;
-  beats_per_row = full * div_up(burst, bpc) + (rest ? div_up(rest, bpc) : 0);
-  uint64_t reqs = rows * reqs_per_row, beats = rows * beats_per_row;
-  /* bandwidth bound vs. requests-in-flight bound (each request holds a slot
-   * for latency + its beats), plus the first request's latency */
-  uint64_t by_bw = beats;
-  uint64_t by_inflight = div_up(reqs * lat + beats, inflight);
-  return lat + max_u(by_bw, by_inflight);
+  uint64_t full = bytes_per_row / burst, rest = bytes_per_row % burst;
+  uint64_t beats_per_row = full * div_up(burst, bpc) + (rest ? div_up(rest, bpc) : 0);
+  uint64_t n = rows * reqs_per_row, beats = rows * beats_per_row;
+  /* In units of 1 / (2 n) cycle, so the port's half cycle and the mean
+   * beats per request b = beats / n stay exact.  Request i waits for the
+   * slot of request i - F (free L' + b after that one was issued), and the
+   * port streams one beat per cycle: with q = (n - 1) / F full rounds and r
+   * requests in the last, the last data arrive at q (L' + b) + L' + r b;
+   * never before L' + all the beats (bandwidth bound). */
+  uint64_t lat2n = (2 * (uint64_t)t->dram_latency + PORT_LAT_HALF) * n, b2n = 2 * beats;
+  uint64_t q = (n - 1) / f, r = (n - 1) % f + 1;
+  uint64_t by_slots = q * (lat2n + b2n) + lat2n + r * b2n;
+  uint64_t by_bw = lat2n + b2n * n;
+  return div_up(max_u(by_slots, by_bw), 2 * n);
 }
 
 cost_t cost_load(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes, uint64_t rows) {
@@ -56,14 +74,20 @@ cost_t cost_load(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes, uint6
 
 cost_t cost_matmul(const tsl_target_t *t, uint64_t rows, uint64_t passes) {
   cost_t c = {0, 0, 0};
-  uint64_t dim = (uint64_t)t->dim;
-  uint64_t pre = div_up(dim, (uint64_t)t->preload_rows_per_cycle);
-  /* weights double-buffered: tile i+1 preloads while tile i streams, so a
-   * pass costs max(rows, preload); the first preload and the array's skew
-   * (DIM in, DIM out) are not hidden */
+  if (passes == 0) {
+    c.cycles = MM_PIPE;
+    return c;
+  }
+  uint64_t pre = div_up((uint64_t)t->dim, (uint64_t)t->preload_rows_per_cycle);
+  /* Weights double-buffered: pass i+1's tile preloads (pre cycles) while
+   * pass i streams its rows, so a pass takes max(rows, pre); the first
+   * preload and the last pass's rows are not hidden.  A pass of exactly pre
+   * rows loses half a cycle more on average: the next bank is usable the
+   * cycle after its last rows land (docs/npu-rtl.md, Known limits). */
   uint64_t per_pass = max_u(rows, pre);
-  c.cycles = pre + passes * per_pass + 2 * dim + CMD_OVERHEAD;
-  c.stall_preload = pre + passes * (per_pass - rows);
+  uint64_t exact = rows == pre ? (passes - 1) / 2 : 0;
+  c.cycles = pre + (passes - 1) * per_pass + exact + rows + MM_PIPE;
+  c.stall_preload = pre + (passes - 1) * (per_pass - rows) + exact;
   return c;
 }
 
@@ -75,13 +99,13 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps) {
    * dw_macs_per_cycle says (priced at 8x too fast at npu8 before, which made
    * mobilenet_v2's estimate -50% off). */
   uint64_t rate = (uint64_t)t->dw_macs_per_cycle < dim ? (uint64_t)t->dw_macs_per_cycle : dim;
-  c.cycles = div_up(macs, rate) + dim + CMD_OVERHEAD;
+  c.cycles = div_up(macs, rate) + DW_PIPE;
   return c;
 }
 
 cost_t cost_vadd(const tsl_target_t *t, uint64_t rows) {
   cost_t c = {0, 0, 0};
-  c.cycles = div_up(rows, (uint64_t)t->vec_rows_per_cycle) + VEC_PIPE + CMD_OVERHEAD;
+  c.cycles = div_up(rows, (uint64_t)t->vec_rows_per_cycle) + VADD_PIPE;
   return c;
 }
 
@@ -91,14 +115,25 @@ cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows) {
   return c;
 }
 
-cost_t cost_store(const tsl_target_t *t, uint64_t src_rows, uint64_t out_pixels, uint64_t runs,
-                  uint64_t run_bytes) {
+cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool_k, uint64_t px_bytes) {
   cost_t c = {0, 0, 0};
-  uint64_t onchip = max_u(src_rows, out_pixels);
-  uint64_t dram = runs ? cost_dram_cycles(t, runs, run_bytes) : 0;
-  uint64_t body = max_u(onchip, dram);
-  c.cycles = body + EPI_PIPE + CMD_OVERHEAD;
-  c.stall_dram = body - onchip;
+  uint64_t px = oh * ow, taps = pool_k ? pool_k * pool_k : 1;
+  /* The RTL's STORE (npu_store): with pooling a setup pass marks the source
+   * lines and columns the windows touch (one cycle per window line of each
+   * output line and column); then per output pixel one cycle per pooling
+   * tap (every tap of the window, inside or not), finish and output; to
+   * DRAM each pixel is its own write burst (never merged with its
+   * neighbours), one more cycle for the request, and the command ends when
+   * the last write's response is back (the DRAM's latency). */
+  uint64_t setup = pool_k ? pool_k * (oh + ow) : 0;
+  uint64_t per_px = taps + ST_PX;
+  uint64_t drain = 0;
+  if (px_bytes) {
+    per_px += max_u(1, div_up(px_bytes, (uint64_t)t->dram_bytes_per_cycle)) - 1 + ST_PX_DRAM;
+    drain = (uint64_t)t->dram_latency + 1;
+  }
+  c.cycles = setup + px * per_px + ST_FIXED + drain;
+  c.stall_dram = drain;
   return c;
 }
 

@@ -18,14 +18,15 @@ typedef struct {
   uint64_t stall_preload; /* of cycles: array idle waiting for a weight preload */
 } cost_t;
 
-/* Cycles to move `runs` contiguous DRAM byte runs of `run_bytes` each through
- * the memory port (split into bursts; latency; requests in flight), not
- * counting on-chip work. A DMA merges consecutive rows that are contiguous in
- * DRAM into one run (see cost_runs). */
+/* Cycles to read `runs` contiguous DRAM byte runs of `run_bytes` each through
+ * the memory port (split into bursts; latency and the port's round trip;
+ * requests in flight; one beat per cycle), not counting on-chip work. */
 uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes);
 
-/* How many contiguous runs a 3D strided transfer of nz x ny x nx rows of
- * row_bytes each makes, with byte strides sx, sy, sz: *run_rows rows per run. */
+/* How many runs (DMA requests before the burst split) a 3D strided LOAD of
+ * nz x ny x nx rows of row_bytes each makes, with byte strides sx, sy, sz:
+ * *run_rows rows per run.  As the RTL's LOAD: the rows of one line merge when
+ * contiguous (sx == row_bytes) and of whole 8-byte beats; lines never. */
 uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
                    uint64_t sz, uint64_t *run_rows);
 
@@ -44,10 +45,10 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps);
 cost_t cost_vadd(const tsl_target_t *t, uint64_t rows);
 cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows);
 
-/* STORE reading src_rows rows, writing out_pixels pixels; to DRAM as `runs`
- * runs of run_bytes when runs > 0 (else to the scratchpad). */
-cost_t cost_store(const tsl_target_t *t, uint64_t src_rows, uint64_t out_pixels, uint64_t runs,
-                  uint64_t run_bytes);
+/* STORE of oh x ow output pixels, each from pool_k x pool_k taps (pool_k 0:
+ * no pooling, one tap), to DRAM as px_bytes per pixel, or to the scratchpad
+ * when px_bytes is 0. */
+cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool_k, uint64_t px_bytes);
 
 /* A configuration command or ENOP. */
 cost_t cost_config(const tsl_target_t *t);

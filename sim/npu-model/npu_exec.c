@@ -240,15 +240,11 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
   uint64_t px = (uint64_t)(s->oh * s->ow), d = (uint64_t)dim;
   if (s->src_mem == TSL_SRC_ACC) m->cnt[TSL_CNT_ACC_RD_BYTES] += src_rows * 4 * d;
   else m->cnt[TSL_CNT_SPAD_RD_BYTES] += src_rows * d;
-  uint64_t runs = 0, run_rows = 0, bpp = (uint64_t)s->n0 * (s->raw ? 4u : 1u);
-  if (s->dst_mem == TSL_DST_SPAD) {
-    m->cnt[TSL_CNT_SPAD_WR_BYTES] += px * d;
-  } else {
-    m->cnt[TSL_CNT_DRAM_WR_BYTES] += px * bpp;
-    runs = cost_runs((uint64_t)s->ow, (uint64_t)s->oh, 1, bpp, (uint64_t)c->store.stride_x,
-                     (uint64_t)c->store.stride_y, 0, &run_rows);
-  }
-  return cost_store(m->t, src_rows, px, runs, run_rows * bpp);
+  uint64_t bpp = (uint64_t)s->n0 * (s->raw ? 4u : 1u);
+  if (s->dst_mem == TSL_DST_SPAD) m->cnt[TSL_CNT_SPAD_WR_BYTES] += px * d;
+  else m->cnt[TSL_CNT_DRAM_WR_BYTES] += px * bpp;
+  return cost_store(m->t, (uint64_t)s->oh, (uint64_t)s->ow, (uint64_t)e->pool_k,
+                    s->dst_mem == TSL_DST_SPAD ? 0 : bpp);
 }
 
 cost_t npu_exec(npu_model_t *m, const npu_qcmd_t *q) {

@@ -13,23 +13,31 @@ static void test_dram(void **state) {
   (void)state;
   const tsl_target_t *t = tsl_target_find("npu8"); /* bw 8, L 30, F 4, B 64 */
   assert_true(cost_dram_cycles(t, 0, 100) == 0);
-  /* one 4 KiB run: 64 bursts of 8 beats = 512 beats; in-flight bound (64*30+512)/4 = 608 */
-  assert_true(cost_dram_cycles(t, 1, 4096) == 30 + 608);
-  /* 512 runs of 8 bytes: latency-bound (512*30+512)/4 = 3968 */
-  assert_true(cost_dram_cycles(t, 512, 8) == 30 + 3968);
+  /* L' = L + 2.5 (the port's round trip). One 4 KiB run: 64 bursts of 8
+   * beats, 4 in flight: 15 full rounds of L' + 8, then L' and 4 x 8 beats */
+  assert_true(cost_dram_cycles(t, 1, 4096) == 15 * 40.5 + 32.5 + 4 * 8);
+  /* 512 runs of 8 bytes, one beat each: latency-bound */
+  assert_true(cost_dram_cycles(t, 512, 8) == 127 * 33.5 + 32.5 + 4);
+  /* two runs: no slot waits, L' and the beats (rounded up) */
+  assert_true(cost_dram_cycles(t, 2, 64) == 33 + 16);
   uint64_t rr;
-  assert_true(cost_runs(16, 16, 8, 8, 8, 128, 2048, &rr) == 1 && rr == 2048); /* fully contiguous */
-  assert_true(cost_runs(16, 16, 1, 8, 8, 256, 0, &rr) == 16 && rr == 16);    /* lines apart */
-  assert_true(cost_runs(16, 4, 1, 8, 64, 1024, 0, &rr) == 64 && rr == 1);    /* strided rows */
+  /* the LOAD unit merges the rows of one line only */
+  assert_true(cost_runs(16, 16, 8, 8, 8, 128, 2048, &rr) == 128 && rr == 16); /* contiguous lines */
+  assert_true(cost_runs(16, 16, 1, 8, 8, 256, 0, &rr) == 16 && rr == 16);     /* lines apart */
+  assert_true(cost_runs(16, 4, 1, 8, 64, 1024, 0, &rr) == 64 && rr == 1);     /* strided rows */
+  assert_true(cost_runs(16, 1, 1, 4, 4, 0, 0, &rr) == 16 && rr == 1);         /* rows not whole beats */
 }
 
 static void test_matmul(void **state) {
   (void)state;
   const tsl_target_t *t = tsl_target_find("npu8"); /* preload 2 rows/cycle: P = 4 */
+  /* first preload, 31 passes of 256 rows, the last pass's rows, pipeline 5 */
   cost_t c = cost_matmul(t, 256, 32);
-  assert_true(c.cycles == 4 + 32 * 256 + 16 + 2 && c.stall_preload == 4);
+  assert_true(c.cycles == 4 + 31 * 256 + 256 + 5 && c.stall_preload == 4);
   c = cost_matmul(t, 2, 10); /* short tiles: 2 rows per 4-cycle preload */
-  assert_true(c.cycles == 4 + 10 * 4 + 16 + 2 && c.stall_preload == 4 + 10 * 2);
+  assert_true(c.cycles == 4 + 9 * 4 + 2 + 5 && c.stall_preload == 4 + 9 * 2);
+  c = cost_matmul(t, 4, 10); /* exactly P rows: half a cycle more per pass */
+  assert_true(c.cycles == 4 + 9 * 4 + 4 + 4 + 5 && c.stall_preload == 4 + 4);
   assert_true(cost_matmul(t, 100, 9).cycles < cost_matmul(t, 101, 9).cycles);
   assert_true(cost_gemm_ideal_cycles(t, 256, 256, 256) == 262144);
   const tsl_target_t *t4 = tsl_target_find("npu4");
@@ -40,13 +48,19 @@ static void test_units(void **state) {
   (void)state;
   const tsl_target_t *t = tsl_target_find("npu8");
   cost_t l = cost_load(t, 1, 64, 8);
-  assert_true(l.cycles == 30 + (1 * 30 + 8 + 3) / 4 + 2 && l.stall_dram == l.cycles - 2 - 8);
-  cost_t s = cost_store(t, 256, 256, 0, 0); /* to the scratchpad: on-chip bound */
-  assert_true(s.cycles == 256 + 6 && s.stall_dram == 0);
-  assert_true(cost_store(t, 256, 256, 256, 32).cycles > s.cycles);
+  assert_true(l.cycles == 41 + 2 && l.stall_dram == l.cycles - 2 - 8); /* L' + 8 beats, rounded up */
+  /* STORE: per pixel its taps, finish and output; to DRAM one more cycle
+   * per pixel (its own burst) and the last response's latency */
+  cost_t s = cost_store(t, 16, 16, 0, 0);
+  assert_true(s.cycles == 256 * 4 + 3 && s.stall_dram == 0);
+  cost_t sd = cost_store(t, 16, 16, 0, 8);
+  assert_true(sd.cycles == 256 * 5 + 3 + 31 && sd.stall_dram == 31);
+  assert_true(cost_store(t, 16, 16, 0, 32).cycles == 256 * 8 + 3 + 31); /* raw int32: 4 beats */
+  /* 3x3 pooling: setup 3 x (16 + 16), 9 taps per pixel */
+  assert_true(cost_store(t, 16, 16, 3, 8).cycles == 3 * 32 + 256 * 13 + 3 + 31);
   /* one tap row (DIM MACs) per cycle at most, as the RTL's depthwise path */
-  assert_true(cost_dwconv(t, 64, 9).cycles == 64 * 9 + 8 + 2);
-  assert_true(cost_vadd(t, 100).cycles == 106 && cost_config(t).cycles == 1);
+  assert_true(cost_dwconv(t, 64, 9).cycles == 64 * 9 + 4);
+  assert_true(cost_vadd(t, 100).cycles == 103 && cost_config(t).cycles == 1);
   assert_true(cost_vpool(t, 1, 49).cycles == 49 + 64 + 6);
 }
 
