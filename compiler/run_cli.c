@@ -17,6 +17,7 @@
 #include "npu_profile.h"
 #include "npy.h"
 #include "run_engine.h"
+#include "serial_port.h"
 #include "tensor_dump.h"
 #include "tpkg.h"
 #include "tessel_targets.h"
@@ -34,7 +35,12 @@ static const char *const usage_run =
     "  --input [NAME=]X.npy   a graph input, by name or in the package's order\n"
     "  --output [NAME=]Y.npy  where to write a graph output (by name or in order); without any,\n"
     "                         the outputs are printed\n"
-    "  --engine rtl|model     rtl: firmware on build/<target>/tessel-sim (default); model: the C model\n"
+    "  --engine rtl|model|board  rtl: firmware on build/<target>/tessel-sim (default); model: the C\n"
+    "                         model; board: the link firmware on a board (or tessel-sim --uart-pty)\n"
+    "                         over a serial port (docs/host-link.md)\n"
+    "  --port DEV             board: the serial device (required)\n"
+    "  --baud N               board: its rate (default 115200; a pty ignores it)\n"
+    "  --timeout S            board: seconds to wait for any reply (default 10)\n"
     "  --profile P.json       per-kernel counters and fallback cycles (docs/profile-format.md)\n"
     "  --timeline             with --profile, every command's start and end per unit too (rtl: as the\n"
     "                         simulator saw them, with ops from a C model run of the same package)\n"
@@ -69,7 +75,7 @@ static int usage(const char *fmt, const char *arg) {
 }
 
 static int parse_args(int argc, char **argv, run_args *a) {
-  *a = (run_args){.engine = "rtl"};
+  *a = (run_args){.engine = "rtl", .o = {.baud = 115200, .timeout_s = 10}};
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     int has_val = i + 1 < argc;
@@ -92,8 +98,24 @@ static int parse_args(int argc, char **argv, run_args *a) {
       a->out_spec[a->n_out_spec++] = argv[++i];
     } else if (!strcmp(s, "--engine")) {
       a->engine = argv[++i];
-      if (strcmp(a->engine, "rtl") && strcmp(a->engine, "model"))
-        return usage("--engine '%s': expected rtl or model", a->engine);
+      if (strcmp(a->engine, "rtl") && strcmp(a->engine, "model") && strcmp(a->engine, "board"))
+        return usage("--engine '%s': expected rtl or model, or board (with --port)", a->engine);
+    } else if (!strcmp(s, "--port")) {
+      a->o.port = argv[++i];
+    } else if (!strcmp(s, "--baud")) {
+      char *end;
+      const char *v = argv[++i];
+      unsigned long n = strtoul(v, &end, 10);
+      if (*v < '0' || *v > '9' || *end || n > UINT32_MAX || !serial_baud_ok((uint32_t)n))
+        return usage("--baud '%s': expected a standard rate (9600, 19200, 38400, 57600, 115200, ... 3000000)", v);
+      a->o.baud = (uint32_t)n;
+    } else if (!strcmp(s, "--timeout")) {
+      char *end;
+      const char *v = argv[++i];
+      double t = strtod(v, &end);
+      if (*v < '0' || *v > '9' || *end || !(t >= 0.1 && t <= 3600))
+        return usage("--timeout '%s': expected seconds in 0.1..3600", v);
+      a->o.timeout_s = t;
     } else if (!strcmp(s, "--profile")) {
       a->profile = argv[++i];
     } else if (!strcmp(s, "--dump-tensors")) {
@@ -131,6 +153,11 @@ static int parse_args(int argc, char **argv, run_args *a) {
   if (a->o.trace && strcmp(a->engine, "rtl")) return usage("%s is for --engine rtl", "--trace");
   if (a->trace_kernel && !a->o.trace) return usage("%s needs --trace W.fst", "--trace-kernel");
   if (a->timeline && !a->profile) return usage("%s needs --profile P.json", "--timeline");
+  int board = !strcmp(a->engine, "board");
+  if (board && !a->o.port) return usage("%s needs --port DEV (the board's serial device)", "--engine board");
+  if (!board && a->o.port) return usage("%s is for --engine board", "--port");
+  if (board && (a->timeline || a->dump_dir))
+    return usage("%s: the board sends outputs and counters only", a->timeline ? "--timeline" : "--dump-tensors");
   return CLI_OK;
 }
 
@@ -539,7 +566,10 @@ static void print_summary(const run_args *a, const run_job *j, const run_batch *
   fprintf(stderr, "tessel run: %lld inference%s of %s on %s (%s): %u kernel records, %u fallback ops; ",
           (long long)j->runs, j->runs == 1 ? "" : "s", base_name(a->pkg_path), a->engine, j->v.target_name,
           j->v.n_kernels, j->v.n_fallbacks);
-  if (!strcmp(a->engine, "rtl"))
+  if (!strcmp(a->engine, "board"))
+    fprintf(stderr, "%llu core cycles per inference; %.2f s over %s (%u RUN frame%s sent again)\n",
+            (unsigned long long)per, b->host_seconds, a->o.port, b->link_retries, b->link_retries == 1 ? "" : "s");
+  else if (!strcmp(a->engine, "rtl"))
     fprintf(stderr, "%llu core cycles per inference; %llu cycles simulated in %.2f s (%.2f M cycles/s)\n",
             (unsigned long long)per, (unsigned long long)b->sim_cycles, b->host_seconds,
             b->host_seconds > 0 ? b->sim_cycles / b->host_seconds / 1e6 : 0.0);
@@ -563,9 +593,11 @@ int run_main(int argc, char **argv) {
   b = (run_batch){.runs = (uint32_t)j.runs, .n_in = (uint32_t)j.n_in, .n_out = (uint32_t)j.n_out, .in = inbuf,
                   .want_window = a.dump_dir != NULL, .want_timeline = a.timeline};
   if (a.trace_kernel && trace_window(a.trace_kernel, j.pkg, j.len, &j.v, &a.o, &b, &d)) goto out;
-  if (!strcmp(a.engine, "model") ? run_engine_model(j.pkg, j.len, &j.v, &b, &d)
-                                 : run_engine_rtl(j.pkg, j.len, &j.v, &a.o, &b, &d))
-    goto out;
+  int erc = !strcmp(a.engine, "model")   ? run_engine_model(j.pkg, j.len, &j.v, &b, &d)
+            : !strcmp(a.engine, "board") ? run_engine_board(j.pkg, j.len, &j.v, &a.o, &b, &d)
+                                         : run_engine_rtl(j.pkg, j.len, &j.v, &a.o, &b, &d);
+  if (erc == RUN_ENGINE_E_USAGE) rc = CLI_USAGE;
+  if (erc) goto out;
   if (a.timeline && !strcmp(a.engine, "rtl")) {
     run_batch mb = {.runs = b.runs, .n_in = b.n_in, .n_out = b.n_out, .in = inbuf, .want_timeline = 1};
     int bad = run_engine_model(j.pkg, j.len, &j.v, &mb, &d) || rtl_timeline(&j.v, &b, &mb, &d);

@@ -4,8 +4,11 @@
  *          executor (firmware/runtime/tfw_exec.c) and fallback ops;
  *   rtl    the runner firmware (build/firmware/<t>/tessel-fw.elf) on the
  *          target's cycle-accurate simulator (build/<t>/tessel-sim), talking
- *          through the DRAM mailbox of firmware/runtime/tfw_mailbox.h.
- * Both take the inputs as the package's I/O records lay them out in the
+ *          through the DRAM mailbox of firmware/runtime/tfw_mailbox.h;
+ *   board  the link firmware (build/firmware/<t>/tessel-link.elf) on a board
+ *          or on tessel-sim --uart-pty, over a serial port with the frames
+ *          of compiler/link_proto.h (docs/host-link.md).
+ * All take the inputs as the package's I/O records lay them out in the
  * window (dtype, layout) and give the outputs back the same way. */
 #ifndef TESSEL_RUN_ENGINE_H
 #define TESSEL_RUN_ENGINE_H
@@ -25,6 +28,9 @@ typedef struct {
   uint64_t max_cycles;    /* rtl: simulator cycle limit (0: a bound from the package's estimates) */
   int check_weights;      /* verify the weights CRC where the NPU reads them */
   uint32_t watchdog;      /* rtl: 0, or every NPU run's watchdog in cycles */
+  const char *port;       /* board: the serial device */
+  uint32_t baud;          /* board: its rate (a pty ignores it) */
+  double timeout_s;       /* board: the longest wait for any reply */
 } run_opts;
 
 /* One batch of inferences and what came back. */
@@ -40,6 +46,7 @@ typedef struct {
   uint64_t run_cycles;      /* rtl: core cycles in the runtime's run, all runs; model: NPU cycles, all runs */
   uint64_t sim_cycles;      /* rtl: cycles the simulator ran in all (boot, load, I/O copies included) */
   double host_seconds;      /* wall time of the engine */
+  uint32_t link_retries;    /* board: RUN frames sent again (NAK, corrupted or no reply) */
   int want_window;          /* 1: give back the DRAM window as the last run left it */
   int want_timeline;        /* record every command of the last run */
   npu_cmd_event_t *timeline; /* model: the commands, `marks` = the kernel record's index, cycles
@@ -58,6 +65,12 @@ typedef struct {
 int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_batch *b, diag *d);
 int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v,
                    const run_opts *o, run_batch *b, diag *d);
+
+/* Board: as run_engine_rtl; RUN_ENGINE_E_USAGE when the port cannot be
+ * opened or is not a tty (a usage error), -1 for everything else. */
+enum { RUN_ENGINE_E_USAGE = -2 };
+int run_engine_board(const uint8_t *pkg, uint32_t len, const tpkg_view *v,
+                     const run_opts *o, run_batch *b, diag *d);
 
 /* The result arrays of b for package v: outputs (runs x size, zeroed),
  * counters and fallback cycles. 0, or -1 with d filled. */

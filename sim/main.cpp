@@ -8,7 +8,10 @@
 // tessel-sim runs for --trace so tracing costs the normal run nothing), and
 // the yosys netlist model (gate-level test). IMEM_BYTES/DMEM_BYTES must
 // match the model's TCM parameters.
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -175,6 +178,89 @@ uint32_t load_program(const SimOptions &o, Memories &mem, ElfImage &img, std::ve
   std::exit(SIM_EXIT_INTERNAL);
 }
 
+// --uart-pty: the UART's byte streams on a pseudo-terminal, for a host
+// program that talks to the firmware as to a board's serial port
+// (`tessel run --engine board`, docs/host-link.md). Raw mode, non-blocking.
+// The simulator keeps the slave side open itself, so bytes sent before the
+// host opens the port wait in the pty and a host closing it is no hangup:
+// the run goes on to EXIT or --max-cycles either way.
+class UartPty {
+ public:
+  ~UartPty() {
+    if (slave_ >= 0) close(slave_);
+    if (master_ >= 0) close(master_);
+  }
+
+  void open_pty(const char *link_path) {
+    master_ = posix_openpt(O_RDWR | O_NOCTTY);
+    if (master_ < 0 || grantpt(master_) != 0 || unlockpt(master_) != 0 || !ptsname(master_))
+      throw Failure{SIM_EXIT_INTERNAL, std::string("--uart-pty: cannot make a pseudo-terminal: ") +
+                                           std::strerror(errno)};
+    path_ = ptsname(master_);
+    slave_ = open(path_.c_str(), O_RDWR | O_NOCTTY);
+    struct termios t;
+    if (slave_ < 0 || tcgetattr(slave_, &t) != 0)
+      throw Failure{SIM_EXIT_INTERNAL, "--uart-pty: " + path_ + ": " + std::strerror(errno)};
+    cfmakeraw(&t);  // no echo, no line editing, no CR/LF translation: bytes as sent
+    if (tcsetattr(slave_, TCSANOW, &t) != 0 || fcntl(master_, F_SETFL, O_NONBLOCK) != 0)
+      throw Failure{SIM_EXIT_INTERNAL, "--uart-pty: " + path_ + ": " + std::strerror(errno)};
+    std::fprintf(stderr, "tessel-sim: uart on %s\n", path_.c_str());
+    std::fflush(stderr);
+    if (link_path) {
+      // Written under another name and renamed: a script waiting for the
+      // file never reads half of it.
+      std::string tmp = std::string(link_path) + ".tmp";
+      FILE *f = std::fopen(tmp.c_str(), "w");
+      bool ok = f && std::fprintf(f, "%s\n", path_.c_str()) > 0;
+      if (f && std::fclose(f) != 0) ok = false;
+      if (!ok || std::rename(tmp.c_str(), link_path) != 0)
+        throw Failure{SIM_EXIT_BAD_INPUT, std::string("--uart-pty-link ") + link_path + ": " +
+                                              std::strerror(errno)};
+    }
+  }
+
+  bool active() const { return master_ >= 0; }
+  // The UART may take another byte unless the host has left a lot unread.
+  bool can_send() const { return tx_.size() < kTxMax; }
+  void send(uint8_t c) { tx_.push_back(c); }
+
+  // Moves what it can: pending output to the pty, and up to a buffer of
+  // input from it into in (when in is empty). Never blocks.
+  void pump(std::vector<uint8_t> &in, size_t &in_pos) {
+    if (!tx_.empty()) {
+      ssize_t n = write(master_, tx_.data(), tx_.size());
+      if (n > 0) tx_.erase(tx_.begin(), tx_.begin() + n);
+    }
+    if (in_pos == in.size()) {
+      in.resize(4096);
+      ssize_t n = read(master_, in.data(), in.size());
+      in.resize(n > 0 ? size_t(n) : 0);
+      in_pos = 0;
+    }
+  }
+
+  // At the end of the run: the last bytes (a reply to the host's last
+  // frame) out to the pty, and a moment for the host to read them before
+  // the pty goes away (at most 2 s).
+  void drain() {
+    for (int i = 0; i < 200; i++) {
+      if (!tx_.empty()) {
+        ssize_t n = write(master_, tx_.data(), tx_.size());
+        if (n > 0) tx_.erase(tx_.begin(), tx_.begin() + n);
+      }
+      int unread = 0;
+      if (tx_.empty() && (ioctl(slave_, FIONREAD, &unread) != 0 || unread == 0)) return;
+      usleep(10000);
+    }
+  }
+
+ private:
+  static constexpr size_t kTxMax = 1 << 16;
+  int master_ = -1, slave_ = -1;
+  std::string path_;
+  std::vector<uint8_t> tx_;
+};
+
 class Harness {
  public:
   Harness(const SimOptions &o, DramModel &dram) : o_(o), dram_(dram), top_(new Vtessel_soc) {}
@@ -216,6 +302,12 @@ class Harness {
     top_->rst_ni = 1;
   }
 
+  // --uart-pty: before the run, so the host can open the port while the
+  // firmware boots.
+  void open_uart_pty() {
+    if (o_.uart_pty) pty_.open_pty(o_.uart_pty_link);
+  }
+
   // Runs to the end; returns the exit status.
   int run() {
     FILE *commits = nullptr, *npu_tl = nullptr;
@@ -249,7 +341,7 @@ class Harness {
       top_->clk_i = 0;
       eval();
       // Everything below is what happens at the coming rising edge.
-      if (top_->uart_tx_valid_o) put_byte(top_->uart_tx_data_o);
+      if (top_->uart_tx_valid_o && top_->uart_tx_ready_i) put_byte(top_->uart_tx_data_o);
       if (ending < 0 && (top_->sim_exit_valid_o | top_->sim_tohost_valid_o)) {
         // The ending store was taken by the bus; it retires in this cycle
         // or a few later (a DRAM store waits for its write response). Run
@@ -281,7 +373,13 @@ class Harness {
         drive_mem_inputs();
       }
       cycle++;
-      if ((cycle & 0xffff) == 0) {
+      if (pty_.active() && (cycle & 0xfff) == 0) {
+        // Every 4K cycles on a pty: a host waits for each reply, so the
+        // link's round trip must stay short.
+        pty_.pump(rx_buf_, rx_pos_);
+        if (!rx_have_) next_rx_byte();
+        top_->uart_tx_ready_i = pty_.can_send();
+      } else if (!pty_.active() && (cycle & 0xffff) == 0) {
         // Every 64K cycles: show output that has no newline yet (a prompt),
         // and look for UART input.
         std::fflush(stdout);
@@ -292,6 +390,7 @@ class Harness {
         top_->uart_rx_data_i = rx_byte_;
       }
     }
+    if (pty_.active()) pty_.drain();
     auto t1 = std::chrono::steady_clock::now();
     double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
     std::fflush(stdout);
@@ -365,6 +464,7 @@ class Harness {
   }
 
   void put_byte(uint8_t c) {
+    if (pty_.active()) return pty_.send(c);
     std::putchar(c);
     if (c == '\n') std::fflush(stdout);
   }
@@ -458,6 +558,7 @@ class Harness {
   const SimOptions &o_;
   DramModel &dram_;
   std::unique_ptr<Vtessel_soc> top_;
+  UartPty pty_;                            // --uart-pty, else the UART is on stdin/stdout
   bool rx_have_ = false, rx_eof_ = false;  // a byte is offered; stdin ended
   uint8_t rx_byte_ = 0;
   std::vector<uint8_t> rx_buf_;            // read from stdin, not yet offered
@@ -536,6 +637,7 @@ int main(int argc, char **argv) {
     Harness h(o, dram);
     h.open_trace();
     check_dumps(o);
+    h.open_uart_pty();
     h.reset_and_load(mem, entry, img);
     int status = h.run();
     write_dumps(o, dram);

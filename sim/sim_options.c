@@ -33,6 +33,10 @@ void sim_options_usage(FILE *f) {
           "                       8 up to 2G (default 64M); accesses beyond it answer a bus error\n"
           "  --dump ADDR:LEN=FILE when the run ends (whatever its status), write LEN bytes of\n"
           "                       DRAM from ADDR to FILE; up to %d times\n"
+          "  --uart-pty           put the UART on a new pseudo-terminal (raw) instead of stdin/stdout;\n"
+          "                       its path goes to stderr as 'tessel-sim: uart on PATH'\n"
+          "  --uart-pty-link F    with --uart-pty: also write PATH and a newline to F (created when\n"
+          "                       the pty is ready, so a script can wait for F)\n"
           "  --version            print the NPU target this simulator was built for and its hash\n"
           "  --help               this text\n"
           "\n"
@@ -118,11 +122,16 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
       o->stats = 1;
       continue;
     }
+    if (strcmp(a, "--uart-pty") == 0) {
+      o->uart_pty = 1;
+      continue;
+    }
     const char *v = value(argc, argv, &i);
     if (!v && (strcmp(a, "--load") == 0 || strcmp(a, "--max-cycles") == 0 ||
                strcmp(a, "--trace") == 0 || strcmp(a, "--trace-commits") == 0 || strcmp(a, "--trace-cycles") == 0 || strcmp(a, "--npu-timeline") == 0 ||
                strcmp(a, "--dram-bw") == 0 || strcmp(a, "--dram-latency") == 0 ||
-               strcmp(a, "--dram-size") == 0 || strcmp(a, "--dump") == 0))
+               strcmp(a, "--dram-size") == 0 || strcmp(a, "--dump") == 0 ||
+               strcmp(a, "--uart-pty-link") == 0))
       return fail(err, errlen, "option %s needs a value", a);
     if (strcmp(a, "--load") == 0) {
       const char *eq = strchr(v, '=');
@@ -166,6 +175,8 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
       o->trace_fst = v;
     } else if (strcmp(a, "--trace-commits") == 0) {
       o->trace_commits = v;
+    } else if (strcmp(a, "--uart-pty-link") == 0) {
+      o->uart_pty_link = v;
     } else if (strcmp(a, "--npu-timeline") == 0) {
       o->npu_timeline = v;
     } else if (strcmp(a, "--trace-cycles") == 0) {
@@ -199,5 +210,6 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
   }
   if (!o->elf) return fail(err, errlen, "no firmware file given (see --help)");
   if (o->trace_to && !o->trace_fst) return fail(err, errlen, "--trace-cycles needs --trace F.fst");
+  if (o->uart_pty_link && !o->uart_pty) return fail(err, errlen, "--uart-pty-link needs --uart-pty");
   return 0;
 }

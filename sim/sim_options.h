@@ -53,6 +53,8 @@ typedef struct {
   uint64_t dram_size;           /* --dram-size, bytes */
   SimDump dumps[SIM_MAX_DUMPS]; /* --dump ADDR:LEN=FILE, written when the run ends */
   int ndumps;
+  int uart_pty;                 /* --uart-pty: the UART on a pseudo-terminal, not stdin/stdout */
+  const char *uart_pty_link;    /* --uart-pty-link F: also write the pty's path to F, or NULL */
   int help;                     /* --help was given: print usage, exit 0 */
   int version;                  /* --version was given: print the build's target, exit 0 */
 } SimOptions;

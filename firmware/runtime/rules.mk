@@ -3,3 +3,4 @@
 include firmware/runtime/runtime.mk
 -include firmware/runtime/fallback.mk
 include firmware/runtime/example.mk
+include firmware/runtime/link.mk
