@@ -42,8 +42,8 @@ $(TUNE_TEST_OBJ)/fit-eval: tests/tune/fit_eval.c $(COMPILER_LIB_OBJS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LIB_OBJS) -lprotobuf-c -lm
 
-bench-tune: $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
-	@bash tests/tune/bench.sh $(BUILD)/bench-tmp/tune $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval
+bench-tune: $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval $(TUNE_TEST_OBJ)/pair-eval $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
+	@bash tests/tune/bench.sh $(BUILD)/bench-tmp/tune $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval $(TUNE_TEST_OBJ)/pair-eval
 
 # make bench-cost-rtl: the cost model against the SoC per kernel of the five
 # nets (estimate vs RTL cycles, busy cycles per unit, error classes).
