@@ -4,6 +4,8 @@
 #   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue)
 #   make test-lint-npu       verilator --lint-only -Wall for npu4, npu8, npu16
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
+#   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (yosys
+#                            synth_ice40 -dsp -noflatten) at npu2, or at TARGET=... when given
 #   make bench-npu-gemm      MAC utilisation of a 256x256x256 GEMM with operands in SPAD (EXEC alone,
 #                            then the whole NPU with the C model's estimate)
 
@@ -18,8 +20,8 @@ NPU_TB_CFLAGS = -std=c++17 -O2 -Wall -DTB_TARGET=\\\"$(1)\\\" -DTB_SPAD_WAYS=$(c
                 -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath sim/npu-model) -I$(abspath $(NPU_TB_DIR))
 
 TEST_SUITES += npu-rtl-unit npu-rtl-top lint-npu synth-npu
-BENCHES     += npu-gemm
-.PHONY: test-npu-rtl-unit test-npu-rtl-top test-lint-npu test-synth-npu bench-npu-gemm
+BENCHES     += npu-gemm npu-area
+.PHONY: test-npu-rtl-unit test-npu-rtl-top test-lint-npu test-synth-npu bench-npu-gemm bench-npu-area
 
 # npu_tb TARGET, BENCH (tb wrapper module <bench>_tb / C++ file <bench>_tb.cpp)
 define npu_tb
@@ -63,3 +65,8 @@ test-synth-npu: $(NPU_RTL) $(foreach t,npu8 npu16,$(call NPU_PKGS,$(t)))
 bench-npu-gemm: $(NPU_OBJ)/npu8/exec/exec_tb $(NPU_OBJ)/npu8/top/top_tb
 	@$(NPU_OBJ)/npu8/exec/exec_tb --gemm
 	@$(NPU_OBJ)/npu8/top/top_tb --gemm
+
+# The UP5K's target unless TARGET is given on the command line.
+NPU_AREA_TARGET := $(if $(filter command line,$(origin TARGET)),$(TARGET),npu2)
+bench-npu-area: $(NPU_RTL) $(call NPU_PKGS,$(NPU_AREA_TARGET))
+	@bash $(NPU_TB_DIR)/area.sh $(BUILD)/gen $(NPU_AREA_TARGET) $(NPU_OBJ)/area $(NPU_RTL)

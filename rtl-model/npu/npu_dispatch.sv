@@ -64,7 +64,7 @@ module npu_dispatch #(
 );
   typedef logic signed [63:0] s64_t;
   localparam int unsigned RecBytes = tessel_isa_pkg::MarkRecordBytes;
-  localparam int unsigned RecBits  = RecBytes * 8 + 64;
+  localparam int unsigned RecWords = RecBytes / 8;          // kernel, MARK_COUNT, counters
 
   typedef enum logic [3:0] {
     StIdle, StAdvance, StFetch, StCheck, StEnq, StMarkWait, StMarkWrite, StMarkB, StDrain, StErrDrain
@@ -115,9 +115,14 @@ module npu_dispatch #(
   s64_t        off_q [8];
 
   // ---- MARK record writer -------------------------------------------------------------
-  // The counters are snapshot at the MARK; each beat's data and strobes are
-  // cut from the record shifted to its offset only while it is written.
-  logic [NCnt*64-1:0] snap_q;
+  // While the record is written every unit is idle and nothing is enqueued,
+  // so only CYCLES moves, and FRONT_STALL_MARK took the MARK's last waiting
+  // cycle after the snapshot: those two are snapshot, the others read live.
+  // Beats go out in order; beat b is record word b shifted by the record's
+  // byte offset, its low bytes from word b-1 (kept in rprev_q), so no wide
+  // shifter or second word multiplexer is needed.
+  logic [63:0] snap_cyc_q, snap_fsm_q;
+  logic [63:0] rprev_d, rprev_q;
   logic        snap_we;
   logic [2:0]  roff_d, roff_q;                      // the record's offset in its first beat
   logic [31:0] rbase_d, rbase_q;
@@ -167,16 +172,27 @@ module npu_dispatch #(
     dl_index  = !idle_i[0] ? blocked_index_i[15:0] : !idle_i[1] ? blocked_index_i[31:16] : blocked_index_i[47:32];
   end
 
-  // The MARK record: kernel, MARK_COUNT, then every counter, all 64-bit LE,
-  // at byte offset off of its first beat; returns beat b's {strobes, data}.
-  function automatic logic [71:0] rec_beat(logic [NCnt*64-1:0] cnt, logic [31:0] count,
-                                           logic [15:0] kernel, logic [2:0] off, logic [4:0] b);
-    logic [RecBits-1:0]   r;
-    logic [RecBits/8-1:0] m;
-    r = {64'd0, cnt, 32'd0, count, 48'd0, kernel} << (8 * off);
-    m = {8'd0, {RecBytes{1'b1}}} << off;
-    rec_beat = {m[8*32'(b) +: 8], r[64*32'(b) +: 64]};
+  // The MARK record: kernel, MARK_COUNT, then every counter, all 64-bit LE;
+  // word i of it (0 past the end).
+  function automatic logic [63:0] rec_word(logic [NCnt*64-1:0] cnt, logic [63:0] cyc, logic [63:0] fsm,
+                                           logic [31:0] count, logic [15:0] kernel, logic [4:0] i);
+    rec_word = '0;
+    if (i == 5'd0) rec_word = 64'(kernel);
+    else if (i == 5'd1) rec_word = 64'(count);
+    else if (32'(i) == 2 + tessel_isa_pkg::CntCycles) rec_word = cyc;
+    else if (32'(i) == 2 + tessel_isa_pkg::CntFrontStallMark) rec_word = fsm;
+    else if (32'(i) < RecWords) rec_word = cnt[64*(32'(i) - 2) +: 64];
   endfunction
+  logic [63:0]  rcur;                                  // record word rbeat_q
+  logic [63:0]  rdata;                                 // beat rbeat_q: {rcur, rprev_q} at roff_q
+  always_comb begin
+    rcur  = '0;
+    rdata = '0;
+    if (state_q == StMarkWrite) begin
+      rcur  = rec_word(counters_i, snap_cyc_q, snap_fsm_q, mcount_q, w_q[23:8], rbeat_q);
+      rdata = (rcur << (8 * roff_q)) | ((roff_q == 3'd0) ? 64'd0 : rprev_q >> (64 - 8 * 32'(roff_q)));
+    end
+  end
 
   // Data registers change only while the unit works (or takes a command):
   // written with that enable, an idle unit costs the simulator no copies.
@@ -226,7 +242,9 @@ module npu_dispatch #(
     {dma_w_strb_o, dma_w_data_o} = '0;
     // MARK_COUNT was counted when the record was started
     if (state_q == StMarkWrite)
-      {dma_w_strb_o, dma_w_data_o} = rec_beat(snap_q, mcount_q, w_q[23:8], roff_q, rbeat_q);
+      {dma_w_strb_o, dma_w_data_o} = {((rbeat_q == 5'd0) ? 8'hFF << roff_q : 8'hFF) &
+                                      ((32'(rbeat_q) == RecWords) ? ~(8'hFF << roff_q) : 8'hFF),
+                                      rdata};
     abort_now = abort_i && state_q != StIdle && state_q != StErrDrain &&
                 state_q != StMarkWrite && state_q != StMarkB;
     if (dma_b_valid_i) routst_d = routst_d - 6'd1;
@@ -245,6 +263,7 @@ module npu_dispatch #(
       rnb_d    = rnb_q;
       rreq_d   = rreq_q;
       rw_d     = rw_q;
+      rprev_d  = rprev_q;
 
       unique case (state_q)
         StIdle: begin
@@ -419,6 +438,7 @@ module npu_dispatch #(
               rbeat_d  = '0;
               rreq_d   = 1'b0;
               rw_d     = 1'b0;
+              rprev_d  = '0;
               routst_d = '0;
               state_d  = StMarkWrite;
             end
@@ -435,6 +455,7 @@ module npu_dispatch #(
             rreq_d  = 1'b0;
             rw_d    = 1'b0;
             rbeat_d = rbeat_q + 5'd1;
+            rprev_d = rcur;
             if (rbeat_q == rnb_q - 5'd1) state_d = StMarkB;
           end
         end
@@ -475,6 +496,7 @@ module npu_dispatch #(
       rnb_d = '0;
       rreq_d = '0;
       rw_d = '0;
+      rprev_d = '0;
     end
 
     // deadlock: the dispatcher waits (full queue, MARK, end) and every unit is
@@ -539,6 +561,7 @@ module npu_dispatch #(
       rnb_q    <= rnb_d;
       rreq_q   <= rreq_d;
       rw_q     <= rw_d;
+      rprev_q  <= rprev_d;
     end
     if (w_we) w_q <= w_d;
     if (ent_we) ent_q <= ent_d;
@@ -549,7 +572,10 @@ module npu_dispatch #(
       lcount_q[Li'(depth_q)] <= lpush_count;
     end
     if (liter_we) liter_q[liter_lvl] <= liter_d;
-    if (snap_we) snap_q <= counters_i;
+    if (snap_we) begin
+      snap_cyc_q <= counters_i[64*tessel_isa_pkg::CntCycles +: 64];
+      snap_fsm_q <= counters_i[64*tessel_isa_pkg::CntFrontStallMark +: 64];
+    end
   end
 
   // ---- loop offsets and strides at the widths they can reach --------------------------

@@ -568,6 +568,12 @@ static void run(TbCount &tc, Scenario &c) {
       bool ok = rd64(dram, o) == rd64(mdram, o) && rd64(dram, o + 8) == rd64(mdram, o + 8);
       for (int k : kExact) ok = ok && rd64(dram, o + 16 + 8 * k) == rd64(mdram, o + 16 + 8 * k);
       tc.check(ok, (what + "MARK record: kernel, count, byte/MAC/command counters equal the model's").c_str());
+      // the snapshot cycle counters: taken at the MARK, so within the run's
+      uint64_t cyc = rd_reg((uint16_t)TSL_REG_COUNTERS + 8 * TSL_CNT_CYCLES);
+      uint64_t fsm = rd_reg((uint16_t)TSL_REG_COUNTERS + 8 * TSL_CNT_FRONT_STALL_MARK);
+      uint64_t rc = rd64(dram, o + 16 + 8 * TSL_CNT_CYCLES), rf = rd64(dram, o + 16 + 8 * TSL_CNT_FRONT_STALL_MARK);
+      tc.check(rc > 0 && rc < cyc && rf > 0 && rf <= fsm,
+               (what + "MARK record: CYCLES and FRONT_STALL_MARK at the MARK, within the run's").c_str());
       for (size_t i = 0; i < 8u * (2 + TSL_NCOUNTERS); i++) dram[o + i] = mdram[o + i];
     }
     for (size_t i = c.skip_from; i < dram.size(); i++) dram[i] = mdram[i];
