@@ -229,7 +229,7 @@ static int run_one(board_link *l, const tpkg_view *v, uint32_t r, const uint8_t 
 }
 
 /* BYE and its ACK; a missing ACK is only a warning (the results are in). */
-static void say_bye(board_link *l, diag *d) {
+static void say_bye(board_link *l) {
   uint8_t seq = ++l->seq;
   diag ignore = {0};
   if (send_frame(l, TLINK_T_BYE, seq, NULL, 0, &ignore) == 0) {
@@ -241,7 +241,6 @@ static void say_bye(board_link *l, diag *d) {
       if (got != GOT_FRAME && got != GOT_CORRUPT) break;
     }
   }
-  (void)d;
   fprintf(stderr, "tessel run: warning: the board did not acknowledge BYE\n");
 }
 
@@ -288,7 +287,7 @@ int run_engine_board(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const
     }
     if (run_one(l, v, r, frame, TLINK_RUN_HDR + in, b, d)) goto done;
   }
-  say_bye(l, d);
+  say_bye(l);
   rc = 0;
 done:
   free(frame);

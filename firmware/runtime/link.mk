@@ -6,6 +6,7 @@
 #   make test-link                       cmocka unit test of the frames; the digits model over
 #                                        tessel-sim --uart-pty and `tessel run --engine board`
 #                                        (tests/link/run.sh)
+#   make bench-link                      100 digits over the pty vs the rtl engine (tests/link/bench.sh)
 #
 # The host side (compiler/link_proto.c, run_board.c, serial_port.c) joins
 # the tessel binary through the compiler's wildcard.
@@ -39,3 +40,13 @@ test-link: $(LINK_TEST_OBJ)/link_proto_test $(BIN)/tessel-asan $(BIN)/tessel $(B
            $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf
 	@bash tests/link/run.sh $(BUILD)/test-tmp/link $(LINK_TEST_OBJ)/link_proto_test $(BIN)/tessel-asan \
 	  $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf
+
+# run_board.c reaches the generated ISA and target headers through
+# run_engine.h: generated first on a clean tree.
+$(COMPILER_OBJ)/run_board.o $(COMPILER_OBJ_SAN)/run_board.o: | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+
+# bench-link: the link's speed over the pty against the rtl engine (tests/link/bench.sh).
+BENCHES += link
+.PHONY: bench-link
+bench-link: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf $(FW_OUT)/npu8/tessel-fw.elf
+	@bash tests/link/bench.sh $(BUILD)/bench/link $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf
