@@ -242,15 +242,20 @@ class UartPty {
   // At the end of the run: the last bytes (a reply to the host's last
   // frame) out to the pty, and a moment for the host to read them before
   // the pty goes away (at most 2 s).
+  // Bytes written to the master reach the slave's queue a little later
+  // (the kernel moves them asynchronously), so an empty queue counts only
+  // when seen twice, 10 ms apart, after the last write.
   void drain() {
-    for (int i = 0; i < 200; i++) {
+    int empty_seen = 0;
+    for (int i = 0; i < 200 && empty_seen < 2; i++) {
       if (!tx_.empty()) {
         ssize_t n = write(master_, tx_.data(), tx_.size());
         if (n > 0) tx_.erase(tx_.begin(), tx_.begin() + n);
       }
-      int unread = 0;
-      if (tx_.empty() && (ioctl(slave_, FIONREAD, &unread) != 0 || unread == 0)) return;
       usleep(10000);
+      int unread = 0;
+      bool empty = tx_.empty() && (ioctl(slave_, FIONREAD, &unread) != 0 || unread == 0);
+      empty_seen = empty ? empty_seen + 1 : 0;
     }
   }
 

@@ -34,12 +34,28 @@ $(LINK_TEST_OBJ)/link_proto_test: tests/link/link_proto_test.c compiler/link_pro
 	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -o $@ tests/link/link_proto_test.c \
 	  compiler/link_proto.c compiler/crc32.c -lcmocka
 
+# The board's side of bad frames: link_poke sends them by hand to a link
+# firmware whose partial-frame timeout is 2 M cycles instead of 24 M (so the
+# TIMEOUT NAK comes in about a second of simulation).
+$(LINK_TEST_OBJ)/link_poke: tests/link/link_poke.c compiler/link_proto.c compiler/crc32.c compiler/serial_port.c \
+                            compiler/diag.c compiler/link_proto.h compiler/serial_port.h
+	@mkdir -p $(@D)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -o $@ tests/link/link_poke.c compiler/link_proto.c \
+	  compiler/crc32.c compiler/serial_port.c compiler/diag.c
+$(LINK_TEST_OBJ)/link-short.o: firmware/runtime/link.c compiler/link_proto.h $(RT_HDRS) $(BUILD)/gen/npu8/tessel_target.h
+	@mkdir -p $(@D)
+	$(RV_CC) $(call RT_CFLAGS,npu8) -DTFW_LINK_RX_TIMEOUT=2000000 -c $< -o $@
+$(LINK_TEST_OBJ)/tessel-link-short.elf: $(LINK_TEST_OBJ)/link-short.o $(BUILD)/obj/fw-rt/npu8/link_proto.o \
+                                        $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
+	$(call fw_link,sim.ld,$< $(BUILD)/obj/fw-rt/npu8/link_proto.o $(FW_OUT)/npu8/libtessel-rt.a)
+
 TEST_SUITES += link
 .PHONY: test-link
-test-link: $(LINK_TEST_OBJ)/link_proto_test $(BIN)/tessel-asan $(BIN)/tessel $(BUILD)/npu8/tessel-sim \
-           $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf
+test-link: $(LINK_TEST_OBJ)/link_proto_test $(LINK_TEST_OBJ)/link_poke $(LINK_TEST_OBJ)/tessel-link-short.elf \
+           $(BIN)/tessel-asan $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf
 	@bash tests/link/run.sh $(BUILD)/test-tmp/link $(LINK_TEST_OBJ)/link_proto_test $(BIN)/tessel-asan \
-	  $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf
+	  $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf \
+	  $(LINK_TEST_OBJ)/link_poke $(LINK_TEST_OBJ)/tessel-link-short.elf
 
 # run_board.c reaches the generated ISA and target headers through
 # run_engine.h: generated first on a clean tree.

@@ -7,9 +7,9 @@
 # package, target or none refused, bad ports and a silent board reported
 # with a message and never a hang. Each check is one test; ends
 # "N passed, N failed".
-#   tests/link/run.sh TMP UNIT_TEST TESSEL SIM LINK_FW SILENT_ELF
+#   tests/link/run.sh TMP UNIT_TEST TESSEL SIM LINK_FW SILENT_ELF POKE SHORT_FW
 set -u
-tmp=$1 unit=$2 tessel=$3 sim=$4 fw=$5 silent=$6
+tmp=$1 unit=$2 tessel=$3 sim=$4 fw=$5 silent=$6 poke=$7 short_fw=$8
 here=$(cd "$(dirname "$0")" && pwd)
 digits=$(cd "$here/../models/digits" && pwd)
 rm -rf "$tmp" && mkdir -p "$tmp"
@@ -91,6 +91,7 @@ counters() { grep -o '"\(MACS\|DRAM_RD_BYTES\|DRAM_WR_BYTES\|SPAD_RD_BYTES\|SPAD
 t board-counters-equal-rtl diff <(counters "$tmp/board.json") <(counters "$tmp/rtl.json")
 t board-counters-nonzero bash -c "grep -q '\"MACS\": [1-9]' '$tmp/board.json' && grep -q '\"engine\": \"board\"' '$tmp/board.json'"
 t board-profile "$tessel" profile "$tmp/board.json"
+t board-bye-acked bash -c "! grep -q 'did not acknowledge BYE' '$tmp/board-run.log'"
 t board-summary grep -q "6 inferences of digits.tpkg on board (npu8).*core cycles per inference.*over /dev/pts/[0-9]* (0 RUN frames sent again)" "$tmp/board-run.log"
 
 # 2. One corrupted RUN frame: the board NAKs it, the host sends it again,
@@ -144,7 +145,33 @@ if start_board silent "$silent" --max-cycles 4000000000; then
 fi
 stop_board 0
 
-# 6. Bad command lines and ports: usage errors (exit 2) with the reason.
+# 6. The board's side (link_poke: hand-made frames to a link firmware with a
+#    short partial-frame timeout): garbage skipped, HELLO on request, NAK
+#    TYPE / LENGTH / CRC / TIMEOUT, then a good RUN, BYE; and NOT_READY
+#    without a package. Each of its checks counts.
+poke() {
+  local name=$1 bytes=$2
+  timeout 120 "$poke" "$port" "$bytes" >"$tmp/$name.log" 2>&1
+  local p f
+  p=$(grep -c '^PASS' "$tmp/$name.log"); f=$(grep -c '^FAIL' "$tmp/$name.log")
+  sed 's/^\(PASS\|FAIL\): /\1: '"$name"': /' "$tmp/$name.log" | grep '^\(PASS\|FAIL\)'
+  grep -v '^\(PASS\|FAIL\)\|passed,' "$tmp/$name.log" | sed 's/^/  /'
+  pass=$((pass + p)); fail=$((fail + f))
+  [ "$p" -gt 0 ] || ko "$name: no checks ran"
+}
+if start_board poke "$short_fw" --load "0x80010000=$pkg" --max-cycles 400000000; then
+  poke poke-frames "$(stat -c %s "$pkg")"
+  stop_board 20
+  [ "$sim_rc" = 0 ] && ok "poke-bye-exits-0" || ko "poke-bye-exits-0 (simulator status $sim_rc)"
+else
+  ko "poke board"; stop_board 0
+fi
+if start_board poke-none "$short_fw" --max-cycles 400000000; then
+  poke poke-no-package 0
+fi
+stop_board 20
+
+# 7. Bad command lines and ports: usage errors (exit 2) with the reason.
 expect_fail no-port 2 "needs --port DEV" "$tessel" run "$pkg" --engine board --input "$batch"
 expect_fail not-a-tty 2 "not a serial port" timeout 30 "$tessel" run "$pkg" --engine board --port /dev/null --input "$batch"
 expect_fail port-missing 2 "cannot open" "$tessel" run "$pkg" --engine board --port "$tmp/no-such-port" --input "$batch"
