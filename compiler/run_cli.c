@@ -99,7 +99,7 @@ static int parse_args(int argc, char **argv, run_args *a) {
     } else if (!strcmp(s, "--engine")) {
       a->engine = argv[++i];
       if (strcmp(a->engine, "rtl") && strcmp(a->engine, "model") && strcmp(a->engine, "board"))
-        return usage("--engine '%s': expected rtl or model, or board (with --port)", a->engine);
+        return usage("--engine '%s': expected rtl, model or board (board with --port)", a->engine);
     } else if (!strcmp(s, "--port")) {
       a->o.port = argv[++i];
     } else if (!strcmp(s, "--baud")) {

@@ -142,7 +142,7 @@ expect_fail npy-missing 1 "nonexistent.npy" "$tessel" run "$pkg" --input "$tmp/n
 expect_fail input-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --input "nope=$digits/digits_cnn.in0.npy"
 expect_fail input-count 1 "has 1 input, 0 given" "$tessel" run "$pkg"
 expect_fail bad-package 1 "not a valid package: MAGIC" "$tessel" run "$digits/digits_cnn.onnx" --input "$digits/digits_cnn.in0.npy"
-expect_fail engine 2 "expected rtl or model" "$tessel" run "$pkg" --engine fpga --input "$digits/digits_cnn.in0.npy"
+expect_fail engine 2 "expected rtl, model or board" "$tessel" run "$pkg" --engine fpga --input "$digits/digits_cnn.in0.npy"
 expect_fail no-package 2 "no package given" "$tessel" run --input "$digits/digits_cnn.in0.npy"
 expect_fail trace-kernel-alone 2 "needs --trace" "$tessel" run "$pkg" --trace-kernel x --input "$digits/digits_cnn.in0.npy"
 expect_fail output-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "nope=$tmp/x.npy"
