@@ -14,7 +14,7 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *   VADD_PIPE     VADD's read-to-write stage and done
  *   VEC_PIPE      VPOOL's pipeline (with CMD_OVERHEAD)
  *   ST_FIXED      STORE's accept, PARAM read and done
- *   ST_PX         STORE's per-pixel finish and output cycles (after its taps)
+ *   ST_PX         STORE's per-pixel finish, output and write cycles (after its taps)
  *   ST_PX_DRAM    a DRAM pixel's extra cycle: its write request's handshake */
 enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, VADD_PIPE = 3, VEC_PIPE = 4 };
 enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1 };
