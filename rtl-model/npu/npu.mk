@@ -1,7 +1,8 @@
 # rtl-model/npu/npu.mk: the NPU RTL (rtl-model/npu/) and its Verilator unit
 # benches (tests/rtl/npu/), at npu4 and npu8; lint at npu4, npu8, npu16; yosys.
 #
-#   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue)
+#   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue; the
+#                            dispatcher's checks vs the C model's, also at npu2)
 #   make test-lint-npu       verilator --lint-only -Wall for npu4, npu8, npu16
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
 #   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (yosys
@@ -52,6 +53,22 @@ NPU_TOP_BINS := $(foreach t,$(NPU_TB_TGTS),$(NPU_OBJ)/$(t)/top/top_tb)
 
 test-npu-rtl-top: $(NPU_TOP_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TOP_BINS)
+
+# npu_check alone against the C model's npu_check(), also at npu2 (the
+# iCE40UP5K's target): its range arithmetic is narrowed to the widths each
+# value can reach, and this bench holds every error code to the C model's.
+NPU_CHECK_TGTS := npu2 npu4 npu8
+define npu_check_tb
+$(NPU_OBJ)/$(1)/check/check_tb: rtl-model/npu/npu_check.sv $(NPU_TB_DIR)/check_tb.cpp $(call NPU_PKGS,$(1)) \
+    $(BUILD)/gen/$(1)/tessel_target.h $(BUILD)/lib/libtessel-npu-model.a
+	@mkdir -p $$(@D)
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_check --Mdir $$(@D) -o check_tb \
+	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	  $(call NPU_PKGS,$(1)) rtl-model/npu/npu_check.sv $(abspath $(NPU_TB_DIR)/check_tb.cpp) \
+	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
+endef
+$(foreach t,$(NPU_CHECK_TGTS),$(eval $(call npu_check_tb,$(t))))
+NPU_TB_BINS += $(foreach t,$(NPU_CHECK_TGTS),$(NPU_OBJ)/$(t)/check/check_tb)
 
 test-npu-rtl-unit: $(NPU_TB_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TB_BINS)

@@ -7,17 +7,23 @@
 // adjusted values, plus a side band with the values that may not fit their
 // field (MATMUL/DWCONV/VPOOL `in`, `iy0`, `ix0`: a virtual input row and tap
 // coordinates far outside the image are legal).
-// Arithmetic is on 64-bit signed values, so no sum or product below wraps.
+// Arithmetic is on signed values as wide as each can need (see "widths"), so
+// no sum or product below wraps and the results equal the C model's int64 ones.
 `default_nettype none
 
 module npu_check #(
   parameter int unsigned Dim       = tessel_target_pkg::Dim,
   parameter int unsigned SpadRows  = tessel_target_pkg::SpadRows,
   parameter int unsigned AccRows   = tessel_target_pkg::AccRows,
-  parameter int unsigned ParamRows = tessel_target_pkg::ParamRows
+  parameter int unsigned ParamRows = tessel_target_pkg::ParamRows,
+  parameter int unsigned LoopDepth = tessel_target_pkg::LoopDepth
 ) (
   input  wire logic [127:0]       cmd_i,
-  input  wire logic [8*64-1:0]    off_i,          // slot offsets A..H, 64-bit signed each
+  // slot offsets A..H, 64-bit signed each; only their low off_w(k) bits
+  // matter (the dispatcher's loop offsets never need more, npu_dispatch)
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [8*64-1:0]    off_i,
+  /* verilator lint_on UNUSEDSIGNAL */
   // the configuration registers are whole commands; the checks read a few fields
   /* verilator lint_off UNUSEDSIGNAL */
   input  wire logic [127:0]       cfg_load_i,
@@ -32,7 +38,6 @@ module npu_check #(
   output      logic [127:0]       eff_o,          // the command with effective slot fields
   output      logic [81:0]        side_o          // {in[33:0], iy0[23:0], ix0[23:0]}
 );
-  typedef logic signed [63:0] s64_t;
 
   // Used bits per command: generated from targets/isa.def with the C header's
   // TSL_<CMD>_USED_W*, so the checker cannot drift from the encoding.
@@ -54,169 +59,260 @@ module npu_check #(
     endcase
   endfunction
 
-  function automatic logic rows_ok(s64_t lo, s64_t hi, s64_t rows);
+  // ---- widths ---------------------------------------------------------------------
+  // Every value below is held in as many bits as it can need, so nothing
+  // wraps and every comparison gives what 64-bit (the C model's int64) gives,
+  // at far less logic (docs/npu-rtl.md, "Area"):
+  //   offsets (npu_dispatch): A, G OwA bits; B, C, D, H OwR; E, F OwE;
+  //   DRAM bytes: a 32-bit field + an A/G offset + three products of a 12-bit
+  //     count and a 32-bit stride (< 2^44 each, OwA >= 48): < 2^(OwA+1);
+  //   rows: a 16-bit field + a B/C/D/H offset + products below 2^36
+  //     (nz*ny*nx; weight rows < 2^29, pitches x counts < 2^26): < 2^(max(OwR,36)+1);
+  //   tap coordinates: a 12-bit field + an E/F offset + (oh-1)*stride + (kh-1)*dil
+  //     (< 2^14): < 2^(OwE+1).
+  // A product is formed at the width of its operands; counts that may be 0
+  // (n - 1 wrapping) only feed values that are looked at when they are >= 1.
+  localparam int unsigned Ld  = (LoopDepth > 1) ? $clog2(LoopDepth) : 0;
+  localparam int unsigned OwA = 32 + 16 + Ld, OwR = 16 + 16 + Ld, OwE = 8 + 16 + Ld;
+  localparam int unsigned DW  = OwA + 3;                          // DRAM bytes
+  localparam int unsigned RW  = ((OwR > 36) ? OwR : 36) + 3;      // rows
+  localparam int unsigned CW  = OwE + 3;                          // tap coordinates
+  typedef logic signed [DW-1:0] sd_t;
+  typedef logic signed [RW-1:0] sr_t;
+  typedef logic signed [CW-1:0] sc_t;
+
+  function automatic logic rows_ok(sr_t lo, sr_t hi, sr_t rows);
     rows_ok = (lo >= 0) && (hi < rows) && (lo <= hi);
   endfunction
 
-  function automatic logic overlaps(s64_t a0, s64_t a1, s64_t b0, s64_t b1);
+  function automatic logic overlaps(sr_t a0, sr_t a1, sr_t b0, sr_t b1);
     overlaps = (a0 <= a1) && (b0 <= b1) && (a0 <= b1) && (b0 <= a1);
   endfunction
 
-  localparam logic signed [63:0] SRows = 64'(SpadRows);
-  localparam logic signed [63:0] ARows = 64'(AccRows);
-  localparam logic signed [63:0] PRows = 64'(ParamRows);
-  localparam logic signed [63:0] SDim  = 64'(Dim);
+  localparam sr_t SRows = RW'(SpadRows);
+  localparam sr_t ARows = RW'(AccRows);
+  localparam sr_t PRows = RW'(ParamRows);
 
   logic [7:0] op;
-  s64_t off [8];
+  sd_t offd [2];                                     // A, G
+  sr_t offr [4];                                     // B, C, D, H
+  sc_t offc [2];                                     // E, F
   // Every block below computes only when en_i (the dispatcher's check
   // state): the simulator evaluates each block every cycle otherwise.
   always_comb begin
-    for (int k = 0; k < 8; k++) off[k] = en_i ? $signed(off_i[k*64 +: 64]) : 64'sd0;
+    offd[0] = DW'($signed(off_i[0*64 +: OwA]));
+    offr[0] = RW'($signed(off_i[1*64 +: OwR]));
+    offr[1] = RW'($signed(off_i[2*64 +: OwR]));
+    offr[2] = RW'($signed(off_i[3*64 +: OwR]));
+    offc[0] = CW'($signed(off_i[4*64 +: OwE]));
+    offc[1] = CW'($signed(off_i[5*64 +: OwE]));
+    offd[1] = DW'($signed(off_i[6*64 +: OwA]));
+    offr[3] = RW'($signed(off_i[7*64 +: OwR]));
+    if (!en_i) begin
+      offd[0] = '0;
+      offd[1] = '0;
+      for (int k = 0; k < 4; k++) offr[k] = '0;
+      offc[0] = '0;
+      offc[1] = '0;
+    end
   end
   assign op = cmd_i[7:0];
 
-  // configuration fields
-  s64_t ld_sx, ld_sy, ld_sz;
-  s64_t g_out_pitch, g_kh, g_kw, g_ncb, g_sy, g_sx, g_dy, g_dx, g_in_h, g_in_w, g_in_pitch, g_cb_stride;
-  s64_t v_shift, v_lo, v_hi;
-  s64_t st_src_pitch, st_sx, st_sy, st_spad_pitch;
-  s64_t e_pool_k, e_pool_s, e_src_h, e_src_w;
+  // configuration fields (unsigned unless said)
+  logic [31:0] ld_sx, ld_sy, ld_sz;
+  logic [15:0] g_out_pitch, g_in_pitch, g_cb_stride;
+  logic [7:0]  g_kh, g_kw, g_ncb;
+  logic [2:0]  g_sy, g_sx, g_dy, g_dx;
+  logic [9:0]  g_in_h, g_in_w;
+  logic [5:0]  v_shift;
+  logic signed [7:0] v_lo, v_hi;
+  logic [15:0] st_src_pitch, st_spad_pitch;
+  logic [31:0] st_sx, st_sy;
+  logic [2:0]  e_pool_k, e_pool_s;
+  logic [7:0]  e_src_h, e_src_w;
   always_comb begin
     {ld_sx, ld_sy, ld_sz} = '0;
     {g_out_pitch, g_kh, g_kw, g_ncb, g_sy, g_sx, g_dy, g_dx, g_in_h, g_in_w, g_in_pitch, g_cb_stride} = '0;
     {v_shift, v_lo, v_hi, st_src_pitch, st_sx, st_sy, st_spad_pitch, e_pool_k, e_pool_s, e_src_h, e_src_w} = '0;
     if (en_i) begin
-    ld_sx = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideXLsb +: tessel_isa_pkg::CfgLoadStrideXWidth]);
-    ld_sy = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideYLsb +: tessel_isa_pkg::CfgLoadStrideYWidth]);
-    ld_sz = 64'(cfg_load_i[tessel_isa_pkg::CfgLoadStrideZLsb +: tessel_isa_pkg::CfgLoadStrideZWidth]);
-    g_out_pitch = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecOutPitchLsb +: tessel_isa_pkg::CfgExecOutPitchWidth]);
-    g_kh        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecKhLsb +: tessel_isa_pkg::CfgExecKhWidth]);
-    g_kw        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecKwLsb +: tessel_isa_pkg::CfgExecKwWidth]);
-    g_ncb       = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecNcbLsb +: tessel_isa_pkg::CfgExecNcbWidth]);
-    g_sy        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecStrideYLsb +: tessel_isa_pkg::CfgExecStrideYWidth]);
-    g_sx        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecStrideXLsb +: tessel_isa_pkg::CfgExecStrideXWidth]);
-    g_dy        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecDilYLsb +: tessel_isa_pkg::CfgExecDilYWidth]);
-    g_dx        = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecDilXLsb +: tessel_isa_pkg::CfgExecDilXWidth]);
-    g_in_h      = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecInHLsb +: tessel_isa_pkg::CfgExecInHWidth]);
-    g_in_w      = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecInWLsb +: tessel_isa_pkg::CfgExecInWWidth]);
-    g_in_pitch  = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecInPitchLsb +: tessel_isa_pkg::CfgExecInPitchWidth]);
-    g_cb_stride = 64'(cfg_exec_i[tessel_isa_pkg::CfgExecCbStrideLsb +: tessel_isa_pkg::CfgExecCbStrideWidth]);
-    v_shift = 64'(cfg_vec_i[tessel_isa_pkg::CfgVecShiftLsb +: tessel_isa_pkg::CfgVecShiftWidth]);
-    v_lo    = 64'($signed(cfg_vec_i[tessel_isa_pkg::CfgVecLoLsb +: tessel_isa_pkg::CfgVecLoWidth]));
-    v_hi    = 64'($signed(cfg_vec_i[tessel_isa_pkg::CfgVecHiLsb +: tessel_isa_pkg::CfgVecHiWidth]));
-    st_src_pitch  = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreSrcPitchLsb +: tessel_isa_pkg::CfgStoreSrcPitchWidth]);
-    st_sx         = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreStrideXLsb +: tessel_isa_pkg::CfgStoreStrideXWidth]);
-    st_sy         = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreStrideYLsb +: tessel_isa_pkg::CfgStoreStrideYWidth]);
-    st_spad_pitch = 64'(cfg_store_i[tessel_isa_pkg::CfgStoreSpadPitchLsb +: tessel_isa_pkg::CfgStoreSpadPitchWidth]);
-    e_pool_k = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiPoolKLsb +: tessel_isa_pkg::CfgEpiPoolKWidth]);
-    e_pool_s = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiPoolSLsb +: tessel_isa_pkg::CfgEpiPoolSWidth]);
-    e_src_h  = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiSrcHLsb +: tessel_isa_pkg::CfgEpiSrcHWidth]);
-    e_src_w  = 64'(cfg_epi_i[tessel_isa_pkg::CfgEpiSrcWLsb +: tessel_isa_pkg::CfgEpiSrcWWidth]);
+    ld_sx = cfg_load_i[tessel_isa_pkg::CfgLoadStrideXLsb +: 32];
+    ld_sy = cfg_load_i[tessel_isa_pkg::CfgLoadStrideYLsb +: 32];
+    ld_sz = cfg_load_i[tessel_isa_pkg::CfgLoadStrideZLsb +: 32];
+    g_out_pitch = cfg_exec_i[tessel_isa_pkg::CfgExecOutPitchLsb +: 16];
+    g_kh        = cfg_exec_i[tessel_isa_pkg::CfgExecKhLsb +: 8];
+    g_kw        = cfg_exec_i[tessel_isa_pkg::CfgExecKwLsb +: 8];
+    g_ncb       = cfg_exec_i[tessel_isa_pkg::CfgExecNcbLsb +: 8];
+    g_sy        = cfg_exec_i[tessel_isa_pkg::CfgExecStrideYLsb +: 3];
+    g_sx        = cfg_exec_i[tessel_isa_pkg::CfgExecStrideXLsb +: 3];
+    g_dy        = cfg_exec_i[tessel_isa_pkg::CfgExecDilYLsb +: 3];
+    g_dx        = cfg_exec_i[tessel_isa_pkg::CfgExecDilXLsb +: 3];
+    g_in_h      = cfg_exec_i[tessel_isa_pkg::CfgExecInHLsb +: 10];
+    g_in_w      = cfg_exec_i[tessel_isa_pkg::CfgExecInWLsb +: 10];
+    g_in_pitch  = cfg_exec_i[tessel_isa_pkg::CfgExecInPitchLsb +: 16];
+    g_cb_stride = cfg_exec_i[tessel_isa_pkg::CfgExecCbStrideLsb +: 16];
+    v_shift = cfg_vec_i[tessel_isa_pkg::CfgVecShiftLsb +: 6];
+    v_lo    = $signed(cfg_vec_i[tessel_isa_pkg::CfgVecLoLsb +: 8]);
+    v_hi    = $signed(cfg_vec_i[tessel_isa_pkg::CfgVecHiLsb +: 8]);
+    st_src_pitch  = cfg_store_i[tessel_isa_pkg::CfgStoreSrcPitchLsb +: 16];
+    st_sx         = cfg_store_i[tessel_isa_pkg::CfgStoreStrideXLsb +: 32];
+    st_sy         = cfg_store_i[tessel_isa_pkg::CfgStoreStrideYLsb +: 32];
+    st_spad_pitch = cfg_store_i[tessel_isa_pkg::CfgStoreSpadPitchLsb +: 16];
+    e_pool_k = cfg_epi_i[tessel_isa_pkg::CfgEpiPoolKLsb +: 3];
+    e_pool_s = cfg_epi_i[tessel_isa_pkg::CfgEpiPoolSLsb +: 3];
+    e_src_h  = cfg_epi_i[tessel_isa_pkg::CfgEpiSrcHLsb +: 8];
+    e_src_w  = cfg_epi_i[tessel_isa_pkg::CfgEpiSrcWLsb +: 8];
     end
   end
 
   // ---- effective slot fields ----------------------------------------------------
-  s64_t a_dram, b_row, b_in_s, c_row, d_row, e_iy0, f_ix0, g_dram, h_row;
+  sd_t a_dram, g_dram;
+  sr_t b_row, b_in_s, c_row, d_row, h_row;
+  sc_t e_iy0, f_ix0;
   always_comb begin
-    {a_dram, b_row, b_in_s, c_row, d_row, e_iy0, f_ix0, g_dram, h_row} = '0;
+    {a_dram, g_dram, b_row, b_in_s, c_row, d_row, h_row, e_iy0, f_ix0} = '0;
     if (en_i) begin
-    a_dram = 64'(cmd_i[63:32]) + off[0];                 // LOAD, MARK dram
-    b_row  = 64'(cmd_i[79:64]) + off[1];                 // LOAD row
-    b_in_s = 64'($signed(cmd_i[47:32])) + off[1];        // MATMUL/DWCONV/VPOOL in (signed)
-    c_row  = 64'(cmd_i[79:64]) + off[2];                 // MATMUL/DWCONV acc, VADD/VPOOL out
-    d_row  = 64'(cmd_i[63:48]) + off[3];                 // MATMUL/DWCONV wgt, VADD b
-    e_iy0  = 64'($signed(cmd_i[107:96])) + off[4];
-    f_ix0  = 64'($signed(cmd_i[119:108])) + off[5];
-    g_dram = 64'(cmd_i[63:32]) + off[6];                 // STORE dram
-    h_row  = 64'(cmd_i[79:64]) + off[7];                 // STORE dst_row
+    a_dram = $signed(DW'(cmd_i[63:32])) + offd[0];          // LOAD, MARK dram
+    b_row  = $signed(RW'(cmd_i[79:64])) + offr[0];          // LOAD row
+    b_in_s = RW'($signed(cmd_i[47:32])) + offr[0];          // MATMUL/DWCONV/VPOOL in (signed)
+    c_row  = $signed(RW'(cmd_i[79:64])) + offr[1];          // MATMUL/DWCONV acc, VADD/VPOOL out
+    d_row  = $signed(RW'(cmd_i[63:48])) + offr[2];          // MATMUL/DWCONV wgt, VADD b
+    e_iy0  = CW'($signed(cmd_i[107:96])) + offc[0];
+    f_ix0  = CW'($signed(cmd_i[119:108])) + offc[1];
+    g_dram = $signed(DW'(cmd_i[63:32])) + offd[1];          // STORE dram
+    h_row  = $signed(RW'(cmd_i[79:64])) + offr[3];          // STORE dst_row
     end
   end
-  s64_t vadd_a;                                              // VADD a is unsigned (slot B)
-  s64_t st_src, st_param;
+  sr_t vadd_a;                                              // VADD a is unsigned (slot B)
+  sr_t st_src, st_param;
   always_comb begin
     {vadd_a, st_src, st_param} = '0;
     if (en_i) begin
-      vadd_a   = 64'(cmd_i[47:32]) + off[1];
-      st_src   = 64'(cmd_i[95:80]) + off[2];
-      st_param = 64'(cmd_i[111:96]) + off[3];
+      vadd_a   = $signed(RW'(cmd_i[47:32])) + offr[0];
+      st_src   = $signed(RW'(cmd_i[95:80])) + offr[1];
+      st_param = $signed(RW'(cmd_i[111:96])) + offr[2];
     end
   end
 
   // ---- per-command checks ---------------------------------------------------------
   logic [7:0] err;
   logic [3:0] tok;
-  s64_t dsize;
   // LOAD
-  s64_t l_mem, l_n0, l_nx, l_ny, l_nz, l_pt, l_pb, l_pl, l_pr, l_rows, l_last, l_ry, l_rx, l_e, l_end, l_pad;
+  logic [1:0]  l_mem;
+  logic [4:0]  l_n0;
+  logic [11:0] l_nx, l_ny, l_nz, l_ry, l_rx;
+  logic [2:0]  l_pt, l_pb, l_pl, l_pr;
+  logic [7:0]  l_pad;
+  logic [23:0] l_nzy;
+  logic [35:0] l_box;                                // nz*ny*nx
+  logic [11:0] l_nzm, l_rym, l_rxm;                  // nz-1, ry-1, rx-1
+  sd_t dsize;
+  sr_t l_rows, l_last;
+  sd_t l_end;
+  logic [8:0]  l_bytes;                              // n0 * e
   // conv (MATMUL, DWCONV, VPOOL)
-  s64_t c_oh, c_ow, c_ncb, c_last, c_wrows, iy_lo, iy_hi, ix_lo, ix_hi, in_lo, in_hi, v_last;
+  logic [9:0]  c_oh, c_ow, c_ohm, c_owm;
+  logic [7:0]  c_ncb, c_ncbm, g_khm, g_kwm;
+  logic [23:0] c_taps;                               // kh*kw*ncb
+  logic [28:0] c_wr;                                 // weight rows
+  sr_t c_last, c_wrows, in_lo, in_hi, v_last;
+  sc_t iy_lo, iy_hi, ix_lo, ix_hi;
+  logic [9:0]  iy_lo_u, iy_hi_u, ix_lo_u, ix_hi_u;   // the same, when in_any (0..1022)
   logic in_any;
   // VADD
-  s64_t va_rows, va_b;
+  sr_t va_rows, va_b;
   // STORE
-  s64_t s_n0, s_oh, s_ow, s_last, s_dlast, s_esz, s_end;
+  logic [4:0]  s_n0;
+  logic [7:0]  s_oh, s_ow, s_lines, s_ohm, s_owm, s_linesm;
+  sr_t s_last, s_dlast;
+  sd_t s_end;
   logic s_src_spad, s_dst_spad, s_raw;
 
-  // Only computed when en_i: the 64-bit range arithmetic is most of what a
+  // Only computed when en_i: the range arithmetic is most of what a
   // Verilated NPU evaluates each cycle, and the dispatcher reads err_o only
   // in its check state. Otherwise err_o is ErrNone (a mux in hardware).
   always_comb begin
     err   = tessel_isa_pkg::ErrNone;
     tok   = cmd_i[11:8];
-    dsize = 64'(dram_size_i);
-    {l_mem, l_n0, l_nx, l_ny, l_nz, l_pt, l_pb, l_pl, l_pr, l_rows, l_last, l_ry, l_rx, l_e, l_end, l_pad} = '0;
-    {c_oh, c_ow, c_ncb, c_last, c_wrows, iy_lo, iy_hi, ix_lo, ix_hi, in_lo, in_hi, v_last, in_any} = '0;
-    {va_rows, va_b, s_n0, s_oh, s_ow, s_last, s_dlast, s_esz, s_end, s_src_spad, s_dst_spad, s_raw} = '0;
+    dsize = $signed(DW'(dram_size_i));
+    {l_mem, l_n0, l_nx, l_ny, l_nz, l_ry, l_rx, l_pt, l_pb, l_pl, l_pr, l_pad, l_box, l_rows, l_last, l_end, l_bytes} = '0;
+    {l_nzy, l_nzm, l_rym, l_rxm} = '0;
+    {c_oh, c_ow, c_ncb, c_last, c_wrows, in_lo, in_hi, v_last, iy_lo, iy_hi, ix_lo, ix_hi} = '0;
+    {c_ohm, c_owm, c_ncbm, g_khm, g_kwm, c_taps, c_wr} = '0;
+    {iy_lo_u, iy_hi_u, ix_lo_u, ix_hi_u, in_any} = '0;
+    {va_rows, va_b, s_n0, s_oh, s_ow, s_lines, s_last, s_dlast, s_end, s_src_spad, s_dst_spad, s_raw} = '0;
+    {s_ohm, s_owm, s_linesm} = '0;
     if (en_i) begin
     // LOAD
-    l_mem = 64'(cmd_i[13:12]);
-    l_n0  = 64'(cmd_i[20:16]);
-    l_pr  = 64'(cmd_i[23:21]);
-    l_pad = 64'(cmd_i[31:24]);
-    l_nx  = 64'(cmd_i[91:80]);
-    l_pt  = 64'(cmd_i[94:92]);
-    l_ny  = 64'(cmd_i[107:96]);
-    l_nz  = 64'(cmd_i[119:108]);
-    l_pb  = 64'(cmd_i[122:120]);
-    l_pl  = 64'(cmd_i[125:123]);
+    l_mem = cmd_i[13:12];
+    l_n0  = cmd_i[20:16];
+    l_pr  = cmd_i[23:21];
+    l_pad = cmd_i[31:24];
+    l_nx  = cmd_i[91:80];
+    l_pt  = cmd_i[94:92];
+    l_ny  = cmd_i[107:96];
+    l_nz  = cmd_i[119:108];
+    l_pb  = cmd_i[122:120];
+    l_pl  = cmd_i[125:123];
     l_rows = (l_mem == 0) ? SRows : (l_mem == 1) ? ARows : PRows;
-    l_last = b_row + l_nz * l_ny * l_nx - 1;
-    l_ry   = l_ny - l_pt - l_pb;
-    l_rx   = l_nx - l_pl - l_pr;
-    l_e    = (l_mem == 0) ? 64'sd1 : (l_mem == 1) ? 64'sd4 : 64'sd9;
-    l_end  = a_dram + (l_nz - 1) * ld_sz + (l_ry - 1) * ld_sy + (l_rx - 1) * ld_sx + l_n0 * l_e;
+    l_nzy  = 24'(l_nz) * 24'(l_ny);
+    l_box  = 36'(l_nzy) * 36'(l_nx);
+    l_last = b_row + $signed(RW'(l_box)) - RW'(1);
+    l_ry   = l_ny - 12'(l_pt) - 12'(l_pb);                  // >= 0 once padding <= box is checked
+    l_rx   = l_nx - 12'(l_pl) - 12'(l_pr);
+    l_bytes = (l_mem == 0) ? 9'(l_n0) : (l_mem == 1) ? {2'd0, l_n0, 2'd0} : {1'b0, l_n0, 3'd0} + 9'(l_n0);
+    l_nzm  = l_nz - 12'd1;
+    l_rym  = l_ry - 12'd1;
+    l_rxm  = l_rx - 12'd1;
+    l_end  = a_dram + $signed(DW'(44'(l_nzm) * 44'(ld_sz))) + $signed(DW'(44'(l_rym) * 44'(ld_sy))) +
+             $signed(DW'(44'(l_rxm) * 44'(ld_sx))) + $signed(DW'(l_bytes));
     // conv
-    c_oh   = 64'(cmd_i[25:16]);
-    c_ow   = 64'(cmd_i[89:80]);
-    c_ncb  = (op == tessel_isa_pkg::OpMatmul) ? g_ncb : 64'sd1;
-    c_last = c_row + (c_oh - 1) * g_out_pitch + c_ow - 1;
-    c_wrows = (op == tessel_isa_pkg::OpMatmul) ? g_kh * g_kw * g_ncb * SDim : g_kh * g_kw;
-    iy_lo  = (e_iy0 > 0) ? e_iy0 : 64'sd0;
-    ix_lo  = (f_ix0 > 0) ? f_ix0 : 64'sd0;
-    iy_hi  = e_iy0 + (c_oh - 1) * g_sy + (g_kh - 1) * g_dy;
-    ix_hi  = f_ix0 + (c_ow - 1) * g_sx + (g_kw - 1) * g_dx;
-    if (iy_hi > g_in_h - 1) iy_hi = g_in_h - 1;
-    if (ix_hi > g_in_w - 1) ix_hi = g_in_w - 1;
+    c_oh   = cmd_i[25:16];
+    c_ow   = cmd_i[89:80];
+    c_ncb  = (op == tessel_isa_pkg::OpMatmul) ? g_ncb : 8'd1;
+    c_ohm  = c_oh - 10'd1;
+    c_owm  = c_ow - 10'd1;
+    c_ncbm = c_ncb - 8'd1;
+    g_khm  = g_kh - 8'd1;
+    g_kwm  = g_kw - 8'd1;
+    c_last = c_row + $signed(RW'(26'(c_ohm) * 26'(g_out_pitch))) + $signed(RW'(c_ow)) - RW'(1);
+    c_taps = 24'(16'(g_kh) * 16'(g_kw)) * 24'(c_ncb);     // ncb = 1 but for MATMUL
+    c_wr   = (op == tessel_isa_pkg::OpMatmul) ? 29'(c_taps) * 29'(Dim) : 29'(c_taps);
+    c_wrows = $signed(RW'(c_wr));
+    iy_lo  = (e_iy0 > 0) ? e_iy0 : CW'(0);
+    ix_lo  = (f_ix0 > 0) ? f_ix0 : CW'(0);
+    iy_hi  = e_iy0 + $signed(CW'(13'(c_ohm) * 13'(g_sy))) + $signed(CW'(11'(g_khm) * 11'(g_dy)));
+    ix_hi  = f_ix0 + $signed(CW'(13'(c_owm) * 13'(g_sx))) + $signed(CW'(11'(g_kwm) * 11'(g_dx)));
+    if (iy_hi > $signed(CW'(g_in_h)) - CW'(1)) iy_hi = $signed(CW'(g_in_h)) - CW'(1);
+    if (ix_hi > $signed(CW'(g_in_w)) - CW'(1)) ix_hi = $signed(CW'(g_in_w)) - CW'(1);
     in_any = (iy_lo <= iy_hi) && (ix_lo <= ix_hi);
-    in_lo  = in_any ? b_in_s + iy_lo * g_in_pitch + ix_lo : 64'sd1;
-    in_hi  = in_any ? b_in_s + (c_ncb - 1) * g_cb_stride + iy_hi * g_in_pitch + ix_hi : 64'sd0;
-    v_last = c_row + (c_oh - 1) * g_out_pitch + c_ow - 1;
+    // with in_any, 0 <= lo <= hi <= in_h/in_w - 1 < 1023
+    iy_lo_u = iy_lo[9:0];
+    iy_hi_u = iy_hi[9:0];
+    ix_lo_u = ix_lo[9:0];
+    ix_hi_u = ix_hi[9:0];
+    in_lo  = in_any ? b_in_s + $signed(RW'(26'(iy_lo_u) * 26'(g_in_pitch))) + $signed(RW'(ix_lo_u)) : RW'(1);
+    in_hi  = in_any ? b_in_s + $signed(RW'(24'(c_ncbm) * 24'(g_cb_stride))) +
+                      $signed(RW'(26'(iy_hi_u) * 26'(g_in_pitch))) + $signed(RW'(ix_hi_u)) : RW'(0);
+    v_last = c_last;
     // VADD
-    va_rows = 64'(cmd_i[95:80]);
+    va_rows = $signed(RW'(cmd_i[95:80]));
     va_b    = d_row;
     // STORE
     s_src_spad = cmd_i[12];
     s_dst_spad = cmd_i[13];
     s_raw      = cmd_i[14];
-    s_n0  = 64'(cmd_i[20:16]);
-    s_oh  = 64'(cmd_i[31:24]);
-    s_ow  = 64'(cmd_i[119:112]);
-    s_last = (e_pool_k != 0) ? st_src + (e_src_h - 1) * st_src_pitch + e_src_w - 1
-                             : st_src + (s_oh - 1) * st_src_pitch + s_ow - 1;
-    s_dlast = h_row + (s_oh - 1) * st_spad_pitch + s_ow - 1;
-    s_esz   = s_raw ? 64'sd4 : 64'sd1;
-    s_end   = g_dram + (s_oh - 1) * st_sy + (s_ow - 1) * st_sx + s_n0 * s_esz;
+    s_n0  = cmd_i[20:16];
+    s_oh  = cmd_i[31:24];
+    s_ow  = cmd_i[119:112];
+    s_lines = (e_pool_k != 0) ? e_src_h : s_oh;
+    s_linesm = s_lines - 8'd1;
+    s_ohm   = s_oh - 8'd1;
+    s_owm   = s_ow - 8'd1;
+    s_last = st_src + $signed(RW'(24'(s_linesm) * 24'(st_src_pitch))) +
+             ((e_pool_k != 0) ? $signed(RW'(e_src_w)) : $signed(RW'(s_ow))) - RW'(1);   // (8-bit either way)
+    s_dlast = h_row + $signed(RW'(24'(s_ohm) * 24'(st_spad_pitch))) + $signed(RW'(s_ow)) - RW'(1);
+    s_end   = g_dram + $signed(DW'(40'(s_ohm) * 40'(st_sy))) + $signed(DW'(40'(s_owm) * 40'(st_sx))) +
+              (s_raw ? $signed(DW'({s_n0, 2'd0})) : $signed(DW'(s_n0)));
 
     if ((cmd_i & ~used_mask(op)) != '0) begin
       err = tessel_isa_pkg::ErrBadField;
@@ -228,9 +324,9 @@ module npu_check #(
           if ($signed(cmd_i[39:32]) > $signed(cmd_i[47:40])) err = tessel_isa_pkg::ErrBadField;
         end
         tessel_isa_pkg::OpLoad: begin
-          if (l_mem > 2 || l_n0 < 1 || l_n0 > SDim || l_nx < 1 || l_ny < 1 || l_nz < 1 ||
-              l_pt + l_pb > l_ny || l_pl + l_pr > l_nx ||
-              (l_mem == 2 && (l_n0 != SDim || l_pad != 0 || l_pt + l_pb + l_pl + l_pr != 0)))
+          if (l_mem > 2 || l_n0 < 1 || l_n0 > 5'(Dim) || l_nx < 1 || l_ny < 1 || l_nz < 1 ||
+              12'(l_pt) + 12'(l_pb) > l_ny || 12'(l_pl) + 12'(l_pr) > l_nx ||
+              (l_mem == 2 && (l_n0 != 5'(Dim) || l_pad != 0 || l_pt + l_pb + l_pl + l_pr != 0)))
             err = tessel_isa_pkg::ErrBadField;
           else if (!rows_ok(b_row, l_last, l_rows))
             err = (l_mem == 0) ? tessel_isa_pkg::ErrSpadRange :
@@ -254,7 +350,7 @@ module npu_check #(
             err = tessel_isa_pkg::ErrSpadRange;
           else if (op == tessel_isa_pkg::OpVpool && !rows_ok(c_row, v_last, SRows))
             err = tessel_isa_pkg::ErrSpadRange;
-          else if (c_oh > 1 && g_out_pitch < c_ow)
+          else if (c_oh > 1 && g_out_pitch < 16'(c_ow))
             err = tessel_isa_pkg::ErrOverlap;
           else if (op == tessel_isa_pkg::OpVpool && overlaps(in_lo, in_hi, c_row, v_last))
             err = tessel_isa_pkg::ErrOverlap;
@@ -270,7 +366,7 @@ module npu_check #(
             err = tessel_isa_pkg::ErrOverlap;
         end
         tessel_isa_pkg::OpStore: begin
-          if (s_n0 < 1 || s_n0 > SDim || s_oh < 1 || s_ow < 1)
+          if (s_n0 < 1 || s_n0 > 5'(Dim) || s_oh < 1 || s_ow < 1)
             err = tessel_isa_pkg::ErrBadField;
           else if (s_raw && (s_src_spad || s_dst_spad || e_pool_k != 0))
             err = tessel_isa_pkg::ErrBadField;
@@ -284,7 +380,7 @@ module npu_check #(
             err = tessel_isa_pkg::ErrSpadRange;
           else if (s_dst_spad && !rows_ok(h_row, s_dlast, SRows))
             err = tessel_isa_pkg::ErrSpadRange;
-          else if (s_dst_spad && s_oh > 1 && st_spad_pitch < s_ow)
+          else if (s_dst_spad && s_oh > 1 && st_spad_pitch < 16'(s_ow))
             err = tessel_isa_pkg::ErrOverlap;
           else if (s_dst_spad && s_src_spad && overlaps(st_src, s_last, h_row, s_dlast))
             err = tessel_isa_pkg::ErrOverlap;
@@ -314,9 +410,9 @@ module npu_check #(
   // Clamping iy0/ix0 to +-2^22 keeps every tap's inside/outside test (|tap
   // offsets| < 2^14); `in` only matters when a tap is inside, and is then
   // within 2^27 of the scratchpad.
-  function automatic logic [23:0] clamp24(s64_t v);
-    if (v > 64'sd4194304) clamp24 = 24'sd4194304;
-    else if (v < -64'sd4194304) clamp24 = -24'sd4194304;
+  function automatic logic [23:0] clamp24(sc_t v);
+    if (v > CW'(4194304)) clamp24 = 24'sd4194304;
+    else if (v < -CW'(4194304)) clamp24 = -24'sd4194304;
     else clamp24 = v[23:0];
   endfunction
 

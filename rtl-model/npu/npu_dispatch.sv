@@ -139,7 +139,7 @@ module npu_dispatch #(
     off_flat = '0;
     if (state_q == StCheck) for (int k = 0; k < 8; k++) off_flat[k*64 +: 64] = off_q[k];
   end
-  npu_check u_check (
+  npu_check #(.LoopDepth(LoopDepth)) u_check (
     .cmd_i       (w_q),
     .off_i       (off_flat),
     .cfg_load_i  (cfg_q[0]),
