@@ -1,7 +1,8 @@
 # rtl-model/rules.mk: the control core (rtl-model/core/) and its standalone
 # Verilator bench (tests/rtl/core/). The SoC's rules live in sim/rules.mk.
 #
-#   make test-core       bench programs x memory timings, FastMul=1 and FastMul=0
+#   make test-core       bench programs x memory timings, FastMul=1 and FastMul=0,
+#                        and the lite core (tessel_core_lite), traces compared
 #   make test-lint-core  verilator --lint-only -Wall (both FastMul) and a yosys read
 #   make test-core-gate  the bench on the yosys netlist of the core, traces equal to the RTL's
 #   make bench-core-cpi  CPI of compiled C (CRC, sort, matrix multiply), 1-cycle memories
@@ -68,9 +69,10 @@ test-core: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_TB_LITE) $(CORE_PROGS) $(CORE_CP
 test-lint-core: $(CORE_RTL)
 	@bash $(CORE_TB_DIR)/lint.sh $(CORE_RTL)
 
-bench-core-cpi: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_CPI_BIN)
+bench-core-cpi: $(CORE_TB_FM1) $(CORE_TB_FM0) $(CORE_TB_LITE) $(CORE_CPI_BIN)
 	@$(CORE_TB_FM1) --cpi --label FastMul=1 $(CORE_CPI_BIN) | grep CPI
 	@$(CORE_TB_FM0) --cpi --label FastMul=0 $(CORE_CPI_BIN) | grep CPI
+	@$(CORE_TB_LITE) --cpi --label lite $(CORE_CPI_BIN) | grep CPI
 
 # ---- core-gate: the same bench on the yosys netlist of the core ----------------
 # Generic gates (memories kept as arrays), as the SoC's gate-sim does: it

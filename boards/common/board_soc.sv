@@ -18,6 +18,9 @@ module board_soc #(
   parameter int unsigned DmemBytes  = 512,
   parameter int unsigned DramBytes  = 131072,     // board_mem at 0x8000_0000
   parameter bit          FastMul    = 1'b0,       // core multiplier (docs/core.md)
+  parameter bit          CoreLite   = 1'b0,       // tessel_core_lite (docs/core.md)
+  parameter int unsigned TimerBits  = 64,         // machine timer width (docs/boards.md)
+  parameter bit          MemSlice   = 1'b1,       // register slice on the memory port
   parameter logic [23:0] FwFlash    = 24'h100000, // flash offsets of the images
   parameter logic [23:0] PkgFlash   = 24'h140000
 ) (
@@ -112,7 +115,10 @@ module board_soc #(
   tessel_soc #(
     .ImemBytes (ImemBytes),
     .DmemBytes (DmemBytes),
-    .FastMul   (FastMul)
+    .FastMul   (FastMul),
+    .CoreLite  (CoreLite),
+    .TimerBits (TimerBits),
+    .MemSlice  (MemSlice)
   ) u_soc (
     .clk_i              (clk_i),
     .rst_ni             (soc_rst_n),

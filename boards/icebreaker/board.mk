@@ -20,6 +20,9 @@ IB_PKG    := $(call board_cfg,icebreaker,package)
 IB_DRAM   := $(call board_cfg,icebreaker,dram_bytes)
 IB_IMEM   := $(call board_cfg,icebreaker,imem_bytes)
 IB_DMEM   := $(call board_cfg,icebreaker,dmem_bytes)
+IB_LITE   := $(if $(filter lite,$(call board_cfg,icebreaker,core)),1,0)
+IB_TIMERW := $(call board_cfg,icebreaker,timer_bits)
+IB_SLICE  := $(call board_cfg,icebreaker,mem_slice)
 IB_BAUD   := $(call board_cfg,icebreaker,uart_baud)
 IB_FL_BIT := $(call board_cfg,icebreaker,flash_bitstream)
 IB_FL_FW  := $(call board_cfg,icebreaker,flash_firmware)
@@ -35,6 +38,7 @@ IB_NPU_SV  := $(if $(filter-out none,$(IB_TARGET)),$(call board_npu_sv,$(IB_TARG
 IB_DEFS    := $(if $(IB_NPU_SV),-DTESSEL_NPU)
 IB_SV      := $(IB_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv
 IB_PARAMS  := chparam -set ClksPerBit $(IB_CPB) -set ImemBytes $(IB_IMEM) -set DmemBytes $(IB_DMEM) \
+              -set CoreLite $(IB_LITE) -set TimerBits $(IB_TIMERW) -set MemSlice $(IB_SLICE) \
               -set DramBytes $(IB_DRAM) -set FwFlash $(shell printf %d $(IB_FL_FW)) -set PkgFlash $(shell printf %d $(IB_FL_PKG)) icebreaker_top
 
 IB_JSON    := $(IB_OUT)/icebreaker.json
@@ -143,6 +147,7 @@ IB_RTL_TB   := $(IB_OBJ)/rtl/board_tb
 IB_GATE_TB  := $(IB_OBJ)/gate/board_tb
 IB_CELLS    := $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
 IB_GPARAMS  := -GClksPerBit=$(IB_CPB) -GImemBytes=$(IB_IMEM) -GDmemBytes=$(IB_DMEM) -GDramBytes=$(IB_DRAM) \
+               -GCoreLite=1\'b$(IB_LITE) -GTimerBits=$(IB_TIMERW) -GMemSlice=1\'b$(IB_SLICE) \
                -GFwFlash=$(shell printf %d $(IB_FL_FW)) -GPkgFlash=$(shell printf %d $(IB_FL_PKG))
 
 # ib_tb DIR, EXTRA-FLAGS, SOURCES: one Verilator build of the bench (one job).
@@ -192,18 +197,19 @@ $(IB_NPU_RTL_TB): $(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) $(BOARDS_CO
 # ---- suite boards --------------------------------------------------------------
 # boards: the self-test booted from a flash model on the RTL and on the
 # yosys netlist of the bitstream, refused images, tessel-flash-image's checks.
-# boards-fit: the bitstream's place and route: fit and timing, from its
-# report. It is a benchmark (make bench-boards-fit), not a test, until the
-# SoC fits the UP5K (docs/boards.md: 7707/5280 logic cells today): a test
-# that can only fail would keep every change from landing.
+# The bitstream's place and route is part of the suite: its report's PASS/FAIL
+# lines for fit and timing count as two checks (issue 11: make test builds
+# the iCEBreaker bitstream and checks fit and timing). bench-boards-fit
+# prints the same report with its figures (utilisation, Fmax).
 TEST_SUITES += boards
 BENCHES     += boards-fit
 .PHONY: test-boards bench-boards-fit
 # Every board top is linted first (verilator -Wall, the SoC without the NPU;
 # lint-soc covers the SoC with it); test.sh counts those lines too.
 BOARD_TOPS := $(foreach b,$(filter-out sim,$(BOARDS)),$(wildcard boards/$(b)/*_top.sv))
-test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG)
+test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG) $(IB_REPORT)
 	@mkdir -p $(BUILD)/test-tmp/boards; : >$(BUILD)/test-tmp/boards/lint.txt; \
+	grep -E '^(PASS|FAIL) ' $(IB_REPORT) >$(BUILD)/test-tmp/boards/fit.txt; \
 	for top in $(BOARD_TOPS); do m=$$(basename $$top .sv); \
 	  if $(VERILATOR) --lint-only -Wall --top-module $$m $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $$top \
 	       >$(BUILD)/test-tmp/boards/lint-$$m.log 2>&1; \

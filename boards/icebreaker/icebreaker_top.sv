@@ -9,8 +9,11 @@
 
 module icebreaker_top #(
   parameter int unsigned ClksPerBit = 104,        // 12 MHz / 115200 baud
-  parameter int unsigned ImemBytes  = 512,        // TCMs: block RAM (two read ports: two copies)
-  parameter int unsigned DmemBytes  = 512,
+  parameter int unsigned ImemBytes  = 0,          // TCMs: none (the firmware runs from SPRAM)
+  parameter int unsigned DmemBytes  = 0,
+  parameter bit          CoreLite   = 1'b1,       // the lite core (board.cfg core = lite)
+  parameter int unsigned TimerBits  = 32,         // board.cfg timer_bits
+  parameter bit          MemSlice   = 1'b0,       // board.cfg mem_slice
   parameter int unsigned DramBytes  = 131072,     // the four 32 KiB SPRAMs
   parameter logic [23:0] FwFlash    = 24'h100000, // flash offsets of the images
   parameter logic [23:0] PkgFlash   = 24'h140000
@@ -50,6 +53,9 @@ module icebreaker_top #(
     .DmemBytes  (DmemBytes),
     .DramBytes  (DramBytes),
     .FastMul    (1'b0),         // the 8 DSPs are the NPU's
+    .CoreLite   (CoreLite),
+    .TimerBits  (TimerBits),
+    .MemSlice   (MemSlice),
     .FwFlash    (FwFlash),
     .PkgFlash   (PkgFlash)
   ) u_board (

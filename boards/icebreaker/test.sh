@@ -1,7 +1,8 @@
 #!/bin/bash
 # test.sh: suite boards (iCEBreaker part), run by `make test-boards`.
 #   test.sh RTL_TB GATE_TB FW_IMG FLASH_IMAGE OUTDIR [NPU_TB NPU_IMG NPU_TARGET]
-# (OUTDIR/lint.txt, if there, holds PASS/FAIL lines of the tops' lint.)
+# (OUTDIR/lint.txt and OUTDIR/fit.txt, if there, hold PASS/FAIL lines of the
+# tops' lint and of the iCEBreaker's place and route.)
 # RTL_TB/GATE_TB are board_tb built on the RTL and on the yosys netlist of
 # the bitstream; FW_IMG the self-test's flash image. Prints PASS/FAIL lines
 # and ends with "N passed, N failed".
@@ -12,10 +13,12 @@ pass=0 fail=0
 ok()  { echo "PASS $*"; pass=$((pass + 1)); }
 bad() { echo "FAIL $*"; fail=$((fail + 1)); }
 
-# 0. The board tops' lint, run by the make rule into lint.txt.
+# 0. The board tops' lint, run by the make rule into lint.txt, and the
+# bitstream's fit and timing (the place-and-route report's PASS/FAIL lines,
+# copied by the make rule into fit.txt).
 while read -r verdict rest; do
   case "$verdict" in PASS) ok "$rest" ;; FAIL) bad "$rest" ;; esac
-done < <(cat "$out/lint.txt" 2>/dev/null)
+done < <(cat "$out/lint.txt" "$out/fit.txt" 2>/dev/null)
 
 # run_tb TB NAME ARGS...: runs a bench, keeps its UART text and status.
 run_tb() {

@@ -14,8 +14,12 @@
 //          register file's read port)
 //   DWait  wait for the data response; a load retires with its value
 //   MulDiv wait for the M unit (34 cycles)
-//   CsrRet a CSR instruction retires one cycle after its CSR access, as in
-//          tessel_core, so a write to minstret wins over its own retirement
+//   Shift  shift res_q by 4 or 1 bits a cycle (no barrel shifter), then retire
+//   Branch a branch retires (or traps on a misaligned target) one cycle after
+//          its comparison: the compare's carry chain then only reaches a flop
+//          A CSR instruction also retires from Shift (by 0 bits), one cycle
+//          after its CSR access, as in tessel_core: a write to minstret wins
+//          over its own retirement
 //
 // Every bus request comes from registers and every response lands in one,
 // so no path runs through the core from one bus handshake to another.
@@ -70,44 +74,65 @@ module tessel_core_lite (
     StMem,
     StDWait,
     StMulDiv,
-    StCsrRet
+    StShift,
+    StBranch
   } state_e;
 
   state_e      state_q, state_d;
   logic [31:2] pc_q, pc_d;               // the instruction's pc (IALIGN=32)
   logic [31:0] insn_q, insn_d;
   logic        ferr_q, ferr_d;           // its fetch answered with an error
-  logic [31:0] res_q, res_d;             // load/store address, or a CSR's old value
+  logic [31:0] res_q, res_d;             // load/store address, a CSR's old value, the shift
+  logic [4:0]  sh_q, sh_d;               // bits still to shift
+  // minstret counts a retirement one cycle late: it keeps the retire decision
+  // off the 64-bit counter's carry chain, and no CSR read can come that soon
+  logic        instret_q;
+  logic        taken_q, taken_d;         // the branch in Branch is taken
 
   // ---------------------------------------------------------------- decode
+  // The word is decoded as it arrives and the decode is registered with it
+  // (dec_q), so execute starts from flops: the decoder's depth is not added
+  // to the ALU's carry chain (on the UP5K that alone kept 12 MHz out of reach).
+  typedef struct packed {
+    logic        illegal, alu_a_pc, alu_a_zero, alu_b_imm, rd_we;
+    logic        load, store, branch, jal, jalr, csr, muldiv;
+    logic        ecall, ebreak, mret, wfi, fencei;
+    logic [3:0]  alu_op;
+    logic [31:0] imm;
+  } dec_t;
+  dec_t dec_q, dec_d, dec_new;
+
+  tessel_core_decode u_decode (
+    .insn_i       (ibus_rsp_rdata_i),
+    .illegal_o    (dec_new.illegal),
+    .alu_op_o     (dec_new.alu_op),
+    .alu_a_pc_o   (dec_new.alu_a_pc),
+    .alu_a_zero_o (dec_new.alu_a_zero),
+    .alu_b_imm_o  (dec_new.alu_b_imm),
+    .imm_o        (dec_new.imm),
+    .rd_we_o      (dec_new.rd_we),
+    .load_o       (dec_new.load),
+    .store_o      (dec_new.store),
+    .branch_o     (dec_new.branch),
+    .jal_o        (dec_new.jal),
+    .jalr_o       (dec_new.jalr),
+    .csr_o        (dec_new.csr),
+    .muldiv_o     (dec_new.muldiv),
+    .ecall_o      (dec_new.ecall),
+    .ebreak_o     (dec_new.ebreak),
+    .mret_o       (dec_new.mret),
+    .wfi_o        (dec_new.wfi),
+    .fencei_o     (dec_new.fencei)
+  );
+
   logic        dec_illegal, dec_alu_a_pc, dec_alu_a_zero, dec_alu_b_imm, dec_rd_we;
   logic        dec_load, dec_store, dec_branch, dec_jal, dec_jalr, dec_csr, dec_muldiv;
   logic        dec_ecall, dec_ebreak, dec_mret, dec_wfi, dec_fencei;
   logic [3:0]  dec_alu_op;
   logic [31:0] dec_imm;
-
-  tessel_core_decode u_decode (
-    .insn_i       (insn_q),
-    .illegal_o    (dec_illegal),
-    .alu_op_o     (dec_alu_op),
-    .alu_a_pc_o   (dec_alu_a_pc),
-    .alu_a_zero_o (dec_alu_a_zero),
-    .alu_b_imm_o  (dec_alu_b_imm),
-    .imm_o        (dec_imm),
-    .rd_we_o      (dec_rd_we),
-    .load_o       (dec_load),
-    .store_o      (dec_store),
-    .branch_o     (dec_branch),
-    .jal_o        (dec_jal),
-    .jalr_o       (dec_jalr),
-    .csr_o        (dec_csr),
-    .muldiv_o     (dec_muldiv),
-    .ecall_o      (dec_ecall),
-    .ebreak_o     (dec_ebreak),
-    .mret_o       (dec_mret),
-    .wfi_o        (dec_wfi),
-    .fencei_o     (dec_fencei)
-  );
+  assign {dec_illegal, dec_alu_a_pc, dec_alu_a_zero, dec_alu_b_imm, dec_rd_we,
+          dec_load, dec_store, dec_branch, dec_jal, dec_jalr, dec_csr, dec_muldiv,
+          dec_ecall, dec_ebreak, dec_mret, dec_wfi, dec_fencei, dec_alu_op, dec_imm} = dec_q;
 
   logic [4:0] rs1, rd;
   logic [2:0] funct3;
@@ -147,20 +172,35 @@ module tessel_core_lite (
   assign alu_a = dec_alu_a_zero ? 32'd0 : (dec_alu_a_pc ? {pc_q, 2'b00} : rs1_val);
   assign alu_b = dec_alu_b_imm ? dec_imm : rs2_val;
 
-  tessel_core_alu u_alu (
+  tessel_core_lite_alu u_alu (
     .a_i      (alu_a),
     .b_i      (alu_b),
     .op_i     (dec_alu_op),
     .cmp_i    (funct3),
+    .branch_i (dec_branch),
     .result_o (alu_result),
     .taken_o  (branch_cond)
   );
 
-  logic        jump;                     // jal, jalr or a taken branch
+  // sll, srl, sra and their immediate forms go to the Shift state
+  logic is_shift;
+  assign is_shift = (insn_q[6:0] == 7'b0010011 || insn_q[6:0] == 7'b0110011)
+                 && !dec_muldiv && funct3[1:0] == 2'b01;
+
+  logic [31:0] shifted;
+  logic        sh_by4;
+  assign sh_by4 = sh_q[4:2] != 3'd0;
+  always_comb begin
+    if (!funct3[2])     shifted = sh_by4 ? {res_q[27:0], 4'd0} : {res_q[30:0], 1'b0};
+    else if (sh_by4)    shifted = {{4{dec_alu_op[3] && res_q[31]}}, res_q[31:4]};
+    else                shifted = {dec_alu_op[3] && res_q[31], res_q[31:1]};
+  end
+
+  logic        jump;                     // jal or jalr (branches decide in Branch)
   logic [31:0] jump_target;
   logic [31:2] pc_plus4;
   assign pc_plus4    = pc_q + 30'd1;
-  assign jump        = dec_jal || dec_jalr || (dec_branch && branch_cond);
+  assign jump        = dec_jal || dec_jalr;
   assign jump_target = dec_jalr ? {alu_result[31:1], 1'b0} : ({pc_q, 2'b00} + dec_imm);
 
   // loads and stores: the request side formats from the latched address and
@@ -196,7 +236,9 @@ module tessel_core_lite (
   tessel_core_lite_muldiv u_muldiv (
     .clk_i    (clk_i),
     .rst_ni   (rst_ni),
-    .start_i  (state_q == StExec && dec_muldiv && !trap),
+    // (started even if the instruction traps: the result is then never
+    // used, and the trap decision stays off the unit's operand registers)
+    .start_i  (state_q == StExec && dec_muldiv),
     .op_i     (funct3),
     .a_i      (rs1_val),
     .b_i      (rs2_val),
@@ -231,7 +273,7 @@ module tessel_core_lite (
     .mret_i         (state_q == StExec && dec_mret && !trap),
     .mtvec_o        (mtvec),
     .mepc_o         (mepc),
-    .instret_i      (commit_valid_o),
+    .instret_i      (instret_q),
     .irq_timer_i    (irq_timer_i),
     .irq_external_i (irq_external_i),
     .irq_take_o     (irq_take),
@@ -252,6 +294,10 @@ module tessel_core_lite (
     if (dfault) begin
       trap_cause = dec_load ? CauseLoadFault : CauseStoreFault;
       trap_tval  = res_q;
+    end else if (state_q == StBranch) begin
+      trap       = taken_q && jump_target[1];
+      trap_cause = CauseInsnMisaligned;
+      trap_tval  = jump_target;
     end else if (state_q != StExec) begin
       trap = 1'b0;
     end else if (irq_take && !dec_wfi) begin
@@ -281,7 +327,8 @@ module tessel_core_lite (
   // store, M op or CSR access, which retire in a later state)
   logic exec_retire;
   assign exec_retire = state_q == StExec && !trap && !dec_load && !dec_store
-                    && !dec_muldiv && !dec_csr && (!dec_wfi || irq_wake);
+                    && !dec_muldiv && !dec_csr && !is_shift && !dec_branch
+                    && (!dec_wfi || irq_wake);
 
   always_comb begin
     commit_valid_o = 1'b0;
@@ -296,8 +343,9 @@ module tessel_core_lite (
         commit_valid_o = md_done;
         rf_wdata       = md_result;
       end
-      StCsrRet: begin
-        commit_valid_o = 1'b1;
+      StBranch: commit_valid_o = !trap;
+      StShift: begin
+        commit_valid_o = sh_q == 5'd0;
         rf_wdata       = res_q;
       end
       default: ;
@@ -309,14 +357,18 @@ module tessel_core_lite (
     state_d = state_q;
     pc_d    = pc_q;
     insn_d  = insn_q;
+    dec_d   = dec_q;
     ferr_d  = ferr_q;
     res_d   = res_q;
+    sh_d    = sh_q;
+    taken_d = taken_q;
     unique case (state_q)
       StFetch: if (ibus_req_ready_i) state_d = StIWait;
       StIWait: begin
         if (ibus_rsp_valid_i) begin
           state_d = StExec;
           insn_d  = ibus_rsp_rdata_i;
+          dec_d   = dec_new;
           ferr_d  = ibus_rsp_err_i;
         end
       end
@@ -326,11 +378,19 @@ module tessel_core_lite (
           state_d = StFetch;
         end else if (dec_load || dec_store) begin
           state_d = StMem;
+        end else if (dec_branch) begin
+          state_d = StBranch;
+          taken_d = branch_cond;
         end else if (dec_muldiv) begin
           state_d = StMulDiv;
+        end else if (is_shift) begin
+          state_d = StShift;
+          res_d   = rs1_val;
+          sh_d    = alu_b[4:0];
         end else if (dec_csr) begin
-          state_d = StCsrRet;
+          state_d = StShift;
           res_d   = csr_rdata;
+          sh_d    = 5'd0;
         end else if (exec_retire) begin
           state_d = StFetch;
           pc_d    = pc_plus4;
@@ -341,11 +401,22 @@ module tessel_core_lite (
       StMem:    if (dbus_req_ready_i) state_d = StDWait;
       StDWait:  if (dbus_rsp_valid_i) state_d = StFetch;
       StMulDiv: if (md_done) state_d = StFetch;
-      StCsrRet: state_d = StFetch;
+      StBranch: begin
+        state_d = StFetch;
+        if (taken_q) pc_d = jump_target[31:2];
+      end
+      StShift: begin
+        if (sh_q == 5'd0) begin
+          state_d = StFetch;
+        end else begin
+          res_d = shifted;
+          sh_d  = sh_q - (sh_by4 ? 5'd4 : 5'd1);
+        end
+      end
       default:  state_d = StFetch;
     endcase
     // the next instruction follows this one, unless it trapped
-    if (commit_valid_o && state_q != StExec) pc_d = pc_plus4;
+    if (commit_valid_o && state_q != StExec && !(state_q == StBranch && taken_q)) pc_d = pc_plus4;
     if (trap) pc_d = mtvec[31:2];
   end
 
@@ -354,14 +425,22 @@ module tessel_core_lite (
       state_q <= StFetch;
       pc_q    <= boot_addr_i[31:2];
       insn_q  <= 32'd0;
+      dec_q   <= '0;
       ferr_q  <= 1'b0;
       res_q   <= 32'd0;
+      sh_q    <= 5'd0;
+      instret_q <= 1'b0;
+      taken_q <= 1'b0;
     end else begin
       state_q <= state_d;
       pc_q    <= pc_d;
       insn_q  <= insn_d;
+      dec_q   <= dec_d;
       ferr_q  <= ferr_d;
       res_q   <= res_d;
+      sh_q    <= sh_d;
+      instret_q <= commit_valid_o;
+      taken_q <= taken_d;
     end
   end
 

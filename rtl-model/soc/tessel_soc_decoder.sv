@@ -12,6 +12,11 @@ module tessel_soc_decoder #(
   output      logic [tessel_soc_pkg::TgtW-1:0] tgt_o
 );
 
+  // A TCM of 0 bytes is not built: its whole region is a bus error. (The
+  // limits are never 0, so no comparison is constant.)
+  localparam int unsigned ImemLimit = (ImemBytes == 0) ? 1 : ImemBytes;
+  localparam int unsigned DmemLimit = (DmemBytes == 0) ? 1 : DmemBytes;
+
   // Offsets inside the 256 MiB regions, for the size checks.
   logic [31:0] imem_off, dmem_off;
   assign imem_off = addr_i - tessel_soc_pkg::ImemBase;
@@ -20,9 +25,9 @@ module tessel_soc_decoder #(
   always_comb begin
     tgt_o = tessel_soc_pkg::TgtErr;
     if (addr_i[31:28] == tessel_soc_pkg::ImemBase[31:28]) begin
-      if (imem_off < ImemBytes) tgt_o = tessel_soc_pkg::TgtImem;
+      if (ImemBytes != 0 && imem_off < ImemLimit) tgt_o = tessel_soc_pkg::TgtImem;
     end else if (addr_i[31:28] == tessel_soc_pkg::DmemBase[31:28]) begin
-      if (dmem_off < DmemBytes) tgt_o = tessel_soc_pkg::TgtDmem;
+      if (DmemBytes != 0 && dmem_off < DmemLimit) tgt_o = tessel_soc_pkg::TgtDmem;
     end else if (addr_i[31] == tessel_soc_pkg::DramBase[31]) begin
       // The whole upper half is DRAM; the memory behind the port answers
       // err beyond its real size.

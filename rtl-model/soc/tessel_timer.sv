@@ -1,8 +1,14 @@
 // tessel_timer: the RISC-V machine timer (mtime/mtimecmp, docs/memory-map.md).
 // mtime counts every clock; the interrupt is pending while mtime >= mtimecmp.
+// Bits = 32 (a small FPGA's option, docs/boards.md) keeps only the low words:
+// MTIMEH and MTIMECMPH read 0 and ignore writes, mtime wraps at 2^32 clocks,
+// and the compare is on 32 bits; firmware that writes MTIMECMPH first and
+// reads MTIMEH around MTIME (firmware/base/timer.c) works unchanged.
 `default_nettype none
 
-module tessel_timer (
+module tessel_timer #(
+  parameter int unsigned Bits = 64   // 64, or 32
+) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
   input  wire logic        req_valid_i,
@@ -17,7 +23,11 @@ module tessel_timer (
   output      logic        irq_o
 );
 
-  logic [63:0] mtime_q, mtime_d, cmp_q, cmp_d;
+  logic [Bits-1:0] mtime_q, mtime_d, cmp_q, cmp_d;
+  // the registers' words as the bus sees them (high words 0 when Bits = 32)
+  logic [63:0] mtime_w, cmp_w;
+  assign mtime_w = 64'(mtime_q);
+  assign cmp_w   = 64'(cmp_q);
   logic        rsp_valid_q, rsp_err_q, rsp_err_d;
   logic [31:0] rsp_rdata_q, rsp_rdata_d, wmask;
 
@@ -25,27 +35,27 @@ module tessel_timer (
   assign wmask = {{8{req_be_i[3]}}, {8{req_be_i[2]}}, {8{req_be_i[1]}}, {8{req_be_i[0]}}};
 
   always_comb begin
-    mtime_d     = mtime_q + 64'd1;
+    mtime_d     = mtime_q + 1'b1;
     cmp_d       = cmp_q;
     rsp_rdata_d = 32'h0;
     rsp_err_d   = 1'b0;
     if (req_valid_i) begin
       unique case (req_addr_i)
         12'h000: begin
-          rsp_rdata_d = mtime_q[31:0];
-          if (req_we_i) mtime_d[31:0] = (mtime_q[31:0] & ~wmask) | (req_wdata_i & wmask);
+          rsp_rdata_d = mtime_w[31:0];
+          if (req_we_i) mtime_d[31:0] = (mtime_w[31:0] & ~wmask) | (req_wdata_i & wmask);
         end
         12'h004: begin
-          rsp_rdata_d = mtime_q[63:32];
-          if (req_we_i) mtime_d[63:32] = (mtime_q[63:32] & ~wmask) | (req_wdata_i & wmask);
+          rsp_rdata_d = mtime_w[63:32];
+          if (req_we_i && Bits > 32) mtime_d = Bits'({(mtime_w[63:32] & ~wmask) | (req_wdata_i & wmask), mtime_d[31:0]});
         end
         12'h008: begin
-          rsp_rdata_d = cmp_q[31:0];
-          if (req_we_i) cmp_d[31:0] = (cmp_q[31:0] & ~wmask) | (req_wdata_i & wmask);
+          rsp_rdata_d = cmp_w[31:0];
+          if (req_we_i) cmp_d[31:0] = (cmp_w[31:0] & ~wmask) | (req_wdata_i & wmask);
         end
         12'h00C: begin
-          rsp_rdata_d = cmp_q[63:32];
-          if (req_we_i) cmp_d[63:32] = (cmp_q[63:32] & ~wmask) | (req_wdata_i & wmask);
+          rsp_rdata_d = cmp_w[63:32];
+          if (req_we_i && Bits > 32) cmp_d = Bits'({(cmp_w[63:32] & ~wmask) | (req_wdata_i & wmask), cmp_w[31:0]});
         end
         default: rsp_err_d = 1'b1;
       endcase
@@ -54,7 +64,7 @@ module tessel_timer (
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      mtime_q     <= 64'h0;
+      mtime_q     <= '0;
       cmp_q       <= '1;
       rsp_valid_q <= 1'b0;
       rsp_rdata_q <= 32'h0;
