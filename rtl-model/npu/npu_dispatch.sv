@@ -15,6 +15,7 @@
 module npu_dispatch #(
   parameter int unsigned CmdSramBytes = tessel_target_pkg::CmdSramBytes,
   parameter int unsigned LoopDepth    = tessel_target_pkg::LoopDepth,
+  parameter int unsigned CounterBits  = tessel_target_pkg::CounterBits,
   localparam int unsigned NCnt = tessel_isa_pkg::NumCounters,
   localparam int unsigned CAw  = $clog2(CmdSramBytes / 16)
 ) (
@@ -48,7 +49,9 @@ module npu_dispatch #(
   input  wire logic [47:0]       blocked_index_i,
   output      logic              flush_o,
   // counters (for MARK records) and front stall events
-  input  wire logic [NCnt*64-1:0] counters_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [NCnt*64-1:0] counters_i,     // bits above CounterBits of each are 0
+  /* verilator lint_on UNUSEDSIGNAL */
   output      logic              stall_queue_o,
   output      logic              stall_mark_o,
   // MARK record writes (the port is free: every unit is idle)
@@ -122,6 +125,11 @@ module npu_dispatch #(
   // byte offset, its low bytes from word b-1 (kept in rprev_q), so no wide
   // shifter or second word multiplexer is needed.
   logic [63:0] snap_cyc_q, snap_fsm_q;
+  // the counters with their constant-zero bits (above CounterBits) visible
+  logic [NCnt*64-1:0] cntv;
+  always_comb begin
+    for (int i = 0; i < NCnt; i++) cntv[i*64 +: 64] = 64'(counters_i[i*64 +: CounterBits]);
+  end
   logic [63:0] rprev_d, rprev_q;
   logic        snap_we;
   logic [2:0]  roff_d, roff_q;                      // the record's offset in its first beat
@@ -174,14 +182,14 @@ module npu_dispatch #(
 
   // The MARK record: kernel, MARK_COUNT, then every counter, all 64-bit LE;
   // word i of it (0 past the end).
-  function automatic logic [63:0] rec_word(logic [NCnt*64-1:0] cnt, logic [63:0] cyc, logic [63:0] fsm,
+  function automatic logic [63:0] rec_word(logic [NCnt*64-1:0] c, logic [63:0] cyc, logic [63:0] fsm,
                                            logic [31:0] count, logic [15:0] kernel, logic [4:0] i);
     rec_word = '0;
     if (i == 5'd0) rec_word = 64'(kernel);
     else if (i == 5'd1) rec_word = 64'(count);
     else if (32'(i) == 2 + tessel_isa_pkg::CntCycles) rec_word = cyc;
     else if (32'(i) == 2 + tessel_isa_pkg::CntFrontStallMark) rec_word = fsm;
-    else if (32'(i) < RecWords) rec_word = cnt[64*(32'(i) - 2) +: 64];
+    else if (32'(i) < RecWords) rec_word = c[64*(32'(i) - 2) +: 64];
   endfunction
   logic [63:0]  rcur;                                  // record word rbeat_q
   logic [63:0]  rdata;                                 // beat rbeat_q: {rcur, rprev_q} at roff_q
@@ -189,7 +197,7 @@ module npu_dispatch #(
     rcur  = '0;
     rdata = '0;
     if (state_q == StMarkWrite) begin
-      rcur  = rec_word(counters_i, snap_cyc_q, snap_fsm_q, mcount_q, w_q[23:8], rbeat_q);
+      rcur  = rec_word(cntv, snap_cyc_q, snap_fsm_q, mcount_q, w_q[23:8], rbeat_q);
       rdata = (rcur << (8 * roff_q)) | ((roff_q == 3'd0) ? 64'd0 : rprev_q >> (64 - 8 * 32'(roff_q)));
     end
   end
@@ -573,8 +581,8 @@ module npu_dispatch #(
     end
     if (liter_we) liter_q[liter_lvl] <= liter_d;
     if (snap_we) begin
-      snap_cyc_q <= counters_i[64*tessel_isa_pkg::CntCycles +: 64];
-      snap_fsm_q <= counters_i[64*tessel_isa_pkg::CntFrontStallMark +: 64];
+      snap_cyc_q <= cntv[64*tessel_isa_pkg::CntCycles +: 64];
+      snap_fsm_q <= cntv[64*tessel_isa_pkg::CntFrontStallMark +: 64];
     end
   end
 

@@ -7,6 +7,7 @@
 `default_nettype none
 
 module npu_regs #(
+  parameter int unsigned CounterBits = tessel_target_pkg::CounterBits,
   localparam int unsigned N = tessel_isa_pkg::NumCounters
 ) (
   input  wire logic          clk_i,
@@ -36,7 +37,9 @@ module npu_regs #(
   input  wire logic [31:0]   cur_index_i,
   input  wire logic [31:0]   mark_count_i,
   input  wire logic [31:0]   mark_kernel_i,
-  input  wire logic [N*64-1:0] counters_i,
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  wire logic [N*64-1:0] counters_i,       // bits above CounterBits of each are 0
+  /* verilator lint_on UNUSEDSIGNAL */
   output      logic          irq_o
 );
   logic        done_d, done_q, error_d, error_q, irq_d, irq_q, irqen_d, irqen_q;
@@ -45,6 +48,12 @@ module npu_regs #(
   logic [31:0] rd_d, rd_q;
   logic        wr;
   logic [15:0] a;
+  // The counters with their constant-zero bits made visible, so that the
+  // read multiplexer has no inputs for them (npu_counters: CounterBits).
+  logic [N*64-1:0] cnt;
+  always_comb begin
+    for (int i = 0; i < N; i++) cnt[i*64 +: 64] = 64'(counters_i[i*64 +: CounterBits]);
+  end
   logic [31:0] wmask;
 
   function automatic logic [31:0] merge(logic [31:0] old, logic [31:0] nw, logic [31:0] m);
@@ -100,7 +109,7 @@ module npu_regs #(
     rd_d = '0;
     if (req_valid_i) begin
       if (a >= tessel_isa_pkg::RegCounters && a < tessel_isa_pkg::RegCounters + 16'(8 * N)) begin
-        rd_d = counters_i[(32'(a) - 32'(tessel_isa_pkg::RegCounters)) * 8 +: 32];
+        rd_d = cnt[(32'(a) - 32'(tessel_isa_pkg::RegCounters)) * 8 +: 32];
       end else begin
         unique case (a)
           tessel_isa_pkg::RegId:         rd_d = tessel_isa_pkg::RegIdValue;
