@@ -1,9 +1,10 @@
 # rtl-model/npu/npu.mk: the NPU RTL (rtl-model/npu/) and its Verilator unit
-# benches (tests/rtl/npu/), at npu4 and npu8; lint at npu4, npu8, npu16; yosys.
+# benches (tests/rtl/npu/), at npu2 (the iCE40UP5K's), npu4 and npu8; lint at npu2, npu4,
+# npu8, npu16; yosys.
 #
 #   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue; the
-#                            dispatcher's checks vs the C model's, also at npu2)
-#   make test-lint-npu       verilator --lint-only -Wall for npu4, npu8, npu16
+#                            dispatcher's checks vs the C model's)
+#   make test-lint-npu       verilator --lint-only -Wall for npu2, npu4, npu8, npu16
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
 #   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (yosys
 #                            synth_ice40 -dsp -noflatten) at npu2, or at TARGET=... when given
@@ -13,7 +14,7 @@
 NPU_RTL      := $(sort $(wildcard rtl-model/npu/*.sv))
 NPU_TB_DIR   := tests/rtl/npu
 NPU_OBJ      := $(BUILD)/obj/npu-rtl
-NPU_TB_TGTS  := npu4 npu8
+NPU_TB_TGTS  := npu2 npu4 npu8
 NPU_PKGS      = $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(BUILD)/gen/tessel_isa_pkg.sv
 # the scratchpad's ways (npu_spad) name its memories in the top bench
 NPU_TB_WAYS   = $(shell sed -n 's/^preload_rows_per_cycle *= *\([0-9]*\).*/\1/p' targets/$(1).cfg)
@@ -27,7 +28,8 @@ BENCHES     += npu-gemm npu-area
 # npu_tb TARGET, BENCH (tb wrapper module <bench>_tb / C++ file <bench>_tb.cpp)
 define npu_tb
 $(NPU_OBJ)/$(1)/$(2)/$(2)_tb: $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(NPU_TB_DIR)/$(2)_tb.cpp \
-    $(NPU_TB_DIR)/tb_util.h $(call NPU_PKGS,$(1)) $(BUILD)/lib/libtessel-npu-model.a
+    $(NPU_TB_DIR)/tb_util.h $(NPU_TB_DIR)/tb_target.h $(call NPU_PKGS,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
+    $(BUILD)/lib/libtessel-npu-model.a
 	@mkdir -p $$(@D)
 	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_$(2)_tb --Mdir $$(@D) -o $(2)_tb \
 	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
@@ -40,7 +42,8 @@ NPU_TB_BINS := $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(NPU_OBJ)/
 
 # the whole NPU against the C model (npu_sram arrays are public for the bench)
 define npu_top_tb
-$(NPU_OBJ)/$(1)/top/top_tb: $(NPU_RTL) $(NPU_TB_DIR)/top_tb.cpp $(NPU_TB_DIR)/tb_util.h $(call NPU_PKGS,$(1)) \
+$(NPU_OBJ)/$(1)/top/top_tb: $(NPU_RTL) $(NPU_TB_DIR)/top_tb.cpp $(NPU_TB_DIR)/tb_util.h $(NPU_TB_DIR)/tb_target.h \
+    $(call NPU_PKGS,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
     $(BUILD)/lib/libtessel-npu-model.a $(BUILD)/gen/tessel_isa_tables.c
 	@mkdir -p $$(@D)
 	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module tessel_npu --Mdir $$(@D) -o top_tb \
@@ -54,12 +57,12 @@ NPU_TOP_BINS := $(foreach t,$(NPU_TB_TGTS),$(NPU_OBJ)/$(t)/top/top_tb)
 test-npu-rtl-top: $(NPU_TOP_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TOP_BINS)
 
-# npu_check alone against the C model's npu_check(), also at npu2 (the
-# iCE40UP5K's target): its range arithmetic is narrowed to the widths each
+# npu_check alone against the C model's npu_check(): its range arithmetic is narrowed to the widths each
 # value can reach, and this bench holds every error code to the C model's.
-NPU_CHECK_TGTS := npu2 npu4 npu8
+NPU_CHECK_TGTS := $(NPU_TB_TGTS)
 define npu_check_tb
-$(NPU_OBJ)/$(1)/check/check_tb: rtl-model/npu/npu_check.sv $(NPU_TB_DIR)/check_tb.cpp $(call NPU_PKGS,$(1)) \
+$(NPU_OBJ)/$(1)/check/check_tb: rtl-model/npu/npu_check.sv $(NPU_TB_DIR)/check_tb.cpp $(NPU_TB_DIR)/tb_target.h \
+    $(call NPU_PKGS,$(1)) \
     $(BUILD)/gen/$(1)/tessel_target.h $(BUILD)/lib/libtessel-npu-model.a
 	@mkdir -p $$(@D)
 	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_check --Mdir $$(@D) -o check_tb \
@@ -73,7 +76,7 @@ NPU_TB_BINS += $(foreach t,$(NPU_CHECK_TGTS),$(NPU_OBJ)/$(t)/check/check_tb)
 test-npu-rtl-unit: $(NPU_TB_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TB_BINS)
 
-test-lint-npu: $(NPU_RTL) $(foreach t,npu4 npu8 npu16,$(call NPU_PKGS,$(t)))
+test-lint-npu: $(NPU_RTL) $(foreach t,npu2 npu4 npu8 npu16,$(call NPU_PKGS,$(t)))
 	@bash $(NPU_TB_DIR)/lint.sh $(BUILD)/gen $(NPU_RTL)
 
 test-synth-npu: $(NPU_RTL) $(foreach t,npu8 npu16,$(call NPU_PKGS,$(t)))

@@ -18,8 +18,8 @@
 extern "C" {
 #include "npu_internal.h"
 #include "tessel_isa.h"
-#include "tessel_target.h"
 }
+#include "tb_target.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 static uint64_t next() {
@@ -29,33 +29,6 @@ static uint64_t next() {
   return rng;
 }
 static int64_t R(int64_t lo, int64_t hi) { return lo + (int64_t)(next() % (uint64_t)(hi - lo + 1)); }
-
-// the target this bench was built for, from its generated header
-static tsl_target_t target() {
-  tsl_target_t t{};
-  t.name = TSL_TARGET_NAME;
-  t.hash = TSL_TARGET_HASH;
-  t.dim = TSL_DIM;
-  t.spad_rows = TSL_SPAD_ROWS;
-  t.spad_banks = TSL_SPAD_BANKS;
-  t.acc_rows = TSL_ACC_ROWS;
-  t.acc_banks = TSL_ACC_BANKS;
-  t.param_rows = TSL_PARAM_ROWS;
-  t.cmd_sram_bytes = TSL_CMD_SRAM_BYTES;
-  t.queue_depth = TSL_QUEUE_DEPTH;
-  t.token_max = TSL_TOKEN_MAX;
-  t.loop_depth = TSL_LOOP_DEPTH;
-  t.dram_bytes_per_cycle = TSL_DRAM_BYTES_PER_CYCLE;
-  t.dram_latency = TSL_DRAM_LATENCY;
-  t.dram_max_inflight = TSL_DRAM_MAX_INFLIGHT;
-  t.dram_burst_bytes = TSL_DRAM_BURST_BYTES;
-  t.preload_rows_per_cycle = TSL_PRELOAD_ROWS_PER_CYCLE;
-  t.dw_macs_per_cycle = TSL_DW_MACS_PER_CYCLE;
-  t.vec_rows_per_cycle = TSL_VEC_ROWS_PER_CYCLE;
-  t.clock_mhz = TSL_CLOCK_MHZ;
-  t.counter_bits = TSL_COUNTER_BITS;
-  return t;
-}
 
 // a field value: small, at an edge, or anywhere in its width
 static uint32_t field(int width) {
@@ -155,7 +128,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "check_tb: N must be >= 1\n");
     return 2;
   }
-  tsl_target_t t = target();
+  tsl_target_t t = *tb_target();
   npu_model_t *m = npu_model_new(&t);
   if (!m) {
     fprintf(stderr, "check_tb: npu_model_new failed\n");

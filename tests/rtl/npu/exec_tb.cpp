@@ -10,6 +10,7 @@
 
 #include "Vnpu_exec_tb.h"
 #include "tb_util.h"
+#include "tb_target.h"
 
 extern "C" {
 #include "npu_model.h"
@@ -61,7 +62,7 @@ int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
   const char *tname = TB_TARGET;
   bool gemm = argc > 1 && !strcmp(argv[1], "--gemm");
-  const tsl_target_t *t = tsl_target_find(tname);
+  const tsl_target_t *t = tb_target();
   if (!t) {
     fprintf(stderr, "exec_tb: unknown target %s\n", tname);
     return 2;

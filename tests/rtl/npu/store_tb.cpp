@@ -12,6 +12,7 @@
 
 #include "Vnpu_store_tb.h"
 #include "tb_util.h"
+#include "tb_target.h"
 
 extern "C" {
 #include "npu_arith.h"
@@ -110,7 +111,7 @@ static void rand_param(uint8_t *p, int dim, int lane) {
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
-  const tsl_target_t *t = tsl_target_find(TB_TARGET);
+  const tsl_target_t *t = tb_target();
   if (!t) return 2;
   const int dim = (int)t->dim;
   top = new Vnpu_store_tb;

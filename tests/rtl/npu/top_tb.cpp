@@ -17,6 +17,7 @@
 #include "Vtessel_npu.h"
 #include "Vtessel_npu___024root.h"
 #include "tb_util.h"
+#include "tb_target.h"
 
 extern "C" {
 #include "npu_model.h"
@@ -637,7 +638,7 @@ static int gemm() {
 
 int main(int argc, char **argv) {
   Verilated::commandArgs(argc, argv);
-  T = tsl_target_find(TB_TARGET);
+  T = tb_target();
   if (!T) return 2;
   D = (int)T->dim;
   top = new Vtessel_npu;
