@@ -117,6 +117,13 @@ module npu_load #(
   // ---- generator ---------------------------------------------------------------
   logic        gen_d, gen_q;                         // walking the box
   logic [11:0] x_d, x_q, y_d, y_q, z_d, z_q;
+  // The address terms, kept as the generator walks (no multiplier):
+  // zb = z*stride_z, yb = (y - pad_t)*stride_y, xo = (x - pad_l)*stride_x, mod 2^32.
+  logic [31:0] zb_d, zb_q, yb_d, yb_q, xo_d, xo_q;
+  // -k*v for a 3-bit pad count k, as shifts and adds
+  function automatic logic [31:0] neg_pad(logic [31:0] v, logic [2:0] k);
+    neg_pad = 32'd0 - ((k[0] ? v : 32'd0) + (k[1] ? v << 1 : 32'd0) + (k[2] ? v << 2 : 32'd0));
+  endfunction
   logic [23:0] drow_d, drow_q;                       // destination row of (z, y, x)
   logic        split_d, split_q;                     // second part of a 4 KiB-split burst pending
   logic [31:0] saddr_d, saddr_q;
@@ -137,8 +144,7 @@ module npu_load #(
     if (gen_q) begin
       is_pad = (y_q < 12'(pad_t)) || (y_q >= ny - 12'(pad_b)) ||
                (x_q < 12'(pad_l)) || (x_q >= nx - 12'(pad_r));
-      raddr  = dram_base_i + dram_off + 32'(z_q) * stride_z + (32'(y_q) - 32'(pad_t)) * stride_y +
-               (32'(x_q) - 32'(pad_l)) * stride_x;
+      raddr  = dram_base_i + dram_off + zb_q + yb_q + xo_q;
       rbeats = 5'((9'(raddr[2:0]) + 9'(nbytes) + 9'd7) >> 3);
       to_4k  = 10'd512 - (10'(raddr[11:3]));
       first_beats = (10'(rbeats) > to_4k) ? 5'(to_4k) : rbeats;
@@ -229,6 +235,9 @@ module npu_load #(
     y_d      = y_q;
     z_d      = z_q;
     drow_d   = drow_q;
+    zb_d     = zb_q;
+    yb_d     = yb_q;
+    xo_d     = xo_q;
     split_d  = split_q;
     saddr_d  = saddr_q;
     sbeats_d = sbeats_q;
@@ -276,6 +285,9 @@ module npu_load #(
               x_d    = '0;
               y_d    = '0;
               z_d    = '0;
+              zb_d   = '0;
+              yb_d   = neg_pad(stride_y, cmd_i[94:92]);     // pad_t
+              xo_d   = neg_pad(stride_x, cmd_i[125:123]);   // pad_l
               drow_d = 24'(cmd_i[79:64]);
             end
             default: done_o = 1'b1;
@@ -303,12 +315,18 @@ module npu_load #(
           end
           drow_d = drow_q + 24'(run);
           x_d    = x_q + 12'(run);
+          // a run of several rows has stride_x = nbytes (can_run)
+          xo_d   = xo_q + ((run == 4'd1) ? stride_x : 32'(12'(run) * 12'(nbytes)));
           if (x_q + 12'(run) == nx) begin
-            x_d = '0;
-            y_d = y_q + 12'd1;
+            x_d  = '0;
+            xo_d = neg_pad(stride_x, pad_l);
+            y_d  = y_q + 12'd1;
+            yb_d = yb_q + stride_y;
             if (y_q == ny - 12'd1) begin
-              y_d = '0;
-              z_d = z_q + 12'd1;
+              y_d  = '0;
+              yb_d = neg_pad(stride_y, pad_t);
+              z_d  = z_q + 12'd1;
+              zb_d = zb_q + stride_z;
               if (z_q == nz - 12'd1) gen_d = 1'b0;
             end
           end
@@ -391,6 +409,9 @@ module npu_load #(
       x_q      <= x_d;
       y_q      <= y_d;
       z_q      <= z_d;
+      zb_q     <= zb_d;
+      yb_q     <= yb_d;
+      xo_q     <= xo_d;
       drow_q   <= drow_d;
       saddr_q  <= saddr_d;
       sbeats_q <= sbeats_d;
