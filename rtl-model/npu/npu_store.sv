@@ -218,13 +218,20 @@ module npu_store #(
     end
   end
 
+  // y*stride_y and x*stride_x, kept as x and y move (every command starts
+  // them at 0 and they only step by one): no multiplier per pixel
+  logic [31:0] pyo_d, pyo_q, pxo_d, pxo_q;
+  always_comb begin
+    pyo_d = (y_d == '0) ? 32'd0 : (y_d != y_q) ? pyo_q + stride_y : pyo_q;
+    pxo_d = (x_d == '0) ? 32'd0 : (x_d != x_q) ? pxo_q + stride_x : pxo_q;
+  end
   logic [31:0] px_addr;
   logic [Dim*8-1:0] spad_row;
   always_comb begin
     px_addr  = '0;
     spad_row = '0;
     if (state_q == StOut) begin
-      px_addr = dram_base_i + dram_off + 32'(y_q) * stride_y + 32'(x_q) * stride_x;
+      px_addr = dram_base_i + dram_off + pyo_q + pxo_q;
       for (int n = 0; n < Dim; n++) spad_row[n*8 +: 8] = (5'(n) < n0) ? v_q[n*32 +: 8] : zp_out;
     end
   end
@@ -561,6 +568,8 @@ module npu_store #(
     if (act) begin
       y_q       <= y_d;
       x_q       <= x_d;
+      pyo_q     <= pyo_d;
+      pxo_q     <= pxo_d;
       i_q       <= i_d;
       j_q       <= j_d;
       nlines_q  <= nlines_d;
