@@ -11,12 +11,13 @@
 //   Exec   decode, ALU, branch, traps, interrupts; most instructions retire
 //          here and write rd; loads/stores latch their address
 //   Mem    raise the data request (address from a register, rs2 still on the
-//          register file's read port)
+//          register file's read port), or trap on a misaligned address
 //   DWait  wait for the data response; a load retires with its value
 //   MulDiv wait for the M unit (34 cycles)
 //   Shift  shift res_q by 4 or 1 bits a cycle (no barrel shifter), then retire
-//   Branch a branch retires (or traps on a misaligned target) one cycle after
-//          its comparison: the compare's carry chain then only reaches a flop
+//   Branch branches, jal and jalr retire (or trap on a misaligned target) one
+//          cycle after Exec: the compare's carry chain then only reaches a
+//          flop, and the ALU, free again, computes the target
 //          A CSR instruction also retires from Shift (by 0 bits), one cycle
 //          after its CSR access, as in tessel_core: a write to minstret wins
 //          over its own retirement
@@ -169,15 +170,21 @@ module tessel_core_lite (
   // ---------------------------------------------------------------- execute
   logic [31:0] alu_a, alu_b, alu_result;
   logic        branch_cond;
-  assign alu_a = dec_alu_a_zero ? 32'd0 : (dec_alu_a_pc ? {pc_q, 2'b00} : rs1_val);
-  assign alu_b = dec_alu_b_imm ? dec_imm : rs2_val;
+  // In Branch the ALU computes the jump target (pc + imm; rs1 + imm for
+  // jalr): the compare was registered in Exec, and the operands are still
+  // there, so no adder of its own is needed.
+  logic in_branch;
+  assign in_branch = state_q == StBranch;
+  assign alu_a = dec_alu_a_zero ? 32'd0
+               : ((dec_alu_a_pc || (in_branch && !dec_jalr)) ? {pc_q, 2'b00} : rs1_val);
+  assign alu_b = (dec_alu_b_imm || in_branch) ? dec_imm : rs2_val;
 
   tessel_core_lite_alu u_alu (
     .a_i      (alu_a),
     .b_i      (alu_b),
     .op_i     (dec_alu_op),
     .cmp_i    (funct3),
-    .branch_i (dec_branch),
+    .branch_i (dec_branch && !in_branch),
     .result_o (alu_result),
     .taken_o  (branch_cond)
   );
@@ -196,16 +203,14 @@ module tessel_core_lite (
     else                shifted = {dec_alu_op[3] && res_q[31], res_q[31:1]};
   end
 
-  logic        jump;                     // jal or jalr (branches decide in Branch)
-  logic [31:0] jump_target;
+  logic [31:0] jump_target;              // in Branch
   logic [31:2] pc_plus4;
   assign pc_plus4    = pc_q + 30'd1;
-  assign jump        = dec_jal || dec_jalr;
-  assign jump_target = dec_jalr ? {alu_result[31:1], 1'b0} : ({pc_q, 2'b00} + dec_imm);
+  assign jump_target = {alu_result[31:1], 1'b0};
 
   // loads and stores: the request side formats from the latched address and
   // rs2, the response side from the same address
-  logic        mem_misaligned, addr_misaligned;
+  logic        mem_misaligned;
   logic [3:0]  mem_be;
   logic [31:0] mem_wdata, load_data;
 
@@ -222,14 +227,6 @@ module tessel_core_lite (
     .load_data_o   (load_data)
   );
 
-  // misalignment of the address being computed (execute), by access size
-  always_comb begin
-    unique case (funct3[1:0])
-      2'b00:   addr_misaligned = 1'b0;
-      2'b01:   addr_misaligned = alu_result[0];
-      default: addr_misaligned = (alu_result[1:0] != 2'b00);
-    endcase
-  end
 
   logic md_done;
   logic [31:0] md_result;
@@ -283,8 +280,10 @@ module tessel_core_lite (
 
   // Traps of the instruction in execute, by priority: an interrupt is taken
   // before it (it becomes mepc), except at a wfi, which retires first so that
-  // mepc points past it; then its synchronous exceptions. In DWait, an access
-  // fault of its load or store.
+  // mepc points past it; then its synchronous exceptions. A misaligned jump
+  // target traps in Branch, a misaligned address in Mem, an access fault in
+  // DWait: in each the ALU still computes the target or address, which is
+  // mtval (one source for all three).
   logic dfault;
   assign dfault = state_q == StDWait && dbus_rsp_valid_i && dbus_rsp_err_i;
   always_comb begin
@@ -293,9 +292,13 @@ module tessel_core_lite (
     trap_tval  = 32'd0;
     if (dfault) begin
       trap_cause = dec_load ? CauseLoadFault : CauseStoreFault;
-      trap_tval  = res_q;
-    end else if (state_q == StBranch) begin
-      trap       = taken_q && jump_target[1];
+      trap_tval  = alu_result;
+    end else if (state_q == StMem) begin
+      trap       = mem_misaligned;
+      trap_cause = dec_load ? CauseLoadMisaligned : CauseStoreMisaligned;
+      trap_tval  = alu_result;
+    end else if (in_branch) begin
+      trap       = taken_q && alu_result[1];
       trap_cause = CauseInsnMisaligned;
       trap_tval  = jump_target;
     end else if (state_q != StExec) begin
@@ -311,12 +314,6 @@ module tessel_core_lite (
       trap_cause = CauseEcallM;
     end else if (dec_ebreak) begin
       trap_cause = CauseBreakpoint;
-    end else if (jump && jump_target[1]) begin
-      trap_cause = CauseInsnMisaligned;
-      trap_tval  = jump_target;
-    end else if ((dec_load || dec_store) && addr_misaligned) begin
-      trap_cause = dec_load ? CauseLoadMisaligned : CauseStoreMisaligned;
-      trap_tval  = alu_result;
     end else begin
       trap = 1'b0;
     end
@@ -327,12 +324,13 @@ module tessel_core_lite (
   // store, M op or CSR access, which retire in a later state)
   logic exec_retire;
   assign exec_retire = state_q == StExec && !trap && !dec_load && !dec_store
-                    && !dec_muldiv && !dec_csr && !is_shift && !dec_branch
+                    && !dec_muldiv && !dec_csr && !is_shift
+                    && !dec_branch && !dec_jal && !dec_jalr
                     && (!dec_wfi || irq_wake);
 
   always_comb begin
     commit_valid_o = 1'b0;
-    rf_wdata       = (dec_jal || dec_jalr) ? {pc_plus4, 2'b00} : alu_result;
+    rf_wdata       = in_branch ? {pc_plus4, 2'b00} : alu_result;   // jal/jalr link
     unique case (state_q)
       StExec:   commit_valid_o = exec_retire;
       StDWait: begin
@@ -378,9 +376,9 @@ module tessel_core_lite (
           state_d = StFetch;
         end else if (dec_load || dec_store) begin
           state_d = StMem;
-        end else if (dec_branch) begin
+        end else if (dec_branch || dec_jal || dec_jalr) begin
           state_d = StBranch;
-          taken_d = branch_cond;
+          taken_d = !dec_branch || branch_cond;
         end else if (dec_muldiv) begin
           state_d = StMulDiv;
         end else if (is_shift) begin
@@ -393,12 +391,11 @@ module tessel_core_lite (
           sh_d    = 5'd0;
         end else if (exec_retire) begin
           state_d = StFetch;
-          pc_d    = pc_plus4;
-          if (jump)     pc_d = jump_target[31:2];
-          if (dec_mret) pc_d = mepc[31:2];
+          pc_d    = dec_mret ? mepc[31:2] : pc_plus4;
         end
       end
-      StMem:    if (dbus_req_ready_i) state_d = StDWait;
+      StMem:    if (trap) state_d = StFetch;
+                else if (dbus_req_ready_i) state_d = StDWait;
       StDWait:  if (dbus_rsp_valid_i) state_d = StFetch;
       StMulDiv: if (md_done) state_d = StFetch;
       StBranch: begin
@@ -447,7 +444,7 @@ module tessel_core_lite (
   // ---------------------------------------------------------------- buses
   assign ibus_req_valid_o = state_q == StFetch;
   assign ibus_req_addr_o  = {pc_q, 2'b00};
-  assign dbus_req_valid_o = state_q == StMem;
+  assign dbus_req_valid_o = state_q == StMem && !mem_misaligned;
   assign dbus_req_we_o    = dec_store;
   assign dbus_req_be_o    = mem_be;
   assign dbus_req_addr_o  = res_q;
@@ -460,11 +457,10 @@ module tessel_core_lite (
   assign commit_rd_o       = rd;
   assign commit_rd_wdata_o = rf_wdata;
 
-  // Not needed: the formatter's misaligned flag (execute checks the address
-  // it computes, addr_misaligned), fence.i (it only retires: see the top),
-  // the low bits of word-aligned addresses.
+  // Not needed: fence.i (it only retires: see the top), the low bits of
+  // word-aligned addresses.
   logic unused;
-  assign unused = ^{mem_misaligned, dec_fencei, boot_addr_i[1:0], mtvec[1:0], mepc[1:0]};
+  assign unused = ^{dec_fencei, boot_addr_i[1:0], mtvec[1:0], mepc[1:0], jump_target[1:0]};
 
 `ifndef SYNTHESIS
   // Invariants (checked by the core bench, which builds with assertions on).
