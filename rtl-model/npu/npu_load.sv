@@ -85,14 +85,12 @@ module npu_load #(
   logic [1:0]  mem;
   logic [4:0]  n0;
   logic [7:0]  pad;
-  logic [31:0] dram_off;
   logic [2:0]  pad_r, pad_t, pad_b, pad_l;
   logic [11:0] nx, ny, nz;
   assign mem      = cmd_q[13:12];
   assign n0       = cmd_q[20:16];
   assign pad_r    = cmd_q[23:21];
   assign pad      = cmd_q[31:24];
-  assign dram_off = cmd_q[63:32];
   assign nx       = cmd_q[91:80];
   assign pad_t    = cmd_q[94:92];
   assign ny       = cmd_q[107:96];
@@ -117,12 +115,14 @@ module npu_load #(
   // ---- generator ---------------------------------------------------------------
   logic        gen_d, gen_q;                         // walking the box
   logic [11:0] x_d, x_q, y_d, y_q, z_d, z_q;
-  // The address terms, kept as the generator walks (no multiplier):
-  // zb = z*stride_z, yb = (y - pad_t)*stride_y, xo = (x - pad_l)*stride_x, mod 2^32.
-  logic [31:0] zb_d, zb_q, yb_d, yb_q, xo_d, xo_q;
-  // -k*v for a 3-bit pad count k, as shifts and adds
-  function automatic logic [31:0] neg_pad(logic [31:0] v, logic [2:0] k);
-    neg_pad = 32'd0 - ((k[0] ? v : 32'd0) + (k[1] ? v << 1 : 32'd0) + (k[2] ? v << 2 : 32'd0));
+  // The address terms, kept as the generator walks (no multiplier), mod 2^32:
+  // base = DRAM_BASE + dram - pad_t*stride_y - pad_l*stride_x (set when the
+  // command is taken; DRAM_BASE does not change during a run), zb = z*stride_z,
+  // line = z*stride_z + y*stride_y, xo = x*stride_x.
+  logic [31:0] base_d, base_q, zb_d, zb_q, line_d, line_q, xo_d, xo_q;
+  // k*v for a 3-bit pad count k, as shifts and adds
+  function automatic logic [31:0] pad_mul(logic [31:0] v, logic [2:0] k);
+    pad_mul = (k[0] ? v : 32'd0) + (k[1] ? v << 1 : 32'd0) + (k[2] ? v << 2 : 32'd0);
   endfunction
   logic [23:0] drow_d, drow_q;                       // destination row of (z, y, x)
   logic        split_d, split_q;                     // second part of a 4 KiB-split burst pending
@@ -144,7 +144,7 @@ module npu_load #(
     if (gen_q) begin
       is_pad = (y_q < 12'(pad_t)) || (y_q >= ny - 12'(pad_b)) ||
                (x_q < 12'(pad_l)) || (x_q >= nx - 12'(pad_r));
-      raddr  = dram_base_i + dram_off + zb_q + yb_q + xo_q;
+      raddr  = base_q + line_q + xo_q;
       rbeats = 5'((9'(raddr[2:0]) + 9'(nbytes) + 9'd7) >> 3);
       to_4k  = 10'd512 - (10'(raddr[11:3]));
       first_beats = (10'(rbeats) > to_4k) ? 5'(to_4k) : rbeats;
@@ -235,8 +235,9 @@ module npu_load #(
     y_d      = y_q;
     z_d      = z_q;
     drow_d   = drow_q;
+    base_d   = base_q;
     zb_d     = zb_q;
-    yb_d     = yb_q;
+    line_d   = line_q;
     xo_d     = xo_q;
     split_d  = split_q;
     saddr_d  = saddr_q;
@@ -286,8 +287,10 @@ module npu_load #(
               y_d    = '0;
               z_d    = '0;
               zb_d   = '0;
-              yb_d   = neg_pad(stride_y, cmd_i[94:92]);     // pad_t
-              xo_d   = neg_pad(stride_x, cmd_i[125:123]);   // pad_l
+              line_d = '0;
+              xo_d   = '0;
+              base_d = dram_base_i + cmd_i[63:32] - pad_mul(stride_y, cmd_i[94:92]) -
+                       pad_mul(stride_x, cmd_i[125:123]);
               drow_d = 24'(cmd_i[79:64]);
             end
             default: done_o = 1'b1;
@@ -319,14 +322,14 @@ module npu_load #(
           xo_d   = xo_q + ((run == 4'd1) ? stride_x : 32'(12'(run) * 12'(nbytes)));
           if (x_q + 12'(run) == nx) begin
             x_d  = '0;
-            xo_d = neg_pad(stride_x, pad_l);
+            xo_d = '0;
             y_d  = y_q + 12'd1;
-            yb_d = yb_q + stride_y;
+            line_d = line_q + stride_y;
             if (y_q == ny - 12'd1) begin
               y_d  = '0;
-              yb_d = neg_pad(stride_y, pad_t);
-              z_d  = z_q + 12'd1;
-              zb_d = zb_q + stride_z;
+              z_d    = z_q + 12'd1;
+              zb_d   = zb_q + stride_z;
+              line_d = zb_d;
               if (z_q == nz - 12'd1) gen_d = 1'b0;
             end
           end
@@ -409,8 +412,9 @@ module npu_load #(
       x_q      <= x_d;
       y_q      <= y_d;
       z_q      <= z_d;
+      base_q   <= base_d;
       zb_q     <= zb_d;
-      yb_q     <= yb_d;
+      line_q   <= line_d;
       xo_q     <= xo_d;
       drow_q   <= drow_d;
       saddr_q  <= saddr_d;
