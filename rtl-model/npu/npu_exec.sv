@@ -64,7 +64,10 @@ module npu_exec #(
   typedef enum logic [2:0] {StIdle, StMatmul, StDw, StDrain, StVec} state_e;
 
   // ---- configuration (CFG_EXEC) -------------------------------------------
-  logic [15:0] out_pitch_q, in_pitch_q, cb_stride_q;
+  logic [15:0] out_pitch_q, cb_stride_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0] in_pitch_q;                           // taps use its low SAw bits
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [7:0]  kh_q, kw_q, ncb_q, pad_q;
   logic [2:0]  sy_q, sx_q, dy_q, dx_q;
   logic [9:0]  in_h_q, in_w_q;
@@ -143,10 +146,10 @@ module npu_exec #(
 
   // tap address and tap_in test (shared by MATMUL and DWCONV)
   logic        tap_in;
-  // wide enough for any tap of a checked command; the SPAD address is its low bits
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic signed [33:0] tap_row;
-  /* verilator lint_on UNUSEDSIGNAL */
+  // The SPAD address is the low SAw bits of in + iy*in_pitch + ix: computed
+  // modulo 2^SAw from the low bits of each term (same bits, a SAw x SAw
+  // multiply instead of 34 x 34).
+  logic [SAw-1:0] tap_row;
   // only while streaming (an idle unit skips the multiply)
   always_comb begin
     tap_in  = 1'b0;
@@ -154,7 +157,7 @@ module npu_exec #(
     if (state_q == StMatmul || state_q == StDw) begin
       tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h_q})) &&
                 (ix_q >= 0) && (ix_q < $signed({14'd0, in_w_q}));
-      tap_row = pbase_q + 34'(iy_q) * $signed({18'd0, in_pitch_q}) + 34'(ix_q);
+      tap_row = SAw'(pbase_q) + SAw'(iy_q) * SAw'(in_pitch_q) + SAw'(ix_q);
     end
   end
 
@@ -185,7 +188,7 @@ module npu_exec #(
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
     spad_a_re_o     = 1'b0;
-    spad_a_addr_o   = SAw'(tap_row);
+    spad_a_addr_o   = tap_row;
     spad_b_re_o     = 1'b0;
     spad_b_addr_o   = pl_addr_q;
     acc_re_o        = 1'b0;

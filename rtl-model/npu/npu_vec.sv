@@ -61,7 +61,10 @@ module npu_vec #(
   assign lo     = vec_q[119:112];
   assign hi     = vec_q[127:120];
 
-  logic [15:0] out_pitch, in_pitch;
+  logic [15:0] out_pitch;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0] in_pitch;                             // taps use its low SAw bits
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [7:0]  kh, kw;
   logic [2:0]  sy, sx, dy, dx;
   logic [9:0]  in_h, in_w;
@@ -111,9 +114,11 @@ module npu_vec #(
 
   logic        tap_in;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic signed [33:0] tap_row;                       // a checked tap: its low bits address the row
   logic signed [33:0] in_base;
   /* verilator lint_on UNUSEDSIGNAL */
+  // the SPAD row of a tap: the low SAw bits of in + iy*in_pitch + ix, computed
+  // modulo 2^SAw from the low bits of each term (a SAw x SAw multiply)
+  logic [SAw-1:0] tap_row;
   logic        last_k, last_p;
   // only while a VPOOL runs (an idle unit skips the multiply)
   always_comb begin
@@ -125,7 +130,7 @@ module npu_vec #(
     if (state_q == StTaps || state_q == StOut) begin
       in_base = $signed(side_q[81:48]);
       tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h})) && (ix_q >= 0) && (ix_q < $signed({14'd0, in_w}));
-      tap_row = in_base + 34'(iy_q) * $signed({18'd0, in_pitch}) + 34'(ix_q);
+      tap_row = SAw'(in_base) + SAw'(iy_q) * SAw'(in_pitch) + SAw'(ix_q);
       last_k  = (kx_q == kw - 8'd1) && (ky_q == kh - 8'd1);
       last_p  = (x_q == ow - 10'd1) && (y_q == oh - 10'd1);
     end
@@ -278,7 +283,7 @@ module npu_vec #(
 
         StTaps: begin
           spad_a_re_o   = tap_in;
-          spad_a_addr_o = SAw'(tap_row);
+          spad_a_addr_o = tap_row;
           spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
           r1_d  = 1'b1;
           kx_d  = kx_q + 8'd1;
