@@ -107,15 +107,17 @@ include rtl-model/npu/npu.mk
 
 # ---- bench-core-fmax: iCE40UP5K timing estimate of the core --------------------
 # yosys synth_ice40 + nextpnr on the core between flops (tests/rtl/core/fpga/);
-# prints logic cells used and the max frequency (nextpnr's, one placement seed).
+# prints logic cells used and the max frequency (nextpnr's, one placement seed),
+# for FastMul=1, FastMul=0 and the lite core.
 BENCHES += core-fmax
 .PHONY: bench-core-fmax
 CORE_FMAX_DIR := $(CORE_OBJ)/fmax
 bench-core-fmax: $(CORE_RTL) $(CORE_TB_DIR)/fpga/core_fmax_wrap.sv $(CORE_TB_DIR)/fpga/core_fmax.pcf
 	@mkdir -p $(CORE_FMAX_DIR)
-	@for fm in 1 0; do \
-	  yosys -q -l $(CORE_FMAX_DIR)/yosys$$fm.log -p "read_verilog -sv $(CORE_RTL) $(CORE_TB_DIR)/fpga/core_fmax_wrap.sv; \
-	    chparam -set FastMul $$fm tessel_core; synth_ice40 -dsp -top core_fmax_wrap -json $(CORE_FMAX_DIR)/core$$fm.json" \
+	@for fm in 1 0 lite; do \
+	  defs=; [ $$fm = lite ] && defs=-DCORE_LITE; \
+	  yosys -q -l $(CORE_FMAX_DIR)/yosys$$fm.log -p "read_verilog -sv $$defs $(CORE_RTL) $(CORE_TB_DIR)/fpga/core_fmax_wrap.sv; \
+	    chparam -set FastMul $${fm/lite/0} tessel_core; synth_ice40 -dsp -top core_fmax_wrap -json $(CORE_FMAX_DIR)/core$$fm.json" \
 	    >/dev/null 2>&1 || { tail -n 20 $(CORE_FMAX_DIR)/yosys$$fm.log; exit 1; }; \
 	  nextpnr-ice40 --up5k --package sg48 --seed 1 --json $(CORE_FMAX_DIR)/core$$fm.json \
 	    --pcf $(CORE_TB_DIR)/fpga/core_fmax.pcf --freq 12 --asc $(CORE_FMAX_DIR)/core$$fm.asc \
@@ -123,5 +125,6 @@ bench-core-fmax: $(CORE_RTL) $(CORE_TB_DIR)/fpga/core_fmax_wrap.sv $(CORE_TB_DIR
 	  lc=$$(grep -m1 'ICESTORM_LC:' $(CORE_FMAX_DIR)/nextpnr$$fm.log | sed 's/.*ICESTORM_LC: *//'); \
 	  mhz=$$(grep "Max frequency for clock *'clk_i" $(CORE_FMAX_DIR)/nextpnr$$fm.log | tail -n 1 | sed -E 's/.*: ([0-9.]+) MHz.*/\1/'); \
 	  [ -n "$$mhz" ] || { tail -n 20 $(CORE_FMAX_DIR)/nextpnr$$fm.log; exit 1; }; \
-	  echo "core FastMul=$$fm on iCE40UP5K: $$lc logic cells (with the wrapper's flops), Fmax $$mhz MHz"; \
+	  name="FastMul=$$fm"; [ $$fm = lite ] && name="lite (tessel_core_lite)"; \
+	  echo "core $$name on iCE40UP5K: $$lc logic cells (with the wrapper's flops), Fmax $$mhz MHz"; \
 	done

@@ -1,5 +1,5 @@
 `default_nettype none
-// core_fmax_wrap: puts tessel_core between flops for a timing estimate on
+// core_fmax_wrap: puts tessel_core (or tessel_core_lite) between flops for a timing estimate on
 // iCE40 (make bench-core-fmax). Inputs come from flops fed by an LFSR, outputs
 // go into flops reduced to one pin, so only flop-to-flop paths through the
 // core are timed, as in the SoC, whose memories answer from registers.
@@ -25,7 +25,12 @@ module core_fmax_wrap (
   logic [31:0] ia, da, dwd, cpc, cin, cwd;
   logic [3:0]  dbe;
   logic [4:0]  crd;
+  // CORE_LITE (make bench-core-fmax's third run): the lite core, same ports
+`ifdef CORE_LITE
+  tessel_core_lite u_core (
+`else
   tessel_core u_core (
+`endif
     .clk_i             (clk_i),
     .rst_ni            (rst_q),
     .boot_addr_i       (boot_q),
