@@ -3,7 +3,8 @@
  * SPI flash into the board's RAM by the boot loader, so reaching main at all
  * means the loader, the memory port and instruction fetch from it work.
  * Then: UART output, a RAM pattern over every byte lane and burst, the
- * iterative multiplier and divider, the machine timer, and, with an NPU
+ * iterative multiplier and divider, the machine timer, bus errors (the
+ * board builds no TCMs, and fetches may not reach peripherals), and, with an NPU
  * (BOARD_NPU), a command stream through the firmware's NPU driver; last,
  * the first two words of the package window.
  * Prints "PASS x"/"FAIL x" lines and exits 0 when all pass (the board's
@@ -52,6 +53,29 @@ extern volatile uint32_t __board_package[];
 /* Values the compiler cannot fold: the multiply and divide run on the core. */
 static volatile int32_t mul_a = -123457, mul_b = 98765, div_a = 1000000007, div_b = -97;
 
+/* Bus errors: the trap handler records the cause and value and resumes, past
+ * a faulting load, or at the caller (ra) after a faulting fetch. */
+static volatile uint32_t trap_cause, trap_tval;
+
+static int fault_handler(trap_frame *f) {
+  trap_cause = f->mcause;
+  trap_tval = f->mtval;
+  f->mepc = (f->mcause == 1) ? f->x[1] : f->mepc + 4;
+  return 1;
+}
+
+static int bus_error_test(void) {
+  trap_handler_fn old = trap_set_handler(fault_handler);
+  trap_cause = 99;
+  (void)*(volatile uint32_t *)0x10000000u;   /* DMEM window, no TCM built */
+  int load_ok = trap_cause == 5 && trap_tval == 0x10000000u;
+  trap_cause = 99;
+  ((void (*)(void))0x20000000u)();             /* fetch from the UART window */
+  int fetch_ok = trap_cause == 1 && trap_tval == 0x20000000u;
+  trap_set_handler(old);
+  return load_ok && fetch_ok;
+}
+
 int main(void) {
   uart_puts("tessel board selftest\n");
   check(1, "boot from flash: main reached");
@@ -63,6 +87,7 @@ int main(void) {
   for (volatile int i = 0; i < 100; i++) {
   }
   check(timer_now() > t0, "machine timer counts");
+  check(bus_error_test(), "bus errors: load from the absent DMEM, fetch from the UART");
 #ifdef BOARD_NPU
   int rc = npu_init();
   check(rc == NPU_OK, "NPU present and built for this board's target");
