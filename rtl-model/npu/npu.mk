@@ -2,8 +2,8 @@
 # benches (tests/rtl/npu/), at npu2 (the iCE40UP5K's), npu4 and npu8; lint at npu2, npu4,
 # npu8, npu16; yosys.
 #
-#   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue; the
-#                            dispatcher's checks vs the C model's)
+#   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue and one
+#                            requant lane; the dispatcher's checks vs the C model's)
 #   make test-lint-npu       verilator --lint-only -Wall for npu2, npu4, npu8, npu16
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
 #   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (yosys
@@ -72,6 +72,17 @@ $(NPU_OBJ)/$(1)/check/check_tb: rtl-model/npu/npu_check.sv $(NPU_TB_DIR)/check_t
 endef
 $(foreach t,$(NPU_CHECK_TGTS),$(eval $(call npu_check_tb,$(t))))
 NPU_TB_BINS += $(foreach t,$(NPU_CHECK_TGTS),$(NPU_OBJ)/$(t)/check/check_tb)
+
+# one epilogue lane (npu_requant) against the C model's npu_requant(): it
+# forms only the bits the int8 result depends on (target independent)
+$(NPU_OBJ)/requant/requant_tb: rtl-model/npu/npu_requant.sv $(NPU_TB_DIR)/requant_tb.cpp $(BUILD)/lib/libtessel-npu-model.a
+	@mkdir -p $(@D)
+	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_requant --Mdir $(@D) -o requant_tb \
+	  -CFLAGS "-std=c++17 -O2 -Wall -I$(abspath sim/npu-model) -I$(abspath $(BUILD)/gen)" \
+	  -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	  rtl-model/npu/npu_requant.sv $(abspath $(NPU_TB_DIR)/requant_tb.cpp) \
+	  > $(@D).log 2>&1 || { tail -n 30 $(@D).log; exit 1; }
+NPU_TB_BINS += $(NPU_OBJ)/requant/requant_tb
 
 test-npu-rtl-unit: $(NPU_TB_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TB_BINS)
