@@ -9,6 +9,9 @@
 module npu_sram #(
   parameter int unsigned Width = 64,
   parameter int unsigned Depth = 1024,
+  // 0: port B is not built (b_rdata_o is 0). A memory with one reader then
+  // maps to one block-RAM copy even when the module is synthesised on its own.
+  parameter bit          ReadB = 1'b1,
   localparam int unsigned Aw = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  wire logic             clk_i,
@@ -30,7 +33,17 @@ module npu_sram #(
   always_ff @(posedge clk_i) begin
     if (we_i) mem_q[waddr_i] <= wdata_i;
     if (a_re_i) a_rdata_o <= mem_q[a_addr_i];
-    if (b_re_i) b_rdata_o <= mem_q[b_addr_i];
+  end
+  if (ReadB) begin : g_read_b
+    always_ff @(posedge clk_i) begin
+      if (b_re_i) b_rdata_o <= mem_q[b_addr_i];
+    end
+  end else begin : g_no_read_b
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic unused_b;
+    assign unused_b = b_re_i ^ (^b_addr_i);
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign b_rdata_o = '0;
   end
 endmodule
 

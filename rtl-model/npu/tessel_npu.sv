@@ -319,7 +319,7 @@ module tessel_npu (
     .we_i (aw_we), .waddr_i (aw_addr), .wdata_i (aw_wdata)
   );
   /* verilator lint_off PINCONNECTEMPTY */
-  npu_sram #(.Width(Dim*72), .Depth(tessel_target_pkg::ParamRows)) u_param (
+  npu_sram #(.Width(Dim*72), .Depth(tessel_target_pkg::ParamRows), .ReadB(1'b0)) u_param (
     .clk_i,
     .a_re_i (st_pre), .a_addr_i (st_paddr), .a_rdata_o (p_rdata),
     .b_re_i (1'b0), .b_addr_i ('0), .b_rdata_o (),
