@@ -152,7 +152,7 @@ module tessel_core_lite (
   assign rf_raddr1 = (state_q == StIWait) ? ibus_rsp_rdata_i[19:15] : insn_q[19:15];
   assign rf_raddr2 = (state_q == StIWait) ? ibus_rsp_rdata_i[24:20] : insn_q[24:20];
 
-  tessel_core_regfile u_regfile (
+  tessel_core_lite_regfile u_regfile (
     .clk_i    (clk_i),
     .raddr1_i (rf_raddr1),
     .rdata1_o (rf_rdata1),
