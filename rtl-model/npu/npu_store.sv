@@ -19,6 +19,7 @@ module npu_store #(
   parameter int unsigned ParamRows = tessel_target_pkg::ParamRows,
   localparam int unsigned SAw = $clog2(SpadRows),
   localparam int unsigned AAw = $clog2(AccRows),
+  localparam int unsigned MAw = (SAw > AAw) ? SAw : AAw,   // source row bits (ACC or SPAD)
   localparam int unsigned PAw = (ParamRows > 1) ? $clog2(ParamRows) : 1
 ) (
   input  wire logic               clk_i,
@@ -79,7 +80,10 @@ module npu_store #(
   // The wide registers are written with enables, so an idle unit does not
   // copy them every cycle (the simulator evaluates every block every cycle).
   logic         cs_we, ce_we, cmd_we, seen_we, set_we, prm_we, v_we, sh_we, setup_act;
-  logic [15:0]  src_pitch, spad_pitch;
+  logic [15:0]  src_pitch;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0]  spad_pitch;                         // addresses use its low bits
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0]  stride_x, stride_y;
   logic [2:0]   pool_k, pool_s, pool_pt, pool_pl;
   logic [7:0]   zp_out, lo, hi, src_h, src_w;
@@ -101,12 +105,12 @@ module npu_store #(
   logic [4:0]   n0;
   logic [7:0]   oh, ow;
   logic [31:0]  dram_off;
-  logic [15:0]  dst_row, src_row;
   // row fields and addresses are wider than the memories: the dispatcher has
   // checked them, only their low bits address a row
   /* verilator lint_off UNUSEDSIGNAL */
+  logic [15:0]  dst_row, src_row;
   logic [15:0]  param_row;
-  logic [31:0]  src_addr;
+  logic [MAw-1:0] src_addr;                       // modulo 2^MAw: only its low bits address
   /* verilator lint_on UNUSEDSIGNAL */
   assign src_spad  = cmd_q[12];
   assign dst_spad  = cmd_q[13];
@@ -166,7 +170,8 @@ module npu_store #(
       end
       tap_in   = (pool_k == 3'd0) ||
                  (sy >= 0 && sy < $signed({4'd0, src_h}) && sx >= 0 && sx < $signed({4'd0, src_w}));
-      src_addr = 32'(src_row) + 32'(sy) * 32'(src_pitch) + 32'(sx);
+      // the address bits come from the terms' low bits only (a MAw x MAw multiply)
+      src_addr = MAw'(src_row) + MAw'(sy) * MAw'(src_pitch) + MAw'(sx);
       last_tap = (pool_k == 3'd0) || (i_q == pool_k - 3'd1 && j_q == pool_k - 3'd1);
       last_px  = (x_q == ow - 8'd1) && (y_q == oh - 8'd1);
     end
@@ -427,7 +432,7 @@ module npu_store #(
         StOut: begin
           if (dst_spad) begin
             spad_we_o    = 1'b1;
-            spad_waddr_o = SAw'(32'(dst_row) + 32'(y_q) * 32'(spad_pitch) + 32'(x_q));
+            spad_waddr_o = SAw'(dst_row) + SAw'(y_q) * SAw'(spad_pitch) + SAw'(x_q);
             if (spad_wgnt_i) begin
               spad_wr_bytes_o = 16'(Dim);
               state_d = StWait;
