@@ -29,7 +29,10 @@ fi
 # hierarchy (indentation = depth, number = instances per parent instance).
 awk '
   # a parameterised module: its name and the first hex digits of its hash
-  function short(x,   h) { if (x !~ /^\$paramod\$/) return x
+  # ($paramod$HASH\name, or $paramod\name\Param=... for one parameter)
+  function short(x,   h, a) {
+    if (x ~ /^\$paramod\\/) { split(x, a, "\\"); return a[2] }
+    if (x !~ /^\$paramod\$/) return x
     h = substr(x, 10, 4); sub(/^\$paramod\$[0-9a-f]*\\/, "", x); return x "." h }
   /^[0-9.]+ Printing statistics/ { delete seen; delete inst; delete ff; nm = 0; inhier = 0; cur = "" }
   /^=== / { name = $2; if (name == "design") { inhier = 1; next }
