@@ -6,9 +6,13 @@
 //            before it is written)
 //   VPOOL    per output pixel, the kh*kw taps one per cycle (inside taps read,
 //            summed as tap - zp_a per lane), then rne_div(s*mult_a, cnt*2^S)
-//            by a bit-serial divider on all lanes at once (64 cycles), using
-//            floor(n / (cnt*2^S)) = floor(floor(n / 2^S) / cnt) ... computed
-//            directly as an unsigned division of |n| by cnt*2^S.
+//            by a bit-serial divider on all lanes at once (64 cycles). It
+//            divides |n| by cnt only, walking |n|'s bits from the top: bits
+//            at or above S go through the restoring step (so the quotient is
+//            floor(floor(|n| / 2^S) / cnt) and the remainder stays below cnt,
+//            17 bits), the S bits below only give the guard bit and the
+//            sticky OR, which with the remainder decide the rounding exactly
+//            as the remainder of |n| / (cnt*2^S) would.
 // The conv geometry comes from the EXEC unit's CFG_EXEC.
 `default_nettype none
 
@@ -98,13 +102,20 @@ module npu_vec #(
   logic [23:0] oline_d, oline_q;                      // out + y*out_pitch
   logic        r1_d, r1_q, r1_in_d, r1_in_q;          // a read is answered this cycle
   logic [SAw-1:0] w1_d, w1_q;                         // VADD: the row it goes to
-  logic [Dim*32-1:0] sum_d, sum_q;                    // VPOOL: per lane sum of tap - zp_a
+  // Widths of the VPOOL path: at most 255*255 taps of |tap - zp_a| <= 255
+  // make |sum| < 2^24 (SumW bits signed), and |n| = |sum * mult_a| < 2^55
+  // (NumW bits), so the quotient fits NumW bits too.
+  localparam int unsigned SumW = 25;
+  localparam int unsigned NumW = 56;
+  logic [Dim*SumW-1:0] sum_d, sum_q;                  // VPOOL: per lane sum of tap - zp_a
   logic [16:0] cnt_d, cnt_q;                          // inside taps
   logic [6:0]  it_d, it_q;                            // divider step
-  logic [Dim*64-1:0] num_d, num_q;                    // |n| shifting out, quotient shifting in
-  logic [Dim*64-1:0] rem_d, rem_q;                    // < den < 2^63
+  logic [Dim*NumW-1:0] num_d, num_q;                  // |n| shifting out from the top
+  logic [Dim*NumW-1:0] quo_d, quo_q;                  // quotient bits shifting in
+  logic [Dim*17-1:0] rem_d, rem_q;                    // < den
   logic [Dim-1:0]    neg_d, neg_q;
-  logic [63:0]       den_d, den_q;                    // cnt * 2^S (or kh*kw * 2^S)
+  logic [Dim-1:0]    grd_d, grd_q, stk_d, stk_q;      // bit S-1 of |n|, OR of the bits below
+  logic [16:0]       den_d, den_q;                    // cnt (or kh*kw)
   logic        dw_d, dw_q;                            // a finished VPOOL row to write
   // the wide registers are written with enables (sum: start, taps, next
   // pixel; divider: its steps), not copied in every cycle
@@ -171,29 +182,42 @@ module npu_vec #(
 
   // VPOOL: the rounded quotient of every lane once the divider is done
   // only in StOut, the one cycle it is latched
+  // With R = rem*2^S + low the remainder of |n| / (den*2^S), 2R against
+  // den*2^S is 2*rem + guard against den, the sticky bit breaking a tie
+  // upwards. A negative n with R != 0 is floored (q = -qm - 1) and its
+  // remainder is den*2^S - R, which compares the other way round.
   logic [Dim*8-1:0] pool_row;
-  logic [63:0] qm, rm, pr;
-  logic signed [63:0] q;
+  logic [NumW-1:0] qm;
+  logic [17:0] t2;
+  logic gt, eq, nz, up;
+  logic signed [NumW:0] q;
+  localparam logic signed [NumW:0] One = 1;
   always_comb begin
     pool_row = '0;
     qm = '0;
-    rm = '0;
-    pr = '0;
+    t2 = '0;
+    gt = 1'b0;
+    eq = 1'b0;
+    nz = 1'b0;
+    up = 1'b0;
     q  = '0;
     if (state_q == StOut) for (int n = 0; n < Dim; n++) begin
-      qm = num_q[n*64 +: 64];                         // |n| < 2^56: so is the quotient
-      rm = rem_q[n*64 +: 64];
-      if (!neg_q[n] || rm == 64'd0) begin
-        q = neg_q[n] ? -qm : qm;
-        pr = rm;
+      qm = quo_q[n*NumW +: NumW];
+      t2 = {rem_q[n*17 +: 17], grd_q[n]};
+      gt = (t2 > 18'(den_q)) || (t2 == 18'(den_q) && stk_q[n]);
+      eq = (t2 == 18'(den_q)) && !stk_q[n];
+      nz = (rem_q[n*17 +: 17] != '0) || grd_q[n] || stk_q[n];
+      if (!neg_q[n] || !nz) begin
+        q  = neg_q[n] ? -$signed({1'b0, qm}) : $signed({1'b0, qm});
+        up = gt || (eq && q[0]);
       end else begin
-        q = -qm - 64'sd1;
-        pr = den_q - rm;
+        q  = -$signed({1'b0, qm}) - One;
+        up = (!gt && !eq) || (eq && q[0]);
       end
-      // compare 2r with d without overflow: pr > d - pr
-      if (pr > den_q - pr || (pr == den_q - pr && q[0])) q = q + 64'sd1;
-      pool_row[n*8 +: 8] = (cnt_q == '0 && excl) ? clamp8(64'($signed(zp_out)), lo, hi)
-                                                 : clamp8(q + 64'($signed(zp_out)), lo, hi);
+      if (up) q = q + One;
+      // a zero divisor (no inside tap, or kh*kw == 0) gives the zero point
+      pool_row[n*8 +: 8] = (den_q == '0) ? clamp8(64'($signed(zp_out)), lo, hi)
+                                         : clamp8(64'(q) + 64'($signed(zp_out)), lo, hi);
     end
   end
 
@@ -213,8 +237,11 @@ module npu_vec #(
     sum_d   = '0;
     sum_we  = 1'b0;
     num_d   = '0;
+    quo_d   = '0;
     rem_d   = '0;
     neg_d   = '0;
+    grd_d   = '0;
+    stk_d   = '0;
     div_we  = 1'b0;
     dw_d    = 1'b0;
     done_o  = 1'b0;
@@ -309,29 +336,47 @@ module npu_vec #(
         StDiv: begin
           div_we = 1'b1;
           neg_d  = neg_q;                              // kept through the steps
+          quo_d  = quo_q;
+          rem_d  = rem_q;
+          grd_d  = grd_q;
+          stk_d  = stk_q;
+          num_d  = num_q;
           if (it_q == 7'd0) begin
-            // load: |n| with n = s * mult_a, d = cnt * 2^S
-            den_d = (excl ? 64'(cnt_q) : 64'(kh) * 64'(kw)) << shift;
+            // load: |n| with n = s * mult_a, d = cnt (the 2^S is in the walk)
+            den_d = excl ? cnt_q : 17'(kh) * 17'(kw);
             for (int n = 0; n < Dim; n++) begin
-              logic signed [63:0] nn;
-              nn = 64'($signed(sum_q[n*32 +: 32])) * 64'(mult_a);
-              neg_d[n] = nn[63];
-              num_d[n*64 +: 64] = nn[63] ? -nn : nn;
-              rem_d[n*64 +: 64] = '0;
+              logic signed [NumW:0] nn;
+              nn = (NumW+1)'($signed(sum_q[n*SumW +: SumW])) * (NumW+1)'(mult_a);
+              neg_d[n] = nn[NumW];
+              num_d[n*NumW +: NumW] = NumW'(nn[NumW] ? -nn : nn);
             end
+            quo_d = '0;
+            rem_d = '0;
+            grd_d = '0;
+            stk_d = '0;
             it_d = 7'd1;
           end else begin
-            // one quotient bit per lane per cycle (restoring division)
+            // step it takes bit 64 - it of |n| (bits NumW and up are 0):
+            // a restoring step at or above S, guard and sticky below it
             for (int n = 0; n < Dim; n++) begin
-              logic [63:0] r;
-              // rem < den < 2^63, so the shifted remainder fits 64 bits
-              r = {rem_q[n*64 +: 63], num_q[n*64 + 63]};
-              num_d[n*64 +: 64] = {num_q[n*64 +: 63], 1'b0};
-              if (r >= den_q) begin
-                r = r - den_q;
-                num_d[n*64] = 1'b1;
+              logic [17:0] r;
+              logic        b;
+              r = '0;
+              b = (it_q > 7'(64 - NumW)) ? num_q[n*NumW + NumW - 1] : 1'b0;
+              if (it_q > 7'(64 - NumW)) num_d[n*NumW +: NumW] = {num_q[n*NumW +: NumW-1], 1'b0};
+              if (it_q <= 7'd64 - 7'(shift)) begin
+                r = {rem_q[n*17 +: 17], b};          // rem < den < 2^17
+                quo_d[n*NumW +: NumW] = {quo_q[n*NumW +: NumW-1], 1'b0};
+                if (r >= 18'(den_q)) begin
+                  r = r - 18'(den_q);
+                  quo_d[n*NumW] = 1'b1;
+                end
+                rem_d[n*17 +: 17] = r[16:0];
+              end else if (it_q == 7'd65 - 7'(shift)) begin
+                grd_d[n] = b;
+              end else begin
+                stk_d[n] = stk_q[n] | b;
               end
-              rem_d[n*64 +: 64] = r;
             end
             it_d = it_q + 7'd1;
             if (it_q == 7'd64) state_d = StOut;
@@ -392,7 +437,7 @@ module npu_vec #(
       if (!sum_we) sum_d = sum_q;
       sum_we = 1'b1;
       for (int n = 0; n < Dim; n++)
-        sum_d[n*32 +: 32] = sum_d[n*32 +: 32] + 32'($signed(spad_a_rdata_i[n*8 +: 8])) - 32'($signed(zp_a));
+        sum_d[n*SumW +: SumW] = sum_d[n*SumW +: SumW] + SumW'($signed(spad_a_rdata_i[n*8 +: 8])) - SumW'($signed(zp_a));
       cnt_d = cnt_d + 17'd1;
     end
   end
@@ -456,8 +501,11 @@ module npu_vec #(
     if (sum_we) sum_q <= sum_d;
     if (div_we) begin
       num_q <= num_d;
+      quo_q <= quo_d;
       rem_q <= rem_d;
       neg_q <= neg_d;
+      grd_q <= grd_d;
+      stk_q <= stk_d;
     end
   end
 endmodule
