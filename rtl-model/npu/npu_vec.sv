@@ -154,14 +154,34 @@ module npu_vec #(
     else if (v > 64'($signed(h))) clamp8 = h;
     else clamp8 = v[7:0];
   endfunction
-  function automatic logic signed [63:0] rne_shift(logic signed [63:0] p, logic [5:0] s);
-    logic signed [63:0] fl;
-    logic [63:0] rem, half;
-    fl   = p >>> s;
-    rem  = p & ((64'd1 << s) - 64'd1);
-    half = (s == 6'd0) ? 64'd0 : (64'd1 << (s - 6'd1));
-    rne_shift = fl;
-    if (s != 6'd0 && (rem > half || (rem == half && fl[0]))) rne_shift = fl + 64'sd1;
+  // clamp(rne_shift(v, s) + zp_out) of a VADD lane, |v| <= 2*255*2^31 < 2^41.
+  // Only what the int8 result depends on is formed (as npu_requant does):
+  // fl = v >> s in 12 bits and whether it fits there (if not, the clamp
+  // takes lo or hi by v's sign), the guard bit and the sticky OR. A shift
+  // above 43 sees only copies of the sign, as 43 does, so it is cut there.
+  function automatic logic [7:0] vadd_out(logic signed [41:0] v, logic [5:0] s_in,
+                                          logic [7:0] zo, logic [7:0] l, logic [7:0] h);
+    logic signed [43:0] p;
+    logic [5:0]  s;
+    logic signed [11:0] fl;
+    logic [43:0] diff, above, below;
+    logic        fits, guard, sticky;
+    logic signed [13:0] qz;
+    p      = 44'(v);
+    s      = (s_in > 6'd43) ? 6'd43 : s_in;
+    fl     = 12'(p >>> s);
+    // fl fits 12 bits iff p's bits from s+11 up are all equal
+    diff   = 44'(p ^ (p >>> 1));
+    above  = (s + 6'd11 >= 6'd44) ? 44'd0 : ~((44'd1 << (s + 6'd11)) - 44'd1);
+    fits   = (diff & above) == 44'd0;
+    guard  = (s != 6'd0) && p[s - 6'd1];
+    below  = (s <= 6'd1) ? 44'd0 : (44'd1 << (s - 6'd1)) - 44'd1;
+    sticky = (p & below) != 44'd0;
+    qz     = 14'(fl) + 14'(guard && (sticky || fl[0])) + 14'($signed(zo));
+    if (!fits) vadd_out = p[43] ? l : h;
+    else if (qz < 14'($signed(l))) vadd_out = l;
+    else if (qz > 14'($signed(h))) vadd_out = h;
+    else vadd_out = qz[7:0];
   endfunction
 
   // Only computed in the cycle a VADD row is written (the simulator then
@@ -169,14 +189,14 @@ module npu_vec #(
   logic add_wr;
   assign add_wr = r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVadd;
   logic [Dim*8-1:0] add_row;
-  logic signed [63:0] add_v;
+  logic signed [41:0] add_v;
   always_comb begin
     add_row = '0;
     add_v   = '0;
     if (add_wr) for (int n = 0; n < Dim; n++) begin
-      add_v = (64'($signed(spad_a_rdata_i[n*8 +: 8])) - 64'($signed(zp_a))) * 64'(mult_a) +
-          (64'($signed(spad_b_rdata_i[n*8 +: 8])) - 64'($signed(zp_b))) * 64'(mult_b);
-      add_row[n*8 +: 8] = clamp8(rne_shift(add_v, shift) + 64'($signed(zp_out)), lo, hi);
+      add_v = 42'($signed(9'($signed(spad_a_rdata_i[n*8 +: 8])) - 9'($signed(zp_a)))) * 42'(mult_a) +
+              42'($signed(9'($signed(spad_b_rdata_i[n*8 +: 8])) - 9'($signed(zp_b)))) * 42'(mult_b);
+      add_row[n*8 +: 8] = vadd_out(add_v, shift, zp_out, lo, hi);
     end
   end
 
