@@ -81,6 +81,12 @@ module npu_check #(
   typedef logic signed [RW-1:0] sr_t;
   typedef logic signed [CW-1:0] sc_t;
 
+  // A count times a 3-bit stride or dilation as shifts and adds: yosys would
+  // give each such product an SB_MAC16 of its own (four of them).
+  function automatic logic [12:0] mul3(logic [9:0] a, logic [2:0] b);
+    mul3 = (b[0] ? 13'(a) : 13'd0) + (b[1] ? {2'd0, a, 1'b0} : 13'd0) + (b[2] ? {1'b0, a, 2'd0} : 13'd0);
+  endfunction
+
   function automatic logic rows_ok(sr_t lo, sr_t hi, sr_t rows);
     rows_ok = (lo >= 0) && (hi < rows) && (lo <= hi);
   endfunction
@@ -202,19 +208,16 @@ module npu_check #(
   logic [11:0] l_nx, l_ny, l_nz, l_ry, l_rx;
   logic [2:0]  l_pt, l_pb, l_pl, l_pr;
   logic [7:0]  l_pad;
-  logic [23:0] l_nzy;
-  logic [35:0] l_box;                                // nz*ny*nx
   logic [11:0] l_nzm, l_rym, l_rxm;                  // nz-1, ry-1, rx-1
   sd_t dsize;
-  sr_t l_rows, l_last;
-  sd_t l_end;
+  sr_t l_rows;
   logic [8:0]  l_bytes;                              // n0 * e
   // conv (MATMUL, DWCONV, VPOOL)
   logic [9:0]  c_oh, c_ow, c_ohm, c_owm;
   logic [7:0]  c_ncb, c_ncbm, g_khm, g_kwm;
   logic [23:0] c_taps;                               // kh*kw*ncb
   logic [28:0] c_wr;                                 // weight rows
-  sr_t c_last, c_wrows, in_lo, in_hi, v_last;
+  sr_t c_wrows, in_lo, in_hi;
   sc_t iy_lo, iy_hi, ix_lo, ix_hi;
   logic [9:0]  iy_lo_u, iy_hi_u, ix_lo_u, ix_hi_u;   // the same, when in_any (0..1022)
   logic in_any;
@@ -223,9 +226,25 @@ module npu_check #(
   // STORE
   logic [4:0]  s_n0;
   logic [7:0]  s_oh, s_ow, s_lines, s_ohm, s_owm, s_linesm;
-  sr_t s_last, s_dlast;
-  sd_t s_end;
   logic s_src_spad, s_dst_spad, s_raw;
+  // Shared units. LOAD, the conv commands and STORE are checked by separate
+  // arms, so their products, row ranges and DRAM end can come from one set of
+  // multipliers, adders and comparators with operands chosen by the opcode
+  // (same values, same cycle; npu_check was 15 wide products and two DRAM
+  // end chains).
+  logic        is_ld, is_st;                         // else a conv command (or unused)
+  logic [11:0] pa_a, pb_a, pc_a, pd_a, pe_a;
+  logic [31:0] pa_b, pb_b, pc_b;
+  logic [23:0] pd_b;
+  logic [15:0] pe_b, pf;
+  logic [43:0] pa, pb, pc;                           // DRAM terms; conv: in_lo, in_hi, cb terms
+  logic [35:0] pd;                                   // LOAD box; conv, STORE: first range's pitch term
+  logic [27:0] pe;                                   // LOAD nz*ny; conv taps; STORE dst pitch term
+  sd_t d_base, d_end;
+  logic [8:0]  d_bytes;
+  logic        dram_bad;
+  sr_t r1_lo, r1_hi, r1_lim, r1_add, r2_lo, r2_hi, r2_len;
+  logic        r1_ok, r2_ok, ov;
 
   // Only computed when en_i: the range arithmetic is most of what a
   // Verilated NPU evaluates each cycle, and the dispatcher reads err_o only
@@ -234,13 +253,15 @@ module npu_check #(
     err   = tessel_isa_pkg::ErrNone;
     tok   = cmd_i[11:8];
     dsize = $signed(DW'(dram_size_i));
-    {l_mem, l_n0, l_nx, l_ny, l_nz, l_ry, l_rx, l_pt, l_pb, l_pl, l_pr, l_pad, l_box, l_rows, l_last, l_end, l_bytes} = '0;
-    {l_nzy, l_nzm, l_rym, l_rxm} = '0;
-    {c_oh, c_ow, c_ncb, c_last, c_wrows, in_lo, in_hi, v_last, iy_lo, iy_hi, ix_lo, ix_hi} = '0;
+    {l_mem, l_n0, l_nx, l_ny, l_nz, l_ry, l_rx, l_pt, l_pb, l_pl, l_pr, l_pad, l_rows, l_bytes} = '0;
+    {l_nzm, l_rym, l_rxm} = '0;
+    {c_oh, c_ow, c_ncb, c_wrows, in_lo, in_hi, iy_lo, iy_hi, ix_lo, ix_hi} = '0;
     {c_ohm, c_owm, c_ncbm, g_khm, g_kwm, c_taps, c_wr} = '0;
     {iy_lo_u, iy_hi_u, ix_lo_u, ix_hi_u, in_any} = '0;
-    {va_rows, va_b, s_n0, s_oh, s_ow, s_lines, s_last, s_dlast, s_end, s_src_spad, s_dst_spad, s_raw} = '0;
+    {va_rows, va_b, s_n0, s_oh, s_ow, s_lines, s_src_spad, s_dst_spad, s_raw} = '0;
     {s_ohm, s_owm, s_linesm} = '0;
+    {is_ld, is_st, pa_a, pb_a, pc_a, pd_a, pe_a, pa_b, pb_b, pc_b, pd_b, pe_b, pf, pa, pb, pc, pd, pe} = '0;
+    {d_base, d_end, d_bytes, dram_bad, r1_lo, r1_hi, r1_lim, r1_add, r2_lo, r2_hi, r2_len, r1_ok, r2_ok, ov} = '0;
     if (en_i) begin
     // LOAD
     l_mem = cmd_i[13:12];
@@ -254,17 +275,12 @@ module npu_check #(
     l_pb  = cmd_i[122:120];
     l_pl  = cmd_i[125:123];
     l_rows = (l_mem == 0) ? SRows : (l_mem == 1) ? ARows : PRows;
-    l_nzy  = 24'(l_nz) * 24'(l_ny);
-    l_box  = 36'(l_nzy) * 36'(l_nx);
-    l_last = b_row + $signed(RW'(l_box)) - RW'(1);
     l_ry   = l_ny - 12'(l_pt) - 12'(l_pb);                  // >= 0 once padding <= box is checked
     l_rx   = l_nx - 12'(l_pl) - 12'(l_pr);
     l_bytes = (l_mem == 0) ? 9'(l_n0) : (l_mem == 1) ? {2'd0, l_n0, 2'd0} : {1'b0, l_n0, 3'd0} + 9'(l_n0);
     l_nzm  = l_nz - 12'd1;
     l_rym  = l_ry - 12'd1;
     l_rxm  = l_rx - 12'd1;
-    l_end  = a_dram + $signed(DW'(44'(l_nzm) * 44'(ld_sz))) + $signed(DW'(44'(l_rym) * 44'(ld_sy))) +
-             $signed(DW'(44'(l_rxm) * 44'(ld_sx))) + $signed(DW'(l_bytes));
     // conv
     c_oh   = cmd_i[25:16];
     c_ow   = cmd_i[89:80];
@@ -274,14 +290,11 @@ module npu_check #(
     c_ncbm = c_ncb - 8'd1;
     g_khm  = g_kh - 8'd1;
     g_kwm  = g_kw - 8'd1;
-    c_last = c_row + $signed(RW'(26'(c_ohm) * 26'(g_out_pitch))) + $signed(RW'(c_ow)) - RW'(1);
-    c_taps = 24'(16'(g_kh) * 16'(g_kw)) * 24'(c_ncb);     // ncb = 1 but for MATMUL
-    c_wr   = (op == tessel_isa_pkg::OpMatmul) ? 29'(c_taps) * 29'(Dim) : 29'(c_taps);
-    c_wrows = $signed(RW'(c_wr));
+    pf     = 16'(g_kh) * 16'(g_kw);
     iy_lo  = (e_iy0 > 0) ? e_iy0 : CW'(0);
     ix_lo  = (f_ix0 > 0) ? f_ix0 : CW'(0);
-    iy_hi  = e_iy0 + $signed(CW'(13'(c_ohm) * 13'(g_sy))) + $signed(CW'(11'(g_khm) * 11'(g_dy)));
-    ix_hi  = f_ix0 + $signed(CW'(13'(c_owm) * 13'(g_sx))) + $signed(CW'(11'(g_kwm) * 11'(g_dx)));
+    iy_hi  = e_iy0 + $signed(CW'(mul3(c_ohm, g_sy))) + $signed(CW'(mul3(10'(g_khm), g_dy)));
+    ix_hi  = f_ix0 + $signed(CW'(mul3(c_owm, g_sx))) + $signed(CW'(mul3(10'(g_kwm), g_dx)));
     if (iy_hi > $signed(CW'(g_in_h)) - CW'(1)) iy_hi = $signed(CW'(g_in_h)) - CW'(1);
     if (ix_hi > $signed(CW'(g_in_w)) - CW'(1)) ix_hi = $signed(CW'(g_in_w)) - CW'(1);
     in_any = (iy_lo <= iy_hi) && (ix_lo <= ix_hi);
@@ -290,10 +303,6 @@ module npu_check #(
     iy_hi_u = iy_hi[9:0];
     ix_lo_u = ix_lo[9:0];
     ix_hi_u = ix_hi[9:0];
-    in_lo  = in_any ? b_in_s + $signed(RW'(26'(iy_lo_u) * 26'(g_in_pitch))) + $signed(RW'(ix_lo_u)) : RW'(1);
-    in_hi  = in_any ? b_in_s + $signed(RW'(24'(c_ncbm) * 24'(g_cb_stride))) +
-                      $signed(RW'(26'(iy_hi_u) * 26'(g_in_pitch))) + $signed(RW'(ix_hi_u)) : RW'(0);
-    v_last = c_last;
     // VADD
     va_rows = $signed(RW'(cmd_i[95:80]));
     va_b    = d_row;
@@ -308,11 +317,58 @@ module npu_check #(
     s_linesm = s_lines - 8'd1;
     s_ohm   = s_oh - 8'd1;
     s_owm   = s_ow - 8'd1;
-    s_last = st_src + $signed(RW'(24'(s_linesm) * 24'(st_src_pitch))) +
-             ((e_pool_k != 0) ? $signed(RW'(e_src_w)) : $signed(RW'(s_ow))) - RW'(1);   // (8-bit either way)
-    s_dlast = h_row + $signed(RW'(24'(s_ohm) * 24'(st_spad_pitch))) + $signed(RW'(s_ow)) - RW'(1);
-    s_end   = g_dram + $signed(DW'(40'(s_ohm) * 40'(st_sy))) + $signed(DW'(40'(s_owm) * 40'(st_sx))) +
-              (s_raw ? $signed(DW'({s_n0, 2'd0})) : $signed(DW'(s_n0)));
+
+    // the shared products: operands by command class
+    is_ld = (op == tessel_isa_pkg::OpLoad);
+    is_st = (op == tessel_isa_pkg::OpStore);
+    if (is_ld) begin
+      {pa_a, pa_b} = {l_nzm, ld_sz};                 // DRAM: (nz-1)*stride_z
+      {pb_a, pb_b} = {l_rym, ld_sy};                 //       (ry-1)*stride_y
+      {pc_a, pc_b} = {l_rxm, ld_sx};                 //       (rx-1)*stride_x
+      {pe_a, pe_b} = {l_nz, 4'd0, l_ny};             // nz*ny, then the box nz*ny*nx
+    end else if (is_st) begin
+      {pa_a, pa_b} = {4'd0, s_ohm, st_sy};           // DRAM: (oh-1)*stride_y
+      {pb_a, pb_b} = {4'd0, s_owm, st_sx};           //       (ow-1)*stride_x
+      {pd_a, pd_b} = {4'd0, s_linesm, 8'd0, st_src_pitch};   // source rows
+      {pe_a, pe_b} = {4'd0, s_ohm, st_spad_pitch};   // SPAD destination rows
+    end else begin
+      {pe_a, pe_b} = {4'd0, c_ncb, pf};              // taps kh*kw*ncb (ncb = 1 but for MATMUL)
+      {pd_a, pd_b} = {2'd0, c_ohm, 8'd0, g_out_pitch};       // output rows
+      {pc_a, pc_b} = {4'd0, c_ncbm, 16'd0, g_cb_stride};     // input rows
+      {pa_a, pa_b} = {2'd0, iy_lo_u, 16'd0, g_in_pitch};
+      {pb_a, pb_b} = {2'd0, iy_hi_u, 16'd0, g_in_pitch};
+    end
+    pe = 28'(pe_a) * 28'(pe_b);
+    if (is_ld) {pd_a, pd_b} = {l_nx, pe[23:0]};
+    pa = 44'(pa_a) * 44'(pa_b);
+    pb = 44'(pb_a) * 44'(pb_b);
+    pc = 44'(pc_a) * 44'(pc_b);
+    pd = 36'(pd_a) * 36'(pd_b);
+    c_taps  = pe[23:0];
+    c_wr    = (op == tessel_isa_pkg::OpMatmul) ? 29'(c_taps) * 29'(Dim) : 29'(c_taps);
+    c_wrows = $signed(RW'(c_wr));
+    in_lo  = in_any ? b_in_s + $signed(RW'(pa)) + $signed(RW'(ix_lo_u)) : RW'(1);
+    in_hi  = in_any ? b_in_s + $signed(RW'(pc)) + $signed(RW'(pb)) + $signed(RW'(ix_hi_u)) : RW'(0);
+
+    // one DRAM end: LOAD's or STORE's
+    d_base  = is_st ? g_dram : a_dram;
+    d_bytes = !is_st ? l_bytes : s_raw ? 9'({s_n0, 2'd0}) : 9'(s_n0);
+    d_end   = d_base + $signed(DW'(pa)) + $signed(DW'(pb)) + $signed(DW'(pc)) + $signed(DW'(d_bytes));
+    dram_bad = d_base < 0 || d_end > dsize || d_base >= d_end;
+    // the first row range: LOAD's rows, the conv output rows, STORE's source
+    r1_lo  = is_ld ? b_row : is_st ? st_src : c_row;
+    r1_add = is_ld ? RW'(0) : is_st ? ((e_pool_k != 0) ? RW'(e_src_w) : RW'(s_ow)) : RW'(c_ow);
+    r1_hi  = r1_lo + $signed(RW'(pd)) + r1_add - RW'(1);
+    r1_lim = is_ld ? l_rows :
+             is_st ? (s_src_spad ? SRows : ARows) : (op == tessel_isa_pkg::OpVpool ? SRows : ARows);
+    r1_ok  = rows_ok(r1_lo, r1_hi, r1_lim);
+    // the second: the conv weight rows, STORE's SPAD destination
+    r2_lo  = is_st ? h_row : d_row;
+    r2_len = is_st ? $signed(RW'(pe)) + $signed(RW'(s_ow)) : c_wrows;
+    r2_hi  = r2_lo + r2_len - RW'(1);
+    r2_ok  = rows_ok(r2_lo, r2_hi, SRows);
+    // VPOOL's input against its output, STORE's source against its destination
+    ov = is_st ? overlaps(r1_lo, r1_hi, r2_lo, r2_hi) : overlaps(in_lo, in_hi, r1_lo, r1_hi);
 
     if ((cmd_i & ~used_mask(op)) != '0) begin
       err = tessel_isa_pkg::ErrBadField;
@@ -328,10 +384,10 @@ module npu_check #(
               12'(l_pt) + 12'(l_pb) > l_ny || 12'(l_pl) + 12'(l_pr) > l_nx ||
               (l_mem == 2 && (l_n0 != 5'(Dim) || l_pad != 0 || l_pt + l_pb + l_pl + l_pr != 0)))
             err = tessel_isa_pkg::ErrBadField;
-          else if (!rows_ok(b_row, l_last, l_rows))
+          else if (!r1_ok)
             err = (l_mem == 0) ? tessel_isa_pkg::ErrSpadRange :
                   (l_mem == 1) ? tessel_isa_pkg::ErrAccRange : tessel_isa_pkg::ErrParamRange;
-          else if (l_ry != 0 && l_rx != 0 && (a_dram < 0 || l_end > dsize || a_dram >= l_end))
+          else if (l_ry != 0 && l_rx != 0 && dram_bad)
             err = tessel_isa_pkg::ErrDramRange;
         end
         tessel_isa_pkg::OpMatmul, tessel_isa_pkg::OpDwconv, tessel_isa_pkg::OpVpool: begin
@@ -342,17 +398,17 @@ module npu_check #(
             err = tessel_isa_pkg::ErrBadField;
           else if (c_oh < 1 || c_ow < 1)
             err = tessel_isa_pkg::ErrBadField;
-          else if (op != tessel_isa_pkg::OpVpool && !rows_ok(c_row, c_last, ARows))
+          else if (op != tessel_isa_pkg::OpVpool && !r1_ok)
             err = tessel_isa_pkg::ErrAccRange;
-          else if (op != tessel_isa_pkg::OpVpool && !rows_ok(d_row, d_row + c_wrows - 1, SRows))
+          else if (op != tessel_isa_pkg::OpVpool && !r2_ok)
             err = tessel_isa_pkg::ErrSpadRange;
           else if (in_any && !rows_ok(in_lo, in_hi, SRows))
             err = tessel_isa_pkg::ErrSpadRange;
-          else if (op == tessel_isa_pkg::OpVpool && !rows_ok(c_row, v_last, SRows))
+          else if (op == tessel_isa_pkg::OpVpool && !r1_ok)
             err = tessel_isa_pkg::ErrSpadRange;
           else if (c_oh > 1 && g_out_pitch < 16'(c_ow))
             err = tessel_isa_pkg::ErrOverlap;
-          else if (op == tessel_isa_pkg::OpVpool && overlaps(in_lo, in_hi, c_row, v_last))
+          else if (op == tessel_isa_pkg::OpVpool && ov)
             err = tessel_isa_pkg::ErrOverlap;
         end
         tessel_isa_pkg::OpVadd: begin
@@ -372,19 +428,19 @@ module npu_check #(
             err = tessel_isa_pkg::ErrBadField;
           else if (e_pool_k != 0 && (e_pool_s < 1 || e_src_h < 1 || e_src_w < 1))
             err = tessel_isa_pkg::ErrBadField;
-          else if (!s_src_spad && !rows_ok(st_src, s_last, ARows))
+          else if (!s_src_spad && !r1_ok)
             err = tessel_isa_pkg::ErrAccRange;
           else if (!s_src_spad && !s_raw && (st_param < 0 || st_param >= PRows))
             err = tessel_isa_pkg::ErrParamRange;
-          else if (s_src_spad && !rows_ok(st_src, s_last, SRows))
+          else if (s_src_spad && !r1_ok)
             err = tessel_isa_pkg::ErrSpadRange;
-          else if (s_dst_spad && !rows_ok(h_row, s_dlast, SRows))
+          else if (s_dst_spad && !r2_ok)
             err = tessel_isa_pkg::ErrSpadRange;
           else if (s_dst_spad && s_oh > 1 && st_spad_pitch < 16'(s_ow))
             err = tessel_isa_pkg::ErrOverlap;
-          else if (s_dst_spad && s_src_spad && overlaps(st_src, s_last, h_row, s_dlast))
+          else if (s_dst_spad && s_src_spad && ov)
             err = tessel_isa_pkg::ErrOverlap;
-          else if (!s_dst_spad && (g_dram < 0 || s_end > dsize || g_dram >= s_end))
+          else if (!s_dst_spad && dram_bad)
             err = tessel_isa_pkg::ErrDramRange;
         end
         tessel_isa_pkg::OpCfgLoad, tessel_isa_pkg::OpCfgExec, tessel_isa_pkg::OpCfgVec,
