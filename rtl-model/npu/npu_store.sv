@@ -127,7 +127,9 @@ module npu_store #(
   logic [7:0]  y_d, y_q, x_d, x_q;
   logic [2:0]  i_d, i_q, j_d, j_q;
   logic [255:0] seen_d, seen_q;                     // setup: lines / columns touched
-  logic [8:0]  nlines_d, nlines_q;
+  // counted as they are marked (a mark on a clear bit), not by a population
+  // count of the 256-bit maps at the end: same counts, same cycles
+  logic [8:0]  nlines_d, nlines_q, ncols_d, ncols_q;
   logic [255:0] ly_d, ly_q, lx_d, lx_q;              // lines / columns touched (exact count)
   logic [255:0] exm_d, exm_q;                        // columns of line ex_sy seen on earlier lines
   logic [8:0]  exy_d, exy_q, exd_d, exd_q;
@@ -312,6 +314,7 @@ module npu_store #(
       i_d      = i_q;
       j_d      = j_q;
       nlines_d = nlines_q;
+      ncols_d  = ncols_q;
       exy_d    = exy_q;
       exd_d    = exd_q;
       ext_d    = ext_q;
@@ -343,6 +346,8 @@ module npu_store #(
                 i_d    = '0;
                 j_d    = '0;
                 seen_we = 1'b1;                // seen_d is 0 outside the setup
+                nlines_d = '0;
+                ncols_d  = '0;
                 state_d = (ce_q[14:12] == 3'd0) ? StParam : StLines;
               end
               default: done_o = 1'b1;
@@ -352,15 +357,16 @@ module npu_store #(
 
         // setup (pooling only): mark the source lines, then columns, the windows touch
         StLines: begin
-          if (sy >= 0 && sy < $signed({4'd0, src_h})) seen_d[8'(sy)] = 1'b1;
+          if (sy >= 0 && sy < $signed({4'd0, src_h})) begin
+            if (!seen_q[8'(sy)]) nlines_d = nlines_q + 9'd1;
+            seen_d[8'(sy)] = 1'b1;
+          end
           i_d = i_q + 3'd1;
           if (i_q == pool_k - 3'd1) begin
             i_d = '0;
             y_d = y_q + 8'd1;
             if (y_q == oh - 8'd1) begin
               y_d      = '0;
-              nlines_d = '0;
-              for (int b = 0; b < 256; b++) nlines_d = nlines_d + 9'(seen_d[b]);
               ly_d    = seen_d;
               seen_d  = '0;
               state_d = StCols;
@@ -368,14 +374,17 @@ module npu_store #(
           end
         end
         StCols: begin
-          if (sx >= 0 && sx < $signed({4'd0, src_w})) seen_d[8'(sx)] = 1'b1;
+          if (sx >= 0 && sx < $signed({4'd0, src_w})) begin
+            if (!seen_q[8'(sx)]) ncols_d = ncols_q + 9'd1;
+            seen_d[8'(sx)] = 1'b1;
+          end
           j_d = j_q + 3'd1;
           if (j_q == pool_k - 3'd1) begin
             j_d = '0;
             x_d = x_q + 8'd1;
             if (x_q == ow - 8'd1) begin
               x_d = '0;
-              for (int b = 0; b < 256; b++) ncols = ncols + 9'(seen_d[b]);
+              ncols = ncols_d;
               if (32'(src_pitch) >= 32'(src_w)) begin
                 // source lines cannot alias: distinct rows = lines x columns
                 src_rd_bytes_o = 32'(nlines_q) * 32'(ncols) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
@@ -515,6 +524,7 @@ module npu_store #(
       i_d = '0;
       j_d = '0;
       nlines_d = '0;
+      ncols_d = '0;
       exy_d = '0;
       exd_d = '0;
       ext_d = '0;
@@ -578,6 +588,7 @@ module npu_store #(
       i_q       <= i_d;
       j_q       <= j_d;
       nlines_q  <= nlines_d;
+      ncols_q   <= ncols_d;
       exy_q     <= exy_d;
       exd_q     <= exd_d;
       ext_q     <= ext_d;
