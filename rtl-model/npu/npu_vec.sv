@@ -107,6 +107,9 @@ module npu_vec #(
   // (NumW bits), so the quotient fits NumW bits too.
   localparam int unsigned SumW = 25;
   localparam int unsigned NumW = 56;
+  // The walk reaches |n|'s bits only at step 65 - NumW: up to that many
+  // lanes load |n| one per step, through one shared multiplier (same cycles).
+  localparam bit MulShared = (Dim <= 64 - NumW);
   logic [Dim*SumW-1:0] sum_d, sum_q;                  // VPOOL: per lane sum of tap - zp_a
   logic [16:0] cnt_d, cnt_q;                          // inside taps
   logic [6:0]  it_d, it_q;                            // divider step
@@ -364,7 +367,7 @@ module npu_vec #(
           if (it_q == 7'd0) begin
             // load: |n| with n = s * mult_a, d = cnt (the 2^S is in the walk)
             den_d = excl ? cnt_q : 17'(kh) * 17'(kw);
-            for (int n = 0; n < Dim; n++) begin
+            if (!MulShared) for (int n = 0; n < Dim; n++) begin
               logic signed [NumW:0] nn;
               nn = (NumW+1)'($signed(sum_q[n*SumW +: SumW])) * (NumW+1)'(mult_a);
               neg_d[n] = nn[NumW];
@@ -376,6 +379,20 @@ module npu_vec #(
             stk_d = '0;
             it_d = 7'd1;
           end else begin
+            // shared multiplier: lane it - 1 loads |n| in step it <= Dim
+            if (MulShared && it_q <= 7'(Dim)) begin
+              logic signed [SumW-1:0] ms;
+              logic signed [NumW:0]   mp;
+              ms = '0;
+              for (int n = 0; n < Dim; n++)
+                if (7'(n) == it_q - 7'd1) ms = $signed(sum_q[n*SumW +: SumW]);
+              mp = (NumW+1)'(ms) * (NumW+1)'(mult_a);
+              for (int n = 0; n < Dim; n++)
+                if (7'(n) == it_q - 7'd1) begin
+                  neg_d[n] = mp[NumW];
+                  num_d[n*NumW +: NumW] = NumW'(mp[NumW] ? -mp : mp);
+                end
+            end
             // step it takes bit 64 - it of |n| (bits NumW and up are 0):
             // a restoring step at or above S, guard and sticky below it
             for (int n = 0; n < Dim; n++) begin
