@@ -112,6 +112,7 @@ module npu_vec #(
   localparam bit MulShared = (Dim <= 64 - NumW);
   logic [Dim*SumW-1:0] sum_d, sum_q;                  // VPOOL: per lane sum of tap - zp_a
   logic [16:0] cnt_d, cnt_q;                          // inside taps
+  logic [15:0] nt_d, nt_q;                            // all taps (kh*kw, counted: no multiply)
   logic [6:0]  it_d, it_q;                            // divider step
   logic [Dim*NumW-1:0] num_d, num_q;                  // |n| shifting out from the top
   logic [Dim*NumW-1:0] quo_d, quo_q;                  // quotient bits shifting in
@@ -290,6 +291,7 @@ module npu_vec #(
       r1_in_d = tap_in;
       w1_d    = SAw'(32'(va_out) + 32'(i_q));
       cnt_d   = cnt_q;
+      nt_d    = nt_q;
       it_d    = it_q;
       den_d   = den_q;
       wrow_d  = wrow_q;
@@ -311,6 +313,7 @@ module npu_vec #(
             oline_d = 24'(cmd_i[79:64]);
             sum_we = 1'b1;
             cnt_d  = '0;
+            nt_d   = '0;
             unique case (cmd_i[7:0])
               tessel_isa_pkg::OpVadd:  state_d = StAdd;
               tessel_isa_pkg::OpVpool: state_d = StTaps;
@@ -336,6 +339,7 @@ module npu_vec #(
           spad_a_addr_o = tap_row;
           spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
           r1_d  = 1'b1;
+          nt_d  = nt_q + 16'd1;
           kx_d  = kx_q + 8'd1;
           ix_d  = ix_q + 24'(dx);
           if (kx_q == kw - 8'd1) begin
@@ -366,7 +370,7 @@ module npu_vec #(
           num_d  = num_q;
           if (it_q == 7'd0) begin
             // load: |n| with n = s * mult_a, d = cnt (the 2^S is in the walk)
-            den_d = excl ? cnt_q : 17'(kh) * 17'(kw);
+            den_d = excl ? cnt_q : 17'(nt_q);
             if (!MulShared) for (int n = 0; n < Dim; n++) begin
               logic signed [NumW:0] nn;
               nn = (NumW+1)'($signed(sum_q[n*SumW +: SumW])) * (NumW+1)'(mult_a);
@@ -426,6 +430,7 @@ module npu_vec #(
           wa_d   = SAw'(oline_q + 24'(x_q));
           sum_we = 1'b1;
           cnt_d  = '0;
+          nt_d   = '0;
           x_d    = x_q + 10'd1;
           pix_d  = pix_q + 24'(sx);
           if (x_q == ow - 10'd1) begin
@@ -463,6 +468,7 @@ module npu_vec #(
       r1_in_d = '0;
       w1_d = '0;
       cnt_d = '0;
+      nt_d = '0;
       it_d = '0;
       den_d = '0;
       wrow_d = '0;
@@ -526,6 +532,7 @@ module npu_vec #(
       r1_in_q <= r1_in_d;
       w1_q    <= w1_d;
       cnt_q   <= cnt_d;
+      nt_q    <= nt_d;
       it_q    <= it_d;
       den_q   <= den_d;
       wrow_q  <= wrow_d;
