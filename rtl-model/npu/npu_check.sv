@@ -232,7 +232,7 @@ module npu_check #(
   // multipliers, adders and comparators with operands chosen by the opcode
   // (same values, same cycle; npu_check was 15 wide products and two DRAM
   // end chains).
-  logic        is_ld, is_st;                         // else a conv command (or unused)
+  logic        is_ld, is_st, is_va;                  // else a conv command (or unused)
   logic [11:0] pa_a, pb_a, pc_a, pd_a, pe_a;
   logic [31:0] pa_b, pb_b, pc_b;
   logic [23:0] pd_b;
@@ -260,7 +260,7 @@ module npu_check #(
     {iy_lo_u, iy_hi_u, ix_lo_u, ix_hi_u, in_any} = '0;
     {va_rows, va_b, s_n0, s_oh, s_ow, s_lines, s_src_spad, s_dst_spad, s_raw} = '0;
     {s_ohm, s_owm, s_linesm} = '0;
-    {is_ld, is_st, pa_a, pb_a, pc_a, pd_a, pe_a, pa_b, pb_b, pc_b, pd_b, pe_b, pf, pa, pb, pc, pd, pe} = '0;
+    {is_ld, is_st, is_va, pa_a, pb_a, pc_a, pd_a, pe_a, pa_b, pb_b, pc_b, pd_b, pe_b, pf, pa, pb, pc, pd, pe} = '0;
     {d_base, d_end, d_bytes, dram_bad, r1_lo, r1_hi, r1_lim, r1_add, r2_lo, r2_hi, r2_len, r1_ok, r2_ok, ov} = '0;
     if (en_i) begin
     // LOAD
@@ -321,6 +321,7 @@ module npu_check #(
     // the shared products: operands by command class
     is_ld = (op == tessel_isa_pkg::OpLoad);
     is_st = (op == tessel_isa_pkg::OpStore);
+    is_va = (op == tessel_isa_pkg::OpVadd);
     if (is_ld) begin
       {pa_a, pa_b} = {l_nzm, ld_sz};                 // DRAM: (nz-1)*stride_z
       {pb_a, pb_b} = {l_rym, ld_sy};                 //       (ry-1)*stride_y
@@ -331,7 +332,7 @@ module npu_check #(
       {pb_a, pb_b} = {4'd0, s_owm, st_sx};           //       (ow-1)*stride_x
       {pd_a, pd_b} = {4'd0, s_linesm, 8'd0, st_src_pitch};   // source rows
       {pe_a, pe_b} = {4'd0, s_ohm, st_spad_pitch};   // SPAD destination rows
-    end else begin
+    end else if (!is_va) begin                       // (VADD: no products)
       {pe_a, pe_b} = {4'd0, c_ncb, pf};              // taps kh*kw*ncb (ncb = 1 but for MATMUL)
       {pd_a, pd_b} = {2'd0, c_ohm, 8'd0, g_out_pitch};       // output rows
       {pc_a, pc_b} = {4'd0, c_ncbm, 16'd0, g_cb_stride};     // input rows
@@ -355,16 +356,17 @@ module npu_check #(
     d_bytes = !is_st ? l_bytes : s_raw ? 9'({s_n0, 2'd0}) : 9'(s_n0);
     d_end   = d_base + $signed(DW'(pa)) + $signed(DW'(pb)) + $signed(DW'(pc)) + $signed(DW'(d_bytes));
     dram_bad = d_base < 0 || d_end > dsize || d_base >= d_end;
-    // the first row range: LOAD's rows, the conv output rows, STORE's source
-    r1_lo  = is_ld ? b_row : is_st ? st_src : c_row;
-    r1_add = is_ld ? RW'(0) : is_st ? ((e_pool_k != 0) ? RW'(e_src_w) : RW'(s_ow)) : RW'(c_ow);
+    // the first row range: LOAD's rows, the conv output rows, STORE's source,
+    // VADD's a
+    r1_lo  = is_ld ? b_row : is_st ? st_src : is_va ? vadd_a : c_row;
+    r1_add = is_ld ? RW'(0) : is_st ? ((e_pool_k != 0) ? RW'(e_src_w) : RW'(s_ow)) : is_va ? va_rows : RW'(c_ow);
     r1_hi  = r1_lo + $signed(RW'(pd)) + r1_add - RW'(1);
     r1_lim = is_ld ? l_rows :
-             is_st ? (s_src_spad ? SRows : ARows) : (op == tessel_isa_pkg::OpVpool ? SRows : ARows);
+             is_st ? (s_src_spad ? SRows : ARows) : (op == tessel_isa_pkg::OpVpool || is_va ? SRows : ARows);
     r1_ok  = rows_ok(r1_lo, r1_hi, r1_lim);
-    // the second: the conv weight rows, STORE's SPAD destination
+    // the second: the conv weight rows, STORE's SPAD destination, VADD's b
     r2_lo  = is_st ? h_row : d_row;
-    r2_len = is_st ? $signed(RW'(pe)) + $signed(RW'(s_ow)) : c_wrows;
+    r2_len = is_st ? $signed(RW'(pe)) + $signed(RW'(s_ow)) : is_va ? va_rows : c_wrows;
     r2_hi  = r2_lo + r2_len - RW'(1);
     r2_ok  = rows_ok(r2_lo, r2_hi, SRows);
     // VPOOL's input against its output, STORE's source against its destination
@@ -414,11 +416,10 @@ module npu_check #(
         tessel_isa_pkg::OpVadd: begin
           if (va_rows < 1 || v_lo > v_hi)
             err = tessel_isa_pkg::ErrBadField;
-          else if (!rows_ok(vadd_a, vadd_a + va_rows - 1, SRows) || !rows_ok(va_b, va_b + va_rows - 1, SRows) ||
-                   !rows_ok(c_row, c_row + va_rows - 1, SRows))
+          else if (!r1_ok || !r2_ok || !rows_ok(c_row, c_row + va_rows - 1, SRows))
             err = tessel_isa_pkg::ErrSpadRange;
-          else if ((c_row != vadd_a && overlaps(c_row, c_row + va_rows - 1, vadd_a, vadd_a + va_rows - 1)) ||
-                   (c_row != va_b && overlaps(c_row, c_row + va_rows - 1, va_b, va_b + va_rows - 1)))
+          else if ((c_row != vadd_a && overlaps(c_row, c_row + va_rows - 1, vadd_a, r1_hi)) ||
+                   (c_row != va_b && overlaps(c_row, c_row + va_rows - 1, va_b, r2_hi)))
             err = tessel_isa_pkg::ErrOverlap;
         end
         tessel_isa_pkg::OpStore: begin
