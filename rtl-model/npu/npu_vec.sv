@@ -210,6 +210,18 @@ module npu_vec #(
   // den*2^S is 2*rem + guard against den, the sticky bit breaking a tie
   // upwards. A negative n with R != 0 is floored (q = -qm - 1) and its
   // remainder is den*2^S - R, which compares the other way round.
+  // clamp(q + zp_out): q outside 12 bits is far outside int8 (lo or hi by
+  // its sign), so only 12 bits are added and compared
+  function automatic logic [7:0] pool_out(logic signed [NumW:0] q, logic [7:0] zo,
+                                          logic [7:0] l, logic [7:0] h);
+    logic signed [13:0] qz;
+    qz = 14'($signed(q[11:0])) + 14'($signed(zo));
+    if (q[NumW:11] != '0 && q[NumW:11] != '1) pool_out = q[NumW] ? l : h;
+    else if (qz < 14'($signed(l))) pool_out = l;
+    else if (qz > 14'($signed(h))) pool_out = h;
+    else pool_out = qz[7:0];
+  endfunction
+
   logic [Dim*8-1:0] pool_row;
   logic [NumW-1:0] qm;
   logic [17:0] t2;
@@ -241,7 +253,7 @@ module npu_vec #(
       if (up) q = q + One;
       // a zero divisor (no inside tap, or kh*kw == 0) gives the zero point
       pool_row[n*8 +: 8] = (den_q == '0) ? clamp8(64'($signed(zp_out)), lo, hi)
-                                         : clamp8(64'(q) + 64'($signed(zp_out)), lo, hi);
+                                         : pool_out(q, zp_out, lo, hi);
     end
   end
 
