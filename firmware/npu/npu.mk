@@ -118,7 +118,7 @@ NPU_DIFF_COUNT ?= 100
 .PHONY: test-npu-diff test-npu-errors
 test-npu-diff test-npu-errors: test-npu-%: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) \
     $(foreach t,$(NPU_RTL_TARGETS),$(FW_OUT)/$(t)/npu-run.elf $(NPU_SIM_$(t)))
-	@kind=$(if $(filter diff,$*),valid,errors); p=0; f=0; \
+	@mkdir -p $(BUILD)/npu-system; kind=$(if $(filter diff,$*),valid,errors); p=0; f=0; \
 	for t in $(NPU_RTL_TARGETS); do \
 	  sim=$(BUILD)/$$t/tessel-sim; [ $$t = npu4 ] && sim=$(NPU_SIM_npu4); [ $$t = npu8 ] && sim=$(NPU_SIM_npu8); \
 	  tests/npu-system/run.sh rtl $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $$sim $(FW_OUT)/$$t/npu-run.elf \
