@@ -13,19 +13,7 @@ tmp=$1 unit=$2 tessel=$3 sim=$4 fw=$5 silent=$6 poke=$7 short_fw=$8
 here=$(cd "$(dirname "$0")" && pwd)
 digits=$(cd "$here/../models/digits" && pwd)
 rm -rf "$tmp" && mkdir -p "$tmp"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS: $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
-# t NAME CMD...: CMD succeeds.
-t() { local name=$1; shift; if "$@" >"$tmp/$name.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/  /' "$tmp/$name.log" | tail -20; fi; }
-# expect_fail NAME CODE PATTERN CMD...: CMD exits with CODE and its stderr has PATTERN.
-expect_fail() {
-  local name=$1 code=$2 pat=$3; shift 3
-  "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-  local rc=$?
-  if [ $rc -eq "$code" ] && { [ -z "$pat" ] || grep -q -- "$pat" "$tmp/$name.err"; }; then ok "$name"
-  else ko "$name (exit $rc, wanted $code and '$pat')"; sed 's/^/  /' "$tmp/$name.err" | tail -5; fi
-}
+. "$here/../lib/check.sh"
 
 # The simulated board: SIM FW with the UART on a pty; its path in $tmp/NAME.pty.
 # Every wait is bounded; every simulator started is stopped by its pid.

@@ -8,10 +8,7 @@ obj=$1 tessel=$2 gen=$3
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$obj/run
 rm -rf "$tmp" && mkdir -p "$tmp"
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS: $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
-t() { local name=$1; shift; if "$@" >"$tmp/$name.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/  /' "$tmp/$name.log" | tail -20; fi; }
+. "$here/../lib/check.sh"
 
 # 1. cmocka unit tests: their own counts.
 "$obj/test-package" >"$tmp/unit.log" 2>&1

@@ -19,18 +19,7 @@ mkdir -p "$tmp/snap/bin" "$tmp/snap/npu8" "$tmp/snap/firmware/npu8"
 cp "$tessel" "$tmp/snap/bin/" && cp "$build/npu8/tessel-sim" "$tmp/snap/npu8/" &&
   cp "$build/firmware/npu8/tessel-fw.elf" "$tmp/snap/firmware/npu8/" || { echo "cannot snapshot the binaries"; exit 1; }
 tessel=$tmp/snap/bin/$(basename "$tessel")
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS: $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL: $1"; }
-t() { local name=$1; shift; if "$@" >"$tmp/$name.log" 2>&1; then ok "$name"; else ko "$name"; sed 's/^/  /' "$tmp/$name.log" | tail -20; fi; }
-# expect_fail NAME CODE PATTERN CMD...: CMD exits with CODE and its stderr has PATTERN.
-expect_fail() {
-  local name=$1 code=$2 pat=$3; shift 3
-  "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
-  local rc=$?
-  if [ $rc -eq "$code" ] && grep -q -- "$pat" "$tmp/$name.err"; then ok "$name"
-  else ko "$name (exit $rc, wanted $code and '$pat')"; sed 's/^/  /' "$tmp/$name.err" | tail -5; fi
-}
+. "$here/../lib/check.sh"
 # Per-kernel "index cycles" lines of a profile (the writer puts a kernel on one line).
 kernel_cycles() { sed -n 's/.*{"index": \([0-9]*\), "id".*"counters": {"CYCLES": \([0-9]*\),.*/\1 \2/p' "$1"; }
 # A log without its wall-clock fields.
