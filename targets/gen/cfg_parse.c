@@ -2,6 +2,8 @@
  * comments) and checks it against the params of the ISA description. */
 #include "isa_desc.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,16 @@ static void trim(char **s) {
   while (**s == ' ' || **s == '\t') (*s)++;
   char *e = *s + strlen(*s);
   while (e > *s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n' || e[-1] == '\r')) *--e = 0;
+}
+
+/* A target name goes into generated C strings, SV comments and build paths
+ * (build/gen/<name>/): letters, digits, '_' and '-', starting with a letter,
+ * so none of them needs quoting. */
+static int name_ok(const char *s) {
+  if (!isalpha((unsigned char)*s)) return 0;
+  for (; *s; s++)
+    if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-') return 0;
+  return 1;
 }
 
 static uint32_t fnv1a(uint32_t h, const char *s) {
@@ -30,6 +42,14 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
   int rc = 0;
   while (rc == 0 && fgets(line, sizeof line, fp)) {
     lineno++;
+    /* A line fgets had to split would have its tail read as a line of its
+     * own (a long comment turning into a key): refuse it instead. */
+    if (!strchr(line, '\n') && !feof(fp)) {
+      snprintf(err, (size_t)errlen, "%s:%d: line longer than %d characters", path, lineno,
+               (int)sizeof line - 2);
+      rc = -1;
+      break;
+    }
     char *h = strchr(line, '#');
     if (h) *h = 0;
     char *s = line;
@@ -46,8 +66,13 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
     trim(&key);
     trim(&val);
     if (strcmp(key, "name") == 0) {
-      if (!*val || strlen(val) >= MAX_NAME) {
-        snprintf(err, (size_t)errlen, "%s:%d: bad name", path, lineno);
+      if (have_name) {
+        snprintf(err, (size_t)errlen, "%s:%d: name given twice", path, lineno);
+        rc = -1;
+      } else if (!*val || strlen(val) >= MAX_NAME || !name_ok(val)) {
+        snprintf(err, (size_t)errlen,
+                 "%s:%d: bad name '%s' (a letter, then up to %d letters, digits, '_' or '-')", path,
+                 lineno, val, MAX_NAME - 2);
         rc = -1;
       }
       snprintf(t->name, sizeof t->name, "%s", val);
@@ -56,12 +81,17 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
     }
     int i = isa_param_index(isa, key);
     char *end;
+    errno = 0;
     long long v = strtoll(val, &end, 0);
     if (i < 0) {
       snprintf(err, (size_t)errlen, "%s:%d: unknown key '%s'", path, lineno, key);
       rc = -1;
     } else if (!*val || *end) {
       snprintf(err, (size_t)errlen, "%s:%d: '%s' is not a number", path, lineno, val);
+      rc = -1;
+    } else if (errno == ERANGE) {
+      snprintf(err, (size_t)errlen, "%s:%d: %s = %s outside %lld..%lld", path, lineno, key, val,
+               isa->params[i].a, isa->params[i].b);
       rc = -1;
     } else if (v < isa->params[i].a || v > isa->params[i].b) {
       snprintf(err, (size_t)errlen, "%s:%d: %s = %lld outside %lld..%lld", path, lineno, key, v,
@@ -74,6 +104,12 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
       seen[i] = 1;
       t->values[i] = v;
     }
+  }
+  /* fgets also stops on a read error (a directory given as CFG): say so
+   * rather than report the keys the unread text would have held. */
+  if (rc == 0 && ferror(fp)) {
+    snprintf(err, (size_t)errlen, "%s: read error (not a readable file?)", path);
+    rc = -1;
   }
   fclose(fp);
   if (rc) return rc;

@@ -29,16 +29,46 @@ static int usage(void) {
 
 typedef void (*Writer)(FILE *o, const void *arg);
 
-static FILE *open_out(const char *dir, const char *name, char *path, size_t n) {
-  snprintf(path, n, "%s/%s", dir, name);
-  FILE *o = fopen(path, "w");
+/* Outputs are written to PATH.tmp and renamed over PATH only when they
+ * differ: a rebuilt tsl-gen that generates the same text leaves the headers'
+ * times alone, so make does not rebuild everything that includes them. */
+static FILE *open_path(const char *path) {
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *o = fopen(tmp, "w+");
   if (!o) fprintf(stderr, "tsl-gen: %s: cannot write\n", path);
   return o;
 }
 
+static FILE *open_out(const char *dir, const char *name, char *path, size_t n) {
+  snprintf(path, n, "%s/%s", dir, name);
+  return open_path(path);
+}
+
+/* True when the file at path holds exactly what o (open for reading) holds. */
+static int same_as(FILE *o, const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  rewind(o);
+  int a, b;
+  do {
+    a = getc(o);
+    b = getc(f);
+  } while (a == b && a != EOF);
+  int same = a == b && !ferror(o) && !ferror(f);
+  fclose(f);
+  return same;
+}
+
 static int close_out(FILE *o, const char *path) {
-  if (ferror(o) | fclose(o)) {
+  char tmp[1100];
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  int bad = fflush(o) != 0 || ferror(o);
+  int same = !bad && same_as(o, path);
+  if (fclose(o) != 0) bad = 1;
+  if (bad || (same ? remove(tmp) : rename(tmp, path)) != 0) {
     fprintf(stderr, "tsl-gen: %s: write error\n", path);
+    remove(tmp);
     return 1;
   }
   return 0;
@@ -113,10 +143,9 @@ static int cmd_doc(const char *in, const char *out, int n) {
     fprintf(stderr, "tsl-gen: %s: cannot open\n", in);
     return 1;
   }
-  FILE *o = fopen(out, "w");
+  FILE *o = open_path(out);
   if (!o) {
     fclose(i);
-    fprintf(stderr, "tsl-gen: %s: cannot write\n", out);
     return 1;
   }
   static const char begin[] = "<!-- BEGIN GENERATED ", end[] = "<!-- END GENERATED ";

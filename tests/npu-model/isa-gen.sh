@@ -57,6 +57,13 @@ rejects "missing cfg key" "missing 'dim'" "name = x\n$base\n" cfg
 rejects "cfg out of range" "dim = 99 outside 2..16" "name = x\ndim = 99\n$base\n" cfg
 rejects "cfg not a number" "'eight' is not a number" "name = x\ndim = eight\n$base\n" cfg
 rejects "cfg repeated key" "dim given twice" "name = x\ndim = 8\ndim = 8\n$base\n" cfg
+rejects "cfg name with quotes" "bad.cfg:1: bad name 'a\"b'" "name = a\"b\ndim = 8\n$base\n" cfg
+rejects "cfg name twice" "bad.cfg:2: name given twice" "name = x\nname = y\ndim = 8\n$base\n" cfg
+rejects "cfg huge number" "dim = 99999999999999999999 outside 2..16" "name = x\ndim = 99999999999999999999\n$base\n" cfg
+rejects "cfg long line" "bad.cfg:1: line longer than 254 characters" "# $(printf '%0300d' 0) dim = 4\nname = x\ndim = 8\n$base\n" cfg
+if "$gen_tool" target targets/isa.def "$tmp" "$tmp" >"$tmp/out" 2>&1; then fail=$((fail + 1)); echo "FAIL rejects cfg directory (exit 0)"
+elif grep -q "read error" "$tmp/out"; then pass=$((pass + 1)); echo "ok   rejects cfg directory"
+else fail=$((fail + 1)); echo "FAIL rejects cfg directory"; sed 's/^/     /' "$tmp/out"; fi
 rejects "isa overlap" "bad.def:5: field 'b' overlaps 'a'" "isa 1 128\nqueue FRONT 0 \"f\"\ncmd X 0x05 FRONT \"x\"\nf a 8 8 u - \"a\"\nf b 12 8 u - \"b\"\n" def
 rejects "isa straddle" "straddles a 32-bit word" "isa 1 128\nqueue FRONT 0 \"f\"\ncmd X 0x05 FRONT \"x\"\nf a 28 8 u - \"a\"\n" def
 rejects "isa opcode 0" "opcode must be 1..255" "isa 1 128\ncmd X 0 FRONT \"x\"\n" def
