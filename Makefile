@@ -44,12 +44,15 @@ demo: setup-demo
 
 # `make test` sets up, builds, then runs every suite through the runner, which
 # prints per-suite times and ends with the line "N passed, N failed".
+# Builds (before the suites and a suite's own prerequisites) run one job per
+# core; the suites themselves run one after the other.
+TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 test: setup-test
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) all
 	@$(MAKE) --no-print-directory test-suites
 
 test-suites:
-	@bash tests/run-suites.sh $(TEST_SUITES)
+	@TEST_JOBS=$(TEST_JOBS) bash tests/run-suites.sh $(TEST_SUITES)
 
 bench: setup-test
 	@$(MAKE) --no-print-directory all

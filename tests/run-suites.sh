@@ -6,6 +6,8 @@
 # "[  PASSED  ] N test(s)." / "[  FAILED  ] N test(s)" lines, else from its exit
 # status (one test). A suite that exits non-zero with no failure counted is
 # counted as one failure. Full logs go to build/test-logs/SUITE.log.
+# TEST_JOBS (default 1) is make's -j for a suite's prerequisites; the suites
+# run one at a time.
 set -u
 logs=build/test-logs
 mkdir -p "$logs"
@@ -14,7 +16,7 @@ total_pass=0 total_fail=0 failed_suites=()
 for suite in "$@"; do
   log="$logs/$suite.log"
   start=$(date +%s%N)
-  make --no-print-directory -s "test-$suite" >"$log" 2>&1
+  make --no-print-directory -s -j"${TEST_JOBS:-1}" "test-$suite" >"$log" 2>&1
   rc=$?
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
