@@ -74,6 +74,26 @@ static int parse_i64(const char *s, int64_t *v) {
   return 0;
 }
 
+/* Longest source line asm takes (a command with every field is ~300). */
+#define ASM_MAX_LINE 4096
+
+/* Reads one line (newline kept) into line[ASM_MAX_LINE + 1]. Returns its
+ * length, -1 at the end of the file, or ASM_MAX_LINE + 1 for a line that
+ * does not fit (the rest of it is not read: the caller stops there). Not
+ * fgets, which splits a long line and hides what follows a NUL byte; not
+ * getline, which would hold all of /dev/zero. */
+static long read_line(FILE *f, char *line) {
+  long n = 0;
+  int c;
+  while (n <= ASM_MAX_LINE && (c = getc(f)) != EOF) {
+    line[n++] = (char)c;
+    if (c == '\n') break;
+  }
+  if (n == 0) return -1;
+  line[n <= ASM_MAX_LINE ? n : ASM_MAX_LINE] = '\0';
+  return n;
+}
+
 /* Assembles one line into w; returns 0, 1 for an empty line, -1 with msg. */
 static int asm_line(char *line, uint32_t w[4], char *msg, size_t n) {
   char *c = strpbrk(line, ";#");
@@ -101,6 +121,8 @@ static int asm_line(char *line, uint32_t w[4], char *msg, size_t n) {
     return -1;
   }
   w[0] = d->opcode;
+  /* Fields ORed into w would merge a repeated field's values: refuse it. */
+  unsigned char given[64] = {0};
   while ((tok = strtok(NULL, " \t\r\n"))) {
     char *eq = strchr(tok, '=');
     if (!eq) {
@@ -114,6 +136,11 @@ static int asm_line(char *line, uint32_t w[4], char *msg, size_t n) {
     int64_t v;
     if (!f) {
       snprintf(msg, n, "%s has no field '%s'", d->name, tok);
+      return -1;
+    }
+    size_t fi = (size_t)(f - d->fields);
+    if (fi < sizeof given && given[fi]++) {
+      snprintf(msg, n, "field %s given twice", tok);
       return -1;
     }
     if (parse_i64(eq + 1, &v)) {
@@ -138,12 +165,23 @@ static int cmd_asm(const char *in, const char *out) {
   }
   size_t cap = 1024, n = 0;
   uint8_t *buf = malloc(cap * 16);
-  char line[1024], msg[200];
+  static char line[ASM_MAX_LINE + 1];
+  char msg[200];
+  long len;
   int lineno = 0, rc = 0;
-  while (buf && fgets(line, sizeof line, f)) {
+  while (buf && (len = read_line(f, line)) >= 0) {
     lineno++;
     uint32_t w[4];
-    int r = asm_line(line, w, msg, sizeof msg);
+    int r;
+    if (len > ASM_MAX_LINE) {
+      snprintf(msg, sizeof msg, "line longer than %d characters", ASM_MAX_LINE);
+      r = -1;
+    } else if (strlen(line) != (size_t)len) {
+      snprintf(msg, sizeof msg, "NUL byte in the line (not a text file?)");
+      r = -1;
+    } else {
+      r = asm_line(line, w, msg, sizeof msg);
+    }
     if (r < 0) {
       fprintf(stderr, "tessel-npu-model: %s:%d: %s\n", in, lineno, msg);
       rc = 2;
@@ -157,10 +195,19 @@ static int cmd_asm(const char *in, const char *out) {
     }
     if (n == cap) {
       uint8_t *p = realloc(buf, (cap *= 2) * 16);
-      if (!p) break;
+      if (!p) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
       buf = p;
     }
     tsl_cmd_to_bytes(w, buf + 16 * n++);
+  }
+  /* read_line also ends on a read error (IN.s a directory): not an empty stream. */
+  if (rc == 0 && buf && ferror(f)) {
+    fprintf(stderr, "tessel-npu-model: %s: read error (not a readable file?)\n", in);
+    rc = 2;
   }
   fclose(f);
   if (!buf) {
