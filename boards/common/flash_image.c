@@ -43,8 +43,10 @@ static void put_le32(unsigned char *p, uint32_t v) {
   p[3] = (unsigned char)(v >> 24);
 }
 
-/* Reads the whole of path into a malloc'd buffer; NULL with a message. */
-static unsigned char *read_file(const char *path, size_t *len) {
+/* Reads path into a malloc'd buffer, at most max + 1 bytes: enough to tell
+ * that it does not fit, without reading all of an endless input
+ * (/dev/zero, a pipe). NULL with a message. */
+static unsigned char *read_file(const char *path, size_t max, size_t *len) {
   FILE *f = fopen(path, "rb");
   if (!f) {
     fprintf(stderr, "tessel-flash-image: %s: %s\n", path, strerror(errno));
@@ -52,9 +54,13 @@ static unsigned char *read_file(const char *path, size_t *len) {
   }
   size_t cap = 4096, n = 0;
   unsigned char *buf = malloc(cap);
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
+  while (buf && n <= max) {
+    size_t want = cap - n;
+    if (want > max + 1 - n) want = max + 1 - n;
+    size_t got = fread(buf + n, 1, want, f);
+    n += got;
+    if (got < want || n > max) break;
+    if (n < cap) continue;
     unsigned char *nb = realloc(buf, cap * 2);
     if (!nb) {
       free(buf);
@@ -67,7 +73,8 @@ static unsigned char *read_file(const char *path, size_t *len) {
   int bad = ferror(f);
   fclose(f);
   if (!buf || bad) {
-    fprintf(stderr, "tessel-flash-image: %s: %s\n", path, buf ? "read error" : "out of memory");
+    fprintf(stderr, "tessel-flash-image: %s: %s\n", path,
+            !buf ? "out of memory" : errno == EISDIR ? "is a directory" : "read error");
     free(buf);
     return NULL;
   }
@@ -126,14 +133,20 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  size_t len = 0;
-  unsigned char *payload = read_file(paths[0], &len);
+  size_t len = 0, room = dest < mem_size ? (size_t)(mem_size - dest) : 0;
+  unsigned char *payload = read_file(paths[0], room, &len);
   if (!payload) return 1;
-  if (dest >= mem_size || len > (size_t)(mem_size - dest)) {
+  if (len > room) {
     fprintf(stderr,
-            "tessel-flash-image: %s: %zu bytes at offset 0x%" PRIx32 " do not fit the board's %" PRIu32
-            "-byte RAM\n",
-            paths[0], len, dest, mem_size);
+            "tessel-flash-image: %s: more than %zu bytes at offset 0x%" PRIx32
+            " do not fit the board's %" PRIu32 "-byte RAM\n",
+            paths[0], room, dest, mem_size);
+    free(payload);
+    return 1;
+  }
+  if (len == 0) {
+    /* An empty payload would boot nothing (image 0) or an empty package. */
+    fprintf(stderr, "tessel-flash-image: %s: empty file: nothing to write\n", paths[0]);
     free(payload);
     return 1;
   }

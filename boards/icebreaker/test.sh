@@ -98,10 +98,10 @@ else
   bad "tessel-flash-image could not wrap a package"
 fi
 
-# 10-13. tessel-flash-image refuses what the loader would refuse, with a message.
+# 10-16. tessel-flash-image refuses what the loader would refuse, with a message.
 expect_err() {   # expect_err WHAT PATTERN ARGS...
   local what=$1 pat=$2; shift 2
-  if "$flash_image" "$@" >/dev/null 2>"$out/fi.err"; then bad "tessel-flash-image accepted $what"
+  if timeout 30 "$flash_image" "$@" >/dev/null 2>"$out/fi.err"; then bad "tessel-flash-image accepted $what"
   elif grep -q "$pat" "$out/fi.err"; then ok "tessel-flash-image refuses $what: $(head -n 1 "$out/fi.err")"
   else bad "tessel-flash-image: $what: unclear message: $(head -n 1 "$out/fi.err")"; fi
 }
@@ -109,8 +109,12 @@ expect_err "a misaligned destination" "multiple of 8" --dest 4 --mem-size 131072
 expect_err "a payload past the RAM" "do not fit" --dest 0x1FC00 --mem-size 131072 "$out/pkg.bin" "$out/x.img"
 expect_err "a missing input" "No such file" --dest 0 --mem-size 131072 "$out/none.bin" "$out/x.img"
 expect_err "a bad number" "not a 32-bit number" --dest 0x1G --mem-size 131072 "$out/pkg.bin" "$out/x.img"
+expect_err "an empty input" "empty file" --dest 0 --mem-size 131072 /dev/null "$out/x.img"
+expect_err "a directory" "is a directory" --dest 0 --mem-size 131072 "$out" "$out/x.img"
+# An endless input is read only as far as the RAM's size (it once hung).
+expect_err "an endless input" "do not fit" --dest 0 --mem-size 131072 /dev/zero "$out/x.img"
 
-# 14-15. The bench itself refuses bad arguments with a message.
+# 17-18. The bench itself refuses bad arguments with a message.
 for args in "--bogus 1" "--max-cycles 12x"; do
   # shellcheck disable=SC2086
   "$rtl_tb" $args >/dev/null 2>"$out/tb.err"; rc=$?
