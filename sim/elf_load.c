@@ -111,6 +111,15 @@ int elf_load(const uint8_t *buf, size_t len, ElfImage *img, char *err, size_t er
                   paddr, memsz);
     if (img->nsegs == ELF_MAX_SEGMENTS)
       return fail(err, errlen, "more than %d loadable segments", ELF_MAX_SEGMENTS);
+    /* Overlapping segments would leave the memory to whichever the loader
+     * placed last (and a later one's zero fill could erase code): the gABI
+     * forbids them, so they mean a broken or hand-edited file. */
+    for (int j = 0; j < img->nsegs; j++) {
+      const ElfSegment *o = &img->segs[j];
+      if ((uint64_t)paddr < (uint64_t)o->addr + o->memsz && (uint64_t)o->addr < (uint64_t)paddr + memsz)
+        return fail(err, errlen, "segment %u (0x%08x+0x%x) overlaps an earlier one (0x%08x+0x%x)", i,
+                    paddr, memsz, o->addr, o->memsz);
+    }
     ElfSegment *sg = &img->segs[img->nsegs++];
     sg->addr = paddr;
     sg->data = buf + off;

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -60,6 +61,13 @@ struct Failure {
 bool read_file(const char *path, std::vector<uint8_t> &out) {
   FILE *f = std::fopen(path, "rb");
   if (!f) return false;
+  // fopen takes a directory; its read error would say only "I/O error".
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::fclose(f);
+    errno = EISDIR;
+    return false;
+  }
   uint8_t buf[1 << 16];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
@@ -92,10 +100,11 @@ class Memories {
     } else if (addr >= DmemBase && end <= DmemBase + uint64_t(DMEM_BYTES)) {
       copy(dmem_, addr - DmemBase, data, filesz, memsz);
     } else if (addr >= DramBase && end <= DramBase + dram_size_) {
-      std::vector<uint8_t> zeros(memsz - filesz, 0);
+      // No zero fill past filesz: the DRAM starts zeroed, ELF segments are
+      // placed before any --load and never overlap (elf_load checks), so
+      // the bytes are zero already. Writing them would touch every page of
+      // a segment with a huge memsz (GiBs of RSS for a 4 KiB file).
       if (filesz && !dram_.write_bytes(addr, data, filesz)) return false;
-      if (!zeros.empty() && !dram_.write_bytes(addr + filesz, zeros.data(), zeros.size()))
-        return false;
     } else {
       return false;
     }

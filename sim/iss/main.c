@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 
 #include "bus.h"
 #include "elf.h"
@@ -23,6 +24,8 @@ enum {
 };
 
 #define DEFAULT_MAX_INSNS 1000000000ull
+/* Largest ELF read: IMEM + DMEM + the 64 MiB DRAM with room for symbols. */
+#define MAX_ELF_BYTES (256u << 20)
 
 static void usage(FILE *f) {
   fprintf(f,
@@ -49,11 +52,25 @@ static int parse_u64(const char *s, unsigned long long *out) {
 static uint8_t *read_file(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
+  struct stat st; /* fopen takes a directory; its read error says only EIO */
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    errno = EISDIR;
+    return NULL;
+  }
   size_t cap = 1 << 16, n = 0;
   uint8_t *buf = malloc(cap);
   while (buf) {
     n += fread(buf + n, 1, cap - n, f);
     if (n < cap) break;
+    /* An endless input (/dev/zero) would grow until memory runs out: no
+     * ELF for these memories is near this size. */
+    if (cap >= MAX_ELF_BYTES) {
+      free(buf);
+      fclose(f);
+      errno = EFBIG;
+      return NULL;
+    }
     uint8_t *nb = realloc(buf, cap * 2);
     if (!nb) { free(buf); buf = NULL; break; }
     buf = nb;

@@ -41,6 +41,10 @@ expect "zero --max-insns" 120 "positive integer" "$iss" --max-insns 0 "$good"
 expect "missing --trace-commits file" 120 "needs a file" "$iss" "$good" --trace-commits
 expect "unwritable trace" 120 "No such file" "$iss" "$good" --trace-commits "$tmp/no/dir/trace"
 expect "two ELFs" 120 "more than one" "$iss" "$good" "$good"
+expect "directory" 120 "$tmp: Is a directory" "$iss" "$tmp"
+# An endless file is refused once past any image size (it once grew until
+# memory ran out); a 2 GB address-space limit keeps a regression from that.
+expect "endless file" 120 "File too large" bash -c 'ulimit -v 2000000; exec "$0" /dev/zero' "$iss"
 expect "step limit" 121 "max-insns" "$iss" --max-insns 1000 "$loop"
 expect "good test passes" 0 "" "$iss" "$good"
 expect "help" 0 "usage" "$iss" --help

@@ -61,6 +61,7 @@ printf 'hello' >"$tmp/blob"
 expect load-outside 120 "do not fit inside one memory" "$good" --load "0x50000000=$tmp/blob"
 expect load-past-dmem 120 "do not fit inside one memory" "$good" --load "0x1000fffe=$tmp/blob"
 : >"$tmp/empty"
+expect load-directory 120 "--load $tmp: Is a directory" "$good" --load "0x80000000=$tmp"
 expect load-empty 120 "empty file" "$good" --load "0x80000000=$tmp/empty"
 expect load-ok 7 "" "$good" --load "0x80000000=$tmp/blob"
 expect version 0 "tessel-sim target " --version
@@ -81,7 +82,7 @@ expect trace-cycles-empty 120 "FROM < TO" "$good" --trace "$tmp/w.fst" --trace-c
 
 # ---- bad ELF files ----------------------------------------------------------
 expect missing-file 120 "$tmp/missing.elf: No such file" "$tmp/missing.elf"
-expect directory 120 "$tmp" "$tmp"
+expect directory 120 "$tmp: Is a directory" "$tmp"
 expect empty-file 120 "not an ELF file" "$tmp/empty"
 head -c 3000 /dev/urandom >"$tmp/garbage"; patch "$tmp/garbage" 0 'JUNK'
 expect garbage 120 "not an ELF file (bad magic)" "$tmp/garbage"
@@ -113,6 +114,20 @@ expect segment-past-imem 120 "is not inside one memory" "$tmp/seg2.elf"
 cp "$good" "$tmp/memsz.elf"; patch "$tmp/memsz.elf" $((52 + 32 + 20)) '\x00\x00\x00\x00'
 expect filesz-over-memsz 120 "exceeds memory size" "$tmp/memsz.elf"
 expect segment-past-dram 120 "is not inside one memory" "$dir/tohost_pass_dram.elf" --dram-size 8
+# The second PT_LOAD (.data, third program header) moved onto .text at 0.
+cp "$good" "$tmp/overlap.elf"; patch "$tmp/overlap.elf" $((52 + 64 + 12)) '\x08\x00\x00\x00'
+expect segment-overlap 120 "segment 2 (0x00000008+0x9) overlaps an earlier one (0x00000000+0xb0)" "$tmp/overlap.elf"
+# .data moved to DRAM with a 2 GiB memsz: the DRAM starts zeroed, so the
+# simulator writes only its 9 file bytes (it once zero-filled all 2 GiB
+# through a temporary buffer: 4 GiB of memory for a 9 KiB file).
+cp "$good" "$tmp/bss.elf"
+patch "$tmp/bss.elf" $((52 + 64 + 12)) '\x00\x00\x00\x80'
+patch "$tmp/bss.elf" $((52 + 64 + 20)) '\xf8\xff\xff\x7f'
+# Under a 3 GB address-space limit: the 2 GiB DRAM fits, a second 2 GiB does not.
+printf '#!/bin/bash\nulimit -v 3000000\nexec "%s" "$@"\n' "$sim" >"$tmp/sim-3g"; chmod +x "$tmp/sim-3g"
+sim_full=$sim; sim=$tmp/sim-3g
+expect huge-bss 7 "CPI" "$tmp/bss.elf" --dram-size 2G --stats
+sim=$sim_full
 
 # ---- outcomes -----------------------------------------------------------------
 expect cycle-limit 121 "cycle limit 1000 reached" "$dir/spin.elf" --max-cycles 1000

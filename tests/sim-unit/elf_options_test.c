@@ -136,6 +136,34 @@ static void c_symlink(uint8_t *b, size_t *n) { (void)n; w32(b + 160 + 40 + 24, 9
 static void c_symsize(uint8_t *b, size_t *n) { (void)n; w32(b + 160 + 40 + 20, 4096); }
 static void c_symentsize(uint8_t *b, size_t *n) { (void)n; w32(b + 160 + 40 + 36, 12); }
 
+/* Two PT_LOADs (program headers moved to 400), the second at addr2. */
+static void two_segments(uint8_t *b, size_t *n, uint32_t addr2) {
+  memcpy(b + 400, b + EHDR, PHDR);
+  memcpy(b + 400 + PHDR, b + EHDR, PHDR);
+  w32(b + 400 + PHDR + 8, addr2);
+  w32(b + 400 + PHDR + 12, addr2);
+  w32(b + 28, 400);
+  w16(b + 44, 2);
+  *n = 400 + 2 * PHDR;
+}
+static void c_overlap(uint8_t *b, size_t *n) { two_segments(b, n, 0x80000008u); }
+static void c_overlap_inside(uint8_t *b, size_t *n) {
+  two_segments(b, n, 0x7ffffff0u);
+  w32(b + 400 + PHDR + 20, 0x100); /* covers the first one */
+}
+
+/* Segments that touch without overlapping load; overlapping ones do not. */
+static void elf_adjacent(void **state) {
+  (void)state;
+  uint8_t b[IMAGE_MAX];
+  ElfImage img;
+  char err[256];
+  size_t len = make_elf(b, 1);
+  two_segments(b, &len, 0x80000010u);
+  assert_int_equal(load(b, len, &img, err), 0);
+  assert_int_equal(img.nsegs, 2);
+}
+
 static void elf_bad(void **state) {
   (void)state;
   expect_bad(c_magic, "bad magic");
@@ -159,6 +187,8 @@ static void elf_bad(void **state) {
   expect_bad(c_symlink, "string section 9");
   expect_bad(c_symsize, "symbol table runs past");
   expect_bad(c_symentsize, "entry size 12");
+  expect_bad(c_overlap, "segment 1 (0x80000008+0x10) overlaps an earlier one (0x80000000+0x10)");
+  expect_bad(c_overlap_inside, "overlaps an earlier one");
 }
 
 /* ---- options ---------------------------------------------------------------- */
@@ -243,7 +273,7 @@ int run_elf_options_tests(int *total);
 int run_elf_options_tests(int *total) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(elf_valid),        cmocka_unit_test(elf_tohost),
-      cmocka_unit_test(elf_bad),          cmocka_unit_test(options_defaults),
+      cmocka_unit_test(elf_bad),          cmocka_unit_test(elf_adjacent),          cmocka_unit_test(options_defaults),
       cmocka_unit_test(options_all),      cmocka_unit_test(options_bad),
   };
   *total = (int)(sizeof tests / sizeof tests[0]);
