@@ -72,6 +72,15 @@ gen)
     if [ $st -eq 2 ] && [ -n "$msg" ]; then ok "refused: $args"
     else bad "not refused (status $st): $args"; fi
   done
+  # unwritable outputs: a message and status 1, and no sanitizer report (the
+  # ASan build's leak check once flagged these exits)
+  for args in "--batch $out/no/dir/x --expect $out/y" "--batch $out/x --expect $out/no/dir/y" \
+              "--batch $out/x --expect $out/y --initial $out/no/dir/z" "--batch /dev/full --expect $out/y"; do
+    # shellcheck disable=SC2086
+    msg=$("$gen" --target npu4 --seed 1 --count 2 --kind valid $args 2>&1 >/dev/null); st=$?
+    if [ $st -eq 1 ] && [ -n "$msg" ] && ! grep -q "Sanitizer" <<<"$msg"; then ok "unwritable output: $args"
+    else bad "unwritable output (status $st): $args: $(head -c 200 <<<"$msg")"; fi
+  done
   ;;
 rtl)
   gen=$1 mutant=$2 sim=$3 elf=$4 out=$5 seed=$6 count=$7 kind=$8 t=$9

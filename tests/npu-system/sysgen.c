@@ -106,22 +106,27 @@ int main(int argc, char **argv) {
   /* Batch image: header, case table, then data. */
   size_t cap = sizeof(npu_batch_hdr_t) + count * sizeof(npu_batch_case_t);
   size_t size = cap;
+  /* Every failure below goes to `fail`, which releases what is held (so
+   * the ASan build's leak check stays quiet on bad arguments too). */
   uint8_t *batch = calloc(1, cap);
-  FILE *ex = fopen(expect_path, "w");
+  FILE *ex = NULL, *in = NULL, *bf = NULL;
+  gcase_t *g = NULL;
+  npu_model_t *m = NULL;
+  ex = fopen(expect_path, "w");
   if (!batch || !ex) {
     fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", expect_path, strerror(errno));
-    return 1;
+    goto fail;
   }
-  FILE *in = initial_path ? fopen(initial_path, "w") : NULL;
+  in = initial_path ? fopen(initial_path, "w") : NULL;
   if (initial_path && !in) {
     fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", initial_path, strerror(errno));
-    return 1;
+    goto fail;
   }
-  gcase_t *g = malloc(sizeof *g);
-  npu_model_t *m = npu_model_new(t);
+  g = malloc(sizeof *g);
+  m = npu_model_new(t);
   if (!g || !m) {
     fprintf(stderr, "tessel-npu-sysgen: out of memory\n");
-    return 1;
+    goto fail;
   }
   static const unsigned cmp[NPU_BATCH_NCMP] = NPU_BATCH_CMP_COUNTERS;
   int bad = 0;
@@ -137,7 +142,7 @@ int main(int argc, char **argv) {
       if (gemm) {
         if (gen_gemm(g, gemm == 2 ? 2 : (int)k) != 0 || g->overflow) {
           fprintf(stderr, "tessel-npu-sysgen: target %s cannot hold the 256x256x256 GEMM\n", t->name);
-          return 1;
+          goto fail;
         }
         /* both parts share one window: operands at the same offsets */
         break;
@@ -153,7 +158,7 @@ int main(int argc, char **argv) {
     }
     if (g->n == 0) {
       fprintf(stderr, "tessel-npu-sysgen: case %" PRIu64 ": could not build a stream\n", k);
-      return 1;
+      goto fail;
     }
     uint32_t wsize = (g->win_used + 7u) & ~7u;
     if (wsize == 0) wsize = 8;
@@ -186,7 +191,7 @@ int main(int argc, char **argv) {
     uint8_t *nb = realloc(batch, nsize);
     if (!nb) {
       fprintf(stderr, "tessel-npu-sysgen: out of memory\n");
-      return 1;
+      goto fail;
     }
     batch = nb;
     memset(batch + size, 0, nsize - size);
@@ -215,18 +220,23 @@ int main(int argc, char **argv) {
   h->ncases = (uint32_t)count;
   h->target_hash = t->hash;
   h->total_bytes = (uint32_t)size;
-  FILE *bf = fopen(batch_path, "wb");
-  if (!bf || fwrite(batch, 1, size, bf) != size || fclose(bf) != 0) {
+  bf = fopen(batch_path, "wb");
+  int bf_bad = !bf || fwrite(batch, 1, size, bf) != size;
+  if ((bf && fclose(bf) != 0) || bf_bad) {
     fprintf(stderr, "tessel-npu-sysgen: %s: cannot write\n", batch_path);
-    return 1;
+    goto fail;
   }
-  if (in && fclose(in) != 0) {
+  int in_bad = in && fclose(in) != 0;
+  in = NULL;
+  if (in_bad) {
     fprintf(stderr, "tessel-npu-sysgen: %s: cannot write\n", initial_path);
-    return 1;
+    goto fail;
   }
-  if (fclose(ex) != 0) {
+  int ex_bad = fclose(ex) != 0;
+  ex = NULL;
+  if (ex_bad) {
     fprintf(stderr, "tessel-npu-sysgen: %s: cannot write\n", expect_path);
-    return 1;
+    goto fail;
   }
   npu_model_free(m);
   free(g);
@@ -307,4 +317,12 @@ int main(int argc, char **argv) {
   if (bad) printf("FAIL %d generated cases did not behave\n", bad);
   if (check_cov && fails) printf("FAIL coverage: %d figures below their thresholds\n", fails);
   return bad || (check_cov && fails) ? 1 : 0;
+
+fail:
+  if (ex) fclose(ex);
+  if (in) fclose(in);
+  if (m) npu_model_free(m);
+  free(g);
+  free(batch);
+  return 1;
 }
