@@ -81,6 +81,13 @@ typedef struct {
   uint64_t max_dispatch;
 } run_t;
 
+/* The name of an outcome: the hardware's error names, and the model's own
+ * (npu_model.h) as LIMIT and NOMEM rather than tsl_err_name's "?". */
+static const char *outcome_name(int code) {
+  if (code >= 0 && code < TSL_NERRORS) return tsl_err_name(code);
+  return code == NPU_MODEL_ERR_LIMIT ? "LIMIT" : code == NPU_MODEL_ERR_NOMEM ? "NOMEM" : "MODEL";
+}
+
 /* Ends the run with an error: code, offending command and a message that
  * names the error, the command and what is wrong. */
 static void run_failv(run_t *s, int code, uint32_t index, const char *fmt, va_list ap) {
@@ -92,10 +99,10 @@ static void run_failv(run_t *s, int code, uint32_t index, const char *fmt, va_li
     uint32_t w[4];
     tsl_cmd_from_bytes(s->run->stream + 16u * index, w);
     const tsl_cmd_desc_t *d = tsl_cmd_desc(tsl_opcode(w));
-    snprintf(s->r->message, sizeof s->r->message, "%s: command %u (%s): %s", tsl_err_name(code), (unsigned)index,
+    snprintf(s->r->message, sizeof s->r->message, "%s: command %u (%s): %s", outcome_name(code), (unsigned)index,
              d ? d->name : "?", text);
   } else {
-    snprintf(s->r->message, sizeof s->r->message, "%s: %s", code < TSL_NERRORS ? tsl_err_name(code) : "MODEL", text);
+    snprintf(s->r->message, sizeof s->r->message, "%s: %s", outcome_name(code), text);
   }
 }
 

@@ -78,6 +78,11 @@ expect "line too long" 2 "b7.s:1: line longer than 4096" "$tool" asm "$tmp/b7.s"
 printf "; %01021d LOAD n0=5\n" 0 >"$tmp/c1.s"
 expect "long comment" 0 "" "$tool" asm "$tmp/c1.s" "$tmp/c1.bin"
 [[ -f $tmp/c1.bin && ! -s $tmp/c1.bin ]] && ok "long comment assembles nothing" || bad "long comment assembles nothing"
+# three nested 65535-iteration loops: 2.8e14 dispatches, stopped by --max-dispatch with a named error
+printf 'LOOP count=65535 body=3\nLOOP count=65535 body=2\nLOOP count=65535 body=1\nNOP\n' >"$tmp/loops.s"
+"$tool" asm "$tmp/loops.s" "$tmp/loops.bin" >/dev/null 2>&1
+expect "dispatch limit" 1 "^error LIMIT: command 3 \(NOP\): more than 1000 commands dispatched" \
+  "$tool" run --stream "$tmp/loops.bin" --max-dispatch 1000
 head -c 15 "$tmp/copy.bin" >"$tmp/short.bin"
 expect "truncated stream" 2 "15 bytes is not a whole number" "$tool" run --stream "$tmp/short.bin"
 expect "unknown target" 2 "unknown target 'npu7'" "$tool" run --target npu7 --stream "$tmp/copy.bin"
