@@ -15,6 +15,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <climits>
@@ -57,8 +58,10 @@ struct Failure {
   std::string msg;
 };
 
-// Whole file into memory; false with errno on failure.
-bool read_file(const char *path, std::vector<uint8_t> &out) {
+// Whole file into memory, at most max bytes; false with errno on failure
+// (EFBIG past max: an endless input such as /dev/zero stops there instead
+// of being read to 2 GiB).
+bool read_file(const char *path, std::vector<uint8_t> &out, uint64_t max) {
   FILE *f = std::fopen(path, "rb");
   if (!f) return false;
   // fopen takes a directory; its read error would say only "I/O error".
@@ -71,7 +74,7 @@ bool read_file(const char *path, std::vector<uint8_t> &out) {
   uint8_t buf[1 << 16];
   size_t n;
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    if (out.size() + n > (1ull << 31)) {
+    if (out.size() + n > max) {
       std::fclose(f);
       errno = EFBIG;
       return false;
@@ -140,8 +143,14 @@ std::string hex32(uint64_t v) {
 
 // Loads the ELF and --load files; throws Failure on bad input.
 uint32_t load_program(const SimOptions &o, Memories &mem, ElfImage &img, std::vector<uint8_t> &elf) {
-  if (!read_file(o.elf, elf))
-    throw Failure{SIM_EXIT_BAD_INPUT, std::string(o.elf) + ": " + std::strerror(errno)};
+  // An ELF holds at most every memory's bytes plus its headers and symbols.
+  const uint64_t elf_max = IMEM_BYTES + DMEM_BYTES + o.dram_size + (64ull << 20);
+  if (!read_file(o.elf, elf, elf_max))
+    throw Failure{SIM_EXIT_BAD_INPUT,
+                  std::string(o.elf) + ": " +
+                      (errno == EFBIG ? "more than " + std::to_string(elf_max) +
+                                            " bytes: larger than an ELF for these memories"
+                                      : std::string(std::strerror(errno)))};
   char err[256];
   if (elf_load(elf.data(), elf.size(), &img, err, sizeof err) != 0)
     throw Failure{SIM_EXIT_BAD_INPUT, std::string(o.elf) + ": " + err};
@@ -158,9 +167,14 @@ uint32_t load_program(const SimOptions &o, Memories &mem, ElfImage &img, std::ve
                   std::string(o.elf) + ": entry point " + hex32(img.entry) + " is not in memory"};
   for (int i = 0; i < o.nloads; i++) {
     std::vector<uint8_t> data;
-    if (!read_file(o.loads[i].path, data))
+    // A --load file fits in one memory at most, the DRAM the largest.
+    const uint64_t load_max = std::max<uint64_t>(o.dram_size, IMEM_BYTES);
+    if (!read_file(o.loads[i].path, data, load_max))
       throw Failure{SIM_EXIT_BAD_INPUT,
-                    std::string("--load ") + o.loads[i].path + ": " + std::strerror(errno)};
+                    std::string("--load ") + o.loads[i].path + ": " +
+                        (errno == EFBIG ? "more than " + std::to_string(load_max) +
+                                              " bytes: larger than any memory"
+                                        : std::string(std::strerror(errno)))};
     if (data.empty() || !mem.place(o.loads[i].addr, data.data(), data.size(), data.size()))
       throw Failure{SIM_EXIT_BAD_INPUT, std::string("--load ") + o.loads[i].path + ": " +
                                             std::to_string(data.size()) + " bytes at " +

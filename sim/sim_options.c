@@ -188,10 +188,13 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
       if (parse_u64(from, &o->trace_from) != 0 || parse_u64(colon + 1, &o->trace_to) != 0 || o->trace_to <= o->trace_from)
         return fail(err, errlen, "--trace-cycles '%s': expected FROM:TO cycles with FROM < TO", v);
     } else if (strcmp(a, "--dram-bw") == 0) {
-      char *end;
+      char *end = NULL;
       errno = 0;
-      double b = strtod(v, &end);
-      if (errno || *end || end == v || !isfinite(b) || b < 0.01 || b > 64.0)
+      /* strtod also takes leading blanks and hex floats ("0x10"): plain
+       * decimal only, like every other number here */
+      int decimal = ((*v >= '0' && *v <= '9') || *v == '.') && v[strspn(v, "0123456789.eE+-")] == '\0';
+      double b = decimal ? strtod(v, &end) : 0.0;
+      if (!decimal || errno || *end || end == v || !isfinite(b) || b < 0.01 || b > 64.0)
         return fail(err, errlen, "--dram-bw '%s': expected bytes per cycle in 0.01..64", v);
       o->dram_bw = b;
     } else if (strcmp(a, "--dram-latency") == 0) {

@@ -62,6 +62,7 @@ expect load-outside 120 "do not fit inside one memory" "$good" --load "0x5000000
 expect load-past-dmem 120 "do not fit inside one memory" "$good" --load "0x1000fffe=$tmp/blob"
 : >"$tmp/empty"
 expect load-directory 120 "--load $tmp: Is a directory" "$good" --load "0x80000000=$tmp"
+expect load-endless 120 "--load /dev/zero: more than 67108864 bytes: larger than any memory" "$good" --load "0x80000000=/dev/zero"
 expect load-empty 120 "empty file" "$good" --load "0x80000000=$tmp/empty"
 expect load-ok 7 "" "$good" --load "0x80000000=$tmp/blob"
 expect version 0 "tessel-sim target " --version
@@ -84,6 +85,8 @@ expect trace-cycles-empty 120 "FROM < TO" "$good" --trace "$tmp/w.fst" --trace-c
 expect missing-file 120 "$tmp/missing.elf: No such file" "$tmp/missing.elf"
 expect directory 120 "$tmp: Is a directory" "$tmp"
 expect empty-file 120 "not an ELF file" "$tmp/empty"
+# an endless file stops at the memories' size (it was read to 2 GiB first)
+expect endless-file 120 "/dev/zero: more than" /dev/zero --dram-size 1M
 head -c 3000 /dev/urandom >"$tmp/garbage"; patch "$tmp/garbage" 0 'JUNK'
 expect garbage 120 "not an ELF file (bad magic)" "$tmp/garbage"
 head -c 40 "$good" >"$tmp/trunc-header.elf"
