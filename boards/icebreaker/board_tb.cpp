@@ -12,6 +12,7 @@
 // Exit status: 0 the firmware exited with 0, 1 it exited non-zero, 2 the
 // boot loader refused the image, 3 cycle limit, 4 usage error.
 // BOARD_TB_DEBUG=1 in the environment prints every byte the flash receives.
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -131,7 +132,12 @@ bool load_image(Flash &flash, const char *path, uint32_t off) {
   }
   size_t n = fread(flash.mem.data() + off, 1, flash.mem.size() - off, f);
   bool too_big = !feof(f) && fgetc(f) != EOF;
+  bool unreadable = ferror(f);  // a directory opens, then fails to read
   fclose(f);
+  if (unreadable) {
+    fprintf(stderr, "board_tb: %s: cannot read (a directory?)\n", path);
+    return false;
+  }
   if (too_big) {
     fprintf(stderr, "board_tb: %s: larger than the flash window at 0x%x\n", path, off);
     return false;
@@ -157,15 +163,29 @@ int main(int argc, char **argv) {
       return usage(("unknown option '" + a + "'").c_str());
     if (i + 1 >= argc) return usage((a + " needs a value").c_str());
     const char *v = argv[++i];
+    if (a == "--image0") {
+      opt.image0 = v;
+      continue;
+    }
+    if (a == "--image1") {
+      opt.image1 = v;
+      continue;
+    }
+    // Numbers: digits only (no sign, no blanks), and no silent clamping
+    // of an out-of-range value (strtoull's ERANGE) or truncation to unsigned.
     char *end = nullptr;
-    if (a == "--image0") opt.image0 = v;
-    else if (a == "--image1") opt.image1 = v;
-    else if (a == "--max-cycles") opt.max_cycles = strtoull(v, &end, 0);
-    else opt.clks_per_bit = unsigned(strtoul(v, &end, 0));
-    if (end && (*end != '\0' || end == v || v[0] == '-'))
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 0);
+    if (v[0] < '0' || v[0] > '9' || *end != '\0' || errno == ERANGE)
       return usage((a + ": '" + v + "' is not a number").c_str());
+    if (a == "--max-cycles") {
+      if (n == 0) return usage("--max-cycles must be at least 1");
+      opt.max_cycles = n;
+    } else {
+      if (n < 4 || n > 1000000) return usage("--clks-per-bit must be 4..1000000");
+      opt.clks_per_bit = unsigned(n);
+    }
   }
-  if (opt.clks_per_bit < 4) return usage("--clks-per-bit must be at least 4");
 
   Flash flash;
   if (opt.image0 && !load_image(flash, opt.image0, kImage0)) return 4;

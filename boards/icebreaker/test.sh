@@ -114,10 +114,11 @@ expect_err "a directory" "is a directory" --dest 0 --mem-size 131072 "$out" "$ou
 # An endless input is read only as far as the RAM's size (it once hung).
 expect_err "an endless input" "do not fit" --dest 0 --mem-size 131072 /dev/zero "$out/x.img"
 
-# 17-18. The bench itself refuses bad arguments with a message.
-for args in "--bogus 1" "--max-cycles 12x"; do
+# 17-22. The bench itself refuses bad arguments with a message.
+for args in "--bogus 1" "--max-cycles 12x" "--max-cycles 0" "--max-cycles 99999999999999999999" \
+            "--clks-per-bit 99999999999" "--image0 $out"; do
   # shellcheck disable=SC2086
-  "$rtl_tb" $args >/dev/null 2>"$out/tb.err"; rc=$?
+  timeout 60 "$rtl_tb" $args >/dev/null 2>"$out/tb.err"; rc=$?
   if [ $rc = 4 ] && grep -q "board_tb: " "$out/tb.err"; then ok "board_tb refuses '$args': $(head -n 1 "$out/tb.err")"
   else bad "board_tb '$args': status $rc"; fi
 done
