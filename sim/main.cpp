@@ -236,9 +236,12 @@ class UartPty {
       FILE *f = std::fopen(tmp.c_str(), "w");
       bool ok = f && std::fprintf(f, "%s\n", path_.c_str()) > 0;
       if (f && std::fclose(f) != 0) ok = false;
-      if (!ok || std::rename(tmp.c_str(), link_path) != 0)
+      if (!ok || std::rename(tmp.c_str(), link_path) != 0) {
+        int e = errno;
+        std::remove(tmp.c_str());  // no stray PATH.tmp left behind
         throw Failure{SIM_EXIT_BAD_INPUT, std::string("--uart-pty-link ") + link_path + ": " +
-                                              std::strerror(errno)};
+                                              std::strerror(e)};
+      }
     }
   }
 

@@ -133,6 +133,11 @@ int sim_options_parse(int argc, char **argv, SimOptions *o, char *err, size_t er
                strcmp(a, "--dram-size") == 0 || strcmp(a, "--dump") == 0 ||
                strcmp(a, "--uart-pty-link") == 0))
       return fail(err, errlen, "option %s needs a value", a);
+    /* An empty file name would open "" (ENOENT, after the run for some) or
+     * name "<empty>.tmp" in the working directory: refuse it up front. */
+    if (v && !*v && (strcmp(a, "--trace") == 0 || strcmp(a, "--trace-commits") == 0 ||
+                     strcmp(a, "--npu-timeline") == 0 || strcmp(a, "--uart-pty-link") == 0))
+      return fail(err, errlen, "option %s needs a file name, not ''", a);
     if (strcmp(a, "--load") == 0) {
       const char *eq = strchr(v, '=');
       char addr[32];

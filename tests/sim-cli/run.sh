@@ -76,6 +76,8 @@ expect dump-unwritable 122 "--dump $tmp/no/dir/d" "$good" --dump "0x80000000:8=$
 expect dump-ok 7 "" "$good" --load "0x80000000=$tmp/blob" --dump "0x80000000:5=$tmp/d"
 if cmp -s "$tmp/blob" "$tmp/d"; then ok dump-content; else bad dump-content "dumped bytes differ from the loaded ones"; fi
 expect trace-commits-unwritable 120 "--trace-commits $tmp/no/dir/f" "$good" --trace-commits "$tmp/no/dir/f"
+expect uart-pty-link-empty 120 "--uart-pty-link needs a file name" "$good" --uart-pty --uart-pty-link ""
+expect trace-commits-empty 120 "--trace-commits needs a file name" "$good" --trace-commits ""
 expect trace-cycles-no-trace 120 "needs --trace" "$good" --trace-cycles 10:20
 expect npu-timeline-unwritable 120 "--npu-timeline $tmp/no/dir/t" "$good" --npu-timeline "$tmp/no/dir/t"
 expect trace-cycles-bad 120 "expected FROM:TO" "$good" --trace "$tmp/w.fst" --trace-cycles 20

@@ -257,6 +257,8 @@ static void options_bad(void **state) {
   expect_opt_err("--max-cycles", "99999999999999999999999", "--max-cycles");
   expect_opt_err("--dram-bw", "inf", "--dram-bw 'inf'");
   expect_opt_err("--dram-bw", "0.001", "--dram-bw");
+  expect_opt_err("--trace-commits", "", "--trace-commits needs a file name");
+  expect_opt_err("--uart-pty-link", "", "--uart-pty-link needs a file name");
   expect_opt_err("--dram-bw", " 8", "--dram-bw ' 8'");
   expect_opt_err("--dram-bw", "0x10", "--dram-bw '0x10'");
   expect_opt_err("--dram-bw", "", "--dram-bw ''");
