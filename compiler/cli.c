@@ -2,6 +2,7 @@
  * "tessel: ..." lines; output (IR dumps) goes to stdout or -o. */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "ir_verify.h"
 #include "npy.h"
 #include "onnx_import.h"
+#include "out_file.h"
 #include "pipeline.h"
 #include "quant.h"
 #include "ref_exec.h"
@@ -208,12 +210,16 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->cmd_sram_limit = n;
     } else if (!strcmp(a->cmd, "compile") && OPT("--tuning-log")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--tuning-log");
+      if (a->tuning_log) return usage_error(a->cmd, "give %s once", "--tuning-log");
       a->tuning_log = v;
     } else if (!strcmp(a->cmd, "compile") && OPT("--emit-c")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--emit-c");
+      if (a->emit_c) return usage_error(a->cmd, "give %s once", "--emit-c");
       a->emit_c = v;
     } else if (OPT("--target")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a target name", "--target");
+      /* a second --target used to win silently: say which one counts */
+      if (a->target) return usage_error(a->cmd, "give %s once", "--target");
       a->target = v;
     } else if (OPT("--pass")) {
       if (r < 0) return usage_error(a->cmd, "%s needs pass names", "--pass");
@@ -226,8 +232,9 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->pipe.print_before = v;
     } else if (OPT("--elide")) {
       char *end;
+      errno = 0;
       long n = r < 0 ? -1 : strtol(v, &end, 10);
-      if (r < 0 || *end || n < 1) return usage_error(a->cmd, "--elide needs a positive count, got '%s'", r < 0 ? "" : v);
+      if (r < 0 || *end || n < 1 || n > INT32_MAX || errno == ERANGE) return usage_error(a->cmd, "--elide needs a positive count, got '%s'", r < 0 ? "" : v);
       a->print.elide_above = n;
     } else if (!strcmp(arg, "--print-after-all")) {
       a->pipe.print_after_all = 1;
@@ -237,6 +244,7 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       a->raw = 1;
     } else if (!strcmp(a->cmd, "ref") && OPT("--dump-tensors")) {
       if (r < 0) return usage_error(a->cmd, "%s needs a folder", "--dump-tensors");
+      if (a->dump_tensors) return usage_error(a->cmd, "give %s once", "--dump-tensors");
       a->dump_tensors = v;
     } else if (!strcmp(arg, "--ranges")) {
       a->ranges = 1;
@@ -345,15 +353,17 @@ out:
   return g;
 }
 
-static FILE *open_out(const cli_args *a, diag *d) {
-  if (a->n_outputs == 0) return stdout;
-  if (a->n_outputs > 1) {
-    diag_set(d, "only one -o file is allowed here");
-    return NULL;
+/* Prints G to -o (whole or not at all: out_file.h) or to stdout. */
+static int print_out(const cli_args *a, const ir_graph *g, diag *d) {
+  if (a->n_outputs > 1) return diag_set(d, "only one -o file is allowed here");
+  if (a->n_outputs == 0) {
+    ir_print(stdout, g, &a->print);
+    return fflush(stdout) == 0 ? 0 : diag_set(d, "stdout: write failed: %s", strerror(errno));
   }
-  FILE *f = fopen(a->outputs[0], "w");
-  if (!f) diag_set(d, "%s: cannot write", a->outputs[0]);
-  return f;
+  out_file of;
+  if (out_file_open(&of, a->outputs[0], d)) return -1;
+  ir_print(of.f, g, &a->print);
+  return out_file_commit(&of, d);
 }
 
 /* --calib files: each holds one sample of the (single) graph input, or a
@@ -455,15 +465,9 @@ static int cmd_ir(cli_args *a) {
       return fail(&d);
     }
   }
-  FILE *f = open_out(a, &d);
-  if (!f) {
-    ir_graph_free(g);
-    return fail(&d);
-  }
-  ir_print(f, g, &a->print);
-  if (f != stdout) fclose(f);
+  int rc = print_out(a, g, &d) ? fail(&d) : CLI_OK;
   ir_graph_free(g);
-  return CLI_OK;
+  return rc;
 }
 
 static int cmd_opt(cli_args *a) {
@@ -496,10 +500,7 @@ static int cmd_opt(cli_args *a) {
       diag_prefix(&d, a->model);
       goto out;
     }
-  FILE *f = open_out(a, &d);
-  if (!f) goto out;
-  ir_print(f, g, &a->print);
-  if (f != stdout) fclose(f);
+  if (print_out(a, g, &d)) goto out;
   rc = CLI_OK;
 out:
   if (rc) fail(&d);
@@ -718,6 +719,34 @@ out:
   return rc;
 }
 
+/* The file part of NAME=FILE (or FILE). */
+static const char *file_of(const char *spec) {
+  const char *eq = strchr(spec, '=');
+  return eq ? eq + 1 : spec;
+}
+
+/* No output may overwrite one of the command's inputs or another output:
+ * `tessel compile m.onnx -o m.onnx` would destroy the model it reads. */
+static int check_outputs(const cli_args *a, diag *d) {
+  const char *outs[MAX_LIST + 1];
+  const char *opts[MAX_LIST + 1];
+  int n = 0;
+  for (int i = 0; i < a->n_outputs; i++) outs[n] = a->outputs[i], opts[n++] = "-o";
+  if (a->emit_c) outs[n] = a->emit_c, opts[n++] = "--emit-c";
+  for (int i = 0; i < n; i++) {
+    const char *o = outs[i], *opt = opts[i];
+    int bad = out_file_not_input(opt, o, a->model, "the model", d);
+    for (int k = 0; !bad && k < a->n_binds; k++) bad = out_file_not_input(opt, o, file_of(a->binds[k]), "--bind", d);
+    for (int k = 0; !bad && k < a->n_inputs; k++) bad = out_file_not_input(opt, o, file_of(a->inputs[k]), "--input", d);
+    for (int k = 0; !bad && k < a->n_calib; k++) bad = out_file_not_input(opt, o, a->calib[k], "--calib", d);
+    if (!bad) bad = out_file_not_input(opt, o, a->tuning_log, "--tuning-log", d);
+    for (int k = 0; !bad && k < i; k++)
+      if (!strcmp(o, outs[k])) bad = diag_set(d, "%s %s: the same file is also %s", opt, o, opts[k]);
+    if (bad) return -1;
+  }
+  return 0;
+}
+
 int cli_main(int argc, char **argv) {
   if (argc < 2) {
     fputs(usage_main, stderr);
@@ -757,6 +786,8 @@ int cli_main(int argc, char **argv) {
   if (a.n_calib && !strcmp(cmd, "ir")) a.quantised = 1;
   if (a.quantised && strcmp(cmd, "ir") && strcmp(cmd, "ref")) return usage_error(cmd, "%s is only for ir and ref", "--quantised");
   if (a.target && strcmp(cmd, "compile")) return usage_error(cmd, "%s is only for compile", "--target");
+  diag d = {{0}};
+  if (check_outputs(&a, &d)) return usage_error(cmd, "%s", d.msg);
   if (!strcmp(cmd, "ir")) return cmd_ir(&a);
   if (!strcmp(cmd, "opt")) return cmd_opt(&a);
   if (!strcmp(cmd, "ref")) return cmd_ref(&a);

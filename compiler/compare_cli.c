@@ -61,6 +61,14 @@ static size_t row_argmax(const npy_array *a, size_t r, size_t c) {
 
 /* Compares one pair; prints one line (and an accuracy line). Returns 0
  * same, 1 differ, -1 bad input. */
+/* "[1,1,8,8]": the shape as the message names it. */
+static void shape_text(const npy_array *a, char *buf, size_t n) {
+  size_t k = (size_t)snprintf(buf, n, "[");
+  for (int i = 0; i < a->ndim && k < n; i++)
+    k += (size_t)snprintf(buf + k, n - k, "%s%lld", i ? "," : "", (long long)a->shape[i]);
+  if (k < n) snprintf(buf + k, n - k, "]");
+}
+
 static int compare_pair(const char *name, const char *pa, const char *pb, const compare_opts *o,
                         const npy_array *labels) {
   npy_array a = {0}, b = {0};
@@ -73,7 +81,10 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
   int same_shape = a.ndim == b.ndim;
   for (int i = 0; same_shape && i < a.ndim; i++) same_shape = a.shape[i] == b.shape[i];
   if (!same_shape) {
-    fprintf(stderr, "tessel compare: %s: the shapes differ (%d and %d dimensions or sizes)\n", name, a.ndim, b.ndim);
+    char sa[160], sb[160];
+    shape_text(&a, sa, sizeof sa);
+    shape_text(&b, sb, sizeof sb);
+    fprintf(stderr, "tessel compare: %s: the shapes differ (%s and %s)\n", name, sa, sb);
     goto out;
   }
   size_t n = count(&a), ident = 0;

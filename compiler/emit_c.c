@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out_file.h"
 #include "tpkg.h"
 
 static int is_c_identifier(const char *s) {
@@ -22,8 +23,9 @@ int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const c
   tpkg_error e;
   tpkg_view v;
   if (tpkg_check(pkg, len, 0, TPKG_CHECK_ANY_TARGET, &v, &e) != TPKG_OK) return tpkg_diag(d, &e);
-  FILE *f = fopen(path, "w");
-  if (!f) return diag_set(d, "%s: cannot create: %s", path, strerror(errno));
+  out_file of;
+  if (out_file_open(&of, path, d)) return -1;
+  FILE *f = of.f;
   /* Only the package's own bytes (total_bytes), never trailing file bytes. */
   fprintf(f,
           "/* Model package (.tpkg) for target '%s' (hash 0x%08X), %u bytes.\n"
@@ -37,10 +39,7 @@ int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const c
   for (uint32_t i = 0; i < v.total_bytes; i++)
     fprintf(f, "%s0x%02X,%s", i % 16 ? " " : "  ", pkg[i], i % 16 == 15 || i + 1 == v.total_bytes ? "\n" : "");
   fprintf(f, "};\nconst uint32_t %s_size = %uu;\n", symbol, v.total_bytes);
-  int bad = ferror(f);
-  bad |= fclose(f) != 0;
-  if (bad) return diag_set(d, "%s: write failed", path);
-  return 0;
+  return out_file_commit(&of, d);
 }
 
 static const char *const usage_emit_c =
@@ -72,6 +71,10 @@ int tpkg_emit_c_main(int argc, char **argv) {
   diag d = {{0}};
   uint8_t *b;
   size_t n;
+  if (out_file_not_input("-o", out, in, "the package", &d)) {
+    fprintf(stderr, "tessel emit-c: %s\n%s", d.msg, usage_emit_c);
+    return CLI_USAGE;
+  }
   if (tpkg_read_file(in, &b, &n, &d)) {
     fprintf(stderr, "tessel emit-c: %s\n", d.msg);
     return CLI_BAD_INPUT;

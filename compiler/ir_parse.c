@@ -1,6 +1,7 @@
 /* ir_parse: a hand-written recursive-descent parser over the raw text, one
  * definition per call; positions are tracked for messages. */
 #include "ir_parse.h"
+#include "in_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -467,11 +468,8 @@ fail:
 }
 
 ir_graph *ir_parse_file(const char *path, diag *d) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    diag_set(d, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
+  FILE *f = in_file_open(path, d);
+  if (!f) return NULL;
   char *buf = NULL;
   size_t len = 0, cap = 0;
   for (;;) {

@@ -13,6 +13,7 @@
 
 #include "emit_c.h"
 #include "ir_print.h"
+#include "out_file.h"
 #include "lower/lower.h"
 #include "pipeline.h"
 #include "tpkg.h"
@@ -288,16 +289,7 @@ static int write_outputs(const tpkg_package *pk, const lower_compile_opts *o, di
   size_t n;
   if (tpkg_write(pk, &b, &n, d)) return -1;
   int rc = 0;
-  if (o->out) {
-    FILE *f = fopen(o->out, "wb");
-    if (!f) {
-      rc = diag_set(d, "%s: cannot create: %s", o->out, strerror(errno));
-    } else {
-      int bad = fwrite(b, 1, n, f) != n;
-      bad |= fclose(f) != 0;
-      if (bad) rc = diag_set(d, "%s: write failed", o->out);
-    }
-  }
+  if (o->out) rc = out_file_write(o->out, b, n, d);
   if (!rc && o->emit_c) rc = tpkg_emit_c_file(b, n, NULL, o->emit_c, d);
   free(b);
   return rc;

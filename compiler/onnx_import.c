@@ -283,8 +283,10 @@ out:
 }
 
 ir_graph *onnx_import_file(const char *path, const onnx_bind *binds, int n_binds, diag *d) {
-  /* The file is mapped, not read: a 45 MB model then costs no copy. */
-  int fd = open(path, O_RDONLY);
+  /* The file is mapped, not read: a 45 MB model then costs no copy.
+   * O_NONBLOCK: a FIFO with no writer would block open() forever; this way
+   * it opens at once and fstat rejects it. */
+  int fd = open(path, O_RDONLY | O_NONBLOCK);
   if (fd < 0) {
     diag_set(d, "%s: cannot open: %s", path, strerror(errno));
     return NULL;

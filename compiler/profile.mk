@@ -27,7 +27,7 @@ $(PROFILE_OBJS) $(PROFILE_OBJS_SAN) $(COMPILER_OBJ)/profile_cli.o $(COMPILER_OBJ
 -include $(wildcard $(COMPILER_OBJ)/profile/*.d $(COMPILER_OBJ_SAN)/profile/*.d)
 
 # ---- tests (tests/profile) ----
-PROFILE_UNIT_SRCS := $(PROFILE_SRCS) compiler/arena.c compiler/diag.c \
+PROFILE_UNIT_SRCS := $(PROFILE_SRCS) compiler/arena.c compiler/diag.c compiler/in_file.c \
                      $(BUILD)/gen/tessel_isa_tables.c $(BUILD)/gen/tessel_targets.c
 PROFILE_HDRS      := $(wildcard compiler/profile/*.h) $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
 

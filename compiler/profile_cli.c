@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "out_file.h"
 #include "profile/profile.h"
 #include "profile/profile_compare.h"
 #include "profile/profile_report.h"
@@ -100,20 +101,26 @@ int profile_main(int argc, char **argv) {
   if (!a) return fail((diag_oom(&d), &d));
   profile p, q;
   int rc = 0;
-  if (profile_load(a, in, &p, &d) || (cmp && profile_load(a, cmp, &q, &d))) {
+  out_file of = {0};
+  if (out_file_not_input("-o", out_path, in, "the profile", &d) ||
+      out_file_not_input("-o", out_path, cmp, "--compare", &d)) {
+    rc = usage("%s", d.msg);
+  } else if (profile_load(a, in, &p, &d) || (cmp && profile_load(a, cmp, &q, &d))) {
     rc = fail(&d);
-  } else {
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
-      fprintf(stderr, "tessel profile: %s: %s\n", out_path, strerror(errno));
+  } else if (!out_path) {
+    if (report(stdout, fmt, a, &p, cmp ? &q : NULL, &d)) rc = fail(&d);
+    if (fflush(stdout) != 0 && !rc) {
+      fprintf(stderr, "tessel profile: stdout: write error\n");
       rc = 1;
-    } else {
-      if (report(out, fmt, a, &p, cmp ? &q : NULL, &d)) rc = fail(&d);
-      if ((out_path ? fclose(out) : fflush(out)) != 0 && !rc) {
-        fprintf(stderr, "tessel profile: %s: write error\n", out_path ? out_path : "stdout");
-        rc = 1;
-      }
     }
+  } else if (out_file_open(&of, out_path, &d)) {
+    rc = fail(&d);
+  } else if (report(of.f, fmt, a, &p, cmp ? &q : NULL, &d)) {
+    /* no half report left behind: -o keeps what it held */
+    out_file_abort(&of);
+    rc = fail(&d);
+  } else if (out_file_commit(&of, &d)) {
+    rc = fail(&d);
   }
   arena_free(a);
   return rc;

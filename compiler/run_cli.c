@@ -8,6 +8,7 @@
  * them, and the profile JSON of docs/profile-format.md. */
 #include "run_cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "cli.h"
 #include "npu_profile.h"
 #include "npy.h"
+#include "out_file.h"
 #include "run_engine.h"
 #include "serial_port.h"
 #include "tensor_dump.h"
@@ -72,6 +74,29 @@ static int usage(const char *fmt, const char *arg) {
   fprintf(stderr, fmt, arg);
   fprintf(stderr, "\n%s", usage_run);
   return CLI_USAGE;
+}
+
+/* The file part of NAME=FILE (or FILE). */
+static const char *file_of(const char *spec) {
+  const char *eq = strchr(spec, '=');
+  return eq ? eq + 1 : spec;
+}
+
+/* No output file may overwrite the package, an input or another output. */
+static int check_outputs(const run_args *a) {
+  const char *outs[RUN_MAX_IO + 1], *opts[RUN_MAX_IO + 1];
+  int n = 0;
+  for (int i = 0; i < a->n_out_spec; i++) outs[n] = file_of(a->out_spec[i]), opts[n++] = "--output";
+  if (a->profile) outs[n] = a->profile, opts[n++] = "--profile";
+  diag d = {{0}};
+  for (int i = 0; i < n; i++) {
+    int bad = out_file_not_input(opts[i], outs[i], a->pkg_path, "the package", &d);
+    for (int k = 0; !bad && k < a->n_in_spec; k++) bad = out_file_not_input(opts[i], outs[i], file_of(a->in_spec[k]), "--input", &d);
+    for (int k = 0; !bad && k < i; k++)
+      if (!strcmp(outs[i], outs[k])) bad = diag_set(&d, "%s %s: the same file is also %s", opts[i], outs[i], opts[k]);
+    if (bad) return usage("%s", d.msg);
+  }
+  return 0;
 }
 
 static int parse_args(int argc, char **argv, run_args *a) {
@@ -138,8 +163,10 @@ static int parse_args(int argc, char **argv, run_args *a) {
     } else if (!strcmp(s, "--max-cycles")) {
       char *end;
       const char *v = argv[++i];
+      errno = 0;
       unsigned long long n = strtoull(v, &end, 0);
-      if (*v < '0' || *v > '9' || *end || n == 0) return usage("--max-cycles '%s': expected a positive number", v);
+      if (*v < '0' || *v > '9' || *end || n == 0 || errno == ERANGE)
+        return usage("--max-cycles '%s': expected a positive number below 2^64", v);
       a->o.max_cycles = n;
     } else if (s[0] == '-') {
       return usage("unknown option '%s'", s);
@@ -150,6 +177,7 @@ static int parse_args(int argc, char **argv, run_args *a) {
     }
   }
   if (!a->pkg_path) return usage("%s", "no package given");
+  if (check_outputs(a)) return CLI_USAGE;
   if (a->o.trace && strcmp(a->engine, "rtl")) return usage("%s is for --engine rtl", "--trace");
   if (a->trace_kernel && !a->o.trace) return usage("%s needs --trace W.fst", "--trace-kernel");
   if (a->timeline && !a->profile) return usage("%s needs --profile P.json", "--timeline");
@@ -424,11 +452,19 @@ static int write_profile(const char *path, const char *engine, const char *model
     }
     b->timeline[e].marks = pos + 1;
   }
-  FILE *f = fopen(path, "w");
-  int bad = !f || npu_profile_write_json_timeline(f, &p, b->timeline, b->ntimeline) != 0;
-  if (f) bad |= fclose(f) != 0;
+  out_file of;
+  int rc = out_file_open(&of, path, d);
+  if (!rc && npu_profile_write_json_timeline(of.f, &p, b->timeline, b->ntimeline) != 0) {
+    errno = 0; /* fflush retries the buffered write: errno then says why it failed */
+    fflush(of.f);
+    int e = errno ? errno : EIO;
+    out_file_abort(&of);
+    rc = diag_set(d, "%s: write failed: %s", path, strerror(e));
+  } else if (!rc) {
+    rc = out_file_commit(&of, d);
+  }
   free(marks), free(fb), free(info), free(nodes);
-  return bad ? diag_set(d, "%s: cannot write the profile", path) : 0;
+  return rc;
 }
 
 static const char *base_name(const char *p) {

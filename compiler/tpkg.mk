@@ -38,7 +38,8 @@ $(foreach u,$(TPKG_USERS),$(COMPILER_OBJ)/$(u).o $(COMPILER_OBJ_SAN)/$(u).o): | 
 $(BUILD)/obj/compiler-tests/fuzz-import $(BUILD)/obj/compiler-tests/fuzz-parse-ir: IMPORT_FUZZ_FLAGS += -I$(TPKG_GEN)
 
 # ---- tests (tests/package) ----
-TPKG_LIB_SRCS   := compiler/tpkg_write.c compiler/tpkg_check.c compiler/crc32.c compiler/diag.c
+TPKG_LIB_SRCS   := compiler/tpkg_write.c compiler/tpkg_check.c compiler/crc32.c compiler/diag.c \
+                   compiler/in_file.c compiler/out_file.c
 TPKG_HDRS       := compiler/tpkg.h compiler/tpkg_format.h compiler/crc32.h compiler/diag.h tests/package/sample_pkg.h \
                    $(TPKG_GEN)/tessel_isa.h $(TPKG_GEN)/npu8/tessel_target.h
 TPKG_TEST_FLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -Itests/package -I$(TPKG_GEN) -I$(TPKG_GEN)/npu8

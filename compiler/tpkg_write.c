@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "crc32.h"
+#include "in_file.h"
+#include "out_file.h"
 #include "tessel_isa.h"
 
 static uint64_t align_up(uint64_t x, uint64_t a) { return (x + a - 1) / a * a; }
@@ -203,23 +205,16 @@ int tpkg_write_file(const tpkg_package *p, const char *path, diag *d) {
   uint8_t *b;
   size_t n;
   if (tpkg_write(p, &b, &n, d)) return -1;
-  FILE *f = fopen(path, "wb");
-  if (!f) {
-    free(b);
-    return diag_set(d, "%s: cannot create: %s", path, strerror(errno));
-  }
-  int bad = fwrite(b, 1, n, f) != n;
-  bad |= fclose(f) != 0;
+  int rc = out_file_write(path, b, n, d);
   free(b);
-  if (bad) return diag_set(d, "%s: write failed", path);
-  return 0;
+  return rc;
 }
 
 int tpkg_read_file(const char *path, uint8_t **out, size_t *len, diag *d) {
   *out = NULL;
   *len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return diag_set(d, "%s: cannot open: %s", path, strerror(errno));
+  FILE *f = in_file_open(path, d);
+  if (!f) return -1;
   size_t cap = 1 << 16, n = 0;
   uint8_t *b = malloc(cap);
   while (b) {

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "out_file.h"
 #include "tune/tune.h"
 
 static const char *const usage_tune =
@@ -128,6 +129,11 @@ int tune_main(int argc, char **argv) {
   }
   if (!o.model) return usage("%s", "no model given");
   diag d = {{0}};
+  /* The log is appended to: naming the model there would corrupt it. */
+  int bad = out_file_not_input("--log", o.log, o.model, "the model", &d) ||
+            out_file_not_input("--log", o.log, o.input, "--input", &d);
+  for (int k = 0; !bad && k < o.n_calib; k++) bad = out_file_not_input("--log", o.log, o.calib[k], "--calib", &d);
+  if (bad) return usage("%s", d.msg);
   if (tune_run(&o, &d)) {
     fprintf(stderr, "tessel tune: %s\n", d.msg);
     return CLI_BAD_INPUT;

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "in_file.h"
 #include "json.h"
 
 /* Messages: "P.json: 12:5: kernels[3].counters.MACS: expected ..." */
@@ -208,12 +209,8 @@ int profile_parse(arena *a, const char *path, const char *text, size_t len, prof
 }
 
 int profile_load(arena *a, const char *path, profile *p, diag *d) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    diag_set(d, "%s", strerror(errno));
-    diag_prefix(d, path);
-    return -1;
-  }
+  FILE *f = in_file_open(path, d);
+  if (!f) return -1;
   size_t cap = 1 << 16, n = 0;
   char *buf = NULL;
   int rc = -1;

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "arena.h"
+#include "in_file.h"
 #include "profile/json.h"
 
 enum { TUNE_LOG_VERSION = 1, TUNE_LINE_MAX = 1 << 16 };
@@ -188,8 +189,8 @@ int tune_table_add(tune_table *t, const tune_record *r) {
 }
 
 int tune_table_load(tune_table *t, const char *path, FILE *warn, diag *d) {
-  FILE *f = fopen(path, "r");
-  if (!f) return diag_set(d, "%s: cannot open: %s", path, strerror(errno));
+  FILE *f = in_file_open(path, d);
+  if (!f) return -1;
   char *line = malloc(TUNE_LINE_MAX);
   tune_record *r = malloc(sizeof *r);
   int rc = line && r ? 0 : diag_oom(d);

@@ -54,6 +54,8 @@ expect 2 "--raw and --quantised exclude each other" ir $m/tiny_cnn.onnx --raw --
 expect 1 "shape does not match input 'input'" ir $m/tiny_cnn.onnx --calib $m/resnet18.in0.npy
 expect 1 "ptq needs calibration data" opt tests/compiler/filecheck/dce.tir --pass=ptq
 expect 0 "" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg
+expect 2 "give --target once" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg --target npu8 --target npu4
+expect 2 "give --emit-c once" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy --emit-c $tmp/a.c --emit-c $tmp/b.c
 expect 2 "--target is only for compile" ref $in/convbn.onnx --target npu8 -o $tmp/x.npy
 expect 1 "cannot open" ir $in/no-such-model.onnx
 expect 1 "--bind w:" ir $in/bindme.onnx --bind w=$in/no-such.npy
@@ -76,6 +78,45 @@ expect 0 "" ref $in/convbn.onnx --input x=$in/convbn.x.npy -o $tmp/a.npy
 expect 1 "holds float32, input 'x' is i32" ref $in/../filecheck/cast-input.tir --input $in/convbn.x.npy -o $tmp/a.npy
 expect 2 "bad --input '=x.npy'" ref $in/convbn.onnx --input =x.npy -o $tmp/y.npy
 expect 1 "2 --input given, the graph has 1 inputs" ref $in/convbn.onnx --input a.npy --input b.npy -o $tmp/y.npy
+
+# ---- bad files: never a hang, never half a file, never an input overwritten ----
+# check NAME CMD...: CMD (a shell condition) holds.
+check() {
+  local name=$1
+  shift
+  if "$@"; then pass=$((pass + 1)); echo "PASS: $name"; else fail=$((fail + 1)); echo "FAIL: $name"; fi
+}
+rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+# A FIFO with no writer used to block open() forever, /dev/zero to be read forever.
+expect 1 "fifo: not a regular file" ir "$tmp/fifo"
+expect 1 "fifo: not a regular file" opt "$tmp/fifo" --pass=dce
+expect 1 "/dev/zero: not a regular file" opt /dev/zero --pass=dce
+expect 1 "cli: is a folder" opt "$tmp" --pass=dce
+expect 2 "--elide needs a positive count, got '99999999999999999999'" ir $in/convbn.onnx --elide=99999999999999999999
+# An output naming an input is refused before any work (it used to be overwritten).
+cp $m/tiny_cnn.onnx "$tmp/own.onnx"
+cp $m/tiny_cnn.in0.npy "$tmp/own.npy"
+expect 2 "-o $tmp/own.onnx: is also an input (the model)" ir "$tmp/own.onnx" -o "$tmp/own.onnx"
+expect 2 "-o $tmp/./own.onnx: is also an input (the model)" compile "$tmp/own.onnx" --calib "$tmp/own.npy" -o "$tmp/./own.onnx"
+expect 2 "--emit-c $tmp/own.npy: is also an input (--calib)" compile "$tmp/own.onnx" --calib "$tmp/own.npy" --emit-c "$tmp/own.npy"
+expect 2 "-o $tmp/own.npy: is also an input (--input)" ref "$tmp/own.onnx" --input "$tmp/own.npy" -o "$tmp/own.npy"
+expect 2 "--emit-c $tmp/y.tpkg: the same file is also -o" compile "$tmp/own.onnx" --calib "$tmp/own.npy" -o "$tmp/y.tpkg" --emit-c "$tmp/y.tpkg"
+check "inputs-unchanged" cmp -s "$tmp/own.onnx" $m/tiny_cnn.onnx
+check "calib-unchanged" cmp -s "$tmp/own.npy" $m/tiny_cnn.in0.npy
+# A write that fails (a full disk, here a 4 KiB file size limit) is an error
+# and leaves the file as it was: `ir -o` used to exit 0, both left half a file.
+expect 1 "/dev/full: write failed" ir $in/convbn.onnx -o /dev/full
+expect 1 "an empty file name" ir $in/convbn.onnx -o ""
+expect 1 "$tmp: is a folder" ir $in/convbn.onnx -o "$tmp"
+echo old >"$tmp/keep.tpkg"
+echo old >"$tmp/keep.tir"
+(trap '' XFSZ; ulimit -f 4; expect 1 "keep.tpkg: write failed: File too large" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o "$tmp/keep.tpkg"; echo "$pass $fail" >"$tmp/sub.counts")
+read -r pass fail <"$tmp/sub.counts"
+(trap '' XFSZ; ulimit -f 4; expect 1 "keep.tir: write failed: File too large" ir $m/tiny_cnn.onnx -o "$tmp/keep.tir"; echo "$pass $fail" >"$tmp/sub.counts")
+read -r pass fail <"$tmp/sub.counts"
+check "failed-write-keeps-old-files" test "$(cat "$tmp/keep.tpkg" "$tmp/keep.tir")" = "old
+old"
+check "failed-write-leaves-no-temporary" test -z "$(ls "$tmp" | grep '\.tmp')"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

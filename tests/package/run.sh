@@ -55,5 +55,21 @@ t freestanding-rv32 bash -c "$RV_CC $RV_CFLAGS -ffreestanding -I'$here/../../com
   $RV_CC $RV_CFLAGS -ffreestanding -c '$here/../../compiler/crc32.c' -o '$tmp/crc.o' &&
   ! $RV_NM -u '$tmp/check.o' '$tmp/crc.o' | grep -vE '^\$|:\$| (crc32|crc32_update|memset|memcpy|memmove|memcmp)\$'"
 
+# 6. What is not a package is refused at once (a FIFO used to block in
+#    open(), /dev/zero to be read up to 1 GiB); emit-c never overwrites its
+#    package, and a failed write leaves the old file and no temporary.
+rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+for c in "fifo:$tmp/fifo:not a regular file" "zero:/dev/zero:not a regular file" "folder:$tmp:is a folder"; do
+  IFS=: read -r n f why <<<"$c"
+  t "inspect-$n" bash -c "timeout 20 '$tessel' inspect '$f' 2>'$tmp/$n.err'; [ \$? -eq 1 ] && grep -q '$f: $why' '$tmp/$n.err'"
+  t "emit-c-$n" bash -c "timeout 20 '$tessel' emit-c '$f' -o '$tmp/$n.c' 2>'$tmp/$n.err'; [ \$? -eq 1 ] && grep -q '$f: $why' '$tmp/$n.err' && [ ! -e '$tmp/$n.c' ]"
+done
+cp "$tmp/sample.tpkg" "$tmp/own.tpkg"
+t emit-c-over-its-package bash -c "'$tessel' emit-c '$tmp/own.tpkg' -o '$tmp/own.tpkg' 2>'$tmp/own.err'; [ \$? -eq 2 ] &&
+  grep -q 'is also an input (the package)' '$tmp/own.err' && cmp '$tmp/own.tpkg' '$tmp/sample.tpkg'"
+echo old >"$tmp/keep.c"
+t emit-c-failed-write-keeps-old bash -c "(trap '' XFSZ; ulimit -f 4; '$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/keep.c') 2>'$tmp/keep.err'; [ \$? -eq 1 ] &&
+  grep -q 'keep.c: write failed: File too large' '$tmp/keep.err' && [ \"\$(cat '$tmp/keep.c')\" = old ] && ! ls '$tmp' | grep -q 'keep.c.tmp'"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

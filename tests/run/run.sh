@@ -82,6 +82,8 @@ t dump-int8-vs-rtl-io "$tessel" compare "$tmp/dump_int8/probs.npy" "$tmp/dump_rt
 expect_fail compare-missing 1 "cannot open" "$tessel" compare "$tmp/nonexistent.npy" "$tmp/f.npy"
 expect_fail compare-usage 2 "give two" "$tessel" compare "$tmp/f.npy"
 expect_fail compare-file-vs-dir 1 "one is a folder" "$tessel" compare "$tmp/f.npy" "$tmp/dump_rtl"
+# The message names both shapes (it used to say "4 and 4 dimensions or sizes").
+expect_fail compare-shapes 1 "kinds.in0.npy: the shapes differ (\[1,5,9,9\] and \[1,1,8,8\])" "$tessel" compare "$kinds.in0.npy" "$digits/digits_cnn.in0.npy"
 
 # --int8-io: the package takes the int8 input the int8 reference computes
 # (its dump), and its output still equals the reference bit for bit.
@@ -139,6 +141,25 @@ expect_fail output-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --engine
 # Outputs to a device are written in place, never renamed over it.
 t output-dev-null bash -c "'$tessel' run '$pkg' -q --engine model --input '$digits/digits_cnn.in0.npy' -o /dev/null && [ -c /dev/null ]"
 expect_fail output-folder 1 "is a folder" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "$tmp"
+
+# Files that would be destroyed or hang: an output naming the package or an
+# input is refused (they used to be overwritten), a FIFO as the package
+# used to block in open(), a failed profile write left half a file.
+cp "$pkg" "$tmp/own.tpkg"
+cp "$digits/digits_cnn.in0.npy" "$tmp/own.npy"
+expect_fail output-over-package 2 "is also an input (the package)" "$tessel" run "$tmp/own.tpkg" --engine model --input "$tmp/own.npy" -o "$tmp/own.tpkg"
+expect_fail output-over-input 2 "is also an input (--input)" "$tessel" run "$tmp/own.tpkg" --engine model --input "$tmp/own.npy" -o "$tmp/own.npy"
+expect_fail profile-over-input 2 "is also an input (--input)" "$tessel" run "$tmp/own.tpkg" --engine model --input "$tmp/own.npy" --profile "$tmp/own.npy"
+expect_fail profile-and-output 2 "the same file is also --output" "$tessel" run "$tmp/own.tpkg" --engine model --input "$tmp/own.npy" -o "$tmp/o.x" --profile "$tmp/o.x"
+t own-files-unchanged bash -c "cmp '$tmp/own.tpkg' '$pkg' && cmp '$tmp/own.npy' '$digits/digits_cnn.in0.npy'"
+rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+expect_fail package-fifo 1 "fifo: not a regular file" timeout 20 "$tessel" run "$tmp/fifo" --engine model --input "$tmp/own.npy"
+expect_fail package-folder 1 "is a folder" "$tessel" run "$tmp" --engine model --input "$tmp/own.npy"
+expect_fail max-cycles-overflow 2 "expected a positive number below 2^64" "$tessel" run "$pkg" --max-cycles 99999999999999999999 --input "$tmp/own.npy"
+echo old >"$tmp/keep.json"
+expect_fail profile-failed-write 1 "keep.json: write failed: File too large" \
+  bash -c "trap '' XFSZ; ulimit -f 4; exec '$tessel' run '$pkg' -q --engine model --input '$tmp/own.npy' --profile '$tmp/keep.json' --timeline"
+t profile-failed-write-keeps-old bash -c "[ \"\$(cat '$tmp/keep.json')\" = old ] && ! ls '$tmp' | grep -q 'keep.json.tmp'"
 
 # 5. Mismatched builds: each side says what to rebuild.
 expect_fail sim-target 1 "built for npu8.*package for npu4.*rebuild" \

@@ -114,6 +114,16 @@ expect_fail compile-log-no-value 2 "needs a file name" "$tessel" compile "$kinds
 expect_fail bad-model 1 "tessel tune:" "$tessel" tune "$tmp/none.onnx" --engine model --log "$tmp/n.jsonl"
 expect_fail bad-target 1 "unknown target" "$tessel" tune "$kinds.onnx" --target npu3 --log "$tmp/n.jsonl"
 expect_fail float-no-calib 1 "is float" "$tessel" tune "$kinds.onnx" --input "$kinds.in0.npy" --engine model --log "$tmp/n.jsonl"
+# The log is appended to: naming the model or an input there used to append
+# JSON to it; a FIFO as --tuning-log used to block compile in open().
+cp "$kinds.onnx" "$tmp/own.onnx"
+expect_fail log-over-model 2 "--log $tmp/own.onnx: is also an input (the model)" "$tessel" tune "$tmp/own.onnx" --calib "$kinds.calib.npy" --engine model --log "$tmp/own.onnx"
+cp "$kinds.calib.npy" "$tmp/own.npy"
+expect_fail log-over-calib 2 "is also an input (--calib)" "$tessel" tune "$kinds.onnx" --calib "$tmp/own.npy" --engine model --log "$tmp/own.npy"
+t log-over-inputs-unchanged bash -c "cmp '$tmp/own.onnx' '$kinds.onnx' && cmp '$tmp/own.npy' '$kinds.calib.npy'"
+rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
+expect_fail compile-log-fifo 1 "fifo: not a regular file" timeout 20 "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/x.tpkg" --tuning-log "$tmp/fifo"
+expect_fail compile-log-folder 1 "is a folder" "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/x.tpkg" --tuning-log "$tmp"
 
 # 8. A short tune on the cycle-accurate SoC; its log's package on RTL computes the same bits.
 t tune-digits-rtl "$tessel" tune "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" \
