@@ -223,7 +223,7 @@ int ptq(ir_graph *g, const calib_data *c, diag *d) {
     free(r), free(qp), free(order);
     return diag_oom(d);
   }
-  memcpy(nodes, g->nodes, sizeof(ir_node *) * (size_t)n0);
+  if (n0) memcpy(nodes, g->nodes, sizeof(ir_node *) * (size_t)n0); /* a graph of no nodes has NULL nodes */
   for (int i = 0; i < n0; i++) {
     ir_node *n = nodes[i];
     if (is_anchor(n)) {

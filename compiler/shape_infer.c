@@ -12,6 +12,7 @@
  *           integer output whose inputs are all constant, becomes a constant,
  *           so Reshape targets built from Shape/Gather/Concat are known.
  * Invalidates: nothing; running it twice is a no-op. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -365,6 +366,15 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
     for (int k = 1; k < 5; k++)
       if (n->in[k]->rank != 1 || n->in[k]->dims[0] != x->dims[1] || n->in[k]->dtype != IR_F32)
         return ERR("input %d '%s' must be f32[%lld]", k, n->in[k]->name, (long long)x->dims[1]);
+    if (n->in[4]->kind == IR_VALUE_CONST && n->in[4]->data) {
+      /* sqrt(var + eps) of a negative (or NaN) variance made every output NaN, silently */
+      const float *var = n->in[4]->data;
+      double eps = ir_attr_float(n, "epsilon", 1e-5f);
+      for (int64_t c = 0; c < x->dims[1]; c++)
+        if (!((double)var[c] + eps > 0) || !isfinite(var[c]))
+          return ERR("variance '%s'[%lld] = %g with epsilon %g: var + epsilon must be positive and finite",
+                     n->in[4]->name, (long long)c, (double)var[c], eps);
+    }
     ir_value_copy_type(o, x);
     return 0;
   case IR_OP_ADD: case IR_OP_MUL: case IR_OP_SUB: case IR_OP_DIV:
