@@ -540,7 +540,7 @@ static int cmd_compile(cli_args *a) {
                            .int8_io = a->int8_io,
                            .cmd_sram_limit = a->cmd_sram_limit, .tuning_log = a->tuning_log,
                            .print_after = a->pipe.print_after, .print_before = a->pipe.print_before,
-                           .print_after_all = a->pipe.print_after_all};
+                           .print_after_all = a->pipe.print_after_all, .calibrated = a->n_calib > 0};
   int rc = lower_compile(g, &lo, &d);
   ir_graph_free(g);
   if (rc) {

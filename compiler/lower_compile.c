@@ -337,7 +337,8 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   if (!t) return diag_set(d, "--target: unknown target '%s' (npu4, npu8, npu16)", name);
   int unsupported = 0;
   lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported,
-                   .cmd_sram_limit = o->cmd_sram_limit, .sched_for = o->sched_for, .sched_ctx = o->sched_ctx};
+                   .cmd_sram_limit = o->cmd_sram_limit, .sched_for = o->sched_for, .sched_ctx = o->sched_ctx,
+                   .calibrated = o->calibrated};
   tune_table tuned = {0};
   if (o->tuning_log && (tune_table_load(&tuned, o->tuning_log, stderr, d) ||
                         tune_apply(g, t, &lo, &tuned, stderr, d))) {

@@ -25,6 +25,7 @@ typedef struct lower_compile_opts {
   const char *print_after;  /* --print-after: a lowering stage (lower_stage_find) to dump after, or NULL */
   const char *print_before; /* --print-before: likewise, before (the stage before it; "layout": the IR) */
   int print_after_all;      /* --print-after-all: dump after every lowering stage too */
+  int calibrated;           /* --calib was given (ptq ran): for the float-op message */
 } lower_compile_opts;
 
 /* 0 when name is a graph pass or a lowering stage (`tessel compile

@@ -505,6 +505,9 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   if (!k->fallback_op) {
     /* A float op is the user's model, not a missing feature: the NPU runs
      * int8 only, so the model must be quantised (bad input, exit 1). */
+    if (ir_dtype_is_float(n->out->dtype) && !has_quantised_op(p->graph) && p->calibrated)
+      return ir_node_error(d, n, "stays float: post-training quantisation found nothing to quantise (it starts "
+                           "from Conv, Gemm, MatMul, Add and pooling; the NPU runs int8 only)");
     if (ir_dtype_is_float(n->out->dtype) && !has_quantised_op(p->graph))
       return ir_node_error(d, n, "the model is float: compile it with --calib X.npy (calibration samples for "
                            "post-training quantisation) or give a QDQ-quantised model");
@@ -535,6 +538,7 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   p->target = t;
   p->graph = g;
   p->no_sram_residency = o && o->no_sram_residency;
+  p->calibrated = o && o->calibrated;
   p->unsupported = o ? o->unsupported : NULL;
   p->sched_for = o ? o->sched_for : NULL;
   p->sched_ctx = o ? o->sched_ctx : NULL;

@@ -116,6 +116,7 @@ typedef struct lower_program {
   const ir_node **fused_add;  /* per graph node index: the QAdd fused after it, or NULL */
   const ir_graph *graph;      /* the graph being lowered (while lowering) */
   int no_sram_residency;      /* lower_opts.no_sram_residency */
+  int calibrated;             /* lower_opts.calibrated */
   lower_sched_fn sched_for;   /* lower_opts.sched_for (while lowering) */
   void *sched_ctx;
 } lower_program;
@@ -129,6 +130,7 @@ typedef struct lower_opts {
   int64_t cmd_sram_limit; /* > 0: command SRAM budget in bytes instead of the target's (tests: forces segments) */
   lower_sched_fn sched_for; /* if not NULL: per-kernel schedules by workload key (over `sched`) */
   void *sched_ctx;          /* its context */
+  int calibrated;           /* 1: ptq ran with --calib (a float op left is then not "compile it with --calib") */
 } lower_opts;
 
 /* Lowers quantised graph g for target t.  Returns a program the caller frees,
