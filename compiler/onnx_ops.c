@@ -109,13 +109,19 @@ static int copy_attrs(node_ctx *nc, const op_spec *s, ir_node *n) {
     int r;
     switch (a->has_type ? a->type : 0) {
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INT: r = ir_attr_set_int(g, n, name, a->i, d); break;
-    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT: r = ir_attr_set_float(g, n, name, a->f, d); break;
+    case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOAT:
+      /* no ONNX attribute means NaN (alpha, epsilon, min/max): it only made every output NaN */
+      if (isnan(a->f)) return node_err(nc, "attribute '%s' is NaN", name);
+      r = ir_attr_set_float(g, n, name, a->f, d);
+      break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__INTS:
       if (a->n_ints > 64) return node_err(nc, "attribute '%s' has too many values", name);
       r = ir_attr_set_ints(g, n, name, a->ints, (int)a->n_ints, d);
       break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__FLOATS:
       if (a->n_floats > 64) return node_err(nc, "attribute '%s' has too many values", name);
+      for (size_t k = 0; k < a->n_floats; k++)
+        if (isnan(a->floats[k])) return node_err(nc, "attribute '%s' holds NaN", name);
       r = ir_attr_set_floats(g, n, name, a->floats, (int)a->n_floats, d);
       break;
     case ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__STRING: {

@@ -73,3 +73,9 @@ save("badgroup", [
 # an input for convbn (own generator, so the models above stay byte-identical)
 np.save(os.path.join(OUT, "convbn.x.npy"),
         np.random.default_rng(7).standard_normal((1, 3, 4, 4)).astype(np.float32))
+
+# LeakyRelu with alpha = NaN: an import error (it used to make every output NaN)
+save("nan_alpha", [
+    h.make_node("LeakyRelu", ["x"], ["y"], name="leaky", alpha=float("nan")),
+], [h.make_tensor_value_info("x", T.FLOAT, [1, 2])],
+   [h.make_tensor_value_info("y", T.FLOAT, [1, 2])], {}, check=False)
