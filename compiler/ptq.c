@@ -169,7 +169,24 @@ static float weight_scale(const float *w, int64_t outer, int64_t m, int64_t inne
 }
 
 /* Per-channel symmetric int8 weights behind a DequantizeLinear, for input 1 of n. */
+/* Weights and bias must be finite: a NaN weight rounded to 0 and an Inf one
+ * gave an infinite scale, so the int8 model silently differed from the float
+ * one (whose outputs were NaN). */
+static int check_finite(const ir_node *n, diag *d) {
+  for (int k = 1; k < n->n_in && k < 3; k++) {
+    const ir_value *v = n->in[k];
+    if (v->kind != IR_VALUE_CONST || v->dtype != IR_F32 || !v->data) continue;
+    const float *x = v->data;
+    for (int64_t i = 0, e = ir_value_numel(v); i < e; i++)
+      if (!isfinite(x[i]))
+        return ir_node_error(d, n, "%s '%s' holds %s at element %lld: it cannot be quantised", k == 1 ? "weight" : "bias",
+                             v->name, isnan(x[i]) ? "NaN" : "Inf", (long long)i);
+  }
+  return 0;
+}
+
 static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
+  if (check_finite(n, d)) return -1;
   ir_value *w = n->in[1];
   int64_t m = w->dims[axis], e = ir_value_numel(w), inner = 1;
   for (int i = axis + 1; i < w->rank; i++) inner *= w->dims[i];
