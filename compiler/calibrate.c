@@ -140,3 +140,11 @@ int calibrate(const ir_graph *g, const calib_data *c, calib_range **ranges, int 
   *n_ranges = max_id + 1;
   return 0;
 }
+
+int calib_check_finite(const float *x, size_t n, const char *path, diag *d) {
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(x[i]))
+      return diag_set(d, "%s: element %zu is %s: calibration samples must be finite", path, i,
+                      isnan(x[i]) ? "NaN" : "Inf");
+  return 0;
+}

@@ -41,4 +41,10 @@ typedef struct calib_range {
  * malloc'd, caller frees).  0, or -1 with an error from the reference. */
 int calibrate(const ir_graph *g, const calib_data *c, calib_range **ranges, int *n_ranges, diag *d);
 
+/* 0 when the n floats of calibration file `path` are all finite; else -1
+ * with d naming the file and the first NaN or Inf (a NaN was skipped by the
+ * ranges and an Inf replaced them by [-1, 1], so the scales came from
+ * nothing the model will see). */
+int calib_check_finite(const float *x, size_t n, const char *path, diag *d);
+
 #endif

@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "onnx_import.h"
 #include "out_file.h"
 #include "pipeline.h"
+#include "calibrate.h"
 #include "quant.h"
 #include "ref_exec.h"
 #include "profile_cli.h"
@@ -393,6 +395,7 @@ static int load_calib(const cli_args *a, const ir_graph *g, calib_set *cs, diag 
     if (!same || in->dims[0] < 1 || x->shape[0] % in->dims[0] || x->shape[0] == 0)
       return diag_set(d, "%s: shape does not match input '%s' (samples stack along dimension 0)", a->calib[k],
                       in->name);
+    if (x->dtype == NPY_F32 && calib_check_finite(x->data, x->nbytes / sizeof(float), a->calib[k], d)) return -1;
     for (int64_t s = 0; s < x->shape[0] / in->dims[0]; s++) {
       if (n == (int)(sizeof cs->samples / sizeof cs->samples[0])) return diag_set(d, "--calib: too many samples");
       cs->samples[n++] = (const char *)x->data + (size_t)(s * per) * ir_dtype_size(in->dtype);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "npy.h"
 #include "onnx_import.h"
 #include "pipeline.h"
@@ -46,7 +47,10 @@ ir_graph *tune_front_load(const char *model, const char *const *calib, int n, di
         rc = diag_set(d, "--calib: %s", err);
         break;
       }
-      int64_t cnt = samples_of(in, &arrs[k], calib[k], d);
+      int64_t cnt = arrs[k].dtype == NPY_F32 &&
+                            calib_check_finite(arrs[k].data, arrs[k].nbytes / sizeof(float), calib[k], d)
+                        ? -1
+                        : samples_of(in, &arrs[k], calib[k], d);
       if (cnt < 0) rc = -1;
       for (int64_t s = 0; !rc && s < cnt; s++) {
         if (ns == TUNE_MAX_SAMPLES) rc = diag_set(d, "--calib: more than %d samples", TUNE_MAX_SAMPLES);

@@ -118,5 +118,13 @@ check "failed-write-keeps-old-files" test "$(cat "$tmp/keep.tpkg" "$tmp/keep.tir
 old"
 check "failed-write-leaves-no-temporary" test -z "$(ls "$tmp" | grep '\.tmp')"
 
+# Calibration samples must be finite (a NaN was skipped by the ranges, an Inf
+# replaced them by [-1, 1], silently).
+size=$(stat -c %s $in/quant_x_2.npy)
+cp $in/quant_x_2.npy "$tmp/nan.npy" && printf '\x00\x00\xc0\x7f' | dd of="$tmp/nan.npy" bs=1 seek=$((size - 4)) conv=notrunc status=none
+cp $in/quant_x_2.npy "$tmp/inf.npy" && printf '\x00\x00\x80\xff' | dd of="$tmp/inf.npy" bs=1 seek=$((size - 8)) conv=notrunc status=none
+expect 1 "nan.npy: element 1 is NaN: calibration samples must be finite" compile tests/compiler/filecheck/ptq-nothing.tir --calib "$tmp/nan.npy" -o "$tmp/x.tpkg"
+expect 1 "inf.npy: element 0 is Inf: calibration samples must be finite" ir tests/compiler/filecheck/ptq-nothing.tir --calib "$tmp/inf.npy"
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

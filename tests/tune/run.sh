@@ -124,6 +124,11 @@ t log-over-inputs-unchanged bash -c "cmp '$tmp/own.onnx' '$kinds.onnx' && cmp '$
 rm -f "$tmp/fifo" && mkfifo "$tmp/fifo"
 expect_fail compile-log-fifo 1 "fifo: not a regular file" timeout 20 "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/x.tpkg" --tuning-log "$tmp/fifo"
 expect_fail compile-log-folder 1 "is a folder" "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/x.tpkg" --tuning-log "$tmp"
+# A NaN in the calibration samples is an error naming the file (it was
+# skipped by the ranges, silently).
+cp "$kinds.calib.npy" "$tmp/nan.npy"
+printf '\x00\x00\xc0\x7f' | dd of="$tmp/nan.npy" bs=1 seek=$(($(stat -c %s "$kinds.calib.npy") - 4)) conv=notrunc status=none
+expect_fail calib-nan 1 "nan.npy: element [0-9]* is NaN: calibration samples must be finite" "$tessel" tune "$kinds.onnx" --calib "$tmp/nan.npy" --engine model --log "$tmp/n.jsonl"
 
 # 8. A short tune on the cycle-accurate SoC; its log's package on RTL computes the same bits.
 t tune-digits-rtl "$tessel" tune "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" \
