@@ -134,6 +134,19 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
     snprintf(err, (size_t)errlen, "%s: dim must be at most 16 (5-bit n0 fields)", path);
     return -1;
   }
+  /* The scratchpad is split into preload_rows_per_cycle ways read together
+   * (npu_spad's Ways, npu_array's Pl): a power of two, at most dim, dividing
+   * spad_rows, or the RTL builds a different memory than the C model. */
+  int pl_i = isa_param_index(isa, "preload_rows_per_cycle");
+  if (pl_i >= 0) {
+    long long pl = t->values[pl_i], spad = t->values[isa_param_index(isa, "spad_rows")];
+    if ((pl & (pl - 1)) != 0 || pl > dim || spad % pl != 0) {
+      snprintf(err, (size_t)errlen,
+               "%s: preload_rows_per_cycle = %lld must be a power of two, at most dim (%lld), dividing spad_rows",
+               path, pl, dim);
+      return -1;
+    }
+  }
   static const char *banked[2][2] = {{"spad_rows", "spad_banks"}, {"acc_rows", "acc_banks"}};
   for (int b = 0; b < 2; b++) {
     long long rows = t->values[isa_param_index(isa, banked[b][0])];
