@@ -147,6 +147,15 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
       return -1;
     }
   }
+  /* The memory port moves 8-byte beats; the RTL's largest burst is
+   * dram_burst_bytes / 8 beats, so other values would differ from the
+   * cost model's bursts. */
+  int burst_i = isa_param_index(isa, "dram_burst_bytes");
+  if (burst_i >= 0 && t->values[burst_i] % 8 != 0) {
+    snprintf(err, (size_t)errlen, "%s: dram_burst_bytes = %lld must be a multiple of 8 (8-byte beats)", path,
+             t->values[burst_i]);
+    return -1;
+  }
   static const char *banked[2][2] = {{"spad_rows", "spad_banks"}, {"acc_rows", "acc_banks"}};
   for (int b = 0; b < 2; b++) {
     long long rows = t->values[isa_param_index(isa, banked[b][0])];
