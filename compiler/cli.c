@@ -381,7 +381,8 @@ static int load_calib(const cli_args *a, const ir_graph *g, calib_set *cs, diag 
     return diag_set(d, "--calib: the model has %d graph inputs; calibration supports one", g->n_inputs);
   const ir_value *in = g->inputs[0];
   int64_t per = ir_value_numel(in);
-  if (per <= 0) return diag_set(d, "--calib: the shape of input '%s' is unknown (use --input-shape)", in->name);
+  if (per == 0) return diag_set(d, "--calib: input '%s' has no elements (a dimension is 0)", in->name);
+  if (per < 0) return diag_set(d, "--calib: the shape of input '%s' is unknown (use --input-shape)", in->name);
   int n = 0;
   for (int k = 0; k < a->n_calib; k++) {
     char err[512];

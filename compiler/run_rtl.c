@@ -119,7 +119,7 @@ static int spawn(char *const *argv, const char *out_path, const char *err_path, 
   pid_t pid;
   int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return diag_set(d, "cannot start %s: %s (build it: make %s)", argv[0], strerror(rc), argv[0]);
+  if (rc != 0) return diag_set(d, "cannot start %s: %s", argv[0], strerror(rc));
   int st;
   while (waitpid(pid, &st, 0) < 0)
     if (errno != EINTR) return diag_set(d, "waiting for %s: %s", argv[0], strerror(errno));
@@ -303,7 +303,9 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   snprintf(fw, sizeof fw, "%s", o->firmware ? o->firmware : "");
   if (!o->sim) snprintf(sim, sizeof sim, "%s/../%s/tessel-sim", dir, v->target_name);
   if (!o->firmware) snprintf(fw, sizeof fw, "%s/../firmware/%s/tessel-fw.elf", dir, v->target_name);
-  if (access(sim, X_OK) != 0)
+  /* a folder passes access(X_OK) and failed later as "cannot start" */
+  struct stat sim_st;
+  if (stat(sim, &sim_st) != 0 || !S_ISREG(sim_st.st_mode) || access(sim, X_OK) != 0)
     return diag_set(d, "no simulator for target %s at %s (build it: make build/%s/tessel-sim, or give --sim)",
                     v->target_name, sim, v->target_name);
   if (access(fw, R_OK) != 0)

@@ -39,7 +39,8 @@ ir_graph *tune_front_load(const char *model, const char *const *calib, int n, di
     if (g->n_inputs != 1) rc = diag_set(d, "--calib: the model has %d graph inputs; calibration supports one", g->n_inputs);
     const ir_value *in = rc ? NULL : g->inputs[0];
     int64_t per = in ? ir_value_numel(in) : 0;
-    if (!rc && per <= 0) rc = diag_set(d, "--calib: the shape of input '%s' is unknown", in->name);
+    if (!rc && per == 0) rc = diag_set(d, "--calib: input '%s' has no elements (a dimension is 0)", in->name);
+    if (!rc && per < 0) rc = diag_set(d, "--calib: the shape of input '%s' is unknown", in->name);
     int ns = 0;
     for (int k = 0; !rc && k < n; k++) {
       char err[512];

@@ -125,6 +125,9 @@ cp $in/quant_x_2.npy "$tmp/nan.npy" && printf '\x00\x00\xc0\x7f' | dd of="$tmp/n
 cp $in/quant_x_2.npy "$tmp/inf.npy" && printf '\x00\x00\x80\xff' | dd of="$tmp/inf.npy" bs=1 seek=$((size - 8)) conv=notrunc status=none
 expect 1 "nan.npy: element 1 is NaN: calibration samples must be finite" compile tests/compiler/filecheck/ptq-nothing.tir --calib "$tmp/nan.npy" -o "$tmp/x.tpkg"
 expect 1 "inf.npy: element 0 is Inf: calibration samples must be finite" ir tests/compiler/filecheck/ptq-nothing.tir --calib "$tmp/inf.npy"
+# An input with a 0 dimension is named as such (it was "shape unknown").
+printf 'graph "g" {\n  %%x : f32[0] = input\n  %%y : f32[0] = Relu(%%x)\n  return %%y\n}\n' >"$tmp/zero.tir"
+expect 1 "--calib: input 'x' has no elements (a dimension is 0)" compile "$tmp/zero.tir" --calib $in/quant_x_2.npy -o "$tmp/x.tpkg"
 
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

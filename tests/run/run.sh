@@ -166,6 +166,8 @@ expect_fail sim-target 1 "built for npu8.*package for npu4.*rebuild" \
   "$tessel" run "$tmp/kinds_npu4.tpkg" --sim "$build/npu8/tessel-sim" --input "$kinds.in0.npy"
 expect_fail firmware-target 1 "firmware .* is built for target hash" \
   "$tessel" run "$tmp/digits.tpkg" --firmware "$build/firmware/npu4/tessel-fw.elf" --input "$digits/digits_cnn.in0.npy"
+expect_fail sim-folder 1 "no simulator for target npu8 at $tmp " \
+  "$tessel" run "$tmp/digits.tpkg" --sim "$tmp" --input "$digits/digits_cnn.in0.npy"
 expect_fail no-sim 1 "no simulator for target npu8" \
   "$tessel" run "$tmp/digits.tpkg" --sim "$tmp/nonexistent-sim" --input "$digits/digits_cnn.in0.npy"
 
