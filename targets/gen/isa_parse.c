@@ -271,6 +271,8 @@ int isa_parse(const char *path, Isa *isa, char *err, int errlen) {
     }
     if (rc == 0) rc = parse_line(&c, isa, line);
   }
+  /* fgets stops on a read error too (a directory): not an empty file. */
+  if (rc == 0 && ferror(fp)) rc = fail(&c, "read error (not a readable file?)");
   fclose(fp);
   if (rc == 0 && isa->cmd_bits == 0) rc = fail(&c, "empty ISA description");
   return rc;

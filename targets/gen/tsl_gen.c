@@ -178,8 +178,19 @@ static int cmd_doc(const char *in, const char *out, int n) {
     fprintf(stderr, "tsl-gen: %s:%d: block '%s' not closed\n", in, begin_line, block);
     rc = 1;
   }
+  if (rc == 0 && ferror(i)) {  /* IN.md a directory: not an empty document */
+    fprintf(stderr, "tsl-gen: %s: read error (not a readable file?)\n", in);
+    rc = 1;
+  }
   fclose(i);
-  return rc | close_out(o, out);
+  if (rc) {  /* a failed run leaves OUT.md as it was */
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    fclose(o);
+    remove(tmp);
+    return rc;
+  }
+  return close_out(o, out);
 }
 
 int main(int argc, char **argv) {

@@ -74,6 +74,15 @@ rejects "isa straddle" "straddles a 32-bit word" "isa 1 128\nqueue FRONT 0 \"f\"
 rejects "isa opcode 0" "opcode must be 1..255" "isa 1 128\ncmd X 0 FRONT \"x\"\n" def
 rejects "isa unknown line" "bad.def:2: unknown line kind 'frob'" "isa 1 128\nfrob\n" def
 
+# a directory as the ISA description or the document is a read error, and
+# leaves no output behind (it was read as an empty file)
+if "$gen_tool" doc targets/isa.def "$tmp" "$tmp/doc-out.md" >"$tmp/out" 2>&1 || [[ -e $tmp/doc-out.md ]] ||
+   ! grep -q "read error" "$tmp/out"; then fail=$((fail + 1)); echo "FAIL rejects doc directory"; sed 's/^/     /' "$tmp/out"
+else pass=$((pass + 1)); echo "ok   rejects doc directory"; fi
+if "$gen_tool" isa "$tmp" "$tmp" >"$tmp/out" 2>&1 || ! grep -q "read error" "$tmp/out"; then
+  fail=$((fail + 1)); echo "FAIL rejects isa directory"; sed 's/^/     /' "$tmp/out"
+else pass=$((pass + 1)); echo "ok   rejects isa directory"; fi
+
 # the arithmetic shared with the firmware builds freestanding for rv32im
 if command -v riscv64-unknown-elf-gcc >/dev/null; then
   check "npu_arith.c rv32 freestanding" riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 -std=c11 \
