@@ -102,6 +102,7 @@ int tune_main(int argc, char **argv) {
       o.jobs = (int)x;
     } else if (!strcmp(s, "--log")) {
       o.log = argv[++i];
+      if (!*o.log) return usage("%s", "--log needs a file name");
     } else if (!strcmp(s, "--engine")) {
       o.engine = argv[++i];
       if (strcmp(o.engine, "rtl") && strcmp(o.engine, "model"))
@@ -117,6 +118,7 @@ int tune_main(int argc, char **argv) {
       o.seed = (uint64_t)x;
     } else if (!strcmp(s, "--workdir")) {
       o.workdir = argv[++i];
+      if (!*o.workdir) return usage("%s", "--workdir needs a folder name");
     } else if (!strcmp(s, "--tessel")) {
       o.tessel = argv[++i];
     } else if (s[0] == '-' && s[1]) {

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -86,6 +87,7 @@ typedef struct tuner {
   tune_pool pool;
   char dir[TUNE_PATH_MAX];
   int own_dir;
+  int log_errno;   /* first failed write of the log (0: none): tune then fails, records were lost */
   char input[TUNE_PATH_MAX];
   char tessel[TUNE_PATH_MAX];
   char simver[96];
@@ -306,12 +308,17 @@ static void write_ready(tuner *T) {
   while (T->written < T->nout && T->out[T->written].ready) {
     outcome *oc = &T->out[T->written++];
     for (int i = 0; i < oc->n; i++) {
+      errno = 0;
       tune_log_write(T->log, &oc->r[i]);
+      if (ferror(T->log) && !T->log_errno) T->log_errno = errno ? errno : EIO; /* errno of the failed write */
       T->records++;
     }
     free(oc->r);
     oc->r = NULL;
   }
+  /* a full disk used to lose every record and still exit 0 */
+  errno = 0;
+  if (T->log && (fflush(T->log) != 0 || ferror(T->log)) && !T->log_errno) T->log_errno = errno ? errno : EIO;
 }
 
 static void progress(const tuner *T) {
@@ -670,6 +677,12 @@ static int setup(tuner *T, diag *d) {
   snprintf(T->model_base, sizeof T->model_base, "%s", base ? base + 1 : o->model);
   sim_version(T);
   if (o->workdir) {
+    /* the folder must exist (it is made if missing, one level): an empty
+     * --workdir used to put every package in / */
+    struct stat st;
+    if (stat(o->workdir, &st) != 0 && mkdir(o->workdir, 0777) != 0)
+      return diag_set(d, "--workdir %s: cannot create: %s", o->workdir, strerror(errno));
+    if (stat(o->workdir, &st) != 0 || !S_ISDIR(st.st_mode)) return diag_set(d, "--workdir %s: not a folder", o->workdir);
     snprintf(T->dir, sizeof T->dir, "%s", o->workdir);
   } else {
     const char *tmp = getenv("TMPDIR");
@@ -756,6 +769,10 @@ int tune_run(const tune_opts *o, diag *d) {
   if (!rc) rc = launch(&T, JOB_GRAPH_OFF, NULL, NULL, 0, d);
   if (!rc) drain(&T);
   if (o->progress) fprintf(stderr, "\r\033[K");
+  if (T.log && fclose(T.log) != 0 && !T.log_errno) T.log_errno = errno;
+  T.log = NULL;
+  if (!rc && T.log_errno)
+    rc = diag_set(d, "%s: writing the log failed: %s (measurements were lost)", o->log, strerror(T.log_errno));
   if (!rc) report(&T, fig, nfit, tune_now() - T.t0);
   teardown(&T);
   return rc;

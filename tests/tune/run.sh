@@ -129,6 +129,13 @@ expect_fail compile-log-folder 1 "is a folder" "$tessel" compile "$kinds.onnx" -
 cp "$kinds.calib.npy" "$tmp/nan.npy"
 printf '\x00\x00\xc0\x7f' | dd of="$tmp/nan.npy" bs=1 seek=$(($(stat -c %s "$kinds.calib.npy") - 4)) conv=notrunc status=none
 expect_fail calib-nan 1 "nan.npy: element [0-9]* is NaN: calibration samples must be finite" "$tessel" tune "$kinds.onnx" --calib "$tmp/nan.npy" --engine model --log "$tmp/n.jsonl"
+# A log that cannot be written fails the tune (it lost every record and
+# exited 0); --workdir must be a folder (an empty one put the packages in /).
+expect_fail log-write-fails 1 "/dev/full: writing the log failed: No space left on device" \
+  "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --trials 1 --explore 2 --log /dev/full --no-progress
+expect_fail workdir-empty 2 "--workdir needs a folder name" "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --workdir ""
+expect_fail log-empty 2 "--log needs a file name" "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --log ""
+expect_fail workdir-file 1 "--workdir $kinds.onnx: not a folder" "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --log "$tmp/n.jsonl" --workdir "$kinds.onnx"
 
 # 8. A short tune on the cycle-accurate SoC; its log's package on RTL computes the same bits.
 t tune-digits-rtl "$tessel" tune "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" \
