@@ -30,17 +30,21 @@ $(TSL_GEN): $(wildcard targets/gen/*.c targets/gen/*.h)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
 
+# tsl-gen replaces an output only when its text changes (so a rebuilt
+# generator does not rebuild everything that includes the headers); an
+# unchanged output keeps its old time, so these rules run again on the next
+# make (a few ms): quietly.
 $(TSL_ISA_OUT) &: $(TSL_GEN) $(TSL_ISA_DEF)
 	@mkdir -p $(TSL_GEN_DIR)
-	$(TSL_GEN) isa $(TSL_ISA_DEF) $(TSL_GEN_DIR)
+	@$(TSL_GEN) isa $(TSL_ISA_DEF) $(TSL_GEN_DIR)
 
 $(TSL_TGTS_OUT) &: $(TSL_GEN) $(TSL_ISA_DEF) $(TSL_CFGS)
 	@mkdir -p $(TSL_GEN_DIR)
-	$(TSL_GEN) targets $(TSL_ISA_DEF) $(TSL_GEN_DIR) $(TSL_CFGS)
+	@$(TSL_GEN) targets $(TSL_ISA_DEF) $(TSL_GEN_DIR) $(TSL_CFGS)
 
 $(TSL_GEN_DIR)/%/tessel_target.h $(TSL_GEN_DIR)/%/tessel_target_pkg.sv: targets/%.cfg $(TSL_GEN) $(TSL_ISA_DEF)
 	@mkdir -p $(@D)
-	$(TSL_GEN) target $(TSL_ISA_DEF) $< $(@D)
+	@$(TSL_GEN) target $(TSL_ISA_DEF) $< $(@D)
 
 # ---- isa-gen: generated headers and packages, encode/decode round trips ----
 $(TSL_TEST_OBJ)/test_isa_gen: tests/npu-model/test_isa_gen.c $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
