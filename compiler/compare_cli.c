@@ -102,7 +102,8 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
   printf("%-32s %-8s %-8s %10zu %10zu %12.6g %12.6g %9.2f", name, npy_dtype_name(a.dtype), npy_dtype_name(b.dtype),
          n, ident, maxd, n ? sumd / (double)n : 0.0, snr);
   if (a.ndim >= 2 && a.shape[0] > 1) {
-    size_t rows = (size_t)a.shape[0], c = n / rows, agree = 0, ca = 0, cb = 0;
+    size_t rows = (size_t)a.shape[0], c = n / rows, agree = 0, ca = 0, cb = 0, bad_label = 0;
+    for (size_t r = 0; labels && count(labels) == rows && r < rows; r++) bad_label += elem(labels, r) >= (double)c;
     for (size_t r = 0; r < rows; r++) {
       size_t ma = row_argmax(&a, r, c), mb = row_argmax(&b, r, c);
       agree += ma == mb;
@@ -112,7 +113,9 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
       }
     }
     printf("  top-1 agree %zu/%zu (%.2f%%)", agree, rows, 100.0 * (double)agree / (double)rows);
-    if (labels && count(labels) == rows)
+    if (labels && count(labels) == rows && bad_label)
+      printf("  (labels: %zu of them not below the %zu classes, ignored)", bad_label, c);
+    else if (labels && count(labels) == rows)
       printf("  accuracy A %.2f%% B %.2f%%", 100.0 * (double)ca / (double)rows, 100.0 * (double)cb / (double)rows);
     else if (labels)
       printf("  (labels: %zu entries for %zu rows, ignored)", count(labels), rows);
@@ -190,6 +193,17 @@ int compare_main(int argc, char **argv) {
   if (o.labels && npy_read(o.labels, &labels, err, sizeof err)) {
     fprintf(stderr, "tessel compare: %s\n", err);
     return CLI_BAD_INPUT;
+  }
+  /* Labels are class indices: -1, 99 of 10 classes or 1.5 only made the
+   * accuracy silently wrong. */
+  for (size_t i = 0; o.labels && i < count(&labels); i++) {
+    double l = elem(&labels, i);
+    if (!(l >= 0 && l == floor(l) && l < 1e9)) {
+      fprintf(stderr, "tessel compare: %s: element %zu is %g: labels are class indices (integers >= 0)\n", o.labels, i,
+              l);
+      npy_free(&labels);
+      return CLI_BAD_INPUT;
+    }
   }
   printf("%-32s %-8s %-8s %10s %10s %12s %12s %9s\n", "tensor", "A", "B", "elements", "identical", "max |diff|",
          "mean |diff|", "SNR dB");

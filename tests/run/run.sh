@@ -82,6 +82,12 @@ t dump-int8-vs-rtl-io "$tessel" compare "$tmp/dump_int8/probs.npy" "$tmp/dump_rt
 expect_fail compare-missing 1 "cannot open" "$tessel" compare "$tmp/nonexistent.npy" "$tmp/f.npy"
 expect_fail compare-usage 2 "give two" "$tessel" compare "$tmp/f.npy"
 expect_fail compare-file-vs-dir 1 "one is a folder" "$tessel" compare "$tmp/f.npy" "$tmp/dump_rtl"
+# Labels are class indices: a negative one is an error, one beyond the
+# classes voids the accuracy (both used to count as silent misses).
+cp "$digits/digits.labels.npy" "$tmp/lab_neg.npy" && printf '\xff\xff\xff\xff\xff\xff\xff\xff' | dd of="$tmp/lab_neg.npy" bs=1 seek=128 conv=notrunc status=none
+cp "$digits/digits.labels.npy" "$tmp/lab_big.npy" && printf '\x63' | dd of="$tmp/lab_big.npy" bs=1 seek=128 conv=notrunc status=none
+expect_fail compare-label-negative 1 "lab_neg.npy: element 0 is -1: labels are class indices" "$tessel" compare "$digits/digits.test.npy" "$digits/digits.test.npy" --labels "$tmp/lab_neg.npy"
+t compare-label-beyond-classes bash -c "'$tessel' compare '$digits/digits.test.npy' '$digits/digits.test.npy' --labels '$tmp/lab_big.npy' | grep -q '(labels: 1 of them not below the 64 classes, ignored)'"
 # The message names both shapes (it used to say "4 and 4 dimensions or sizes").
 expect_fail compare-shapes 1 "kinds.in0.npy: the shapes differ (\[1,5,9,9\] and \[1,1,8,8\])" "$tessel" compare "$kinds.in0.npy" "$digits/digits_cnn.in0.npy"
 
