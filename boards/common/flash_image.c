@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define IMAGE_MAGIC 0x424C5354u /* "TSLB" little-endian */
 
@@ -133,6 +134,13 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  /* OUT naming IN (the same file, by any path) would destroy the input. */
+  struct stat in_st, out_st;
+  if (stat(paths[0], &in_st) == 0 && stat(paths[1], &out_st) == 0 && in_st.st_dev == out_st.st_dev &&
+      in_st.st_ino == out_st.st_ino) {
+    fprintf(stderr, "tessel-flash-image: %s: OUT is the input file\n", paths[1]);
+    return 2;
+  }
   size_t len = 0, room = dest < mem_size ? (size_t)(mem_size - dest) : 0;
   unsigned char *payload = read_file(paths[0], room, &len);
   if (!payload) return 1;

@@ -98,7 +98,7 @@ else
   bad "tessel-flash-image could not wrap a package"
 fi
 
-# 10-16. tessel-flash-image refuses what the loader would refuse, with a message.
+# 10-18. tessel-flash-image refuses what the loader would refuse, with a message.
 expect_err() {   # expect_err WHAT PATTERN ARGS...
   local what=$1 pat=$2; shift 2
   if timeout 30 "$flash_image" "$@" >/dev/null 2>"$out/fi.err"; then bad "tessel-flash-image accepted $what"
@@ -109,12 +109,15 @@ expect_err "a misaligned destination" "multiple of 8" --dest 4 --mem-size 131072
 expect_err "a payload past the RAM" "do not fit" --dest 0x1FC00 --mem-size 131072 "$out/pkg.bin" "$out/x.img"
 expect_err "a missing input" "No such file" --dest 0 --mem-size 131072 "$out/none.bin" "$out/x.img"
 expect_err "a bad number" "not a 32-bit number" --dest 0x1G --mem-size 131072 "$out/pkg.bin" "$out/x.img"
+cp "$out/pkg.bin" "$out/same.bin"
+expect_err "OUT naming IN" "OUT is the input" --dest 0 --mem-size 131072 "$out/same.bin" "$out/./same.bin"
+if cmp -s "$out/pkg.bin" "$out/same.bin"; then ok "tessel-flash-image left IN as it was"; else bad "tessel-flash-image changed IN"; fi
 expect_err "an empty input" "empty file" --dest 0 --mem-size 131072 /dev/null "$out/x.img"
 expect_err "a directory" "is a directory" --dest 0 --mem-size 131072 "$out" "$out/x.img"
 # An endless input is read only as far as the RAM's size (it once hung).
 expect_err "an endless input" "do not fit" --dest 0 --mem-size 131072 /dev/zero "$out/x.img"
 
-# 17-22. The bench itself refuses bad arguments with a message.
+# 19-24. The bench itself refuses bad arguments with a message.
 for args in "--bogus 1" "--max-cycles 12x" "--max-cycles 0" "--max-cycles 99999999999999999999" \
             "--clks-per-bit 99999999999" "--image0 $out"; do
   # shellcheck disable=SC2086
