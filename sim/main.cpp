@@ -424,7 +424,12 @@ class Harness {
     if (pty_.active()) pty_.drain();
     auto t1 = std::chrono::steady_clock::now();
     double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
-    std::fflush(stdout);
+    // UART output that could not be written (stdout on a full disk) is
+    // lost: say so, as for the other outputs, rather than exit as if whole.
+    if ((std::fflush(stdout) != 0 || std::ferror(stdout)) && !pty_.active()) {
+      std::fprintf(stderr, "tessel-sim: writing the UART output to stdout failed\n");
+      status = SIM_EXIT_INTERNAL;
+    }
     if (npu_tl && std::fclose(npu_tl) != 0) {
       std::fprintf(stderr, "tessel-sim: --npu-timeline %s: write failed\n", o_.npu_timeline);
       status = SIM_EXIT_INTERNAL;

@@ -139,6 +139,10 @@ expect cycle-limit 121 "cycle limit 1000 reached" "$dir/spin.elf" --max-cycles 1
 expect exit-above-119 123 "EXIT value 200" "$dir/exit_big.elf"
 expect tohost-even 123 "even value 0x4 to tohost" "$dir/tohost_even.elf"
 expect stats 7 "CPI" "$good" --stats
+# UART output to a full disk is an I/O failure (it was lost with exit 7)
+timeout 60 "$sim" "$good" >/dev/full 2>"$err"; rc=$?
+if [[ $rc -eq 122 ]] && grep -qF "writing the UART output to stdout failed" "$err"; then ok stdout-full
+else bad stdout-full "exit $rc: $(head -c 200 "$err")"; fi
 
 # ---- traces -------------------------------------------------------------------
 "$sim" "$dir/fence_i.elf" --trace-commits "$tmp/commits" >/dev/null 2>&1
