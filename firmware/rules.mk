@@ -163,8 +163,8 @@ TEST_SUITES += iss iss-cli
 .PHONY: test-iss test-iss-cli
 test-iss: $(ISS_TEST)
 	@$(ISS_TEST)
-test-iss-cli: $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf
-	@tests/isa/iss-cli.sh $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf
+test-iss-cli: $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf $(BUILD)/firmware/hello.elf
+	@tests/isa/iss-cli.sh $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf $(BUILD)/firmware/hello.elf
 
 # ---- random-instruction differential test: ISS vs tessel-sim -------------
 DIFF_GEN := $(BIN)/tessel-diff-gen

@@ -167,7 +167,8 @@ int main(int argc, char **argv) {
     steps++;
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  fflush(stdout);
+  /* UART output lost on the way to stdout (a full disk) is an I/O failure. */
+  int stdout_bad = fflush(stdout) != 0 || ferror(stdout);
   if (stats) {
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     fprintf(stderr, "tessel-iss: %llu instructions retired, %llu traps, %.3f s, %.1f M instructions/s\n",
@@ -199,6 +200,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tessel-iss: stopped after %llu steps (--max-insns) at pc 0x%08x\n", steps,
             hart.pc);
     status = EXIT_LIMIT;
+  }
+  if (stdout_bad) {
+    fprintf(stderr, "tessel-iss: writing the UART output to stdout failed\n");
+    status = EXIT_INTERNAL;
   }
   if (hart.trace && fclose(hart.trace) != 0) {
     fprintf(stderr, "tessel-iss: %s: write failed\n", trace_path);

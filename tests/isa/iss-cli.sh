@@ -1,9 +1,10 @@
 #!/bin/bash
 # Bad input and limits for tessel-iss: each case must exit with the
 # documented status and say what is wrong on stderr; nothing may crash.
-#   tests/isa/iss-cli.sh TESSEL_ISS GOOD_TEST_ELF LOOP_ELF
+#   tests/isa/iss-cli.sh TESSEL_ISS GOOD_TEST_ELF LOOP_ELF HELLO_ELF
+# (HELLO_ELF prints on the UART.)
 set -u
-iss=$1 good=$2 loop=$3
+iss=$1 good=$2 loop=$3 hello=$4
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
@@ -41,6 +42,7 @@ expect "zero --max-insns" 120 "positive integer" "$iss" --max-insns 0 "$good"
 expect "missing --trace-commits file" 120 "needs a file" "$iss" "$good" --trace-commits
 expect "unwritable trace" 120 "No such file" "$iss" "$good" --trace-commits "$tmp/no/dir/trace"
 expect "two ELFs" 120 "more than one" "$iss" "$good" "$good"
+expect "stdout full" 122 "writing the UART output to stdout failed" bash -c 'exec "$0" "$1" >/dev/full' "$iss" "$hello"
 expect "directory" 120 "$tmp: Is a directory" "$iss" "$tmp"
 # An endless file is refused once past any image size (it once grew until
 # memory ran out); a 2 GB address-space limit keeps a regression from that.
