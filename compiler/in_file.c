@@ -31,3 +31,14 @@ FILE *in_file_open(const char *path, diag *d) {
   }
   return f;
 }
+
+FILE *in_file_open_max(const char *path, long long max_bytes, const char *what, diag *d) {
+  FILE *f = in_file_open(path, d);
+  struct stat st;
+  if (f && fstat(fileno(f), &st) == 0 && (long long)st.st_size > max_bytes) {
+    fclose(f);
+    diag_set(d, "%s: %lld bytes, larger than %lld: not %s", path, (long long)st.st_size, max_bytes, what);
+    return NULL;
+  }
+  return f;
+}

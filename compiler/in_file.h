@@ -17,4 +17,9 @@
  * folder" or "PATH: not a regular file". */
 FILE *in_file_open(const char *path, diag *d);
 
+/* in_file_open, and also refuses a file larger than max_bytes before reading
+ * any of it: "PATH: N bytes, larger than LIMIT: not WHAT" (reading a
+ * multi-GiB file to find that out took seconds and its size in memory). */
+FILE *in_file_open_max(const char *path, long long max_bytes, const char *what, diag *d);
+
 #endif

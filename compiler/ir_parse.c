@@ -468,7 +468,8 @@ fail:
 }
 
 ir_graph *ir_parse_file(const char *path, diag *d) {
-  FILE *f = in_file_open(path, d);
+  /* far beyond any model's text; a bigger file was read whole into memory */
+  FILE *f = in_file_open_max(path, 1ll << 30, "textual IR", d);
   if (!f) return NULL;
   char *buf = NULL;
   size_t len = 0, cap = 0;

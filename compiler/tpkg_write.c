@@ -213,7 +213,7 @@ int tpkg_write_file(const tpkg_package *p, const char *path, diag *d) {
 int tpkg_read_file(const char *path, uint8_t **out, size_t *len, diag *d) {
   *out = NULL;
   *len = 0;
-  FILE *f = in_file_open(path, d);
+  FILE *f = in_file_open_max(path, 1ll << 30, "a package", d);
   if (!f) return -1;
   size_t cap = 1 << 16, n = 0;
   uint8_t *b = malloc(cap);

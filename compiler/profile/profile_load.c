@@ -209,7 +209,7 @@ int profile_parse(arena *a, const char *path, const char *text, size_t len, prof
 }
 
 int profile_load(arena *a, const char *path, profile *p, diag *d) {
-  FILE *f = in_file_open(path, d);
+  FILE *f = in_file_open_max(path, PROFILE_MAX_BYTES, "a profile", d);
   if (!f) return -1;
   size_t cap = 1 << 16, n = 0;
   char *buf = NULL;

@@ -92,6 +92,9 @@ expect 1 "fifo: not a regular file" ir "$tmp/fifo"
 expect 1 "fifo: not a regular file" opt "$tmp/fifo" --pass=dce
 expect 1 "/dev/zero: not a regular file" opt /dev/zero --pass=dce
 expect 1 "cli: is a folder" opt "$tmp" --pass=dce
+truncate -s 2G "$tmp/huge.tir"  # sparse: it used to be read whole into memory
+expect 1 "huge.tir: 2147483648 bytes, larger than 1073741824: not textual IR" opt "$tmp/huge.tir" --pass=dce
+rm -f "$tmp/huge.tir"
 expect 2 "--elide needs a positive count, got '99999999999999999999'" ir $in/convbn.onnx --elide=99999999999999999999
 # An output naming an input is refused before any work (it used to be overwritten).
 cp $m/tiny_cnn.onnx "$tmp/own.onnx"

@@ -64,6 +64,10 @@ for c in "fifo:$tmp/fifo:not a regular file" "zero:/dev/zero:not a regular file"
   t "inspect-$n" bash -c "timeout 20 '$tessel' inspect '$f' 2>'$tmp/$n.err'; [ \$? -eq 1 ] && grep -q '$f: $why' '$tmp/$n.err'"
   t "emit-c-$n" bash -c "timeout 20 '$tessel' emit-c '$f' -o '$tmp/$n.c' 2>'$tmp/$n.err'; [ \$? -eq 1 ] && grep -q '$f: $why' '$tmp/$n.err' && [ ! -e '$tmp/$n.c' ]"
 done
+# A 2 GiB (sparse) file is refused by its size, not read 1 GiB first.
+truncate -s 2G "$tmp/huge.tpkg"
+t inspect-huge bash -c "'$tessel' inspect '$tmp/huge.tpkg' 2>'$tmp/huge.err'; [ \$? -eq 1 ] && grep -q 'huge.tpkg: 2147483648 bytes, larger than 1073741824: not a package' '$tmp/huge.err'"
+rm -f "$tmp/huge.tpkg"
 cp "$tmp/sample.tpkg" "$tmp/own.tpkg"
 t emit-c-over-its-package bash -c "'$tessel' emit-c '$tmp/own.tpkg' -o '$tmp/own.tpkg' 2>'$tmp/own.err'; [ \$? -eq 2 ] &&
   grep -q 'is also an input (the package)' '$tmp/own.err' && cmp '$tmp/own.tpkg' '$tmp/sample.tpkg'"
