@@ -44,6 +44,11 @@ int main(int argc, char **argv) {
     }
     first = 3;
   }
+  for (int i = first; i < argc; i++)
+    if (argv[i][0] == '-' && argv[i][1]) { /* it was read as a file: "--frob: cannot open" */
+      fprintf(stderr, "npy-check: unknown option '%s' (a file named so: ./%s)\n", argv[i], argv[i]);
+      return 2;
+    }
   int bad = 0;
   for (int i = first; i < argc; i++) {
     npy_array a;

@@ -144,6 +144,8 @@ expect_fail no-package 2 "no package given" "$tessel" run --input "$digits/digit
 expect_fail trace-kernel-alone 2 "needs --trace" "$tessel" run "$pkg" --trace-kernel x --input "$digits/digits_cnn.in0.npy"
 expect_fail output-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "nope=$tmp/x.npy"
 
+expect_fail npy-check-unknown-option 2 "npy-check: unknown option '--frob'" "$bin/npy-check" --frob "$digits/digits_cnn.in0.npy"
+
 # Outputs to a device are written in place, never renamed over it.
 t output-dev-null bash -c "'$tessel' run '$pkg' -q --engine model --input '$digits/digits_cnn.in0.npy' -o /dev/null && [ -c /dev/null ]"
 expect_fail output-folder 1 "is a folder" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "$tmp"
