@@ -705,6 +705,13 @@ static int setup(tuner *T, diag *d) {
       if (tune_table_load(&T->old, o->log, stderr, d)) return -1;
     }
   }
+  if (!o->resume) { /* appending to a file that is not a tuning log would corrupt it */
+    struct stat st;
+    tune_table probe = {0};
+    int bad = stat(o->log, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && tune_table_load(&probe, o->log, NULL, d);
+    tune_table_free(&probe);
+    if (bad) return -1;
+  }
   T->log = fopen(o->log, "a");
   if (!T->log) return diag_set(d, "%s: cannot append: %s", o->log, strerror(errno));
   T->pool = (tune_pool){.tessel = T->tessel, .input = T->input, .engine = o->engine, .timeout = o->timeout,

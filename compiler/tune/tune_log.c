@@ -188,6 +188,8 @@ int tune_table_add(tune_table *t, const tune_record *r) {
   return 0;
 }
 
+enum { TUNE_WARN_MAX = 10 }; /* warnings per log; then one line saying there are more */
+
 int tune_table_load(tune_table *t, const char *path, FILE *warn, diag *d) {
   FILE *f = in_file_open(path, d);
   if (!f) return -1;
@@ -201,7 +203,8 @@ int tune_table_load(tune_table *t, const char *path, FILE *warn, diag *d) {
       int ch;
       while ((ch = fgetc(f)) != EOF && ch != '\n') {}
       t->skipped++;
-      if (warn) fprintf(warn, "tessel: warning: %s:%d: line too long for a tuning record, skipped\n", path, ln);
+      if (warn && t->skipped <= TUNE_WARN_MAX)
+        fprintf(warn, "tessel: warning: %s:%d: line too long for a tuning record, skipped\n", path, ln);
       continue;
     }
     while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
@@ -214,12 +217,18 @@ int tune_table_load(tune_table *t, const char *path, FILE *warn, diag *d) {
       continue;
     }
     t->skipped++;
-    if (warn) {
+    if (warn && t->skipped == TUNE_WARN_MAX + 1)
+      fprintf(warn, "tessel: warning: %s: more lines skipped (the count follows)\n", path);
+    if (warn && t->skipped <= TUNE_WARN_MAX) {
       if (k == 0) fprintf(warn, "tessel: warning: %s:%d: not a tessel-tune record, skipped\n", path, ln);
       else fprintf(warn, "tessel: warning: %s:%d: corrupt tuning record (%s), skipped\n", path, ln, ld.msg);
     }
   }
   if (!rc && ferror(f)) rc = diag_set(d, "%s: read error", path);
+  /* Lines but not one record: not a tuning log at all (a binary file gave a
+   * warning per "line" and compiled as if untuned). */
+  if (!rc && t->skipped && !t->records)
+    rc = diag_set(d, "%s: not a tuning log: none of its %d lines is a tessel-tune record", path, t->skipped);
   fclose(f);
   free(line);
   free(r);

@@ -65,8 +65,9 @@ typedef struct tune_table {
 int tune_table_add(tune_table *t, const tune_record *r);
 /* Reads a log file into t (t may already hold entries).  Foreign and corrupt
  * lines are counted in t->skipped, with a warning per line on warn (NULL:
- * silent) naming the file and line.  0, or -1 with d filled when the file
- * cannot be read at all. */
+ * silent) naming the file and line (the first 10; then one line saying more
+ * follow).  0, or -1 with d filled when the file cannot be read at all or
+ * has lines but not one tessel-tune record (not a tuning log). */
 int tune_table_load(tune_table *t, const char *path, FILE *warn, diag *d);
 /* The entry of key, or NULL. */
 const tune_record *tune_table_find(const tune_table *t, const char *key);

@@ -136,6 +136,16 @@ expect_fail log-write-fails 1 "/dev/full: writing the log failed: No space left 
 expect_fail workdir-empty 2 "--workdir needs a folder name" "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --workdir ""
 expect_fail log-empty 2 "--log needs a file name" "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --log ""
 expect_fail workdir-file 1 "--workdir $kinds.onnx: not a folder" "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --log "$tmp/n.jsonl" --workdir "$kinds.onnx"
+# A file with lines but no tessel-tune record is not a log: compile refuses
+# it (it compiled untuned after a warning per line), and tune will not
+# append to it (it appended JSON to any file).
+head -c 20000 "$kinds.onnx" >"$tmp/notalog.jsonl"
+expect_fail compile-not-a-log 1 "notalog.jsonl: not a tuning log: none of its [0-9]* lines is a tessel-tune record" \
+  "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" -o "$tmp/x.tpkg" --tuning-log "$tmp/notalog.jsonl"
+t not-a-log-warnings-capped bash -c "[ \$(grep -c 'warning: .*notalog.jsonl:[0-9]*:' '$tmp/compile-not-a-log.err') -le 10 ]"
+cp "$here/../../docs/tuning.md" "$tmp/notes.md"
+expect_fail tune-not-a-log 1 "notes.md: not a tuning log" "$tessel" tune "$kinds.onnx" --calib "$kinds.calib.npy" --engine model --log "$tmp/notes.md"
+t tune-not-a-log-unchanged cmp "$tmp/notes.md" "$here/../../docs/tuning.md"
 
 # 8. A short tune on the cycle-accurate SoC; its log's package on RTL computes the same bits.
 t tune-digits-rtl "$tessel" tune "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" \
