@@ -67,6 +67,7 @@ typedef struct {
   int timeline;
   run_opts o;
   int quiet;
+  int engine_set; /* --engine given (a second one used to win silently) */
 } run_args;
 
 static int usage(const char *fmt, const char *arg) {
@@ -122,10 +123,13 @@ static int parse_args(int argc, char **argv, run_args *a) {
       if (a->n_out_spec == RUN_MAX_IO) return usage("too many outputs (%s)", argv[i + 1]);
       a->out_spec[a->n_out_spec++] = argv[++i];
     } else if (!strcmp(s, "--engine")) {
+      if (a->engine_set) return usage("give %s once", s);
       a->engine = argv[++i];
+      a->engine_set = 1;
       if (strcmp(a->engine, "rtl") && strcmp(a->engine, "model") && strcmp(a->engine, "board"))
         return usage("--engine '%s': expected rtl, model or board (board with --port)", a->engine);
     } else if (!strcmp(s, "--port")) {
+      if (a->o.port) return usage("give %s once", s);
       a->o.port = argv[++i];
     } else if (!strcmp(s, "--baud")) {
       char *end;
@@ -142,16 +146,22 @@ static int parse_args(int argc, char **argv, run_args *a) {
         return usage("--timeout '%s': expected seconds in 0.1..3600", v);
       a->o.timeout_s = t;
     } else if (!strcmp(s, "--profile")) {
+      if (a->profile) return usage("give %s once", s);
       a->profile = argv[++i];
     } else if (!strcmp(s, "--dump-tensors")) {
+      if (a->dump_dir) return usage("give %s once", s);
       a->dump_dir = argv[++i];
     } else if (!strcmp(s, "--trace-kernel")) {
+      if (a->trace_kernel) return usage("give %s once", s);
       a->trace_kernel = argv[++i];
     } else if (!strcmp(s, "--trace")) {
+      if (a->o.trace) return usage("give %s once", s);
       a->o.trace = argv[++i];
     } else if (!strcmp(s, "--sim")) {
+      if (a->o.sim) return usage("give %s once", s);
       a->o.sim = argv[++i];
     } else if (!strcmp(s, "--firmware")) {
+      if (a->o.firmware) return usage("give %s once", s);
       a->o.firmware = argv[++i];
     } else if (!strcmp(s, "--watchdog")) {
       char *end;

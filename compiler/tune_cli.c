@@ -67,9 +67,22 @@ static int number(const char *v, double lo, double hi, int integral, double *out
   return 0;
 }
 
+/* 0 the first time option bit k is seen; then the usage error. */
+static int once(unsigned *seen, int k, const char *opt) {
+  if (!(*seen & 1u << k)) {
+    *seen |= 1u << k;
+    return 0;
+  }
+  usage("give %s once", opt);
+  return 1;
+}
+
 int tune_main(int argc, char **argv) {
   tune_opts o = {.target = "npu8", .trials = 16, .jobs = 2, .log = "tune.jsonl", .engine = "rtl", .timeout = 600,
                  .seed = 1, .progress = isatty(2)};
+  /* --target, --input, --log, --engine, --workdir, --tessel given so far: a
+   * second one used to win silently (numeric knobs may be overridden) */
+  unsigned seen = 0;
   for (int i = 1; i < argc; i++) {
     const char *s = argv[i];
     double x;
@@ -85,11 +98,13 @@ int tune_main(int argc, char **argv) {
     } else if (s[0] == '-' && s[1] && i + 1 >= argc) {
       return usage(valued(s) ? "%s needs a value" : "unknown option '%s'", s);
     } else if (!strcmp(s, "--target")) {
+      if (once(&seen, 0, s)) return CLI_USAGE;
       o.target = argv[++i];
     } else if (!strcmp(s, "--calib")) {
       if (o.n_calib == TUNE_MAX_CALIB) return usage("too many --calib files (%s)", argv[i + 1]);
       o.calib[o.n_calib++] = argv[++i];
     } else if (!strcmp(s, "--input")) {
+      if (once(&seen, 1, s)) return CLI_USAGE;
       o.input = argv[++i];
     } else if (!strcmp(s, "--trials")) {
       if (number(argv[++i], 1, 100000, 1, &x)) return usage("--trials '%s': expected a count >= 1", argv[i]);
@@ -101,9 +116,11 @@ int tune_main(int argc, char **argv) {
       if (number(argv[++i], 1, 256, 1, &x)) return usage("--jobs '%s': expected a count in [1, 256]", argv[i]);
       o.jobs = (int)x;
     } else if (!strcmp(s, "--log")) {
+      if (once(&seen, 2, s)) return CLI_USAGE;
       o.log = argv[++i];
       if (!*o.log) return usage("%s", "--log needs a file name");
     } else if (!strcmp(s, "--engine")) {
+      if (once(&seen, 3, s)) return CLI_USAGE;
       o.engine = argv[++i];
       if (strcmp(o.engine, "rtl") && strcmp(o.engine, "model"))
         return usage("--engine '%s': expected rtl or model", o.engine);
@@ -117,9 +134,11 @@ int tune_main(int argc, char **argv) {
       if (number(argv[++i], 0, 9007199254740992.0, 1, &x)) return usage("--seed '%s': expected an integer >= 0", argv[i]);
       o.seed = (uint64_t)x;
     } else if (!strcmp(s, "--workdir")) {
+      if (once(&seen, 4, s)) return CLI_USAGE;
       o.workdir = argv[++i];
       if (!*o.workdir) return usage("%s", "--workdir needs a folder name");
     } else if (!strcmp(s, "--tessel")) {
+      if (once(&seen, 5, s)) return CLI_USAGE;
       o.tessel = argv[++i];
     } else if (s[0] == '-' && s[1]) {
       return usage("unknown option '%s'", s);

@@ -141,6 +141,7 @@ expect_fail input-count 1 "has 1 input, 0 given" "$tessel" run "$pkg"
 expect_fail bad-package 1 "not a valid package: MAGIC" "$tessel" run "$digits/digits_cnn.onnx" --input "$digits/digits_cnn.in0.npy"
 expect_fail engine 2 "expected rtl, model or board" "$tessel" run "$pkg" --engine fpga --input "$digits/digits_cnn.in0.npy"
 expect_fail no-package 2 "no package given" "$tessel" run --input "$digits/digits_cnn.in0.npy"
+expect_fail repeated-engine 2 "give --engine once" "$tessel" run "$pkg" --engine model --engine rtl --input "$digits/digits_cnn.in0.npy"
 expect_fail trace-kernel-alone 2 "needs --trace" "$tessel" run "$pkg" --trace-kernel x --input "$digits/digits_cnn.in0.npy"
 expect_fail output-name 1 "no tensor named 'nope'" "$tessel" run "$pkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "nope=$tmp/x.npy"
 

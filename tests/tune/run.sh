@@ -109,6 +109,7 @@ expect_fail bad-budget 2 "expected seconds" "$tessel" tune "$kinds.onnx" --time-
 expect_fail bad-seed 2 "expected an integer" "$tessel" tune "$kinds.onnx" --seed 1.5
 expect_fail unknown-option 2 "unknown option" "$tessel" tune "$kinds.onnx" --fast
 expect_fail missing-value 2 "needs a value" "$tessel" tune "$kinds.onnx" --log
+expect_fail repeated-target 2 "give --target once" "$tessel" tune "$kinds.onnx" --target npu4 --target npu8
 expect_fail two-models 2 "more than one model" "$tessel" tune "$kinds.onnx" "$kinds.onnx"
 expect_fail compile-log-no-value 2 "needs a file name" "$tessel" compile "$kinds.onnx" --tuning-log
 expect_fail bad-model 1 "tessel tune:" "$tessel" tune "$tmp/none.onnx" --engine model --log "$tmp/n.jsonl"
