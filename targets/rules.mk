@@ -26,9 +26,10 @@ TSL_TEST_OBJ := $(BUILD)/obj/npu-model-tests
 
 ALL += $(TSL_GEN) $(TSL_GENERATED)
 
-$(TSL_GEN): $(wildcard targets/gen/*.c targets/gen/*.h)
+# sim/host_file.h: opening inputs and outputs without blocking on a FIFO.
+$(TSL_GEN): $(wildcard targets/gen/*.c targets/gen/*.h) sim/host_file.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $(filter %.c,$^)
+	$(HOST_CC) $(HOST_CFLAGS) -Isim -o $@ $(filter %.c,$^)
 
 # tsl-gen replaces an output only when its text changes (so a rebuilt
 # generator does not rebuild everything that includes the headers); an
@@ -102,9 +103,9 @@ $(NPU_MODEL_LIB): $(NPU_MODEL_OBJS)
 	ar rcs $@ $^
 
 # build/bin/tessel-npu-model: asm / disasm / run streams on the model
-$(BIN)/tessel-npu-model: sim/npu-model/cli/tessel_npu_model.c $(NPU_MODEL_LIB)
+$(BIN)/tessel-npu-model: sim/npu-model/cli/tessel_npu_model.c sim/host_file.h $(NPU_MODEL_LIB)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -o $@ $< $(NPU_MODEL_LIB)
+	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -Isim -o $@ $< $(NPU_MODEL_LIB)
 
 # ---- npu-model and npu-model-errors: cmocka, under ASan/UBSan ----------------
 NPU_MODEL_TEST_DEPS := $(NPU_MODEL_SRCS) $(NPU_MODEL_HDRS) $(NPU_MODEL_GEN_SRCS) $(TSL_ISA_OUT) $(TSL_TGTS_OUT) \
@@ -122,9 +123,9 @@ $(TSL_TEST_OBJ)/test_npu_errors: tests/npu-model/test_npu_errors.c $(NPU_MODEL_T
 	  tests/npu-model/test_npu_errors.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
 
 # the CLI under the sanitizers, for its suite
-$(TSL_TEST_OBJ)/tessel-npu-model-san: sim/npu-model/cli/tessel_npu_model.c $(NPU_MODEL_TEST_DEPS)
+$(TSL_TEST_OBJ)/tessel-npu-model-san: sim/npu-model/cli/tessel_npu_model.c sim/host_file.h $(NPU_MODEL_TEST_DEPS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -o $@ $< $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS)
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Isim -o $@ $< $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS)
 
 TEST_SUITES += npu-model npu-model-errors npu-model-cli
 .PHONY: test-npu-model test-npu-model-errors test-npu-model-cli

@@ -79,6 +79,7 @@ typedef struct {
   int64_t lstride_g, lstride_h;
   uint64_t fe_clock;
   uint64_t max_dispatch;
+  uint64_t max_cycles;
 } run_t;
 
 /* The name of an outcome: the hardware's error names, and the model's own
@@ -325,7 +326,7 @@ static int step_front(run_t *s) {
     return front_fail(s, TSL_ERR_BAD_FIELD, s->lstride_index, "LSTRIDE is not directly followed by a LOOP");
   if (!s->mark_blocked) {
     if (++s->r->dispatched > s->max_dispatch)
-      return front_fail(s, NPU_MODEL_ERR_LIMIT, index, "more than %llu commands dispatched",
+      return front_fail(s, NPU_MODEL_ERR_LIMIT, index, "more than %llu commands dispatched (the dispatch limit)",
                       (unsigned long long)s->max_dispatch);
   }
   if (op == TSL_OP_NOP) {
@@ -395,6 +396,14 @@ static int step_front(run_t *s) {
   return 1;
 }
 
+/* The latest cycle any unit or the front end has reached. */
+static uint64_t now(const run_t *s) {
+  uint64_t t = s->fe_clock;
+  for (int k = 0; k < NUNITS; k++)
+    if (s->u[k].clock > t) t = s->u[k].clock;
+  return t;
+}
+
 static void reset_run_state(npu_model_t *m) {
   memset(m->cnt, 0, sizeof m->cnt);
   memset(&m->cfg, 0, sizeof m->cfg);
@@ -421,7 +430,8 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
   s->m = m;
   s->run = run;
   s->r = r;
-  s->max_dispatch = run->max_dispatch ? run->max_dispatch : ((uint64_t)1 << 32);
+  s->max_dispatch = run->max_dispatch ? run->max_dispatch : NPU_MODEL_DEFAULT_MAX_DISPATCH;
+  s->max_cycles = run->max_cycles ? run->max_cycles : NPU_MODEL_DEFAULT_MAX_CYCLES;
   for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth;
   static const int orders[6][NUNITS] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   const int *order = orders[(npu_model_step_order % 6 + 6) % 6];
@@ -432,6 +442,13 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
     if (npu_model_step_order >= 6) progress |= step_front(s);
     if (r->code) break;
     if (s->done && all_idle(s)) break;
+    /* The cycle budget: few commands with huge bodies (a MATMUL over every
+     * scratchpad row, looped) stay under the dispatch limit for hours. */
+    if (now(s) > s->max_cycles) {
+      run_fail(s, NPU_MODEL_ERR_LIMIT, s->pc < run->stream_len || !run->stream_len ? s->pc : run->stream_len - 1,
+               "more than %llu simulated cycles (the cycle limit)", (unsigned long long)s->max_cycles);
+      break;
+    }
     if (!progress) { /* nothing can move: every unit waits on a token or is empty */
       int k = 0;
       while (k < NUNITS && !s->u[k].pending && s->q[k].n == 0) k++;
@@ -465,7 +482,7 @@ int npu_model_run_sram(npu_model_t *m, const uint8_t *cmd_sram, uint32_t sram_by
              stream_base % 16 ? " (base not 16-byte aligned)" : "");
     return r->code;
   }
-  npu_run_t run = {cmd_sram + stream_base, stream_len, dram, dram_size, 0, 0};
+  npu_run_t run = {cmd_sram + stream_base, stream_len, dram, dram_size, 0, 0, 0};
   return npu_model_run(m, &run, r);
 }
 

@@ -8,7 +8,8 @@
  * timeline per unit, so they are estimates, not measurements.
  *
  * Errors are returned as values with a message; a bad stream never aborts,
- * and every run ends (deadlock detection, bounded loops, a dispatch limit).
+ * and every run ends (deadlock detection, bounded loops, and a budget of
+ * simulated work: a dispatch limit and a cycle limit, see npu_run_t).
  *
  * Typical use:
  *   npu_model_t *m = npu_model_new(tsl_target_find("npu8"));
@@ -31,9 +32,20 @@ typedef struct npu_model npu_model_t;
 
 /* Model-only outcomes, outside the hardware's error codes. */
 enum {
-  NPU_MODEL_ERR_LIMIT = 100, /* more than max_dispatch commands dispatched */
+  NPU_MODEL_ERR_LIMIT = 100, /* more than max_dispatch commands dispatched, or max_cycles passed */
   NPU_MODEL_ERR_NOMEM = 101, /* the model could not allocate */
 };
+
+/* The budget of simulated work a run gets when npu_run_t leaves it 0.
+ * The model simulates faithfully whatever a stream asks, and three nested
+ * 65535-iteration loops ask for 2.8e14 commands: the old limit of 2^32
+ * commands took 100 s on NOPs, hours with heavy bodies.  The defaults are
+ * 100x and more above the largest bundled network's whole inference
+ * (resnet18 at npu4, docs/isa.md "C model run limits"), and a run is one
+ * kernel or segment, so no real run comes near them; a caller that needs
+ * more sets its own. */
+#define NPU_MODEL_DEFAULT_MAX_DISPATCH ((uint64_t)1 << 24)  /* commands, loops expanded */
+#define NPU_MODEL_DEFAULT_MAX_CYCLES ((uint64_t)1 << 32)    /* simulated NPU cycles */
 
 /* One run: the stream (as in command SRAM) and the DRAM window. */
 typedef struct {
@@ -41,9 +53,13 @@ typedef struct {
   uint32_t stream_len;    /* commands */
   uint8_t *dram;          /* the DRAM window (read and written in place) */
   uint64_t dram_size;     /* bytes */
-  uint64_t max_dispatch;  /* stop with NPU_MODEL_ERR_LIMIT beyond this many dispatched commands; 0 = 2^32 */
+  uint64_t max_dispatch;  /* stop with NPU_MODEL_ERR_LIMIT beyond this many dispatched commands;
+                             0 = NPU_MODEL_DEFAULT_MAX_DISPATCH */
   int timing_only;        /* 1: checks, counters and cycle estimates only; SRAM and DRAM data are not
                              computed (MARK records are still written): fast estimates for the tuner */
+  uint64_t max_cycles;    /* stop with NPU_MODEL_ERR_LIMIT once the simulated cycle count passes
+                             this; 0 = NPU_MODEL_DEFAULT_MAX_CYCLES (last: positional initialisers
+                             written before it keep working) */
 } npu_run_t;
 
 /* How a run ended. */

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_file.h"
+
 static void trim(char **s) {
   while (**s == ' ' || **s == '\t') (*s)++;
   char *e = *s + strlen(*s);
@@ -33,9 +35,10 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
   memset(t, 0, sizeof *t);
   int seen[MAX_ITEMS] = {0};
   int have_name = 0, lineno = 0;
-  FILE *fp = fopen(path, "r");
+  const char *why;
+  FILE *fp = host_file_open_in(path, &why); /* a FIFO blocked fopen */
   if (!fp) {
-    snprintf(err, (size_t)errlen, "%s: cannot open", path);
+    snprintf(err, (size_t)errlen, "%s: cannot open: %s", path, why);
     return -1;
   }
   char line[256];

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "host_file.h"
+
 typedef struct {
   const char *path;
   int line;
@@ -255,8 +257,9 @@ static int parse_line(Ctx *c, Isa *isa, char *line) {
 int isa_parse(const char *path, Isa *isa, char *err, int errlen) {
   Ctx c = {path, 0, err, errlen};
   memset(isa, 0, sizeof *isa);
-  FILE *fp = fopen(path, "r");
-  if (!fp) return fail(&c, "cannot open");
+  const char *why;
+  FILE *fp = host_file_open_in(path, &why); /* a FIFO blocked fopen */
+  if (!fp) return fail(&c, "cannot open: %s", why);
   char line[512];
   int rc = 0;
   while (rc == 0 && fgets(line, sizeof line, fp)) {

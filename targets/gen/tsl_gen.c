@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "host_file.h"
 
 enum { MAX_TARGETS = 16 };
 
@@ -47,7 +48,8 @@ static FILE *open_out(const char *dir, const char *name, char *path, size_t n) {
 
 /* True when the file at path holds exactly what o (open for reading) holds. */
 static int same_as(FILE *o, const char *path) {
-  FILE *f = fopen(path, "rb");
+  const char *why; /* anything but a regular file (a FIFO blocked fopen) is replaced */
+  FILE *f = host_file_open_in(path, &why);
   if (!f) return 0;
   rewind(o);
   int a, b;
@@ -138,9 +140,10 @@ static int cmd_targets(const char *dir, int n) {
 
 /* Copies in to out, regenerating every marked block. */
 static int cmd_doc(const char *in, const char *out, int n) {
-  FILE *i = fopen(in, "r");
+  const char *why;
+  FILE *i = host_file_open_in(in, &why); /* a FIFO blocked fopen */
   if (!i) {
-    fprintf(stderr, "tsl-gen: %s: cannot open\n", in);
+    fprintf(stderr, "tsl-gen: %s: cannot open: %s\n", in, why);
     return 1;
   }
   FILE *o = open_path(out);

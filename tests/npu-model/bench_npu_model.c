@@ -126,7 +126,7 @@ static int run_bench(const char *what, const tsl_target_t *t, const sb_t *sb, ui
     fprintf(stderr, "bench-npu-model: %s: setup failed\n", what);
     return 1;
   }
-  npu_run_t run = {sb->buf, sb->n, dram, size, 0, timing_only};
+  npu_run_t run = {sb->buf, sb->n, dram, size, 0, timing_only, 0};
   npu_result_t r;
   int runs = 0;
   double t0 = now(), t1;

@@ -12,11 +12,12 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok   $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL $1"; sed 's/^/     /' "$tmp/out" | head -20; }
 
-# expect NAME STATUS PATTERN COMMAND...: exit status and a line matching PATTERN
+# expect NAME STATUS PATTERN COMMAND...: exit status and a line matching PATTERN.
+# Under timeout: a tool that hangs (it once did on a FIFO) fails with 124.
 expect() {
   local name=$1 want=$2 pat=$3
   shift 3
-  "$@" >"$tmp/out" 2>&1
+  timeout 60 "$@" >"$tmp/out" 2>&1
   local rc=$?
   if [[ $rc -eq $want ]] && { [[ -z $pat ]] || grep -qE -- "$pat" "$tmp/out"; }; then ok "$name"; else echo "     (exit $rc)" >>"$tmp/out"; bad "$name"; fi
 }
@@ -70,7 +71,13 @@ printf 'LOAD n0=3 n0=4\n' >"$tmp/b5.s"
 expect "field twice" 2 "b5.s:1: field n0 given twice" "$tool" asm "$tmp/b5.s" "$tmp/x.bin"
 printf 'LOAD n0=3\0 n0=4\n' >"$tmp/b6.s"
 expect "NUL byte" 2 "b6.s:1: NUL byte" "$tool" asm "$tmp/b6.s" "$tmp/x.bin"
-expect "directory as source" 2 "read error" "$tool" asm "$tmp" "$tmp/x.bin"
+expect "directory as source" 2 "Is a directory" "$tool" asm "$tmp" "$tmp/x.bin"
+# a FIFO (no writer, no reader) is refused at once, naming it; open() blocked forever
+mkfifo "$tmp/fifo"
+expect "fifo as asm source" 2 "fifo: not a regular file" timeout 10 "$tool" asm "$tmp/fifo" "$tmp/x.bin"
+expect "fifo as asm output" 2 "fifo: cannot write: a FIFO with no reader" timeout 10 "$tool" asm "$dir/copy.s" "$tmp/fifo"
+expect "fifo as disasm input" 2 "fifo: not a regular file" timeout 10 "$tool" disasm "$tmp/fifo"
+expect "fifo as --stream" 2 "fifo: not a regular file" timeout 10 "$tool" run --stream "$tmp/fifo"
 printf "; %05000d\nLOAD n0=3\n" 0 >"$tmp/b7.s"
 expect "line too long" 2 "b7.s:1: line longer than 4096" "$tool" asm "$tmp/b7.s" "$tmp/x.bin"
 # a comment longer than the old 1024-byte line buffer stays a comment (its
@@ -83,6 +90,23 @@ printf 'LOOP count=65535 body=3\nLOOP count=65535 body=2\nLOOP count=65535 body=
 "$tool" asm "$tmp/loops.s" "$tmp/loops.bin" >/dev/null 2>&1
 expect "dispatch limit" 1 "^error LIMIT: command 3 \(NOP\): more than 1000 commands dispatched" \
   "$tool" run --stream "$tmp/loops.bin" --max-dispatch 1000
+# the same stream with no option: the default budget ends it in well under a
+# second (it ran 100 s at the old default of 2^32 commands, hours with heavy
+# bodies), naming the option that raises it
+expect "default dispatch limit" 1 "^error LIMIT: command 3 \(NOP\): more than 16777216 commands dispatched \(the dispatch limit\)" \
+  timeout 20 "$tool" run --stream "$tmp/loops.bin"
+expect "default limit names its option" 1 "stopped by the model's work budget; --max-dispatch N raises it" \
+  timeout 20 "$tool" run --stream "$tmp/loops.bin"
+expect "cycle limit" 1 "^error LIMIT: command [0-9]+ \(NOP\): more than 5000 simulated cycles \(the cycle limit\)" \
+  timeout 20 "$tool" run --stream "$tmp/loops.bin" --max-dispatch 1000000 --max-cycles 5000
+expect "cycle limit names its option" 1 "--max-cycles N raises it" \
+  timeout 20 "$tool" run --stream "$tmp/loops.bin" --max-dispatch 1000000 --max-cycles 5000
+expect "bad --max-cycles" 2 "--max-cycles '0' is not a positive number" "$tool" run --stream "$tmp/loops.bin" --max-cycles 0
+expect "fifo as --dram" 2 "fifo: not a regular file" timeout 10 "$tool" run --stream "$tmp/copy.bin" --dram "$tmp/fifo"
+expect "fifo as --out" 2 "fifo: cannot write: a FIFO with no reader" \
+  timeout 10 "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram "$tmp/d.bin" --dram-size 256 --out "$tmp/fifo"
+expect "fifo as --profile" 2 "fifo: cannot write: a FIFO with no reader" \
+  timeout 10 "$tool" run --target npu4 --stream "$tmp/copy.bin" --dram "$tmp/d.bin" --dram-size 256 --profile "$tmp/fifo"
 head -c 15 "$tmp/copy.bin" >"$tmp/short.bin"
 expect "truncated stream" 2 "15 bytes is not a whole number" "$tool" run --stream "$tmp/short.bin"
 expect "unknown target" 2 "unknown target 'npu7'" "$tool" run --target npu7 --stream "$tmp/copy.bin"

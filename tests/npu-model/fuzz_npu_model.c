@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t n = size / 16;
   if (n > 256) n = 256;
   memset(mem, 0x5A, sizeof mem);
-  npu_run_t run = {data, (uint32_t)n, mem + GUARD, WIN, 300, 0};
+  npu_run_t run = {data, (uint32_t)n, mem + GUARD, WIN, 300, 0, 0};
   npu_result_t r;
   int rc = npu_model_run(m, &run, &r);
   if (rc < 0 || (rc > 0 && r.message[0] == 0)) abort();

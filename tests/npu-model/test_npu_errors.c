@@ -37,7 +37,7 @@ static void expect_order(const sb_t *sb, int code, uint32_t index) {
   memset(mem, 0xA5, sizeof mem);
   npu_model_t *m = npu_model_new(tsl_target_find("npu8"));
   assert_non_null(m);
-  npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 1000000, 0};
+  npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 1000000, 0, 0};
   npu_result_t r;
   int rc = npu_model_run(m, &run, &r);
   if (rc != code || r.index != index)
@@ -302,6 +302,40 @@ static void test_loop_errors(void **state) {
   free(sb);
 }
 
+/* The work budget with the library's defaults (a zero-initialised npu_run_t,
+ * as compiler/run_model.c passes): three nested 65535-iteration loops used to
+ * run 2^32 commands (100 s); the default dispatch limit ends them, and a
+ * cycle limit ends a run whose few commands cost many cycles. */
+static void test_work_budget(void **state) {
+  (void)state;
+  sb_t *sb = new_sb();
+  for (int i = 0; i < 3; i++) SB_ADD(sb, loop, .count = 65535, .body = 3 - i);
+  SB_ADD(sb, nop);
+  assert_false(sb->bad);
+  npu_model_t *m = npu_model_new(tsl_target_find("npu8"));
+  assert_non_null(m);
+  npu_run_t run = {.stream = sb->buf, .stream_len = sb->n, .dram = mem + GUARD, .dram_size = WIN};
+  npu_result_t r;
+  assert_int_equal(npu_model_run(m, &run, &r), NPU_MODEL_ERR_LIMIT);
+  assert_int_equal(r.index, 3);
+  assert_true(r.dispatched == NPU_MODEL_DEFAULT_MAX_DISPATCH + 1);
+  assert_non_null(strstr(r.message, "the dispatch limit"));
+  /* the cycle limit: NOPs take a front-end cycle each */
+  run.max_dispatch = (uint64_t)1 << 40;
+  run.max_cycles = 5000;
+  assert_int_equal(npu_model_run(m, &run, &r), NPU_MODEL_ERR_LIMIT);
+  assert_non_null(strstr(r.message, "more than 5000 simulated cycles (the cycle limit)"));
+  assert_true(npu_model_counters(m)[TSL_CNT_CYCLES] <= 5001);
+  /* a stream under both limits runs as before */
+  sb->n = 0;
+  SB_ADD(sb, loop, .count = 100, .body = 1);
+  SB_ADD(sb, nop);
+  run.stream_len = sb->n;
+  assert_int_equal(npu_model_run(m, &run, &r), TSL_ERR_NONE);
+  npu_model_free(m);
+  free(sb);
+}
+
 static void test_stream_range(void **state) {
   (void)state;
   npu_model_t *m = npu_model_new(tsl_target_find("npu8"));
@@ -351,7 +385,7 @@ static void test_random_streams(void **state) {
     }
     npu_model_t *m = npu_model_new(tsl_target_find(iter % 3 == 0 ? "npu4" : "npu8"));
     memset(mem, 0xA5, sizeof mem);
-    npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 100000, (int)(iter & 1)};
+    npu_run_t run = {sb->buf, sb->n, mem + GUARD, WIN, 100000, (int)(iter & 1), 0};
     npu_result_t r;
     int rc = npu_model_run(m, &run, &r);
     assert_true(rc >= 0 && rc < 128);
@@ -370,7 +404,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bad_opcode),   cmocka_unit_test(test_bad_fields),  cmocka_unit_test(test_sram_ranges),
       cmocka_unit_test(test_dram_window), cmocka_unit_test(test_overlap),  cmocka_unit_test(test_deadlock),    cmocka_unit_test(test_loop_errors),
-      cmocka_unit_test(test_stream_range), cmocka_unit_test(test_random_streams),
+      cmocka_unit_test(test_stream_range), cmocka_unit_test(test_random_streams), cmocka_unit_test(test_work_budget),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

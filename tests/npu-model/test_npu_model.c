@@ -50,12 +50,12 @@ static npu_model_t *run_ok(const tsl_target_t *t, const sb_t *sb, uint8_t *dram,
   uint8_t *copy = malloc(size + 1), *orig = malloc(size + 1);
   memcpy(copy, dram, size);
   memcpy(orig, dram, size);
-  npu_run_t run = {sb->buf, sb->n, dram, size, 0, 0};
+  npu_run_t run = {sb->buf, sb->n, dram, size, 0, 0, 0};
   npu_result_t r;
   int rc = npu_model_run(m, &run, &r);
   if (rc) print_error("%s: %s\n", t->name, r.message);
   assert_int_equal(rc, TSL_ERR_NONE);
-  npu_run_t trun = {sb->buf, sb->n, copy, size, 0, 1};
+  npu_run_t trun = {sb->buf, sb->n, copy, size, 0, 1, 0};
   assert_int_equal(npu_model_run(mt, &trun, &r), TSL_ERR_NONE);
   assert_memory_equal(npu_model_counters(m), npu_model_counters(mt), sizeof(uint64_t) * TSL_NCOUNTERS);
   if (npu_model_nsnapshots(m) == 0) assert_memory_equal(copy, orig, size); /* MARK records are written */

@@ -27,7 +27,7 @@ static void test_profile_json(void **state) {
   SB_ADD(sb, mark, .kernel = 1);
   assert_false(sb->bad);
   npu_model_t *m = npu_model_new(t);
-  npu_run_t run = {sb->buf, sb->n, dram, sizeof dram, 0, 0};
+  npu_run_t run = {sb->buf, sb->n, dram, sizeof dram, 0, 0, 0};
   npu_result_t r;
   assert_int_equal(npu_model_run(m, &run, &r), 0);
   const char *nodes0[] = {"Conv_0", "Relu_1"};

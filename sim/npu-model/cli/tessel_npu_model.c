@@ -3,12 +3,15 @@
  *   tessel-npu-model asm IN.s OUT.bin       assemble text commands (the disassembler's syntax)
  *   tessel-npu-model disasm IN.bin          print a binary stream, one command per line
  *   tessel-npu-model run --stream S.bin [--target npu8] [--dram D.bin] [--dram-size N]
- *                        [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json [--timeline]]
+ *                        [--out O.bin] [--max-dispatch N] [--max-cycles N] [--timing-only]
+ *                        [--profile P.json [--timeline]]
  *       run the stream on the model; print the outcome, the counters and the
  *       MARK snapshots; write the DRAM window to O.bin (--timing-only: checks,
  *       counters and cycle estimates without computing data; --profile: the
  *       JSON of docs/profile-format.md, one kernel per pair of MARKs;
- *       --timeline adds every command's busy cycles per unit to it)
+ *       --timeline adds every command's busy cycles per unit to it; a run that
+ *       dispatches more than --max-dispatch commands or passes --max-cycles
+ *       simulated cycles ends with "error LIMIT", see npu_model.h for the defaults)
  *
  * Text syntax: "NAME field=value ..." (unnamed fields are 0), ".word W0 W1 W2 W3"
  * for raw words; ';' or '#' start a comment. Values are decimal or 0x hex.
@@ -20,6 +23,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "host_file.h"
 #include "npu_model.h"
 #include "npu_profile.h"
 
@@ -27,15 +31,18 @@ static int usage(void) {
   fprintf(stderr, "usage: tessel-npu-model asm IN.s OUT.bin\n"
                   "       tessel-npu-model disasm IN.bin\n"
                   "       tessel-npu-model run --stream S.bin [--target NAME] [--dram D.bin] [--dram-size N]\n"
-                  "                            [--out O.bin] [--max-dispatch N] [--timing-only] [--profile P.json [--timeline]]\n");
+                  "                            [--out O.bin] [--max-dispatch N] [--max-cycles N] [--timing-only]\n"
+                  "                            [--profile P.json [--timeline]]\n");
   return 2;
 }
 
-/* Reads a whole file (at most max bytes). Returns NULL with a message. */
+/* Reads a whole file (at most max bytes). Returns NULL with a message.
+ * Only a regular file is read (host_file.h): a FIFO blocked open(). */
 static uint8_t *read_file(const char *path, size_t max, size_t *len) {
-  FILE *f = fopen(path, "rb");
+  const char *why;
+  FILE *f = host_file_open_in(path, &why);
   if (!f) {
-    fprintf(stderr, "tessel-npu-model: %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "tessel-npu-model: %s: %s\n", path, why);
     return NULL;
   }
   uint8_t *buf = malloc(max + 1);
@@ -57,8 +64,13 @@ static uint8_t *read_file(const char *path, size_t max, size_t *len) {
 }
 
 static int write_file(const char *path, const uint8_t *p, size_t n) {
-  FILE *f = fopen(path, "wb");
-  if (!f || fwrite(p, 1, n, f) != n || fclose(f) != 0) {
+  const char *why;
+  FILE *f = host_file_open_out(path, "wb", &why);
+  if (!f) {
+    fprintf(stderr, "tessel-npu-model: %s: cannot write: %s\n", path, why);
+    return 2;
+  }
+  if (fwrite(p, 1, n, f) != n || fclose(f) != 0) {
     fprintf(stderr, "tessel-npu-model: %s: cannot write\n", path);
     return 2;
   }
@@ -158,9 +170,10 @@ static int asm_line(char *line, uint32_t w[4], char *msg, size_t n) {
 }
 
 static int cmd_asm(const char *in, const char *out) {
-  FILE *f = fopen(in, "r");
+  const char *why;
+  FILE *f = host_file_open_in(in, &why);
   if (!f) {
-    fprintf(stderr, "tessel-npu-model: %s: %s\n", in, strerror(errno));
+    fprintf(stderr, "tessel-npu-model: %s: %s\n", in, why);
     return 2;
   }
   size_t cap = 1024, n = 0;
@@ -241,7 +254,7 @@ static int cmd_disasm(const char *in) {
 
 static int cmd_run(int argc, char **argv) {
   const char *stream = NULL, *dram_in = NULL, *out = NULL, *profile = NULL, *target = TSL_DEFAULT_TARGET;
-  int64_t dram_size = -1, max_dispatch = 0;
+  int64_t dram_size = -1, max_dispatch = 0, max_cycles = 0;
   int timing_only = 0, timeline = 0;
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -270,6 +283,11 @@ static int cmd_run(int argc, char **argv) {
     } else if (strcmp(a, "--max-dispatch") == 0) {
       if (parse_i64(v, &max_dispatch) || max_dispatch < 1) {
         fprintf(stderr, "tessel-npu-model: --max-dispatch '%s' is not a positive number\n", v);
+        return 2;
+      }
+    } else if (strcmp(a, "--max-cycles") == 0) {
+      if (parse_i64(v, &max_cycles) || max_cycles < 1) {
+        fprintf(stderr, "tessel-npu-model: --max-cycles '%s' is not a positive number\n", v);
         return 2;
       }
     } else {
@@ -325,10 +343,15 @@ static int cmd_run(int argc, char **argv) {
   }
   if (dlen) memcpy(win, d, dlen);
   npu_model_set_timeline(m, timeline);
-  npu_run_t run = {s, (uint32_t)(slen / 16), win, (uint64_t)dram_size, (uint64_t)max_dispatch, timing_only};
+  npu_run_t run = {s, (uint32_t)(slen / 16), win, (uint64_t)dram_size, (uint64_t)max_dispatch, timing_only,
+                   (uint64_t)max_cycles};
   npu_result_t r;
   int code = npu_model_run(m, &run, &r);
   if (code) printf("error %s\n", r.message);
+  if (code == NPU_MODEL_ERR_LIMIT) /* the model's budget, not an NPU error: say how to raise it */
+    fprintf(stderr, "tessel-npu-model: %s: stopped by the model's work budget; %s N raises it (defaults %llu commands, "
+                    "%llu cycles)\n", stream, strstr(r.message, "cycle limit") ? "--max-cycles" : "--max-dispatch",
+            (unsigned long long)NPU_MODEL_DEFAULT_MAX_DISPATCH, (unsigned long long)NPU_MODEL_DEFAULT_MAX_CYCLES);
   else printf("ok %s: %u commands, %llu dispatched\n", t->name, (unsigned)run.stream_len,
               (unsigned long long)r.dispatched);
   const uint64_t *c = npu_model_counters(m);
@@ -343,10 +366,11 @@ static int cmd_run(int argc, char **argv) {
   if (out && write_file(out, win, (size_t)dram_size)) rc = 2;
   if (profile) {
     npu_profile_t p = {t, "model", stream, c, npu_model_snapshot(m, 0), npu_model_nsnapshots(m), NULL, 0, NULL, 0};
-    FILE *f = fopen(profile, "w");
+    const char *why = "write failed";
+    FILE *f = host_file_open_out(profile, "w", &why);
     size_t ncmds = npu_model_ntimeline(m, NULL);
     if (!f || npu_profile_write_json_timeline(f, &p, npu_model_timeline(m), ncmds) != 0 || fclose(f) != 0) {
-      fprintf(stderr, "tessel-npu-model: %s: cannot write\n", profile);
+      fprintf(stderr, "tessel-npu-model: %s: cannot write: %s\n", profile, why);
       rc = 2;
     }
   }
