@@ -33,6 +33,7 @@
 #include "tessel_target.h" /* build/gen/<target>/: the NPU target this build simulates */
 #endif
 #include "elf_load.h"
+#include "host_file.h"
 #include "sim_options.h"
 #include "verilated.h"
 #ifdef TESSEL_TRACE
@@ -58,17 +59,15 @@ struct Failure {
   std::string msg;
 };
 
-// Whole file into memory, at most max bytes; false with errno on failure
-// (EFBIG past max: an endless input such as /dev/zero stops there instead
-// of being read to 2 GiB).
-bool read_file(const char *path, std::vector<uint8_t> &out, uint64_t max) {
-  FILE *f = std::fopen(path, "rb");
-  if (!f) return false;
-  // fopen takes a directory; its read error would say only "I/O error".
-  struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    std::fclose(f);
-    errno = EISDIR;
+// Whole file into memory, at most max bytes; false with why set on failure
+// ("more than MAX bytes" past max: a file that large is no input for these
+// memories, and stopping there spares reading it). Only a regular file is
+// read (host_file.h): a FIFO used to block here forever.
+bool read_file(const char *path, std::vector<uint8_t> &out, uint64_t max, std::string &why) {
+  const char *reason = nullptr;
+  FILE *f = host_file_open_in(path, &reason);
+  if (!f) {
+    why = reason;
     return false;
   }
   uint8_t buf[1 << 16];
@@ -76,14 +75,14 @@ bool read_file(const char *path, std::vector<uint8_t> &out, uint64_t max) {
   while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
     if (out.size() + n > max) {
       std::fclose(f);
-      errno = EFBIG;
+      why = "more than " + std::to_string(max) + " bytes";
       return false;
     }
     out.insert(out.end(), buf, buf + n);
   }
   bool bad = std::ferror(f);
   std::fclose(f);
-  if (bad) errno = EIO;
+  if (bad) why = std::strerror(EIO);
   return !bad;
 }
 
@@ -145,12 +144,11 @@ std::string hex32(uint64_t v) {
 uint32_t load_program(const SimOptions &o, Memories &mem, ElfImage &img, std::vector<uint8_t> &elf) {
   // An ELF holds at most every memory's bytes plus its headers and symbols.
   const uint64_t elf_max = IMEM_BYTES + DMEM_BYTES + o.dram_size + (64ull << 20);
-  if (!read_file(o.elf, elf, elf_max))
+  std::string why;
+  if (!read_file(o.elf, elf, elf_max, why))
     throw Failure{SIM_EXIT_BAD_INPUT,
-                  std::string(o.elf) + ": " +
-                      (errno == EFBIG ? "more than " + std::to_string(elf_max) +
-                                            " bytes: larger than an ELF for these memories"
-                                      : std::string(std::strerror(errno)))};
+                  std::string(o.elf) + ": " + why +
+                      (why.rfind("more than", 0) == 0 ? ": larger than an ELF for these memories" : "")};
   char err[256];
   if (elf_load(elf.data(), elf.size(), &img, err, sizeof err) != 0)
     throw Failure{SIM_EXIT_BAD_INPUT, std::string(o.elf) + ": " + err};
@@ -169,12 +167,10 @@ uint32_t load_program(const SimOptions &o, Memories &mem, ElfImage &img, std::ve
     std::vector<uint8_t> data;
     // A --load file fits in one memory at most, the DRAM the largest.
     const uint64_t load_max = std::max<uint64_t>(o.dram_size, IMEM_BYTES);
-    if (!read_file(o.loads[i].path, data, load_max))
+    if (!read_file(o.loads[i].path, data, load_max, why))
       throw Failure{SIM_EXIT_BAD_INPUT,
-                    std::string("--load ") + o.loads[i].path + ": " +
-                        (errno == EFBIG ? "more than " + std::to_string(load_max) +
-                                              " bytes: larger than any memory"
-                                        : std::string(std::strerror(errno)))};
+                    std::string("--load ") + o.loads[i].path + ": " + why +
+                        (why.rfind("more than", 0) == 0 ? ": larger than any memory" : "")};
     if (data.empty() || !mem.place(o.loads[i].addr, data.data(), data.size(), data.size()))
       throw Failure{SIM_EXIT_BAD_INPUT, std::string("--load ") + o.loads[i].path + ": " +
                                             std::to_string(data.size()) + " bytes at " +
@@ -309,6 +305,10 @@ class Harness {
       Verilated::traceEverOn(true);
       fst_.reset(new VerilatedFstC);
       top_->trace(fst_.get(), 99);
+      // The FST writer opens the file itself (a FIFO would block it).
+      const char *why = nullptr;
+      if (host_file_check_out(o_.trace_fst, &why) != 0)
+        throw Failure{SIM_EXIT_BAD_INPUT, std::string("--trace ") + o_.trace_fst + ": " + why};
       fst_->open(o_.trace_fst);
       if (!fst_->isOpen())
         throw Failure{SIM_EXIT_BAD_INPUT, std::string("--trace ") + o_.trace_fst + ": cannot open"};
@@ -342,17 +342,16 @@ class Harness {
   // Runs to the end; returns the exit status.
   int run() {
     FILE *commits = nullptr, *npu_tl = nullptr;
+    const char *why = nullptr;
     if (o_.npu_timeline) {
-      npu_tl = std::fopen(o_.npu_timeline, "w");
+      npu_tl = host_file_open_out(o_.npu_timeline, "w", &why);
       if (!npu_tl)
-        throw Failure{SIM_EXIT_BAD_INPUT,
-                      std::string("--npu-timeline ") + o_.npu_timeline + ": " + std::strerror(errno)};
+        throw Failure{SIM_EXIT_BAD_INPUT, std::string("--npu-timeline ") + o_.npu_timeline + ": " + why};
     }
     if (o_.trace_commits) {
-      commits = std::fopen(o_.trace_commits, "w");
+      commits = host_file_open_out(o_.trace_commits, "w", &why);
       if (!commits)
-        throw Failure{SIM_EXIT_BAD_INPUT,
-                      std::string("--trace-commits ") + o_.trace_commits + ": " + std::strerror(errno)};
+        throw Failure{SIM_EXIT_BAD_INPUT, std::string("--trace-commits ") + o_.trace_commits + ": " + why};
     }
     auto t0 = std::chrono::steady_clock::now();
     std::clock_t c0 = std::clock();
@@ -634,8 +633,10 @@ void write_dumps(const SimOptions &o, const DramModel &dram) {
   for (int i = 0; i < o.ndumps; i++) {
     const SimDump &d = o.dumps[i];
     std::vector<uint8_t> buf(d.len);
-    FILE *f = std::fopen(d.path, "wb");
-    bool ok = f && dram.read_bytes(d.addr, buf.data(), buf.size()) &&
+    const char *why = nullptr;
+    FILE *f = host_file_open_out(d.path, "wb", &why);
+    if (!f) throw Failure{SIM_EXIT_INTERNAL, std::string("--dump ") + d.path + ": " + why};
+    bool ok = dram.read_bytes(d.addr, buf.data(), buf.size()) &&
               std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
     if (f && std::fclose(f) != 0) ok = false;
     if (!ok) throw Failure{SIM_EXIT_INTERNAL, std::string("--dump ") + d.path + ": " + std::strerror(errno)};

@@ -23,7 +23,7 @@ SIM_IMEM_BYTES := 65536
 SIM_DMEM_BYTES := 65536
 
 SIM_HARNESS_CXX := sim/main.cpp sim/dram_model.cpp
-SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h
+SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h sim/host_file.h
 SIM_C_SRCS      := sim/elf_load.c sim/sim_options.c
 SIM_C_OBJS      := $(patsubst sim/%.c,$(SIM_OBJ)/c/%.o,$(SIM_C_SRCS))
 

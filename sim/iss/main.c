@@ -15,6 +15,7 @@
 #include "bus.h"
 #include "elf.h"
 #include "hart.h"
+#include "host_file.h"
 
 enum {
   EXIT_BAD_INPUT = 120, /* usage error, unreadable or malformed ELF */
@@ -48,37 +49,33 @@ static int parse_u64(const char *s, unsigned long long *out) {
   return (errno || *end) ? -1 : 0;
 }
 
-/* Reads the whole file; returns NULL with errno set on failure. */
-static uint8_t *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
+/* Reads the whole file; returns NULL with *why set on failure.  Only a
+ * regular file is read (host_file.h): a FIFO blocked open() forever. */
+static uint8_t *read_file(const char *path, size_t *size, const char **why) {
+  FILE *f = host_file_open_in(path, why);
   if (!f) return NULL;
-  struct stat st; /* fopen takes a directory; its read error says only EIO */
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
-    errno = EISDIR;
-    return NULL;
-  }
   size_t cap = 1 << 16, n = 0;
   uint8_t *buf = malloc(cap);
+  *why = strerror(ENOMEM); /* if buf is NULL */
   while (buf) {
     n += fread(buf + n, 1, cap - n, f);
     if (n < cap) break;
-    /* An endless input (/dev/zero) would grow until memory runs out: no
+    /* A huge file would be read until memory runs out: no
      * ELF for these memories is near this size. */
     if (cap >= MAX_ELF_BYTES) {
       free(buf);
       fclose(f);
-      errno = EFBIG;
+      *why = strerror(EFBIG);
       return NULL;
     }
     uint8_t *nb = realloc(buf, cap * 2);
-    if (!nb) { free(buf); buf = NULL; break; }
+    if (!nb) { free(buf); buf = NULL; *why = strerror(ENOMEM); break; }
     buf = nb;
     cap *= 2;
   }
   int bad = ferror(f);
   fclose(f);
-  if (bad) { free(buf); errno = EIO; return NULL; }
+  if (bad) { free(buf); *why = strerror(EIO); return NULL; }
   *size = n;
   return buf;
 }
@@ -125,9 +122,10 @@ int main(int argc, char **argv) {
   }
 
   size_t size = 0;
-  uint8_t *image = read_file(elf_path, &size);
+  const char *why = "";
+  uint8_t *image = read_file(elf_path, &size, &why);
   if (!image) {
-    fprintf(stderr, "tessel-iss: %s: %s\n", elf_path, strerror(errno));
+    fprintf(stderr, "tessel-iss: %s: %s\n", elf_path, why);
     return EXIT_BAD_INPUT;
   }
   bus_t bus;
@@ -151,9 +149,9 @@ int main(int argc, char **argv) {
   hart_t hart;
   hart_reset(&hart, &bus, info.entry);
   if (trace_path) {
-    hart.trace = fopen(trace_path, "w");
+    hart.trace = host_file_open_out(trace_path, "w", &why);
     if (!hart.trace) {
-      fprintf(stderr, "tessel-iss: %s: %s\n", trace_path, strerror(errno));
+      fprintf(stderr, "tessel-iss: %s: %s\n", trace_path, why);
       bus_free(&bus);
       return EXIT_BAD_INPUT;
     }

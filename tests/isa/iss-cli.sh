@@ -44,9 +44,16 @@ expect "unwritable trace" 120 "No such file" "$iss" "$good" --trace-commits "$tm
 expect "two ELFs" 120 "more than one" "$iss" "$good" "$good"
 expect "stdout full" 122 "writing the UART output to stdout failed" bash -c 'exec "$0" "$1" >/dev/full' "$iss" "$hello"
 expect "directory" 120 "$tmp: Is a directory" "$iss" "$tmp"
-# An endless file is refused once past any image size (it once grew until
+# A huge file is refused once past any image size (it once grew until
 # memory ran out); a 2 GB address-space limit keeps a regression from that.
-expect "endless file" 120 "File too large" bash -c 'ulimit -v 2000000; exec "$0" /dev/zero' "$iss"
+truncate -s 600M "$tmp/huge"
+expect "huge file" 120 "File too large" bash -c 'ulimit -v 2000000; exec "$0" "$1"' "$iss" "$tmp/huge"
+# Only regular files: /dev/zero never ends, and a FIFO blocked open()
+# forever (timeout 10: a regression fails fast instead of hanging CI).
+mkfifo "$tmp/fifo"
+expect "endless file" 120 "/dev/zero: not a regular file" timeout 10 "$iss" /dev/zero
+expect "FIFO as ELF" 120 "$tmp/fifo: not a regular file" timeout 10 "$iss" "$tmp/fifo"
+expect "FIFO as trace" 120 "$tmp/fifo: a FIFO with no reader" timeout 10 "$iss" "$good" --trace-commits "$tmp/fifo"
 expect "step limit" 121 "max-insns" "$iss" --max-insns 1000 "$loop"
 expect "good test passes" 0 "" "$iss" "$good"
 expect "help" 0 "usage" "$iss" --help

@@ -62,7 +62,13 @@ expect load-outside 120 "do not fit inside one memory" "$good" --load "0x5000000
 expect load-past-dmem 120 "do not fit inside one memory" "$good" --load "0x1000fffe=$tmp/blob"
 : >"$tmp/empty"
 expect load-directory 120 "--load $tmp: Is a directory" "$good" --load "0x80000000=$tmp"
-expect load-endless 120 "--load /dev/zero: more than 67108864 bytes: larger than any memory" "$good" --load "0x80000000=/dev/zero"
+# a file larger than any memory stops at that size (sparse: no disk used)
+truncate -s 80M "$tmp/huge"
+expect load-huge 120 "--load $tmp/huge: more than 67108864 bytes: larger than any memory" "$good" --load "0x80000000=$tmp/huge"
+# only regular files are read: a FIFO blocked open() forever, /dev/zero never ends
+mkfifo "$tmp/fifo"
+expect load-fifo 120 "--load $tmp/fifo: not a regular file" "$good" --load "0x80000000=$tmp/fifo"
+expect load-endless 120 "--load /dev/zero: not a regular file" "$good" --load "0x80000000=/dev/zero"
 expect load-empty 120 "empty file" "$good" --load "0x80000000=$tmp/empty"
 expect load-ok 7 "" "$good" --load "0x80000000=$tmp/blob"
 expect version 0 "tessel-sim target " --version
@@ -75,6 +81,11 @@ expect dump-past-dram 120 "not inside DRAM" "$good" --dump "0x83fffff8:16=$tmp/d
 expect dump-unwritable 122 "--dump $tmp/no/dir/d" "$good" --dump "0x80000000:8=$tmp/no/dir/d"
 expect dump-ok 7 "" "$good" --load "0x80000000=$tmp/blob" --dump "0x80000000:5=$tmp/d"
 if cmp -s "$tmp/blob" "$tmp/d"; then ok dump-content; else bad dump-content "dumped bytes differ from the loaded ones"; fi
+# an output FIFO with no reader is refused (opening it blocked forever)
+expect dump-fifo 122 "--dump $tmp/fifo: a FIFO with no reader" "$good" --dump "0x80000000:8=$tmp/fifo"
+expect trace-commits-fifo 120 "--trace-commits $tmp/fifo: a FIFO with no reader" "$good" --trace-commits "$tmp/fifo"
+expect npu-timeline-fifo 120 "--npu-timeline $tmp/fifo: a FIFO with no reader" "$good" --npu-timeline "$tmp/fifo"
+expect trace-fifo 120 "--trace $tmp/fifo: not a regular file" "$good" --trace "$tmp/fifo"
 expect trace-commits-unwritable 120 "--trace-commits $tmp/no/dir/f" "$good" --trace-commits "$tmp/no/dir/f"
 expect uart-pty-link-empty 120 "--uart-pty-link needs a file name" "$good" --uart-pty --uart-pty-link ""
 expect trace-commits-empty 120 "--trace-commits needs a file name" "$good" --trace-commits ""
@@ -87,8 +98,10 @@ expect trace-cycles-empty 120 "FROM < TO" "$good" --trace "$tmp/w.fst" --trace-c
 expect missing-file 120 "$tmp/missing.elf: No such file" "$tmp/missing.elf"
 expect directory 120 "$tmp: Is a directory" "$tmp"
 expect empty-file 120 "not an ELF file" "$tmp/empty"
-# an endless file stops at the memories' size (it was read to 2 GiB first)
-expect endless-file 120 "/dev/zero: more than" /dev/zero --dram-size 1M
+# a huge file stops at the memories' size (it was read to 2 GiB first)
+expect huge-file 120 "$tmp/huge: more than" "$tmp/huge" --dram-size 1M
+expect endless-file 120 "/dev/zero: not a regular file" /dev/zero --dram-size 1M
+expect fifo-elf 120 "$tmp/fifo: not a regular file" "$tmp/fifo"
 head -c 3000 /dev/urandom >"$tmp/garbage"; patch "$tmp/garbage" 0 'JUNK'
 expect garbage 120 "not an ELF file (bad magic)" "$tmp/garbage"
 head -c 40 "$good" >"$tmp/trunc-header.elf"
