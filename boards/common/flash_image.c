@@ -18,6 +18,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../sim/host_file.h" /* no rule change: a header only */
+
 #define IMAGE_MAGIC 0x424C5354u /* "TSLB" little-endian */
 
 static void usage(FILE *f) {
@@ -45,12 +47,14 @@ static void put_le32(unsigned char *p, uint32_t v) {
 }
 
 /* Reads path into a malloc'd buffer, at most max + 1 bytes: enough to tell
- * that it does not fit, without reading all of an endless input
- * (/dev/zero, a pipe). NULL with a message. */
+ * that it does not fit without reading all of a huge file. Only a regular
+ * file is read (host_file.h): a FIFO blocked fopen, /dev/zero never ends.
+ * NULL with a message. */
 static unsigned char *read_file(const char *path, size_t max, size_t *len) {
-  FILE *f = fopen(path, "rb");
+  const char *why;
+  FILE *f = host_file_open_in(path, &why);
   if (!f) {
-    fprintf(stderr, "tessel-flash-image: %s: %s\n", path, strerror(errno));
+    fprintf(stderr, "tessel-flash-image: %s: %s\n", path, why);
     return NULL;
   }
   size_t cap = 4096, n = 0;
@@ -167,9 +171,10 @@ int main(int argc, char **argv) {
   put_le32(hdr + 8, (uint32_t)len);
   put_le32(hdr + 12, sum);
 
-  FILE *out = fopen(paths[1], "wb");
+  const char *why;
+  FILE *out = host_file_open_out(paths[1], "wb", &why); /* a FIFO with no reader blocked fopen */
   if (!out) {
-    fprintf(stderr, "tessel-flash-image: %s: %s\n", paths[1], strerror(errno));
+    fprintf(stderr, "tessel-flash-image: %s: %s\n", paths[1], why);
     free(payload);
     return 1;
   }

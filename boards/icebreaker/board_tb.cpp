@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "../../sim/host_file.h" /* no rule change: a header only */
 #include "Vicebreaker_top.h"
 #include "verilated.h"
 
@@ -125,9 +126,11 @@ struct UartRx {
 };
 
 bool load_image(Flash &flash, const char *path, uint32_t off) {
-  FILE *f = fopen(path, "rb");
+  // Only a regular file (host_file.h): a FIFO blocked fopen forever.
+  const char *why = nullptr;
+  FILE *f = host_file_open_in(path, &why);
   if (!f) {
-    fprintf(stderr, "board_tb: %s: cannot open\n", path);
+    fprintf(stderr, "board_tb: %s: cannot open: %s\n", path, why);
     return false;
   }
   size_t n = fread(flash.mem.data() + off, 1, flash.mem.size() - off, f);
