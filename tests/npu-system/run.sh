@@ -74,10 +74,16 @@ gen)
   done
   # unwritable outputs: a message and status 1, and no sanitizer report (the
   # ASan build's leak check once flagged these exits)
+  # A FIFO with no reader as any output is refused at once, naming it (it
+  # blocked open() forever; under timeout, so a regression fails, not hangs).
+  rm -f "$out/fifo"; mkfifo "$out/fifo"
   for args in "--batch $out/no/dir/x --expect $out/y" "--batch $out/x --expect $out/no/dir/y" \
-              "--batch $out/x --expect $out/y --initial $out/no/dir/z" "--batch /dev/full --expect $out/y"; do
+              "--batch $out/x --expect $out/y --initial $out/no/dir/z" "--batch /dev/full --expect $out/y" \
+              "--batch $out/fifo --expect $out/y" "--batch $out/x --expect $out/fifo" \
+              "--batch $out/x --expect $out/y --initial $out/fifo"; do
     # shellcheck disable=SC2086
-    msg=$("$gen" --target npu4 --seed 1 --count 2 --kind valid $args 2>&1 >/dev/null); st=$?
+    msg=$(timeout 20 "$gen" --target npu4 --seed 1 --count 2 --kind valid $args 2>&1 >/dev/null); st=$?
+    case "$args" in *fifo*) grep -qF "$out/fifo" <<<"$msg" || st="$st, path not named" ;; esac
     if [ $st -eq 1 ] && [ -n "$msg" ] && ! grep -q "Sanitizer" <<<"$msg"; then ok "unwritable output: $args"
     else bad "unwritable output (status $st): $args: $(head -c 200 <<<"$msg")"; fi
   done

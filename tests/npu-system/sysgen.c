@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../sim/host_file.h" /* outputs: a FIFO with no reader blocked fopen */
 #include "gen_case.h"
 #include "npu_batch.h"
 #include "npu_model.h"
@@ -112,14 +113,15 @@ int main(int argc, char **argv) {
   FILE *ex = NULL, *in = NULL, *bf = NULL;
   gcase_t *g = NULL;
   npu_model_t *m = NULL;
-  ex = fopen(expect_path, "w");
+  const char *why = "out of memory";
+  ex = batch ? host_file_open_out(expect_path, "w", &why) : NULL;
   if (!batch || !ex) {
-    fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", expect_path, strerror(errno));
+    fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", expect_path, why);
     goto fail;
   }
-  in = initial_path ? fopen(initial_path, "w") : NULL;
+  in = initial_path ? host_file_open_out(initial_path, "w", &why) : NULL;
   if (initial_path && !in) {
-    fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", initial_path, strerror(errno));
+    fprintf(stderr, "tessel-npu-sysgen: %s: %s\n", initial_path, why);
     goto fail;
   }
   g = malloc(sizeof *g);
@@ -220,10 +222,11 @@ int main(int argc, char **argv) {
   h->ncases = (uint32_t)count;
   h->target_hash = t->hash;
   h->total_bytes = (uint32_t)size;
-  bf = fopen(batch_path, "wb");
+  why = "write failed";
+  bf = host_file_open_out(batch_path, "wb", &why);
   int bf_bad = !bf || fwrite(batch, 1, size, bf) != size;
   if ((bf && fclose(bf) != 0) || bf_bad) {
-    fprintf(stderr, "tessel-npu-sysgen: %s: cannot write\n", batch_path);
+    fprintf(stderr, "tessel-npu-sysgen: %s: cannot write: %s\n", batch_path, why);
     goto fail;
   }
   int in_bad = in && fclose(in) != 0;
