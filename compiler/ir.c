@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const dtype_names[IR_DTYPE_COUNT] = {
@@ -83,9 +84,160 @@ static int push_ptr(arena *a, void ***arr, int *n, int *cap, void *p) {
   return 0;
 }
 
+/* ---- the name index ----
+ * Every value in g->values is in `slots`, an open-addressing table keyed by
+ * name (linear probing, at most half full, deletion by backward shift so no
+ * tombstones), so ir_value_find is O(1) instead of a scan: a scan per lookup
+ * made importing and compiling a graph of N nodes O(N^2).
+ *
+ * `hints` remembers, per base, the smallest N ir_unique_name may still find
+ * free in "base.N": a graph that shares one weight among N convolutions asks
+ * for "w.q", "w.q.1", ... "w.q.N", and probing from 1 each time is O(N^2)
+ * lookups.  A hint only moves forward when a name is found taken; a name that
+ * leaves the index lowers its base's hint again, and compaction drops all
+ * hints, so the name chosen is always the smallest free one, as before. */
+
+typedef struct name_hint {
+  const char *base; /* arena copy of the base name, NULL for an empty slot */
+  size_t len;       /* strlen(base) */
+  int next;         /* base.1 .. base.(next-1) were found taken */
+} name_hint;
+
+struct ir_name_index {
+  ir_value **slots;  /* cap entries, NULL when empty */
+  size_t cap, count; /* cap a power of two, count <= cap / 2 */
+  name_hint *hints;  /* hint_cap entries (a power of two) */
+  size_t hint_cap, hint_count;
+};
+
+/* FNV-1a over n bytes. */
+static size_t name_hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return (size_t)(h ^ (h >> 32));
+}
+
+static void index_put(ir_name_index *ix, ir_value *v) {
+  size_t m = ix->cap - 1, i = name_hash(v->name, strlen(v->name)) & m;
+  while (ix->slots[i]) i = (i + 1) & m;
+  ix->slots[i] = v;
+  ix->count++;
+}
+
+/* Makes room for one more value: -1 on OOM (the index is left as it was). */
+static int index_reserve(ir_graph *g) {
+  ir_name_index *ix = g->index;
+  if (!ix) {
+    if (!(ix = arena_alloc(g->arena, sizeof *ix))) return -1;
+    g->index = ix;
+  }
+  if ((ix->count + 1) * 2 <= ix->cap) return 0;
+  size_t ncap = ix->cap ? ix->cap * 2 : 64;
+  ir_value **ns = arena_alloc(g->arena, sizeof *ns * ncap);
+  if (!ns) return -1;
+  memset(ns, 0, sizeof *ns * ncap);
+  ir_value **old = ix->slots;
+  size_t ocap = ix->cap;
+  ix->slots = ns, ix->cap = ncap, ix->count = 0;
+  for (size_t i = 0; i < ocap; i++)
+    if (old[i]) index_put(ix, old[i]);
+  return 0;
+}
+
+static name_hint *hint_slot(const ir_name_index *ix, const char *base, size_t len) {
+  if (!ix || !ix->hint_cap) return NULL;
+  size_t m = ix->hint_cap - 1, i = name_hash(base, len) & m;
+  for (; ix->hints[i].base; i = (i + 1) & m)
+    if (ix->hints[i].len == len && memcmp(ix->hints[i].base, base, len) == 0) return &ix->hints[i];
+  return &ix->hints[i];
+}
+
+/* Records that base.1 .. base.(next-1) are taken.  Only a speed-up: on OOM
+ * the hint is simply not kept. */
+static void hint_set(ir_graph *g, const char *base, int next) {
+  ir_name_index *ix = g->index;
+  if (!ix) return;
+  size_t len = strlen(base);
+  name_hint *h = hint_slot(ix, base, len);
+  if (h && h->base) {
+    h->next = next;
+    return;
+  }
+  if ((ix->hint_count + 1) * 2 > ix->hint_cap) {
+    size_t ncap = ix->hint_cap ? ix->hint_cap * 2 : 16;
+    name_hint *nh = arena_alloc(g->arena, sizeof *nh * ncap);
+    if (!nh) return;
+    memset(nh, 0, sizeof *nh * ncap);
+    name_hint *old = ix->hints;
+    size_t ocap = ix->hint_cap;
+    ix->hints = nh, ix->hint_cap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+      if (old[i].base) *hint_slot(ix, old[i].base, old[i].len) = old[i];
+  }
+  const char *copy = arena_strdup(g->arena, base);
+  if (!copy) return;
+  h = hint_slot(ix, base, len);
+  h->base = copy, h->len = len, h->next = next;
+  ix->hint_count++;
+}
+
+/* `name` left the index: if it reads "base.N", base's hint may not pass N. */
+static void hint_lower(ir_name_index *ix, const char *name) {
+  const char *dot = strrchr(name, '.');
+  if (!dot || !dot[1]) return;
+  long k = 0;
+  for (const char *p = dot + 1; *p; p++) {
+    if (*p < '0' || *p > '9') return;
+    k = k < 100000000 ? k * 10 + (*p - '0') : k;
+  }
+  name_hint *h = hint_slot(ix, name, (size_t)(dot - name));
+  if (h && h->base && k < h->next) h->next = k < 1 ? 1 : (int)k;
+}
+
+/* Removes v itself (not merely a value of the same name) from the index. */
+static void index_remove(ir_name_index *ix, const ir_value *v) {
+  size_t m = ix->cap - 1, i = name_hash(v->name, strlen(v->name)) & m;
+  while (ix->slots[i] != v) {
+    TSL_ASSERT(ix->slots[i]); /* every value in g->values is indexed */
+    i = (i + 1) & m;
+  }
+  /* backward shift: move later entries of the cluster into the hole when
+   * their home slot does not lie strictly between the hole and them */
+  for (size_t j = i;;) {
+    ix->slots[i] = NULL;
+    for (;;) {
+      j = (j + 1) & m;
+      if (!ix->slots[j]) {
+        ix->count--;
+        hint_lower(ix, v->name);
+        return;
+      }
+      size_t home = name_hash(ix->slots[j]->name, strlen(ix->slots[j]->name)) & m;
+      if (i <= j ? (i < home && home <= j) : (i < home || home <= j)) continue;
+      break;
+    }
+    ix->slots[i] = ix->slots[j];
+    i = j;
+  }
+}
+
+/* After g->values shrank: the index holds exactly g->values again. */
+static void index_rebuild(ir_graph *g) {
+  ir_name_index *ix = g->index;
+  if (!ix) return;
+  memset(ix->slots, 0, sizeof *ix->slots * ix->cap);
+  ix->count = 0;
+  for (int i = 0; i < g->n_values; i++) index_put(ix, g->values[i]);
+  if (ix->hint_cap) memset(ix->hints, 0, sizeof *ix->hints * ix->hint_cap);
+  ix->hint_count = 0;
+}
+
 ir_value *ir_value_find(const ir_graph *g, const char *name) {
-  for (int i = 0; i < g->n_values; i++)
-    if (g->values[i] && strcmp(g->values[i]->name, name) == 0) return g->values[i];
+  const ir_name_index *ix = g->index;
+  if (!ix || !ix->count) return NULL;
+  size_t m = ix->cap - 1, i = name_hash(name, strlen(name)) & m;
+  for (; ix->slots[i]; i = (i + 1) & m)
+    if (strcmp(ix->slots[i]->name, name) == 0) return ix->slots[i];
   return NULL;
 }
 
@@ -95,23 +247,47 @@ ir_value *ir_value_new(ir_graph *g, const char *name, ir_value_kind kind, diag *
     return NULL;
   }
   ir_value *v = arena_alloc(g->arena, sizeof *v);
-  if (!v || !(v->name = arena_strdup(g->arena, name)) ||
+  if (!v || !(v->name = arena_strdup(g->arena, name)) || index_reserve(g) ||
       push_ptr(g->arena, (void ***)&g->values, &g->n_values, &g->cap_values, v)) {
     diag_oom(d);
     return NULL;
   }
+  index_put(g->index, v);
   v->id = g->next_value_id++;
   v->kind = kind;
   v->rank = -1;
   return v;
 }
 
+void ir_value_rename(ir_graph *g, ir_value *v, const char *name) {
+  TSL_ASSERT(!name[0] || !ir_value_find(g, name) || ir_value_find(g, name) == v);
+  index_remove(g->index, v); /* v is in g->values, so the index exists */
+  v->name = name;
+  index_put(g->index, v); /* a slot was just freed: no growth needed */
+}
+
+void ir_value_swap_names(ir_graph *g, ir_value *a, ir_value *b) {
+  index_remove(g->index, a);
+  index_remove(g->index, b);
+  const char *t = a->name;
+  a->name = b->name;
+  b->name = t;
+  index_put(g->index, a);
+  index_put(g->index, b);
+}
+
 const char *ir_unique_name(ir_graph *g, const char *base) {
   if (!ir_value_find(g, base)) return arena_strdup(g->arena, base);
   char buf[512];
-  for (int i = 1;; i++) {
+  /* a base cut to 480 characters below does not name its candidates: no hint */
+  int hinted = strlen(base) <= 480;
+  const name_hint *h = hinted ? hint_slot(g->index, base, strlen(base)) : NULL;
+  for (int i = h && h->base ? h->next : 1;; i++) {
     snprintf(buf, sizeof buf, "%.480s.%d", base, i);
-    if (!ir_value_find(g, buf)) return arena_strdup(g->arena, buf);
+    if (!ir_value_find(g, buf)) {
+      if (hinted) hint_set(g, base, i); /* base.1 .. base.(i-1) are taken */
+      return arena_strdup(g->arena, buf);
+    }
   }
 }
 
@@ -210,19 +386,55 @@ void ir_node_to_const(ir_graph *g, ir_node *n, void *data) {
   ir_node_remove(g, n);
 }
 
+/* Whether n is in g's node list. */
+static int node_listed(const ir_graph *g, const ir_node *n) {
+  for (int k = 0; k < g->n_nodes; k++)
+    if (g->nodes[k] == n) return 1;
+  return 0;
+}
+
 void ir_compact_values(ir_graph *g) {
+  /* Marks by value id make this O(values + uses); a scan of the node list per
+   * value made it O(N^2).  Without memory for the marks, the scans it is. */
+  int nid = g->next_value_id;
+  for (int i = 0; i < g->n_values; i++)
+    if (g->values[i]->id >= nid) nid = g->values[i]->id + 1;
+  for (int i = 0; i < g->n_nodes; i++)
+    if (g->nodes[i]->out->id >= nid) nid = g->nodes[i]->out->id + 1;
+  /* mark[id]: 1 a graph input, 2 used by a node input or graph output,
+   * 4 the output of a live node whose out is this value */
+  unsigned char *mark = calloc((size_t)nid + 1, 1);
+  if (mark) {
+    for (int k = 0; k < g->n_inputs; k++) mark[g->inputs[k]->id] |= 1;
+    for (int k = 0; k < g->n_outputs; k++) mark[g->outputs[k]->id] |= 2;
+    for (int k = 0; k < g->n_nodes; k++) {
+      const ir_node *n = g->nodes[k];
+      for (int a = 0; a < n->n_in; a++) mark[n->in[a]->id] |= 2;
+      mark[n->out->id] |= 4;
+    }
+  }
   int j = 0;
   for (int i = 0; i < g->n_values; i++) {
     ir_value *v = g->values[i];
     int keep = v->is_output;
-    for (int k = 0; !keep && k < g->n_inputs; k++) keep = g->inputs[k] == v;
-    if (!keep && v->kind == IR_VALUE_NODE && v->def) {
-      for (int k = 0; !keep && k < g->n_nodes; k++) keep = g->nodes[k] == v->def;
+    if (mark) {
+      keep = keep || (mark[v->id] & 1);
+      /* v->def is live when it is in g->nodes; while v->def->out is still v
+       * that is mark 4; a def a pass rewired to another output is rare:
+       * scan for it */
+      if (!keep && v->kind == IR_VALUE_NODE && v->def)
+        keep = v->def->out == v ? (mark[v->id] & 4) != 0 : node_listed(g, v->def);
+      if (!keep && v->kind == IR_VALUE_CONST) keep = (mark[v->id] & 2) != 0;
+    } else {
+      for (int k = 0; !keep && k < g->n_inputs; k++) keep = g->inputs[k] == v;
+      if (!keep && v->kind == IR_VALUE_NODE && v->def) keep = node_listed(g, v->def);
+      if (!keep && v->kind == IR_VALUE_CONST) keep = ir_use_count(g, v) > 0;
     }
-    if (!keep && v->kind == IR_VALUE_CONST) keep = ir_use_count(g, v) > 0;
     if (keep) g->values[j++] = v;
   }
+  free(mark);
   g->n_values = j;
+  index_rebuild(g);
 }
 
 /* ---- attributes ---- */

@@ -115,6 +115,8 @@ struct ir_node {
   ir_attr *attrs;               /* attributes sorted by name */
 };
 
+typedef struct ir_name_index ir_name_index; /* private to ir.c */
+
 typedef struct ir_graph {
   arena *arena;        /* owns everything below */
   const char *name;    /* graph name */
@@ -127,6 +129,7 @@ typedef struct ir_graph {
   int n_inputs, cap_inputs;
   ir_value **outputs;  /* graph outputs in order */
   int n_outputs, cap_outputs;
+  ir_name_index *index; /* name -> value for ir_value_find; kept by ir.c */
 } ir_graph;
 
 /* Names and sizes. */
@@ -143,9 +146,17 @@ void ir_graph_free(ir_graph *g);
 
 /* A new value named `name` (must be unique: -1 with an error otherwise). */
 ir_value *ir_value_new(ir_graph *g, const char *name, ir_value_kind kind, diag *d);
-/* The live value named `name`, or NULL. */
+/* The value named `name` in g->values, or NULL; O(1) through the graph's
+ * name index.  Values are renamed only through the two functions below, and
+ * g->values is shrunk only by ir_compact_values, so the index stays in step. */
 ir_value *ir_value_find(const ir_graph *g, const char *name);
-/* A fresh name "base" or "base.N" not used in g (arena string, NULL on OOM). */
+/* Gives v the name `name` (a string that outlives g, e.g. in its arena, or ""
+ * for a value that is dead); no other value may hold `name` unless it is "". */
+void ir_value_rename(ir_graph *g, ir_value *v, const char *name);
+/* Exchanges the names of a and b. */
+void ir_value_swap_names(ir_graph *g, ir_value *a, ir_value *b);
+/* A fresh name "base" or "base.N" not used in g, N the smallest that is free
+ * (arena string, NULL on OOM). */
 const char *ir_unique_name(ir_graph *g, const char *base);
 /* Element count of a value with known shape; -1 when any dim is unknown. */
 int64_t ir_value_numel(const ir_value *v);

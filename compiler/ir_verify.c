@@ -60,11 +60,12 @@ int ir_verify(const ir_graph *g, diag *d) {
   if (!defined) return diag_oom(d);
   for (int i = 0; i < g->n_values; i++) {
     const ir_value *v = g->values[i];
-    for (int k = 0; k < i; k++)
-      if (!strcmp(g->values[k]->name, v->name)) {
-        diag_set(d, "verifier: value name '%s' used twice", v->name);
-        goto out;
-      }
+    /* the name index finds one value per name: a second value of the same
+     * name (or a value the index lost) is not the one it finds */
+    if (ir_value_find(g, v->name) != v) {
+      diag_set(d, "verifier: value name '%s' used twice", v->name);
+      goto out;
+    }
     if (check_value(v, d)) goto out;
     if (v->kind == IR_VALUE_CONST) defined[v->id] = 1;
   }

@@ -101,11 +101,7 @@ static int insert_qdq(ir_graph *g, ir_value *v, const qparam *p, diag *d) {
   if (!dq) return -1;
   ir_replace_uses(g, v, dq->out);
   q->in[0] = v; /* replace_uses rewired it too */
-  if (dq->out->is_output) { /* the graph output keeps its name */
-    const char *name = v->name;
-    v->name = dq->out->name;
-    dq->out->name = name;
-  }
+  if (dq->out->is_output) ir_value_swap_names(g, v, dq->out); /* the graph output keeps its name */
   return 0;
 }
 

@@ -271,8 +271,8 @@ int quant_replace_output(ir_graph *g, ir_value *old, ir_value *res, diag *d) {
   /* the result takes the old name, so dumps and outputs read as before */
   const char *name = old->name, *tmp = ir_unique_name(g, "dead");
   if (!tmp) return diag_oom(d);
-  old->name = tmp;
-  fin->name = name;
+  ir_value_rename(g, old, tmp);
+  ir_value_rename(g, fin, name);
   return 0;
 }
 

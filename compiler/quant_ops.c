@@ -104,8 +104,8 @@ static int map_one(ir_graph *g, ir_node *n, diag *d) {
     ir_replace_uses(g, n->out, q->out);
     const char *name = n->out->name, *tmp = ir_unique_name(g, "dead");
     if (!tmp) return diag_oom(d);
-    n->out->name = tmp;
-    q->out->name = name;
+    ir_value_rename(g, n->out, tmp);
+    ir_value_rename(g, q->out, name);
   } else if (quant_replace_output(g, n->out, q->out, d)) {
     return -1;
   }

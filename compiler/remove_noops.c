@@ -51,8 +51,9 @@ int remove_noops(ir_graph *g, diag *d) {
     ir_value *src = n->in[0], *dst = n->out;
     if (dst->is_output) {
       if (src->kind != IR_VALUE_NODE || src->is_output) continue;
-      src->name = dst->name; /* the interface keeps its output name */
-      dst->name = "";        /* dst is dead from here on */
+      const char *name = dst->name;
+      ir_value_rename(g, dst, ""); /* dst is dead from here on */
+      ir_value_rename(g, src, name); /* the interface keeps its output name */
     }
     ir_replace_uses(g, dst, src);
     ir_node_remove(g, n);

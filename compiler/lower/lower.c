@@ -27,10 +27,21 @@ int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n) {
   return (int64_t)(p->consts_base + off);
 }
 
-const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v) {
+/* The index of v's tensor, or -1.  By value id (a scan per lookup made
+ * lowering N nodes O(N^2)); a value the id map does not cover is scanned for. */
+static int tensor_index(const lower_program *p, const ir_value *v) {
+  if (v->id >= 0 && v->id < p->n_ids) {
+    int i = p->tensor_by_id[v->id] - 1;
+    if (i < 0 || p->tensors[i].v == v) return i;
+  }
   for (int i = 0; i < p->n_tensors; i++)
-    if (p->tensors[i].v == v) return &p->tensors[i];
-  return NULL;
+    if (p->tensors[i].v == v) return i;
+  return -1;
+}
+
+const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v) {
+  int i = tensor_index(p, v);
+  return i < 0 ? NULL : &p->tensors[i];
 }
 
 /* Whether v can live in the blocked layout (int8, per tensor, batch 1). */
@@ -42,8 +53,8 @@ static int blockable(const ir_value *v) {
 /* The tensor index of v, creating it on first use (blocked when it can be,
  * else plain: a fallback's float tensor); -1 with an error. */
 static int tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
-  for (int i = 0; i < p->n_tensors; i++)
-    if (p->tensors[i].v == v) return i;
+  int found = tensor_index(p, v);
+  if (found >= 0) return found;
   lower_tensor t = {.v = v, .alias = -1, .spad_row = -1};
   if (ir_value_numel(v) < 1) return ir_node_error(d, n, "value '%s' has an empty or unknown shape", v->name);
   if (blockable(v)) {
@@ -57,10 +68,15 @@ static int tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag
   } else {
     t.bytes = (uint64_t)ir_value_numel(v) * ir_dtype_size(v->dtype);
   }
-  lower_tensor *nt = realloc(p->tensors, sizeof *nt * (size_t)(p->n_tensors + 1));
-  if (!nt) return diag_oom(d);
-  p->tensors = nt;
+  if (p->n_tensors == p->cap_tensors) { /* doubling: one element more each time copies O(N^2) */
+    int ncap = p->cap_tensors ? p->cap_tensors * 2 : 16;
+    lower_tensor *nt = realloc(p->tensors, sizeof *nt * (size_t)ncap);
+    if (!nt) return diag_oom(d);
+    p->tensors = nt;
+    p->cap_tensors = ncap;
+  }
   p->tensors[p->n_tensors] = t;
+  if (v->id >= 0 && v->id < p->n_ids) p->tensor_by_id[v->id] = p->n_tensors + 1;
   return p->n_tensors++;
 }
 
@@ -545,7 +561,9 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   /* Step 1 (with the fusion decisions: fused[i] is the MaxPool fused into node i). */
   p->fused = calloc((size_t)g->n_nodes + 1, sizeof *p->fused);
   p->fused_add = calloc((size_t)g->n_nodes + 1, sizeof *p->fused_add);
-  if (!p->fused || !p->fused_add) {
+  p->n_ids = g->next_value_id;
+  p->tensor_by_id = calloc((size_t)p->n_ids + 1, sizeof *p->tensor_by_id);
+  if (!p->fused || !p->fused_add || !p->tensor_by_id) {
     diag_oom(d);
     goto fail;
   }
@@ -626,6 +644,7 @@ void lower_program_free(lower_program *p) {
   }
   free(p->kernels);
   free(p->tensors);
+  free(p->tensor_by_id);
   free(p->fused);
   free(p->fused_add);
   free(p->consts);

@@ -105,7 +105,9 @@ typedef struct lower_program {
   lower_kernel *kernels;      /* n_kernels, in execution order */
   int n_kernels;
   lower_tensor *tensors;      /* every activation with a DRAM home */
-  int n_tensors;
+  int n_tensors, cap_tensors;
+  int *tensor_by_id;          /* value id -> tensor index + 1 (0: none yet), n_ids long */
+  int n_ids;
   uint8_t *consts;            /* weight tiles and PARAM rows */
   uint64_t io_bytes;          /* graph inputs and outputs: window [0, io_bytes) */
   uint64_t consts_base;       /* the constants' offset; intermediates in [io_bytes, consts_base) */
