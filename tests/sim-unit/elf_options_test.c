@@ -1,6 +1,6 @@
-/* elf_options_test.c: cmocka tests (suite sim-unit) of tessel-sim's ELF checks (sim/elf_load.c)
- * and command line (sim/sim_options.c), run under ASan/UBSan so a check that
- * reads past a buffer fails here even when the simulator would survive it. */
+/* elf_options_test.c: cmocka tests (suite sim-unit) of tessel-sim's ELF checks (sim/elf_load.c),
+ * command line (sim/sim_options.c) and file opening (sim/host_file.h), run under ASan/UBSan so
+ * a check that reads past a buffer fails here even when the simulator would survive it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "elf_load.h"
+#include "host_file.h"
 #include "sim_options.h"
 
 /* A minimal valid ELF32 RISC-V executable: header, one PT_LOAD of 8 bytes
@@ -272,6 +273,65 @@ static void options_bad(void **state) {
   expect_opt_err("--bogus", NULL, "unknown option '--bogus'");
 }
 
+/* host_file.h: inputs must be regular files, and no open blocks on a FIFO
+ * (a FIFO with no writer or reader hung every tool in open()). */
+static void host_file_opens(void **state) {
+  (void)state;
+  char dir[] = "/tmp/sim-unit-XXXXXX", reg[64], fifo[64], none[64];
+  assert_non_null(mkdtemp(dir));
+  snprintf(reg, sizeof reg, "%s/reg", dir);
+  snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+  snprintf(none, sizeof none, "%s/none", dir);
+  assert_int_equal(mkfifo(fifo, 0600), 0);
+  const char *why = NULL;
+  /* outputs: a regular file is created; a FIFO without a reader refused */
+  FILE *f = host_file_open_out(reg, "w", &why);
+  assert_non_null(f);
+  fputs("abc", f);
+  assert_int_equal(fclose(f), 0);
+  assert_null(host_file_open_out(fifo, "w", &why));
+  assert_string_equal(why, "a FIFO with no reader");
+  assert_null(host_file_open_out(dir, "w", &why));
+  assert_string_equal(why, strerror(EISDIR));
+  /* a FIFO someone reads is written as usual (blocking writes again) */
+  int rd = open(fifo, O_RDONLY | O_NONBLOCK);
+  assert_true(rd >= 0);
+  f = host_file_open_out(fifo, "w", &why);
+  assert_non_null(f);
+  assert_int_equal(fcntl(fileno(f), F_GETFL) & O_NONBLOCK, 0);
+  fputs("xy", f);
+  assert_int_equal(fclose(f), 0);
+  char buf[8] = {0};
+  assert_int_equal(read(rd, buf, sizeof buf), 2);
+  assert_string_equal(buf, "xy");
+  close(rd);
+  f = host_file_open_out("/dev/null", "w", &why);
+  assert_non_null(f);
+  fclose(f);
+  /* inputs: only regular files */
+  f = host_file_open_in(reg, &why);
+  assert_non_null(f);
+  assert_int_equal(fcntl(fileno(f), F_GETFL) & O_NONBLOCK, 0);
+  assert_int_equal(fread(buf, 1, sizeof buf, f), 3);
+  fclose(f);
+  assert_null(host_file_open_in(fifo, &why));
+  assert_string_equal(why, "not a regular file (a FIFO, device or socket)");
+  assert_null(host_file_open_in("/dev/zero", &why));
+  assert_string_equal(why, "not a regular file (a FIFO, device or socket)");
+  assert_null(host_file_open_in(dir, &why));
+  assert_string_equal(why, strerror(EISDIR));
+  assert_null(host_file_open_in(none, &why));
+  assert_string_equal(why, strerror(ENOENT));
+  /* writers that open the file themselves: a new name or a regular file */
+  assert_int_equal(host_file_check_out(none, &why), 0);
+  assert_int_equal(host_file_check_out(reg, &why), 0);
+  assert_int_equal(host_file_check_out(fifo, &why), -1);
+  assert_string_equal(why, "not a regular file (a FIFO, device or socket)");
+  unlink(reg);
+  unlink(fifo);
+  rmdir(dir);
+}
+
 /* Runs this group; returns the number of failed tests, *total the count.
  * main() is in dram_model_test.cpp, which runs both groups. */
 int run_elf_options_tests(int *total);
@@ -279,7 +339,7 @@ int run_elf_options_tests(int *total) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(elf_valid),        cmocka_unit_test(elf_tohost),
       cmocka_unit_test(elf_bad),          cmocka_unit_test(elf_adjacent),          cmocka_unit_test(options_defaults),
-      cmocka_unit_test(options_all),      cmocka_unit_test(options_bad),
+      cmocka_unit_test(options_all),      cmocka_unit_test(options_bad),          cmocka_unit_test(host_file_opens),
   };
   *total = (int)(sizeof tests / sizeof tests[0]);
   return cmocka_run_group_tests_name("sim-elf-options", tests, NULL, NULL);
