@@ -9,6 +9,7 @@
 #   make test-fuzz-import-short  ~20 s seeded libFuzzer run of the importer
 #   make fuzz-import         long libFuzzer run (IMPORT_FUZZ_TIME seconds)
 #   make bench-compiler      import / passes / reference times on the torchvision nets
+#   make bench-compile-scale opt / compile times of 2k, 10k, 20k-node chains
 #   make test-quant-unit     cmocka: int8 reference hand-computed cases, multipliers, OOM injection
 #   (quantisation suites and bench-quant: see the end of this file)
 #   make test-fuzz-parse-ir-short  ~10 s run of the textual IR parser (round-trip property)
@@ -163,6 +164,12 @@ fuzz-parse-ir: $(COMPILER_TEST_OBJ)/fuzz-parse-ir
 .PHONY: bench-compiler
 bench-compiler: $(BIN)/tessel
 	@bash tests/compiler/bench.sh $(BIN)/tessel
+
+# Compile time against graph size: opt / compile of 2k, 10k, 20k-node chains.
+BENCHES += compile-scale
+.PHONY: bench-compile-scale
+bench-compile-scale: $(BIN)/tessel
+	@bash tests/compiler/bench_scale.sh $(BIN)/tessel
 
 # ---- quantisation (issue 6) ----
 #   make test-quant-models   every kind=quant model in MANIFEST on the int8 reference

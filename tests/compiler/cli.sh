@@ -132,5 +132,19 @@ expect 1 "inf.npy: element 0 is Inf: calibration samples must be finite" ir test
 printf 'graph "g" {\n  %%x : f32[0] = input\n  %%y : f32[0] = Relu(%%x)\n  return %%y\n}\n' >"$tmp/zero.tir"
 expect 1 "--calib: input 'x' has no elements (a dimension is 0)" compile "$tmp/zero.tir" --calib $in/quant_x_2.npy -o "$tmp/x.tpkg"
 
+# Large graphs: a 20,000-node chain goes through every graph pass with the
+# verifier between them (name lookups were linear: quadratic in the node
+# count, over 60 s under ASan), and a 2,000-node Conv/Relu chain (1,000
+# weight users of one constant: w.q, w.q.1, ... names) compiles to a package.
+# Behaviour only; `make bench-compile-scale` prints the times.
+bash tests/compiler/gen_chain.sh 20000 relu >"$tmp/chain20k.tir"
+"$tessel" opt "$tmp/chain20k.tir" --pass=const-fold,remove-noops,bn-fold,dce --verify-each -o "$tmp/chain20k.out.tir" 2>"$tmp/chain20k.err"
+check "opt-20k-chain" grep -q '^  %v19999 : f32\[1,1,1,2\] = Relu(%v19998) @"n19999"$' "$tmp/chain20k.out.tir"
+check "opt-20k-chain-nodes" test "$(grep -c ' = Relu(' "$tmp/chain20k.out.tir")" -eq 20000
+bash tests/compiler/gen_chain.sh 2000 conv >"$tmp/chain2k.tir"
+expect 0 "" compile "$tmp/chain2k.tir" --calib $in/quant_x_2.npy -o "$tmp/chain2k.tpkg"
+expect 0 "kernels: 1000 (" inspect "$tmp/chain2k.tpkg"
+rm -f "$tmp"/chain*
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]
