@@ -13,6 +13,7 @@
 #include "ir_parse.h"
 #include "ir_print.h"
 #include "ir_verify.h"
+#include "nonfinite.h"
 #include "npy.h"
 #include "onnx_import.h"
 #include "out_file.h"
@@ -587,6 +588,7 @@ static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, 
   }
   if (!same) return diag_set(d, "%s: shape does not match input '%s'", file, in->name);
   for (int i = 0; i < in->rank; i++) in->dims[i] = arr->shape[i]; /* symbolic dims take the data's */
+  (void)nonfinite_warn("ref", file, in->name, arr, a->quantised || a->n_calib);
   return 0;
 }
 

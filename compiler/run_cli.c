@@ -16,6 +16,7 @@
 
 #include "cli.h"
 #include "npu_profile.h"
+#include "nonfinite.h"
 #include "npy.h"
 #include "out_file.h"
 #include "run_engine.h"
@@ -553,6 +554,7 @@ static int read_inputs(const run_args *a, run_job *j, diag *d) {
       return diag_set(d, "%s: input '%s' holds %lld inferences, another input %lld", file, io->name, (long long)r,
                       (long long)j->runs);
     j->runs = r, j->lead = l;
+    (void)nonfinite_warn("run", file, io->name, arr, 1); /* every engine quantises it the same: warn, run */
   }
   if (j->runs > 1000000) return diag_set(d, "%lld inferences in one call: at most 1000000", (long long)j->runs);
   if (j->runs < 0) j->runs = 1, j->lead = 0; /* a model without inputs */
