@@ -30,6 +30,7 @@ typedef struct calib_data {
   const void *const *samples;  /* samples[s * n_inputs + k]: graph input k of sample s */
   calib_method method;         /* how ranges are formed */
   double percentile;           /* CALIB_PERCENTILE: P in (50, 100] */
+  const char *source;          /* the calibration file(s), for messages; NULL: "the calibration data" */
 } calib_data;
 
 typedef struct calib_range {

@@ -404,7 +404,8 @@ static int load_calib(const cli_args *a, const ir_graph *g, calib_set *cs, diag 
     }
   }
   cs->data = (calib_data){.n_samples = n, .n_inputs = 1, .samples = cs->samples,
-                          .method = a->calib_method, .percentile = a->calib_percentile};
+                          .method = a->calib_method, .percentile = a->calib_percentile,
+                          .source = a->n_calib == 1 ? a->calib[0] : "the --calib files"};
   return 0;
 }
 

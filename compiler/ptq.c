@@ -68,11 +68,28 @@ static int is_passthrough(const ir_node *n) {
   }
 }
 
+/* The range from_range quantises: the calibrated one widened to include 0. */
+static void widened(const calib_range *r, double *lo, double *hi) {
+  *lo = r->seen ? r->lo : 0, *hi = r->seen ? r->hi : 0;
+  *lo = *lo < 0 ? *lo : 0, *hi = *hi > 0 ? *hi : 0; /* 0 must be exact (padding, ReLU) */
+  if (!isfinite(*lo) || !isfinite(*hi)) *lo = *lo < 0 ? -1 : 0, *hi = *hi > 0 ? 1 : 0;
+}
+
+/* A range with (next to) nothing in it: the value was 0 in every sample. */
+static int range_empty(const calib_range *r) {
+  double lo, hi;
+  widened(r, &lo, &hi);
+  return hi - lo < 1e-8;
+}
+
 static qparam from_range(const calib_range *r) {
-  double lo = r->seen ? r->lo : 0, hi = r->seen ? r->hi : 0;
-  lo = lo < 0 ? lo : 0, hi = hi > 0 ? hi : 0; /* 0 must be exact (padding, ReLU) */
-  if (!isfinite(lo) || !isfinite(hi)) lo = lo < 0 ? -1 : 0, hi = hi > 0 ? 1 : 0;
-  if (hi - lo < 1e-8) hi = lo + 1e-8;
+  double lo, hi;
+  widened(r, &lo, &hi);
+  /* An empty range gives no scale.  A tiny one (1e-8 / 255 here before) made
+   * biases quantised at s_x * s_w overflow int32 with a message about the
+   * bias, not the data.  ONNX Runtime's compute_scale_zp takes scale 1 and
+   * zero point 0 for rmin == rmax; so do we (ptq warns, naming the value). */
+  if (hi - lo < 1e-8) return (qparam){1, 1.0f, 0};
   qparam p = {1, (float)((hi - lo) / 255.0), 0};
   p.zp = (int32_t)quant_round_sat(-128.0 - lo / p.scale, -128, 127);
   return p;
@@ -257,6 +274,20 @@ int ptq(ir_graph *g, const calib_data *c, diag *d) {
     }
   }
 #undef WANT
+  /* Values calibrated to an empty range (0 in every sample: all-zero or
+   * unrepresentative calibration data) take scale 1: say which. */
+  int n_empty = 0;
+  const ir_value *first_empty = NULL;
+  for (int i = 0; i < n_order; i++)
+    if (range_empty(&r[order[i]->id]) && !n_empty++) first_empty = order[i];
+  if (n_empty) {
+    char more[64] = "";
+    if (n_empty > 1) snprintf(more, sizeof more, " (and %d other%s)", n_empty - 1, n_empty > 2 ? "s" : "");
+    fprintf(stderr,
+            "tessel: warning: %s: value '%s'%s is 0 in every calibration sample (an empty range): "
+            "quantised with scale 1 and zero point 0, as ONNX Runtime does; calibrate with representative data\n",
+            c->source ? c->source : "the calibration data", first_empty->name, more);
+  }
   /* 2. weights, then the pairs */
   for (int i = 0; i < n0 && !rc; i++) {
     ir_node *n = nodes[i];

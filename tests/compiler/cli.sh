@@ -132,6 +132,28 @@ expect 1 "inf.npy: element 0 is Inf: calibration samples must be finite" ir test
 printf 'graph "g" {\n  %%x : f32[0] = input\n  %%y : f32[0] = Relu(%%x)\n  return %%y\n}\n' >"$tmp/zero.tir"
 expect 1 "--calib: input 'x' has no elements (a dimension is 0)" compile "$tmp/zero.tir" --calib $in/quant_x_2.npy -o "$tmp/x.tpkg"
 
+# All-zero calibration data: an empty range used to become a 1e-8 range whose
+# scale overflowed the digits model's first bias ("bias 2147483647 minus the
+# zero-point correction does not fit int32", naming nothing about the data).
+# It now takes scale 1 / zero point 0 (as ONNX Runtime does), with a warning
+# naming the file and the value; the package builds and runs like the int8
+# reference.
+d=tests/models/digits
+cp $d/digits.calib.npy "$tmp/zeros.npy"
+zs=$(stat -c %s "$tmp/zeros.npy")
+dd if=/dev/zero of="$tmp/zeros.npy" bs=1 seek=$((zs - 64 * 64 * 4)) count=$((64 * 64 * 4)) conv=notrunc status=none
+expect 0 "zeros.npy: value 'image' is 0 in every calibration sample (an empty range): quantised with scale 1 and zero point 0" \
+  compile $d/digits_cnn.onnx --calib "$tmp/zeros.npy" -o "$tmp/zeros.tpkg"
+expect 0 "" run "$tmp/zeros.tpkg" --engine model -q --input $d/digits.test.npy -o "$tmp/zeros_run.npy"
+expect 0 "" ref $d/digits_cnn.onnx --calib "$tmp/zeros.npy" --input $d/digits.test.npy -o "$tmp/zeros_ref.npy"
+check "zeros-calib-run-equals-ref" bash -c "'$tessel' compare '$tmp/zeros_ref.npy' '$tmp/zeros_run.npy' | grep -q ' 3600       3600 '"
+# Several empty values: the first is named and the others counted; the scale is 1.
+cp $in/quant_x_2.npy "$tmp/zeros2.npy" && dd if=/dev/zero of="$tmp/zeros2.npy" bs=1 seek=$((size - 8)) count=8 conv=notrunc status=none
+printf 'graph "g" {\n  %%x : f32[1,1,1,2] = input\n  %%w : f32[1,1,1,1] = const [0.5]\n  %%y : f32[1,1,1,2] = Conv(%%x, %%w)\n  %%r : f32[1,1,1,2] = Relu(%%y)\n  return %%r\n}\n' >"$tmp/zconv.tir"
+expect 0 "zeros2.npy: value 'x' (and 1 other) is 0 in every calibration sample" ir "$tmp/zconv.tir" --calib "$tmp/zeros2.npy" --print-after=ptq
+check "zeros-calib-scale-1" bash -c "'$tessel' ir '$tmp/zconv.tir' --calib '$tmp/zeros2.npy' --print-after=ptq 2>/dev/null | grep -q '^  %x.scale : f32\[\] = const \[1.0\]$'"
+expect 0 "" compile "$tmp/zconv.tir" --calib "$tmp/zeros2.npy" -o "$tmp/zconv.tpkg"
+
 # Large graphs: a 20,000-node chain goes through every graph pass with the
 # verifier between them (name lookups were linear: quadratic in the node
 # count, over 60 s under ASan), and a 2,000-node Conv/Relu chain (1,000
