@@ -23,7 +23,7 @@ fw_build_sim = $(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@
 ISS_SRCS := $(filter-out %_test.c %_fuzz.c,$(wildcard sim/iss/*.c)) sim/elf_load.c
 ISS_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss/%.o,$(ISS_SRCS))
 ISS_SAN_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss-san/%.o,$(ISS_SRCS))
-ISS_HDRS := $(wildcard sim/iss/*.h) sim/elf_load.h
+ISS_HDRS := $(wildcard sim/iss/*.h) sim/elf_load.h sim/host_file.h
 
 $(BUILD)/obj/iss/%.o: sim/%.c $(ISS_HDRS)
 	@mkdir -p $(@D)
