@@ -53,9 +53,8 @@ static int fold(ir_graph *g, ir_node *conv, ir_node *bn, diag *d) {
     nbd[c] = (float)(((bd ? bd[c] : 0.0) - mean[c]) * s + beta[c]);
   }
   /* 2. the conv takes over the BN's output and names both sources */
-  conv->in[1] = nw;
-  conv->in[2] = nb;
-  conv->n_in = 3;
+  ir_value *cin[3] = {conv->in[0], nw, nb};
+  ir_node_set_inputs(g, conv, cin, 3);
   char src[512];
   snprintf(src, sizeof src, "%.250s+%.250s", conv->src, bn->src);
   if (!(conv->src = arena_strdup(g->arena, src))) return diag_oom(d);

@@ -27,6 +27,7 @@ int dce(ir_graph *g, diag *d) {
   for (int i = 0; i < g->n_nodes; i++)
     if (live[g->nodes[i]->out->id]) g->nodes[j++] = g->nodes[i];
   g->n_nodes = j;
+  ir_uses_rebuild(g); /* the dropped nodes read values too */
   free(live);
   /* 3. drop values nothing refers to any more */
   ir_compact_values(g);

@@ -327,6 +327,70 @@ int ir_add_output(ir_graph *g, ir_value *v, diag *d) {
   return 0;
 }
 
+/* ---- users ----
+ * Each value lists the live nodes that read it, so use counts and "the one
+ * user" are O(1) instead of a scan of the node list per question (quadratic
+ * in the node count: 20k-node graphs spent seconds there).  A growth that
+ * fails for lack of memory marks the lists stale: the queries then scan, as
+ * before, and ir_uses_rebuild trusts them again. */
+
+static void use_add(ir_graph *g, ir_value *v, ir_node *n) {
+  if (g->uses_stale) return;
+  if (v->n_users == v->cap_users) {
+    int ncap = v->cap_users ? v->cap_users * 2 : 2;
+    ir_node **nu = arena_alloc(g->arena, sizeof *nu * (size_t)ncap);
+    if (!nu) {
+      g->uses_stale = 1;
+      return;
+    }
+    if (v->n_users) memcpy(nu, v->users, sizeof *nu * (size_t)v->n_users);
+    v->users = nu, v->cap_users = ncap;
+  }
+  v->users[v->n_users++] = n;
+}
+
+/* Drops one entry of n from v's users (order does not matter). */
+static void use_del(ir_graph *g, ir_value *v, const ir_node *n) {
+  if (g->uses_stale) return;
+  for (int i = 0; i < v->n_users; i++)
+    if (v->users[i] == n) {
+      v->users[i] = v->users[--v->n_users];
+      return;
+    }
+  g->uses_stale = 1; /* n reads v but is not listed: someone edited in[] directly */
+}
+
+void ir_uses_rebuild(ir_graph *g) {
+  g->uses_stale = 0;
+  for (int i = 0; i < g->n_values; i++) g->values[i]->n_users = 0;
+  for (int i = 0; i < g->n_nodes; i++)
+    for (int k = 0; k < g->nodes[i]->n_in; k++) g->nodes[i]->in[k]->n_users = 0;
+  for (int i = 0; i < g->n_nodes; i++)
+    for (int k = 0; k < g->nodes[i]->n_in; k++) use_add(g, g->nodes[i]->in[k], g->nodes[i]);
+}
+
+void ir_node_set_input(ir_graph *g, ir_node *n, int k, ir_value *v) {
+  TSL_ASSERT(k >= 0 && k < n->n_in && v);
+  use_del(g, n->in[k], n);
+  n->in[k] = v;
+  use_add(g, v, n);
+}
+
+void ir_node_set_inputs(ir_graph *g, ir_node *n, ir_value *const *in, int n_in) {
+  TSL_ASSERT(n_in >= 0 && n_in <= IR_MAX_INPUTS);
+  ir_value *nin[IR_MAX_INPUTS];
+  for (int k = 0; k < n_in; k++) { /* in may alias n->in */
+    TSL_ASSERT(in[k]);
+    nin[k] = in[k];
+  }
+  for (int k = 0; k < n->n_in; k++) use_del(g, n->in[k], n);
+  n->n_in = n_in;
+  for (int k = 0; k < n_in; k++) {
+    n->in[k] = nin[k];
+    use_add(g, nin[k], n);
+  }
+}
+
 ir_node *ir_node_new(ir_graph *g, ir_op op, const char *src, ir_value *const *in,
                      int n_in, ir_value *out, diag *d) {
   TSL_ASSERT(n_in >= 0 && n_in <= IR_MAX_INPUTS);
@@ -343,6 +407,7 @@ ir_node *ir_node_new(ir_graph *g, ir_op op, const char *src, ir_value *const *in
   for (int i = 0; i < n_in; i++) {
     TSL_ASSERT(in[i]);
     n->in[i] = in[i];
+    use_add(g, in[i], n);
   }
   n->out = out;
   out->kind = IR_VALUE_NODE;
@@ -356,12 +421,26 @@ void ir_node_remove(ir_graph *g, ir_node *n) {
     if (g->nodes[i] != n) g->nodes[j++] = g->nodes[i];
   TSL_ASSERT(j == g->n_nodes - 1);
   g->n_nodes = j;
+  for (int k = 0; k < n->n_in; k++) use_del(g, n->in[k], n);
 }
 
 void ir_replace_uses(ir_graph *g, ir_value *from, ir_value *to) {
-  for (int i = 0; i < g->n_nodes; i++)
-    for (int k = 0; k < g->nodes[i]->n_in; k++)
-      if (g->nodes[i]->in[k] == from) g->nodes[i]->in[k] = to;
+  if (from == to) return;
+  if (g->uses_stale) {
+    for (int i = 0; i < g->n_nodes; i++)
+      for (int k = 0; k < g->nodes[i]->n_in; k++)
+        if (g->nodes[i]->in[k] == from) g->nodes[i]->in[k] = to;
+  } else {
+    /* one entry per slot: rewrite one slot still reading `from` per entry */
+    while (from->n_users) {
+      ir_node *u = from->users[--from->n_users];
+      int k = 0;
+      while (u->in[k] != from) k++;
+      TSL_ASSERT(k < u->n_in);
+      u->in[k] = to;
+      use_add(g, to, u);
+    }
+  }
   for (int i = 0; i < g->n_outputs; i++)
     if (g->outputs[i] == from) {
       g->outputs[i] = to;
@@ -372,10 +451,25 @@ void ir_replace_uses(ir_graph *g, ir_value *from, ir_value *to) {
 
 int ir_use_count(const ir_graph *g, const ir_value *v) {
   int c = 0;
-  for (int i = 0; i < g->n_nodes; i++)
-    for (int k = 0; k < g->nodes[i]->n_in; k++) c += g->nodes[i]->in[k] == v;
+  if (g->uses_stale) {
+    for (int i = 0; i < g->n_nodes; i++)
+      for (int k = 0; k < g->nodes[i]->n_in; k++) c += g->nodes[i]->in[k] == v;
+  } else {
+    c = v->n_users;
+  }
   for (int i = 0; i < g->n_outputs; i++) c += g->outputs[i] == v;
   return c;
+}
+
+ir_node *ir_single_user(const ir_graph *g, const ir_value *v) {
+  if (v->is_output) return NULL;
+  if (!g->uses_stale) return v->n_users == 1 ? v->users[0] : NULL;
+  ir_node *user = NULL;
+  int uses = 0;
+  for (int i = 0; i < g->n_nodes; i++)
+    for (int k = 0; k < g->nodes[i]->n_in; k++)
+      if (g->nodes[i]->in[k] == v) uses++, user = g->nodes[i];
+  return uses == 1 ? user : NULL;
 }
 
 void ir_node_to_const(ir_graph *g, ir_node *n, void *data) {

@@ -83,6 +83,8 @@ typedef struct ir_value {
   void *data;           /* IR_VALUE_CONST: row-major elements of dtype */
   ir_node *def;         /* IR_VALUE_NODE: the producing node */
   int is_output;        /* listed in graph outputs */
+  ir_node **users;      /* live nodes reading v, once per input slot; kept by ir.c */
+  int n_users, cap_users;
 } ir_value;
 
 typedef enum {
@@ -130,6 +132,7 @@ typedef struct ir_graph {
   ir_value **outputs;  /* graph outputs in order */
   int n_outputs, cap_outputs;
   ir_name_index *index; /* name -> value for ir_value_find; kept by ir.c */
+  int uses_stale;       /* 1: the users lists are not to be trusted (OOM): scan */
 } ir_graph;
 
 /* Names and sizes. */
@@ -176,6 +179,17 @@ void ir_node_remove(ir_graph *g, ir_node *n);
 void ir_replace_uses(ir_graph *g, ir_value *from, ir_value *to);
 /* Number of node inputs and graph outputs that use v. */
 int ir_use_count(const ir_graph *g, const ir_value *v);
+/* The one live node that reads v (in one input slot), or NULL when v is a
+ * graph output or has no or several uses. */
+ir_node *ir_single_user(const ir_graph *g, const ir_value *v);
+/* Input k (< n->n_in) of live node n becomes v. */
+void ir_node_set_input(ir_graph *g, ir_node *n, int k, ir_value *v);
+/* Node n's inputs become in[0..n_in-1]. */
+void ir_node_set_inputs(ir_graph *g, ir_node *n, ir_value *const *in, int n_in);
+/* Use counts are kept by ir.c: the node functions above maintain each value's
+ * users.  Code that edits g->nodes or a node's in[]/n_in directly (the
+ * importer trimming inputs, dce compacting the node list) calls this after. */
+void ir_uses_rebuild(ir_graph *g);
 /* Turns a node's output into a constant holding `data` (arena memory) and
  * removes the node. */
 void ir_node_to_const(ir_graph *g, ir_node *n, void *data);

@@ -110,6 +110,28 @@ int ir_verify(const ir_graph *g, diag *d) {
       diag_set(d, "verifier: graph output '%s' is not defined", g->outputs[i]->name);
       goto out;
     }
+  /* the users lists ir.c keeps agree with the node inputs (a pass that
+   * edited in[] behind its back would make use counts lie) */
+  if (!g->uses_stale) {
+    int *uses = calloc((size_t)max_id + 1, sizeof *uses);
+    if (!uses) {
+      diag_oom(d);
+      goto out;
+    }
+    for (int i = 0; i < g->n_nodes; i++)
+      for (int k = 0; k < g->nodes[i]->n_in; k++) uses[g->nodes[i]->in[k]->id]++;
+    for (int i = 0; i < g->n_nodes; i++)
+      for (int k = 0; k < g->nodes[i]->n_in; k++) {
+        const ir_value *v = g->nodes[i]->in[k];
+        if (uses[v->id] != v->n_users) {
+          ir_node_error(d, g->nodes[i], "verifier: input '%s' is read %d times but listed with %d users", v->name,
+                        uses[v->id], v->n_users);
+          free(uses);
+          goto out;
+        }
+      }
+    free(uses);
+  }
   rc = 0;
 out:
   free(defined);

@@ -276,6 +276,8 @@ ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
   if (import_graph(&c, m->graph, binds, n_binds)) {
     ir_graph_free(g);
     g = NULL;
+  } else {
+    ir_uses_rebuild(g); /* canonicalisation trimmed inputs (Clip bounds, axes, pads) in place */
   }
 out:
   onnx__model_proto__free_unpacked(m, NULL);

@@ -117,7 +117,7 @@ static int insert_qdq(ir_graph *g, ir_value *v, const qparam *p, diag *d) {
   ir_node *dq = quant_new_node(g, pos + 1, IR_OP_DEQUANTIZE, src, dqin, 3, base, IR_F32, v, d);
   if (!dq) return -1;
   ir_replace_uses(g, v, dq->out);
-  q->in[0] = v; /* replace_uses rewired it too */
+  ir_node_set_input(g, q, 0, v); /* replace_uses rewired it too */
   if (dq->out->is_output) ir_value_swap_names(g, v, dq->out); /* the graph output keeps its name */
   return 0;
 }
@@ -221,7 +221,7 @@ static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
   snprintf(base, sizeof base, "%.480s.dq", w->name);
   ir_node *dq = quant_new_node(g, quant_node_pos(g, n), IR_OP_DEQUANTIZE, n->src, in, 3, base, IR_F32, w, d);
   if (!dq || ir_attr_set_int(g, dq, "axis", axis, d)) return -1;
-  n->in[1] = dq->out;
+  ir_node_set_input(g, n, 1, dq->out);
   return 0;
 }
 

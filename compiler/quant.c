@@ -135,15 +135,7 @@ ir_node *quant_new_node(ir_graph *g, int pos, ir_op op, const char *src, ir_valu
   return n;
 }
 
-ir_node *quant_single_user(const ir_graph *g, const ir_value *v) {
-  if (v->is_output) return NULL;
-  ir_node *user = NULL;
-  int uses = 0;
-  for (int i = 0; i < g->n_nodes; i++)
-    for (int k = 0; k < g->nodes[i]->n_in; k++)
-      if (g->nodes[i]->in[k] == v) uses++, user = g->nodes[i];
-  return uses == 1 ? user : NULL;
-}
+ir_node *quant_single_user(const ir_graph *g, const ir_value *v) { return ir_single_user(g, v); }
 
 int quant_multiplier_max(double r, int max_shift, int32_t *mult, int *shift) {
   if (!isfinite(r) || r <= 0 || r >= 2147483648.0) return -1;

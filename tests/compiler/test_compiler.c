@@ -265,6 +265,71 @@ static void run1(const char *text, const float *x, const float *want, int n) {
   ir_graph_free(g);
 }
 
+/* ---- name index and users (kept by ir.c) ---- */
+
+static void test_name_index_and_unique_names(void **state) {
+  (void)state;
+  diag d = {{0}};
+  ir_graph *g = ir_graph_new("n", &d);
+  assert_non_null(g);
+  char name[32];
+  for (int i = 0; i < 3000; i++) { /* grows the table several times */
+    snprintf(name, sizeof name, "v%d", i);
+    assert_non_null(ir_value_new(g, name, IR_VALUE_INPUT, &d));
+  }
+  for (int i = 0; i < 3000; i++) {
+    snprintf(name, sizeof name, "v%d", i);
+    ir_value *v = ir_value_find(g, name);
+    assert_non_null(v);
+    assert_string_equal(v->name, name);
+  }
+  assert_null(ir_value_find(g, "v3000"));
+  assert_null(ir_value_new(g, "v7", IR_VALUE_INPUT, &d)); /* defined twice */
+  /* the smallest free suffix, also after a name is given up */
+  ir_value *w = ir_value_new(g, "w", IR_VALUE_INPUT, &d);
+  ir_value *w1 = ir_value_new(g, ir_unique_name(g, "w"), IR_VALUE_INPUT, &d);
+  ir_value *w2 = ir_value_new(g, ir_unique_name(g, "w"), IR_VALUE_INPUT, &d);
+  assert_non_null(w), assert_non_null(w1), assert_non_null(w2);
+  assert_string_equal(w1->name, "w.1");
+  assert_string_equal(w2->name, "w.2");
+  assert_string_equal(ir_unique_name(g, "w"), "w.3");
+  ir_value_rename(g, w1, "other");
+  assert_null(ir_value_find(g, "w.1"));
+  assert_ptr_equal(ir_value_find(g, "other"), w1);
+  assert_string_equal(ir_unique_name(g, "w"), "w.1");
+  ir_value_swap_names(g, w, w2);
+  assert_ptr_equal(ir_value_find(g, "w"), w2);
+  assert_ptr_equal(ir_value_find(g, "w.2"), w);
+  ir_graph_free(g);
+}
+
+static void test_users_kept(void **state) {
+  (void)state;
+  diag d = {{0}};
+  ir_graph *g = parse_ok("graph \"u\" { %x : f32[1] = input %y : f32[1] = input"
+                         " %a : f32[1] = Add(%x, %x) @\"a\" %b : f32[1] = Relu(%a) @\"b\""
+                         " %c : f32[1] = Add(%b, %y) @\"c\" return %c }");
+  ir_value *x = ir_value_find(g, "x"), *y = ir_value_find(g, "y"), *a = ir_value_find(g, "a");
+  ir_value *b = ir_value_find(g, "b"), *c = ir_value_find(g, "c");
+  assert_int_equal(ir_use_count(g, x), 2);
+  assert_null(ir_single_user(g, x)); /* one node, two slots */
+  assert_ptr_equal(ir_single_user(g, a), b->def);
+  assert_null(ir_single_user(g, c)); /* a graph output */
+  assert_int_equal(ir_use_count(g, c), 1);
+  ir_node_set_input(g, c->def, 1, x);
+  assert_int_equal(ir_use_count(g, x), 3);
+  assert_int_equal(ir_use_count(g, y), 0);
+  ir_replace_uses(g, x, y);
+  assert_int_equal(ir_use_count(g, x), 0);
+  assert_int_equal(ir_use_count(g, y), 3);
+  ir_replace_uses(g, b, a); /* c reads a now; b is dead */
+  ir_node_remove(g, b->def);
+  assert_int_equal(ir_use_count(g, a), 1);
+  assert_ptr_equal(ir_single_user(g, a), c->def);
+  assert_int_equal(ir_verify(g, &d), 0);
+  ir_graph_free(g);
+}
+
 static void test_ref_conv_pad_stride(void **state) {
   (void)state;
   /* 1x1x3x3 input 1..9, 2x2 kernel of ones, stride 2, pads 1: windows sum
@@ -328,6 +393,8 @@ int main(void) {
       cmocka_unit_test(test_oom_everywhere),
       cmocka_unit_test(test_oom_in_parser),
       cmocka_unit_test(test_parse_errors),
+      cmocka_unit_test(test_name_index_and_unique_names),
+      cmocka_unit_test(test_users_kept),
       cmocka_unit_test(test_verifier),
       cmocka_unit_test(test_ref_conv_pad_stride),
       cmocka_unit_test(test_ref_avgpool_count_include_pad),
