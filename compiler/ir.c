@@ -225,7 +225,7 @@ static void index_remove(ir_name_index *ix, const ir_value *v) {
 static void index_rebuild(ir_graph *g) {
   ir_name_index *ix = g->index;
   if (!ix) return;
-  memset(ix->slots, 0, sizeof *ix->slots * ix->cap);
+  if (ix->cap) memset(ix->slots, 0, sizeof *ix->slots * ix->cap); /* no table yet: first growth failed */
   ix->count = 0;
   for (int i = 0; i < g->n_values; i++) index_put(ix, g->values[i]);
   if (ix->hint_cap) memset(ix->hints, 0, sizeof *ix->hints * ix->hint_cap);
