@@ -132,7 +132,7 @@ typedef struct ir_graph {
   ir_value **outputs;  /* graph outputs in order */
   int n_outputs, cap_outputs;
   ir_name_index *index; /* name -> value for ir_value_find; kept by ir.c */
-  int uses_stale;       /* 1: the users lists are not to be trusted (OOM): scan */
+  int uses_stale;       /* 1: users lists untrusted (OOM, or in[] edited behind ir.c): scan */
 } ir_graph;
 
 /* Names and sizes. */
