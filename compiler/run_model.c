@@ -67,7 +67,7 @@ static int model_load(void *c, uint32_t off, const uint8_t *cmds, uint32_t n) {
 static int model_run(void *c, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
   model_ctx *m = c;
   npu_result_t res;
-  (void)timeout; /* the model ends every run: deadlocks are detected, dispatch is bounded */
+  (void)timeout; /* the model ends every run: deadlocks are detected, dispatch and cycles are bounded */
   npu_model_run_sram(m->npu, m->cmd_sram, m->cmd_sram_bytes, off, n, m->window, m->window_bytes, &res);
   if (res.code == NPU_MODEL_ERR_NOMEM) return MODEL_E_NOMEM;
   if (res.code == NPU_MODEL_ERR_LIMIT) return MODEL_E_LIMIT;
@@ -89,7 +89,7 @@ static const char *model_strerror(int code) {
   switch (code) {
   case MODEL_E_NOMEM: return "the C model ran out of memory";
   case MODEL_E_ARG: return "stream outside the command SRAM";
-  case MODEL_E_LIMIT: return "the C model's dispatch limit was reached";
+  case MODEL_E_LIMIT: return "the C model's work limit was reached (dispatched commands or simulated cycles of one run: docs/isa.md, C model run limits)";
   default: return "?";
   }
 }
