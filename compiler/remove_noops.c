@@ -8,7 +8,13 @@
  *           output is a graph output, the input value takes over its name;
  *           if the input is itself a graph input, constant or output, the
  *           node stays (the model's interface keeps its names).
+ *           A Relu whose only user is a Clip(min, max) with min <= max and
+ *           max >= 0 is merged into it (Clip(min', max) reads the Relu's
+ *           input, min' = max(min, 0): the same values).  PyTorch exports
+ *           F.relu6 as Relu -> Clip(0, 6), and quantisation fuses one
+ *           activation into a Conv/Gemm, not two.
  * Invalidates: nothing. */
+#include <math.h>
 #include <string.h>
 
 #include "passes.h"
@@ -43,8 +49,21 @@ static int is_noop(const ir_node *n) {
   }
 }
 
+/* Relu -> Clip with the Relu read only by the Clip: the Clip reads the
+ * Relu's input and clamps at no less than 0; the Relu is dropped. */
+static int merge_relu_clip(ir_graph *g, ir_node *clip, diag *d) {
+  ir_value *x = clip->in[0];
+  if (x->kind != IR_VALUE_NODE || x->def->op != IR_OP_RELU || ir_single_user(g, x) != clip) return 0;
+  float lo = ir_attr_float(clip, "min", -INFINITY), hi = ir_attr_float(clip, "max", INFINITY);
+  if (!(lo <= hi) || !(hi >= 0)) return 0; /* an empty or negative range: leave it as written */
+  if (ir_attr_set_float(g, clip, "min", lo > 0 ? lo : 0, d)) return -1;
+  ir_node *relu = x->def;
+  ir_node_set_input(g, clip, 0, relu->in[0]);
+  ir_node_remove(g, relu);
+  return 1;
+}
+
 int remove_noops(ir_graph *g, diag *d) {
-  (void)d;
   for (int i = 0; i < g->n_nodes; i++) {
     ir_node *n = g->nodes[i];
     if (!is_noop(n)) continue;
@@ -58,6 +77,13 @@ int remove_noops(ir_graph *g, diag *d) {
     ir_replace_uses(g, dst, src);
     ir_node_remove(g, n);
     i--;
+  }
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    if (n->op != IR_OP_CLIP) continue;
+    int rc = merge_relu_clip(g, n, d);
+    if (rc < 0) return -1;
+    i -= rc; /* the Relu came before the Clip in the list */
   }
   ir_compact_values(g);
   return 0;

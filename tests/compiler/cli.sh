@@ -154,6 +154,19 @@ expect 0 "zeros2.npy: value 'x' (and 1 other) is 0 in every calibration sample" 
 check "zeros-calib-scale-1" bash -c "'$tessel' ir '$tmp/zconv.tir' --calib '$tmp/zeros2.npy' --print-after=ptq 2>/dev/null | grep -q '^  %x.scale : f32\[\] = const \[1.0\]$'"
 expect 0 "" compile "$tmp/zconv.tir" --calib "$tmp/zeros2.npy" -o "$tmp/zconv.tpkg"
 
+# PyTorch exports F.relu6 as Relu -> Clip(0, 6): remove-noops merges the pair
+# into one Clip (ptq fuses one activation into the Conv; the Clip stayed
+# float and compile failed with "stays float after quantisation").  A Clip
+# whose range is negative keeps its Relu (merging would change the values).
+printf 'graph "g" {\n  %%x : f32[1,1,1,2] = input\n  %%w : f32[1,1,1,1] = const [0.5]\n  %%y : f32[1,1,1,2] = Conv(%%x, %%w)\n  %%r : f32[1,1,1,2] = Relu(%%y)\n  %%c : f32[1,1,1,2] = Clip(%%r) {max=6.0, min=-1.0}\n  return %%c\n}\n' >"$tmp/relu6.tir"
+check "relu-clip-merged" bash -c "'$tessel' opt '$tmp/relu6.tir' --pass=remove-noops | grep -q '^  %c : f32\[1,1,1,2\] = Clip(%y) {max=6.0, min=0.0}$'"
+sed 's/max=6.0, min=-1.0/max=-1.0, min=-2.0/' "$tmp/relu6.tir" >"$tmp/relu_negclip.tir"
+check "relu-negative-clip-kept" bash -c "'$tessel' opt '$tmp/relu_negclip.tir' --pass=remove-noops | grep -q ' = Relu(%y)'"
+expect 0 "" compile "$tmp/relu6.tir" --calib $in/quant_x_2.npy -o "$tmp/relu6.tpkg"
+"$tessel" ref "$tmp/relu6.tir" --calib $in/quant_x_2.npy --input $in/quant_x_2.npy -o "$tmp/relu6_ref.npy" 2>/dev/null
+"$tessel" run "$tmp/relu6.tpkg" --engine model --input $in/quant_x_2.npy -o "$tmp/relu6_run.npy" 2>/dev/null
+check "relu-clip-run-equals-ref" "$tessel" compare "$tmp/relu6_ref.npy" "$tmp/relu6_run.npy"
+
 # Large graphs: a 20,000-node chain goes through every graph pass with the
 # verifier between them (name lookups were linear: quadratic in the node
 # count, over 60 s under ASan), and a 2,000-node Conv/Relu chain (1,000
