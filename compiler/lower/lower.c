@@ -527,6 +527,13 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
     if (ir_dtype_is_float(n->out->dtype) && !has_quantised_op(p->graph))
       return ir_node_error(d, n, "the model is float: compile it with --calib X.npy (calibration samples for "
                            "post-training quantisation) or give a QDQ-quantised model");
+    /* With --calib given, "give --calib" sent users in a circle: say what
+     * ptq quantises, so they can see why this node is left out. */
+    if (ir_dtype_is_float(n->out->dtype) && p->calibrated)
+      return ir_node_error(d, n, "stays float after post-training quantisation (the NPU runs int8 only): --calib "
+                           "quantises Conv, Gemm, MatMul, Add and pooling, one Relu or Clip right after each, and "
+                           "MaxPool/Flatten/Reshape/Transpose after those; put QuantizeLinear/DequantizeLinear "
+                           "around this node in the model (docs/quantisation.md)");
     if (ir_dtype_is_float(n->out->dtype))
       return ir_node_error(d, n, "stays float after quantisation (the NPU runs int8 only): give --calib X.npy, or "
                            "QuantizeLinear/DequantizeLinear around it in the model");
