@@ -170,9 +170,24 @@ static int const_ints(node_ctx *nc, ir_node *n, int k, const char *what, const c
   return ir_attr_set_ints(nc->c->g, n, attr, (const int64_t *)v->data, (int)cnt, nc->c->d);
 }
 
+/* A float Cast of a constant (PyTorch exports with do_constant_folding=False
+ * give Clip bounds as Cast(Constant)): the constant it reads, else NULL. */
+static ir_value *float_cast_of_const(const ir_value *v) {
+  if (v->kind != IR_VALUE_NODE || !v->def || v->def->op != IR_OP_CAST || v->def->n_in != 1) return NULL;
+  const ir_attr *to = ir_attr_get(v->def, "to");
+  if (!to || to->kind != IR_ATTR_STRING) return NULL;
+  if (strcmp(to->s, ir_dtype_name(IR_F32)) && strcmp(to->s, ir_dtype_name(IR_F64))) return NULL;
+  return v->def->in[0]->kind == IR_VALUE_CONST ? v->def->in[0] : NULL;
+}
+
 /* The constant scalar input k as a float attribute. */
 static int const_scalar(node_ctx *nc, ir_node *n, int k, const char *what, const char *attr) {
   ir_value *v = n->in[k];
+  if (float_cast_of_const(v)) v = float_cast_of_const(v);
+  if (v->kind != IR_VALUE_CONST && v->kind == IR_VALUE_NODE && v->def)
+    return node_err(nc, "%s must be a constant; it is computed by node '%s' (%s) (fold constants when exporting, "
+                    "e.g. torch.onnx.export(..., do_constant_folding=True))",
+                    what, v->def->src, ir_op_name(v->def->op));
   if (v->kind != IR_VALUE_CONST) return node_err(nc, "%s must be a constant", what);
   if (ir_value_numel(v) != 1) return node_err(nc, "%s must hold one element", what);
   return ir_attr_set_float(nc->c->g, n, attr, (float)ir_elem_f64(v->dtype, v->data, 0), nc->c->d);
