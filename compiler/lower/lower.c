@@ -527,13 +527,14 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
     if (ir_dtype_is_float(n->out->dtype) && !has_quantised_op(p->graph))
       return ir_node_error(d, n, "the model is float: compile it with --calib X.npy (calibration samples for "
                            "post-training quantisation) or give a QDQ-quantised model");
-    /* With --calib given, "give --calib" sent users in a circle: say what
-     * ptq quantises, so they can see why this node is left out. */
+    /* With --calib given, "give --calib" sent users in a circle, and QDQ
+     * around an op qdq-fold has no int8 form for leaves it float too: say
+     * what runs in int8, so they can see why this node is left out. */
     if (ir_dtype_is_float(n->out->dtype) && p->calibrated)
-      return ir_node_error(d, n, "stays float after post-training quantisation (the NPU runs int8 only): --calib "
-                           "quantises Conv, Gemm, MatMul, Add and pooling, one Relu or Clip right after each, and "
-                           "MaxPool/Flatten/Reshape/Transpose after those; put QuantizeLinear/DequantizeLinear "
-                           "around this node in the model (docs/quantisation.md)");
+      return ir_node_error(d, n, "stays float after post-training quantisation, and the NPU runs int8 only: "
+                           "int8 runs Conv, Gemm, MatMul, Add, AveragePool/GlobalAveragePool, one Relu or Clip "
+                           "right after one of those, and MaxPool/Flatten/Reshape/Squeeze/Unsqueeze/Transpose/"
+                           "Concat of int8 values (docs/quantisation.md); express this part of the model with them");
     if (ir_dtype_is_float(n->out->dtype))
       return ir_node_error(d, n, "stays float after quantisation (the NPU runs int8 only): give --calib X.npy, or "
                            "QuantizeLinear/DequantizeLinear around it in the model");
