@@ -51,7 +51,15 @@ expect 2 "--calib-method needs minmax, percentile or mse" ir $m/tiny_cnn.onnx --
 expect 2 "--calib-percentile needs a number in (50, 100]" ir $m/tiny_cnn.onnx --calib-percentile 20
 expect 2 "--quantised is only for ir and ref" compile $m/tiny_cnn.onnx --quantised -o $tmp/x.tpkg
 expect 2 "--raw and --quantised exclude each other" ir $m/tiny_cnn.onnx --raw --quantised
-expect 1 "shape does not match input 'input'" ir $m/tiny_cnn.onnx --calib $m/resnet18.in0.npy
+# Both shapes and the stacked form are named (a user with [N,1,C,H,W] data
+# was told only "shape does not match").
+expect 1 "resnet18.in0.npy: shape [1,3,64,64] does not match input 'input' [1,3,16,16] (samples stack along dimension 0: [N,3,16,16])" ir $m/tiny_cnn.onnx --calib $m/resnet18.in0.npy
+# numpy's default float64 data gets the conversion to make (calib and input).
+f64hdr="{'descr': '<f8', 'fortran_order': False, 'shape': (1, 3, 16, 16), }"
+f64hdr=$(printf '%-117s' "$f64hdr")
+{ printf '\x93NUMPY\x01\x00\x76\x00%s\n' "$f64hdr"; head -c 6144 /dev/zero; } >"$tmp/f64.npy"
+expect 1 "f64.npy: holds float64, input 'input' is f32 (save it as float32: x.astype(numpy.float32))" ir $m/tiny_cnn.onnx --calib "$tmp/f64.npy"
+expect 1 "f64.npy: holds float64, input 'input' is f32 (save it as float32" ref $m/tiny_cnn.onnx --input "$tmp/f64.npy" -o $tmp/y.npy
 expect 1 "ptq needs calibration data" opt tests/compiler/filecheck/dce.tir --pass=ptq
 expect 0 "" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg
 expect 2 "give --target once" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg --target npu8 --target npu4
@@ -72,7 +80,7 @@ expect 1 "the model is float: compile it with --calib X.npy" compile $in/convbn.
 expect 1 "--bind needs an ONNX model" ir $in/../filecheck/dce.tir --bind a=b.npy
 expect 2 "give -o OUT.npy" ref $in/convbn.onnx
 expect 1 "no --input given for graph input 'x'" ref $in/convbn.onnx -o $tmp/y.npy
-expect 1 "shape does not match input 'x'" ref $in/convbn.onnx --input $m/tiny_cnn.in0.npy -o $tmp/y.npy
+expect 1 "tiny_cnn.in0.npy: shape [1,3,16,16] does not match input 'x' [1,3,4,4]" ref $in/convbn.onnx --input $m/tiny_cnn.in0.npy -o $tmp/y.npy
 expect 1 "the graph has 1 outputs, 2 -o given" ref $in/convbn.onnx --input x=$in/convbn.x.npy -o $tmp/a.npy -o $tmp/b.npy
 expect 0 "" ref $in/convbn.onnx --input x=$in/convbn.x.npy -o $tmp/a.npy
 expect 1 "holds float32, input 'x' is i32" ref $in/../filecheck/cast-input.tir --input $in/convbn.x.npy -o $tmp/a.npy
