@@ -19,6 +19,7 @@
 #include "out_file.h"
 #include "pipeline.h"
 #include "calibrate.h"
+#include "input_samples.h"
 #include "quant.h"
 #include "ref_exec.h"
 #include "profile_cli.h"
@@ -369,24 +370,6 @@ static int print_out(const cli_args *a, const ir_graph *g, diag *d) {
   return out_file_commit(&of, d);
 }
 
-/* "[d0,d1,...]" of n dims into buf (a dimension < 0 is symbolic: '?'); for
- * messages that show the user both shapes. */
-static const char *shape_text(const int64_t *dims, int n, char *buf, size_t size) {
-  size_t at = (size_t)snprintf(buf, size, "[");
-  for (int i = 0; i < n && at < size; i++) {
-    if (dims[i] < 0) at += (size_t)snprintf(buf + at, size - at, "%s?", i ? "," : "");
-    else at += (size_t)snprintf(buf + at, size - at, "%s%lld", i ? "," : "", (long long)dims[i]);
-  }
-  if (at < size) snprintf(buf + at, size - at, "]");
-  return buf;
-}
-
-/* numpy's float64 is the default dtype of np.array/np.random: say how to
- * convert when the model wants float32. */
-static const char *dtype_hint(const ir_value *in) {
-  return in->dtype == IR_F32 ? " (save it as float32: x.astype(numpy.float32))" : "";
-}
-
 /* --calib files: each holds one sample of the (single) graph input, or a
  * batch of them stacked along dimension 0. */
 typedef struct calib_set {
@@ -407,23 +390,10 @@ static int load_calib(const cli_args *a, const ir_graph *g, calib_set *cs, diag 
     char err[512];
     npy_array *x = &cs->arrs[k];
     if (npy_read(a->calib[k], x, err, sizeof err)) return diag_set(d, "--calib: %s", err);
-    if ((ir_dtype)x->dtype != in->dtype)
-      return diag_set(d, "%s: holds %s, input '%s' is %s%s", a->calib[k], npy_dtype_name(x->dtype), in->name,
-                      ir_dtype_name(in->dtype), dtype_hint(in));
-    int same = x->ndim == in->rank && in->rank >= 1;
-    for (int i = 1; same && i < in->rank; i++) same = x->shape[i] == in->dims[i];
-    if (!same || in->dims[0] < 1 || x->shape[0] % in->dims[0] || x->shape[0] == 0) {
-      char has[160], want[160], stack[160];
-      int64_t sd[IR_MAX_RANK];
-      for (int i = 0; i < in->rank && i < IR_MAX_RANK; i++) sd[i] = i ? in->dims[i] : -1;
-      shape_text(sd, in->rank < IR_MAX_RANK ? in->rank : IR_MAX_RANK, stack, sizeof stack);
-      if (stack[1] == '?') stack[1] = 'N';
-      return diag_set(d, "%s: shape %s does not match input '%s' %s (samples stack along dimension 0: %s)",
-                      a->calib[k], shape_text(x->shape, x->ndim, has, sizeof has), in->name,
-                      shape_text(in->dims, in->rank, want, sizeof want), stack);
-    }
+    int64_t k_samples = input_samples(in, x, a->calib[k], d);
+    if (k_samples < 0) return -1;
     if (x->dtype == NPY_F32 && calib_check_finite(x->data, x->nbytes / sizeof(float), a->calib[k], d)) return -1;
-    for (int64_t s = 0; s < x->shape[0] / in->dims[0]; s++) {
+    for (int64_t s = 0; s < k_samples; s++) {
       if (n == (int)(sizeof cs->samples / sizeof cs->samples[0])) return diag_set(d, "--calib: too many samples");
       cs->samples[n++] = (const char *)x->data + (size_t)(s * per) * ir_dtype_size(in->dtype);
     }
@@ -600,9 +570,7 @@ static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, 
   if (!file) return diag_set(d, "no --input given for graph input '%s'", in->name);
   char err[512];
   if (npy_read(file, arr, err, sizeof err)) return diag_set(d, "input '%s': %s", in->name, err);
-  if ((ir_dtype)arr->dtype != in->dtype)
-    return diag_set(d, "%s: holds %s, input '%s' is %s%s", file, npy_dtype_name(arr->dtype), in->name,
-                    ir_dtype_name(in->dtype), dtype_hint(in));
+  if (input_dtype_check(in, arr, file, d)) return -1;
   int same = arr->ndim == in->rank, batched = in->rank >= 1 && in->dims[0] == 1 && arr->ndim == in->rank;
   for (int i = 0; same && i < in->rank; i++) same = in->dims[i] < 0 || arr->shape[i] == in->dims[i];
   for (int i = 1; batched && i < in->rank; i++) batched = in->dims[i] < 0 || arr->shape[i] == in->dims[i];
@@ -614,8 +582,8 @@ static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, 
   }
   if (!same) {
     char has[160], want[160];
-    return diag_set(d, "%s: shape %s does not match input '%s' %s", file, shape_text(arr->shape, arr->ndim, has, sizeof has),
-                    in->name, shape_text(in->dims, in->rank, want, sizeof want));
+    return diag_set(d, "%s: shape %s does not match input '%s' %s", file, input_shape_text(arr->shape, arr->ndim, has, sizeof has),
+                    in->name, input_shape_text(in->dims, in->rank, want, sizeof want));
   }
   for (int i = 0; i < in->rank; i++) in->dims[i] = arr->shape[i]; /* symbolic dims take the data's */
   (void)nonfinite_warn("ref", file, in->name, arr, a->quantised || a->n_calib);

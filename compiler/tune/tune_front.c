@@ -7,23 +7,12 @@
 #include <string.h>
 
 #include "calibrate.h"
+#include "input_samples.h"
 #include "npy.h"
 #include "onnx_import.h"
 #include "pipeline.h"
 
 enum { TUNE_MAX_CALIB = 64, TUNE_MAX_SAMPLES = 1024 };
-
-/* Checks that x holds samples of input `in` (shape [k*N, ...rest]); returns how many. */
-static int64_t samples_of(const ir_value *in, const npy_array *x, const char *path, diag *d) {
-  if ((ir_dtype)x->dtype != in->dtype)
-    return diag_set(d, "%s: holds %s, input '%s' is %s", path, npy_dtype_name(x->dtype), in->name,
-                    ir_dtype_name(in->dtype));
-  int same = x->ndim == in->rank && in->rank >= 1 && in->dims[0] >= 1;
-  for (int i = 1; same && i < in->rank; i++) same = x->shape[i] == in->dims[i];
-  if (!same || x->shape[0] == 0 || x->shape[0] % in->dims[0])
-    return diag_set(d, "%s: shape does not match input '%s' (samples stack along dimension 0)", path, in->name);
-  return x->shape[0] / in->dims[0];
-}
 
 ir_graph *tune_front_load(const char *model, const char *const *calib, int n, diag *d) {
   ir_graph *g = onnx_import_file(model, NULL, 0, d);
@@ -51,7 +40,7 @@ ir_graph *tune_front_load(const char *model, const char *const *calib, int n, di
       int64_t cnt = arrs[k].dtype == NPY_F32 &&
                             calib_check_finite(arrs[k].data, arrs[k].nbytes / sizeof(float), calib[k], d)
                         ? -1
-                        : samples_of(in, &arrs[k], calib[k], d);
+                        : input_samples(in, &arrs[k], calib[k], d);
       if (cnt < 0) rc = -1;
       for (int64_t s = 0; !rc && s < cnt; s++) {
         if (ns == TUNE_MAX_SAMPLES) rc = diag_set(d, "--calib: more than %d samples", TUNE_MAX_SAMPLES);
@@ -82,7 +71,7 @@ int tune_front_input(const ir_graph *g, const char *src, const char *dst, diag *
   char err[512];
   if (npy_read(src, &x, err, sizeof err)) return diag_set(d, "%s", err);
   int rc = 0;
-  int64_t cnt = samples_of(in, &x, src, d);
+  int64_t cnt = input_samples(in, &x, src, d);
   if (cnt < 0) rc = -1;
   if (!rc) {
     npy_array one = x;
