@@ -1,35 +1,20 @@
-/* in_file: inputs must be regular files (see in_file.h). */
+/* in_file: inputs must be regular files (see in_file.h); the opening is
+ * sim/host_file.h's, shared with the simulator-side tools, the words are
+ * the compiler's. */
 #include "in_file.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+
+#include "../sim/host_file.h"
 
 FILE *in_file_open(const char *path, diag *d) {
-  /* O_NONBLOCK so that opening a FIFO returns at once and fstat can reject
-   * it; it is cleared again before any read. */
-  int fd = open(path, O_RDONLY | O_NONBLOCK);
-  if (fd < 0) {
-    diag_set(d, "%s: cannot open: %s", path, strerror(errno));
-    return NULL;
-  }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    int dir = S_ISDIR(st.st_mode);
-    close(fd);
-    diag_set(d, "%s: %s", path, dir ? "is a folder" : "not a regular file");
-    return NULL;
-  }
-  int fl = fcntl(fd, F_GETFL);
-  if (fl != -1) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-  FILE *f = fdopen(fd, "rb");
-  if (!f) {
-    diag_set(d, "%s: cannot open: %s", path, strerror(errno));
-    close(fd);
-  }
-  return f;
+  const char *why;
+  FILE *f = host_file_open_in(path, &why);
+  if (f) return f;
+  if (why == host_file_is_dir) diag_set(d, "%s: is a folder", path);
+  else if (why == host_file_not_regular) diag_set(d, "%s: not a regular file", path);
+  else diag_set(d, "%s: cannot open: %s", path, why);
+  return NULL;
 }
 
 FILE *in_file_open_max(const char *path, long long max_bytes, const char *what, diag *d) {

@@ -9,8 +9,9 @@
  * reader), check what was opened, and clear O_NONBLOCK again before any
  * read or write, so the stream behaves as fopen's would.
  *
- * Header only (static inline), so the C tools, the C++ harness and the
- * Verilator-built board bench can all include it without a new object in
+ * Header only (static inline), so the C tools, the C++ harness, the
+ * Verilator-built board bench and the host compiler (compiler/in_file.c,
+ * which words its own messages) can all include it without a new object in
  * their build rules. */
 #ifndef TESSEL_HOST_FILE_H
 #define TESSEL_HOST_FILE_H
@@ -22,11 +23,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The reasons host_file_open_in gives besides strerror's; a caller that
+ * words its own message compares *why with them by address. */
+static const char host_file_not_regular[] = "not a regular file (a FIFO, device or socket)";
+static const char host_file_is_dir[] = "Is a directory";
+
 /* Opens PATH to read ("rb").  Only a regular file is accepted: a FIFO,
  * device or socket would block or never end.  Returns the stream (the
- * caller fcloses it), or NULL with *why set to a static reason: "not a
- * regular file (a FIFO, device or socket)" or strerror(errno) ("No such
- * file or directory", "Is a directory", ...). */
+ * caller fcloses it), or NULL with *why set to a static reason:
+ * host_file_not_regular, host_file_is_dir, or strerror(errno) ("No such
+ * file or directory", ...). */
 static inline FILE *host_file_open_in(const char *path, const char **why) {
   int fd = open(path, O_RDONLY | O_NONBLOCK);
   if (fd < 0) {
@@ -40,7 +46,7 @@ static inline FILE *host_file_open_in(const char *path, const char **why) {
     return NULL;
   }
   if (!S_ISREG(st.st_mode)) {
-    *why = S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file (a FIFO, device or socket)";
+    *why = S_ISDIR(st.st_mode) ? host_file_is_dir : host_file_not_regular;
     close(fd);
     return NULL;
   }
@@ -80,7 +86,7 @@ static inline FILE *host_file_open_out(const char *path, const char *mode, const
 static inline int host_file_check_out(const char *path, const char **why) {
   struct stat st;
   if (stat(path, &st) != 0 || S_ISREG(st.st_mode)) return 0;
-  *why = S_ISDIR(st.st_mode) ? strerror(EISDIR) : "not a regular file (a FIFO, device or socket)";
+  *why = S_ISDIR(st.st_mode) ? host_file_is_dir : host_file_not_regular;
   return -1;
 }
 

@@ -87,7 +87,7 @@ bitstream-icebreaker: $(IB_BIN)
 
 # ---- flash images -------------------------------------------------------------
 FLASH_IMAGE := $(BIN)/tessel-flash-image
-$(FLASH_IMAGE): boards/common/flash_image.c
+$(FLASH_IMAGE): boards/common/flash_image.c sim/host_file.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(HOST_CFLAGS) $< -o $@
 ALL += $(FLASH_IMAGE)
@@ -143,6 +143,7 @@ $(IB_FW_IMG): $(IB_FW_ELF) $(FLASH_IMAGE)
 # them built in. -DNO_ICE40_DEFAULT_ASSIGNMENTS lets Verilator read yosys's
 # cell library (its port defaults are not Verilog it accepts).
 IB_TB_CPP   := $(IB_DIR)/board_tb.cpp
+IB_TB_HDRS  := sim/host_file.h
 IB_RTL_TB   := $(IB_OBJ)/rtl/board_tb
 IB_GATE_TB  := $(IB_OBJ)/gate/board_tb
 IB_CELLS    := $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
@@ -157,9 +158,9 @@ define ib_tb
 	  --Mdir $(1) -o board_tb -CFLAGS "-std=c++17 -O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" \
 	  $(3) $(abspath $(IB_TB_CPP)) >$(1)/build.log 2>&1 || { tail -n 30 $(1)/build.log; exit 1; }
 endef
-$(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_DIR)/board.cfg
+$(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_TB_HDRS) $(IB_DIR)/board.cfg
 	$(call ib_tb,$(@D),$(IB_DEFS) $(IB_GPARAMS),$(IB_SV))
-$(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP)
+$(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP) $(IB_TB_HDRS)
 	$(call ib_tb,$(@D),-DNO_ICE40_DEFAULT_ASSIGNMENTS -Wno-TIMESCALEMOD,$(abspath $(IB_NETLIST)) $(IB_CELLS))
 
 # ---- the board with an NPU, in RTL only ------------------------------------------
@@ -190,7 +191,7 @@ $(IB_NPU_FW_ELF): $(IB_NPU_FW_OBJ)/board_selftest.o $(IB_NPU_FW_OBJ)/npu.o $(BUI
 $(IB_NPU_FW_IMG): $(IB_NPU_FW_ELF) $(FLASH_IMAGE)
 	$(call ib_fw_image,$<,$@)
 $(IB_NPU_RTL_TB): $(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) \
-                  $(IB_DIR)/icebreaker_top.sv $(IB_TB_CPP) $(IB_DIR)/board.cfg
+                  $(IB_DIR)/icebreaker_top.sv $(IB_TB_CPP) $(IB_TB_HDRS) $(IB_DIR)/board.cfg
 	$(call ib_tb,$(@D),-DTESSEL_NPU $(IB_GPARAMS),$(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) \
 	  $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv)
 
