@@ -18,7 +18,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -27,6 +29,7 @@
  * words its own message compares *why with them by address. */
 static const char host_file_not_regular[] = "not a regular file (a FIFO, device or socket)";
 static const char host_file_is_dir[] = "Is a directory";
+static const char host_file_too_big[] = "larger than the limit";
 
 /* Opens PATH to read ("rb").  Only a regular file is accepted: a FIFO,
  * device or socket would block or never end.  Returns the stream (the
@@ -58,6 +61,39 @@ static inline FILE *host_file_open_in(const char *path, const char **why) {
     close(fd);
   }
   return f;
+}
+
+/* Reads all of the regular file PATH (checked as host_file_open_in does)
+ * into a malloc'd buffer of *len bytes (the caller frees it; an empty file
+ * gives *len 0 and a 1-byte buffer).  A file of more than MAX bytes is
+ * refused by its size before anything is read: NULL with *why set to
+ * host_file_too_big and *len to the size.  Other failures: NULL with *why as
+ * host_file_open_in gives it, or strerror(ENOMEM) / strerror(EIO) (also
+ * when the file shrank while it was read). */
+static inline unsigned char *host_file_read_all(const char *path, uint64_t max, size_t *len, const char **why) {
+  FILE *f = host_file_open_in(path, why);
+  if (!f) return NULL;
+  struct stat st;
+  if (fstat(fileno(f), &st) != 0) {
+    *why = strerror(errno);
+    fclose(f);
+    return NULL;
+  }
+  *len = (size_t)st.st_size;
+  if ((uint64_t)st.st_size > max) {
+    *why = host_file_too_big;
+    fclose(f);
+    return NULL;
+  }
+  unsigned char *buf = (unsigned char *)malloc(*len ? *len : 1);
+  int bad = !buf || fread(buf, 1, *len, f) != *len || ferror(f);
+  fclose(f);
+  if (bad) {
+    *why = strerror(buf ? EIO : ENOMEM);
+    free(buf);
+    return NULL;
+  }
+  return buf;
 }
 
 /* Opens PATH to write (created or truncated, as fopen "w" does; MODE is

@@ -61,29 +61,19 @@ struct Failure {
 
 // Whole file into memory, at most max bytes; false with why set on failure
 // ("more than MAX bytes" past max: a file that large is no input for these
-// memories, and stopping there spares reading it). Only a regular file is
+// memories, refused by its size before any read). Only a regular file is
 // read (host_file.h): a FIFO used to block here forever.
 bool read_file(const char *path, std::vector<uint8_t> &out, uint64_t max, std::string &why) {
   const char *reason = nullptr;
-  FILE *f = host_file_open_in(path, &reason);
-  if (!f) {
-    why = reason;
+  size_t len = 0;
+  unsigned char *buf = host_file_read_all(path, max, &len, &reason);
+  if (!buf) {
+    why = reason == host_file_too_big ? "more than " + std::to_string(max) + " bytes" : std::string(reason);
     return false;
   }
-  uint8_t buf[1 << 16];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) {
-    if (out.size() + n > max) {
-      std::fclose(f);
-      why = "more than " + std::to_string(max) + " bytes";
-      return false;
-    }
-    out.insert(out.end(), buf, buf + n);
-  }
-  bool bad = std::ferror(f);
-  std::fclose(f);
-  if (bad) why = std::strerror(EIO);
-  return !bad;
+  out.assign(buf, buf + len);
+  std::free(buf);
+  return true;
 }
 
 // The memories a program can be loaded into: TCM images here (loaded

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../sim/host_file.h" /* no rule change: a header only */
+#include "../../sim/host_file.h"
 
 #define IMAGE_MAGIC 0x424C5354u /* "TSLB" little-endian */
 
@@ -46,46 +46,6 @@ static void put_le32(unsigned char *p, uint32_t v) {
   p[3] = (unsigned char)(v >> 24);
 }
 
-/* Reads path into a malloc'd buffer, at most max + 1 bytes: enough to tell
- * that it does not fit without reading all of a huge file. Only a regular
- * file is read (host_file.h): a FIFO blocked fopen, /dev/zero never ends.
- * NULL with a message. */
-static unsigned char *read_file(const char *path, size_t max, size_t *len) {
-  const char *why;
-  FILE *f = host_file_open_in(path, &why);
-  if (!f) {
-    fprintf(stderr, "tessel-flash-image: %s: %s\n", path, why);
-    return NULL;
-  }
-  size_t cap = 4096, n = 0;
-  unsigned char *buf = malloc(cap);
-  while (buf && n <= max) {
-    size_t want = cap - n;
-    if (want > max + 1 - n) want = max + 1 - n;
-    size_t got = fread(buf + n, 1, want, f);
-    n += got;
-    if (got < want || n > max) break;
-    if (n < cap) continue;
-    unsigned char *nb = realloc(buf, cap * 2);
-    if (!nb) {
-      free(buf);
-      buf = NULL;
-      break;
-    }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (!buf || bad) {
-    fprintf(stderr, "tessel-flash-image: %s: %s\n", path,
-            !buf ? "out of memory" : errno == EISDIR ? "is a directory" : "read error");
-    free(buf);
-    return NULL;
-  }
-  *len = n;
-  return buf;
-}
 
 int main(int argc, char **argv) {
   uint32_t dest = 0, mem_size = 0;
@@ -146,14 +106,17 @@ int main(int argc, char **argv) {
     return 2;
   }
   size_t len = 0, room = dest < mem_size ? (size_t)(mem_size - dest) : 0;
-  unsigned char *payload = read_file(paths[0], room, &len);
-  if (!payload) return 1;
-  if (len > room) {
+  const char *why;
+  unsigned char *payload = host_file_read_all(paths[0], room, &len, &why);
+  if (!payload && why == host_file_too_big) {
     fprintf(stderr,
-            "tessel-flash-image: %s: more than %zu bytes at offset 0x%" PRIx32
-            " do not fit the board's %" PRIu32 "-byte RAM\n",
-            paths[0], room, dest, mem_size);
-    free(payload);
+            "tessel-flash-image: %s: %zu bytes at offset 0x%" PRIx32 " do not fit the board's %" PRIu32
+            "-byte RAM\n",
+            paths[0], len, dest, mem_size);
+    return 1;
+  }
+  if (!payload) {
+    fprintf(stderr, "tessel-flash-image: %s: %s\n", paths[0], why);
     return 1;
   }
   if (len == 0) {
@@ -171,7 +134,6 @@ int main(int argc, char **argv) {
   put_le32(hdr + 8, (uint32_t)len);
   put_le32(hdr + 12, sum);
 
-  const char *why;
   FILE *out = host_file_open_out(paths[1], "wb", &why); /* a FIFO with no reader blocked fopen */
   if (!out) {
     fprintf(stderr, "tessel-flash-image: %s: %s\n", paths[1], why);

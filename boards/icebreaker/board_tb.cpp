@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "../../sim/host_file.h" /* no rule change: a header only */
+#include "../../sim/host_file.h"
 #include "Vicebreaker_top.h"
 #include "verilated.h"
 
@@ -135,10 +135,10 @@ bool load_image(Flash &flash, const char *path, uint32_t off) {
   }
   size_t n = fread(flash.mem.data() + off, 1, flash.mem.size() - off, f);
   bool too_big = !feof(f) && fgetc(f) != EOF;
-  bool unreadable = ferror(f);  // a directory opens, then fails to read
+  bool unreadable = ferror(f);
   fclose(f);
   if (unreadable) {
-    fprintf(stderr, "board_tb: %s: cannot read (a directory?)\n", path);
+    fprintf(stderr, "board_tb: %s: cannot read\n", path);
     return false;
   }
   if (too_big) {

@@ -49,34 +49,12 @@ static int parse_u64(const char *s, unsigned long long *out) {
   return (errno || *end) ? -1 : 0;
 }
 
-/* Reads the whole file; returns NULL with *why set on failure.  Only a
- * regular file is read (host_file.h): a FIFO blocked open() forever. */
+/* Reads the whole ELF; returns NULL with *why set on failure.  Only a
+ * regular file is read (host_file.h): a FIFO blocked open() forever; one
+ * past MAX_ELF_BYTES is refused by its size ("File too large"). */
 static uint8_t *read_file(const char *path, size_t *size, const char **why) {
-  FILE *f = host_file_open_in(path, why);
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  uint8_t *buf = malloc(cap);
-  *why = strerror(ENOMEM); /* if buf is NULL */
-  while (buf) {
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    /* A huge file would be read until memory runs out: no
-     * ELF for these memories is near this size. */
-    if (cap >= MAX_ELF_BYTES) {
-      free(buf);
-      fclose(f);
-      *why = strerror(EFBIG);
-      return NULL;
-    }
-    uint8_t *nb = realloc(buf, cap * 2);
-    if (!nb) { free(buf); buf = NULL; *why = strerror(ENOMEM); break; }
-    buf = nb;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) { free(buf); *why = strerror(EIO); return NULL; }
-  *size = n;
+  uint8_t *buf = host_file_read_all(path, MAX_ELF_BYTES, size, why);
+  if (!buf && *why == host_file_too_big) *why = strerror(EFBIG);
   return buf;
 }
 
