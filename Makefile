@@ -6,10 +6,11 @@
 #   make test    build everything and run every test suite
 #   make bench   run the benchmarks and print their figures
 #
-# Each subsystem adds its own rules in <folder>/rules.mk: what it builds (ALL),
-# its test suites (TEST_SUITES, each with a `test-<name>` rule), its
-# benchmarks (BENCHES, each with a `bench-<name>` rule) and its fuzzers
-# (FUZZERS, each with a `fuzz-<name>` rule for a long run).
+# Each folder adds its own rules in its one .mk: what it builds (ALL), its test
+# suites (TEST_SUITES, each with a `test-<name>` rule), its benchmarks (BENCHES,
+# each with a `bench-<name>` rule) and its fuzzers (FUZZERS, each with a
+# `fuzz-<name>` rule for a long run). docs/architecture.md draws the tree.
+# `make V=1` prints full commands; by default one line per file built.
 
 .DEFAULT_GOAL := all
 SHELL := /bin/bash
@@ -23,8 +24,24 @@ TEST_SUITES :=
 BENCHES     :=
 FUZZERS     :=
 
+# In dependency order: a file may use the variables of those before it.
+#   targets   the ISA and target configs, their generator and generated tables
+#   shared    code built for the host and the firmware
+#   sim       the C model of the NPU, the ISS, the SoC simulator
+#   compiler  the tessel compiler and its tools
+#   firmware  the RV32 firmware: base, NPU driver, runtime
+#   rtl-model the NPU's RTL benches, lint and synthesis (the SoC's are in sim)
+#   boards    one folder per board
+#   tests     the shared test data, its checks and generators
 include mk/common.mk
-include $(sort $(wildcard */rules.mk))
+include targets/rules.mk
+include shared/rules.mk
+include sim/rules.mk
+include compiler/rules.mk
+include firmware/rules.mk
+include rtl-model/rules.mk
+include boards/rules.mk
+include tests/rules.mk
 
 .PHONY: all setup setup-demo setup-test demo test test-suites bench fuzz clean
 

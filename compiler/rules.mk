@@ -1,7 +1,15 @@
-# compiler/rules.mk: the tessel compiler: front end (issue 5) and quantisation (issue 6).
+# compiler/rules.mk: the tessel compiler, one folder per stage or service, in the
+# order data flows through them (docs/architecture.md):
+#
+#   support  ir  import  passes  quant  ref  lower  package  run  tune  profile  cli
+#
+# Each folder's .mk lists its sources (COMPILER_<folder>_SRCS) and its own tests;
+# each becomes a library build/lib/libtessel-<folder>.a (and -asan, -fuzz: the
+# one template in mk/common.mk). Programs link them in one group with the shared
+# code (shared/), the C model (sim/npu-model) and the generated tables (targets/).
 #
 #   build/bin/tessel         the CLI (HOST_CFLAGS)
-#   build/bin/tessel-asan    the same sources under SAN_FLAGS, used by every test
+#   build/bin/tessel-asan    the same under SAN_FLAGS, used by every test
 #   make test-filecheck      FileCheck-14 tests in tests/compiler/*.tir|*.test
 #   make test-compiler-unit  cmocka: IR, arena failure injection, parser, verifier
 #   make test-import         every model in tests/models/MANIFEST + bad models
@@ -11,7 +19,6 @@
 #   make bench-compiler      import / passes / reference times on the torchvision nets
 #   make bench-compile-scale opt / compile times of 2k, 10k, 20k-node chains
 #   make test-quant-unit     cmocka: int8 reference hand-computed cases, multipliers, OOM injection
-#   (quantisation suites and bench-quant: see the end of this file)
 #   make test-fuzz-parse-ir-short  ~10 s run of the textual IR parser (round-trip property)
 #   make fuzz-parse-ir       long run of the same (IMPORT_FUZZ_TIME seconds)
 #
@@ -19,31 +26,48 @@
 
 ONNX_PROTO       := /usr/include/onnx/onnx.proto
 COMPILER_GEN     := $(BUILD)/gen/onnx
-COMPILER_OBJ     := $(BUILD)/obj/compiler
-COMPILER_OBJ_SAN := $(BUILD)/obj/compiler-asan
 IMPORT_FUZZ_TIME ?= 600
+COMPILER_PARTS   := support ir import passes quant ref lower package run tune profile cli
 
-# Library sources: everything in compiler/ except the CLI's main.
-# The int8 reference shares the NPU's integer arithmetic with the C model:
-# one source for rounding (sim/npu-model/npu_arith.c, owned by the NPU model).
-NPU_ARITH_SRC     := sim/npu-model/npu_arith.c
-COMPILER_LIB_SRCS := $(filter-out compiler/main.c,$(wildcard compiler/*.c)) $(NPU_ARITH_SRC)
-COMPILER_CFLAGS   := $(HOST_CFLAGS) -Icompiler -Isim/npu-model -I$(COMPILER_GEN) -MMD -MP
+COMPILER_CFLAGS := $(HOST_CFLAGS) -Icompiler $(patsubst %,-Icompiler/%,$(COMPILER_PARTS)) \
+                   $(SHARED_INC) -Isim/npu-model -I$(COMPILER_GEN) -I$(BUILD)/gen
+# Generated before any compiler object is built (the .d files know only after).
+COMPILER_DEPS   := $(COMPILER_GEN)/onnx.pb-c.h $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+
+# Libraries, in link order; everything a compiler program links.
+COMPILER_LIBS      := $(patsubst %,$(BUILD)/lib/libtessel-%.a,$(COMPILER_PARTS) onnx-pb)
+COMPILER_LIBS_SAN  := $(patsubst %,$(BUILD)/lib/libtessel-%-asan.a,$(COMPILER_PARTS) onnx-pb)
+COMPILER_LIBS_FUZZ := $(patsubst %,$(BUILD)/lib/libtessel-%-fuzz.a,$(COMPILER_PARTS) onnx-pb)
+COMPILER_LINK      := -Wl,--start-group $(COMPILER_LIBS) $(SHARED_LIB) $(NPU_MODEL_LINK) -Wl,--end-group -lprotobuf-c -lm
+COMPILER_LINK_SAN  := -Wl,--start-group $(COMPILER_LIBS_SAN) $(SHARED_LIB_SAN) $(NPU_MODEL_LINK_SAN) -Wl,--end-group -lprotobuf-c -lm
+COMPILER_LINK_FUZZ := -Wl,--start-group $(COMPILER_LIBS_FUZZ) $(SHARED_LIB_FUZZ) $(NPU_MODEL_LINK_FUZZ) -Wl,--end-group -lprotobuf-c -lm
+COMPILER_LINK_DEPS     := $(COMPILER_LIBS) $(SHARED_LIB) $(NPU_MODEL_LINK)
+COMPILER_LINK_DEPS_SAN := $(COMPILER_LIBS_SAN) $(SHARED_LIB_SAN) $(NPU_MODEL_LINK_SAN)
+COMPILER_LINK_DEPS_FUZZ:= $(COMPILER_LIBS_FUZZ) $(SHARED_LIB_FUZZ) $(NPU_MODEL_LINK_FUZZ)
+COMPILER_TEST_OBJ  := $(BUILD)/obj/compiler-tests
+
+include $(foreach p,$(COMPILER_PARTS),compiler/$(p)/$(p).mk)
+
+$(foreach p,$(COMPILER_PARTS),$(eval tessel-$(p)_CFLAGS = $$(COMPILER_CFLAGS))$(eval tessel-$(p)_DEPS = $$(COMPILER_DEPS)))
+$(foreach p,$(COMPILER_PARTS),$(eval $(call host_lib,tessel-$(p),$(COMPILER_$(p)_SRCS))))
+# Every compiler source (the cross-tree check and the docs read it).
+COMPILER_SRCS := $(foreach p,$(COMPILER_PARTS),$(COMPILER_$(p)_SRCS))
+
 # Generated code is not ours to warn about beyond what it compiles with.
-COMPILER_GEN_CFLAGS := -std=c11 -O2 -g -I$(COMPILER_GEN)
+tessel-onnx-pb_CFLAGS = -std=c11 -O2 -g -I$(COMPILER_GEN)
+$(eval $(call host_lib,tessel-onnx-pb,$(COMPILER_GEN)/onnx.pb-c.c))
 
-COMPILER_LIB_OBJS     := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(filter compiler/%,$(COMPILER_LIB_SRCS))) \
-                         $(COMPILER_OBJ)/npu_arith.o \
-                         $(COMPILER_OBJ)/onnx.pb-c.o
-COMPILER_LIB_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(filter compiler/%,$(COMPILER_LIB_SRCS))) \
-                         $(COMPILER_OBJ_SAN)/npu_arith.o \
-                         $(COMPILER_OBJ_SAN)/onnx.pb-c.o
-include compiler/tpkg.mk
-include compiler/profile.mk
-include compiler/lower.mk
-include compiler/run.mk
-include compiler/digits.mk
-include compiler/tune.mk
+$(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h &: $(ONNX_PROTO)
+	$(call say,PROTOC,$(ONNX_PROTO))
+	@mkdir -p $(COMPILER_GEN)
+	$(Q)protoc-c --c_out=$(COMPILER_GEN) -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
+	@touch $(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h
+
+# main() is in libtessel-cli.a (cli/main.c): the link pulls it from there.
+$(BIN)/tessel: $(COMPILER_LINK_DEPS)
+	$(call host_link,$@,$(COMPILER_LINK),$(HOST_CFLAGS))
+$(BIN)/tessel-asan: $(COMPILER_LINK_DEPS_SAN)
+	$(call host_link,$@,$(COMPILER_LINK_SAN),$(HOST_CFLAGS) $(SAN_FLAGS))
 
 ALL         += $(BIN)/tessel $(BIN)/tessel-asan
 TEST_SUITES += compiler-unit filecheck import cli fuzz-import-short fuzz-parse-ir-short
@@ -53,45 +77,6 @@ BENCHES     += compiler
 .PHONY: test-compiler-unit test-filecheck test-import test-cli test-fuzz-import-short fuzz-import \
         test-fuzz-parse-ir-short fuzz-parse-ir
 
-$(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h &: $(ONNX_PROTO)
-	@mkdir -p $(COMPILER_GEN)
-	protoc-c --c_out=$(COMPILER_GEN) -I$(dir $(ONNX_PROTO)) $(ONNX_PROTO)
-	@touch $(COMPILER_GEN)/onnx.pb-c.c $(COMPILER_GEN)/onnx.pb-c.h
-
-$(COMPILER_OBJ)/%.o: compiler/%.c | $(COMPILER_GEN)/onnx.pb-c.h
-	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -c $< -o $@
-
-$(COMPILER_OBJ_SAN)/%.o: compiler/%.c | $(COMPILER_GEN)/onnx.pb-c.h
-	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DTESSEL_TEST_BUILD -c $< -o $@
-
-$(COMPILER_OBJ)/npu_arith.o: $(NPU_ARITH_SRC)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -c $< -o $@
-
-$(COMPILER_OBJ_SAN)/npu_arith.o: $(NPU_ARITH_SRC)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -c $< -o $@
-
-$(COMPILER_OBJ)/onnx.pb-c.o: $(COMPILER_GEN)/onnx.pb-c.c
-	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_GEN_CFLAGS) -c $< -o $@
-
-$(COMPILER_OBJ_SAN)/onnx.pb-c.o: $(COMPILER_GEN)/onnx.pb-c.c
-	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_GEN_CFLAGS) $(SAN_FLAGS) -c $< -o $@
-
-$(BIN)/tessel: $(COMPILER_OBJ)/main.o $(COMPILER_LIB_OBJS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -o $@ $^ -lprotobuf-c -lm
-
-$(BIN)/tessel-asan: $(COMPILER_OBJ_SAN)/main.o $(COMPILER_LIB_OBJS_SAN)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -o $@ $^ -lprotobuf-c -lm
-
--include $(wildcard $(COMPILER_OBJ)/*.d $(COMPILER_OBJ_SAN)/*.d)
-
 # ---- tests ----
 
 test-filecheck: $(BIN)/tessel-asan
@@ -99,9 +84,8 @@ test-filecheck: $(BIN)/tessel-asan
 
 COMPILER_TEST_OBJ := $(BUILD)/obj/compiler-tests
 
-$(COMPILER_TEST_OBJ)/npy-close: tests/compiler/npy_close.c compiler/npy.c compiler/npy.h
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -o $@ tests/compiler/npy_close.c compiler/npy.c -lm
+$(COMPILER_TEST_OBJ)/npy-close: tests/compiler/npy_close.c $(SHARED_LIB_SAN)
+	$(call host_link,$@,$< $(SHARED_LIB_SAN) -lm,$(HOST_CFLAGS) $(SAN_FLAGS) $(SHARED_INC))
 
 test-import: $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
 	@bash tests/compiler/import.sh $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
@@ -109,27 +93,29 @@ test-import: $(BIN)/tessel-asan $(COMPILER_TEST_OBJ)/npy-close
 test-cli: $(BIN)/tessel-asan
 	@bash tests/compiler/cli.sh $(BIN)/tessel-asan
 
-$(COMPILER_TEST_OBJ)/test-compiler: tests/compiler/test_compiler.c $(COMPILER_LIB_OBJS_SAN)
+$(COMPILER_TEST_OBJ)/test-compiler: tests/compiler/test_compiler.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DINPUTS_DIR='"$(CURDIR)/tests/compiler/inputs"' \
-	  -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lcmocka -lprotobuf-c -lm
+	  -o $@ $< $(COMPILER_LINK_SAN) -lcmocka
 
 test-compiler-unit: $(COMPILER_TEST_OBJ)/test-compiler
 	$(COMPILER_TEST_OBJ)/test-compiler
 
 # ---- fuzzing (clang, libFuzzer) ----
+# The fuzzers link the -fuzz builds of the libraries (mk/common.mk host_lib).
 # New inputs go to a scratch corpus under build/; the committed models are the seeds.
-IMPORT_FUZZ_SRCS  := tests/compiler/fuzz_import.c $(COMPILER_LIB_SRCS)
-IMPORT_FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTESSEL_VERSION='"$(TESSEL_VERSION)"'
 IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
   -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/import-corpus \
   tests/models/ops tests/models/bad tests/models/quant tests/compiler/inputs
+# compiler_fuzzer OUT, ENTRY.c
+define compiler_fuzzer
+	$(call say,LD,$(1))
+	@mkdir -p $(dir $(1))
+	$(Q)clang $(filter-out -O2,$(COMPILER_CFLAGS)) -O1 -DTESSEL_TEST_BUILD $(FUZZ_LDFLAGS) -o $(1) $(2) $(COMPILER_LINK_FUZZ)
+endef
 
-$(COMPILER_TEST_OBJ)/fuzz-import: $(IMPORT_FUZZ_SRCS) $(wildcard compiler/*.h) $(COMPILER_GEN)/onnx.pb-c.c
-	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -DTESSEL_TEST_BUILD \
-	  -Icompiler -Isim/npu-model -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(IMPORT_FUZZ_SRCS) \
-	  -Wno-error $(COMPILER_GEN)/onnx.pb-c.c -lprotobuf-c -lm
+$(COMPILER_TEST_OBJ)/fuzz-import: tests/compiler/fuzz_import.c $(COMPILER_LINK_DEPS_FUZZ)
+	$(call compiler_fuzzer,$@,$<)
 
 test-fuzz-import-short: $(COMPILER_TEST_OBJ)/fuzz-import
 	@mkdir -p $(COMPILER_TEST_OBJ)/import-corpus
@@ -141,15 +127,11 @@ fuzz-import: $(COMPILER_TEST_OBJ)/fuzz-import
 	@mkdir -p $(COMPILER_TEST_OBJ)/import-corpus
 	$(COMPILER_TEST_OBJ)/fuzz-import -max_total_time=$(IMPORT_FUZZ_TIME) $(IMPORT_FUZZ_ARGS)
 
-PARSE_FUZZ_SRCS := tests/compiler/fuzz_ir_parse.c $(COMPILER_LIB_SRCS)
 PARSE_FUZZ_ARGS  = -seed=1 -max_len=8192 -timeout=20 -rss_limit_mb=2048 -dict=tests/compiler/tir.dict \
   -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/parse-corpus tests/compiler/filecheck
 
-$(COMPILER_TEST_OBJ)/fuzz-parse-ir: $(PARSE_FUZZ_SRCS) $(wildcard compiler/*.h) $(COMPILER_GEN)/onnx.pb-c.c
-	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -DTESSEL_TEST_BUILD \
-	  -Icompiler -Isim/npu-model -I$(COMPILER_GEN) $(IMPORT_FUZZ_FLAGS) -o $@ $(PARSE_FUZZ_SRCS) \
-	  -Wno-error $(COMPILER_GEN)/onnx.pb-c.c -lprotobuf-c -lm
+$(COMPILER_TEST_OBJ)/fuzz-parse-ir: tests/compiler/fuzz_ir_parse.c $(COMPILER_LINK_DEPS_FUZZ)
+	$(call compiler_fuzzer,$@,$<)
 
 test-fuzz-parse-ir-short: $(COMPILER_TEST_OBJ)/fuzz-parse-ir
 	@mkdir -p $(COMPILER_TEST_OBJ)/parse-corpus
@@ -171,17 +153,17 @@ BENCHES += compile-scale
 bench-compile-scale: $(BIN)/tessel
 	@bash tests/compiler/bench_scale.sh $(BIN)/tessel
 
-# ---- quantisation (issue 6) ----
+# ---- quantisation ----
 #   make test-quant-models   every kind=quant model in MANIFEST on the int8 reference
 #   make test-quant-accuracy PTQ of the generated float nets vs float (rel L2 <= 0.05)
 #   make bench-quant         PTQ accuracy figures (rel L2, SNR, top-1 agreement)
-$(COMPILER_TEST_OBJ)/quant-eval: tests/compiler/quant_eval.c $(COMPILER_LIB_OBJS_SAN)
+$(COMPILER_TEST_OBJ)/quant-eval: tests/compiler/quant_eval.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lprotobuf-c -lm
+	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN)
 
-$(COMPILER_TEST_OBJ)/quant-eval-fast: tests/compiler/quant_eval.c $(COMPILER_LIB_OBJS)
+$(COMPILER_TEST_OBJ)/quant-eval-fast: tests/compiler/quant_eval.c $(COMPILER_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LIB_OBJS) -lprotobuf-c -lm
+	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LINK)
 
 TEST_SUITES += quant-models quant-accuracy
 BENCHES     += quant
@@ -209,10 +191,10 @@ bench-quant: $(COMPILER_TEST_OBJ)/quant-eval-fast
 
 TEST_SUITES += quant-unit
 .PHONY: test-quant-unit
-$(COMPILER_TEST_OBJ)/test-quant: tests/compiler/test_quant.c $(COMPILER_LIB_OBJS_SAN)
+$(COMPILER_TEST_OBJ)/test-quant: tests/compiler/test_quant.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' \
-	  -o $@ $< $(COMPILER_LIB_OBJS_SAN) -lcmocka -lprotobuf-c -lm
+	  -o $@ $< $(COMPILER_LINK_SAN) -lcmocka
 
 test-quant-unit: $(COMPILER_TEST_OBJ)/test-quant
 	$(COMPILER_TEST_OBJ)/test-quant

@@ -2,13 +2,12 @@
 #   firmware/base  -> build/firmware/libtessel-fw.a  (startup, traps, UART stdio, timer, exit)
 #   firmware/apps  -> build/firmware/hello.elf, hello-dram.elf, bench-cpu.elf
 #   firmware/tests -> build/firmware/tests/*.elf     (suite fw; printf checks hello)
-#   sim/iss        -> build/bin/tessel-iss           (suites iss, iss-cli, iss-fuzz-short;
-#                                                     bench iss-speed; fuzzer iss-elf)
+#   suites iss-cli, iss-fuzz-short, bench iss-speed, fuzzer iss-elf: the ISS
+#                                                    (sim/iss/iss.mk) on these programs
 #   tests/isa      -> suites isa, traps              (riscv-tests-style assembly tests)
 #   tests/diff     -> build/bin/tessel-diff-gen      (suite diff: ISS vs tessel-sim)
 # Docs: docs/firmware.md, docs/iss.md.
 
-TESSEL_ISS := $(BIN)/tessel-iss
 TESSEL_SIM := $(BIN)/tessel-sim
 FW_OUT     := $(BUILD)/firmware
 
@@ -17,26 +16,6 @@ FW_OUT     := $(BUILD)/firmware
 fw_have_sim = $(filter $(TESSEL_SIM),$(ALL))
 fw_build_sim = $(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@echo "note: no rule builds $(TESSEL_SIM) yet: running on tessel-iss only")
 
-# ---- instruction-set simulator --------------------------------------------
-# The ISS shares tessel-sim's ELF parser (sim/elf_load.c): one parser, one
-# set of checks and messages.
-ISS_SRCS := $(filter-out %_test.c %_fuzz.c,$(wildcard sim/iss/*.c)) sim/elf_load.c
-ISS_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss/%.o,$(ISS_SRCS))
-ISS_SAN_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss-san/%.o,$(ISS_SRCS))
-ISS_HDRS := $(wildcard sim/iss/*.h) sim/elf_load.h sim/host_file.h
-
-$(BUILD)/obj/iss/%.o: sim/%.c $(ISS_HDRS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Isim -c $< -o $@
-$(BUILD)/obj/iss-san/%.o: sim/%.c $(ISS_HDRS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
-
-$(TESSEL_ISS): $(ISS_OBJS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $^ -o $@
-
-ALL += $(TESSEL_ISS)
 
 # ---- assembly ISA and trap tests (linked at 0x80000000) ------------------
 RV_TEST_LDFLAGS := $(RV_ARCH) -nostdlib -nostartfiles -Itests/isa -Llinker -Tlinker/dram.ld \
@@ -153,16 +132,9 @@ test-fw: $(TESSEL_ISS) $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf $(FW_BENCH_HOST)
 	p=$$(grep -c '^PASS' $(BUILD)/fw-test.log); f=$$(grep -c '^FAIL' $(BUILD)/fw-test.log); \
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
-# ---- ISS unit tests (cmocka, ASan/UBSan) and command-line checks ----------
-ISS_TEST := $(BUILD)/tests/iss_test
-$(ISS_TEST): $(BUILD)/obj/iss-san/iss/iss_test.o $(filter-out %/main.o,$(ISS_SAN_OBJS))
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $^ -lcmocka -o $@
-
-TEST_SUITES += iss iss-cli
-.PHONY: test-iss test-iss-cli
-test-iss: $(ISS_TEST)
-	@$(ISS_TEST)
+# ---- the ISS's command-line checks ---------------------------------------
+TEST_SUITES += iss-cli
+.PHONY: test-iss-cli
 test-iss-cli: $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf $(BUILD)/firmware/hello.elf
 	@tests/isa/iss-cli.sh $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf $(BUILD)/firmware/hello.elf
 
@@ -204,11 +176,11 @@ bench-iss-speed: $(TESSEL_ISS) $(FW_OUT)/bench-cpu.elf
 # ---- fuzzing the ISS's ELF loader and executor (libFuzzer, clang) -------
 ISS_FUZZ := $(BUILD)/obj/iss-fuzz/elf_fuzz
 ISS_FUZZ_TIME ?= 300
-$(ISS_FUZZ): sim/iss/elf_fuzz.c $(ISS_SRCS) $(ISS_HDRS)
+$(ISS_FUZZ): tests/iss/elf_fuzz.c $(ISS_LIB_FUZZ)
+	$(call say,LD,$@)
 	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isim \
-	  -o $@ sim/iss/elf_fuzz.c $(filter-out %/main.c,$(ISS_SRCS))
+	$(Q)clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE $(FUZZ_LDFLAGS) $(ISS_INC) \
+	  -o $@ $< $(ISS_LIB_FUZZ)
 # Seeds: the ISA test ELFs and a few firmware ELFs (build outputs, copied to
 # a scratch corpus so nothing is written into the tree).
 iss_fuzz_run = mkdir -p $(BUILD)/obj/iss-fuzz/corpus && \

@@ -2,7 +2,10 @@
 #   build/bin/tessel-sim        Verilator model of tessel_soc + harness (sim/*.cpp, sim/*.c)
 #   build/bin/tessel-sim-trace  the same with FST tracing compiled in (run by tessel-sim --trace)
 # Suites: sim-unit, sim-cli, soc, memport, lint-soc, synth, gate-sim. Bench: sim-speed.
-# (sim/iss/ and sim/npu-model/ belong to others and have their own rules.)
+# sim/npu-model/npu-model.mk (the C model) and sim/iss/iss.mk (the ISS) come first.
+
+include sim/npu-model/npu-model.mk
+include sim/iss/iss.mk
 
 SIM_OBJ   := $(BUILD)/obj/sim
 TESSEL_SIM_BIN       := $(BIN)/tessel-sim
@@ -23,13 +26,13 @@ SIM_IMEM_BYTES := 65536
 SIM_DMEM_BYTES := 65536
 
 SIM_HARNESS_CXX := sim/main.cpp sim/dram_model.cpp
-SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h sim/host_file.h
+SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h shared/host_file.h
 SIM_C_SRCS      := sim/elf_load.c sim/sim_options.c
 SIM_C_OBJS      := $(patsubst sim/%.c,$(SIM_OBJ)/c/%.o,$(SIM_C_SRCS))
 
 $(SIM_OBJ)/c/%.o: sim/%.c $(SIM_HARNESS_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Ishared -c $< -o $@
 
 # verilate_soc MDIR, EXE, IMEM, DMEM, EXTRA-VERILATOR-FLAGS, EXTRA-CFLAGS, SOURCES
 # Verilator runs its own make, outside our jobserver: one job, so `make -j2`
@@ -38,7 +41,7 @@ define verilate_soc
 	@mkdir -p $(1)
 	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
-	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) $(6)" \
+	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) -I$(abspath shared) $(6)" \
 	  -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1" \
 	  $(abspath $(SIM_HARNESS_CXX) $(SIM_C_OBJS)) $(7) >$(1)/build.log 2>&1 \
 	  || { tail -n 40 $(1)/build.log; exit 1; }
@@ -247,13 +250,13 @@ test-gate-sim: $(GATE_SIM_BIN) $(SOC_ONLY_SIM) $(SOC_TEST_ELFS)
 SIM_UNIT_BIN := $(SIM_OBJ)/san/sim-unit-test
 $(SIM_OBJ)/san/%.o: sim/%.c $(SIM_HARNESS_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Ishared -c $< -o $@
 $(SIM_OBJ)/san/elf_options_test.o: tests/sim-unit/elf_options_test.c $(SIM_HARNESS_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -Ishared -c $< -o $@
 $(SIM_UNIT_BIN): tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp $(SIM_HARNESS_H) \
                  $(SIM_OBJ)/san/elf_options_test.o $(SIM_OBJ)/san/elf_load.o $(SIM_OBJ)/san/sim_options.o
-	$(HOST_CXX) $(HOST_CXXFLAGS) $(SAN_FLAGS) -Isim tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp \
+	$(HOST_CXX) $(HOST_CXXFLAGS) $(SAN_FLAGS) -Isim -Ishared tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp \
 	  $(filter %.o,$^) -lcmocka -lm -o $@
 
 TEST_SUITES += sim-unit

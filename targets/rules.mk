@@ -26,10 +26,11 @@ TSL_TEST_OBJ := $(BUILD)/obj/npu-model-tests
 
 ALL += $(TSL_GEN) $(TSL_GENERATED)
 
-# sim/host_file.h: opening inputs and outputs without blocking on a FIFO.
-$(TSL_GEN): $(wildcard targets/gen/*.c targets/gen/*.h) sim/host_file.h
+# shared/host_file.h: opening inputs and outputs without blocking on a FIFO.
+$(TSL_GEN): $(wildcard targets/gen/*.c targets/gen/*.h) shared/host_file.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Isim -o $@ $(filter %.c,$^)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Ishared -o $@ $(filter %.c,$^)
 
 # tsl-gen replaces an output only when its text changes (so a rebuilt
 # generator does not rebuild everything that includes the headers); an
@@ -77,112 +78,11 @@ isa-docs: $(TSL_GEN) $(TSL_ISA_DEF) $(TSL_CFGS)
 	  cmp -s $$d $$out || { cp $$out $$d; echo "updated $$d"; }; \
 	done
 
-# ---- the C model of the NPU: build/lib/libtessel-npu-model.a -----------------
-# Public headers: sim/npu-model/npu_model.h, cost_model.h, npu_arith.h and
-# build/gen/tessel_isa.h, tessel_targets.h (add -Isim/npu-model -Ibuild/gen).
-NPU_MODEL_LIB  := $(BUILD)/lib/libtessel-npu-model.a
-NPU_MODEL_SRCS := $(wildcard sim/npu-model/*.c)
-NPU_MODEL_HDRS := $(wildcard sim/npu-model/*.h)
-NPU_MODEL_GEN_SRCS := $(TSL_GEN_DIR)/tessel_isa_tables.c $(TSL_GEN_DIR)/tessel_targets.c
-NPU_MODEL_OBJS := $(patsubst sim/npu-model/%.c,$(BUILD)/obj/npu-model/%.o,$(NPU_MODEL_SRCS)) \
-                  $(BUILD)/obj/npu-model/tessel_isa_tables.o $(BUILD)/obj/npu-model/tessel_targets.o
-NPU_MODEL_INC  := -Isim/npu-model -I$(TSL_GEN_DIR)
-
-ALL += $(NPU_MODEL_LIB) $(BIN)/tessel-npu-model
-
-$(BUILD)/obj/npu-model/%.o: sim/npu-model/%.c $(NPU_MODEL_HDRS) $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -c $< -o $@
-$(BUILD)/obj/npu-model/%.o: $(TSL_GEN_DIR)/%.c $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -c $< -o $@
-
-$(NPU_MODEL_LIB): $(NPU_MODEL_OBJS)
-	@mkdir -p $(@D)
-	rm -f $@
-	ar rcs $@ $^
-
-# build/bin/tessel-npu-model: asm / disasm / run streams on the model
-$(BIN)/tessel-npu-model: sim/npu-model/cli/tessel_npu_model.c sim/host_file.h $(NPU_MODEL_LIB)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -Isim -o $@ $< $(NPU_MODEL_LIB)
-
-# ---- npu-model and npu-model-errors: cmocka, under ASan/UBSan ----------------
-NPU_MODEL_TEST_DEPS := $(NPU_MODEL_SRCS) $(NPU_MODEL_HDRS) $(NPU_MODEL_GEN_SRCS) $(TSL_ISA_OUT) $(TSL_TGTS_OUT) \
-                       tests/npu-model/stream_build.h
-
-$(TSL_TEST_OBJ)/test_npu_model: tests/npu-model/test_npu_model.c tests/npu-model/ref.c tests/npu-model/ref.h \
-                                $(NPU_MODEL_TEST_DEPS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ \
-	  tests/npu-model/test_npu_model.c tests/npu-model/ref.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
-
-$(TSL_TEST_OBJ)/test_npu_errors: tests/npu-model/test_npu_errors.c $(NPU_MODEL_TEST_DEPS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ \
-	  tests/npu-model/test_npu_errors.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
-
-# the CLI under the sanitizers, for its suite
-$(TSL_TEST_OBJ)/tessel-npu-model-san: sim/npu-model/cli/tessel_npu_model.c sim/host_file.h $(NPU_MODEL_TEST_DEPS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Isim -o $@ $< $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS)
-
-TEST_SUITES += npu-model npu-model-errors npu-model-cli
-.PHONY: test-npu-model test-npu-model-errors test-npu-model-cli
-
-test-npu-model-cli: $(TSL_TEST_OBJ)/tessel-npu-model-san
-	@bash tests/npu-model/cli-test.sh $(TSL_TEST_OBJ)/tessel-npu-model-san
-
-$(TSL_TEST_OBJ)/test_cost_model: tests/npu-model/test_cost_model.c $(NPU_MODEL_TEST_DEPS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -o $@ \
-	  tests/npu-model/test_cost_model.c sim/npu-model/cost_model.c $(TSL_GEN_DIR)/tessel_targets.c -lcmocka
-
-$(TSL_TEST_OBJ)/test_npu_profile: tests/npu-model/test_npu_profile.c $(NPU_MODEL_TEST_DEPS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ \
-	  tests/npu-model/test_npu_profile.c $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS) -lcmocka
-
-test-npu-model: $(TSL_TEST_OBJ)/test_npu_model $(TSL_TEST_OBJ)/test_cost_model $(TSL_TEST_OBJ)/test_npu_profile
-	$(TSL_TEST_OBJ)/test_npu_model
-	$(TSL_TEST_OBJ)/test_cost_model
-	$(TSL_TEST_OBJ)/test_npu_profile
-test-npu-model-errors: $(TSL_TEST_OBJ)/test_npu_errors
-	$(TSL_TEST_OBJ)/test_npu_errors
-
-# ---- bench-npu-model: C model speed and cost estimates at npu8 -------------
-$(TSL_TEST_OBJ)/bench_npu_model: tests/npu-model/bench_npu_model.c tests/npu-model/stream_build.h $(NPU_MODEL_LIB)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(NPU_MODEL_INC) -Itests/npu-model -o $@ $< $(NPU_MODEL_LIB)
-
-BENCHES += npu-model
-.PHONY: bench-npu-model
-bench-npu-model: $(TSL_TEST_OBJ)/bench_npu_model
-	@$(TSL_TEST_OBJ)/bench_npu_model
-
-# ---- fuzz-npu-model: libFuzzer over command streams -------------------------
-# Built with clang (libFuzzer); a fixed-count seeded run is a test suite, a
-# long run is `make fuzz-npu-model` (NPU_FUZZ_TIME seconds). New inputs go to
-# build/, never into the committed corpus.
-NPU_FUZZ_TIME ?= 600
-NPU_FUZZ_ARGS = -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-  $(TSL_TEST_OBJ)/fuzz-corpus tests/npu-model/corpus
-
-$(TSL_TEST_OBJ)/fuzz_npu_model: tests/npu-model/fuzz_npu_model.c $(NPU_MODEL_TEST_DEPS)
-	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all $(NPU_MODEL_INC) -o $@ \
-	  $< $(NPU_MODEL_SRCS) $(NPU_MODEL_GEN_SRCS)
-
-TEST_SUITES += fuzz-npu-model-short
-FUZZERS += npu-model
-.PHONY: test-fuzz-npu-model-short fuzz-npu-model
-
-test-fuzz-npu-model-short: $(TSL_TEST_OBJ)/fuzz_npu_model
-	@mkdir -p $(TSL_TEST_OBJ)/fuzz-corpus
-	@if $(TSL_TEST_OBJ)/fuzz_npu_model -runs=20000 $(NPU_FUZZ_ARGS) -artifact_prefix=$(TSL_TEST_OBJ)/ 2>&1 | tail -n 5; \
-	  [ $${PIPESTATUS[0]} -eq 0 ]; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; exit 1; fi
-
-fuzz-npu-model: $(TSL_TEST_OBJ)/fuzz_npu_model
-	@mkdir -p $(TSL_TEST_OBJ)/fuzz-corpus
-	$(TSL_TEST_OBJ)/fuzz_npu_model -max_total_time=$(NPU_FUZZ_TIME) $(NPU_FUZZ_ARGS) -artifact_prefix=$(TSL_TEST_OBJ)/
+# ---- the generated tables as a host library: build/lib/libtessel-gen.a ------
+tessel-gen_CFLAGS = $(HOST_CFLAGS) -I$(TSL_GEN_DIR)
+tessel-gen_DEPS   = $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
+$(eval $(call host_lib,tessel-gen,$(TSL_GEN_DIR)/tessel_isa_tables.c $(TSL_GEN_DIR)/tessel_targets.c))
+GEN_LIB      := $(BUILD)/lib/libtessel-gen.a
+GEN_LIB_SAN  := $(BUILD)/lib/libtessel-gen-asan.a
+GEN_LIB_FUZZ := $(BUILD)/lib/libtessel-gen-fuzz.a
+ALL += $(GEN_LIB) $(GEN_LIB_SAN)

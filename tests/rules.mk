@@ -1,14 +1,14 @@
-# tests/rules.mk: the .npy library's tests and fuzzer, the npy-check tool,
+# tests/rules.mk: the .npy library's tests and fuzzer (shared/npy.c), the npy-check tool,
 # the committed test models (tests/models) and their generators.
 #
-#   make test-npy              cmocka unit tests of compiler/npy.c (ASan/UBSan)
+#   make test-npy              cmocka unit tests of shared/npy.c (ASan/UBSan)
 #   make test-fuzz-npy-short   ~10 s libFuzzer run over the committed corpus
 #   make test-models-manifest  every file in tests/models/MANIFEST exists and parses
 #   make fuzz-npy              long libFuzzer run (NPY_FUZZ_TIME seconds)
 #   make models                rerun the model generators (needs torch; not in all/test)
 
 NPY_OBJ       := $(BUILD)/obj/tests/npy
-NPY_DEPS      := compiler/npy.c compiler/npy.h
+NPY_DEPS      := shared/npy.h
 NPY_FUZZ_TIME ?= 600
 
 ALL         += $(BIN)/npy-check
@@ -17,25 +17,21 @@ FUZZERS     += npy
 
 .PHONY: test-npy test-fuzz-npy-short test-models-manifest fuzz-npy models
 
-$(BIN)/npy-check: tests/npy/npy_check.c $(NPY_DEPS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Icompiler -o $@ tests/npy/npy_check.c compiler/npy.c
+$(BIN)/npy-check: tests/npy/npy_check.c $(NPY_DEPS) $(SHARED_LIB)
+	$(call host_link,$@,$< $(SHARED_LIB),$(HOST_CFLAGS) $(SHARED_INC))
 
-$(NPY_OBJ)/test_npy: tests/npy/test_npy.c $(NPY_DEPS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler \
-	  -DNPY_DATA_DIR='"$(CURDIR)/tests/npy/data"' \
-	  -o $@ tests/npy/test_npy.c compiler/npy.c -lcmocka
+$(NPY_OBJ)/test_npy: tests/npy/test_npy.c $(NPY_DEPS) $(SHARED_LIB_SAN)
+	$(call host_link,$@,$< $(SHARED_LIB_SAN) -lcmocka,$(HOST_CFLAGS) $(SAN_FLAGS) $(SHARED_INC) -DNPY_DATA_DIR='"$(CURDIR)/tests/npy/data"')
 
 test-npy: $(NPY_OBJ)/test_npy
 	$(NPY_OBJ)/test_npy
 
 # The fuzzer is built with clang (libFuzzer); same warnings as the host build.
-$(NPY_OBJ)/fuzz_npy: tests/npy/fuzz_npy.c $(NPY_DEPS)
+$(NPY_OBJ)/fuzz_npy: tests/npy/fuzz_npy.c $(NPY_DEPS) $(SHARED_LIB_FUZZ)
+	$(call say,LD,$@)
 	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  -Icompiler -o $@ tests/npy/fuzz_npy.c compiler/npy.c
+	$(Q)clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE $(FUZZ_LDFLAGS) \
+	  $(SHARED_INC) -o $@ $< $(SHARED_LIB_FUZZ)
 
 # New inputs go to a scratch folder under build/, never into the committed
 # corpus; the committed corpus and the NumPy-made files are the seeds.

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../../sim/host_file.h"
+#include "host_file.h"
 
 #define IMAGE_MAGIC 0x424C5354u /* "TSLB" little-endian */
 

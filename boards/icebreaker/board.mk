@@ -87,9 +87,9 @@ bitstream-icebreaker: $(IB_BIN)
 
 # ---- flash images -------------------------------------------------------------
 FLASH_IMAGE := $(BIN)/tessel-flash-image
-$(FLASH_IMAGE): boards/common/flash_image.c sim/host_file.h
+$(FLASH_IMAGE): boards/common/flash_image.c shared/host_file.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Ishared $< -o $@
 ALL += $(FLASH_IMAGE)
 
 # ib_fw_image ELF, IMG: the firmware ELF as a flash image for the SPRAM at 0.
@@ -143,7 +143,7 @@ $(IB_FW_IMG): $(IB_FW_ELF) $(FLASH_IMAGE)
 # them built in. -DNO_ICE40_DEFAULT_ASSIGNMENTS lets Verilator read yosys's
 # cell library (its port defaults are not Verilog it accepts).
 IB_TB_CPP   := $(IB_DIR)/board_tb.cpp
-IB_TB_HDRS  := sim/host_file.h
+IB_TB_HDRS  := shared/host_file.h
 IB_RTL_TB   := $(IB_OBJ)/rtl/board_tb
 IB_GATE_TB  := $(IB_OBJ)/gate/board_tb
 IB_CELLS    := $(shell yosys-config --datdir 2>/dev/null || echo /usr/share/yosys)/ice40/cells_sim.v
@@ -155,7 +155,7 @@ IB_GPARAMS  := -GClksPerBit=$(IB_CPB) -GImemBytes=$(IB_IMEM) -GDmemBytes=$(IB_DM
 define ib_tb
 	@mkdir -p $(1)
 	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style $(2) --top-module icebreaker_top \
-	  --Mdir $(1) -o board_tb -CFLAGS "-std=c++17 -O1" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" \
+	  --Mdir $(1) -o board_tb -CFLAGS "-std=c++17 -O1 -I$(abspath shared)" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" \
 	  $(3) $(abspath $(IB_TB_CPP)) >$(1)/build.log 2>&1 || { tail -n 30 $(1)/build.log; exit 1; }
 endef
 $(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_TB_HDRS) $(IB_DIR)/board.cfg

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "../../sim/host_file.h"
+#include "host_file.h"
 #include "Vicebreaker_top.h"
 #include "verilated.h"
 

@@ -8,7 +8,7 @@
 
 #include "arena.h"
 #include "in_file.h"
-#include "profile/json.h"
+#include "json.h"
 
 enum { TUNE_LOG_VERSION = 1, TUNE_LINE_MAX = 1 << 16 };
 

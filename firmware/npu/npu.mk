@@ -48,7 +48,7 @@ ALL += $(NPU_FW_ELFS)
 # rounding bug the differential test must catch). Under ASan/UBSan.
 NPU_SYS_OBJ    := $(BUILD)/obj/npu-system
 NPU_SYS_MODEL  := $(filter-out sim/npu-model/npu_exec.c,$(wildcard sim/npu-model/*.c))
-NPU_SYS_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Isim/npu-model -I$(NPU_GEN) -Itests/npu-system
+NPU_SYS_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Ishared -Isim/npu-model -I$(NPU_GEN) -Itests/npu-system
 NPU_SYS_HDRS   := $(wildcard sim/npu-model/*.h) tests/npu-system/npu_batch.h tests/npu-system/probe.h \
                   tests/npu-system/gen_case.h \
                   $(NPU_GEN)/tessel_isa.h $(NPU_GEN)/tessel_targets.h
@@ -71,7 +71,7 @@ $(NPU_SYS_OBJ)/model/npu_exec_probed.o: sim/npu-model/npu_exec.c $(NPU_SYS_HDRS)
 $(NPU_SYS_OBJ)/probe-mutant.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
 	$(HOST_CC) $(NPU_SYS_CFLAGS) -DPROBE_MUTANT -c $< -o $@
-$(NPU_SYS_OBJ)/%.o: tests/npu-system/%.c $(NPU_SYS_HDRS) sim/host_file.h
+$(NPU_SYS_OBJ)/%.o: tests/npu-system/%.c $(NPU_SYS_HDRS) shared/host_file.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
 NPU_SYSGEN_OBJS := $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJ)/gen_case.o $(NPU_SYS_OBJS)

@@ -8,27 +8,24 @@
 #   make bench-fallback  cycles per op on the RV32 core (tessel-sim) and the
 #                        exhaustive tfw_expf error over [-104, 89]
 #
-# Every build of tfw_fallback.c, host or RV32, must use TFW_FALLBACK_CFLAGS
-# (-ffp-contract=off: no fused multiply-add, so both machines round alike);
-# compiler/rules.mk adds it for the compiler's copy.
+# tfw_fallback.c is shared/'s: its host and RV32 builds (shared/rules.mk) both
+# use -ffp-contract=off (no fused multiply-add, so both machines round alike).
+# The tests link those builds; only the tests' own sources are compiled here.
 
-TFW_FALLBACK_SRC    := firmware/runtime/tfw_fallback.c
-TFW_FALLBACK_HDRS   := firmware/runtime/tfw_fallback.h compiler/tpkg_format.h
-TFW_FALLBACK_CFLAGS := -ffp-contract=off -Icompiler -Ifirmware/runtime
+TFW_FALLBACK_HDRS   := shared/tfw_fallback.h shared/tpkg_format.h
+TFW_FALLBACK_CFLAGS := -ffp-contract=off $(SHARED_INC)
 
 FB_OBJ      := $(BUILD)/obj/fallback
 FB_TEST     := $(FB_OBJ)/test_fallback
 FB_FW_ELF   := $(FW_OUT)/tests/fw_fallback_crc.elf
-FB_CK_HDRS  := tests/runtime/fb_checksum.h compiler/crc32.h $(TFW_FALLBACK_HDRS)
-FB_HOST_SRC := tests/runtime/test_fallback.c tests/runtime/fb_checksum.c compiler/crc32.c $(TFW_FALLBACK_SRC)
-FB_FW_SRC   := tests/runtime/fw_fallback_crc.c tests/runtime/fb_checksum.c compiler/crc32.c $(TFW_FALLBACK_SRC)
-FB_FW_OBJS  := $(patsubst %.c,$(FB_OBJ)/rv32/%.o,$(FB_FW_SRC))
+FB_CK_HDRS  := tests/runtime/fb_checksum.h shared/crc32.h $(TFW_FALLBACK_HDRS)
+FB_HOST_SRC := tests/runtime/test_fallback.c tests/runtime/fb_checksum.c
+FB_FW_SRC   := tests/runtime/fw_fallback_crc.c tests/runtime/fb_checksum.c
+FB_FW_OBJS  := $(patsubst %.c,$(FB_OBJ)/rv32/%.o,$(FB_FW_SRC)) $(SHARED_RV_OBJ)/crc32.o $(SHARED_RV_OBJ)/tfw_fallback.o
 
 # Host: the test and everything it links, under ASan/UBSan.
-$(FB_TEST): $(FB_HOST_SRC) $(FB_CK_HDRS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $(TFW_FALLBACK_CFLAGS) -Itests/runtime \
-	  -o $@ $(FB_HOST_SRC) -lcmocka -lm
+$(FB_TEST): $(FB_HOST_SRC) $(FB_CK_HDRS) $(SHARED_LIB_SAN)
+	$(call host_link,$@,$(FB_HOST_SRC) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) $(TFW_FALLBACK_CFLAGS) -Itests/runtime)
 
 # RV32: the same checksum code on the firmware base.
 $(FB_OBJ)/rv32/%.o: %.c $(FB_CK_HDRS) $(FW_HDRS)
@@ -46,14 +43,13 @@ test-fallback: $(FB_TEST) $(FB_FW_ELF) $(TESSEL_ISS)
 
 # ---- benchmark: cost on the RV32 core, and tfw_expf's error on every input ----
 FB_BENCH_ELF  := $(FW_OUT)/bench-fallback.elf
-FB_BENCH_OBJS := $(FB_OBJ)/rv32/tests/runtime/bench_fallback_fw.o $(FB_OBJ)/rv32/$(TFW_FALLBACK_SRC:.c=.o)
+FB_BENCH_OBJS := $(FB_OBJ)/rv32/tests/runtime/bench_fallback_fw.o $(SHARED_RV_OBJ)/tfw_fallback.o
 FB_EXHAUSTIVE := $(FB_OBJ)/expf_exhaustive
 $(FB_BENCH_ELF): $(FB_BENCH_OBJS) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
 	$(call fw_link,sim.ld,$(FB_BENCH_OBJS))
-$(FB_EXHAUSTIVE): tests/runtime/expf_exhaustive.c $(TFW_FALLBACK_SRC) $(TFW_FALLBACK_HDRS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(TFW_FALLBACK_CFLAGS) -o $@ tests/runtime/expf_exhaustive.c $(TFW_FALLBACK_SRC) -lm
+$(FB_EXHAUSTIVE): tests/runtime/expf_exhaustive.c $(TFW_FALLBACK_HDRS) $(SHARED_LIB)
+	$(call host_link,$@,$< $(SHARED_LIB) -lm,$(HOST_CFLAGS) $(TFW_FALLBACK_CFLAGS))
 
 ALL     += $(FB_BENCH_ELF)
 BENCHES += fallback

@@ -7,26 +7,26 @@
 #   build/firmware/<t>/tessel-fw.elf    the runner `tessel run --engine rtl` boots on tessel-sim
 #   build/firmware/tessel-fw.elf        the default target's runner (npu8)
 #
-# tfw_exec.c and tfw_fallback.c are also compiled into the host's `tessel`
-# (compiler/run.mk): one executor and one set of fallback ops for every engine.
+# The executor and fallback ops are shared/'s (one for every engine: the host's
+# `tessel` links the host build of the same sources); their RV32 objects come from
+# shared/rules.mk.
 
 RT_TARGETS  := npu4 npu8 npu16
-RT_SRCS     := firmware/runtime/tfw_exec.c firmware/runtime/tfw_fallback.c firmware/runtime/tfw_npu.c \
-               compiler/tpkg_check.c compiler/crc32.c
-RT_HDRS     := $(wildcard firmware/runtime/*.h) compiler/tpkg_format.h compiler/crc32.h firmware/npu/npu.h \
+RT_SRCS     := firmware/runtime/tfw_npu.c
+# Archive members in this order: the executor first, as before the move to shared/.
+rt_members   = $(SHARED_RV_OBJ)/tfw_exec.o $(SHARED_RV_OBJ)/tfw_fallback.o $(BUILD)/obj/fw-rt/$(1)/tfw_npu.o \
+               $(SHARED_RV_OBJ)/tpkg_check.o $(SHARED_RV_OBJ)/crc32.o
+RT_HDRS     := $(wildcard firmware/runtime/*.h) $(wildcard shared/*.h) firmware/npu/npu.h \
                $(BUILD)/gen/tessel_isa.h $(FW_HDRS)
 # -ffp-contract=off: the fallback ops' float arithmetic must round as on the host.
-RT_CFLAGS    = $(FW_CFLAGS) -ffp-contract=off -I$(BUILD)/gen/$(1) -I$(BUILD)/gen -Ifirmware/npu -Ifirmware/runtime -Icompiler
+RT_CFLAGS    = $(FW_CFLAGS) -ffp-contract=off -I$(BUILD)/gen/$(1) -I$(BUILD)/gen -Ifirmware/npu -Ifirmware/runtime $(SHARED_INC)
 
 # rt_target T: the library and the runner of target T.
 define rt_target
 $(BUILD)/obj/fw-rt/$(1)/%.o: firmware/runtime/%.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
 	$(RV_CC) $(call RT_CFLAGS,$(1)) -c $$< -o $$@
-$(BUILD)/obj/fw-rt/$(1)/%.o: compiler/%.c $(RT_HDRS)
-	@mkdir -p $$(@D)
-	$(RV_CC) $(call RT_CFLAGS,$(1)) -c $$< -o $$@
-$(FW_OUT)/$(1)/libtessel-rt.a: $(patsubst %.c,$(BUILD)/obj/fw-rt/$(1)/%.o,$(notdir $(RT_SRCS))) \
+$(FW_OUT)/$(1)/libtessel-rt.a: $(call rt_members,$(1)) \
                                $(BUILD)/obj/fw-npu/$(1)/npu.o $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o
 	@mkdir -p $$(@D)
 	rm -f $$@

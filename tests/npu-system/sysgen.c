@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../sim/host_file.h" /* outputs: a FIFO with no reader blocked fopen */
+#include "host_file.h" /* outputs: a FIFO with no reader blocked fopen */
 #include "gen_case.h"
 #include "npu_batch.h"
 #include "npu_model.h"

@@ -12,7 +12,7 @@
  * fallback arithmetic (f32 only, no libm), so this reference, the C model
  * engine and the firmware agree bit for bit. Included by path so every build
  * of the compiler's sources (fuzzers too) finds it without another -I. */
-#include "../firmware/runtime/tfw_fallback.h"
+#include "tfw_fallback.h"
 
 #define ERR(...) ir_node_error(d, n, __VA_ARGS__)
 

@@ -5,7 +5,7 @@
 
 #include <sys/stat.h>
 
-#include "../sim/host_file.h"
+#include "host_file.h"
 
 FILE *in_file_open(const char *path, diag *d) {
   const char *why;

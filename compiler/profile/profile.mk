@@ -1,5 +1,5 @@
-# compiler/profile.mk: the profiler (issue 9), included by compiler/rules.mk
-# after the compiler's library lists.
+# compiler/profile/profile.mk: the profiler; profile_cli.c is `tessel profile`.
+# Library build/lib/libtessel-profile.a (compiler/rules.mk).
 #
 #   compiler/profile/*.c        JSON reader, profile loader, table/CSV/JSON,
 #                               Chrome trace, SVG charts, compare; they join the
@@ -10,36 +10,22 @@
 #   make test-fuzz-profile-short  ~10 s seeded libFuzzer run of the reader and loader
 #   make fuzz-profile           long run (PROFILE_FUZZ_TIME seconds)
 
-PROFILE_SRCS     := $(wildcard compiler/profile/*.c)
-PROFILE_OBJS     := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(PROFILE_SRCS))
-PROFILE_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(PROFILE_SRCS))
+COMPILER_profile_SRCS := compiler/profile/profile_cli.c compiler/profile/profile_compare.c \
+                         compiler/profile/profile_load.c compiler/profile/profile_rows.c \
+                         compiler/profile/profile_svg.c compiler/profile/profile_table.c \
+                         compiler/profile/profile_trace.c
 PROFILE_TEST_OBJ := $(BUILD)/obj/profile-tests
 PROFILE_FUZZ_TIME ?= 600
 
-COMPILER_LIB_SRCS     += $(PROFILE_SRCS)
-COMPILER_LIB_OBJS     += $(PROFILE_OBJS)
-COMPILER_LIB_OBJS_SAN += $(PROFILE_OBJS_SAN)
-
-# The loader names counters by the generated table (tessel_isa.h).
-$(PROFILE_OBJS) $(PROFILE_OBJS_SAN) $(COMPILER_OBJ)/profile_cli.o $(COMPILER_OBJ_SAN)/profile_cli.o: \
-  | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
-
--include $(wildcard $(COMPILER_OBJ)/profile/*.d $(COMPILER_OBJ_SAN)/profile/*.d)
-
 # ---- tests (tests/profile) ----
-PROFILE_UNIT_SRCS := $(PROFILE_SRCS) compiler/arena.c compiler/diag.c compiler/in_file.c \
-                     $(BUILD)/gen/tessel_isa_tables.c $(BUILD)/gen/tessel_targets.c
-PROFILE_HDRS      := $(wildcard compiler/profile/*.h) $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+PROFILE_TEST_FLAGS := $(COMPILER_CFLAGS) $(SAN_FLAGS) -Itests/profile -DPROFILE_DIR='"$(CURDIR)/tests/profile"'
 
 $(PROFILE_TEST_OBJ)/test-profile: tests/profile/test_profile.c tests/profile/xml_check.c tests/profile/xml_check.h \
-    $(PROFILE_UNIT_SRCS) $(PROFILE_HDRS)
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -Icompiler/profile -Itests/profile -I$(BUILD)/gen \
-	  -DPROFILE_DIR='"$(CURDIR)/tests/profile"' -o $@ $(filter %.c,$^) -lcmocka -lm
+    $(COMPILER_LINK_DEPS_SAN)
+	$(call host_link,$@,$(filter %.c,$^) $(COMPILER_LINK_SAN) -lcmocka,$(PROFILE_TEST_FLAGS))
 
 $(PROFILE_TEST_OBJ)/xml-check: tests/profile/xml_check_main.c tests/profile/xml_check.c tests/profile/xml_check.h
-	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Itests/profile -o $@ $(filter %.c,$^)
+	$(call host_link,$@,$(filter %.c,$^),$(HOST_CFLAGS) $(SAN_FLAGS) -Itests/profile)
 
 TEST_SUITES += profile fuzz-profile-short
 FUZZERS     += profile
@@ -53,10 +39,8 @@ test-profile: $(PROFILE_TEST_OBJ)/test-profile $(PROFILE_TEST_OBJ)/xml-check $(B
 PROFILE_FUZZ_ARGS = -seed=1 -max_len=16384 -timeout=10 -rss_limit_mb=1024 -dict=tests/profile/json.dict \
   -artifact_prefix=$(PROFILE_TEST_OBJ)/ $(PROFILE_TEST_OBJ)/fuzz-corpus tests/profile/inputs
 
-$(PROFILE_TEST_OBJ)/fuzz-profile: tests/profile/fuzz_profile.c $(PROFILE_UNIT_SRCS) $(PROFILE_HDRS)
-	@mkdir -p $(@D)
-	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE -Icompiler -Icompiler/profile \
-	  -I$(BUILD)/gen -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -o $@ $(filter %.c,$^) -lm
+$(PROFILE_TEST_OBJ)/fuzz-profile: tests/profile/fuzz_profile.c $(COMPILER_LINK_DEPS_FUZZ)
+	$(call compiler_fuzzer,$@,$<)
 
 test-fuzz-profile-short: $(PROFILE_TEST_OBJ)/fuzz-profile
 	@mkdir -p $(PROFILE_TEST_OBJ)/fuzz-corpus
