@@ -95,7 +95,8 @@ test-cli: $(BIN)/tessel-asan
 
 $(COMPILER_TEST_OBJ)/test-compiler: tests/compiler/test_compiler.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DINPUTS_DIR='"$(CURDIR)/tests/compiler/inputs"' \
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DINPUTS_DIR='"$(CURDIR)/tests/compiler/inputs"' \
 	  -o $@ $< $(COMPILER_LINK_SAN) -lcmocka
 
 test-compiler-unit: $(COMPILER_TEST_OBJ)/test-compiler
@@ -159,11 +160,13 @@ bench-compile-scale: $(BIN)/tessel
 #   make bench-quant         PTQ accuracy figures (rel L2, SNR, top-1 agreement)
 $(COMPILER_TEST_OBJ)/quant-eval: tests/compiler/quant_eval.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN)
 
 $(COMPILER_TEST_OBJ)/quant-eval-fast: tests/compiler/quant_eval.c $(COMPILER_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LINK)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LINK)
 
 TEST_SUITES += quant-models quant-accuracy
 BENCHES     += quant
@@ -193,7 +196,8 @@ TEST_SUITES += quant-unit
 .PHONY: test-quant-unit
 $(COMPILER_TEST_OBJ)/test-quant: tests/compiler/test_quant.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' \
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' \
 	  -o $@ $< $(COMPILER_LINK_SAN) -lcmocka
 
 test-quant-unit: $(COMPILER_TEST_OBJ)/test-quant

@@ -25,7 +25,8 @@ TRAP_ELFS := $(patsubst tests/isa/traps/%.S,$(BUILD)/isa/traps/%.elf,$(wildcard 
 
 $(BUILD)/isa/%.elf: tests/isa/%.S tests/isa/isa_test.h linker/dram.ld linker/sections.ld
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_TEST_LDFLAGS) $< -o $@
+	$(call say,LD-RV32,$@)
+	$(Q)$(RV_CC) $(RV_TEST_LDFLAGS) $< -o $@
 
 ALL += $(ISA_ELFS) $(TRAP_ELFS)
 
@@ -58,34 +59,43 @@ FW_CFLAGS    := $(RV_CFLAGS) -ffreestanding -Ifirmware/base
 FW_LDFLAGS   := $(RV_CFLAGS) -nostartfiles -Llinker \
                 $(if $(FW_PRINTF_FLOAT),,-DPICOLIBC_INTEGER_PRINTF_SCANF)
 # The archive is grouped with libc so picolibc's exit/printf can pull _exit
-# and stdout back out of it.
-fw_link = $(RV_CC) $(FW_LDFLAGS) -T linker/$(1) $(FW_CRT0) $(2) \
+# and stdout back out of it. The core has no MMU or PMP, so segment permissions
+# mean nothing to it; ld's warning about a segment both writable and executable
+# (code and data in one DRAM region) is off.
+fw_link = $(RV_CC) $(FW_LDFLAGS) -Wl,--no-warn-rwx-segments -T linker/$(1) $(FW_CRT0) $(2) \
           -Wl,--start-group $(FW_LIB) -lc -Wl,--end-group -o $@
 
 $(BUILD)/obj/fw/%.c.o: firmware/base/%.c $(FW_HDRS)
 	@mkdir -p $(@D)
-	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(FW_CFLAGS) -c $< -o $@
 $(BUILD)/obj/fw/%.S.o: firmware/base/%.S
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_ARCH) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_ARCH) -c $< -o $@
 $(FW_CRT0): firmware/base/crt0.S
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_ARCH) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_ARCH) -c $< -o $@
 $(FW_LIB): $(FW_BASE_OBJS)
 	@mkdir -p $(@D)
-	rm -f $@
-	$(RV_PREFIX)ar rcs $@ $^
+	@rm -f $@
+	$(call say,AR,$@)
+	$(Q)$(RV_PREFIX)ar rcs $@ $^
 
 FW_LINK_DEPS := $(FW_CRT0) $(FW_LIB) linker/sim.ld linker/dram.ld linker/sections.ld
 
 $(BUILD)/obj/fw-apps/%.o: firmware/apps/%.c $(FW_HDRS) $(wildcard firmware/apps/*.h)
 	@mkdir -p $(@D)
-	$(RV_CC) $(FW_CFLAGS) -Ifirmware/apps -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(FW_CFLAGS) -Ifirmware/apps -c $< -o $@
 $(FW_OUT)/%.elf: $(BUILD)/obj/fw-apps/%.o $(FW_LINK_DEPS)
-	$(call fw_link,sim.ld,$<)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim.ld,$<)
 # The same hello, run from DRAM (linker/dram.ld).
 $(FW_OUT)/hello-dram.elf: $(BUILD)/obj/fw-apps/hello.o $(FW_LINK_DEPS)
-	$(call fw_link,dram.ld,$<)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,dram.ld,$<)
 
 FW_APPS := $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf $(FW_OUT)/bench-cpu.elf
 ALL += $(FW_CRT0) $(FW_LIB) $(FW_APPS)
@@ -94,7 +104,8 @@ ALL += $(FW_CRT0) $(FW_LIB) $(FW_APPS)
 FW_BENCH_HOST := $(BUILD)/obj/fw-apps/bench-cpu-host
 $(FW_BENCH_HOST): firmware/apps/bench-cpu.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -DBENCH_HOST $< -o $@
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -DBENCH_HOST $< -o $@
 .PHONY: fw-bench-expected
 fw-bench-expected: $(FW_BENCH_HOST)
 	$(FW_BENCH_HOST) > firmware/apps/bench_expected.h
@@ -103,10 +114,12 @@ fw-bench-expected: $(FW_BENCH_HOST)
 FW_TEST_ELFS := $(patsubst firmware/tests/%.c,$(FW_OUT)/tests/%.elf,$(wildcard firmware/tests/*.c))
 $(BUILD)/obj/fw-tests/%.o: firmware/tests/%.c firmware/tests/check.h $(FW_HDRS)
 	@mkdir -p $(@D)
-	$(RV_CC) $(FW_CFLAGS) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(FW_CFLAGS) -c $< -o $@
 $(FW_OUT)/tests/%.elf: $(BUILD)/obj/fw-tests/%.o $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(call fw_link,sim.ld,$<)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim.ld,$<)
 ALL += $(FW_TEST_ELFS)
 
 FW_RUN_ISS = iss="$(TESSEL_ISS) --max-insns 50000000"
@@ -142,7 +155,8 @@ test-iss-cli: $(TESSEL_ISS) $(BUILD)/isa/alu_rr.elf $(BUILD)/isa/cli/loop.elf $(
 DIFF_GEN := $(BIN)/tessel-diff-gen
 $(DIFF_GEN): tests/diff/gen.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $< -o $@
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $< -o $@
 ALL += $(DIFF_GEN)
 
 # 300 programs of 200 random instructions; DIFF_SEED/DIFF_COUNT/DIFF_INSNS

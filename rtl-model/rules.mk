@@ -28,23 +28,27 @@ BENCHES     += core-cpi
 
 $(CORE_OBJ)/progs/%.elf: $(CORE_PROG_DIR)/%.S $(CORE_PROG_DIR)/tb.h $(CORE_TB_DIR)/link.ld
 	@mkdir -p $(@D)
-	$(RV_CC) $(CORE_RV_FLAGS) -o $@ $<
+	$(call say,LD-RV32,$@)
+	$(Q)$(RV_CC) $(CORE_RV_FLAGS) -o $@ $<
 
 # compiled C for the CPI figure (and as one more test program)
 $(CORE_OBJ)/progs/cpi.elf: $(CORE_TB_DIR)/cpi/cpi.c $(CORE_TB_DIR)/cpi/crt0.S $(CORE_TB_DIR)/link.ld
 	@mkdir -p $(@D)
-	$(RV_CC) $(CORE_RV_FLAGS) -O2 -std=c11 -Wall -Wextra -Werror -o $@ \
+	$(call say,LD-RV32,$@)
+	$(Q)$(RV_CC) $(CORE_RV_FLAGS) -O2 -std=c11 -Wall -Wextra -Werror -o $@ \
 	  $(CORE_TB_DIR)/cpi/crt0.S $(CORE_TB_DIR)/cpi/cpi.c
 
 $(CORE_OBJ)/progs/%.bin: $(CORE_OBJ)/progs/%.elf
-	$(RV_OBJCOPY) -O binary $< $@
+	$(call say,OBJCOPY,$@)
+	$(Q)$(RV_OBJCOPY) -O binary $< $@
 
 # core_tb_model DIR, FASTMUL: one Verilator build of the bench per multiplier,
 # with the RTL's assertions on (the SoC simulator builds without them)
 define core_tb_model
 $(CORE_OBJ)/$(1)/core_tb: $(CORE_RTL) $(CORE_TB_DIR)/core_tb.cpp
 	@mkdir -p $(CORE_OBJ)/$(1)
-	$(VERILATOR) --cc --exe --build -j 1 $(filter-out --noassert,$(VFLAGS)) --assert -GFastMul=$(2) \
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(filter-out --noassert,$(VFLAGS)) --assert -GFastMul=$(2) \
 	  --top-module tessel_core --Mdir $(CORE_OBJ)/$(1) -o core_tb \
 	  -CFLAGS "-std=c++17 -O2 -Wall" $(CORE_RTL) $(abspath $(CORE_TB_DIR)/core_tb.cpp) \
 	  > $(CORE_OBJ)/$(1).log 2>&1 || { tail -n 30 $(CORE_OBJ)/$(1).log; exit 1; }
@@ -58,7 +62,8 @@ $(eval $(call core_tb_model,tb_fm0,1\'b0))
 CORE_TB_LITE := $(CORE_OBJ)/tb_lite/core_tb
 $(CORE_TB_LITE): $(CORE_RTL) $(CORE_TB_DIR)/core_tb.cpp
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(filter-out --noassert,$(VFLAGS)) --assert \
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(filter-out --noassert,$(VFLAGS)) --assert \
 	  --top-module tessel_core_lite --prefix Vtessel_core --Mdir $(@D) -o core_tb \
 	  -CFLAGS "-std=c++17 -O2 -Wall" $(CORE_RTL) $(abspath $(CORE_TB_DIR)/core_tb.cpp) \
 	  > $(@D).log 2>&1 || { tail -n 30 $(@D).log; exit 1; }
@@ -86,7 +91,8 @@ TEST_SUITES   += core-gate
 
 $(CORE_GATE_DIR)/core_fm%.v: $(CORE_RTL)
 	@mkdir -p $(@D)
-	yosys -q -l $(@D)/core_fm$*.log -p "read_verilog -sv $(CORE_RTL); chparam -set FastMul $* tessel_core; \
+	$(call say,YOSYS,$@)
+	$(Q)yosys -q -l $(@D)/core_fm$*.log -p "read_verilog -sv $(CORE_RTL); chparam -set FastMul $* tessel_core; \
 	  synth -top tessel_core -flatten -run begin:fine; opt -fast -full; techmap; opt -fast; \
 	  abc -fast; opt -fast; check -assert; write_verilog -noattr $@" >/dev/null 2>&1 \
 	  || { tail -n 20 $(@D)/core_fm$*.log; exit 1; }
@@ -95,7 +101,8 @@ $(CORE_GATE_DIR)/core_fm%.v: $(CORE_RTL)
 
 $(CORE_GATE_DIR)/tb_fm%/core_tb: $(CORE_GATE_DIR)/core_fm%.v $(CORE_TB_DIR)/core_tb.cpp
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_core --Mdir $(@D) -o core_tb -CFLAGS "-std=c++17 -O1" \
 	  -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" $(abspath $< $(CORE_TB_DIR)/core_tb.cpp) \
 	  > $(@D).log 2>&1 || { tail -n 30 $(@D).log; exit 1; }

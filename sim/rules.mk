@@ -32,14 +32,16 @@ SIM_C_OBJS      := $(patsubst sim/%.c,$(SIM_OBJ)/c/%.o,$(SIM_C_SRCS))
 
 $(SIM_OBJ)/c/%.o: sim/%.c $(SIM_HARNESS_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Ishared -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Ishared -c $< -o $@
 
 # verilate_soc MDIR, EXE, IMEM, DMEM, EXTRA-VERILATOR-FLAGS, EXTRA-CFLAGS, SOURCES
 # Verilator runs its own make, outside our jobserver: one job, so `make -j2`
 # stays at two processes on the shared machine.
 define verilate_soc
 	@mkdir -p $(1)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
 	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) -I$(abspath shared) $(6)" \
 	  -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1" \
@@ -68,12 +70,14 @@ $(BUILD)/$(1)/tessel-sim: $(SOC_ALL_SV) $(SIM_NPU_RTL) $(call sim_npu_sv,$(1)) $
     $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
 	$$(call verilate_soc,$(SIM_OBJ)/$(1)/rtl,tessel-sim,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),$(sim_npu_vflags) -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),$(call sim_npu_cflags,$(1)),$(call sim_npu_sv,$(1)) $(SOC_ALL_SV))
 	@mkdir -p $$(@D)
-	cp $(SIM_OBJ)/$(1)/rtl/tessel-sim $$@.tmp && mv -f $$@.tmp $$@
+	$$(call say,COPY,$$@)
+	$$(Q)cp $(SIM_OBJ)/$(1)/rtl/tessel-sim $$@.tmp && mv -f $$@.tmp $$@
 $(BUILD)/$(1)/tessel-sim-trace: $(SOC_ALL_SV) $(SIM_NPU_RTL) $(call sim_npu_sv,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
     $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
 	$$(call verilate_soc,$(SIM_OBJ)/$(1)/rtl-trace,tessel-sim-trace,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),--trace-fst $(sim_npu_vflags) -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),-DTESSEL_TRACE $(call sim_npu_cflags,$(1)),$(call sim_npu_sv,$(1)) $(SOC_ALL_SV))
 	@mkdir -p $$(@D)
-	cp $(SIM_OBJ)/$(1)/rtl-trace/tessel-sim-trace $$@.tmp && mv -f $$@.tmp $$@
+	$$(call say,COPY,$$@)
+	$$(Q)cp $(SIM_OBJ)/$(1)/rtl-trace/tessel-sim-trace $$@.tmp && mv -f $$@.tmp $$@
 endef
 
 SOC_ONLY_SIM       := $(SIM_OBJ)/soc-only/tessel-sim
@@ -81,11 +85,13 @@ SOC_ONLY_SIM_TRACE := $(SIM_OBJ)/soc-only/tessel-sim-trace
 $(SOC_ONLY_SIM): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
 	$(call verilate_soc,$(SIM_OBJ)/rtl,tessel-sim,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),-GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),,$(SOC_ALL_SV))
 	@mkdir -p $(@D)
-	cp $(SIM_OBJ)/rtl/tessel-sim $@.tmp && mv -f $@.tmp $@
+	$(call say,COPY,$@)
+	$(Q)cp $(SIM_OBJ)/rtl/tessel-sim $@.tmp && mv -f $@.tmp $@
 $(SOC_ONLY_SIM_TRACE): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
 	$(call verilate_soc,$(SIM_OBJ)/rtl-trace,tessel-sim-trace,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),--trace-fst -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),-DTESSEL_TRACE,$(SOC_ALL_SV))
 	@mkdir -p $(@D)
-	cp $(SIM_OBJ)/rtl-trace/tessel-sim-trace $@.tmp && mv -f $@.tmp $@
+	$(call say,COPY,$@)
+	$(Q)cp $(SIM_OBJ)/rtl-trace/tessel-sim-trace $@.tmp && mv -f $@.tmp $@
 
 # build/bin/tessel-sim is the default target's simulator, npu8 (issue 4); the
 # ISS, traps and diff suites fault only on the memory map's gaps, where both
@@ -107,10 +113,12 @@ endif
 # running fails with "Text file busy"; a rename replaces it atomically.
 $(TESSEL_SIM_BIN): $(SIM_DEFAULT_DIR)/tessel-sim
 	@mkdir -p $(@D)
-	cp $< $@.tmp && mv -f $@.tmp $@
+	$(call say,COPY,$@)
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 $(TESSEL_SIM_TRACE_BIN): $(SIM_DEFAULT_DIR)/tessel-sim-trace
 	@mkdir -p $(@D)
-	cp $< $@.tmp && mv -f $@.tmp $@
+	$(call say,COPY,$@)
+	$(Q)cp $< $@.tmp && mv -f $@.tmp $@
 
 ALL += $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN)
 
@@ -122,11 +130,13 @@ SOC_TEST_ELFS  := $(patsubst tests/soc/%.S,$(SOC_TEST_DIR)/%.elf,$(wildcard test
 
 $(SOC_TEST_DIR)/%_dram.elf: tests/soc/%_dram.S tests/soc/soc_test.h tests/soc/soc-dram.ld
 	@mkdir -p $(@D)
-	$(RV_CC) $(SOC_TEST_ARCH) -nostdlib -nostartfiles -Itests/soc -Ttests/soc/soc-dram.ld \
+	$(call say,LD-RV32,$@)
+	$(Q)$(RV_CC) $(SOC_TEST_ARCH) -nostdlib -nostartfiles -Itests/soc -Ttests/soc/soc-dram.ld \
 	  -Wl,--no-warn-rwx-segments $< -o $@
 $(SOC_TEST_DIR)/%.elf: tests/soc/%.S tests/soc/soc_test.h tests/soc/soc.ld
 	@mkdir -p $(@D)
-	$(RV_CC) $(SOC_TEST_ARCH) -nostdlib -nostartfiles -Itests/soc -Ttests/soc/soc.ld \
+	$(call say,LD-RV32,$@)
+	$(Q)$(RV_CC) $(SOC_TEST_ARCH) -nostdlib -nostartfiles -Itests/soc -Ttests/soc/soc.ld \
 	  -Wl,--no-warn-rwx-segments $< -o $@
 
 ALL += $(SOC_TEST_ELFS)
@@ -187,7 +197,8 @@ MEMPORT_SV := rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.
 
 $(SIM_OBJ)/memport-slice%/memport-bench: $(MEMPORT_SV) tests/memport/memport_bench.cpp
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module memport_tb_top -GSlice=$* --Mdir $(@D) \
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module memport_tb_top -GSlice=$* --Mdir $(@D) \
 	  -o memport-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra" -MAKEFLAGS "OPT_FAST=-O2" \
 	  $(abspath tests/memport/memport_bench.cpp) $(MEMPORT_SV) >$(@D)/build.log 2>&1 \
 	  || { tail -n 40 $(@D)/build.log; exit 1; }
@@ -230,14 +241,16 @@ test-synth:
 # and cycle count must equal the RTL model's.
 $(GATE_DIR)/netlist.v: $(SOC_ALL_SV)
 	@mkdir -p $(@D)
-	$(YOSYS) -q -l $(@D)/yosys.log -p "$(SYNTH_READ); synth -top tessel_soc -flatten -run begin:fine; \
+	$(call say,YOSYS,$@)
+	$(Q)$(YOSYS) -q -l $(@D)/yosys.log -p "$(SYNTH_READ); synth -top tessel_soc -flatten -run begin:fine; \
 	  opt -fast -full; techmap; opt -fast; abc -fast; opt -fast; check -assert; \
 	  write_verilog -noattr $@" >/dev/null 2>&1 || { tail -n 20 $(@D)/yosys.log; exit 1; }
 
 GATE_SIM_BIN := $(GATE_DIR)/tessel-sim-gate
 $(GATE_SIM_BIN): $(GATE_DIR)/netlist.v $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS)
 	$(call verilate_soc,$(GATE_DIR)/obj,tessel-sim-gate,$(SYNTH_IMEM_BYTES),$(SYNTH_DMEM_BYTES),,,$(abspath $(GATE_DIR)/netlist.v))
-	cp $(GATE_DIR)/obj/tessel-sim-gate $@
+	$(call say,COPY,$@)
+	$(Q)cp $(GATE_DIR)/obj/tessel-sim-gate $@
 
 GATE_PROGRAMS := uart timer ext_irq bus_err dram_rw tohost_pass_dram smc_dram
 TEST_SUITES += gate-sim
@@ -250,13 +263,16 @@ test-gate-sim: $(GATE_SIM_BIN) $(SOC_ONLY_SIM) $(SOC_TEST_ELFS)
 SIM_UNIT_BIN := $(SIM_OBJ)/san/sim-unit-test
 $(SIM_OBJ)/san/%.o: sim/%.c $(SIM_HARNESS_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Ishared -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Ishared -c $< -o $@
 $(SIM_OBJ)/san/elf_options_test.o: tests/sim-unit/elf_options_test.c $(SIM_HARNESS_H)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -Ishared -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -Ishared -c $< -o $@
 $(SIM_UNIT_BIN): tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp $(SIM_HARNESS_H) \
                  $(SIM_OBJ)/san/elf_options_test.o $(SIM_OBJ)/san/elf_load.o $(SIM_OBJ)/san/sim_options.o
-	$(HOST_CXX) $(HOST_CXXFLAGS) $(SAN_FLAGS) -Isim -Ishared tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp \
+	$(call say,LD,$@)
+	$(Q)$(HOST_CXX) $(HOST_CXXFLAGS) $(SAN_FLAGS) -Isim -Ishared tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp \
 	  $(filter %.o,$^) -lcmocka -lm -o $@
 
 TEST_SUITES += sim-unit

@@ -51,7 +51,8 @@ $(TSL_GEN_DIR)/%/tessel_target.h $(TSL_GEN_DIR)/%/tessel_target_pkg.sv: targets/
 # ---- isa-gen: generated headers and packages, encode/decode round trips ----
 $(TSL_TEST_OBJ)/test_isa_gen: tests/npu-model/test_isa_gen.c $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -I$(TSL_GEN_DIR) -o $@ $< \
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -I$(TSL_GEN_DIR) -o $@ $< \
 	  $(TSL_GEN_DIR)/tessel_isa_tables.c $(TSL_GEN_DIR)/tessel_targets.c -lcmocka
 
 TEST_SUITES += isa-gen isa-docs

@@ -78,7 +78,8 @@ $(IB_ASC): $(IB_REPORT)
 	@mv -f $@.tmp $@
 
 $(IB_BIN): $(IB_ASC)
-	icepack $< $@
+	$(call say,PACK,$@)
+	$(Q)icepack $< $@
 
 .PHONY: bitstream-icebreaker flash-icebreaker
 bitstream-icebreaker: $(IB_BIN)
@@ -89,7 +90,8 @@ bitstream-icebreaker: $(IB_BIN)
 FLASH_IMAGE := $(BIN)/tessel-flash-image
 $(FLASH_IMAGE): boards/common/flash_image.c shared/host_file.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Ishared $< -o $@
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Ishared $< -o $@
 ALL += $(FLASH_IMAGE)
 
 # ib_fw_image ELF, IMG: the firmware ELF as a flash image for the SPRAM at 0.
@@ -126,13 +128,16 @@ IB_FW_GEN   := $(if $(IB_NPU_SV),$(BUILD)/gen/tessel_isa.h $(BUILD)/gen/$(IB_TAR
 
 $(IB_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(wildcard firmware/base/*.h) $(IB_FW_GEN)
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
 $(IB_FW_OBJ)/npu.o: firmware/npu/npu.c firmware/npu/npu.h $(wildcard firmware/base/*.h) $(IB_FW_GEN)
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
 $(IB_FW_ELF): $(IB_FW_OBJS) $(BUILD)/firmware/crt0.o $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	$(call say,LD-RV32,$@)
+	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
 	  $(BUILD)/firmware/crt0.o $(IB_FW_OBJS) \
 	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
 $(IB_FW_IMG): $(IB_FW_ELF) $(FLASH_IMAGE)
@@ -154,7 +159,8 @@ IB_GPARAMS  := -GClksPerBit=$(IB_CPB) -GImemBytes=$(IB_IMEM) -GDmemBytes=$(IB_DM
 # ib_tb DIR, EXTRA-FLAGS, SOURCES: one Verilator build of the bench (one job).
 define ib_tb
 	@mkdir -p $(1)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style $(2) --top-module icebreaker_top \
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style $(2) --top-module icebreaker_top \
 	  --Mdir $(1) -o board_tb -CFLAGS "-std=c++17 -O1 -I$(abspath shared)" -MAKEFLAGS "OPT_FAST=-O1 OPT_SLOW=-O1" \
 	  $(3) $(abspath $(IB_TB_CPP)) >$(1)/build.log 2>&1 || { tail -n 30 $(1)/build.log; exit 1; }
 endef
@@ -178,14 +184,17 @@ IB_NPU_FW_DEPS  := $(wildcard firmware/base/*.h) firmware/npu/npu.h $(BUILD)/gen
 
 $(IB_NPU_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(IB_NPU_FW_DEPS)
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
 $(IB_NPU_FW_OBJ)/npu.o: firmware/npu/npu.c $(IB_NPU_FW_DEPS)
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
 $(IB_NPU_FW_ELF): $(IB_NPU_FW_OBJ)/board_selftest.o $(IB_NPU_FW_OBJ)/npu.o $(BUILD)/firmware/crt0.o \
                   $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld
 	@mkdir -p $(@D)
-	$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	$(call say,LD-RV32,$@)
+	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
 	  $(BUILD)/firmware/crt0.o $(filter %.o,$(filter-out %/crt0.o,$^)) \
 	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
 $(IB_NPU_FW_IMG): $(IB_NPU_FW_ELF) $(FLASH_IMAGE)

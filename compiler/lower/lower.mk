@@ -23,7 +23,8 @@ TEST_SUITES += lower-exact
 
 $(LOWER_TEST_OBJ)/test-lower-exact: tests/lower/test_lower_exact.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' -o $@ $< \
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower $(SAN_FLAGS) -DMODELS_DIR='"$(CURDIR)/tests/models"' -o $@ $< \
 	  $(COMPILER_LINK_SAN)
 
 test-lower-exact: $(LOWER_TEST_OBJ)/test-lower-exact
@@ -40,7 +41,8 @@ BENCHES += lower
 .PHONY: bench-lower
 $(LOWER_TEST_OBJ)/bench-lower: tests/lower/bench_lower.c $(COMPILER_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower -o $@ $< $(COMPILER_LINK)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower -o $@ $< $(COMPILER_LINK)
 bench-lower: $(LOWER_TEST_OBJ)/bench-lower $(BIN)/tessel
 	@$(LOWER_TEST_OBJ)/bench-lower tests/models $(BIN)/tessel
 
@@ -56,12 +58,14 @@ BENCHES     += digits
 
 $(LOWER_TEST_OBJ)/digits-eval: tests/lower/digits_eval.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower $(SAN_FLAGS) -o $@ $< \
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower $(SAN_FLAGS) -o $@ $< \
 	  $(COMPILER_LINK_SAN)
 
 $(LOWER_TEST_OBJ)/digits-eval-fast: tests/lower/digits_eval.c $(COMPILER_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower -o $@ $< $(COMPILER_LINK)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) -Icompiler/lower -o $@ $< $(COMPILER_LINK)
 
 # The CLI's compile of the same model counts as one test per target, then two
 # checks that the driver can fail (an unreachable float accuracy exits 1, an

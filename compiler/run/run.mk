@@ -14,7 +14,8 @@ TEST_SUITES  += run
 
 $(RUN_TEST_OBJ)/fw-reject: tests/run/fw_reject.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN)
 
 test-run: $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject $(BIN)/tessel-sim $(BIN)/tessel-iss $(BIN)/tessel-npu-model $(BIN)/tsl-gen $(BIN)/npy-check \
           $(BUILD)/npu4/tessel-sim $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu4/tessel-fw.elf \

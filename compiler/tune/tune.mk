@@ -25,14 +25,16 @@ BENCHES     += tune
 TUNE_TEST_OBJ := $(BUILD)/obj/tune-tests
 $(TUNE_TEST_OBJ)/test-tune: tests/tune/test_tune.c $(COMPILER_LINK_DEPS_SAN)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN) -lcmocka
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN) -lcmocka
 
 test-tune: $(BIN)/tessel-asan $(TUNE_TEST_OBJ)/test-tune $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	@bash tests/tune/run.sh $(BUILD)/test-tmp/tune $(BIN)/tessel-asan $(TUNE_TEST_OBJ)/test-tune
 
 $(TUNE_TEST_OBJ)/fit-eval: tests/tune/fit_eval.c $(COMPILER_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LINK)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LINK)
 
 bench-tune: $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval $(TUNE_TEST_OBJ)/pair-eval $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	@bash tests/tune/bench.sh $(BUILD)/bench-tmp/tune $(BIN)/tessel $(TUNE_TEST_OBJ)/fit-eval $(TUNE_TEST_OBJ)/pair-eval
@@ -43,7 +45,8 @@ BENCHES += cost-rtl
 .PHONY: bench-cost-rtl
 $(TUNE_TEST_OBJ)/pair-eval: tests/tune/pair_eval.c $(COMPILER_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LINK)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) -o $@ $< $(COMPILER_LINK)
 
 bench-cost-rtl: $(BIN)/tessel $(TUNE_TEST_OBJ)/pair-eval $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	@bash tests/tune/cost_vs_rtl.sh $(BUILD)/bench-tmp/cost-rtl $(BIN)/tessel $(TUNE_TEST_OBJ)/pair-eval $(NETS)

@@ -20,17 +20,21 @@ NPU_FW_HDRS    := firmware/npu/npu.h tests/npu-system/npu_batch.h $(NPU_GEN)/tes
 define npu_fw_target
 $(BUILD)/obj/fw-npu/$(1)/%.o: firmware/npu/%.c $(NPU_FW_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
-	$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
+	$$(call say,CC-RV32,$$<)
+	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
 $(BUILD)/obj/fw-npu/$(1)/tests/%.o: firmware/npu/tests/%.c $(NPU_FW_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
-	$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
+	$$(call say,CC-RV32,$$<)
+	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
 $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o: $(NPU_GEN)/tessel_isa_tables.c $(NPU_GEN)/tessel_isa.h
 	@mkdir -p $$(@D)
-	$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN) -c $$< -o $$@
+	$$(call say,CC-RV32,$$<)
+	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN) -c $$< -o $$@
 $(FW_OUT)/$(1)/npu-%.elf: $(BUILD)/obj/fw-npu/$(1)/tests/npu_%.o $(BUILD)/obj/fw-npu/$(1)/npu.o \
                           $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o $(FW_LINK_DEPS)
 	@mkdir -p $$(@D)
-	$$(call fw_link,sim.ld,$$(filter-out $(FW_CRT0),$$(filter %.o,$$^)))
+	$(call say,LD-RV32,$@)
+	$(Q)$$(call fw_link,sim.ld,$$(filter-out $(FW_CRT0),$$(filter %.o,$$^)))
 endef
 $(foreach t,$(NPU_FW_TARGETS),$(eval $(call npu_fw_target,$(t))))
 
@@ -60,26 +64,33 @@ NPU_SYSGEN_MUTANT := $(NPU_SYS_OBJ)/tessel-npu-sysgen-mutant
 
 $(NPU_SYS_OBJ)/model/%.o: sim/npu-model/%.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
 $(NPU_SYS_OBJ)/model/%.o: $(NPU_GEN)/%.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
 $(NPU_SYS_OBJ)/model/npu_exec_probed.o: sim/npu-model/npu_exec.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(NPU_SYS_CFLAGS) -Dnpu_requant=probe_requant -Dnpu_vadd=probe_vadd -Dnpu_avgpool=probe_avgpool \
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -Dnpu_requant=probe_requant -Dnpu_vadd=probe_vadd -Dnpu_avgpool=probe_avgpool \
 	  -c $< -o $@
 $(NPU_SYS_OBJ)/probe-mutant.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(NPU_SYS_CFLAGS) -DPROBE_MUTANT -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -DPROBE_MUTANT -c $< -o $@
 $(NPU_SYS_OBJ)/%.o: tests/npu-system/%.c $(NPU_SYS_HDRS) shared/host_file.h
 	@mkdir -p $(@D)
-	$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+	$(call say,CC,$<)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
 NPU_SYSGEN_OBJS := $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJ)/gen_case.o $(NPU_SYS_OBJS)
 $(NPU_SYSGEN): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe.o
 	@mkdir -p $(@D)
-	$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
 $(NPU_SYSGEN_MUTANT): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o
-	$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
 
 ALL += $(NPU_SYSGEN)
 

@@ -30,47 +30,57 @@ EX_COMMA  := ,
 # The generator tool, under the sanitizers like every host program tested.
 $(EX_DATA): $(EX_SRC)/digits_data.c
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $< -o $@
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $< -o $@
 
 # One compile writes both files; the .c is the target make tracks.
 $(EX_OBJ)/digits_pkg.c: $(BIN)/tessel $(EX_MODEL)/digits_cnn.onnx $(EX_MODEL)/digits.calib.npy
 	@mkdir -p $(@D)
-	$(BIN)/tessel compile $(EX_MODEL)/digits_cnn.onnx --calib $(EX_MODEL)/digits.calib.npy \
+	$(call say,COMPILE,$@)
+	$(Q)$(BIN)/tessel compile $(EX_MODEL)/digits_cnn.onnx --calib $(EX_MODEL)/digits.calib.npy \
 	  --target $(EX_TARGET) --emit-c $@ -o $(EX_OBJ)/digits.tpkg
 
 $(EX_OBJ)/digits_ref.npy: $(BIN)/tessel $(EX_MODEL)/digits_cnn.onnx $(EX_MODEL)/digits.calib.npy \
                           $(EX_MODEL)/digits.test.npy
 	@mkdir -p $(@D)
-	$(BIN)/tessel ref $(EX_MODEL)/digits_cnn.onnx --calib $(EX_MODEL)/digits.calib.npy \
+	$(call say,REF,$@)
+	$(Q)$(BIN)/tessel ref $(EX_MODEL)/digits_cnn.onnx --calib $(EX_MODEL)/digits.calib.npy \
 	  --input $(EX_MODEL)/digits.test.npy -o $@
 
 $(EX_OBJ)/digits_images.h: $(EX_DATA) $(EX_MODEL)/digits.test.npy $(EX_MODEL)/digits.labels.npy \
                            $(EX_OBJ)/digits_ref.npy
-	$(EX_DATA) $(EX_MODEL)/digits.test.npy $(EX_MODEL)/digits.labels.npy $(EX_OBJ)/digits_ref.npy \
+	$(call say,GEN,$@)
+	$(Q)$(EX_DATA) $(EX_MODEL)/digits.test.npy $(EX_MODEL)/digits.labels.npy $(EX_OBJ)/digits_ref.npy \
 	  $(EX_COUNT) -o $@
 
 $(EX_OBJ)/digits_app.o: $(EX_SRC)/digits_app.c $(EX_OBJ)/digits_images.h $(RT_HDRS) \
                         $(BUILD)/gen/$(EX_TARGET)/tessel_target.h
-	$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -I$(EX_OBJ) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -I$(EX_OBJ) -c $< -o $@
 $(EX_OBJ)/digits_pkg.o: $(EX_OBJ)/digits_pkg.c
-	$(RV_CC) $(RV_CFLAGS) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_CFLAGS) -c $< -o $@
 
 EX_OBJS := $(EX_OBJ)/digits_app.o $(EX_OBJ)/digits_pkg.o
 $(EX_ELF): $(EX_OBJS) $(EX_RTLIB) $(EX_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(call fw_link,sim-pkg.ld,$(EX_OBJS) $(EX_RTLIB))
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim-pkg.ld,$(EX_OBJS) $(EX_RTLIB))
 
 # For the suite: the same objects with a window area too small for the
 # package (the runtime must refuse it: TFW_E_WINDOW).
 $(EX_OBJ)/digits-app-small-window.elf: $(EX_OBJS) $(EX_RTLIB) $(EX_LINK_DEPS)
-	$(call fw_link,sim-pkg.ld,$(EX_OBJS) $(EX_RTLIB) -Wl$(EX_COMMA)--defsym=__tessel_window_size=1024)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim-pkg.ld,$(EX_OBJS) $(EX_RTLIB) -Wl$(EX_COMMA)--defsym=__tessel_window_size=1024)
 
 # The minimal example of docs/runtime-firmware.md, built and run by the suite.
 $(EX_OBJ)/minimal.o: $(EX_SRC)/minimal.c $(RT_HDRS) $(BUILD)/gen/$(EX_TARGET)/tessel_target.h
 	@mkdir -p $(@D)
-	$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -c $< -o $@
 $(EX_OBJ)/minimal-app.elf: $(EX_OBJ)/minimal.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB) $(EX_LINK_DEPS)
-	$(call fw_link,sim-pkg.ld,$(EX_OBJ)/minimal.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB))
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim-pkg.ld,$(EX_OBJ)/minimal.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB))
 
 ALL += $(EX_ELF) $(EX_OBJ)/minimal-app.elf
 .SECONDARY: $(EX_OBJ)/digits_pkg.c $(EX_OBJ)/digits_ref.npy $(EX_OBJ)/digits_images.h $(EX_OBJS) \
@@ -88,9 +98,11 @@ test-fw-app: $(EX_ELF) $(EX_OBJ)/digits-app-small-window.elf $(EX_OBJ)/minimal-a
 # code size of libtessel-rt.a and of the example.
 $(EX_OBJ)/digits_app_lazy.o: $(EX_SRC)/digits_app.c $(EX_OBJ)/digits_images.h $(RT_HDRS) \
                              $(BUILD)/gen/$(EX_TARGET)/tessel_target.h
-	$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -DDIGITS_LOAD_FLAGS=TFW_LOAD_LAZY_WEIGHTS -I$(EX_OBJ) -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(call RT_CFLAGS,$(EX_TARGET)) -DDIGITS_LOAD_FLAGS=TFW_LOAD_LAZY_WEIGHTS -I$(EX_OBJ) -c $< -o $@
 $(EX_OBJ)/digits-app-lazy.elf: $(EX_OBJ)/digits_app_lazy.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB) $(EX_LINK_DEPS)
-	$(call fw_link,sim-pkg.ld,$(EX_OBJ)/digits_app_lazy.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB))
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim-pkg.ld,$(EX_OBJ)/digits_app_lazy.o $(EX_OBJ)/digits_pkg.o $(EX_RTLIB))
 
 BENCHES += fw-app
 .PHONY: bench-fw-app

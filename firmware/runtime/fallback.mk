@@ -30,10 +30,12 @@ $(FB_TEST): $(FB_HOST_SRC) $(FB_CK_HDRS) $(SHARED_LIB_SAN)
 # RV32: the same checksum code on the firmware base.
 $(FB_OBJ)/rv32/%.o: %.c $(FB_CK_HDRS) $(FW_HDRS)
 	@mkdir -p $(@D)
-	$(RV_CC) $(FW_CFLAGS) $(TFW_FALLBACK_CFLAGS) -Itests/runtime -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(FW_CFLAGS) $(TFW_FALLBACK_CFLAGS) -Itests/runtime -c $< -o $@
 $(FB_FW_ELF): $(FB_FW_OBJS) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(call fw_link,sim.ld,$(FB_FW_OBJS))
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim.ld,$(FB_FW_OBJS))
 
 ALL         += $(FB_TEST) $(FB_FW_ELF)
 TEST_SUITES += fallback
@@ -47,7 +49,8 @@ FB_BENCH_OBJS := $(FB_OBJ)/rv32/tests/runtime/bench_fallback_fw.o $(SHARED_RV_OB
 FB_EXHAUSTIVE := $(FB_OBJ)/expf_exhaustive
 $(FB_BENCH_ELF): $(FB_BENCH_OBJS) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
-	$(call fw_link,sim.ld,$(FB_BENCH_OBJS))
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim.ld,$(FB_BENCH_OBJS))
 $(FB_EXHAUSTIVE): tests/runtime/expf_exhaustive.c $(TFW_FALLBACK_HDRS) $(SHARED_LIB)
 	$(call host_link,$@,$< $(SHARED_LIB) -lm,$(HOST_CFLAGS) $(TFW_FALLBACK_CFLAGS))
 

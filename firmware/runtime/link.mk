@@ -18,7 +18,8 @@ define link_target
 $(FW_OUT)/$(1)/tessel-link.elf: $(BUILD)/obj/fw-rt/$(1)/link.o $(SHARED_RV_OBJ)/link_proto.o \
                                 $(FW_OUT)/$(1)/libtessel-rt.a $(FW_LINK_DEPS)
 	@mkdir -p $$(@D)
-	$$(call fw_link,sim.ld,$$< $(SHARED_RV_OBJ)/link_proto.o $(FW_OUT)/$(1)/libtessel-rt.a)
+	$$(call say,LD-RV32,$$@)
+	$$(Q)$$(call fw_link,sim.ld,$$< $(SHARED_RV_OBJ)/link_proto.o $(FW_OUT)/$(1)/libtessel-rt.a)
 endef
 $(foreach t,$(LINK_TARGETS),$(eval $(call link_target,$(t))))
 .SECONDARY: $(foreach t,$(LINK_TARGETS),$(BUILD)/obj/fw-rt/$(t)/link.o $(SHARED_RV_OBJ)/link_proto.o)
@@ -38,10 +39,12 @@ $(LINK_TEST_OBJ)/link_poke: tests/link/link_poke.c $(COMPILER_LINK_DEPS_SAN)
 	$(call host_link,$@,$< $(COMPILER_LINK_SAN),$(COMPILER_CFLAGS) $(SAN_FLAGS))
 $(LINK_TEST_OBJ)/link-short.o: firmware/runtime/link.c shared/link_proto.h $(RT_HDRS) $(BUILD)/gen/npu8/tessel_target.h
 	@mkdir -p $(@D)
-	$(RV_CC) $(call RT_CFLAGS,npu8) -DTFW_LINK_RX_TIMEOUT=2000000 -c $< -o $@
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(call RT_CFLAGS,npu8) -DTFW_LINK_RX_TIMEOUT=2000000 -c $< -o $@
 $(LINK_TEST_OBJ)/tessel-link-short.elf: $(LINK_TEST_OBJ)/link-short.o $(SHARED_RV_OBJ)/link_proto.o \
                                         $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
-	$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(FW_OUT)/npu8/libtessel-rt.a)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(FW_OUT)/npu8/libtessel-rt.a)
 
 TEST_SUITES += link
 .PHONY: test-link

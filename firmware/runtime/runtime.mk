@@ -25,20 +25,24 @@ RT_CFLAGS    = $(FW_CFLAGS) -ffp-contract=off -I$(BUILD)/gen/$(1) -I$(BUILD)/gen
 define rt_target
 $(BUILD)/obj/fw-rt/$(1)/%.o: firmware/runtime/%.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
-	$(RV_CC) $(call RT_CFLAGS,$(1)) -c $$< -o $$@
+	$$(call say,CC-RV32,$$<)
+	$$(Q)$(RV_CC) $(call RT_CFLAGS,$(1)) -c $$< -o $$@
 $(FW_OUT)/$(1)/libtessel-rt.a: $(call rt_members,$(1)) \
                                $(BUILD)/obj/fw-npu/$(1)/npu.o $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o
 	@mkdir -p $$(@D)
-	rm -f $$@
-	$(RV_PREFIX)ar rcs $$@ $$^
+	@rm -f $$@
+	$$(call say,AR,$$@)
+	$$(Q)$(RV_PREFIX)ar rcs $$@ $$^
 $(FW_OUT)/$(1)/tessel-fw.elf: $(BUILD)/obj/fw-rt/$(1)/runner.o $(FW_OUT)/$(1)/libtessel-rt.a $(FW_LINK_DEPS)
 	@mkdir -p $$(@D)
-	$$(call fw_link,sim.ld,$$< $(FW_OUT)/$(1)/libtessel-rt.a)
+	$$(call say,LD-RV32,$$@)
+	$$(Q)$$(call fw_link,sim.ld,$$< $(FW_OUT)/$(1)/libtessel-rt.a)
 endef
 $(foreach t,$(RT_TARGETS),$(eval $(call rt_target,$(t))))
 
 $(FW_OUT)/tessel-fw.elf: $(FW_OUT)/npu8/tessel-fw.elf
-	cp $< $@
+	$(call say,COPY,$@)
+	$(Q)cp $< $@
 
 # npu16's runner is built on demand, like its simulator.
 RT_FW_ELFS := $(FW_OUT)/npu4/tessel-fw.elf $(FW_OUT)/npu8/tessel-fw.elf $(FW_OUT)/tessel-fw.elf

@@ -29,10 +29,11 @@ BENCHES     += npu-gemm npu-area
 define npu_tb
 $(NPU_OBJ)/$(1)/$(2)/$(2)_tb: $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(NPU_TB_DIR)/$(2)_tb.cpp \
     $(NPU_TB_DIR)/tb_util.h $(NPU_TB_DIR)/tb_target.h $(call NPU_PKGS,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
-    $(BUILD)/lib/libtessel-npu-model.a
+    $(NPU_MODEL_LINK)
 	@mkdir -p $$(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_$(2)_tb --Mdir $$(@D) -o $(2)_tb \
-	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	$$(call say,VERILATE,$$@)
+	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_$(2)_tb --Mdir $$(@D) -o $(2)_tb \
+	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
 	  $(call NPU_PKGS,$(1)) $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(abspath $(NPU_TB_DIR)/$(2)_tb.cpp) \
 	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
 endef
@@ -44,10 +45,11 @@ NPU_TB_BINS := $(foreach t,$(NPU_TB_TGTS),$(foreach b,$(NPU_BENCHES),$(NPU_OBJ)/
 define npu_top_tb
 $(NPU_OBJ)/$(1)/top/top_tb: $(NPU_RTL) $(NPU_TB_DIR)/top_tb.cpp $(NPU_TB_DIR)/tb_util.h $(NPU_TB_DIR)/tb_target.h \
     $(call NPU_PKGS,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
-    $(BUILD)/lib/libtessel-npu-model.a $(BUILD)/gen/tessel_isa_tables.c
+    $(NPU_MODEL_LINK) $(BUILD)/gen/tessel_isa_tables.c
 	@mkdir -p $$(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module tessel_npu --Mdir $$(@D) -o top_tb \
-	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	$$(call say,VERILATE,$$@)
+	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module tessel_npu --Mdir $$(@D) -o top_tb \
+	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
 	  $(call NPU_PKGS,$(1)) $(NPU_RTL) $(abspath $(NPU_TB_DIR)/top_tb.cpp) \
 	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
 endef
@@ -63,10 +65,11 @@ NPU_CHECK_TGTS := $(NPU_TB_TGTS)
 define npu_check_tb
 $(NPU_OBJ)/$(1)/check/check_tb: rtl-model/npu/npu_check.sv $(NPU_TB_DIR)/check_tb.cpp $(NPU_TB_DIR)/tb_target.h \
     $(call NPU_PKGS,$(1)) \
-    $(BUILD)/gen/$(1)/tessel_target.h $(BUILD)/lib/libtessel-npu-model.a
+    $(BUILD)/gen/$(1)/tessel_target.h $(NPU_MODEL_LINK)
 	@mkdir -p $$(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_check --Mdir $$(@D) -o check_tb \
-	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	$$(call say,VERILATE,$$@)
+	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_check --Mdir $$(@D) -o check_tb \
+	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
 	  $(call NPU_PKGS,$(1)) rtl-model/npu/npu_check.sv $(abspath $(NPU_TB_DIR)/check_tb.cpp) \
 	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
 endef
@@ -75,11 +78,12 @@ NPU_TB_BINS += $(foreach t,$(NPU_CHECK_TGTS),$(NPU_OBJ)/$(t)/check/check_tb)
 
 # one epilogue lane (npu_requant) against the C model's npu_requant(): it
 # forms only the bits the int8 result depends on (target independent)
-$(NPU_OBJ)/requant/requant_tb: rtl-model/npu/npu_requant.sv $(NPU_TB_DIR)/requant_tb.cpp $(BUILD)/lib/libtessel-npu-model.a
+$(NPU_OBJ)/requant/requant_tb: rtl-model/npu/npu_requant.sv $(NPU_TB_DIR)/requant_tb.cpp $(NPU_MODEL_LINK)
 	@mkdir -p $(@D)
-	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_requant --Mdir $(@D) -o requant_tb \
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_requant --Mdir $(@D) -o requant_tb \
 	  -CFLAGS "-std=c++17 -O2 -Wall -I$(abspath sim/npu-model) -I$(abspath $(BUILD)/gen)" \
-	  -LDFLAGS "$(abspath $(BUILD)/lib/libtessel-npu-model.a)" \
+	  -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
 	  rtl-model/npu/npu_requant.sv $(abspath $(NPU_TB_DIR)/requant_tb.cpp) \
 	  > $(@D).log 2>&1 || { tail -n 30 $(@D).log; exit 1; }
 NPU_TB_BINS += $(NPU_OBJ)/requant/requant_tb
