@@ -64,8 +64,11 @@ demo: setup-demo
 # Builds (before the suites and a suite's own prerequisites) run one job per
 # core; the suites themselves run one after the other.
 TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+# The build's output is kept in build/make-all.log: the layout suite checks that
+# it is one line per file built.
 test: setup-test
-	@$(MAKE) --no-print-directory -j$(TEST_JOBS) all
+	@mkdir -p $(BUILD)
+	@set -o pipefail; $(MAKE) --no-print-directory -j$(TEST_JOBS) all 2>&1 | tee $(BUILD)/make-all.log
 	@$(MAKE) --no-print-directory test-suites
 
 test-suites:

@@ -8,13 +8,9 @@
 #   tests/diff     -> build/bin/tessel-diff-gen      (suite diff: ISS vs tessel-sim)
 # Docs: docs/firmware.md, docs/iss.md.
 
-TESSEL_SIM := $(BIN)/tessel-sim
+# The simulators come from sim/rules.mk (included before this file).
+TESSEL_SIM := $(TESSEL_SIM_BIN)
 FW_OUT     := $(BUILD)/firmware
-
-# tessel-sim is built by sim/rules.mk, which is included after this file, so
-# whether it exists is decided when a recipe runs, not when this is parsed.
-fw_have_sim = $(filter $(TESSEL_SIM),$(ALL))
-fw_build_sim = $(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@echo "note: no rule builds $(TESSEL_SIM) yet: running on tessel-iss only")
 
 
 # ---- assembly ISA and trap tests (linked at 0x80000000) ------------------
@@ -29,20 +25,20 @@ $(BUILD)/isa/%.elf: tests/isa/%.S tests/isa/isa_test.h linker/dram.ld linker/sec
 	$(Q)$(RV_CC) $(RV_TEST_LDFLAGS) $< -o $@
 
 ALL += $(ISA_ELFS) $(TRAP_ELFS)
+# The SoC suite (sim/rules.mk) runs these programs too.
+test-soc: $(ISA_ELFS) $(FW_OUT)/hello-dram.elf
 
 ISA_RUN_ISS = iss="$(TESSEL_ISS) --max-insns 2000000"
 # On tessel-sim twice: default DRAM timing, and slow DRAM (the tests run
 # from DRAM, so fetch and data paths see long latencies and low bandwidth).
-ISA_RUN_SIM = $(if $(fw_have_sim),sim="$(TESSEL_SIM) --max-cycles 20000000" \
-  sim-slowdram="$(TESSEL_SIM) --max-cycles 200000000 --dram-latency 200 --dram-bw 0.5")
+ISA_RUN_SIM = sim="$(TESSEL_SIM) --max-cycles 20000000" \
+  sim-slowdram="$(TESSEL_SIM) --max-cycles 200000000 --dram-latency 200 --dram-bw 0.5"
 
 TEST_SUITES += isa traps
 .PHONY: test-isa test-traps
-test-isa: $(TESSEL_ISS) $(ISA_ELFS)
-	$(fw_build_sim)
+test-isa: $(TESSEL_ISS) $(ISA_ELFS) $(TESSEL_SIM)
 	@tests/isa/run-elfs.sh $(ISA_RUN_ISS) $(ISA_RUN_SIM) -- $(ISA_ELFS)
-test-traps: $(TESSEL_ISS) $(TRAP_ELFS)
-	$(fw_build_sim)
+test-traps: $(TESSEL_ISS) $(TRAP_ELFS) $(TESSEL_SIM)
 	@tests/isa/run-elfs.sh $(ISA_RUN_ISS) $(ISA_RUN_SIM) -- $(TRAP_ELFS)
 
 # ---- firmware base library and applications ------------------------------
@@ -123,18 +119,16 @@ $(FW_OUT)/tests/%.elf: $(BUILD)/obj/fw-tests/%.o $(FW_LINK_DEPS)
 ALL += $(FW_TEST_ELFS)
 
 FW_RUN_ISS = iss="$(TESSEL_ISS) --max-insns 50000000"
-FW_RUN_SIM = $(if $(fw_have_sim),sim="$(TESSEL_SIM) --max-cycles 100000000")
+FW_RUN_SIM = sim="$(TESSEL_SIM) --max-cycles 100000000"
 
 TEST_SUITES += printf fw
 .PHONY: test-printf test-fw
-test-printf: $(TESSEL_ISS) $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf
-	$(fw_build_sim)
+test-printf: $(TESSEL_ISS) $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf $(TESSEL_SIM)
 	@tests/isa/run-elfs.sh --expect firmware/tests/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
 	  $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf
 # fw: C tests of the base, bench-cpu's checksum, and the recorded expected
 # checksum against the host run of the same code.
-test-fw: $(TESSEL_ISS) $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf $(FW_BENCH_HOST)
-	$(fw_build_sim)
+test-fw: $(TESSEL_ISS) $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf $(FW_BENCH_HOST) $(TESSEL_SIM)
 	@set -o pipefail; { \
 	  tests/isa/run-elfs.sh --expect firmware/tests/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
 	    $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf | grep -v ' passed, '; \
@@ -170,8 +164,7 @@ TEST_SUITES += diff
 DIFF_ELFS := $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf $(FW_OUT)/tests/fw_libc.elf \
              $(FW_OUT)/tests/fw_traps.elf $(FW_OUT)/tests/fw_exit.elf \
              $(FW_OUT)/tests/fw_unexpected_trap.elf $(ISA_ELFS) $(BUILD)/isa/traps/exceptions.elf
-test-diff: $(DIFF_GEN) $(TESSEL_ISS) $(DIFF_ELFS)
-	$(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@echo "no rule builds $(TESSEL_SIM): the differential test cannot run"; echo "0 passed, 1 failed"; exit 1)
+test-diff: $(DIFF_GEN) $(TESSEL_ISS) $(TESSEL_SIM) $(DIFF_ELFS)
 	@rm -rf $(BUILD)/diff
 	@tests/diff/run-diff.sh $(DIFF_GEN) $(TESSEL_ISS) $(TESSEL_SIM) $(BUILD)/diff \
 	  $(DIFF_SEED) $(DIFF_COUNT) $(DIFF_INSNS) $(DIFF_ELFS)
@@ -190,11 +183,11 @@ bench-iss-speed: $(TESSEL_ISS) $(FW_OUT)/bench-cpu.elf
 # ---- fuzzing the ISS's ELF loader and executor (libFuzzer, clang) -------
 ISS_FUZZ := $(BUILD)/obj/iss-fuzz/elf_fuzz
 ISS_FUZZ_TIME ?= 300
-$(ISS_FUZZ): tests/iss/elf_fuzz.c $(ISS_LIB_FUZZ)
+$(ISS_FUZZ): tests/iss/elf_fuzz.c $(ISS_LIB_FUZZ) $(SIM_HOST_LIB_FUZZ)
 	$(call say,LD,$@)
 	@mkdir -p $(@D)
 	$(Q)clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE $(FUZZ_LDFLAGS) $(ISS_INC) \
-	  -o $@ $< $(ISS_LIB_FUZZ)
+	  -o $@ $< $(ISS_LIB_FUZZ) $(SIM_HOST_LIB_FUZZ)
 # Seeds: the ISA test ELFs and a few firmware ELFs (build outputs, copied to
 # a scratch corpus so nothing is written into the tree).
 iss_fuzz_run = mkdir -p $(BUILD)/obj/iss-fuzz/corpus && \

@@ -47,8 +47,8 @@ $(CORE_OBJ)/progs/%.bin: $(CORE_OBJ)/progs/%.elf
 define core_tb_model
 $(CORE_OBJ)/$(1)/core_tb: $(CORE_RTL) $(CORE_TB_DIR)/core_tb.cpp
 	@mkdir -p $(CORE_OBJ)/$(1)
-	$(call say,VERILATE,$@)
-	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(filter-out --noassert,$(VFLAGS)) --assert -GFastMul=$(2) \
+	$$(call say,VERILATE,$(CORE_OBJ)/$(1)/core_tb)
+	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(filter-out --noassert,$(VFLAGS)) --assert -GFastMul=$(2) \
 	  --top-module tessel_core --Mdir $(CORE_OBJ)/$(1) -o core_tb \
 	  -CFLAGS "-std=c++17 -O2 -Wall" $(CORE_RTL) $(abspath $(CORE_TB_DIR)/core_tb.cpp) \
 	  > $(CORE_OBJ)/$(1).log 2>&1 || { tail -n 30 $(CORE_OBJ)/$(1).log; exit 1; }

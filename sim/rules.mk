@@ -4,6 +4,15 @@
 # Suites: sim-unit, sim-cli, soc, memport, lint-soc, synth, gate-sim. Bench: sim-speed.
 # sim/npu-model/npu-model.mk (the C model) and sim/iss/iss.mk (the ISS) come first.
 
+# The harness's C part (ELF loader, options), which the ISS shares: one library,
+# build/lib/libtessel-sim-host{,-asan,-fuzz}.a.
+SIM_C_SRCS := sim/elf_load.c sim/sim_options.c
+tessel-sim-host_CFLAGS = $(HOST_CFLAGS) -Isim -Ishared
+$(eval $(call host_lib,tessel-sim-host,$(SIM_C_SRCS)))
+SIM_HOST_LIB      := $(BUILD)/lib/libtessel-sim-host.a
+SIM_HOST_LIB_SAN  := $(BUILD)/lib/libtessel-sim-host-asan.a
+SIM_HOST_LIB_FUZZ := $(BUILD)/lib/libtessel-sim-host-fuzz.a
+
 include sim/npu-model/npu-model.mk
 include sim/iss/iss.mk
 
@@ -11,13 +20,10 @@ SIM_OBJ   := $(BUILD)/obj/sim
 TESSEL_SIM_BIN       := $(BIN)/tessel-sim
 TESSEL_SIM_TRACE_BIN := $(BIN)/tessel-sim-trace
 
-# RTL: packages first. The real core when it is there, else a stub.
+# RTL: packages first.
 SOC_SV  := rtl-model/soc/tessel_soc_pkg.sv \
            $(filter-out %_pkg.sv,$(wildcard rtl-model/soc/*.sv))
 CORE_SV := $(wildcard rtl-model/core/*.sv)
-ifeq ($(CORE_SV),)
-CORE_SV := rtl-model/soc/stub/tessel_core.sv
-endif
 CORE_SV := $(filter %_pkg.sv,$(CORE_SV)) $(filter-out %_pkg.sv,$(CORE_SV))
 SOC_ALL_SV := $(SOC_SV) $(CORE_SV)
 
@@ -27,36 +33,26 @@ SIM_DMEM_BYTES := 65536
 
 SIM_HARNESS_CXX := sim/main.cpp sim/dram_model.cpp
 SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h shared/host_file.h
-SIM_C_SRCS      := sim/elf_load.c sim/sim_options.c
-SIM_C_OBJS      := $(patsubst sim/%.c,$(SIM_OBJ)/c/%.o,$(SIM_C_SRCS))
-
-$(SIM_OBJ)/c/%.o: sim/%.c $(SIM_HARNESS_H)
-	@mkdir -p $(@D)
-	$(call say,CC,$<)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Ishared -c $< -o $@
 
 # verilate_soc MDIR, EXE, IMEM, DMEM, EXTRA-VERILATOR-FLAGS, EXTRA-CFLAGS, SOURCES
 # Verilator runs its own make, outside our jobserver: one job, so `make -j2`
 # stays at two processes on the shared machine.
 define verilate_soc
 	@mkdir -p $(1)
-	$(call say,VERILATE,$@)
+	$(call say,VERILATE,$(1)/$(2))
 	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
 	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) -I$(abspath shared) $(6)" \
 	  -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1" \
-	  $(abspath $(SIM_HARNESS_CXX) $(SIM_C_OBJS)) $(7) >$(1)/build.log 2>&1 \
+	  $(abspath $(SIM_HARNESS_CXX) $(SIM_HOST_LIB)) $(7) >$(1)/build.log 2>&1 \
 	  || { tail -n 40 $(1)/build.log; exit 1; }
 endef
 
 # ---- one simulator per NPU target ---------------------------------------------
-# With the NPU RTL (rtl-model/npu/tessel_npu.sv) the SoC is built with
-# TESSEL_NPU and the target's package: build/<t>/tessel-sim for npu4, npu8
-# (npu16 on demand: make build/npu16/tessel-sim), and build/bin/tessel-sim is
-# npu8's. Without it, build/bin/tessel-sim is the SoC alone (NPU windows answer
-# a bus error) and `tessel-sim --version` says so. The SoC-only build is also
-# what gate-sim and synth use.
-NPU_TOP_SV   := $(wildcard rtl-model/npu/tessel_npu.sv)
+# The SoC with the NPU and the target's package: build/<t>/tessel-sim for
+# npu4, npu8 (npu16 on demand: make build/npu16/tessel-sim); build/bin/tessel-sim
+# is npu8's. The SoC alone (NPU windows answer a bus error; `tessel-sim
+# --version` says so) is what gate-sim, synth and the no-device driver checks use.
 SIM_NPU_RTL  := $(filter %_pkg.sv,$(wildcard rtl-model/npu/*.sv)) \
                 $(filter-out %_pkg.sv,$(wildcard rtl-model/npu/*.sv))
 SIM_TARGETS_BUILT := npu4 npu8
@@ -67,13 +63,13 @@ sim_npu_cflags = -DTESSEL_SIM_NPU -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath $(B
 # sim_target T: build/T/tessel-sim and build/T/tessel-sim-trace.
 define sim_target
 $(BUILD)/$(1)/tessel-sim: $(SOC_ALL_SV) $(SIM_NPU_RTL) $(call sim_npu_sv,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
-    $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
+    $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_HOST_LIB) sim/rules.mk
 	$$(call verilate_soc,$(SIM_OBJ)/$(1)/rtl,tessel-sim,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),$(sim_npu_vflags) -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),$(call sim_npu_cflags,$(1)),$(call sim_npu_sv,$(1)) $(SOC_ALL_SV))
 	@mkdir -p $$(@D)
 	$$(call say,COPY,$$@)
 	$$(Q)cp $(SIM_OBJ)/$(1)/rtl/tessel-sim $$@.tmp && mv -f $$@.tmp $$@
 $(BUILD)/$(1)/tessel-sim-trace: $(SOC_ALL_SV) $(SIM_NPU_RTL) $(call sim_npu_sv,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
-    $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
+    $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_HOST_LIB) sim/rules.mk
 	$$(call verilate_soc,$(SIM_OBJ)/$(1)/rtl-trace,tessel-sim-trace,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),--trace-fst $(sim_npu_vflags) -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),-DTESSEL_TRACE $(call sim_npu_cflags,$(1)),$(call sim_npu_sv,$(1)) $(SOC_ALL_SV))
 	@mkdir -p $$(@D)
 	$$(call say,COPY,$$@)
@@ -82,32 +78,25 @@ endef
 
 SOC_ONLY_SIM       := $(SIM_OBJ)/soc-only/tessel-sim
 SOC_ONLY_SIM_TRACE := $(SIM_OBJ)/soc-only/tessel-sim-trace
-$(SOC_ONLY_SIM): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
+$(SOC_ONLY_SIM): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_HOST_LIB) sim/rules.mk
 	$(call verilate_soc,$(SIM_OBJ)/rtl,tessel-sim,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),-GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),,$(SOC_ALL_SV))
 	@mkdir -p $(@D)
 	$(call say,COPY,$@)
 	$(Q)cp $(SIM_OBJ)/rtl/tessel-sim $@.tmp && mv -f $@.tmp $@
-$(SOC_ONLY_SIM_TRACE): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS) sim/rules.mk
+$(SOC_ONLY_SIM_TRACE): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_HOST_LIB) sim/rules.mk
 	$(call verilate_soc,$(SIM_OBJ)/rtl-trace,tessel-sim-trace,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),--trace-fst -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),-DTESSEL_TRACE,$(SOC_ALL_SV))
 	@mkdir -p $(@D)
 	$(call say,COPY,$@)
 	$(Q)cp $(SIM_OBJ)/rtl-trace/tessel-sim-trace $@.tmp && mv -f $@.tmp $@
 
-# build/bin/tessel-sim is the default target's simulator, npu8 (issue 4); the
+# build/bin/tessel-sim is the default target's simulator, npu8; the
 # ISS, traps and diff suites fault only on the memory map's gaps, where both
-# answer alike. Without the NPU RTL it falls back to the SoC alone. gate-sim
-# and synth keep the SoC-only build (SOC_ONLY_SIM): the NPU is synthesised and
-# linted on its own (rtl-model/npu/npu.mk).
+# answer alike. gate-sim and synth keep the SoC-only build (SOC_ONLY_SIM):
+# the NPU is synthesised and linted on its own (rtl-model/npu/npu.mk).
 SIM_DEFAULT_TARGET ?= npu8
-ifneq ($(NPU_TOP_SV),)
 $(foreach t,npu4 npu8 npu16,$(eval $(call sim_target,$(t))))
 ALL += $(foreach t,$(SIM_TARGETS_BUILT),$(BUILD)/$(t)/tessel-sim)
-endif
-ifneq ($(and $(NPU_TOP_SV),$(SIM_DEFAULT_TARGET)),)
 SIM_DEFAULT_DIR := $(BUILD)/$(SIM_DEFAULT_TARGET)
-else
-SIM_DEFAULT_DIR := $(SIM_OBJ)/soc-only
-endif
 
 # Copied to a temporary name and renamed: `cp` onto a simulator that is
 # running fails with "Text file busy"; a rename replaces it atomically.
@@ -143,20 +132,19 @@ ALL += $(SOC_TEST_ELFS)
 
 TEST_SUITES += soc
 .PHONY: test-soc
-# ISA_ELFS comes from firmware/rules.mk (included before this file).
-test-soc: $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS) $(ISA_ELFS)
-	@$(if $(wildcard firmware/apps/hello.c),$(MAKE) --no-print-directory $(BUILD)/firmware/hello-dram.elf >/dev/null;) \
-	ISA_ELFS="$(ISA_ELFS)" tests/soc/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(BUILD)/firmware
+# It also runs the ISA tests and hello-dram: firmware/rules.mk (included after
+# this file) adds them as prerequisites; ISA_ELFS is read when the recipe runs.
+test-soc: $(TESSEL_SIM_BIN) $(SOC_TEST_ELFS)
+	@ISA_ELFS="$(ISA_ELFS)" tests/soc/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(BUILD)/firmware
 
 # ---- command line and bad input ----------------------------------------------
 TEST_SUITES += sim-cli
 .PHONY: test-sim-cli
-test-sim-cli: $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN) $(SOC_TEST_ELFS)
-	@$(if $(filter $(BIN)/tessel-iss,$(ALL)),$(MAKE) --no-print-directory $(BIN)/tessel-iss >/dev/null;) \
-	tests/sim-cli/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(if $(filter $(BIN)/tessel-iss,$(ALL)),$(BIN)/tessel-iss)
+test-sim-cli: $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN) $(SOC_TEST_ELFS) $(TESSEL_ISS)
+	@tests/sim-cli/run.sh $(TESSEL_SIM_BIN) $(SOC_TEST_DIR) $(TESSEL_ISS)
 
 # ---- lint: core + SoC, the SoC with the NPU per target, and the arbiter ------
-LINT_SOC_NPU_TGTS := $(if $(NPU_TOP_SV),npu4 npu8 npu16)
+LINT_SOC_NPU_TGTS := npu4 npu8 npu16
 TEST_SUITES += lint-soc
 .PHONY: test-lint-soc
 test-lint-soc: $(foreach t,$(LINT_SOC_NPU_TGTS),$(call sim_npu_sv,$(t)))
@@ -247,7 +235,7 @@ $(GATE_DIR)/netlist.v: $(SOC_ALL_SV)
 	  write_verilog -noattr $@" >/dev/null 2>&1 || { tail -n 20 $(@D)/yosys.log; exit 1; }
 
 GATE_SIM_BIN := $(GATE_DIR)/tessel-sim-gate
-$(GATE_SIM_BIN): $(GATE_DIR)/netlist.v $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_C_OBJS)
+$(GATE_SIM_BIN): $(GATE_DIR)/netlist.v $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_HOST_LIB)
 	$(call verilate_soc,$(GATE_DIR)/obj,tessel-sim-gate,$(SYNTH_IMEM_BYTES),$(SYNTH_DMEM_BYTES),,,$(abspath $(GATE_DIR)/netlist.v))
 	$(call say,COPY,$@)
 	$(Q)cp $(GATE_DIR)/obj/tessel-sim-gate $@
@@ -261,19 +249,15 @@ test-gate-sim: $(GATE_SIM_BIN) $(SOC_ONLY_SIM) $(SOC_TEST_ELFS)
 # ---- sim-unit: cmocka tests of the DRAM model, ELF checks and options ----------
 # Under ASan/UBSan, as all host tests.
 SIM_UNIT_BIN := $(SIM_OBJ)/san/sim-unit-test
-$(SIM_OBJ)/san/%.o: sim/%.c $(SIM_HARNESS_H)
-	@mkdir -p $(@D)
-	$(call say,CC,$<)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Ishared -c $< -o $@
 $(SIM_OBJ)/san/elf_options_test.o: tests/sim-unit/elf_options_test.c $(SIM_HARNESS_H)
 	@mkdir -p $(@D)
-	$(call say,CC,$<)
+	$(call say,CC-ASAN,$<)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -Ishared -c $< -o $@
 $(SIM_UNIT_BIN): tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp $(SIM_HARNESS_H) \
-                 $(SIM_OBJ)/san/elf_options_test.o $(SIM_OBJ)/san/elf_load.o $(SIM_OBJ)/san/sim_options.o
+                 $(SIM_OBJ)/san/elf_options_test.o $(SIM_HOST_LIB_SAN)
 	$(call say,LD,$@)
 	$(Q)$(HOST_CXX) $(HOST_CXXFLAGS) $(SAN_FLAGS) -Isim -Ishared tests/sim-unit/dram_model_test.cpp sim/dram_model.cpp \
-	  $(filter %.o,$^) -lcmocka -lm -o $@
+	  $(filter %.o %.a,$^) -lcmocka -lm -o $@
 
 TEST_SUITES += sim-unit
 .PHONY: test-sim-unit

@@ -117,20 +117,15 @@ flash-icebreaker: $(IB_BIN) $(FLASH_IMAGE)
 
 # ---- the self-test firmware (boards/icebreaker/tests/board_selftest.c) -----------
 # Linked with linker/icebreaker.ld on the firmware base; with an NPU, the
-# firmware's NPU driver is compiled again for the board's target. Paths into
-# firmware/ are spelled out: firmware/rules.mk is parsed after this file.
+# firmware's NPU driver as firmware/npu/npu.mk builds it for the board's target.
 IB_FW_OBJ   := $(IB_OBJ)/fw
 IB_FW_ELF   := $(IB_OUT)/board-selftest.elf
 IB_FW_IMG   := $(IB_OUT)/board-selftest.img
 IB_FW_NPU   := $(if $(IB_NPU_SV),-DBOARD_NPU -I$(BUILD)/gen/$(IB_TARGET) -I$(BUILD)/gen -Ifirmware/npu)
-IB_FW_OBJS  := $(IB_FW_OBJ)/board_selftest.o $(if $(IB_NPU_SV),$(IB_FW_OBJ)/npu.o)
+IB_FW_OBJS  := $(IB_FW_OBJ)/board_selftest.o $(if $(IB_NPU_SV),$(BUILD)/obj/fw-npu/$(IB_TARGET)/npu.o)
 IB_FW_GEN   := $(if $(IB_NPU_SV),$(BUILD)/gen/tessel_isa.h $(BUILD)/gen/$(IB_TARGET)/tessel_target.h)
 
 $(IB_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(wildcard firmware/base/*.h) $(IB_FW_GEN)
-	@mkdir -p $(@D)
-	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
-$(IB_FW_OBJ)/npu.o: firmware/npu/npu.c firmware/npu/npu.h $(wildcard firmware/base/*.h) $(IB_FW_GEN)
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
@@ -186,11 +181,7 @@ $(IB_NPU_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(IB_NPU_FW_
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
-$(IB_NPU_FW_OBJ)/npu.o: firmware/npu/npu.c $(IB_NPU_FW_DEPS)
-	@mkdir -p $(@D)
-	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
-$(IB_NPU_FW_ELF): $(IB_NPU_FW_OBJ)/board_selftest.o $(IB_NPU_FW_OBJ)/npu.o $(BUILD)/firmware/crt0.o \
+$(IB_NPU_FW_ELF): $(IB_NPU_FW_OBJ)/board_selftest.o $(BUILD)/obj/fw-npu/$(IB_RTL_NPU)/npu.o $(BUILD)/firmware/crt0.o \
                   $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
@@ -208,7 +199,7 @@ $(IB_NPU_RTL_TB): $(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) $(BOARDS_CO
 # boards: the self-test booted from a flash model on the RTL and on the
 # yosys netlist of the bitstream, refused images, tessel-flash-image's checks.
 # The bitstream's place and route is part of the suite: its report's PASS/FAIL
-# lines for fit and timing count as two checks (issue 11: make test builds
+# lines for fit and timing count as two checks (make test builds
 # the iCEBreaker bitstream and checks fit and timing). bench-boards-fit
 # prints the same report with its figures (utilisation, Fmax).
 TEST_SUITES += boards

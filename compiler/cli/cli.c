@@ -548,7 +548,7 @@ static int cmd_compile(cli_args *a) {
     diag_prefix(&d, a->model);
     if (rc == LOWER_COMPILE_UNSUPPORTED) {
       fprintf(stderr, "tessel: %s\n", d.msg);
-      return CLI_NOT_IMPLEMENTED;
+      return CLI_UNSUPPORTED;
     }
     return fail(&d);
   }

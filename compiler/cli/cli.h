@@ -2,11 +2,12 @@
  *
  * Exit codes: CLI_OK 0; CLI_BAD_INPUT 1 (model, IR or .npy rejected, with a
  * located message on stderr); CLI_USAGE 2 (bad command line);
- * CLI_NOT_IMPLEMENTED 3 (the stage asked for is not written yet). */
+ * CLI_UNSUPPORTED 3 (the model needs an operator that neither the NPU nor
+ * the firmware runs yet). */
 #ifndef TESSEL_CLI_H
 #define TESSEL_CLI_H
 
-enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_NOT_IMPLEMENTED = 3 };
+enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_UNSUPPORTED = 3 };
 
 /* TESSEL_VERSION comes from mk/common.mk (HOST_CFLAGS). */
 

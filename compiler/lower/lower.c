@@ -418,7 +418,7 @@ static const ir_node *fusable_pool(const ir_graph *g, const lower_program *p, co
   return m;
 }
 
-/* Fusion of the residual add (issue 7 item 2): a QAdd right after the QConv
+/* Fusion of the residual add: a QAdd right after the QConv
  * c (node i + 1) that reads c's output, used by nothing else, and a second
  * operand of the same shape in DRAM, goes into c's kernel: c stores its
  * output into the top rows of the scratchpad instead of DRAM and the VADD

@@ -1,4 +1,4 @@
-/* lower: quantised IR -> NPU kernels -> command streams (issue 7).
+/* lower: quantised IR -> NPU kernels -> command streams.
  *
  * Input: a quantised graph after `requant` (QConv, QMatMul with mult/shift
  * attributes, int8 values with per-tensor activation quantisation).
@@ -123,7 +123,7 @@ typedef struct lower_program {
   void *sched_ctx;
 } lower_program;
 
-/* Options (the comparison switches of issue 7). */
+/* Options (the comparison switches). */
 typedef struct lower_opts {
   lower_sched sched;     /* forced schedule (zeros: default) */
   int no_fusion;         /* 1: every op its own kernel (--no-fusion) */

@@ -171,7 +171,7 @@ static int64_t producer_loads(const lower_program *p, int i, int64_t zr) {
   return lower_conv_load_bytes(p->target, &g, &none, x->blocks, y->blocks);
 }
 
-/* SRAM residency of a channel Concat (issue 7; squeezenet's fire modules:
+/* SRAM residency of a channel Concat (squeezenet's fire modules:
  * expand1x1 and expand3x3 concatenated and read by the next squeeze conv):
  * the Concat z is an alias region whose inputs its producers store into;
  * when z fits the scratchpad, its only consumer is a conv/matmul reading it

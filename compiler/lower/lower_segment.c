@@ -1,5 +1,5 @@
 /* lower_segment: cuts a kernel stream larger than the command SRAM into
- * segments that each fit and run alone (issue 7 item 4).
+ * segments that each fit and run alone.
  *
  * The firmware starts each segment as its own stream (CTRL.START), which
  * resets tokens, queues and configuration registers but keeps the SRAMs.

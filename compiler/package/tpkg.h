@@ -1,6 +1,6 @@
 /* tpkg: the in-memory model package the lowering fills, and its writer.
  *
- * The lowering (issue 7) builds a tpkg_package with pointers into its own
+ * The lowering builds a tpkg_package with pointers into its own
  * memory (an arena): kernels in execution order, each with its command
  * stream, the weights blob, the I/O descriptors, the fallback records and the
  * DRAM window layout. tpkg_write serialises it in the format of

@@ -1,4 +1,4 @@
-/* tune: the autotuner's driver (issue 10, docs/tuning.md).
+/* tune: the autotuner's driver (docs/tuning.md).
  *
  * Tasks are the distinct workload keys of a model's conv/matmul kernels
  * (identical layers share one).  Level 1, per task against the default SRAM

@@ -3,16 +3,15 @@
 #
 #   build/firmware/<t>/npu-run.elf     batch runner firmware, driver built for target t
 #   build/firmware/<t>/npu-probe.elf   driver checks that need no NPU run
-#   build/bin/tessel-npu-sysgen        random valid/invalid stream generator + C-model side
+#   (build/bin/tessel-npu-sysgen, the stream generator and C-model side, is
+#   built with the instrumented C model in sim/npu-model/npu-model.mk)
 #
 # The driver is built per target: it takes sizes and the target hash from
-# build/gen/<t>/tessel_target.h. (targets/rules.mk is parsed after this file,
-# so paths into build/gen are spelled out here, not taken from its variables.)
+# build/gen/<t>/tessel_target.h.
 
-NPU_FW_TARGETS := npu4 npu8 npu16
-# The NPU RTL's top; without it the simulators have no NPU (sim/rules.mk).
-NPU_RTL_PRESENT := $(wildcard rtl-model/npu/tessel_npu.sv)
-NPU_BENCH_SIM   := $(if $(NPU_RTL_PRESENT),$(BUILD)/npu8/tessel-sim,$(BIN)/tessel-sim)
+# npu2: the boards' driver (boards/icebreaker/board.mk links it).
+NPU_FW_TARGETS := npu2 npu4 npu8 npu16
+NPU_BENCH_SIM   := $(BUILD)/npu8/tessel-sim
 NPU_GEN        := $(BUILD)/gen
 NPU_FW_HDRS    := firmware/npu/npu.h tests/npu-system/npu_batch.h $(NPU_GEN)/tessel_isa.h $(FW_HDRS)
 
@@ -20,21 +19,21 @@ NPU_FW_HDRS    := firmware/npu/npu.h tests/npu-system/npu_batch.h $(NPU_GEN)/tes
 define npu_fw_target
 $(BUILD)/obj/fw-npu/$(1)/%.o: firmware/npu/%.c $(NPU_FW_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
-	$$(call say,CC-RV32,$$<)
+	$$(call say,CC-RV32,$$@)
 	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
 $(BUILD)/obj/fw-npu/$(1)/tests/%.o: firmware/npu/tests/%.c $(NPU_FW_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
-	$$(call say,CC-RV32,$$<)
+	$$(call say,CC-RV32,$$@)
 	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
 $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o: $(NPU_GEN)/tessel_isa_tables.c $(NPU_GEN)/tessel_isa.h
 	@mkdir -p $$(@D)
-	$$(call say,CC-RV32,$$<)
+	$$(call say,CC-RV32,$$@)
 	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN) -c $$< -o $$@
 $(FW_OUT)/$(1)/npu-%.elf: $(BUILD)/obj/fw-npu/$(1)/tests/npu_%.o $(BUILD)/obj/fw-npu/$(1)/npu.o \
                           $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o $(FW_LINK_DEPS)
 	@mkdir -p $$(@D)
-	$(call say,LD-RV32,$@)
-	$(Q)$$(call fw_link,sim.ld,$$(filter-out $(FW_CRT0),$$(filter %.o,$$^)))
+	$$(call say,LD-RV32,$$@)
+	$$(Q)$$(call fw_link,sim.ld,$$(filter-out $(FW_CRT0),$$(filter %.o,$$^)))
 endef
 $(foreach t,$(NPU_FW_TARGETS),$(eval $(call npu_fw_target,$(t))))
 
@@ -45,54 +44,6 @@ ALL += $(NPU_FW_ELFS)
 .SECONDARY: $(foreach t,$(NPU_FW_TARGETS),$(BUILD)/obj/fw-npu/$(t)/npu.o \
   $(BUILD)/obj/fw-npu/$(t)/tessel_isa_tables.o $(patsubst %,$(BUILD)/obj/fw-npu/$(t)/tests/npu_%.o,$(NPU_FW_TESTS)))
 
-# ---- host side: the generator, with an instrumented copy of the C model ------
-# The model's sources are compiled here again (never edited): npu_exec.c with
-# its three epilogue calls renamed to probe.c's wrappers, which count ties,
-# saturation and clamping; the mutant build adds -DPROBE_MUTANT (a planted
-# rounding bug the differential test must catch). Under ASan/UBSan.
-NPU_SYS_OBJ    := $(BUILD)/obj/npu-system
-NPU_SYS_MODEL  := $(filter-out sim/npu-model/npu_exec.c,$(wildcard sim/npu-model/*.c))
-NPU_SYS_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Ishared -Isim/npu-model -I$(NPU_GEN) -Itests/npu-system
-NPU_SYS_HDRS   := $(wildcard sim/npu-model/*.h) tests/npu-system/npu_batch.h tests/npu-system/probe.h \
-                  tests/npu-system/gen_case.h \
-                  $(NPU_GEN)/tessel_isa.h $(NPU_GEN)/tessel_targets.h
-NPU_SYS_OBJS   := $(patsubst sim/npu-model/%.c,$(NPU_SYS_OBJ)/model/%.o,$(NPU_SYS_MODEL)) \
-                  $(NPU_SYS_OBJ)/model/tessel_isa_tables.o $(NPU_SYS_OBJ)/model/tessel_targets.o \
-                  $(NPU_SYS_OBJ)/model/npu_exec_probed.o
-NPU_SYSGEN        := $(BIN)/tessel-npu-sysgen
-NPU_SYSGEN_MUTANT := $(NPU_SYS_OBJ)/tessel-npu-sysgen-mutant
-
-$(NPU_SYS_OBJ)/model/%.o: sim/npu-model/%.c $(NPU_SYS_HDRS)
-	@mkdir -p $(@D)
-	$(call say,CC,$<)
-	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
-$(NPU_SYS_OBJ)/model/%.o: $(NPU_GEN)/%.c $(NPU_SYS_HDRS)
-	@mkdir -p $(@D)
-	$(call say,CC,$<)
-	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
-$(NPU_SYS_OBJ)/model/npu_exec_probed.o: sim/npu-model/npu_exec.c $(NPU_SYS_HDRS)
-	@mkdir -p $(@D)
-	$(call say,CC,$<)
-	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -Dnpu_requant=probe_requant -Dnpu_vadd=probe_vadd -Dnpu_avgpool=probe_avgpool \
-	  -c $< -o $@
-$(NPU_SYS_OBJ)/probe-mutant.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
-	@mkdir -p $(@D)
-	$(call say,CC,$<)
-	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -DPROBE_MUTANT -c $< -o $@
-$(NPU_SYS_OBJ)/%.o: tests/npu-system/%.c $(NPU_SYS_HDRS) shared/host_file.h
-	@mkdir -p $(@D)
-	$(call say,CC,$<)
-	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
-NPU_SYSGEN_OBJS := $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJ)/gen_case.o $(NPU_SYS_OBJS)
-$(NPU_SYSGEN): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe.o
-	@mkdir -p $(@D)
-	$(call say,LD,$@)
-	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
-$(NPU_SYSGEN_MUTANT): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o
-	$(call say,LD,$@)
-	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
-
-ALL += $(NPU_SYSGEN)
 
 # ---- suites ------------------------------------------------------------------
 # npu-gen: the generator and the C-model side (no RTL needed).
@@ -106,8 +57,7 @@ test-npu-gen: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) $(FW_OUT)/npu4/npu-batchcheck.e
 	  $(NPU_SYS_SEED) $(NPU_SYS_COUNT) $(TESSEL_SIM) $(FW_OUT) npu4 npu8
 
 # ---- benchmark: 256x256x256 GEMM through firmware on the RTL at npu8 -----------
-# Prints the C model's (cost model's) figures, and the RTL's once the
-# simulator has the NPU (until then it says so instead of a number).
+# Prints the C model's (cost model's) figures and the RTL's.
 BENCHES += npu-soc-gemm
 .PHONY: bench-npu-soc-gemm
 bench-npu-soc-gemm: $(NPU_SYSGEN) $(FW_OUT)/npu8/npu-run.elf $(FW_OUT)/bench-cpu.elf
@@ -115,15 +65,11 @@ bench-npu-soc-gemm: $(NPU_SYSGEN) $(FW_OUT)/npu8/npu-run.elf $(FW_OUT)/bench-cpu
 	@tests/npu-system/bench-gemm.sh $(NPU_SYSGEN) $(NPU_BENCH_SIM) $(FW_OUT)/npu8/npu-run.elf $(BUILD)/npu-system/bench npu8
 
 # ---- RTL-side suites: npu-diff and npu-errors ----------------------------------
-# They run on the simulators with the NPU, build/<t>/tessel-sim (sim/rules.mk
-# builds them when rtl-model/npu/tessel_npu.sv exists), and are in
-# TEST_SUITES then.
+# They run on the simulators with the NPU, build/<t>/tessel-sim (sim/rules.mk).
 NPU_SIM_npu4 ?= $(BUILD)/npu4/tessel-sim
 NPU_SIM_npu8 ?= $(BUILD)/npu8/tessel-sim
 NPU_SIM_npu16 ?= $(BUILD)/npu16/tessel-sim
-ifneq ($(NPU_RTL_PRESENT),)
 TEST_SUITES += npu-diff npu-errors
-endif
 NPU_RTL_TARGETS ?= npu4 npu8
 NPU_DIFF_COUNT ?= 100
 .PHONY: test-npu-diff test-npu-errors
@@ -142,9 +88,9 @@ test-npu-diff test-npu-errors: test-npu-%: $(NPU_SYSGEN) $(NPU_SYSGEN_MUTANT) \
 # ---- npu-driver: the driver on the simulators --------------------------------
 # On every simulator with the NPU (device checks) and on the SoC alone
 # (no-device path): build/obj/sim/soc-only/tessel-sim (sim/rules.mk), since
-# build/bin/tessel-sim is npu8's once the NPU RTL is there. Each entry: SIM:ELF.
-NPU_NODEV_SIM   := $(if $(NPU_RTL_PRESENT),$(BUILD)/obj/sim/soc-only/tessel-sim,$(TESSEL_SIM))
-NPU_DRIVER_RUNS := $(if $(NPU_RTL_PRESENT),$(foreach t,npu4 npu8,$(BUILD)/$(t)/tessel-sim:$(FW_OUT)/$(t)/npu-driver.elf)) \
+# build/bin/tessel-sim is npu8's. Each entry: SIM:ELF.
+NPU_NODEV_SIM   := $(BUILD)/obj/sim/soc-only/tessel-sim
+NPU_DRIVER_RUNS := $(foreach t,npu4 npu8,$(BUILD)/$(t)/tessel-sim:$(FW_OUT)/$(t)/npu-driver.elf) \
                    $(NPU_NODEV_SIM):$(FW_OUT)/npu8/npu-driver.elf
 TEST_SUITES += npu-driver
 .PHONY: test-npu-driver

@@ -57,7 +57,6 @@ $(FB_EXHAUSTIVE): tests/runtime/expf_exhaustive.c $(TFW_FALLBACK_HDRS) $(SHARED_
 ALL     += $(FB_BENCH_ELF)
 BENCHES += fallback
 .PHONY: bench-fallback
-bench-fallback: $(FB_BENCH_ELF) $(FB_EXHAUSTIVE) $(TESSEL_ISS)
-	$(fw_build_sim)
-	@$(if $(fw_have_sim),$(TESSEL_SIM) --max-cycles 2000000000,$(TESSEL_ISS)) $(FB_BENCH_ELF)
+bench-fallback: $(FB_BENCH_ELF) $(FB_EXHAUSTIVE) $(TESSEL_ISS) $(TESSEL_SIM)
+	@$(TESSEL_SIM) --max-cycles 2000000000 $(FB_BENCH_ELF)
 	@$(FB_EXHAUSTIVE)

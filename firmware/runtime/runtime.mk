@@ -25,7 +25,7 @@ RT_CFLAGS    = $(FW_CFLAGS) -ffp-contract=off -I$(BUILD)/gen/$(1) -I$(BUILD)/gen
 define rt_target
 $(BUILD)/obj/fw-rt/$(1)/%.o: firmware/runtime/%.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
-	$$(call say,CC-RV32,$$<)
+	$$(call say,CC-RV32,$$@)
 	$$(Q)$(RV_CC) $(call RT_CFLAGS,$(1)) -c $$< -o $$@
 $(FW_OUT)/$(1)/libtessel-rt.a: $(call rt_members,$(1)) \
                                $(BUILD)/obj/fw-npu/$(1)/npu.o $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o

@@ -5,6 +5,8 @@
 #   build/bin/tessel-npu-model     asm / disasm / run streams on the model
 # Public headers: npu_model.h, cost_model.h, npu_arith.h here and build/gen/tessel_isa.h,
 # tessel_targets.h (add $(NPU_MODEL_INC)); link $(GEN_LIB) after the library.
+#   build/bin/tessel-npu-sysgen    the NPU system tests' stream generator, on an
+#                                  instrumented build of the same sources (below)
 # Suites: npu-model, npu-model-errors, npu-model-cli, fuzz-npu-model-short.
 # Bench: npu-model. Fuzzer: npu-model.
 
@@ -95,3 +97,52 @@ test-fuzz-npu-model-short: $(TSL_TEST_OBJ)/fuzz_npu_model
 fuzz-npu-model: $(TSL_TEST_OBJ)/fuzz_npu_model
 	@mkdir -p $(TSL_TEST_OBJ)/fuzz-corpus
 	$(TSL_TEST_OBJ)/fuzz_npu_model -max_total_time=$(NPU_FUZZ_TIME) $(NPU_FUZZ_ARGS) -artifact_prefix=$(TSL_TEST_OBJ)/
+
+# ---- host side: the generator, with an instrumented copy of the C model ------
+# The model's sources are compiled here again (never edited): npu_exec.c with
+# its three epilogue calls renamed to probe.c's wrappers, which count ties,
+# saturation and clamping; the mutant build adds -DPROBE_MUTANT (a planted
+# rounding bug the differential test must catch). Under ASan/UBSan.
+NPU_SYS_OBJ    := $(BUILD)/obj/npu-system
+NPU_SYS_MODEL  := $(filter-out sim/npu-model/npu_exec.c,$(NPU_MODEL_SRCS))
+NPU_SYS_CFLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Ishared -Isim/npu-model -I$(TSL_GEN_DIR) -Itests/npu-system
+NPU_SYS_HDRS   := $(wildcard sim/npu-model/*.h) tests/npu-system/npu_batch.h tests/npu-system/probe.h \
+                  tests/npu-system/gen_case.h \
+                  $(TSL_GEN_DIR)/tessel_isa.h $(TSL_GEN_DIR)/tessel_targets.h
+NPU_SYS_OBJS   := $(patsubst sim/npu-model/%.c,$(NPU_SYS_OBJ)/model/%.o,$(NPU_SYS_MODEL)) \
+                  $(NPU_SYS_OBJ)/model/tessel_isa_tables.o $(NPU_SYS_OBJ)/model/tessel_targets.o \
+                  $(NPU_SYS_OBJ)/model/npu_exec_probed.o
+NPU_SYSGEN        := $(BIN)/tessel-npu-sysgen
+NPU_SYSGEN_MUTANT := $(NPU_SYS_OBJ)/tessel-npu-sysgen-mutant
+
+$(NPU_SYS_OBJ)/model/%.o: sim/npu-model/%.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CC-ASAN,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+$(NPU_SYS_OBJ)/model/%.o: $(TSL_GEN_DIR)/%.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CC-ASAN,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+$(NPU_SYS_OBJ)/model/npu_exec_probed.o: sim/npu-model/npu_exec.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CC-ASAN,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -Dnpu_requant=probe_requant -Dnpu_vadd=probe_vadd -Dnpu_avgpool=probe_avgpool \
+	  -c $< -o $@
+$(NPU_SYS_OBJ)/probe-mutant.o: tests/npu-system/probe.c $(NPU_SYS_HDRS)
+	@mkdir -p $(@D)
+	$(call say,CC-ASAN,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -DPROBE_MUTANT -c $< -o $@
+$(NPU_SYS_OBJ)/%.o: tests/npu-system/%.c $(NPU_SYS_HDRS) shared/host_file.h
+	@mkdir -p $(@D)
+	$(call say,CC-ASAN,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
+NPU_SYSGEN_OBJS := $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJ)/gen_case.o $(NPU_SYS_OBJS)
+$(NPU_SYSGEN): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe.o
+	@mkdir -p $(@D)
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
+$(NPU_SYSGEN_MUTANT): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o
+	$(call say,LD,$@)
+	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
+
+ALL += $(NPU_SYSGEN)

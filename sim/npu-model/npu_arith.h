@@ -1,8 +1,8 @@
 /* npu_arith.h: the NPU's integer arithmetic (docs/isa.md section 3), shared
- * by the C model, the compiler's reference executor and the firmware's
- * fallback ops so every engine rounds identically. Freestanding: needs only
- * <stdint.h>, no libc or libm; builds for rv32im too (int64 division comes
- * from libgcc). */
+ * by the C model and the compiler's int8 reference executor so both round as
+ * the NPU does. (The firmware's fallback ops have their own float-free
+ * arithmetic in shared/tfw_fallback.c, held bit-exact by the fallback suite.)
+ * Freestanding: needs only <stdint.h>, no libc or libm. */
 #ifndef NPU_ARITH_H
 #define NPU_ARITH_H
 

@@ -45,7 +45,7 @@ expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind w
 expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind
 expect 2 "--elide needs a positive count" ir $in/convbn.onnx --elide=zero
 expect 2 "--calib is not for opt" opt $in/convbn.onnx --pass=dce --calib x.npy
-# quantisation options (issue 6)
+# quantisation options
 expect 1 "--calib: x.npy: cannot open" ir $in/convbn.onnx --calib x.npy
 expect 2 "--calib-method needs minmax, percentile or mse" ir $m/tiny_cnn.onnx --calib-method entropy
 expect 2 "--calib-percentile needs a number in (50, 100]" ir $m/tiny_cnn.onnx --calib-percentile 20

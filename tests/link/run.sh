@@ -1,5 +1,5 @@
 #!/bin/bash
-# The `link` suite (issue 11, host link): the frame codec's unit tests, then
+# The `link` suite (host link): the frame codec's unit tests, then
 # the digits model through the link firmware on tessel-sim --uart-pty and
 # `tessel run --engine board`: outputs bit-identical to the C model, byte
 # and MAC counters equal to the rtl engine's, a corrupted RUN frame NAKed

@@ -15,7 +15,7 @@ from common import activations
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "calib")
-SEED = 6  # issue 6
+SEED = 6
 
 NETS = {  # name: (input shape of one sample, calibration samples, eval samples)
     "tiny_cnn": ((1, 3, 16, 16), 16, 16),

@@ -33,7 +33,7 @@ from common import Writer
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "digits")
-SEED = 8  # issue 8
+SEED = 8
 N_TEST = 360
 N_CALIB = 64
 EPOCHS = 40

@@ -18,7 +18,7 @@ input and PyTorch's output recorded as .npy.
   before this option): white noise of 0.1% of the input's RMS moved
   mobilenet_v2's output by 34x that, relatively (resnet18 3x, squeezenet1_1
   0.4x), so even int8 weights alone (float activations) put it 27% off and
-  no int8 scheme could reach issue 6's 5%.  Trained residual nets keep
+  no int8 scheme could reach the 5% target.  Trained residual nets keep
   their branches small against the identity path (the reason for zero-init
   residual BN, Goyal et al. 2017, torchvision's zero_init_residual, SkipInit
   and Fixup); A = 1/4 (a power of two, so folded weights stay few-bit)

@@ -1,4 +1,4 @@
-"""Models for the end-to-end suite (issue 8, `make test-run`): small enough
+"""Models for the end-to-end suite (`make test-run`): small enough
 to run on the cycle-accurate SoC in a test, with every kind of kernel the
 lowering emits and a firmware fallback op.  Run with /usr/bin/python3;
 outputs are committed.

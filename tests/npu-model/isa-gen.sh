@@ -105,12 +105,6 @@ if timeout 10 "$gen_tool" doc targets/isa.def "$tmp/plain.md" "$tmp/out-fifo.md"
    [[ -f $tmp/out-fifo.md ]] && cmp -s "$tmp/plain.md" "$tmp/out-fifo.md"; then pass=$((pass + 1)); echo "ok   FIFO as OUT.md is replaced"
 else fail=$((fail + 1)); echo "FAIL FIFO as OUT.md"; sed 's/^/     /' "$tmp/out"; fi
 
-# the arithmetic shared with the firmware builds freestanding for rv32im
-if command -v riscv64-unknown-elf-gcc >/dev/null; then
-  check "npu_arith.c rv32 freestanding" riscv64-unknown-elf-gcc -march=rv32im -mabi=ilp32 -std=c11 \
-    -ffreestanding -nostdlib -O2 -Wall -Wextra -Wshadow -Werror -c sim/npu-model/npu_arith.c -o "$tmp/arith.o"
-fi
-
 "$test_bin" 2>&1 | tee "$tmp/cm"
 p=$(grep -E '^\[  PASSED  \] [0-9]+ test' "$tmp/cm" | awk '{s+=$4} END {print s+0}')
 f=$(grep -E '^\[  FAILED  \] [0-9]+ test' "$tmp/cm" | awk '{s+=$4} END {print s+0}')

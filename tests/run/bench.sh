@@ -1,5 +1,5 @@
 #!/bin/bash
-# make bench-run (issue 8): the benchmark CNNs compiled with the default
+# make bench-run: the benchmark CNNs compiled with the default
 # schedule and run on the cycle-accurate SoC at npu8 (firmware + NPU RTL on
 # tessel-sim, one inference each), with the figures the tuner is measured
 # against (docs/performance.md):

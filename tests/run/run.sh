@@ -1,5 +1,5 @@
 #!/bin/bash
-# The `run` suite (issue 8): packages end to end through `tessel run` on the
+# The `run` suite: packages end to end through `tessel run` on the
 # cycle-accurate SoC (firmware on tessel-sim) and on the C model, against the
 # int8 reference; the firmware's own package checks; bad inputs and
 # mismatched builds. Each check counts as one test; ends "N passed, N failed".

@@ -12,7 +12,7 @@
 #    task of the five nets at its default schedule (the default package's
 #    run); unfitted, refit leaving the net out, refit in sample, trained on
 #    all the RTL measurements (fit_eval.c), each with PASS/FAIL against
-#    issue 10's targets (mean abs error < 5%, Spearman > 0.95); the same
+#    the targets (mean abs error < 5%, Spearman > 0.95); the same
 #    for every kernel of the default packages (pool, add and fallback-free
 #    kernels too; pair_eval.c); and the tuner's own refit figures (in
 #    sample, held out) per net.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The cost model against the cycle-accurate SoC, per kernel (issue 10).
+# The cost model against the cycle-accurate SoC, per kernel.
 #   tests/tune/cost_vs_rtl.sh TMP_DIR TESSEL PAIR_EVAL [NET...]
 # NET: digits tiny_cnn squeezenet1_1 mobilenet_v2 resnet18 (default: all
 # five).  Each net is compiled at npu8 with its default schedule and run

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The `tune` suite (issue 10): `tessel tune` and `tessel compile --tuning-log`.
+# The `tune` suite: `tessel tune` and `tessel compile --tuning-log`.
 # Behaviour only, no timing: a seeded tune is reproducible (same records up
 # to times, with any --jobs); the tuned package is never slower per kernel
 # and computes the same bits; bad and foreign log lines are skipped with a
