@@ -1,7 +1,7 @@
 # firmware/rules.mk: the firmware base and everything tied to the RV32IM ISA:
 #   firmware/base  -> build/firmware/libtessel-fw.a  (startup, traps, UART stdio, timer, exit)
 #   firmware/apps  -> build/firmware/hello.elf, hello-dram.elf, bench-cpu.elf
-#   firmware/tests -> build/firmware/tests/*.elf     (suite fw; printf checks hello)
+#   firmware/tests -> build/tests/firmware/*.elf     (suite fw; printf checks hello)
 #   suites iss-cli, iss-fuzz-short, bench iss-speed, fuzzer iss-elf: the ISS
 #                                                    (sim/iss/iss.mk) on these programs
 #   tests/isa      -> suites isa, traps              (riscv-tests-style assembly tests)
@@ -107,8 +107,8 @@ fw-bench-expected: $(FW_BENCH_HOST)
 	$(FW_BENCH_HOST) > firmware/apps/bench_expected.h
 
 # ---- firmware tests (C on the firmware base) -----------------------------
-FW_TEST_ELFS := $(patsubst firmware/tests/%.c,$(FW_OUT)/tests/%.elf,$(wildcard firmware/tests/*.c))
-$(BUILD)/obj/fw-tests/%.o: firmware/tests/%.c firmware/tests/check.h $(FW_HDRS)
+FW_TEST_ELFS := $(patsubst tests/firmware/%.c,$(FW_OUT)/tests/%.elf,$(wildcard tests/firmware/*.c))
+$(BUILD)/obj/fw-tests/%.o: tests/firmware/%.c tests/firmware/check.h $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(FW_CFLAGS) -c $< -o $@
@@ -124,13 +124,13 @@ FW_RUN_SIM = sim="$(TESSEL_SIM) --max-cycles 100000000"
 TEST_SUITES += printf fw
 .PHONY: test-printf test-fw
 test-printf: $(TESSEL_ISS) $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf $(TESSEL_SIM)
-	@tests/isa/run-elfs.sh --expect firmware/tests/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
+	@tests/isa/run-elfs.sh --expect tests/firmware/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
 	  $(FW_OUT)/hello.elf $(FW_OUT)/hello-dram.elf
 # fw: C tests of the base, bench-cpu's checksum, and the recorded expected
 # checksum against the host run of the same code.
 test-fw: $(TESSEL_ISS) $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf $(FW_BENCH_HOST) $(TESSEL_SIM)
 	@set -o pipefail; { \
-	  tests/isa/run-elfs.sh --expect firmware/tests/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
+	  tests/isa/run-elfs.sh --expect tests/firmware/expected $(FW_RUN_ISS) $(FW_RUN_SIM) -- \
 	    $(FW_TEST_ELFS) $(FW_OUT)/bench-cpu.elf | grep -v ' passed, '; \
 	  if $(FW_BENCH_HOST) | cmp -s - firmware/apps/bench_expected.h; then \
 	    echo "PASS host bench_expected.h"; else \
@@ -172,7 +172,7 @@ test-diff: $(DIFF_GEN) $(TESSEL_ISS) $(TESSEL_SIM) $(DIFF_ELFS)
 # Objects made by chained pattern rules are kept (make would delete them as
 # intermediates and rebuild them next time).
 .SECONDARY: $(patsubst firmware/apps/%.c,$(BUILD)/obj/fw-apps/%.o,$(wildcard firmware/apps/*.c)) \
-            $(patsubst firmware/tests/%.c,$(BUILD)/obj/fw-tests/%.o,$(wildcard firmware/tests/*.c))
+            $(patsubst tests/firmware/%.c,$(BUILD)/obj/fw-tests/%.o,$(wildcard tests/firmware/*.c))
 
 # ---- benchmark: ISS speed on bench-cpu -----------------------------------
 BENCHES += iss-speed

@@ -115,7 +115,7 @@ flash-icebreaker: $(IB_BIN) $(FLASH_IMAGE)
 	  iceprog -o $$1 $$2 || { echo "make flash: iceprog failed writing $$2 at $$1 (is the iCEBreaker plugged in?)" >&2; exit 1; }; \
 	done
 
-# ---- the self-test firmware (boards/icebreaker/tests/board_selftest.c) -----------
+# ---- the self-test firmware (tests/boards/board_selftest.c) -----------
 # Linked with linker/icebreaker.ld on the firmware base; with an NPU, the
 # firmware's NPU driver as firmware/npu/npu.mk builds it for the board's target.
 IB_FW_OBJ   := $(IB_OBJ)/fw
@@ -125,7 +125,7 @@ IB_FW_NPU   := $(if $(IB_NPU_SV),-DBOARD_NPU -I$(BUILD)/gen/$(IB_TARGET) -I$(BUI
 IB_FW_OBJS  := $(IB_FW_OBJ)/board_selftest.o $(if $(IB_NPU_SV),$(BUILD)/obj/fw-npu/$(IB_TARGET)/npu.o)
 IB_FW_GEN   := $(if $(IB_NPU_SV),$(BUILD)/gen/tessel_isa.h $(BUILD)/gen/$(IB_TARGET)/tessel_target.h)
 
-$(IB_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(wildcard firmware/base/*.h) $(IB_FW_GEN)
+$(IB_FW_OBJ)/board_selftest.o: tests/boards/board_selftest.c $(wildcard firmware/base/*.h) $(IB_FW_GEN)
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
@@ -138,11 +138,11 @@ $(IB_FW_ELF): $(IB_FW_OBJS) $(BUILD)/firmware/crt0.o $(BUILD)/firmware/libtessel
 $(IB_FW_IMG): $(IB_FW_ELF) $(FLASH_IMAGE)
 	$(call ib_fw_image,$<,$@)
 
-# ---- the bench: RTL and gate-level models of the board (board_tb.cpp) ------------
+# ---- the bench: RTL and gate-level models of the board (tests/boards/board_tb.cpp) ------------
 # The RTL build gets the same parameters as the synthesis; the netlist has
 # them built in. -DNO_ICE40_DEFAULT_ASSIGNMENTS lets Verilator read yosys's
 # cell library (its port defaults are not Verilog it accepts).
-IB_TB_CPP   := $(IB_DIR)/board_tb.cpp
+IB_TB_CPP   := tests/boards/board_tb.cpp
 IB_TB_HDRS  := shared/host_file.h
 IB_RTL_TB   := $(IB_OBJ)/rtl/board_tb
 IB_GATE_TB  := $(IB_OBJ)/gate/board_tb
@@ -177,7 +177,7 @@ IB_NPU_FW_FLAGS := -DBOARD_NPU -I$(BUILD)/gen/$(IB_RTL_NPU) -I$(BUILD)/gen -Ifir
 IB_NPU_FW_DEPS  := $(wildcard firmware/base/*.h) firmware/npu/npu.h $(BUILD)/gen/tessel_isa.h \
                    $(BUILD)/gen/$(IB_RTL_NPU)/tessel_target.h
 
-$(IB_NPU_FW_OBJ)/board_selftest.o: $(IB_DIR)/tests/board_selftest.c $(IB_NPU_FW_DEPS)
+$(IB_NPU_FW_OBJ)/board_selftest.o: tests/boards/board_selftest.c $(IB_NPU_FW_DEPS)
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
@@ -206,7 +206,7 @@ TEST_SUITES += boards
 BENCHES     += boards-fit
 .PHONY: test-boards bench-boards-fit
 # Every board top is linted first (verilator -Wall, the SoC without the NPU;
-# lint-soc covers the SoC with it); test.sh counts those lines too.
+# lint-soc covers the SoC with it); tests/boards/icebreaker.sh counts those lines too.
 BOARD_TOPS := $(foreach b,$(filter-out sim,$(BOARDS)),$(wildcard boards/$(b)/*_top.sv))
 test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG) $(IB_REPORT)
 	@mkdir -p $(BUILD)/test-tmp/boards; : >$(BUILD)/test-tmp/boards/lint.txt; \
@@ -218,7 +218,7 @@ test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(IB_NPU_RTL
 	  else echo "FAIL verilator --lint-only -Wall $$m ($(BUILD)/test-tmp/boards/lint-$$m.log)"; fi \
 	    >>$(BUILD)/test-tmp/boards/lint.txt; \
 	done
-	@bash $(IB_DIR)/test.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards \
+	@bash tests/boards/icebreaker.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards \
 	  $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG) $(IB_RTL_NPU)
 bench-boards-fit: $(IB_REPORT)
 	@cat $(IB_REPORT); p=$$(grep -c '^PASS' $(IB_REPORT)); f=$$(grep -c '^FAIL' $(IB_REPORT)); \

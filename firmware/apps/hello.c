@@ -1,6 +1,6 @@
 /* hello.c: the picolibc printf check: a greeting, signed and unsigned
  * integers, a string, a character and hex, on the UART. The printf suite
- * compares the output with firmware/tests/expected/hello.out. */
+ * compares the output with tests/firmware/expected/hello.out. */
 #include <stdio.h>
 #include <limits.h>
 #include <string.h>

@@ -21,7 +21,7 @@ $(BUILD)/obj/fw-npu/$(1)/%.o: firmware/npu/%.c $(NPU_FW_HDRS) $(NPU_GEN)/$(1)/te
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)
 	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
-$(BUILD)/obj/fw-npu/$(1)/tests/%.o: firmware/npu/tests/%.c $(NPU_FW_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
+$(BUILD)/obj/fw-npu/$(1)/tests/%.o: tests/npu-system/firmware/%.c $(NPU_FW_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)
 	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Itests/npu-system -c $$< -o $$@
@@ -37,7 +37,7 @@ $(FW_OUT)/$(1)/npu-%.elf: $(BUILD)/obj/fw-npu/$(1)/tests/npu_%.o $(BUILD)/obj/fw
 endef
 $(foreach t,$(NPU_FW_TARGETS),$(eval $(call npu_fw_target,$(t))))
 
-NPU_FW_TESTS := $(patsubst firmware/npu/tests/npu_%.c,%,$(wildcard firmware/npu/tests/npu_*.c))
+NPU_FW_TESTS := $(patsubst tests/npu-system/firmware/npu_%.c,%,$(wildcard tests/npu-system/firmware/npu_*.c))
 # npu16 is built on demand only (make build/firmware/npu16/npu-run.elf).
 NPU_FW_ELFS := $(foreach t,npu4 npu8,$(patsubst %,$(FW_OUT)/$(t)/npu-%.elf,$(NPU_FW_TESTS)))
 ALL += $(NPU_FW_ELFS)

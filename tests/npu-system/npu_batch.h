@@ -1,5 +1,5 @@
 /* npu_batch.h: the batch file the NPU system tests hand to the test firmware
- * (firmware/npu/tests/npu_run.c) through `tessel-sim --load 0x80000000=FILE`,
+ * (tests/npu-system/firmware/npu_run.c) through `tessel-sim --load 0x80000000=FILE`,
  * and the line format the firmware prints per case, which the host side
  * writes too so the runner compares text. Shared by host and firmware;
  * little-endian, all offsets from the batch's start (docs/npu-system.md).
