@@ -12,6 +12,7 @@
 #   link_proto.c       the host link's framing (docs/host-link.md)
 #   npy.c              .npy reader and writer (host only)
 #   json.c             strict JSON reader (host only: profiles, tuning logs)
+#   json_write.c       the one JSON string writer (profiles, reports, tuning logs)
 #   host_file.h        bounded whole-file reads, regular-file checks (host only)
 #   arena.c, diag.c    the host tools' allocator (with failure injection for tests)
 #                      and diagnostics (errors as values with messages)
@@ -20,7 +21,8 @@
 
 SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c shared/tfw_fallback.c \
                     shared/link_proto.c
-SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c
+SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c \
+                    shared/json_write.c
 SHARED_INC       := -Ishared
 # -ffp-contract=off: the fallback ops' float arithmetic must round alike on every
 # engine (tfw_fallback.h); the package checker decodes with the generated ISA header.

@@ -19,6 +19,7 @@
 #include "out_file.h"
 #include "pipeline.h"
 #include "calibrate.h"
+#include "cli_opts.h"
 #include "input_samples.h"
 #include "quant.h"
 #include "ref_exec.h"
@@ -130,7 +131,14 @@ static const char *const usage_compile =
     "  --print-after/--print-before also take a lowering STAGE: layout, fusion, sram-plan, tiling,\n"
     "  emission (docs/compiler.md, \"Lowering dumps\").\n";
 
+static const char *const usage_passes =
+    "usage: tessel passes\n"
+    "  lists the graph passes (for opt --pass, --print-after and --print-before)\n";
+
+static const cli_opt passes_options[] = {{0}};
+
 static const char *usage_of(const char *cmd) {
+  if (!strcmp(cmd, "passes")) return usage_passes;
   if (!strcmp(cmd, "ir")) return usage_ir;
   if (!strcmp(cmd, "opt")) return usage_opt;
   if (!strcmp(cmd, "ref")) return usage_ref;
@@ -145,131 +153,136 @@ static int usage_error(const char *cmd, const char *fmt, const char *arg) {
   return CLI_USAGE;
 }
 
-/* Matches "--name=value" or "--name value"; *val gets the value.  Returns 1 on
- * a match, 0 otherwise, -1 when the value is missing. */
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **val) {
-  size_t n = strlen(name);
-  if (strncmp(argv[*i], name, n)) return 0;
-  if (argv[*i][n] == '=') {
-    *val = argv[*i] + n + 1;
-    return **val ? 1 : -1;
-  }
-  if (argv[*i][n] != '\0') return 0;
-  if (*i + 1 >= argc) return -1;
-  *val = argv[++*i];
-  return 1;
+enum {
+  OPT_BIND = 1, OPT_INPUT_SHAPE, OPT_INPUT, OPT_OUTPUT, OPT_CALIB, OPT_CALIB_METHOD, OPT_CALIB_PERCENTILE,
+  OPT_QUANTISED, OPT_TARGET, OPT_PASS, OPT_PRINT_AFTER, OPT_PRINT_BEFORE, OPT_ELIDE, OPT_PRINT_AFTER_ALL,
+  OPT_VERIFY_EACH, OPT_RAW, OPT_RANGES, OPT_DUMP_TENSORS, OPT_CMD_SRAM_LIMIT, OPT_TUNING_LOG, OPT_EMIT_C,
+  OPT_REPORT, OPT_NO_FUSION, OPT_NO_SRAM_RESIDENCY, OPT_INT8_IO,
+};
+
+/* The options ir, opt, ref and compile share.  Some are then refused with a
+ * message of their own (--target is only for compile, --calib not for opt). */
+#define COMMON_OPTS                                                                                   \
+  {OPT_BIND, "--bind", NULL, 1, CLI_OPT_LIST}, {OPT_INPUT_SHAPE, "--input-shape", NULL, 1, CLI_OPT_LIST}, \
+  {OPT_INPUT, "--input", NULL, 1, CLI_OPT_LIST}, {OPT_OUTPUT, "-o", "--output", 1, CLI_OPT_LIST},         \
+  {OPT_CALIB, "--calib", NULL, 1, CLI_OPT_LIST}, {OPT_CALIB_METHOD, "--calib-method", NULL, 1, CLI_OPT_ONCE}, \
+  {OPT_CALIB_PERCENTILE, "--calib-percentile", NULL, 1, CLI_OPT_ONCE},                                  \
+  {OPT_QUANTISED, "--quantised", "--quantized", 0, CLI_OPT_ONCE},                                         \
+  {OPT_TARGET, "--target", NULL, 1, CLI_OPT_ONCE}, {OPT_PASS, "--pass", NULL, 1, CLI_OPT_ONCE},             \
+  {OPT_PRINT_AFTER, "--print-after", NULL, 1, CLI_OPT_ONCE},                                              \
+  {OPT_PRINT_BEFORE, "--print-before", NULL, 1, CLI_OPT_ONCE}, {OPT_ELIDE, "--elide", NULL, 1, CLI_OPT_ONCE}, \
+  {OPT_PRINT_AFTER_ALL, "--print-after-all", NULL, 0, CLI_OPT_ONCE},                                      \
+  {OPT_VERIFY_EACH, "--verify-each", NULL, 0, CLI_OPT_ONCE}, {OPT_RAW, "--raw", NULL, 0, CLI_OPT_ONCE},     \
+  {OPT_RANGES, "--ranges", NULL, 0, CLI_OPT_ONCE}
+
+static const cli_opt opts_ir[] = {COMMON_OPTS, {0}};
+static const cli_opt opts_opt[] = {COMMON_OPTS, {0}};
+static const cli_opt opts_ref[] = {COMMON_OPTS, {OPT_DUMP_TENSORS, "--dump-tensors", NULL, 1, CLI_OPT_ONCE}, {0}};
+static const cli_opt opts_compile[] = {
+    COMMON_OPTS,
+    {OPT_CMD_SRAM_LIMIT, "--cmd-sram-limit", NULL, 1, CLI_OPT_ONCE},
+    {OPT_TUNING_LOG, "--tuning-log", NULL, 1, CLI_OPT_ONCE},
+    {OPT_EMIT_C, "--emit-c", NULL, 1, CLI_OPT_ONCE},
+    {OPT_REPORT, "--report", NULL, 0, CLI_OPT_ONCE},
+    {OPT_NO_FUSION, "--no-fusion", NULL, 0, CLI_OPT_ONCE},
+    {OPT_NO_SRAM_RESIDENCY, "--no-sram-residency", NULL, 0, CLI_OPT_ONCE},
+    {OPT_INT8_IO, "--int8-io", NULL, 0, CLI_OPT_ONCE},
+    {0},
+};
+
+static const cli_opt *opts_of(const char *cmd) {
+  if (!strcmp(cmd, "ir")) return opts_ir;
+  if (!strcmp(cmd, "opt")) return opts_opt;
+  if (!strcmp(cmd, "ref")) return opts_ref;
+  return opts_compile;
 }
 
-static int push(const char **list, int *n, const char *v) {
-  if (*n == MAX_LIST) return -1;
+static int push(const char *cmd, const char *opt, const char **list, int *n, const char *v) {
+  if (*n == MAX_LIST) return usage_error(cmd, "too many %s options", opt);
   list[(*n)++] = v;
-  return 0;
+  return CLI_OK;
 }
 
 /* Parses options after the subcommand.  Returns CLI_OK, CLI_USAGE, or -1
- * when --help/--version was handled. */
+ * when --help was handled. */
 static int parse_args(int argc, char **argv, cli_args *a) {
-  for (int i = 2; i < argc; i++) {
-    const char *arg = argv[i], *v = NULL;
-    int r;
-#define OPT(name) ((r = opt_value(argc, argv, &i, name, &v)) != 0)
-    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-      fputs(usage_of(a->cmd), stdout);
-      return -1;
-    } else if (!strcmp(arg, "--version")) {
-      printf("tessel %s (ONNX opset %d-%d)\n", TESSEL_VERSION, ONNX_MIN_OPSET, ONNX_MAX_OPSET);
-      return -1;
-    } else if (OPT("--bind")) {
-      if (r < 0 || !strchr(v, '=') || v[0] == '=') return usage_error(a->cmd, "--bind needs NAME=FILE.npy, got '%s'", r < 0 ? "" : v);
-      if (push(a->binds, &a->n_binds, v)) return usage_error(a->cmd, "too many %s options", "--bind");
-    } else if (OPT("--input-shape")) {
-      if (r < 0 || !strchr(v, '=') || v[0] == '=') return usage_error(a->cmd, "--input-shape needs NAME=D0xD1x..., got '%s'", r < 0 ? "" : v);
-      if (push(a->shapes, &a->n_shapes, v)) return usage_error(a->cmd, "too many %s options", "--input-shape");
-    } else if (OPT("--input")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs [NAME=]FILE.npy", "--input");
-      if (push(a->inputs, &a->n_inputs, v)) return usage_error(a->cmd, "too many %s options", "--input");
-    } else if (OPT("-o") || OPT("--output")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "-o");
-      if (push(a->outputs, &a->n_outputs, v)) return usage_error(a->cmd, "too many %s options", "-o");
-    } else if (OPT("--calib")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--calib");
-      if (push(a->calib, &a->n_calib, v)) return usage_error(a->cmd, "too many %s options", "--calib");
-    } else if (OPT("--calib-method")) {
-      if (r < 0 || (strcmp(v, "minmax") && strcmp(v, "percentile") && strcmp(v, "mse")))
-        return usage_error(a->cmd, "--calib-method needs minmax, percentile or mse, got '%s'", r < 0 ? "" : v);
+  cli_opts p;
+  cli_opts_init(&p, a->cmd, opts_of(a->cmd), argc, argv, 2);
+  for (;;) {
+    int id = cli_opts_next(&p);
+    const char *v = p.value;
+    char *end;
+    switch (id) {
+    case CLI_OPTS_END: return CLI_OK;
+    case CLI_OPTS_HELP: fputs(usage_of(a->cmd), stdout); return -1;
+    case CLI_OPTS_ERROR: return cli_opts_fail(&p, usage_of(a->cmd));
+    case CLI_OPTS_ARG:
+      if (a->model) return usage_error(a->cmd, "unexpected argument '%s'", v);
+      a->model = v;
+      break;
+    case OPT_BIND:
+      if (!strchr(v, '=') || v[0] == '=') return usage_error(a->cmd, "--bind needs NAME=FILE.npy, got '%s'", v);
+      if (push(a->cmd, "--bind", a->binds, &a->n_binds, v)) return CLI_USAGE;
+      break;
+    case OPT_INPUT_SHAPE:
+      if (!strchr(v, '=') || v[0] == '=') return usage_error(a->cmd, "--input-shape needs NAME=D0xD1x..., got '%s'", v);
+      if (push(a->cmd, "--input-shape", a->shapes, &a->n_shapes, v)) return CLI_USAGE;
+      break;
+    case OPT_INPUT:
+      if (push(a->cmd, "--input", a->inputs, &a->n_inputs, v)) return CLI_USAGE;
+      break;
+    case OPT_OUTPUT:
+      if (push(a->cmd, "-o", a->outputs, &a->n_outputs, v)) return CLI_USAGE;
+      break;
+    case OPT_CALIB:
+      if (push(a->cmd, "--calib", a->calib, &a->n_calib, v)) return CLI_USAGE;
+      break;
+    case OPT_CALIB_METHOD:
+      if (strcmp(v, "minmax") && strcmp(v, "percentile") && strcmp(v, "mse"))
+        return usage_error(a->cmd, "--calib-method needs minmax, percentile or mse, got '%s'", v);
       a->calib_method = !strcmp(v, "minmax") ? CALIB_MINMAX : !strcmp(v, "mse") ? CALIB_MSE : CALIB_PERCENTILE;
-    } else if (OPT("--calib-percentile")) {
-      char *end;
-      double p = r < 0 ? -1 : strtod(v, &end);
-      if (r < 0 || *end || !(p > 50 && p <= 100))
-        return usage_error(a->cmd, "--calib-percentile needs a number in (50, 100], got '%s'", r < 0 ? "" : v);
-      a->calib_percentile = p;
-    } else if (!strcmp(arg, "--quantised") || !strcmp(arg, "--quantized")) {
-      a->quantised = 1;
-    } else if (!strcmp(a->cmd, "compile") && OPT("--cmd-sram-limit")) {
-      char *end;
-      long long n = r < 0 ? -1 : strtoll(v, &end, 10);
-      if (r < 0 || *end || n < 16 || n > (1ll << 30))
-        return usage_error(a->cmd, "--cmd-sram-limit needs a byte count in [16, 2^30], got '%s'", r < 0 ? "" : v);
-      a->cmd_sram_limit = n;
-    } else if (!strcmp(a->cmd, "compile") && OPT("--tuning-log")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--tuning-log");
-      if (a->tuning_log) return usage_error(a->cmd, "give %s once", "--tuning-log");
-      a->tuning_log = v;
-    } else if (!strcmp(a->cmd, "compile") && OPT("--emit-c")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a file name", "--emit-c");
-      if (a->emit_c) return usage_error(a->cmd, "give %s once", "--emit-c");
-      a->emit_c = v;
-    } else if (OPT("--target")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a target name", "--target");
-      /* a second --target used to win silently: say which one counts */
-      if (a->target) return usage_error(a->cmd, "give %s once", "--target");
-      a->target = v;
-    } else if (OPT("--pass")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs pass names", "--pass");
-      a->passes = v;
-    } else if (OPT("--print-after")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a pass name", "--print-after");
-      a->pipe.print_after = v;
-    } else if (OPT("--print-before")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a pass name", "--print-before");
-      a->pipe.print_before = v;
-    } else if (OPT("--elide")) {
-      char *end;
-      errno = 0;
-      long n = r < 0 ? -1 : strtol(v, &end, 10);
-      if (r < 0 || *end || n < 1 || n > INT32_MAX || errno == ERANGE) return usage_error(a->cmd, "--elide needs a positive count, got '%s'", r < 0 ? "" : v);
-      a->print.elide_above = n;
-    } else if (!strcmp(arg, "--print-after-all")) {
-      a->pipe.print_after_all = 1;
-    } else if (!strcmp(arg, "--verify-each")) {
-      a->pipe.verify_each = 1;
-    } else if (!strcmp(arg, "--raw")) {
-      a->raw = 1;
-    } else if (!strcmp(a->cmd, "ref") && OPT("--dump-tensors")) {
-      if (r < 0) return usage_error(a->cmd, "%s needs a folder", "--dump-tensors");
-      if (a->dump_tensors) return usage_error(a->cmd, "give %s once", "--dump-tensors");
-      a->dump_tensors = v;
-    } else if (!strcmp(arg, "--ranges")) {
-      a->ranges = 1;
-    } else if (!strcmp(arg, "--report") && !strcmp(a->cmd, "compile")) {
-      a->report = 1;
-    } else if (!strcmp(arg, "--no-fusion") && !strcmp(a->cmd, "compile")) {
-      a->no_fusion = 1;
-    } else if (!strcmp(arg, "--no-sram-residency") && !strcmp(a->cmd, "compile")) {
-      a->no_sram_residency = 1;
-    } else if (!strcmp(arg, "--int8-io") && !strcmp(a->cmd, "compile")) {
-      a->int8_io = 1;
-    } else if (arg[0] == '-' && arg[1]) {
-      return usage_error(a->cmd, "unknown option '%s'", arg);
-    } else if (!a->model) {
-      a->model = arg;
-    } else {
-      return usage_error(a->cmd, "unexpected argument '%s'", arg);
+      break;
+    case OPT_CALIB_PERCENTILE: {
+      double x = strtod(v, &end);
+      if (end == v || *end || !(x > 50 && x <= 100))
+        return usage_error(a->cmd, "--calib-percentile needs a number in (50, 100], got '%s'", v);
+      a->calib_percentile = x;
+      break;
     }
-#undef OPT
+    case OPT_QUANTISED: a->quantised = 1; break;
+    case OPT_CMD_SRAM_LIMIT: {
+      long long n = strtoll(v, &end, 10);
+      if (end == v || *end || n < 16 || n > (1ll << 30))
+        return usage_error(a->cmd, "--cmd-sram-limit needs a byte count in [16, 2^30], got '%s'", v);
+      a->cmd_sram_limit = n;
+      break;
+    }
+    case OPT_TUNING_LOG: a->tuning_log = v; break;
+    case OPT_EMIT_C: a->emit_c = v; break;
+    case OPT_TARGET: a->target = v; break;
+    case OPT_PASS: a->passes = v; break;
+    case OPT_PRINT_AFTER: a->pipe.print_after = v; break;
+    case OPT_PRINT_BEFORE: a->pipe.print_before = v; break;
+    case OPT_ELIDE: {
+      errno = 0;
+      long n = strtol(v, &end, 10);
+      if (end == v || *end || n < 1 || n > INT32_MAX || errno == ERANGE)
+        return usage_error(a->cmd, "--elide needs a positive count, got '%s'", v);
+      a->print.elide_above = n;
+      break;
+    }
+    case OPT_PRINT_AFTER_ALL: a->pipe.print_after_all = 1; break;
+    case OPT_VERIFY_EACH: a->pipe.verify_each = 1; break;
+    case OPT_RAW: a->raw = 1; break;
+    case OPT_DUMP_TENSORS: a->dump_tensors = v; break;
+    case OPT_RANGES: a->ranges = 1; break;
+    case OPT_REPORT: a->report = 1; break;
+    case OPT_NO_FUSION: a->no_fusion = 1; break;
+    case OPT_NO_SRAM_RESIDENCY: a->no_sram_residency = 1; break;
+    case OPT_INT8_IO: a->int8_io = 1; break;
+    default: TSL_ASSERT(!"an option without a case");
+    }
   }
-  return CLI_OK;
 }
 
 static int fail(diag *d) {
@@ -775,6 +788,13 @@ int cli_main(int argc, char **argv) {
   if (!strcmp(cmd, "emit-c")) return tpkg_emit_c_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "tune")) return tune_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "passes")) {
+    cli_opts po;
+    cli_opts_init(&po, "passes", passes_options, argc, argv, 2);
+    for (int id; (id = cli_opts_next(&po)) != CLI_OPTS_END;) {
+      if (id == CLI_OPTS_HELP) return fputs(usage_passes, stdout), CLI_OK;
+      if (id == CLI_OPTS_ERROR) return cli_opts_fail(&po, usage_passes);
+      return usage_error("passes", "unexpected argument '%s'", po.value);
+    }
     for (const pass_info *p = pass_registry; p->name; p++) printf("%-14s %s\n", p->name, p->what);
     return CLI_OK;
   }

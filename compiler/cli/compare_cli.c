@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "npy.h"
 
 enum { COMPARE_DIFFER = 4, COMPARE_MAX_FILES = 4096 };
@@ -155,33 +156,42 @@ static void free_list(char **v, size_t n) {
   free(v);
 }
 
+enum { CMP_OPT_LABELS = 1, CMP_OPT_ATOL };
+
+static const cli_opt compare_options[] = {
+    {CMP_OPT_LABELS, "--labels", NULL, 1, CLI_OPT_ONCE},
+    {CMP_OPT_ATOL, "--atol", NULL, 1, CLI_OPT_ONCE},
+    {0},
+};
+
 int compare_main(int argc, char **argv) {
   compare_opts o = {0};
   const char *pa = NULL, *pb = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-      fputs(usage_compare, stdout);
-      return CLI_OK;
-    } else if (!strcmp(argv[i], "--labels") && i + 1 < argc) {
-      o.labels = argv[++i];
-    } else if (!strcmp(argv[i], "--atol") && i + 1 < argc) {
-      char *end;
-      o.atol = strtod(argv[++i], &end);
+  cli_opts p;
+  cli_opts_init(&p, "compare", compare_options, argc, argv, 1);
+  for (int id; (id = cli_opts_next(&p)) != CLI_OPTS_END;) {
+    const char *v = p.value;
+    char *end;
+    switch (id) {
+    case CLI_OPTS_HELP: fputs(usage_compare, stdout); return CLI_OK;
+    case CLI_OPTS_ERROR: return cli_opts_fail(&p, usage_compare);
+    case CMP_OPT_LABELS: o.labels = v; break;
+    case CMP_OPT_ATOL:
+      o.atol = strtod(v, &end);
       o.has_atol = 1;
-      if (*end || end == argv[i] || !(o.atol >= 0)) {
-        fprintf(stderr, "tessel compare: --atol '%s': expected a number >= 0\n%s", argv[i], usage_compare);
+      if (*end || end == v || !(o.atol >= 0)) {
+        fprintf(stderr, "tessel compare: --atol '%s': expected a number >= 0\n%s", v, usage_compare);
         return CLI_USAGE;
       }
-    } else if (argv[i][0] == '-') {
-      fprintf(stderr, "tessel compare: unknown option or missing value '%s'\n%s", argv[i], usage_compare);
-      return CLI_USAGE;
-    } else if (!pa) {
-      pa = argv[i];
-    } else if (!pb) {
-      pb = argv[i];
-    } else {
-      fprintf(stderr, "tessel compare: more than two paths ('%s')\n%s", argv[i], usage_compare);
-      return CLI_USAGE;
+      break;
+    case CLI_OPTS_ARG:
+      if (pb) {
+        fprintf(stderr, "tessel compare: more than two paths ('%s')\n%s", v, usage_compare);
+        return CLI_USAGE;
+      }
+      *(pa ? &pb : &pa) = v;
+      break;
+    default: TSL_ASSERT(!"an option without a case");
     }
   }
   if (!pb) {

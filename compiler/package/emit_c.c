@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "out_file.h"
 #include "tpkg.h"
 
@@ -47,21 +48,33 @@ static const char *const usage_emit_c =
     "  writes the package as `const uint8_t NAME[]` (default tessel_pkg) in section\n"
     "  " TPKG_C_SECTION ", 64-byte aligned, and `const uint32_t NAME_size`\n";
 
+enum { EMIT_C_OUTPUT = 1, EMIT_C_SYMBOL };
+
+static const cli_opt emit_c_options[] = {
+    {EMIT_C_OUTPUT, "-o", "--output", 1, CLI_OPT_ONCE},
+    {EMIT_C_SYMBOL, "--symbol", NULL, 1, CLI_OPT_ONCE},
+    {0},
+};
+
 int tpkg_emit_c_main(int argc, char **argv) {
   const char *in = NULL, *out = NULL, *symbol = NULL;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+  cli_opts p;
+  cli_opts_init(&p, "emit-c", emit_c_options, argc, argv, 1);
+  for (int id; (id = cli_opts_next(&p)) != CLI_OPTS_END;) {
+    if (id == CLI_OPTS_HELP) {
       fputs(usage_emit_c, stdout);
       return CLI_OK;
     }
-    if ((!strcmp(a, "-o") || !strcmp(a, "--symbol")) && i + 1 < argc) {
-      *(a[1] == 'o' ? &out : &symbol) = argv[++i];
-    } else if (a[0] == '-' || in) {
-      fprintf(stderr, "tessel emit-c: unexpected argument '%s'\n%s", a, usage_emit_c);
+    if (id == CLI_OPTS_ERROR) return cli_opts_fail(&p, usage_emit_c);
+    if (id == EMIT_C_OUTPUT) {
+      out = p.value;
+    } else if (id == EMIT_C_SYMBOL) {
+      symbol = p.value;
+    } else if (in) {
+      fprintf(stderr, "tessel emit-c: unexpected argument '%s'\n%s", p.value, usage_emit_c);
       return CLI_USAGE;
     } else {
-      in = a;
+      in = p.value;
     }
   }
   if (!in || !out) {

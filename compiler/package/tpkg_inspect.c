@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "tessel_isa.h"
 #include "tpkg.h"
 
@@ -102,18 +103,23 @@ static const char *const usage_inspect =
     "  prints its header, sections, DRAM window, I/O, kernels with disassembled\n"
     "  streams and fallback records; a bad package is an error (exit 1)\n";
 
+static const cli_opt inspect_options[] = {{0}};
+
 int tpkg_inspect_main(int argc, char **argv) {
   const char *path = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+  cli_opts p;
+  cli_opts_init(&p, "inspect", inspect_options, argc, argv, 1);
+  for (int id; (id = cli_opts_next(&p)) != CLI_OPTS_END;) {
+    if (id == CLI_OPTS_HELP) {
       fputs(usage_inspect, stdout);
       return CLI_OK;
     }
-    if (argv[i][0] == '-' || path) {
-      fprintf(stderr, "tessel inspect: unexpected argument '%s'\n%s", argv[i], usage_inspect);
+    if (id == CLI_OPTS_ERROR) return cli_opts_fail(&p, usage_inspect);
+    if (path) {
+      fprintf(stderr, "tessel inspect: unexpected argument '%s'\n%s", p.value, usage_inspect);
       return CLI_USAGE;
     }
-    path = argv[i];
+    path = p.value;
   }
   if (!path) {
     fprintf(stderr, "tessel inspect: no package given\n%s", usage_inspect);

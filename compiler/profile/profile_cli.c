@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_opts.h"
 #include "out_file.h"
 #include "profile/profile.h"
 #include "profile/profile_compare.h"
@@ -56,42 +57,42 @@ static int report(FILE *out, int fmt, arena *a, const profile *p, const profile 
   return 0;
 }
 
+enum { PROF_OPT_FORMAT = 1, PROF_OPT_OUTPUT, PROF_OPT_COMPARE };
+
+static const cli_opt profile_options[] = {
+    {PROF_OPT_FORMAT, "--format", NULL, 1, CLI_OPT_ONCE},
+    {PROF_OPT_OUTPUT, "-o", "--output", 1, CLI_OPT_ONCE},
+    {PROF_OPT_COMPARE, "--compare", NULL, 1, CLI_OPT_ONCE},
+    {0},
+};
+
 int profile_main(int argc, char **argv) {
   static const char *const formats[] = {"table", "csv", "json", "chrome", "svg"};
   const char *in = NULL, *out_path = NULL, *cmp = NULL;
   int fmt = FMT_TABLE;
-  for (int i = 1; i < argc; i++) {
-    const char *arg = argv[i], *v = NULL;
-    if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+  cli_opts po;
+  cli_opts_init(&po, "profile", profile_options, argc, argv, 1);
+  for (int id; (id = cli_opts_next(&po)) != CLI_OPTS_END;) {
+    const char *v = po.value;
+    if (id == CLI_OPTS_HELP) {
       fputs(usage_profile, stdout);
       return 0;
     }
-    const char *eq = strchr(arg, '=');
-    size_t klen = eq && !strncmp(arg, "--", 2) ? (size_t)(eq - arg) : strlen(arg);
-    int takes = (klen == 8 && !strncmp(arg, "--format", 8)) || (klen == 2 && !strncmp(arg, "-o", 2)) ||
-                (klen == 9 && !strncmp(arg, "--compare", 9));
-    if (takes) {
-      if (eq && klen != 2) v = eq + 1;
-      else if (i + 1 < argc) v = argv[++i];
-      if (!v || !*v) return usage("%s needs a value", arg);
-    }
-    if (takes && arg[2] == 'f') {
+    if (id == CLI_OPTS_ERROR) return cli_opts_fail(&po, usage_profile);
+    if (id != CLI_OPTS_ARG && !*v) return usage("%s needs a value", po.opt->name);
+    if (id == PROF_OPT_FORMAT) {
       fmt = -1;
       for (int k = 0; k < 5; k++)
         if (!strcmp(v, formats[k])) fmt = k;
       if (fmt < 0) return usage("unknown format '%s' (table, csv, json, chrome or svg)", v);
-    } else if (takes && arg[1] == 'o') {
-      if (out_path) return usage("%s", "give -o once");
+    } else if (id == PROF_OPT_OUTPUT) {
       out_path = v;
-    } else if (takes) {
-      if (cmp) return usage("%s", "give --compare once");
+    } else if (id == PROF_OPT_COMPARE) {
       cmp = v;
-    } else if (arg[0] == '-' && arg[1]) {
-      return usage("unknown option '%s'", arg);
     } else if (in) {
-      return usage("one profile only (got '%s'; use --compare for a second)", arg);
+      return usage("one profile only (got '%s'; use --compare for a second)", v);
     } else {
-      in = arg;
+      in = v;
     }
   }
   if (!in) return usage("%s", "missing the profile P.json");

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_write.h"
+
 #include "profile_report.h"
 
 typedef struct {
@@ -227,7 +229,7 @@ static void csv_line(FILE *f, const char *kind, const char *la, const char *lb, 
 
 static void json_side(FILE *f, const char *label, const side_sum *s) {
   fprintf(f, "{\"kernels\": ");
-  prof_json_str(f, label ? label : "");
+  json_write_str(f, label ? label : "");
   fprintf(f, ", \"count\": %" PRIu64 ", \"cycles\": %" PRIu64 ", \"dram_rd_bytes\": %" PRIu64
              ", \"dram_wr_bytes\": %" PRIu64 ", \"macs\": %" PRIu64 ", \"compulsory_dram_bytes\": %" PRIu64 "}",
           s->n, s->cycles, s->dram_rd, s->dram_wr, s->macs, s->compulsory);
@@ -264,9 +266,9 @@ int prof_print_compare(FILE *f, prof_cmp_format fmt, arena *ar, const profile *a
     csv_line(f, "total", "", "", &ta, &tb);
   } else {
     fprintf(f, "{\n  \"format\": \"tessel-profile-compare\",\n  \"version\": 1,\n  \"a\": ");
-    prof_json_str(f, a->path);
+    json_write_str(f, a->path);
     fprintf(f, ",\n  \"b\": ");
-    prof_json_str(f, b->path);
+    json_write_str(f, b->path);
     fprintf(f, ",\n  \"groups\": [");
     for (size_t i = 0; i < ng; i++) {
       fprintf(f, "%s\n    ", i ? "," : "");

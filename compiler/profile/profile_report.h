@@ -47,7 +47,6 @@ void prof_print_csv(FILE *f, const profile *p, const prof_row *rows, size_t n);
 void prof_print_json(FILE *f, const profile *p, const prof_row *rows, size_t n);
 
 /* Helpers shared by the outputs. */
-void prof_json_str(FILE *f, const char *s);       /* a JSON string literal */
 void prof_json_num(FILE *f, double x);            /* a JSON number, null for NaN/inf */
 /* v in at most width characters: exact digits, else 12.3k / 4.5M / 6.7G. */
 const char *prof_fmt_count(char *buf, size_t size, int width, uint64_t v);

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_write.h"
+
 const char *prof_fmt_count(char *buf, size_t size, int width, uint64_t v) {
   static const char suffix[] = "kMGTPE";
   snprintf(buf, size, "%" PRIu64, v);
@@ -224,17 +226,6 @@ void prof_print_csv(FILE *f, const profile *p, const prof_row *rows, size_t n) {
 
 /* ---- JSON ---- */
 
-void prof_json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 void prof_json_num(FILE *f, double x) {
   if (isnan(x) || isinf(x)) fputs("null", f);
   else fprintf(f, "%.6g", x);
@@ -245,11 +236,11 @@ static void json_row(FILE *f, const prof_row *r) {
   if (r->kind != PROF_ROW_TOTAL) fprintf(f, "\"index\": %zu, ", r->index);
   if (r->kind == PROF_ROW_KERNEL) fprintf(f, "\"id\": %" PRIu64 ", ", r->id);
   fprintf(f, "\"name\": ");
-  prof_json_str(f, r->name);
+  json_write_str(f, r->name);
   fprintf(f, ", \"onnx_nodes\": [");
   for (size_t i = 0; i < r->nnodes; i++) {
     if (i) fprintf(f, ", ");
-    prof_json_str(f, r->nodes[i]);
+    json_write_str(f, r->nodes[i]);
   }
   fputc(']', f);
 #undef CELL_U
@@ -264,11 +255,11 @@ static void json_row(FILE *f, const prof_row *r) {
 
 void prof_print_json(FILE *f, const profile *p, const prof_row *rows, size_t n) {
   fprintf(f, "{\n  \"format\": \"tessel-profile-report\",\n  \"version\": 1,\n  \"model\": ");
-  prof_json_str(f, p->model);
+  json_write_str(f, p->model);
   fprintf(f, ",\n  \"target\": ");
-  prof_json_str(f, p->target);
+  json_write_str(f, p->target);
   fprintf(f, ",\n  \"engine\": ");
-  prof_json_str(f, p->engine);
+  json_write_str(f, p->engine);
   fprintf(f, ",\n  \"dim\": %" PRIu64 ",\n  \"clock_mhz\": %" PRIu64 ",\n  \"rows\": [", p->dim, p->clock_mhz);
   for (size_t i = 0; i + 1 < n; i++) {
     fprintf(f, "%s\n    ", i ? "," : "");

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 
+#include "json_write.h"
 #include "profile_report.h"
 
 enum { TID_KERNELS = 1, TID_LOAD, TID_EXEC, TID_STORE, TID_CORE };
@@ -23,7 +24,7 @@ static void begin_event(tracer *t) {
 static void thread_name(tracer *t, int tid, const char *name) {
   begin_event(t);
   fprintf(t->f, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"args\": {\"name\": ", tid);
-  prof_json_str(t->f, name);
+  json_write_str(t->f, name);
   fprintf(t->f, "}},");
   fprintf(t->f, "\n    {\"name\": \"thread_sort_index\", \"ph\": \"M\", \"pid\": 1, \"tid\": %d, \"args\": "
                 "{\"sort_index\": %d}}", tid, tid);
@@ -33,7 +34,7 @@ static void thread_name(tracer *t, int tid, const char *name) {
 static void slice(tracer *t, int tid, const char *name, const char *cat, uint64_t start, uint64_t dur) {
   begin_event(t);
   fprintf(t->f, "{\"name\": ");
-  prof_json_str(t->f, name && *name ? name : "(unnamed)");
+  json_write_str(t->f, name && *name ? name : "(unnamed)");
   fprintf(t->f, ", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %d, \"ts\": %.4f, \"dur\": %.4f, \"args\": {", cat,
           tid, (double)start / t->mhz, (double)dur / t->mhz);
   fprintf(t->f, "\"start_cycle\": %" PRIu64 ", \"cycles\": %" PRIu64, start, dur);
@@ -42,16 +43,16 @@ static void slice(tracer *t, int tid, const char *name, const char *cat, uint64_
 void prof_print_trace(FILE *f, const profile *p) {
   tracer t = {f, p->clock_mhz ? (double)p->clock_mhz : 1.0, 1};
   fprintf(f, "{\n  \"displayTimeUnit\": \"ns\",\n  \"otherData\": {\"model\": ");
-  prof_json_str(f, p->model);
+  json_write_str(f, p->model);
   fprintf(f, ", \"target\": ");
-  prof_json_str(f, p->target);
+  json_write_str(f, p->target);
   fprintf(f, ", \"engine\": ");
-  prof_json_str(f, p->engine);
+  json_write_str(f, p->engine);
   fprintf(f, ", \"clock_mhz\": %" PRIu64 ", \"slices\": \"%s\"},\n  \"traceEvents\": [", p->clock_mhz,
           p->commands ? "commands" : "busy cycles per kernel and unit");
   begin_event(&t);
   fprintf(f, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": ");
-  prof_json_str(f, p->target);
+  json_write_str(f, p->target);
   fprintf(f, "}}");
   thread_name(&t, TID_KERNELS, "kernels");
   for (int u = 0; u < PROF_NUNITS; u++) thread_name(&t, TID_LOAD + u, unit_names[u]);
@@ -82,7 +83,7 @@ void prof_print_trace(FILE *f, const profile *p) {
     const prof_fallback *fb = &p->fallbacks[i];
     slice(&t, TID_CORE, fb->name, "fallback", at, fb->core_cycles);
     fprintf(f, ", \"op\": ");
-    prof_json_str(f, fb->op);
+    json_write_str(f, fb->op);
     fprintf(f, "}}");
     at += fb->core_cycles;
   }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "npu_profile.h"
 #include "nonfinite.h"
 #include "npy.h"
@@ -68,7 +69,6 @@ typedef struct {
   int timeline;
   run_opts o;
   int quiet;
-  int engine_set; /* --engine given (a second one used to win silently) */
 } run_args;
 
 static int usage(const char *fmt, const char *arg) {
@@ -101,90 +101,102 @@ static int check_outputs(const run_args *a) {
   return 0;
 }
 
+enum {
+  RUN_INPUT = 1, RUN_OUTPUT, RUN_ENGINE, RUN_PORT, RUN_BAUD, RUN_TIMEOUT, RUN_PROFILE, RUN_TIMELINE, RUN_TRACE,
+  RUN_TRACE_KERNEL, RUN_DUMP_TENSORS, RUN_SIM, RUN_FIRMWARE, RUN_MAX_CYCLES, RUN_CHECK_WEIGHTS, RUN_WATCHDOG,
+  RUN_QUIET,
+};
+
+static const cli_opt run_options[] = {
+    {RUN_INPUT, "--input", "-i", 1, CLI_OPT_LIST},
+    {RUN_OUTPUT, "--output", "-o", 1, CLI_OPT_LIST},
+    {RUN_ENGINE, "--engine", NULL, 1, CLI_OPT_ONCE},
+    {RUN_PORT, "--port", NULL, 1, CLI_OPT_ONCE},
+    {RUN_BAUD, "--baud", NULL, 1, CLI_OPT_ONCE},
+    {RUN_TIMEOUT, "--timeout", NULL, 1, CLI_OPT_ONCE},
+    {RUN_PROFILE, "--profile", NULL, 1, CLI_OPT_ONCE},
+    {RUN_TIMELINE, "--timeline", NULL, 0, CLI_OPT_ONCE},
+    {RUN_TRACE, "--trace", NULL, 1, CLI_OPT_ONCE},
+    {RUN_TRACE_KERNEL, "--trace-kernel", NULL, 1, CLI_OPT_ONCE},
+    {RUN_DUMP_TENSORS, "--dump-tensors", NULL, 1, CLI_OPT_ONCE},
+    {RUN_SIM, "--sim", NULL, 1, CLI_OPT_ONCE},
+    {RUN_FIRMWARE, "--firmware", NULL, 1, CLI_OPT_ONCE},
+    {RUN_MAX_CYCLES, "--max-cycles", NULL, 1, CLI_OPT_ONCE},
+    {RUN_CHECK_WEIGHTS, "--check-weights", NULL, 0, CLI_OPT_ONCE},
+    {RUN_WATCHDOG, "--watchdog", NULL, 1, CLI_OPT_ONCE},
+    {RUN_QUIET, "--quiet", "-q", 0, CLI_OPT_ONCE},
+    {0},
+};
+
+/* Reads the command line into *a.  Returns CLI_OK, CLI_USAGE, or -1 when
+ * --help was printed. */
 static int parse_args(int argc, char **argv, run_args *a) {
   *a = (run_args){.engine = "rtl", .o = {.baud = 115200, .timeout_s = 10}};
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
-    int has_val = i + 1 < argc;
-    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-      fputs(usage_run, stdout);
-      exit(CLI_OK);
-    } else if (!strcmp(s, "-q") || !strcmp(s, "--quiet")) {
-      a->quiet = 1;
-    } else if (!strcmp(s, "--timeline")) {
-      a->timeline = 1;
-    } else if (!strcmp(s, "--check-weights")) {
-      a->o.check_weights = 1;
-    } else if (s[0] == '-' && !has_val) {
-      return usage("%s needs a value (or is not an option)", s);
-    } else if (!strcmp(s, "--input") || !strcmp(s, "-i")) {
-      if (a->n_in_spec == RUN_MAX_IO) return usage("too many inputs (%s)", argv[i + 1]);
-      a->in_spec[a->n_in_spec++] = argv[++i];
-    } else if (!strcmp(s, "--output") || !strcmp(s, "-o")) {
-      if (a->n_out_spec == RUN_MAX_IO) return usage("too many outputs (%s)", argv[i + 1]);
-      a->out_spec[a->n_out_spec++] = argv[++i];
-    } else if (!strcmp(s, "--engine")) {
-      if (a->engine_set) return usage("give %s once", s);
-      a->engine = argv[++i];
-      a->engine_set = 1;
-      if (strcmp(a->engine, "rtl") && strcmp(a->engine, "model") && strcmp(a->engine, "board"))
-        return usage("--engine '%s': expected rtl, model or board (board with --port)", a->engine);
-    } else if (!strcmp(s, "--port")) {
-      if (a->o.port) return usage("give %s once", s);
-      a->o.port = argv[++i];
-    } else if (!strcmp(s, "--baud")) {
-      char *end;
-      const char *v = argv[++i];
+  cli_opts p;
+  cli_opts_init(&p, "run", run_options, argc, argv, 1);
+  for (int id; (id = cli_opts_next(&p)) != CLI_OPTS_END;) {
+    const char *v = p.value;
+    char *end;
+    switch (id) {
+    case CLI_OPTS_HELP: fputs(usage_run, stdout); return -1;
+    case CLI_OPTS_ERROR: return cli_opts_fail(&p, usage_run);
+    case CLI_OPTS_ARG:
+      if (a->pkg_path) return usage("more than one package ('%s')", v);
+      a->pkg_path = v;
+      break;
+    case RUN_QUIET: a->quiet = 1; break;
+    case RUN_TIMELINE: a->timeline = 1; break;
+    case RUN_CHECK_WEIGHTS: a->o.check_weights = 1; break;
+    case RUN_INPUT:
+      if (a->n_in_spec == RUN_MAX_IO) return usage("too many inputs (%s)", v);
+      a->in_spec[a->n_in_spec++] = v;
+      break;
+    case RUN_OUTPUT:
+      if (a->n_out_spec == RUN_MAX_IO) return usage("too many outputs (%s)", v);
+      a->out_spec[a->n_out_spec++] = v;
+      break;
+    case RUN_ENGINE:
+      a->engine = v;
+      if (strcmp(v, "rtl") && strcmp(v, "model") && strcmp(v, "board"))
+        return usage("--engine '%s': expected rtl, model or board (board with --port)", v);
+      break;
+    case RUN_PORT: a->o.port = v; break;
+    case RUN_BAUD: {
       unsigned long n = strtoul(v, &end, 10);
       if (*v < '0' || *v > '9' || *end || n > UINT32_MAX || !serial_baud_ok((uint32_t)n))
         return usage("--baud '%s': expected a standard rate (9600, 19200, 38400, 57600, 115200, ... 3000000)", v);
       a->o.baud = (uint32_t)n;
-    } else if (!strcmp(s, "--timeout")) {
-      char *end;
-      const char *v = argv[++i];
+      break;
+    }
+    case RUN_TIMEOUT: {
       double t = strtod(v, &end);
       if (*v < '0' || *v > '9' || *end || !(t >= 0.1 && t <= 3600))
         return usage("--timeout '%s': expected seconds in 0.1..3600", v);
       a->o.timeout_s = t;
-    } else if (!strcmp(s, "--profile")) {
-      if (a->profile) return usage("give %s once", s);
-      a->profile = argv[++i];
-    } else if (!strcmp(s, "--dump-tensors")) {
-      if (a->dump_dir) return usage("give %s once", s);
-      a->dump_dir = argv[++i];
-    } else if (!strcmp(s, "--trace-kernel")) {
-      if (a->trace_kernel) return usage("give %s once", s);
-      a->trace_kernel = argv[++i];
-    } else if (!strcmp(s, "--trace")) {
-      if (a->o.trace) return usage("give %s once", s);
-      a->o.trace = argv[++i];
-    } else if (!strcmp(s, "--sim")) {
-      if (a->o.sim) return usage("give %s once", s);
-      a->o.sim = argv[++i];
-    } else if (!strcmp(s, "--firmware")) {
-      if (a->o.firmware) return usage("give %s once", s);
-      a->o.firmware = argv[++i];
-    } else if (!strcmp(s, "--watchdog")) {
-      char *end;
-      const char *v = argv[++i];
+      break;
+    }
+    case RUN_PROFILE: a->profile = v; break;
+    case RUN_DUMP_TENSORS: a->dump_dir = v; break;
+    case RUN_TRACE_KERNEL: a->trace_kernel = v; break;
+    case RUN_TRACE: a->o.trace = v; break;
+    case RUN_SIM: a->o.sim = v; break;
+    case RUN_FIRMWARE: a->o.firmware = v; break;
+    case RUN_WATCHDOG: {
       unsigned long n = strtoul(v, &end, 0);
       if (*v < '0' || *v > '9' || *end || n == 0 || n > UINT32_MAX)
         return usage("--watchdog '%s': expected cycles in 1..2^32-1", v);
       a->o.watchdog = (uint32_t)n;
-    } else if (!strcmp(s, "--max-cycles")) {
-      char *end;
-      const char *v = argv[++i];
+      break;
+    }
+    case RUN_MAX_CYCLES: {
       errno = 0;
       unsigned long long n = strtoull(v, &end, 0);
       if (*v < '0' || *v > '9' || *end || n == 0 || errno == ERANGE)
         return usage("--max-cycles '%s': expected a positive number below 2^64", v);
       a->o.max_cycles = n;
-    } else if (s[0] == '-') {
-      return usage("unknown option '%s'", s);
-    } else if (!a->pkg_path) {
-      a->pkg_path = s;
-    } else {
-      return usage("more than one package ('%s')", s);
+      break;
+    }
+    default: TSL_ASSERT(!"an option without a case");
     }
   }
   if (!a->pkg_path) return usage("%s", "no package given");
@@ -629,6 +641,7 @@ static void print_summary(const run_args *a, const run_job *j, const run_batch *
 int run_main(int argc, char **argv) {
   run_args a;
   int rc = parse_args(argc, argv, &a);
+  if (rc < 0) return CLI_OK; /* --help */
   if (rc != CLI_OK) return rc;
   diag d = {0};
   run_job j = {0};

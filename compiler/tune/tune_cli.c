@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "out_file.h"
 #include "tune/tune.h"
 
@@ -48,15 +49,32 @@ static int usage(const char *fmt, const char *arg) {
   return CLI_USAGE;
 }
 
-/* Whether s is an option that takes a value. */
-static int valued(const char *s) {
-  static const char *const names[] = {"--target", "--calib", "--input", "--trials", "--jobs", "-j", "--log",
-                                      "--engine", "--time-budget", "--timeout", "--seed", "--workdir", "--tessel",
-                                      "--explore"};
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (!strcmp(s, names[i])) return 1;
-  return 0;
-}
+enum {
+  TUNE_TARGET = 1, TUNE_CALIB, TUNE_INPUT, TUNE_TRIALS, TUNE_EXPLORE, TUNE_JOBS, TUNE_LOG, TUNE_ENGINE,
+  TUNE_TIME_BUDGET, TUNE_TIMEOUT, TUNE_SEED, TUNE_WORKDIR, TUNE_TESSEL, TUNE_RESUME, TUNE_BATCH, TUNE_NO_PROGRESS,
+};
+
+/* Files, folders and the engine once (a second one used to win silently);
+ * the numeric knobs may be overridden by a later one. */
+static const cli_opt tune_options[] = {
+    {TUNE_TARGET, "--target", NULL, 1, CLI_OPT_ONCE},
+    {TUNE_CALIB, "--calib", NULL, 1, CLI_OPT_LIST},
+    {TUNE_INPUT, "--input", NULL, 1, CLI_OPT_ONCE},
+    {TUNE_TRIALS, "--trials", NULL, 1, CLI_OPT_LAST},
+    {TUNE_EXPLORE, "--explore", NULL, 1, CLI_OPT_LAST},
+    {TUNE_JOBS, "--jobs", "-j", 1, CLI_OPT_LAST},
+    {TUNE_LOG, "--log", NULL, 1, CLI_OPT_ONCE},
+    {TUNE_ENGINE, "--engine", NULL, 1, CLI_OPT_ONCE},
+    {TUNE_TIME_BUDGET, "--time-budget", NULL, 1, CLI_OPT_LAST},
+    {TUNE_TIMEOUT, "--timeout", NULL, 1, CLI_OPT_LAST},
+    {TUNE_SEED, "--seed", NULL, 1, CLI_OPT_LAST},
+    {TUNE_WORKDIR, "--workdir", NULL, 1, CLI_OPT_ONCE},
+    {TUNE_TESSEL, "--tessel", NULL, 1, CLI_OPT_ONCE},
+    {TUNE_RESUME, "--resume", NULL, 0, CLI_OPT_ONCE},
+    {TUNE_BATCH, "--batch", NULL, 0, CLI_OPT_ONCE},
+    {TUNE_NO_PROGRESS, "--no-progress", NULL, 0, CLI_OPT_ONCE},
+    {0},
+};
 
 /* A number in [lo, hi] (integer when integral); -1 when it is not. */
 static int number(const char *v, double lo, double hi, int integral, double *out) {
@@ -67,85 +85,68 @@ static int number(const char *v, double lo, double hi, int integral, double *out
   return 0;
 }
 
-/* 0 the first time option bit k is seen; then the usage error. */
-static int once(unsigned *seen, int k, const char *opt) {
-  if (!(*seen & 1u << k)) {
-    *seen |= 1u << k;
-    return 0;
-  }
-  usage("give %s once", opt);
-  return 1;
-}
-
 int tune_main(int argc, char **argv) {
   tune_opts o = {.target = "npu8", .trials = 16, .jobs = 2, .log = "tune.jsonl", .engine = "rtl", .timeout = 600,
                  .seed = 1, .progress = isatty(2)};
-  /* --target, --input, --log, --engine, --workdir, --tessel given so far: a
-   * second one used to win silently (numeric knobs may be overridden) */
-  unsigned seen = 0;
-  for (int i = 1; i < argc; i++) {
-    const char *s = argv[i];
+  cli_opts p;
+  cli_opts_init(&p, "tune", tune_options, argc, argv, 1);
+  for (int id; (id = cli_opts_next(&p)) != CLI_OPTS_END;) {
+    const char *v = p.value;
     double x;
-    if (!strcmp(s, "-h") || !strcmp(s, "--help")) {
-      fputs(usage_tune, stdout);
-      return CLI_OK;
-    } else if (!strcmp(s, "--resume")) {
-      o.resume = 1;
-    } else if (!strcmp(s, "--batch")) {
-      o.batch = 1;
-    } else if (!strcmp(s, "--no-progress")) {
-      o.progress = 0;
-    } else if (s[0] == '-' && s[1] && i + 1 >= argc) {
-      return usage(valued(s) ? "%s needs a value" : "unknown option '%s'", s);
-    } else if (!strcmp(s, "--target")) {
-      if (once(&seen, 0, s)) return CLI_USAGE;
-      o.target = argv[++i];
-    } else if (!strcmp(s, "--calib")) {
-      if (o.n_calib == TUNE_MAX_CALIB) return usage("too many --calib files (%s)", argv[i + 1]);
-      o.calib[o.n_calib++] = argv[++i];
-    } else if (!strcmp(s, "--input")) {
-      if (once(&seen, 1, s)) return CLI_USAGE;
-      o.input = argv[++i];
-    } else if (!strcmp(s, "--trials")) {
-      if (number(argv[++i], 1, 100000, 1, &x)) return usage("--trials '%s': expected a count >= 1", argv[i]);
+    switch (id) {
+    case CLI_OPTS_HELP: fputs(usage_tune, stdout); return CLI_OK;
+    case CLI_OPTS_ERROR: return cli_opts_fail(&p, usage_tune);
+    case CLI_OPTS_ARG:
+      if (o.model) return usage("more than one model ('%s')", v);
+      o.model = v;
+      break;
+    case TUNE_RESUME: o.resume = 1; break;
+    case TUNE_BATCH: o.batch = 1; break;
+    case TUNE_NO_PROGRESS: o.progress = 0; break;
+    case TUNE_TARGET: o.target = v; break;
+    case TUNE_CALIB:
+      if (o.n_calib == TUNE_MAX_CALIB) return usage("too many --calib files (%s)", v);
+      o.calib[o.n_calib++] = v;
+      break;
+    case TUNE_INPUT: o.input = v; break;
+    case TUNE_TRIALS:
+      if (number(v, 1, 100000, 1, &x)) return usage("--trials '%s': expected a count >= 1", v);
       o.trials = (int)x;
-    } else if (!strcmp(s, "--explore")) {
-      if (number(argv[++i], 1, 100000, 1, &x)) return usage("--explore '%s': expected a count >= 1", argv[i]);
+      break;
+    case TUNE_EXPLORE:
+      if (number(v, 1, 100000, 1, &x)) return usage("--explore '%s': expected a count >= 1", v);
       o.explore = (int)x;
-    } else if (!strcmp(s, "--jobs") || !strcmp(s, "-j")) {
-      if (number(argv[++i], 1, 256, 1, &x)) return usage("--jobs '%s': expected a count in [1, 256]", argv[i]);
+      break;
+    case TUNE_JOBS:
+      if (number(v, 1, 256, 1, &x)) return usage("--jobs '%s': expected a count in [1, 256]", v);
       o.jobs = (int)x;
-    } else if (!strcmp(s, "--log")) {
-      if (once(&seen, 2, s)) return CLI_USAGE;
-      o.log = argv[++i];
-      if (!*o.log) return usage("%s", "--log needs a file name");
-    } else if (!strcmp(s, "--engine")) {
-      if (once(&seen, 3, s)) return CLI_USAGE;
-      o.engine = argv[++i];
-      if (strcmp(o.engine, "rtl") && strcmp(o.engine, "model"))
-        return usage("--engine '%s': expected rtl or model", o.engine);
-    } else if (!strcmp(s, "--time-budget")) {
-      if (number(argv[++i], 0.001, 1e9, 0, &x)) return usage("--time-budget '%s': expected seconds > 0", argv[i]);
+      break;
+    case TUNE_LOG:
+      if (!*v) return usage("%s", "--log needs a file name");
+      o.log = v;
+      break;
+    case TUNE_ENGINE:
+      if (strcmp(v, "rtl") && strcmp(v, "model")) return usage("--engine '%s': expected rtl or model", v);
+      o.engine = v;
+      break;
+    case TUNE_TIME_BUDGET:
+      if (number(v, 0.001, 1e9, 0, &x)) return usage("--time-budget '%s': expected seconds > 0", v);
       o.time_budget = x;
-    } else if (!strcmp(s, "--timeout")) {
-      if (number(argv[++i], 0.001, 1e9, 0, &x)) return usage("--timeout '%s': expected seconds > 0", argv[i]);
+      break;
+    case TUNE_TIMEOUT:
+      if (number(v, 0.001, 1e9, 0, &x)) return usage("--timeout '%s': expected seconds > 0", v);
       o.timeout = x;
-    } else if (!strcmp(s, "--seed")) {
-      if (number(argv[++i], 0, 9007199254740992.0, 1, &x)) return usage("--seed '%s': expected an integer >= 0", argv[i]);
+      break;
+    case TUNE_SEED:
+      if (number(v, 0, 9007199254740992.0, 1, &x)) return usage("--seed '%s': expected an integer >= 0", v);
       o.seed = (uint64_t)x;
-    } else if (!strcmp(s, "--workdir")) {
-      if (once(&seen, 4, s)) return CLI_USAGE;
-      o.workdir = argv[++i];
-      if (!*o.workdir) return usage("%s", "--workdir needs a folder name");
-    } else if (!strcmp(s, "--tessel")) {
-      if (once(&seen, 5, s)) return CLI_USAGE;
-      o.tessel = argv[++i];
-    } else if (s[0] == '-' && s[1]) {
-      return usage("unknown option '%s'", s);
-    } else if (!o.model) {
-      o.model = s;
-    } else {
-      return usage("more than one model ('%s')", s);
+      break;
+    case TUNE_WORKDIR:
+      if (!*v) return usage("%s", "--workdir needs a folder name");
+      o.workdir = v;
+      break;
+    case TUNE_TESSEL: o.tessel = v; break;
+    default: TSL_ASSERT(!"an option without a case");
     }
   }
   if (!o.model) return usage("%s", "no model given");

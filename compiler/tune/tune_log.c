@@ -9,21 +9,9 @@
 #include "arena.h"
 #include "in_file.h"
 #include "json.h"
+#include "json_write.h"
 
 enum { TUNE_LOG_VERSION = 1, TUNE_LINE_MAX = 1 << 16 };
-
-/* Writes s as a JSON string (keys and names are ASCII in practice; anything
- * below 0x20, quotes and backslashes are escaped). */
-static void put_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
 
 void tune_log_write(FILE *f, const tune_record *r) {
   char when[32];
@@ -32,9 +20,9 @@ void tune_log_write(FILE *f, const tune_record *r) {
   strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tmv));
   static const char *const status[] = {"ok", "error", "timeout"};
   fprintf(f, "{\"format\": \"tessel-tune\", \"version\": %d, \"key\": ", TUNE_LOG_VERSION);
-  put_str(f, r->key);
+  json_write_str(f, r->key);
   fprintf(f, ", \"target\": ");
-  put_str(f, r->target);
+  json_write_str(f, r->target);
   if (r->residency >= 0)
     fprintf(f, ", \"sched\": {\"sram_residency\": %d}", r->residency);
   else
@@ -43,7 +31,7 @@ void tune_log_write(FILE *f, const tune_record *r) {
   fprintf(f, ", \"default\": %s, \"status\": \"%s\"", r->is_default ? "true" : "false", status[r->status]);
   if (r->status != TUNE_STATUS_OK) {
     fprintf(f, ", \"error\": ");
-    put_str(f, r->error);
+    json_write_str(f, r->error);
   }
   fprintf(f, ", \"cycles\": %llu, \"estimate\": %llu, \"estimate_busy\": [%llu, %llu, %llu, %llu], \"kernels\": %d",
           (unsigned long long)r->cycles, (unsigned long long)r->estimate, (unsigned long long)r->busy[0],
@@ -53,11 +41,11 @@ void tune_log_write(FILE *f, const tune_record *r) {
   for (int i = 0; i < TSL_NCOUNTERS; i++)
     fprintf(f, "%s\"%s\": %llu", i ? ", " : "", tsl_counter_name(i), (unsigned long long)r->counters[i]);
   fprintf(f, "}, \"engine\": ");
-  put_str(f, r->engine);
+  json_write_str(f, r->engine);
   fprintf(f, ", \"simulator\": ");
-  put_str(f, r->simulator);
+  json_write_str(f, r->simulator);
   fprintf(f, ", \"model\": ");
-  put_str(f, r->model);
+  json_write_str(f, r->model);
   fprintf(f, ", \"trial\": %d, \"time\": \"%s\", \"seconds\": %.3f}\n", r->trial, when, r->seconds);
   fflush(f);
 }

@@ -4,7 +4,8 @@
 #   build/lib/libtessel-npu-model{,-asan,-fuzz}.a
 #   build/bin/tessel-npu-model     asm / disasm / run streams on the model
 # Public headers: npu_model.h, cost_model.h, npu_arith.h here and build/gen/tessel_isa.h,
-# tessel_targets.h (add $(NPU_MODEL_INC)); link $(GEN_LIB) after the library.
+# tessel_targets.h (add $(NPU_MODEL_INC)); link $(NPU_MODEL_LINK): the library,
+# shared/'s (the JSON writer) and the generated tables.
 #   build/bin/tessel-npu-sysgen    the NPU system tests' stream generator, on an
 #                                  instrumented build of the same sources (below)
 # Suites: npu-model, npu-model-errors, npu-model-cli, fuzz-npu-model-short.
@@ -12,7 +13,7 @@
 
 NPU_MODEL_SRCS := sim/npu-model/npu_arith.c sim/npu-model/npu_model.c sim/npu-model/npu_exec.c \
                   sim/npu-model/npu_check.c sim/npu-model/npu_profile.c sim/npu-model/cost_model.c
-NPU_MODEL_INC  := -Isim/npu-model -I$(TSL_GEN_DIR)
+NPU_MODEL_INC  := -Isim/npu-model -I$(TSL_GEN_DIR) $(SHARED_INC)
 tessel-npu-model_CFLAGS = $(HOST_CFLAGS) $(NPU_MODEL_INC)
 tessel-npu-model_DEPS   = $(TSL_ISA_OUT) $(TSL_TGTS_OUT)
 $(eval $(call host_lib,tessel-npu-model,$(NPU_MODEL_SRCS)))
@@ -20,9 +21,9 @@ NPU_MODEL_LIB      := $(BUILD)/lib/libtessel-npu-model.a
 NPU_MODEL_LIB_SAN  := $(BUILD)/lib/libtessel-npu-model-asan.a
 NPU_MODEL_LIB_FUZZ := $(BUILD)/lib/libtessel-npu-model-fuzz.a
 # What a program that runs the model links, in order.
-NPU_MODEL_LINK      := $(NPU_MODEL_LIB) $(GEN_LIB)
-NPU_MODEL_LINK_SAN  := $(NPU_MODEL_LIB_SAN) $(GEN_LIB_SAN)
-NPU_MODEL_LINK_FUZZ := $(NPU_MODEL_LIB_FUZZ) $(GEN_LIB_FUZZ)
+NPU_MODEL_LINK      := $(NPU_MODEL_LIB) $(SHARED_LIB) $(GEN_LIB)
+NPU_MODEL_LINK_SAN  := $(NPU_MODEL_LIB_SAN) $(SHARED_LIB_SAN) $(GEN_LIB_SAN)
+NPU_MODEL_LINK_FUZZ := $(NPU_MODEL_LIB_FUZZ) $(SHARED_LIB_FUZZ) $(GEN_LIB_FUZZ)
 
 ALL += $(NPU_MODEL_LIB) $(NPU_MODEL_LIB_SAN) $(BIN)/tessel-npu-model
 
@@ -137,11 +138,11 @@ $(NPU_SYS_OBJ)/%.o: tests/npu-system/%.c $(NPU_SYS_HDRS) shared/host_file.h
 	$(call say,CC-ASAN,$@)
 	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) -c $< -o $@
 NPU_SYSGEN_OBJS := $(NPU_SYS_OBJ)/sysgen.o $(NPU_SYS_OBJ)/gen_case.o $(NPU_SYS_OBJS)
-$(NPU_SYSGEN): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe.o
+$(NPU_SYSGEN): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe.o $(SHARED_LIB_SAN)
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
-$(NPU_SYSGEN_MUTANT): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o
+$(NPU_SYSGEN_MUTANT): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o $(SHARED_LIB_SAN)
 	$(call say,LD,$@)
 	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
 

@@ -1,23 +1,13 @@
 /* npu_profile.c: the profile JSON writer (format: docs/profile-format.md). */
 #include "npu_profile.h"
 
-/* A JSON string: quotes, backslashes and control characters escaped. */
-static void put_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; s && *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20) fprintf(f, "\\u%04x", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
+#include "json_write.h"
 
 static void put_counters(FILE *f, const uint64_t *now, const uint64_t *before) {
   fputc('{', f);
   for (int i = 0; i < TSL_NCOUNTERS; i++) {
     fprintf(f, "%s", i ? ", " : "");
-    put_str(f, tsl_counter_name(i));
+    json_write_str(f, tsl_counter_name(i));
     fprintf(f, ": %llu", (unsigned long long)(now[i] - (before ? before[i] : 0)));
   }
   fputc('}', f);
@@ -37,7 +27,7 @@ static void put_commands(FILE *f, const npu_profile_t *p, const npu_cmd_event_t 
                            (unsigned long long)(e->marks - 1));
     else fprintf(f, "null");
     fprintf(f, ", \"index\": %u, \"op\": ", (unsigned)e->index);
-    put_str(f, d ? d->name : "?");
+    json_write_str(f, d ? d->name : "?");
     fprintf(f, ", \"start\": %llu, \"end\": %llu}", (unsigned long long)e->start, (unsigned long long)e->end);
   }
   fprintf(f, "%s]", ncmds ? "\n  " : "");
@@ -48,16 +38,16 @@ int npu_profile_write_json(FILE *f, const npu_profile_t *p) { return npu_profile
 int npu_profile_write_json_timeline(FILE *f, const npu_profile_t *p, const npu_cmd_event_t *cmds, size_t ncmds) {
   const tsl_target_t *t = p->target;
   fprintf(f, "{\n  \"format\": \"tessel-profile\",\n  \"version\": 1,\n  \"target\": ");
-  put_str(f, t->name);
+  json_write_str(f, t->name);
   fprintf(f, ",\n  \"target_hash\": \"0x%08X\",\n  \"engine\": ", (unsigned)t->hash);
-  put_str(f, p->engine);
+  json_write_str(f, p->engine);
   fprintf(f, ",\n  \"model\": ");
-  put_str(f, p->model);
+  json_write_str(f, p->model);
   fprintf(f, ",\n  \"clock_mhz\": %lld,\n  \"dim\": %lld,\n  \"counter_names\": [", (long long)t->clock_mhz,
           (long long)t->dim);
   for (int i = 0; i < TSL_NCOUNTERS; i++) {
     fprintf(f, "%s", i ? ", " : "");
-    put_str(f, tsl_counter_name(i));
+    json_write_str(f, tsl_counter_name(i));
   }
   fprintf(f, "],\n  \"total\": ");
   put_counters(f, p->total, NULL);
@@ -66,11 +56,11 @@ int npu_profile_write_json_timeline(FILE *f, const npu_profile_t *p, const npu_c
     const npu_snapshot_t *a = &p->marks[k], *b = &p->marks[k + 1];
     const npu_kernel_info_t *info = b->kernel < p->nkernels && p->kernels ? &p->kernels[b->kernel] : NULL;
     fprintf(f, "%s\n    {\"index\": %zu, \"id\": %llu, \"name\": ", k ? "," : "", k, (unsigned long long)b->kernel);
-    put_str(f, info ? info->name : "");
+    json_write_str(f, info ? info->name : "");
     fprintf(f, ", \"onnx_nodes\": [");
     for (size_t i = 0; info && i < info->nonnx; i++) {
       fprintf(f, "%s", i ? ", " : "");
-      put_str(f, info->onnx_nodes[i]);
+      json_write_str(f, info->onnx_nodes[i]);
     }
     fprintf(f, "], \"estimate_cycles\": %llu, \"counters\": ", (unsigned long long)(info ? info->estimate_cycles : 0));
     put_counters(f, b->counters, a->counters);
@@ -81,9 +71,9 @@ int npu_profile_write_json_timeline(FILE *f, const npu_profile_t *p, const npu_c
   fprintf(f, "%s],\n  \"fallback_ops\": [", p->nmarks > 1 ? "\n  " : "");
   for (size_t i = 0; i < p->nfallbacks && p->fallbacks; i++) {
     fprintf(f, "%s\n    {\"index\": %zu, \"op\": ", i ? "," : "", i);
-    put_str(f, p->fallbacks[i].op);
+    json_write_str(f, p->fallbacks[i].op);
     fprintf(f, ", \"name\": ");
-    put_str(f, p->fallbacks[i].name);
+    json_write_str(f, p->fallbacks[i].name);
     fprintf(f, ", \"core_cycles\": %llu}", (unsigned long long)p->fallbacks[i].core_cycles);
   }
   fprintf(f, "%s]", p->nfallbacks ? "\n  " : "");

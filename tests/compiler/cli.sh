@@ -42,7 +42,7 @@ expect 2 "unknown option '--frob'" ir $in/convbn.onnx --frob
 expect 2 "missing MODEL" ir
 expect 2 "unexpected argument 'extra'" ir $in/convbn.onnx extra
 expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind w
-expect 2 "--bind needs NAME=FILE.npy" ir $in/bindme.onnx --bind
+expect 2 "tessel ir: --bind needs a value" ir $in/bindme.onnx --bind
 expect 2 "--elide needs a positive count" ir $in/convbn.onnx --elide=zero
 expect 2 "--calib is not for opt" opt $in/convbn.onnx --pass=dce --calib x.npy
 # quantisation options
@@ -86,6 +86,64 @@ expect 0 "" ref $in/convbn.onnx --input x=$in/convbn.x.npy -o $tmp/a.npy
 expect 1 "holds float32, input 'x' is i32" ref $in/../filecheck/cast-input.tir --input $in/convbn.x.npy -o $tmp/a.npy
 expect 2 "bad --input '=x.npy'" ref $in/convbn.onnx --input =x.npy -o $tmp/y.npy
 expect 1 "2 --input given, the graph has 1 inputs" ref $in/convbn.onnx --input a.npy --input b.npy -o $tmp/y.npy
+
+# ---- one option syntax for every subcommand (compiler/cli_opts.h) ----
+# `--opt=value` is `--opt value` everywhere: each value option, given with a
+# valid value and no positional argument, reaches the subcommand's "no
+# input" message (an option the parser did not know, or whose value it lost,
+# would stop earlier).  `tessel run --engine=model` and `tessel tune
+# --target=npu8` were "unknown option".
+# accepts CMD MESSAGE OPT=VALUE...: each OPT=VALUE alone ends in MESSAGE.
+accepts() {
+  local cmd=$1 text=$2
+  shift 2
+  for o in "$@"; do expect 2 "tessel $cmd: $text" $cmd "$o"; done
+}
+common="--bind=w=w.npy --input-shape=x=1x2 --input=x.npy -o=$tmp/o.out --output=$tmp/o.out --calib-method=mse --calib-percentile=99 --pass=dce --print-after=dce --print-before=dce --elide=4"
+accepts ir "missing MODEL" $common --calib=x.npy
+accepts opt "missing IN.tir" $common
+accepts ref "missing MODEL" $common --calib=x.npy --dump-tensors=$tmp/dump
+accepts compile "missing MODEL" $common --calib=x.npy --target=npu8 --cmd-sram-limit=4096 --tuning-log=t.jsonl --emit-c=$tmp/o.c
+accepts run "no package given" --input=x.npy -i=x.npy --output=y.npy -o=y.npy --engine=model --port=/dev/null --baud=9600 \
+  --timeout=5 --profile=p.json --trace=w.fst --trace-kernel=k --dump-tensors=d --sim=s --firmware=f --max-cycles=100 --watchdog=100
+accepts tune "no model given" --target=npu8 --calib=x.npy --input=x.npy --trials=2 --explore=2 --jobs=2 -j=2 --log=l.jsonl \
+  --engine=model --time-budget=5 --timeout=5 --seed=3 --workdir=d --tessel=t
+accepts compare "give two .npy files or two folders" --labels=l.npy --atol=0.5
+accepts profile "missing the profile P.json" --format=csv -o=f.csv --output=f.csv --compare=c.json
+accepts emit-c "needs a package and -o OUT.c" -o=x.c --output=x.c --symbol=s
+# The value after '=' is the one checked.
+expect 2 "tessel run: --engine 'frob': expected rtl, model or board" run --engine=frob
+expect 2 "--trials '0': expected a count >= 1" tune m.onnx --trials=0
+expect 2 "--atol '-1': expected a number >= 0" compare a.npy b.npy --atol=-1
+expect 2 "unknown format 'xml'" profile p.json --format=xml
+expect 2 "--calib-method needs minmax, percentile or mse, got 'entropy'" ir m.onnx --calib-method=entropy
+# One wording, exit 2, for an unknown option, a missing value, a value given
+# to a flag and a repeated single option, in every subcommand.
+for c in ir opt ref compile passes inspect emit-c run compare profile tune; do
+  expect 2 "tessel $c: unknown option '--frob'" $c --frob
+  expect 2 "tessel $c: unknown option '--frob=1'" $c --frob=1
+  expect 0 "usage: tessel $c" $c --help
+done
+for cv in "ir --elide 4" "opt --pass dce" "ref --dump-tensors d" "compile --target npu8" "run --engine model" \
+          "tune --target npu8" "compare --atol 1" "profile --format csv" "emit-c --symbol s"; do
+  set -- $cv
+  expect 2 "tessel $1: $2 needs a value" $1 $2
+  expect 2 "tessel $1: give $2 once" $1 $2 $3 $2=$3
+done
+expect 2 "tessel emit-c: give -o once" emit-c p.tpkg -o a.c --output=b.c
+expect 2 "tessel run: --quiet takes no value" run p.tpkg --quiet=1
+expect 2 "tessel compile: --report takes no value" compile m.onnx --report=yes
+expect 2 "tessel passes: unexpected argument 'dce'" passes dce
+# Options that repeat on purpose still add up, in either spelling.
+expect 1 "2 --input given, the graph has 1 inputs" ref $in/convbn.onnx --input a.npy --input=b.npy -o $tmp/y.npy
+expect 1 "--input-shape y: the model has no graph input of that name" ir $in/convbn.onnx --input-shape x=1x3x4x4 --input-shape=y=1
+expect 1 "the graph has 1 outputs, 2 -o given" ref $in/convbn.onnx --input=x=$in/convbn.x.npy -o=$tmp/a.npy --output $tmp/b.npy
+cp $m/tiny_cnn.in0.npy "$tmp/c1.npy" && cp $m/tiny_cnn.in0.npy "$tmp/c2.npy"
+expect 2 "--log $tmp/c2.npy: is also an input (--calib)" tune $m/tiny_cnn.onnx --calib=$tmp/c1.npy --calib $tmp/c2.npy --log=$tmp/c2.npy
+expect 0 "" compile $m/tiny_cnn.onnx --calib=$m/tiny_cnn.in0.npy --calib $m/tiny_cnn.in0.npy --target=npu8 -o=$tmp/eq.tpkg
+# ... and the summary line scripts read is still there.
+expect 0 "cycles per inference" run $tmp/eq.tpkg --engine=model --input=$m/tiny_cnn.in0.npy --output=$tmp/eq.npy
+expect 1 "the package has 1 input, 2 given with --input" run $tmp/eq.tpkg --engine=model -i $m/tiny_cnn.in0.npy --input=$m/tiny_cnn.in0.npy
 
 # ---- bad files: never a hang, never half a file, never an input overwritten ----
 # check NAME CMD...: CMD (a shell condition) holds.

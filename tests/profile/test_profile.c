@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "json_write.h"
 #include "json.h"
 #include "profile.h"
 #include "profile_compare.h"
@@ -66,6 +67,36 @@ static void test_json_valid(void **state) {
   v = parse(a, "\"a\\u0000b\"", &d);
   assert_non_null(v);
   assert_int_equal(v->len, 3);
+  arena_free(a);
+}
+
+/* json_write_str (the one escaping of the profile, the reports and the
+ * tuning log) writes what the reader gives back byte for byte. */
+static void test_json_write_round_trip(void **state) {
+  (void)state;
+  static const char *const cases[] = {"", "plain", "q\"uote", "back\\slash", "tab\tnl\n\x01\x1f", "\xC3\xA9 ok"};
+  arena *a = arena_new();
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    json_write_str(f, cases[i]);
+    fclose(f);
+    diag d = {{0}};
+    json_value *v = json_parse(a, buf, len, &d);
+    if (!v) fail_msg("'%s' is not valid JSON: %s", buf, d.msg);
+    assert_int_equal(v->kind, JSON_STRING);
+    assert_string_equal(v->str, cases[i]);
+    free(buf);
+  }
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  json_write_str(f, "a\"\\\x01");
+  json_write_str(f, NULL);
+  fclose(f);
+  assert_string_equal(buf, "\"a\\\"\\\\\\u0001\"\"\"");
+  free(buf);
   arena_free(a);
 }
 
@@ -429,6 +460,7 @@ static void test_out_of_memory(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_json_valid),       cmocka_unit_test(test_json_errors),
+      cmocka_unit_test(test_json_write_round_trip),
       cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_load_small),
       cmocka_unit_test(test_counter_consistency), cmocka_unit_test(test_load_errors),
       cmocka_unit_test(test_trace),            cmocka_unit_test(test_svg),

@@ -111,7 +111,7 @@ expect_fail unknown-option 2 "unknown option" "$tessel" tune "$kinds.onnx" --fas
 expect_fail missing-value 2 "needs a value" "$tessel" tune "$kinds.onnx" --log
 expect_fail repeated-target 2 "give --target once" "$tessel" tune "$kinds.onnx" --target npu4 --target npu8
 expect_fail two-models 2 "more than one model" "$tessel" tune "$kinds.onnx" "$kinds.onnx"
-expect_fail compile-log-no-value 2 "needs a file name" "$tessel" compile "$kinds.onnx" --tuning-log
+expect_fail compile-log-no-value 2 "tessel compile: --tuning-log needs a value" "$tessel" compile "$kinds.onnx" --tuning-log
 expect_fail bad-model 1 "tessel tune:" "$tessel" tune "$tmp/none.onnx" --engine model --log "$tmp/n.jsonl"
 expect_fail bad-target 1 "unknown target" "$tessel" tune "$kinds.onnx" --target npu3 --log "$tmp/n.jsonl"
 # calibration data of another shape: the same message as compile's (compiler/input_samples.c)
