@@ -10,7 +10,7 @@
  * read or write, so the stream behaves as fopen's would.
  *
  * Header only (static inline), so the C tools, the C++ harness, the
- * Verilator-built board bench and the host compiler (compiler/in_file.c,
+ * Verilator-built board bench and the host compiler (compiler/support/in_file.c,
  * which words its own messages) can all include it without a new object in
  * their build rules. */
 #ifndef TESSEL_HOST_FILE_H

@@ -6,7 +6,7 @@
  * places its weights in the NPU's DRAM window, keeps the command streams
  * resident in the NPU command SRAM when they fit (loaded once, replayed by
  * every run), and runs the kernels in order with the fallback ops
- * (firmware/runtime/tfw_fallback.c) between them, taking a counter snapshot
+ * (shared/tfw_fallback.c) between them, taking a counter snapshot
  * per kernel and guarding every NPU run with a watchdog.
  *
  * The executor is independent of how the NPU is reached: a tfw_backend says

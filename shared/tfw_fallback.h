@@ -4,7 +4,7 @@
  *
  * One source for every engine: the firmware (rv32im, soft-float libgcc),
  * the host C model (`tessel run --engine model`) and the compiler's
- * reference executor (compiler/ref_ops.c) all compile this file, so they
+ * reference executor (compiler/ref/ref_ops.c) all compile this file, so they
  * agree bit for bit. For that the arithmetic is restricted to what IEEE-754
  * defines exactly and both machines implement the same way:
  *   - only f32 +, -, *, / and comparisons, integer ops, and int <-> f32

@@ -3,7 +3,7 @@
 #
 #   compiler/profile/*.c        JSON reader, profile loader, table/CSV/JSON,
 #                               Chrome trace, SVG charts, compare; they join the
-#                               compiler library, compiler/profile_cli.c is
+#                               compiler library, compiler/profile/profile_cli.c is
 #                               `tessel profile` (picked up by the wildcard there)
 #   make test-profile           cmocka (reader, loader, counters, trace, SVG
 #                               well-formedness) + FileCheck-14 golden reports

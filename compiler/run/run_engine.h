@@ -1,13 +1,13 @@
 /* run_engine: runs a validated model package on one of the engines of
  * `tessel run` (docs/runtime.md):
  *   model  the NPU C model in this process, through the firmware's own
- *          executor (firmware/runtime/tfw_exec.c) and fallback ops;
+ *          executor (shared/tfw_exec.c) and fallback ops;
  *   rtl    the runner firmware (build/firmware/<t>/tessel-fw.elf) on the
  *          target's cycle-accurate simulator (build/<t>/tessel-sim), talking
- *          through the DRAM mailbox of firmware/runtime/tfw_mailbox.h;
+ *          through the DRAM mailbox of shared/tfw_mailbox.h;
  *   board  the link firmware (build/firmware/<t>/tessel-link.elf) on a board
  *          or on tessel-sim --uart-pty, over a serial port with the frames
- *          of compiler/link_proto.h (docs/host-link.md).
+ *          of shared/link_proto.h (docs/host-link.md).
  * All take the inputs as the package's I/O records lay them out in the
  * window (dtype, layout) and give the outputs back the same way. */
 #ifndef TESSEL_RUN_ENGINE_H

@@ -1,5 +1,5 @@
 /* in_file: inputs must be regular files (see in_file.h); the opening is
- * sim/host_file.h's, shared with the simulator-side tools, the words are
+ * shared/host_file.h's, shared with the simulator-side tools, the words are
  * the compiler's. */
 #include "in_file.h"
 

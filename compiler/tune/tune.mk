@@ -4,7 +4,7 @@
 #   compiler/tune/*.c       log, graph keys and applying logs, search space,
 #                           measurement (fork/exec of `tessel run`), cost-model
 #                           refit, the driver; they join the compiler library,
-#                           compiler/tune_cli.c is `tessel tune` (picked up by
+#                           compiler/tune/tune_cli.c is `tessel tune` (picked up by
 #                           the wildcard there)
 #   make test-tune          tests/tune/run.sh: reproducible seeded tune on the C
 #                           model, tuned <= default per kernel, outputs bit for

@@ -87,7 +87,7 @@ expect 1 "holds float32, input 'x' is i32" ref $in/../filecheck/cast-input.tir -
 expect 2 "bad --input '=x.npy'" ref $in/convbn.onnx --input =x.npy -o $tmp/y.npy
 expect 1 "2 --input given, the graph has 1 inputs" ref $in/convbn.onnx --input a.npy --input b.npy -o $tmp/y.npy
 
-# ---- one option syntax for every subcommand (compiler/cli_opts.h) ----
+# ---- one option syntax for every subcommand (compiler/cli/cli_opts.h) ----
 # `--opt=value` is `--opt value` everywhere: each value option, given with a
 # valid value and no positional argument, reaches the subcommand's "no
 # input" message (an option the parser did not know, or whose value it lost,

@@ -1,5 +1,5 @@
 /* link_proto_test: the host link's frame encoder and decoder
- * (compiler/link_proto.c): good frames, every truncation, every single-bit
+ * (shared/link_proto.c): good frames, every truncation, every single-bit
  * corruption, oversize lengths, resynchronisation after garbage. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
 #   tests/models/check-manifest.sh NPY_CHECK
 # One test per MANIFEST line: the model's .onnx exists, the line's fields are
 # well formed (inputs=, outputs=, kind=float|quant, opset=N, optional binds=),
-# and every .npy it names exists and parses with NPY_CHECK (compiler/npy.c).
+# and every .npy it names exists and parses with NPY_CHECK (shared/npy.c).
 # Plus: every .onnx under ops/ and nets/ is listed; every bad/EXPECT line names
 # an existing file and a non-empty expected substring.
 # Ends with "N passed, N failed".

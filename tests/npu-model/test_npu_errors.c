@@ -303,7 +303,7 @@ static void test_loop_errors(void **state) {
 }
 
 /* The work budget with the library's defaults (a zero-initialised npu_run_t,
- * as compiler/run_model.c passes): three nested 65535-iteration loops used to
+ * as compiler/run/run_model.c passes): three nested 65535-iteration loops used to
  * run 2^32 commands (100 s); the default dispatch limit ends them, and a
  * cycle limit ends a run whose few commands cost many cycles. */
 static void test_work_budget(void **state) {

@@ -1,5 +1,5 @@
 /* fb_checksum: a CRC-32 of the output bits of the fallback ops
- * (firmware/runtime/tfw_fallback.c) over fixed sweeps, computed the same way
+ * (shared/tfw_fallback.c) over fixed sweeps, computed the same way
  * on the host and on the RV32 firmware; the fallback suite fails unless both
  * give the same number (docs/firmware.md, "Fallback ops").
  *

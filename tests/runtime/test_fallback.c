@@ -1,4 +1,4 @@
-/* test_fallback: the fallback ops (firmware/runtime/tfw_fallback.c) on the
+/* test_fallback: the fallback ops (shared/tfw_fallback.c) on the
  * host, under ASan/UBSan: quantise/dequantise rounding and saturation,
  * tfw_expf against libm, softmax against a double reference, every layout
  * pair of RELAYOUT, bad records (error code, nothing written, guard bytes

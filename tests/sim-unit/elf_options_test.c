@@ -1,5 +1,5 @@
 /* elf_options_test.c: cmocka tests (suite sim-unit) of tessel-sim's ELF checks (sim/elf_load.c),
- * command line (sim/sim_options.c) and file opening (sim/host_file.h), run under ASan/UBSan so
+ * command line (sim/sim_options.c) and file opening (shared/host_file.h), run under ASan/UBSan so
  * a check that reads past a buffer fails here even when the simulator would survive it. */
 #include <setjmp.h>
 #include <stdarg.h>

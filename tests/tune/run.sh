@@ -114,7 +114,7 @@ expect_fail two-models 2 "more than one model" "$tessel" tune "$kinds.onnx" "$ki
 expect_fail compile-log-no-value 2 "tessel compile: --tuning-log needs a value" "$tessel" compile "$kinds.onnx" --tuning-log
 expect_fail bad-model 1 "tessel tune:" "$tessel" tune "$tmp/none.onnx" --engine model --log "$tmp/n.jsonl"
 expect_fail bad-target 1 "unknown target" "$tessel" tune "$kinds.onnx" --target npu3 --log "$tmp/n.jsonl"
-# calibration data of another shape: the same message as compile's (compiler/input_samples.c)
+# calibration data of another shape: the same message as compile's (compiler/support/input_samples.c)
 expect_fail calib-wrong-shape 1 "samples stack along dimension 0: \[N,1,8,8\]" "$tessel" tune "$digits/digits_cnn.onnx" \
   --calib "$kinds.calib.npy" --engine model --log "$tmp/n.jsonl"
 expect_fail float-no-calib 1 "is float" "$tessel" tune "$kinds.onnx" --input "$kinds.in0.npy" --engine model --log "$tmp/n.jsonl"
