@@ -4,6 +4,7 @@
 #   make         build the compiler, the simulator and the firmware
 #   make demo    compile the bundled model, run it on the cycle-accurate SoC, profile it
 #   make test    build everything and run every test suite
+#   make list-tests  each suite: what it checks, how long it took here
 #   make bench   run the benchmarks and print their figures
 #
 # Each folder adds its own rules in its one .mk: what it builds (ALL), its test
@@ -43,7 +44,7 @@ include rtl-model/rules.mk
 include boards/rules.mk
 include tests/rules.mk
 
-.PHONY: all setup setup-demo setup-test demo test test-suites bench fuzz clean
+.PHONY: all setup setup-demo setup-test demo test test-suites list-tests bench fuzz clean
 
 all: $(ALL)
 
@@ -73,6 +74,10 @@ test: setup-test
 
 test-suites:
 	@TEST_JOBS=$(TEST_JOBS) bash tests/run-suites.sh $(TEST_SUITES)
+
+# Every suite, one line on what it checks, and its time in the last run here.
+list-tests:
+	@bash tests/list-tests.sh $(TEST_SUITES)
 
 bench: setup-test
 	@$(MAKE) --no-print-directory all

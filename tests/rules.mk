@@ -6,7 +6,8 @@
 #   make test-models-manifest  every file in tests/models/MANIFEST exists and parses
 #   make fuzz-npy              long libFuzzer run (NPY_FUZZ_TIME seconds)
 #   make test-layout           no tree compiles another tree's sources; the build
-#                              printed one line per file (build/make-all.log)
+#                              printed one line per file (build/make-all.log);
+#                              tests/SUITES describes every suite (make list-tests)
 #   make models                rerun the model generators (needs torch; not in all/test)
 
 NPY_OBJ       := $(BUILD)/obj/tests/npy
@@ -73,7 +74,8 @@ models:
 TEST_SUITES += layout
 .PHONY: test-layout
 test-layout:
-	@p=0; f=0; for c in "bash tests/build/check-layout.sh" "bash tests/build/check-build-output.sh $(BUILD)/make-all.log"; do \
+	@p=0; f=0; for c in "bash tests/build/check-layout.sh" "bash tests/build/check-build-output.sh $(BUILD)/make-all.log" \
+	    "bash tests/list-tests.sh --check $(TEST_SUITES)"; do \
 	  $$c > $(BUILD)/test-tmp-layout.log; cat $(BUILD)/test-tmp-layout.log | grep -v ' passed, '; \
 	  set -- $$(tail -n 1 $(BUILD)/test-tmp-layout.log); p=$$((p + $${1:-0})); f=$$((f + $${3:-1})); \
 	done; rm -f $(BUILD)/test-tmp-layout.log; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]

@@ -33,6 +33,7 @@ for suite in "$@"; do
   fi
   if [[ $rc -ne 0 && $fail -eq 0 ]]; then fail=1; fi
   total_pass=$((total_pass + pass)) total_fail=$((total_fail + fail))
+  echo "$ms" > "$logs/$suite.time"   # for make list-tests
   printf '%-24s %5d passed, %3d failed  %4d.%01ds\n' "$suite" "$pass" "$fail" $((ms / 1000)) $((ms % 1000 / 100))
   if [[ $fail -ne 0 ]]; then
     failed_suites+=("$suite")
