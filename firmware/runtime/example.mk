@@ -28,10 +28,8 @@ EX_LINK_DEPS := $(FW_LINK_DEPS) linker/sim-pkg.ld
 EX_COMMA  := ,
 
 # The generator tool, under the sanitizers like every host program tested.
-$(EX_DATA): $(EX_SRC)/digits_data.c
-	@mkdir -p $(@D)
-	$(call say,LD,$@)
-	$(Q)$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) $< -o $@
+$(EX_DATA): $(EX_SRC)/digits_data.c $(SHARED_LIB_SAN)
+	$(call host_link,$@,$< $(SHARED_LIB_SAN),$(HOST_CFLAGS) $(SAN_FLAGS) $(SHARED_INC))
 
 # One compile writes both files; the .c is the target make tracks.
 $(EX_OBJ)/digits_pkg.c: $(BIN)/tessel $(EX_MODEL)/digits_cnn.onnx $(EX_MODEL)/digits.calib.npy

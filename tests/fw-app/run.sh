@@ -80,13 +80,13 @@ gen_bad() {
   check "digits-data $name: status 1 (got $got), '$text'" '[ $got -eq 1 ] && grep -q "$text" "$tmp/gen.out"'
 }
 gen_bad "not a .npy" "not a .npy file" README.md $m/digits.labels.npy "$obj/digits_ref.npy" 4 -o "$tmp/x.h"
-gen_bad "wrong dtype" "dtype '<i8', expected '<f4'" $m/digits.labels.npy $m/digits.labels.npy "$obj/digits_ref.npy" 4 -o "$tmp/x.h"
+gen_bad "wrong dtype" "dtype int64, expected float32" $m/digits.labels.npy $m/digits.labels.npy "$obj/digits_ref.npy" 4 -o "$tmp/x.h"
 gen_bad "wrong shape" "not the expected rank-2 shape" $m/digits.test.npy $m/digits.labels.npy $m/digits.test.npy 4 -o "$tmp/x.h"
 gen_bad "COUNT too large" "more than the arrays hold" $m/digits.calib.npy $m/digits.labels.npy "$obj/digits_ref.npy" 65 -o "$tmp/x.h"
 gen_bad "COUNT not a number" "is not a number" $m/digits.test.npy $m/digits.labels.npy "$obj/digits_ref.npy" 4x -o "$tmp/x.h"
 gen_bad "missing file" "No such file" $m/none.npy $m/digits.labels.npy "$obj/digits_ref.npy" 4 -o "$tmp/x.h"
 head -c 100 $m/digits.test.npy > "$tmp/trunc.npy"
-gen_bad "truncated file" "truncated header" "$tmp/trunc.npy" $m/digits.labels.npy "$obj/digits_ref.npy" 4 -o "$tmp/x.h"
+gen_bad "truncated file" "truncated: header length" "$tmp/trunc.npy" $m/digits.labels.npy "$obj/digits_ref.npy" 4 -o "$tmp/x.h"
 gen_bad "no arguments" "usage:"
 
 echo "$pass passed, $fail failed"

@@ -15,165 +15,54 @@
  * the reference's probabilities as bit patterns, so the firmware can check
  * its outputs bit for bit. Bad input: a message naming the file and what is
  * wrong, exit 1. Why a C tool and not a script: builds and tests must not
- * need python. */
+ * need python. The .npy files are read by shared/npy.c. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_RANK 4
-#define MAX_HEADER 4096
-
-typedef struct {
-  char descr[8];           /* "<f4", "<i8" */
-  int rank;
-  long dims[MAX_RANK];
-  long count;              /* elements */
-  unsigned char *data;     /* malloc'd, count * element size bytes */
-} npy_array;
+#include "npy.h"
 
 static const char *prog = "digits-data";
 
-static int fail(const char *path, const char *what) {
-  fprintf(stderr, "%s: %s: %s\n", prog, path, what);
+/* Reads path with shared/npy.c; 0, or 1 with its message printed. */
+static int read_npy(const char *path, npy_array *a) {
+  char err[256];
+  if (npy_read(path, a, err, sizeof err) == 0) return 0;
+  fprintf(stderr, "%s: %s\n", prog, err);
   return 1;
-}
-
-/* Finds 'key': in the header dict and returns what follows the colon. */
-static const char *dict_value(const char *hdr, const char *key) {
-  const char *p = strstr(hdr, key);
-  if (!p) return NULL;
-  p += strlen(key);
-  while (*p == ' ' || *p == '\'') p++;
-  if (*p != ':') return NULL;
-  p++;
-  while (*p == ' ') p++;
-  return p;
-}
-
-/* Reads a version 1/2/3 .npy file, C order only. Returns 0 or prints why not. */
-static int npy_read(const char *path, npy_array *a) {
-  memset(a, 0, sizeof *a);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
-    return 1;
-  }
-  unsigned char pre[12];
-  int rc = 1;
-  char hdr[MAX_HEADER + 1];
-  if (fread(pre, 1, 10, f) != 10 || memcmp(pre, "\x93NUMPY", 6) != 0) {
-    rc = fail(path, "not a .npy file (no \\x93NUMPY magic)");
-    goto out;
-  }
-  unsigned long hlen;
-  if (pre[6] == 1) {
-    hlen = pre[8] | (unsigned long)pre[9] << 8;
-  } else if (pre[6] == 2 || pre[6] == 3) {
-    if (fread(pre + 10, 1, 2, f) != 2) {
-      rc = fail(path, "truncated header");
-      goto out;
-    }
-    hlen = pre[8] | (unsigned long)pre[9] << 8 | (unsigned long)pre[10] << 16 | (unsigned long)pre[11] << 24;
-  } else {
-    rc = fail(path, "unknown .npy format version");
-    goto out;
-  }
-  if (hlen == 0 || hlen > MAX_HEADER) {
-    rc = fail(path, "header length out of range");
-    goto out;
-  }
-  if (fread(hdr, 1, hlen, f) != hlen) {
-    rc = fail(path, "truncated header");
-    goto out;
-  }
-  hdr[hlen] = 0;
-  const char *d = dict_value(hdr, "'descr'");
-  if (!d || *d != '\'' || strlen(d) < 5 || d[4] != '\'') {
-    rc = fail(path, "header has no 'descr' of the form '<f4'");
-    goto out;
-  }
-  memcpy(a->descr, d + 1, 3);
-  const char *fo = dict_value(hdr, "'fortran_order'");
-  if (!fo || strncmp(fo, "False", 5) != 0) {
-    rc = fail(path, "only C-order arrays are supported (fortran_order is not False)");
-    goto out;
-  }
-  const char *s = dict_value(hdr, "'shape'");
-  if (!s || *s != '(') {
-    rc = fail(path, "header has no 'shape' tuple");
-    goto out;
-  }
-  s++;
-  a->count = 1;
-  while (*s != ')') {
-    char *end;
-    while (*s == ' ' || *s == ',') s++;
-    if (*s == ')') break;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || errno || v < 0 || v > (1L << 24)) {
-      rc = fail(path, "bad dimension in 'shape'");
-      goto out;
-    }
-    if (a->rank == MAX_RANK) {
-      rc = fail(path, "more than 4 dimensions");
-      goto out;
-    }
-    a->dims[a->rank++] = v;
-    a->count *= v;
-    if (a->count > (1L << 24)) {
-      rc = fail(path, "array too large");
-      goto out;
-    }
-    s = end;
-  }
-  size_t esize = strcmp(a->descr, "<i8") == 0 ? 8 : 4;
-  a->data = malloc(a->count * esize + 1);
-  if (!a->data) {
-    rc = fail(path, "out of memory");
-    goto out;
-  }
-  if (fread(a->data, esize, (size_t)a->count, f) != (size_t)a->count) {
-    rc = fail(path, "fewer data bytes than the shape says");
-    goto out;
-  }
-  rc = 0;
-out:
-  fclose(f);
-  if (rc) free(a->data), a->data = NULL;
-  return rc;
 }
 
 static float f32_at(const npy_array *a, long i) {
   float v;
-  memcpy(&v, a->data + 4 * i, 4);
+  memcpy(&v, (const unsigned char *)a->data + 4 * i, 4);
   return v;
 }
 
 static uint32_t bits_at(const npy_array *a, long i) {
   uint32_t v;
-  memcpy(&v, a->data + 4 * i, 4);
+  memcpy(&v, (const unsigned char *)a->data + 4 * i, 4);
   return v;
 }
 
 static int64_t i64_at(const npy_array *a, long i) {
   int64_t v;
-  memcpy(&v, a->data + 8 * i, 8);
+  memcpy(&v, (const unsigned char *)a->data + 8 * i, 8);
   return v;
 }
 
-static int check_shape(const char *path, const npy_array *a, const char *descr, int rank, const long *dims) {
-  if (strcmp(a->descr, descr) != 0) {
-    fprintf(stderr, "%s: %s: dtype '%s', expected '%s'\n", prog, path, a->descr, descr);
+/* dims[i] < 0: any size. 0, or 1 with a message naming the file. */
+static int check_shape(const char *path, const npy_array *a, npy_dtype dtype, int rank, const long *dims) {
+  if (a->dtype != dtype) {
+    fprintf(stderr, "%s: %s: dtype %s, expected %s\n", prog, path, npy_dtype_name(a->dtype), npy_dtype_name(dtype));
     return 1;
   }
-  int ok = a->rank == rank;
-  for (int i = 0; ok && i < rank; i++) ok = dims[i] < 0 || a->dims[i] == dims[i];
+  int ok = a->ndim == rank;
+  for (int i = 0; ok && i < rank; i++) ok = dims[i] < 0 || a->shape[i] == dims[i];
   if (!ok) {
     fprintf(stderr, "%s: %s: shape (", prog, path);
-    for (int i = 0; i < a->rank; i++) fprintf(stderr, "%s%ld", i ? ", " : "", a->dims[i]);
+    for (int i = 0; i < a->ndim; i++) fprintf(stderr, "%s%lld", i ? ", " : "", (long long)a->shape[i]);
     fprintf(stderr, ") is not the expected rank-%d shape\n", rank);
     return 1;
   }
@@ -239,13 +128,13 @@ int main(int argc, char **argv) {
   npy_array t = {0}, l = {0}, r = {0};
   int rc = 1;
   const long tdims[] = {-1, 1, 8, 8}, ldims[] = {-1}, rdims[] = {-1, 10};
-  if (npy_read(tpath, &t) || npy_read(lpath, &l) || npy_read(rpath, &r)) goto done;
-  if (check_shape(tpath, &t, "<f4", 4, tdims) || check_shape(lpath, &l, "<i8", 1, ldims) ||
-      check_shape(rpath, &r, "<f4", 2, rdims))
+  if (read_npy(tpath, &t) || read_npy(lpath, &l) || read_npy(rpath, &r)) goto done;
+  if (check_shape(tpath, &t, NPY_F32, 4, tdims) || check_shape(lpath, &l, NPY_I64, 1, ldims) ||
+      check_shape(rpath, &r, NPY_F32, 2, rdims))
     goto done;
-  if (t.dims[0] < n || l.dims[0] < n || r.dims[0] < n) {
-    fprintf(stderr, "%s: COUNT %ld is more than the arrays hold (%ld images, %ld labels, %ld reference rows)\n",
-            prog, n, t.dims[0], l.dims[0], r.dims[0]);
+  if (t.shape[0] < n || l.shape[0] < n || r.shape[0] < n) {
+    fprintf(stderr, "%s: COUNT %ld is more than the arrays hold (%lld images, %lld labels, %lld reference rows)\n",
+            prog, n, (long long)t.shape[0], (long long)l.shape[0], (long long)r.shape[0]);
     goto done;
   }
   for (long i = 0; i < n; i++)
@@ -255,6 +144,6 @@ int main(int argc, char **argv) {
     }
   rc = write_header(opath, tpath, lpath, rpath, n, &t, &l, &r);
 done:
-  free(t.data), free(l.data), free(r.data);
+  npy_free(&t), npy_free(&l), npy_free(&r);
   return rc;
 }
