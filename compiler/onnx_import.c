@@ -161,6 +161,38 @@ static int import_input(onnx_ctx *c, const Onnx__ValueInfoProto *vi) {
   return ir_add_input(c->g, v, c->d);
 }
 
+/* The type graph output vi declares, into t: what it leaves out (no type,
+ * UNDEFINED element type, no shape, dim_param or missing dimensions) stays
+ * a wildcard. Shape inference checks outputs against it. */
+static int import_output_decl(onnx_ctx *c, const Onnx__ValueInfoProto *vi, ir_decl *t) {
+  char what[300];
+  snprintf(what, sizeof what, "output '%.200s'", vi->name);
+  *t = (ir_decl){.rank = -1};
+  const Onnx__TypeProto *tp = vi->type;
+  if (!tp || tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET) return 0;
+  if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
+    return diag_set(c->d, "%s: %s: only tensor outputs are supported", c->label, what);
+  const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+  if (tt->has_elem_type && tt->elem_type != 0) { /* 0: UNDEFINED */
+    if (onnx_dtype(c, tt->elem_type, what, &t->dtype)) return -1;
+    t->has_dtype = 1;
+  }
+  if (!tt->shape) return 0;
+  if (tt->shape->n_dim > IR_MAX_RANK)
+    return diag_set(c->d, "%s: %s: rank %zu exceeds the maximum %d", c->label, what, tt->shape->n_dim,
+                    IR_MAX_RANK);
+  t->rank = (int)tt->shape->n_dim;
+  for (size_t i = 0; i < tt->shape->n_dim; i++) {
+    const Onnx__TensorShapeProto__Dimension *dm = tt->shape->dim[i];
+    t->dims[i] = -1;
+    if (dm->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) continue;
+    if (dm->dim_value < 0 || dm->dim_value > MAX_ELEMS)
+      return diag_set(c->d, "%s: %s: bad dimension %lld", c->label, what, (long long)dm->dim_value);
+    t->dims[i] = dm->dim_value;
+  }
+  return 0;
+}
+
 /* A bound input becomes a constant with the .npy data, checked against the
  * declared type. */
 static int import_bound(onnx_ctx *c, const Onnx__ValueInfoProto *vi, const npy_array *a) {
@@ -218,13 +250,15 @@ static int import_graph(onnx_ctx *c, const Onnx__GraphProto *gp, const onnx_bind
   /* 3. nodes, in the order ONNX requires (topological) */
   for (size_t i = 0; i < gp->n_node; i++)
     if (onnx_import_node(c, gp->node[i], (int)i)) return -1;
-  /* 4. outputs */
+  /* 4. outputs, with the types the model declares for them */
   if (gp->n_output == 0) return diag_set(c->d, "%s: the graph has no outputs", c->label);
+  c->g->out_decl = arena_alloc(c->g->arena, sizeof(ir_decl) * gp->n_output);
+  if (!c->g->out_decl) return diag_oom(c->d);
   for (size_t i = 0; i < gp->n_output; i++) {
     const char *name = gp->output[i]->name ? gp->output[i]->name : "";
     ir_value *v = ir_value_find(c->g, name);
     if (!v) return diag_set(c->d, "%s: graph output '%s' is not produced by any node", c->label, name);
-    if (ir_add_output(c->g, v, c->d)) return -1;
+    if (import_output_decl(c, gp->output[i], &c->g->out_decl[i]) || ir_add_output(c->g, v, c->d)) return -1;
   }
   return 0;
 }

@@ -152,6 +152,38 @@ save("duplicate_output.onnx",
      "duplicate", "two nodes both produce 'y'")
 
 
+# Declared graph-output types must agree with shape inference (they used to be ignored).
+save("output_declared_type.onnx",
+     model([helper.make_node("Softmax", ["x"], ["probs"], name="softmax0", axis=1)],
+           [vi("x", TensorProto.FLOAT, [1, 10])], [vi("probs", TensorProto.INT64, [1, 1, 1, 1, 1, 1, 10])]),
+     "graph output 'probs': the model declares i64[1,1,1,1,1,1,10], shape inference gives f32[1,10]",
+     "Softmax output declared int64 of rank 7 (it computes float32 [1,10])")
+save("output_declared_shape.onnx",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", pads=[1, 1, 1, 1])],
+           [vi("x", TensorProto.FLOAT, [1, 3, 8, 8])], [vi("y", TensorProto.FLOAT, [1, 4, 9, "N"])],
+           [init("w", np.zeros((4, 3, 3, 3), np.float32))]),
+     "graph output 'y': the model declares f32[1,4,9,?], shape inference gives f32[1,4,8,8]",
+     "Conv output declared [1,4,9,N] (it computes [1,4,8,8]; the symbolic N matches anything)")
+
+# Boolean attributes are ints in ONNX: anything but 0 or 1 used to pass as true.
+save("bool_ceil_mode.onnx",
+     model([helper.make_node("MaxPool", ["x"], ["y"], name="pool0", kernel_shape=[2, 2],
+                             ceil_mode=100000)],
+           [vi("x", TensorProto.FLOAT, [1, 4, 8, 8])], [vi("y", TensorProto.FLOAT, [1, 4, 4, 4])]),
+     "node 'pool0' (MaxPool): attribute 'ceil_mode' is 100000; it must be 0 or 1",
+     "MaxPool ceil_mode=100000")
+save("bool_count_include_pad.onnx",
+     model([helper.make_node("AveragePool", ["x"], ["y"], name="avg0", kernel_shape=[2, 2],
+                             count_include_pad=-2)],
+           [vi("x", TensorProto.FLOAT, [1, 4, 8, 8])], [vi("y", TensorProto.FLOAT, [1, 4, 7, 7])]),
+     "node 'avg0' (AveragePool): attribute 'count_include_pad' is -2; it must be 0 or 1",
+     "AveragePool count_include_pad=-2")
+save("bool_transB.onnx",
+     model([helper.make_node("Gemm", ["x", "w"], ["y"], name="fc0", transB=-2)],
+           [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 3])],
+           [init("w", np.zeros((3, 4), np.float32))]),
+     "node 'fc0' (Gemm): attribute 'transB' is -2; it must be 0 or 1", "Gemm transB=-2")
+
 # 3. nesting: protobuf-c decodes nested messages by recursion, so these crashed
 # with a stack overflow at depth 5000 (sequence types) / 100000 (If) before the
 # importer bounded nesting (64 levels) by a scan of the wire format. These are
