@@ -3,7 +3,7 @@
 #
 #   compiler/tpkg*.c, crc32.c   join the compiler library by the wildcard there;
 #                               they need build/gen/tessel_isa.h (added here)
-#   make test-package           cmocka round trip + every corruption class,
+#   make test-package           cmocka round trip + every corruption class, tfw_load's own checks,
 #                               inspect (FileCheck-14), --emit-c (rv32 gcc), the
 #                               freestanding rv32 build of the reader
 #   make test-fuzz-tpkg-short   ~15 s seeded libFuzzer run of tpkg_check
@@ -44,10 +44,13 @@ TPKG_HDRS       := compiler/tpkg.h compiler/tpkg_format.h compiler/crc32.h compi
                    $(TPKG_GEN)/tessel_isa.h $(TPKG_GEN)/npu8/tessel_target.h
 TPKG_TEST_FLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -Itests/package -I$(TPKG_GEN) -I$(TPKG_GEN)/npu8
 TPKG_FUZZ_TIME  ?= 600
+# test-package also runs tfw_load's own package checks (the firmware's executor).
+TPKG_RT_SRCS    := firmware/runtime/tfw_exec.c firmware/runtime/tfw_fallback.c $(TPKG_GEN)/tessel_isa_tables.c
 
-$(TPKG_OBJ)/test-package: tests/package/test_package.c tests/package/sample_pkg.c $(TPKG_LIB_SRCS) $(TPKG_HDRS)
+$(TPKG_OBJ)/test-package: tests/package/test_package.c tests/package/sample_pkg.c $(TPKG_LIB_SRCS) $(TPKG_RT_SRCS) \
+                          $(TPKG_HDRS) $(wildcard firmware/runtime/*.h)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(TPKG_TEST_FLAGS) -o $@ $(filter %.c,$^) -lcmocka
+	$(HOST_CC) $(TPKG_TEST_FLAGS) -Ifirmware/runtime -ffp-contract=off -o $@ $(filter %.c,$^) -lcmocka
 
 $(TPKG_OBJ)/make-sample: tests/package/make_sample.c tests/package/sample_pkg.c $(TPKG_LIB_SRCS) $(TPKG_HDRS)
 	@mkdir -p $(@D)
