@@ -167,6 +167,16 @@ static int scan_dim(scanner *sc, int64_t *out) {
                 "bad shape: negative dimension at offset %zu", sc->pos);
   if (sc->pos >= sc->len || sc->s[sc->pos] < '0' || sc->s[sc->pos] > '9')
     return scan_error(sc, "a dimension (non-negative integer)");
+  /* Python (numpy reads the header with ast.literal_eval) refuses a decimal
+   * literal with a leading zero, "08" or "010", and takes "0" and "00". */
+  size_t start = sc->pos, end = sc->pos;
+  while (end < sc->len && sc->s[end] >= '0' && sc->s[end] <= '9') end++;
+  if (sc->s[start] == '0')
+    for (size_t k = start + 1; k < end; k++)
+      if (sc->s[k] != '0')
+        return fail(sc->err, sc->errlen,
+                    "bad shape: dimension '%.*s' at offset %zu has a leading zero (numpy refuses it)",
+                    (int)(end - start < 24 ? end - start : 24), sc->s + start, start);
   uint64_t v = 0;
   while (sc->pos < sc->len && sc->s[sc->pos] >= '0' && sc->s[sc->pos] <= '9') {
     uint64_t digit = (uint64_t)(sc->s[sc->pos] - '0');

@@ -4,8 +4,10 @@
  * the tests (reference outputs). Data is little-endian and C order: Fortran-
  * order files are transposed to C order on read, big-endian files are
  * rejected (one-byte types have no byte order and are always accepted).
- * Every header field is checked, and every error comes back as -1 with a
- * one-line message naming what is wrong.
+ * Every header field is checked, no more leniently than numpy (a shape
+ * number with a leading zero, "(1, 1,08, 8)", is refused as Python refuses
+ * the literal), and every error comes back as -1 with a one-line message
+ * naming what is wrong.
  *
  * Memory: a successful npy_parse/npy_read fills `out` with a malloc'd
  * `data` buffer owned by the caller; release it with npy_free(). On error

@@ -51,6 +51,13 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
   unsigned cf = TPKG_CHECK_LAZY_WEIGHTS; /* the weights are checked where they will be used, below */
   tpkg_err_code pc = tpkg_check(pkg, len, npu->target_hash, cf, &m->pkg, &pe);
   if (pc != TPKG_OK) return fail(e, TFW_E_PACKAGE, (int)pc, -1, pe.index, pe.value, pe.msg);
+  /* The fallback ops block tensors by the package's DIM (params[0], which
+   * tpkg_check only knows to be nonzero): it must be this NPU's. */
+  for (uint32_t f = 0; f < m->pkg.n_fallbacks; f++) {
+    uint32_t block = tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + f * TPKG_FALLBACK_BYTES + TPKG_FB_PARAMS);
+    if (block != npu->dim)
+      return fail(e, TFW_E_PACKAGE, TPKG_E_FALLBACK, -1, f, block, "fallback block (params[0]) is not this NPU's DIM");
+  }
   const tpkg_window *w = &m->pkg.window;
   if (!window || (uintptr_t)window % 8 != 0)
     return fail(e, TFW_E_ARG, 0, -1, -1, (uintptr_t)window, "the DRAM window must be 8-byte aligned");

@@ -148,8 +148,12 @@ static tpkg_err_code check_header(const uint8_t *b, size_t len, uint32_t expecte
   if (tpkg_rd32(b + TPKG_H_FLAGS) != 0) return fail(err, TPKG_E_HEADER, "reserved flags set", -1, tpkg_rd32(b + TPKG_H_FLAGS));
   for (unsigned i = 0; i < 16; i++)
     if (b[TPKG_H_RESERVED + i]) return fail(err, TPKG_E_HEADER, "reserved header bytes set", -1, TPKG_H_RESERVED + i);
-  if (b[TPKG_H_TARGET_NAME + TPKG_NAME_BYTES - 1] != 0)
-    return fail(err, TPKG_E_HEADER, "target name not NUL-terminated", -1, 0);
+  const uint8_t *name = b + TPKG_H_TARGET_NAME;
+  if (name[TPKG_NAME_BYTES - 1] != 0) return fail(err, TPKG_E_HEADER, "target name not NUL-terminated", -1, 0);
+  unsigned name_end = 0;
+  while (name[name_end]) name_end++;
+  for (unsigned i = name_end; i < TPKG_NAME_BYTES; i++)
+    if (name[i]) return fail(err, TPKG_E_HEADER, "target name not NUL-padded after its end", -1, TPKG_H_TARGET_NAME + i);
   uint32_t isa = tpkg_rd32(b + TPKG_H_ISA_VERSION);
   if (isa != TSL_ISA_VERSION)
     return fail(err, TPKG_E_HEADER, "command streams for another NPU ISA version (recompile the model)", -1, isa);
@@ -277,6 +281,49 @@ static tpkg_err_code check_fallbacks(const tpkg_view *v, tpkg_error *err) {
     uint32_t sc = op == TPKG_OP_QUANTIZE ? tpkg_rd32(r + TPKG_FB_OUT_SCALE) : tpkg_rd32(r + TPKG_FB_IN_SCALE);
     if ((op == TPKG_OP_QUANTIZE || op == TPKG_OP_DEQUANTIZE) && (sc == 0 || sc >= 0x7F800000u))
       return fail(err, TPKG_E_FALLBACK, "fallback scale not a positive finite number", i, sc);
+    /* params[0] is the channel block of the blocked layout (the NPU's DIM:
+     * tfw_load compares it with the NPU's); no op defines the others. */
+    if (tpkg_rd32(r + TPKG_FB_PARAMS) == 0) return fail(err, TPKG_E_FALLBACK, "fallback block (params[0]) is 0", i, 0);
+    for (unsigned j = 1; j < TPKG_FB_NPARAMS; j++)
+      if (tpkg_rd32(r + TPKG_FB_PARAMS + 4 * j))
+        return fail(err, TPKG_E_FALLBACK, "fallback params[1..5] set (no op defines them)", i,
+                    tpkg_rd32(r + TPKG_FB_PARAMS + 4 * j));
+  }
+  return TPKG_OK;
+}
+
+/* Whether some command of the package is a STORE to DRAM whose `dram`
+ * offset, as the command carries it, lies in [off, off + size). */
+static int stored_by_a_kernel(const tpkg_view *v, uint64_t off, uint64_t size) {
+  for (uint32_t i = 0; i < v->n_cmds; i++) {
+    uint32_t w[4];
+    tsl_store_t c;
+    tsl_cmd_from_bytes(tpkg_view_cmd(v, i), w);
+    if (tsl_opcode(w) == TSL_OP_STORE && !tsl_store_decode(w, &c) && c.dst_mem == TSL_DST_DRAM &&
+        (uint64_t)c.dram >= off && (uint64_t)c.dram - off < size)
+      return 1;
+  }
+  return 0;
+}
+
+/* Every graph output is written by the run: a fallback record's output
+ * overlaps its bytes, or a kernel's STORE to DRAM starts inside them. A
+ * package that lost what produces an output (FALLBACK cut short, CRCs
+ * recomputed) is refused, not run to return whatever the window held. From
+ * the tables and each STORE's own offset only: the addresses a stream
+ * reaches through loops and strides are the NPU dispatcher's to check. */
+static tpkg_err_code check_outputs_written(const tpkg_view *v, tpkg_error *err) {
+  for (uint32_t i = 0; i < v->n_io; i++) {
+    const uint8_t *r = sect(v, TPKG_SECT_IO) + (uint64_t)i * TPKG_IO_BYTES;
+    if (r[TPKG_IO_DIR] != TPKG_DIR_OUTPUT) continue;
+    uint64_t off = tpkg_rd32(r + TPKG_IO_OFFSET), size = tpkg_rd32(r + TPKG_IO_SIZE);
+    int written = 0;
+    for (uint32_t f = 0; f < v->n_fallbacks && !written; f++) {
+      const uint8_t *fr = sect(v, TPKG_SECT_FALLBACK) + (uint64_t)f * TPKG_FALLBACK_BYTES;
+      written = overlaps(tpkg_rd32(fr + TPKG_FB_OUT_OFFSET), tpkg_rd32(fr + TPKG_FB_OUT_SIZE), off, size);
+    }
+    if (!written && !stored_by_a_kernel(v, off, size))
+      return fail(err, TPKG_E_IO, "graph output that no kernel and no fallback record writes", i, off);
   }
   return TPKG_OK;
 }
@@ -382,6 +429,7 @@ tpkg_err_code tpkg_check(const uint8_t *buf, size_t len, uint32_t expected_hash,
   if ((c = check_kernels(&v, err))) return c;
   if ((c = check_io(&v, err))) return c;
   if ((c = check_fallbacks(&v, err))) return c;
+  if ((c = check_outputs_written(&v, err))) return c;
   if (out) *out = v;
   return TPKG_OK;
 }

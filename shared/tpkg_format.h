@@ -36,7 +36,7 @@ enum {
   TPKG_H_HEADER_BYTES = 6, /* u16 header + section table bytes */
   TPKG_H_TOTAL = 8,        /* u32 total package bytes */
   TPKG_H_TARGET_HASH = 12, /* u32 TSL_TARGET_HASH of the target */
-  TPKG_H_TARGET_NAME = 16, /* char[16] target name, NUL-padded */
+  TPKG_H_TARGET_NAME = 16, /* char[16] target name, NUL-padded (every byte after the NUL is 0) */
   TPKG_H_ISA_VERSION = 32, /* u32 TSL_ISA_VERSION of the streams */
   TPKG_H_FLAGS = 36,       /* u32, 0 (reserved) */
   TPKG_H_NSECT = 40,       /* u32 TPKG_NSECT */
@@ -115,7 +115,7 @@ enum {
   TPKG_FB_IN_LAYOUT = 100,   /* u8 */
   TPKG_FB_OUT_LAYOUT = 101,  /* u8 */
   TPKG_FB_RESERVED = 102,    /* u16, 0 */
-  TPKG_FB_PARAMS = 104,      /* u32[6] op-specific parameters */
+  TPKG_FB_PARAMS = 104,      /* u32[6]: [0] the blocked layout's block (the NPU's DIM), [1..5] 0 */
 };
 #define TPKG_FB_NPARAMS 6u
 
@@ -252,7 +252,9 @@ typedef struct {
  * (bounds, alignment, overlaps), section CRCs (weights unless
  * TPKG_CHECK_LAZY_WEIGHTS), strings, window, I/O, kernels, fallback records
  * and every command (opcode, reserved bits, LOOP bodies inside their kernel,
- * DRAM offsets inside the window). Bytes past total_bytes are ignored.
+ * DRAM offsets inside the window), and that a fallback record or a kernel's
+ * STORE writes every graph output: docs/package-format.md section 4 lists
+ * every rule. Bytes past total_bytes are ignored.
  * Returns TPKG_OK and fills *v, or an error code with *err filled (err may be
  * NULL). Never reads outside [buf, buf + len). */
 tpkg_err_code tpkg_check(const uint8_t *buf, size_t len, uint32_t expected_hash, unsigned flags,

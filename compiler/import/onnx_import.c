@@ -161,6 +161,38 @@ static int import_input(onnx_ctx *c, const Onnx__ValueInfoProto *vi) {
   return ir_add_input(c->g, v, c->d);
 }
 
+/* The type graph output vi declares, into t: what it leaves out (no type,
+ * UNDEFINED element type, no shape, dim_param or missing dimensions) stays
+ * a wildcard. Shape inference checks outputs against it. */
+static int import_output_decl(onnx_ctx *c, const Onnx__ValueInfoProto *vi, ir_decl *t) {
+  char what[300];
+  snprintf(what, sizeof what, "output '%.200s'", vi->name);
+  *t = (ir_decl){.rank = -1};
+  const Onnx__TypeProto *tp = vi->type;
+  if (!tp || tp->value_case == ONNX__TYPE_PROTO__VALUE__NOT_SET) return 0;
+  if (tp->value_case != ONNX__TYPE_PROTO__VALUE_TENSOR_TYPE || !tp->tensor_type)
+    return diag_set(c->d, "%s: %s: only tensor outputs are supported", c->label, what);
+  const Onnx__TypeProto__Tensor *tt = tp->tensor_type;
+  if (tt->has_elem_type && tt->elem_type != 0) { /* 0: UNDEFINED */
+    if (onnx_dtype(c, tt->elem_type, what, &t->dtype)) return -1;
+    t->has_dtype = 1;
+  }
+  if (!tt->shape) return 0;
+  if (tt->shape->n_dim > IR_MAX_RANK)
+    return diag_set(c->d, "%s: %s: rank %zu exceeds the maximum %d", c->label, what, tt->shape->n_dim,
+                    IR_MAX_RANK);
+  t->rank = (int)tt->shape->n_dim;
+  for (size_t i = 0; i < tt->shape->n_dim; i++) {
+    const Onnx__TensorShapeProto__Dimension *dm = tt->shape->dim[i];
+    t->dims[i] = -1;
+    if (dm->value_case != ONNX__TENSOR_SHAPE_PROTO__DIMENSION__VALUE_DIM_VALUE) continue;
+    if (dm->dim_value < 0 || dm->dim_value > MAX_ELEMS)
+      return diag_set(c->d, "%s: %s: bad dimension %lld", c->label, what, (long long)dm->dim_value);
+    t->dims[i] = dm->dim_value;
+  }
+  return 0;
+}
+
 /* A bound input becomes a constant with the .npy data, checked against the
  * declared type. */
 static int import_bound(onnx_ctx *c, const Onnx__ValueInfoProto *vi, const npy_array *a) {
@@ -218,13 +250,15 @@ static int import_graph(onnx_ctx *c, const Onnx__GraphProto *gp, const onnx_bind
   /* 3. nodes, in the order ONNX requires (topological) */
   for (size_t i = 0; i < gp->n_node; i++)
     if (onnx_import_node(c, gp->node[i], (int)i)) return -1;
-  /* 4. outputs */
+  /* 4. outputs, with the types the model declares for them */
   if (gp->n_output == 0) return diag_set(c->d, "%s: the graph has no outputs", c->label);
+  c->g->out_decl = arena_alloc(c->g->arena, sizeof(ir_decl) * gp->n_output);
+  if (!c->g->out_decl) return diag_oom(c->d);
   for (size_t i = 0; i < gp->n_output; i++) {
     const char *name = gp->output[i]->name ? gp->output[i]->name : "";
     ir_value *v = ir_value_find(c->g, name);
     if (!v) return diag_set(c->d, "%s: graph output '%s' is not produced by any node", c->label, name);
-    if (ir_add_output(c->g, v, c->d)) return -1;
+    if (import_output_decl(c, gp->output[i], &c->g->out_decl[i]) || ir_add_output(c->g, v, c->d)) return -1;
   }
   return 0;
 }
@@ -251,10 +285,87 @@ static int model_opset(onnx_ctx *c, const Onnx__ModelProto *m) {
   return 0;
 }
 
+/* A varint at buf[*p], below end; 0, or -1 when it runs past end or past 10 bytes. */
+static int read_varint(const uint8_t *buf, size_t end, size_t *p, uint64_t *v) {
+  *v = 0;
+  for (unsigned shift = 0; shift < 64; shift += 7) {
+    if (*p >= end) return -1;
+    uint8_t b = buf[(*p)++];
+    *v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80)) return 0;
+  }
+  return -1;
+}
+
+/* The byte offset of the first message nested deeper than ONNX_MAX_NESTING
+ * levels (the ModelProto is level 1), or -1 when there is none.
+ *
+ * protobuf-c decodes a nested message by recursion and has no depth limit,
+ * so a few KB of TypeProto.sequence_type or If subgraphs nested thousands of
+ * levels deep overflow the stack. This scan walks the same wire format
+ * without recursion (a fixed stack of ONNX_MAX_NESTING open messages) and
+ * descends exactly where protobuf-c would: into the length-delimited fields
+ * that the generated descriptors declare as messages (TypeProto elem types,
+ * AttributeProto g/graphs/tp, GraphProto nodes and value infos, ...); strings,
+ * bytes, packed scalars and unknown fields are skipped. At bytes that are not
+ * well-formed it stops with -1: protobuf-c refuses them before it descends
+ * past them, with the decoding error. */
+static long long nesting_too_deep(const uint8_t *buf, size_t len) {
+  struct {
+    size_t end;                             /* first byte after the message */
+    const ProtobufCMessageDescriptor *desc; /* its type */
+  } open[ONNX_MAX_NESTING];
+  int depth = 1;
+  open[0].end = len;
+  open[0].desc = &onnx__model_proto__descriptor;
+  size_t p = 0;
+  for (;;) {
+    while (p == open[depth - 1].end)
+      if (--depth == 0) return -1;
+    size_t end = open[depth - 1].end, at = p;
+    uint64_t key, n;
+    if (read_varint(buf, end, &p, &key)) return -1;
+    switch (key & 7) {
+    case 0: /* varint */
+      if (read_varint(buf, end, &p, &n)) return -1;
+      break;
+    case 1: /* 64-bit */
+      if (end - p < 8) return -1;
+      p += 8;
+      break;
+    case 5: /* 32-bit */
+      if (end - p < 4) return -1;
+      p += 4;
+      break;
+    case 2: { /* length-delimited: a message, or bytes to skip */
+      if (read_varint(buf, end, &p, &n) || n > end - p) return -1;
+      const ProtobufCFieldDescriptor *f =
+          key >> 3 <= UINT32_MAX ? protobuf_c_message_descriptor_get_field(open[depth - 1].desc, (unsigned)(key >> 3))
+                                 : NULL;
+      if (!f || f->type != PROTOBUF_C_TYPE_MESSAGE) {
+        p += (size_t)n;
+        break;
+      }
+      if (depth == ONNX_MAX_NESTING) return (long long)at;
+      open[depth].end = p + (size_t)n;
+      open[depth].desc = f->descriptor;
+      depth++;
+      break;
+    }
+    default: return -1; /* groups (3, 4) and 6, 7: protobuf-c refuses them */
+    }
+  }
+}
+
 ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
                              const onnx_bind *binds, int n_binds, diag *d) {
   if (len == 0) {
     diag_set(d, "%s: the file is empty", label);
+    return NULL;
+  }
+  long long deep = nesting_too_deep(buf, len);
+  if (deep >= 0) {
+    diag_set(d, "%s: nesting deeper than %d levels (at byte %lld)", label, ONNX_MAX_NESTING, deep);
     return NULL;
   }
   Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, buf);

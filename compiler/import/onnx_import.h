@@ -20,6 +20,11 @@
 
 #define ONNX_MIN_OPSET 7  /* oldest default-domain opset accepted */
 #define ONNX_MAX_OPSET 17 /* newest default-domain opset whose operators we know */
+/* Deepest nesting of protobuf messages accepted, the ModelProto being level
+ * 1. A real model needs about 7 (model, graph, value info, type, tensor type,
+ * shape, dimension) and 3 more per level of subgraph; a deeper file is
+ * refused before it is decoded, whose recursion would overflow the stack. */
+#define ONNX_MAX_NESTING 64
 
 typedef struct onnx_bind {
   const char *name;          /* graph input to replace */

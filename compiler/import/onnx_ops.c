@@ -148,6 +148,16 @@ static int want_int(node_ctx *nc, ir_node *n, const char *name, int64_t dflt, in
   return ir_attr_set_int(nc->c->g, n, name, *out, nc->c->d);
 }
 
+/* A boolean attribute (ceil_mode, transB, ...): an int that is 0 or 1, or
+ * absent (then dflt). ONNX stores booleans as ints; 100000 or -2 is not a
+ * spelling of true but a broken model. */
+static int want_bool(node_ctx *nc, ir_node *n, const char *name, int64_t dflt) {
+  int64_t x;
+  if (want_int(nc, n, name, dflt, &x)) return -1;
+  if (x != 0 && x != 1) return node_err(nc, "attribute '%s' is %lld; it must be 0 or 1", name, (long long)x);
+  return 0;
+}
+
 static int want_float(node_ctx *nc, ir_node *n, const char *name, float dflt) {
   const ir_attr *a = ir_attr_get(n, name);
   if (a && a->kind != IR_ATTR_FLOAT) return node_err(nc, "attribute '%s' must be a float", name);
@@ -223,17 +233,18 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
   case IR_OP_MAXPOOL:
   case IR_OP_AVGPOOL:
     if (!ir_attr_get(n, "kernel_shape")) return node_err(nc, "attribute 'kernel_shape' is required");
+    if (want_bool(nc, n, "storage_order", 0)) return -1;
     ir_attr_remove(n, "storage_order"); /* only shapes the dropped Indices output */
     if (check_string(nc, n, "auto_pad", " NOTSET SAME_UPPER SAME_LOWER VALID ") ||
-        want_int(nc, n, "ceil_mode", 0, &x) || want_ints_kind(nc, n, "kernel_shape") ||
+        want_bool(nc, n, "ceil_mode", 0) || want_ints_kind(nc, n, "kernel_shape") ||
         want_ints_kind(nc, n, "pads") || want_ints_kind(nc, n, "strides") ||
         want_ints_kind(nc, n, "dilations"))
       return -1;
-    if (n->op == IR_OP_AVGPOOL && want_int(nc, n, "count_include_pad", 0, &x)) return -1;
+    if (n->op == IR_OP_AVGPOOL && want_bool(nc, n, "count_include_pad", 0)) return -1;
     return 0;
   case IR_OP_GEMM:
     if (want_float(nc, n, "alpha", 1.0f) || want_float(nc, n, "beta", 1.0f) ||
-        want_int(nc, n, "transA", 0, &x) || want_int(nc, n, "transB", 0, &x))
+        want_bool(nc, n, "transA", 0) || want_bool(nc, n, "transB", 0))
       return -1;
     return 0;
   case IR_OP_CLIP:
@@ -256,6 +267,7 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
     return 0;
   case IR_OP_LEAKY_RELU: return want_float(nc, n, "alpha", 0.01f);
   case IR_OP_BATCHNORM:
+    if (want_bool(nc, n, "spatial", 1) || want_bool(nc, n, "training_mode", 0)) return -1;
     if (ir_attr_int(n, "spatial", 1) != 1) return node_err(nc, "spatial=0 is not supported");
     if (ir_attr_int(n, "training_mode", 0) != 0) return node_err(nc, "training_mode=1 is not supported");
     ir_attr_remove(n, "spatial");
@@ -263,7 +275,7 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
     ir_attr_remove(n, "momentum"); /* only matters for training */
     return want_float(nc, n, "epsilon", 1e-5f);
   case IR_OP_FLATTEN: return want_int(nc, n, "axis", 1, &x);
-  case IR_OP_RESHAPE: return want_int(nc, n, "allowzero", 0, &x);
+  case IR_OP_RESHAPE: return want_bool(nc, n, "allowzero", 0);
   case IR_OP_TRANSPOSE: return want_ints_kind(nc, n, "perm");
   case IR_OP_SQUEEZE:
   case IR_OP_UNSQUEEZE:

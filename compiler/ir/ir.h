@@ -119,6 +119,15 @@ struct ir_node {
 
 typedef struct ir_name_index ir_name_index; /* private to ir.c */
 
+/* The type a model declares for a graph output, which shape inference must
+ * agree with; what the model leaves out is a wildcard. */
+typedef struct ir_decl {
+  int has_dtype;             /* 0: no element type given */
+  ir_dtype dtype;            /* the element type, when has_dtype */
+  int rank;                  /* -1: no shape given */
+  int64_t dims[IR_MAX_RANK]; /* dims[0..rank-1], -1 for a symbolic or missing dimension */
+} ir_decl;
+
 typedef struct ir_graph {
   arena *arena;        /* owns everything below */
   const char *name;    /* graph name */
@@ -131,6 +140,7 @@ typedef struct ir_graph {
   int n_inputs, cap_inputs;
   ir_value **outputs;  /* graph outputs in order */
   int n_outputs, cap_outputs;
+  ir_decl *out_decl;   /* NULL, or n_outputs declared types (the importer's): outputs[i] must match out_decl[i] */
   ir_name_index *index; /* name -> value for ir_value_find; kept by ir.c */
   int uses_stale;       /* 1: users lists untrusted (OOM, or in[] edited behind ir.c): scan */
 } ir_graph;

@@ -5,7 +5,8 @@
 COMPILER_package_SRCS := compiler/package/tpkg_write.c compiler/package/tpkg_inspect.c \
                          compiler/package/emit_c.c
 
-#   make test-package           cmocka round trip + every corruption class, inspect (FileCheck-14),
+#   make test-package           cmocka round trip + every corruption class, tfw_load's own checks,
+#                               inspect (FileCheck-14),
 #                               --emit-c (rv32 gcc), the freestanding rv32 build of the reader
 #   make test-fuzz-tpkg-short   ~15 s seeded libFuzzer run of tpkg_check
 #   make fuzz-tpkg              long run (TPKG_FUZZ_TIME seconds)

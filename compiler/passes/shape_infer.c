@@ -2,7 +2,9 @@
  *
  * Requires: graph inputs with known shapes (symbolic dims are an error here),
  *           canonical nodes as the importer or parser makes them.
- * Guarantees: every node output has dtype, rank and dims known; operator
+ * Guarantees: every node output has dtype, rank and dims known, and every
+ *           graph output agrees with the type the model declares for it
+ *           (out_decl: element type, rank, dims; unknown parts are wildcards); operator
  *           constraints are checked with located errors (e.g. "group=3 does
  *           not divide 32 input channels"); shape-dependent attributes are
  *           written out: Conv/pool kernel_shape, strides, pads, dilations
@@ -524,7 +526,13 @@ static int foldable_now(const ir_node *n) {
 /* Attribute values that size things (kernel, strides, pads, dilations,
  * axes) must be small: it keeps every later product free of overflow. */
 static int check_attr_ranges(const ir_node *n, diag *d) {
+  static const char *const flags[] = {"allowzero", "ceil_mode", "coerce2d", "count_include_pad", "transA", "transB"};
   for (const ir_attr *a = n->attrs; a; a = a->next) {
+    /* flags are 0 or 1 (the importer says so too, naming the ONNX attribute;
+     * this covers textual IR) */
+    for (size_t k = 0; k < sizeof flags / sizeof flags[0]; k++)
+      if (!strcmp(a->name, flags[k]) && (a->kind != IR_ATTR_INT || (a->i != 0 && a->i != 1)))
+        return ERR("attribute %s must be 0 or 1", a->name);
     /* requantisation multipliers are int32 by design (the requant pass and
      * the int8 reference check their range) */
     if (!strncmp(a->name, "mult", 4) && n->op >= IR_OP_QCONV) continue;
@@ -557,6 +565,33 @@ int shape_infer_node(ir_graph *g, ir_node *n, diag *d) {
   return check_size(n, d);
 }
 
+/* "i64[1,?,10]" (the IR's type syntax): dtype NULL prints "?", rank -1 "[*]". */
+static void type_text(const char *dtype, int rank, const int64_t *dims, char *buf, size_t len) {
+  size_t n = (size_t)snprintf(buf, len, "%s[", dtype ? dtype : "?");
+  for (int i = 0; i < rank && n < len; i++)
+    n += dims[i] < 0 ? (size_t)snprintf(buf + n, len - n, "%s?", i ? "," : "")
+                     : (size_t)snprintf(buf + n, len - n, "%s%lld", i ? "," : "", (long long)dims[i]);
+  if (n < len) snprintf(buf + n, len - n, rank < 0 ? "*]" : "]");
+}
+
+/* Each graph output against the type the model declares for it (out_decl,
+ * from the importer): a declared element type, rank and dimension must be
+ * what inference computed; what the model leaves out matches anything. */
+static int check_declared_outputs(const ir_graph *g, diag *d) {
+  for (int i = 0; g->out_decl && i < g->n_outputs; i++) {
+    const ir_decl *t = &g->out_decl[i];
+    const ir_value *v = g->outputs[i];
+    int ok = (!t->has_dtype || t->dtype == v->dtype) && (t->rank < 0 || t->rank == v->rank);
+    for (int k = 0; ok && k < t->rank; k++) ok = t->dims[k] < 0 || t->dims[k] == v->dims[k];
+    if (ok) continue;
+    char want[160], got[160];
+    type_text(t->has_dtype ? ir_dtype_name(t->dtype) : NULL, t->rank, t->dims, want, sizeof want);
+    type_text(ir_dtype_name(v->dtype), v->rank, v->dims, got, sizeof got);
+    return diag_set(d, "graph output '%s': the model declares %s, shape inference gives %s", v->name, want, got);
+  }
+  return 0;
+}
+
 int shape_infer(ir_graph *g, diag *d) {
   for (int i = 0; i < g->n_inputs; i++) {
     const ir_value *v = g->inputs[i];
@@ -584,5 +619,5 @@ int shape_infer(ir_graph *g, diag *d) {
       i--; /* the node list shrank */
     }
   }
-  return 0;
+  return check_declared_outputs(g, d);
 }

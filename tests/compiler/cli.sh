@@ -61,6 +61,9 @@ f64hdr=$(printf '%-117s' "$f64hdr")
 expect 1 "f64.npy: holds float64, input 'input' is f32 (save it as float32: x.astype(numpy.float32))" ir $m/tiny_cnn.onnx --calib "$tmp/f64.npy"
 expect 1 "f64.npy: holds float64, input 'input' is f32 (save it as float32" ref $m/tiny_cnn.onnx --input "$tmp/f64.npy" -o $tmp/y.npy
 expect 1 "ptq needs calibration data" opt tests/compiler/filecheck/dce.tir --pass=ptq
+# A header number with a leading zero, "(1, 1,08, 8)", which numpy refuses (it used to read as 8).
+expect 1 "leading_zero: bad shape: dimension '08' at offset 56 has a leading zero (numpy refuses it)" \
+  ref tests/models/digits/digits_cnn.onnx --input tests/npy/corpus/leading_zero -o $tmp/y.npy
 expect 0 "" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg
 expect 2 "give --target once" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy -o $tmp/x.tpkg --target npu8 --target npu4
 expect 2 "give --emit-c once" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy --emit-c $tmp/a.c --emit-c $tmp/b.c

@@ -53,6 +53,17 @@ save("shapes", [
    {"zero": np.array(0, np.int64), "minus1": np.array([-1], np.int64),
     "lo": np.array(-0.5, np.float32), "hi": np.array(0.5, np.float32)}, opset=11)
 
+# Graph outputs whose declared types leave parts out: symbolic and missing
+# dimensions, no shape, an UNDEFINED element type (all wildcards for the check
+# of declared output types)
+save("decl_wildcards", [
+    h.make_node("Relu", ["x"], ["y"], name="relu_y"),
+    h.make_node("Relu", ["x"], ["z"], name="relu_z"),
+    h.make_node("Relu", ["x"], ["u"], name="relu_u"),
+], [h.make_tensor_value_info("x", T.FLOAT, [2, 3])],
+   [h.make_tensor_value_info("y", T.FLOAT, ["N", None]), h.make_tensor_value_info("z", T.FLOAT, None),
+    h.make_tensor_value_info("u", T.UNDEFINED, [2, 3])], {}, check=False)
+
 # A weight given as a graph input (for --bind) and an initializer also listed as input
 save("bindme", [
     h.make_node("MatMul", ["x", "w"], ["m"], name="mm"),

@@ -384,6 +384,131 @@ static void test_ref_gather_out_of_range(void **state) {
   ir_graph_free(g);
 }
 
+/* ---- importer: nesting bound ---- */
+
+/* ONNX wire bytes built back to front (a message's length is known once its
+ * contents are written): b[pos, cap) holds what is written so far. */
+typedef struct {
+  uint8_t *b;
+  size_t pos;
+} wbuf;
+
+static void put_varint(wbuf *w, uint64_t v) {
+  uint8_t t[10];
+  int n = 0;
+  do t[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0)); while ((v >>= 7) != 0);
+  assert_true(w->pos >= (size_t)n);
+  while (n) w->b[--w->pos] = t[--n];
+}
+static void put_key(wbuf *w, unsigned num, unsigned wire) { put_varint(w, (uint64_t)num << 3 | wire); }
+static void put_uint(wbuf *w, unsigned num, uint64_t v) { put_varint(w, v), put_key(w, num, 0); }
+/* b[pos, end) becomes the length-delimited field num. */
+static void wrap(wbuf *w, size_t end, unsigned num) { put_varint(w, end - w->pos), put_key(w, num, 2); }
+static void put_str(wbuf *w, unsigned num, const char *s) {
+  size_t end = w->pos, n = strlen(s);
+  w->pos -= n;
+  memcpy(w->b + w->pos, s, n);
+  wrap(w, end, num);
+}
+/* A ValueInfoProto `name`: float32 [1,4], as GraphProto field num. */
+static void put_value_info(wbuf *w, unsigned num, const char *name) {
+  size_t end = w->pos;
+  for (int k = 0; k < 2; k++) { /* dims back to front: 4, then 1 */
+    size_t dim = w->pos;
+    put_uint(w, 1, k ? 1 : 4);
+    wrap(w, dim, 1); /* TensorShapeProto.dim */
+  }
+  wrap(w, end, 2);   /* TypeProto.Tensor.shape */
+  put_uint(w, 1, 1); /* elem_type FLOAT */
+  wrap(w, end, 1);   /* TypeProto.tensor_type */
+  wrap(w, end, 2);   /* ValueInfoProto.type */
+  put_str(w, 1, name);
+  wrap(w, end, num);
+}
+
+enum { DEEP_SEQUENCE, DEEP_IF };
+
+/* A model y = Relu(x) whose graph also holds, `levels` deep, either a
+ * value_info typed sequence(sequence(...(tensor))) or If nodes whose
+ * then_branch holds the next If. Its bytes are b[returned offset, cap). */
+static size_t deep_model(uint8_t *b, size_t cap, int kind, int levels, int innermost_tensor) {
+  wbuf w = {b, cap};
+  size_t end = cap;
+  if (kind == DEEP_SEQUENCE) {
+    if (innermost_tensor) {
+      put_uint(&w, 1, 1); /* elem_type FLOAT */
+      wrap(&w, end, 1);   /* TypeProto.tensor_type */
+    }
+    for (int i = 0; i < levels; i++) {
+      wrap(&w, end, 1); /* TypeProto.Sequence.elem_type */
+      wrap(&w, end, 4); /* TypeProto.sequence_type */
+    }
+    wrap(&w, end, 2); /* ValueInfoProto.type */
+    put_str(&w, 1, "deep");
+    wrap(&w, end, 13); /* GraphProto.value_info */
+  } else {
+    for (int i = 0; i < levels; i++) {
+      wrap(&w, end, 6);   /* AttributeProto.g */
+      put_uint(&w, 20, 5); /* type GRAPH */
+      put_str(&w, 1, "then_branch");
+      wrap(&w, end, 5); /* NodeProto.attribute */
+      put_str(&w, 4, "If");
+      wrap(&w, end, 1); /* GraphProto.node */
+    }
+  }
+  put_value_info(&w, 12, "y");
+  put_value_info(&w, 11, "x");
+  size_t node = w.pos;
+  put_str(&w, 4, "Relu");
+  put_str(&w, 2, "y");
+  put_str(&w, 1, "x");
+  wrap(&w, node, 1); /* GraphProto.node, first */
+  wrap(&w, end, 7);  /* ModelProto.graph */
+  size_t opset = w.pos;
+  put_uint(&w, 2, 13);
+  wrap(&w, opset, 8); /* ModelProto.opset_import */
+  put_uint(&w, 1, 8); /* ir_version */
+  return w.pos;
+}
+
+/* protobuf-c decodes nested messages by recursion: 5,000 sequence levels
+ * (a 34 KB file) or 100,000 If levels overflowed the stack. The importer
+ * refuses anything deeper than ONNX_MAX_NESTING levels before decoding, and
+ * accepts a model nested exactly that deep. */
+static void test_import_nesting_bound(void **state) {
+  (void)state;
+  static const struct {
+    int kind, levels, tensor;
+    const char *want; /* NULL: imports */
+  } cases[] = {
+      {DEEP_SEQUENCE, 5000, 1, "nesting deeper than 64 levels (at byte "},
+      {DEEP_IF, 100000, 0, "nesting deeper than 64 levels (at byte "},
+      /* model, graph, value_info, type: level 4; two more per sequence */
+      {DEEP_SEQUENCE, 30, 0, NULL},
+      {DEEP_SEQUENCE, 30, 1, "nesting deeper than 64 levels"},
+      /* model, graph: level 2; node, attribute, graph per If */
+      {DEEP_IF, 20, 0, "node '#1' (If): unsupported operator"}, /* deepest graph at 62: decoded */
+      {DEEP_IF, 21, 0, "nesting deeper than 64 levels"},
+  };
+  size_t cap = 4u << 20;
+  uint8_t *b = malloc(cap);
+  assert_non_null(b);
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    size_t at = deep_model(b, cap, cases[i].kind, cases[i].levels, cases[i].tensor);
+    diag d = {{0}};
+    ir_graph *g = onnx_import_buffer(b + at, cap - at, "deep.onnx", NULL, 0, &d);
+    print_message("case %zu: %s\n", i, g ? "imported" : d.msg);
+    if (!cases[i].want) {
+      assert_non_null(g);
+      ir_graph_free(g);
+      continue;
+    }
+    assert_null(g);
+    assert_non_null(strstr(d.msg, cases[i].want));
+  }
+  free(b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_build_and_print),
@@ -401,6 +526,7 @@ int main(void) {
       cmocka_unit_test(test_ref_quantize_rounds_half_to_even),
       cmocka_unit_test(test_ref_softmax_legacy_coerce),
       cmocka_unit_test(test_ref_gather_out_of_range),
+      cmocka_unit_test(test_import_nesting_bound),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

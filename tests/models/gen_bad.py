@@ -151,6 +151,86 @@ save("duplicate_output.onnx",
            [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])]),
      "duplicate", "two nodes both produce 'y'")
 
+
+# Declared graph-output types must agree with shape inference (they used to be ignored).
+save("output_declared_type.onnx",
+     model([helper.make_node("Softmax", ["x"], ["probs"], name="softmax0", axis=1)],
+           [vi("x", TensorProto.FLOAT, [1, 10])], [vi("probs", TensorProto.INT64, [1, 1, 1, 1, 1, 1, 10])]),
+     "graph output 'probs': the model declares i64[1,1,1,1,1,1,10], shape inference gives f32[1,10]",
+     "Softmax output declared int64 of rank 7 (it computes float32 [1,10])")
+save("output_declared_shape.onnx",
+     model([helper.make_node("Conv", ["x", "w"], ["y"], name="conv0", pads=[1, 1, 1, 1])],
+           [vi("x", TensorProto.FLOAT, [1, 3, 8, 8])], [vi("y", TensorProto.FLOAT, [1, 4, 9, "N"])],
+           [init("w", np.zeros((4, 3, 3, 3), np.float32))]),
+     "graph output 'y': the model declares f32[1,4,9,?], shape inference gives f32[1,4,8,8]",
+     "Conv output declared [1,4,9,N] (it computes [1,4,8,8]; the symbolic N matches anything)")
+
+# Boolean attributes are ints in ONNX: anything but 0 or 1 used to pass as true.
+save("bool_ceil_mode.onnx",
+     model([helper.make_node("MaxPool", ["x"], ["y"], name="pool0", kernel_shape=[2, 2],
+                             ceil_mode=100000)],
+           [vi("x", TensorProto.FLOAT, [1, 4, 8, 8])], [vi("y", TensorProto.FLOAT, [1, 4, 4, 4])]),
+     "node 'pool0' (MaxPool): attribute 'ceil_mode' is 100000; it must be 0 or 1",
+     "MaxPool ceil_mode=100000")
+save("bool_count_include_pad.onnx",
+     model([helper.make_node("AveragePool", ["x"], ["y"], name="avg0", kernel_shape=[2, 2],
+                             count_include_pad=-2)],
+           [vi("x", TensorProto.FLOAT, [1, 4, 8, 8])], [vi("y", TensorProto.FLOAT, [1, 4, 7, 7])]),
+     "node 'avg0' (AveragePool): attribute 'count_include_pad' is -2; it must be 0 or 1",
+     "AveragePool count_include_pad=-2")
+save("bool_transB.onnx",
+     model([helper.make_node("Gemm", ["x", "w"], ["y"], name="fc0", transB=-2)],
+           [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 3])],
+           [init("w", np.zeros((3, 4), np.float32))]),
+     "node 'fc0' (Gemm): attribute 'transB' is -2; it must be 0 or 1", "Gemm transB=-2")
+
+# 3. nesting: protobuf-c decodes nested messages by recursion, so these crashed
+# with a stack overflow at depth 5000 (sequence types) / 100000 (If) before the
+# importer bounded nesting (64 levels) by a scan of the wire format. These are
+# just past the bound; tests/compiler/test_compiler.c builds the deep ones.
+def varint(n):
+    out = bytearray()
+    while True:
+        out.append((n & 0x7F) | (0x80 if n > 0x7F else 0))
+        n >>= 7
+        if not n:
+            return bytes(out)
+
+
+def field(num, body):
+    """A length-delimited field: a nested message, string or bytes."""
+    return varint(num << 3 | 2) + varint(len(body)) + body
+
+
+def with_graph_fields(m, extra):
+    """The model's bytes with `extra` (raw GraphProto fields) added to its graph."""
+    graph = m.graph.SerializeToString() + extra
+    m2 = onnx.ModelProto()
+    m2.CopyFrom(m)
+    m2.ClearField("graph")
+    return m2.SerializeToString() + field(7, graph)
+
+
+def relu_model():
+    return model([helper.make_node("Relu", ["x"], ["y"], name="relu0")],
+                 [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])])
+
+
+typ = field(1, varint(1 << 3) + varint(1))  # TypeProto{tensor_type{elem_type FLOAT}}
+for _ in range(100):  # TypeProto{sequence_type{elem_type ...}}
+    typ = field(4, field(1, typ))
+save("deep_sequence_type.onnx",
+     with_graph_fields(relu_model(), field(13, field(1, b"deep") + field(2, typ))),
+     "nesting deeper than 64 levels",
+     "a value_info whose type is 100 sequence_type levels deep (5,000 crashed)")
+
+graph = b""
+for _ in range(40):  # NodeProto{op_type If, attribute{name, type GRAPH, g{node ...}}}
+    attr = field(1, b"then_branch") + varint(20 << 3) + varint(5) + field(6, graph)
+    graph = field(1, field(4, b"If") + field(5, attr))
+save("deep_if.onnx", with_graph_fields(relu_model(), graph),
+     "nesting deeper than 64 levels", "If subgraphs nested 40 deep (100,000 crashed)")
+
 with open(os.path.join(OUT, "EXPECT"), "w") as f:
     f.write("# FILE  SUBSTRING-THE-ERROR-MESSAGE-MUST-CONTAIN  (case-sensitive;\n"
             "# written by gen_bad.py; README.md says what each file is)\n")

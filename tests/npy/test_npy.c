@@ -377,6 +377,13 @@ static void test_good_image_parses(void **state) {
   make_image(&im, 2, GOOD_HDR, 24);
   assert_int_equal(npy_parse(im.bytes, im.len, &a, err, sizeof err), 0);
   npy_free(&a);
+  /* a lone 0, and "00" (Python reads both as 0): an empty array */
+  make_image(&im, 1, "{'descr': '<f4', 'fortran_order': False, 'shape': (0, 00,"
+             " 3)}", 0);
+  assert_int_equal(npy_parse(im.bytes, im.len, &a, err, sizeof err), 0);
+  assert_int_equal(a.ndim, 3);
+  assert_int_equal(a.shape[0] + a.shape[1], 0);
+  npy_free(&a);
   /* NULL err is allowed */
   assert_int_equal(npy_parse(im.bytes, 3, &a, NULL, 0), -1);
 }
@@ -498,6 +505,14 @@ static void test_bad_shape(void **state) {
                       "(99999999999999999999,)}", 24, "does not fit");
   expect_header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (7,)}",
                       24, "size mismatch");
+  /* numpy refuses leading zeros (Python literals): they used to read as 8 */
+  expect_header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1,0"
+                      "8, 8)}", 24, "dimension '08' at offset 56 has a leading "
+                      "zero (numpy refuses it)");
+  expect_header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (006,"
+                      ")}", 24, "dimension '006' at offset 51 has a leading zero");
+  expect_header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (2L, 0"
+                      "3L)}", 24, "dimension '03' at offset 55 has a leading zero");
   expect_header_error("{'descr': '<f4', 'fortran_order': False, 'shape': (5,)}",
                       24, "trailing bytes");
 }

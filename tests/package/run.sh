@@ -73,5 +73,21 @@ echo old >"$tmp/keep.c"
 t emit-c-failed-write-keeps-old bash -c "(trap '' XFSZ; ulimit -f 4; '$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/keep.c') 2>'$tmp/keep.err'; [ \$? -eq 1 ] &&
   grep -q 'keep.c: write failed: File too large' '$tmp/keep.err' && [ \"\$(cat '$tmp/keep.c')\" = old ] && ! ls '$tmp' | grep -q 'keep.c.tmp'"
 
+# 7. The validator rule list (docs/package-format.md section 4) names a test
+#    for every rule: each m_*/test_* it names is in test_package.c, each
+#    fw:NAME a firmware-rejects check of tests/run/run.sh.
+sed -n '/^### Validator rules/,/^Not checked/p' "$here/../../docs/package-format.md" | grep '^| [0-9]' >"$tmp/rules.txt"
+untested=$(awk -F'|' '$7 !~ /[a-z]/ { print $2 }' "$tmp/rules.txt")
+if [ "$(wc -l <"$tmp/rules.txt")" -ge 60 ] && [ -z "$untested" ]; then ok rule-list-complete
+else ko "rule-list-complete (rules without a test:$untested)"; fi
+missing=
+for name in $(grep -o '`\(m\|test\)_[a-z0-9_]*`' "$tmp/rules.txt" | tr -d '`' | sort -u); do
+  grep -q "\b$name\b" "$here/test_package.c" || missing="$missing $name"
+done
+for name in $(grep -o 'fw:[a-z0-9-]*' "$tmp/rules.txt" | sed 's/^fw://' | sort -u); do
+  grep -q "^rej $name " "$here/../run/run.sh" || missing="$missing fw:$name"
+done
+if [ -z "$missing" ]; then ok rule-list-tests-exist; else ko "rule-list-tests-exist (not found:$missing)"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

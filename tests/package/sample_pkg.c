@@ -61,12 +61,12 @@ void sample_pkg(tpkg_package *p) {
                                  .in_layout = TPKG_LAYOUT_PLAIN, .out_layout = TPKG_LAYOUT_BLOCKED,
                                  .in_offset = 4096, .in_size = 768, .out_offset = 8192, .out_size = 512,
                                  .in_dims = {1, 3, 8, 8}, .out_dims = {1, 3, 8, 8}, .axis = 0,
-                                 .out_scale = 0.5f, .out_zp = -3};
+                                 .out_scale = 0.5f, .out_zp = -3, .params = {TSL_DIM}};
   fallbacks[1] = (tpkg_fallback){.op = TPKG_OP_SOFTMAX, .name = "prob", .before_kernel = 3,
                                  .in_dtype = TPKG_DT_I8, .out_dtype = TPKG_DT_F32, .in_rank = 2, .out_rank = 2,
                                  .in_offset = 16384, .in_size = 16, .out_offset = 4864, .out_size = 40,
                                  .in_dims = {1, 10}, .out_dims = {1, 10}, .axis = 1,
-                                 .in_scale = 0.25f, .in_zp = 5, .params = {7, 0, 0, 0, 0, 9}};
+                                 .in_scale = 0.25f, .in_zp = 5, .params = {TSL_DIM}};
   *p = (tpkg_package){
       .target_name = TSL_TARGET_NAME,
       .target_hash = TSL_TARGET_HASH,

@@ -14,6 +14,7 @@
 
 #include "crc32.h"
 #include "sample_pkg.h"
+#include "tessel_rt.h"
 #include "tessel_isa.h"
 #include "tessel_target.h"
 
@@ -211,6 +212,20 @@ static void test_wrong_target(void **state) {
   free(p.b);
 }
 
+/* The target name is NUL-padded: 0xFF after its NUL used to pass. */
+static void test_target_name_padding(void **state) {
+  (void)state;
+  pkg_t p;
+  make(&p);
+  p.b[TPKG_H_TARGET_NAME + 9] = 0xFF;
+  refresh(p.b, p.n);
+  tpkg_error e;
+  assert_int_equal(check(&p, &e), TPKG_E_HEADER);
+  assert_non_null(strstr(e.msg, "target name not NUL-padded after its end"));
+  assert_int_equal(e.value, TPKG_H_TARGET_NAME + 9);
+  free(p.b);
+}
+
 static void test_header_fields(void **state) {
   (void)state;
   static const struct {
@@ -226,6 +241,8 @@ static void test_header_fields(void **state) {
       {TPKG_H_TOTAL, 4, 100, TPKG_E_HEADER},
       {TPKG_H_TOTAL, 4, 0xFFFFFFFFu, TPKG_E_TRUNCATED},
       {TPKG_H_TARGET_NAME + 12, 4, 0x41414141u, TPKG_E_HEADER},
+      {TPKG_H_TARGET_NAME + 8, 4, 0xFFu, TPKG_E_HEADER}, /* padding after the NUL */
+      {TPKG_H_TARGET_NAME + 4, 2, 0x0100u, TPKG_E_HEADER}, /* "npu8\0\1" */
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     pkg_t p;
@@ -286,7 +303,9 @@ static void test_every_crc(void **state) {
 
 typedef void (*mutator)(pkg_t *p);
 
-static void expect(mutator m, tpkg_err_code want, const char *what) {
+/* The sample with m applied and the CRCs refreshed gets code want, and a
+ * message containing msg (when not NULL). */
+static void expect(mutator m, tpkg_err_code want, const char *msg, const char *what) {
   pkg_t p;
   make(&p);
   m(&p);
@@ -296,9 +315,11 @@ static void expect(mutator m, tpkg_err_code want, const char *what) {
   if (got != want) print_error("%s: got %s (%s), want %s\n", what, tpkg_err_name(got), e.msg, tpkg_err_name(want));
   assert_int_equal(got, want);
   assert_non_null(e.msg);
+  if (msg && !strstr(e.msg, msg)) fail_msg("%s: message '%s' lacks '%s'", what, e.msg, msg);
   free(p.b);
 }
-#define EXPECT(fn, code) expect(fn, code, #fn)
+#define EXPECT(fn, code) expect(fn, code, NULL, #fn)
+#define EXPECT_MSG(fn, code, msg) expect(fn, code, msg, #fn)
 
 static void m_sect_kind(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_IO), TPKG_SECT_FALLBACK); }
 static void m_sect_offset_huge(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_KERNELS) + 4, 0xFFFFFFF0u); }
@@ -419,6 +440,20 @@ static void m_fb_out_wrap(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_OFFSE
 static void m_fb_small(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_SIZE, 39); }
 static void m_fb_reserved(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_RESERVED] = 1; }
 
+/* params: [0] the block (DIM), no op defines [1..5]; the records of the
+ * reproducer: 12345 3735928559 ... */
+static void m_fb_params(pkg_t *p) {
+  tpkg_wr32(fb_rec(p, 1) + TPKG_FB_PARAMS, 12345);
+  tpkg_wr32(fb_rec(p, 1) + TPKG_FB_PARAMS + 4, 3735928559u);
+}
+static void m_fb_param5(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_PARAMS + 20, 1); }
+/* The (de)quantisation scale: QuantizeLinear's out_scale (record 0). */
+static void m_fb_scale_zero(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OUT_SCALE, 0); }
+static void m_fb_scale_inf(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OUT_SCALE, 0x7F800000u); }
+static void m_fb_scale_nan(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OUT_SCALE, 0xFFC00000u); }
+static void m_fb_block0(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_PARAMS, 0); }
+static void m_fb_block_other(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_PARAMS, 12345); /* tfw_load's check */ }
+
 static void test_fallbacks(void **state) {
   (void)state;
   EXPECT(m_fb_op, TPKG_E_FALLBACK);
@@ -432,6 +467,49 @@ static void test_fallbacks(void **state) {
   EXPECT(m_fb_out_wrap, TPKG_E_FALLBACK);
   EXPECT(m_fb_small, TPKG_E_FALLBACK);
   EXPECT(m_fb_reserved, TPKG_E_FALLBACK);
+  EXPECT_MSG(m_fb_scale_zero, TPKG_E_FALLBACK, "scale not a positive finite number");
+  EXPECT_MSG(m_fb_scale_inf, TPKG_E_FALLBACK, "scale not a positive finite number");
+  EXPECT_MSG(m_fb_scale_nan, TPKG_E_FALLBACK, "scale not a positive finite number");
+  EXPECT_MSG(m_fb_params, TPKG_E_FALLBACK, "params[1..5] set");
+  EXPECT_MSG(m_fb_param5, TPKG_E_FALLBACK, "params[1..5] set");
+  EXPECT_MSG(m_fb_block0, TPKG_E_FALLBACK, "block (params[0]) is 0");
+  EXPECT(m_fb_block_other, TPKG_OK);
+}
+
+/* ---- every graph output is written ---- */
+
+/* The FALLBACK section cut from 2 records to 1 (the Softmax that writes
+ * 'prob' gone), CRCs recomputed: it used to pass, and the run returned the
+ * window's old bytes (all zeros). */
+static void m_fb_cut(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, TPKG_FALLBACK_BYTES); }
+static void m_fb_all_cut(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, 0); }
+/* The Softmax writes elsewhere: no record overlaps 'prob'. */
+static void m_fb_writes_elsewhere(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_OFFSET, 4864 + 40); }
+/* 'prob' moved to where kernel 0's STORE writes: a kernel writes it. */
+static void m_out_by_store(pkg_t *p) { tpkg_wr32(io_rec(p, 1) + TPKG_IO_OFFSET, 12288); }
+/* One byte past that STORE's offset: its first byte is outside 'prob'. */
+static void m_out_past_store(pkg_t *p) { tpkg_wr32(io_rec(p, 1) + TPKG_IO_OFFSET, 12289); }
+/* Kernel 1's STORE goes to SPAD: its dram field names no DRAM byte. */
+static void m_out_by_spad_store(pkg_t *p) { tpkg_wr32(io_rec(p, 1) + TPKG_IO_OFFSET, 0); }
+
+static void test_outputs_written(void **state) {
+  (void)state;
+  EXPECT_MSG(m_fb_cut, TPKG_E_IO, "graph output that no kernel and no fallback record writes");
+  EXPECT_MSG(m_fb_all_cut, TPKG_E_IO, "no kernel and no fallback record writes");
+  EXPECT(m_fb_writes_elsewhere, TPKG_E_IO);
+  EXPECT(m_out_by_store, TPKG_OK);
+  EXPECT(m_out_past_store, TPKG_E_IO);
+  EXPECT(m_out_by_spad_store, TPKG_E_IO);
+  /* index and value name the output record and its offset */
+  pkg_t p;
+  make(&p);
+  m_fb_cut(&p);
+  refresh(p.b, p.n);
+  tpkg_error e;
+  assert_int_equal(check(&p, &e), TPKG_E_IO);
+  assert_int_equal(e.index, 1);
+  assert_int_equal(e.value, 4864);
+  free(p.b);
 }
 
 /* ---- commands ---- */
@@ -473,6 +551,57 @@ static void test_commands(void **state) {
   EXPECT(m_loop_count0, TPKG_E_CMD_FIELD);
 }
 
+/* ---- what tfw_load checks beyond tpkg_check (firmware/runtime/tfw_exec.c) ---- */
+
+static int mock_window(void *ctx, uint8_t *base, uint32_t bytes) { return (void)ctx, (void)base, (void)bytes, 0; }
+static int mock_load(void *ctx, uint32_t off, const uint8_t *cmds, uint32_t n) {
+  return (void)ctx, (void)off, (void)cmds, (void)n, 0;
+}
+static int mock_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
+  (void)ctx, (void)off, (void)n, (void)timeout;
+  *r = (tfw_npu_result){.status = TSL_ERR_NONE};
+  return 0;
+}
+
+/* tfw_load of the sample (mutated by m, CRCs refreshed when m is given) on
+ * an NPU of this target with cmd_sram command bytes, in a window of
+ * window_bytes; returns the code, *e the error. */
+static int load(mutator m, uint32_t cmd_sram, uint32_t window_bytes, tfw_error *e) {
+  pkg_t p;
+  make(&p);
+  if (m) m(&p), refresh(p.b, p.n);
+  tfw_backend be = {.target_hash = TSL_TARGET_HASH, .dim = TSL_DIM, .cmd_sram_bytes = cmd_sram,
+                    .set_window = mock_window, .load_stream = mock_load, .run = mock_run};
+  uint8_t *window = aligned_alloc(64, SAMPLE_WINDOW_BYTES);
+  assert_non_null(window);
+  tfw_model model;
+  int rc = tfw_load(&model, &be, p.b, (uint32_t)p.n, window, window_bytes, 0, e);
+  free(window);
+  free(p.b);
+  return rc;
+}
+
+static void test_tfw_load_checks(void **state) {
+  (void)state;
+  tfw_error e;
+  assert_int_equal(load(NULL, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_OK);
+  /* params[0] is the NPU's DIM: tpkg_check cannot know it */
+  assert_int_equal(load(m_fb_block_other, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_E_PACKAGE);
+  assert_int_equal(e.detail, TPKG_E_FALLBACK);
+  assert_int_equal(e.index, 0);
+  assert_int_equal(e.value, 12345);
+  assert_non_null(strstr(e.msg, "fallback block (params[0]) is not this NPU's DIM"));
+  /* tpkg_check's verdict comes through: the cut FALLBACK section */
+  assert_int_equal(load(m_fb_cut, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_E_PACKAGE);
+  assert_int_equal(e.detail, TPKG_E_IO);
+  /* the window memory is at least window_bytes */
+  assert_int_equal(load(NULL, 4096, SAMPLE_WINDOW_BYTES - 8, &e), TFW_E_WINDOW);
+  /* every kernel record fits the command SRAM (kernel 0 has 8 commands) */
+  assert_int_equal(load(NULL, 7 * TSL_CMD_BYTES, SAMPLE_WINDOW_BYTES, &e), TFW_E_CMD_SRAM);
+  assert_int_equal(e.kernel, 0);
+  assert_int_equal(load(NULL, 8 * TSL_CMD_BYTES, SAMPLE_WINDOW_BYTES, &e), TFW_OK);
+}
+
 /* ---- writer ---- */
 
 static void test_writer_rejects(void **state) {
@@ -511,7 +640,9 @@ int main(void) {
       cmocka_unit_test(test_future_version), cmocka_unit_test(test_wrong_target),
       cmocka_unit_test(test_header_fields), cmocka_unit_test(test_every_crc),
       cmocka_unit_test(test_section_table), cmocka_unit_test(test_strings_and_window),
-      cmocka_unit_test(test_kernels_and_io), cmocka_unit_test(test_fallbacks),
+      cmocka_unit_test(test_target_name_padding), cmocka_unit_test(test_kernels_and_io),
+      cmocka_unit_test(test_fallbacks), cmocka_unit_test(test_outputs_written),
+      cmocka_unit_test(test_tfw_load_checks),
       cmocka_unit_test(test_commands), cmocka_unit_test(test_writer_rejects),
   };
   return cmocka_run_group_tests_name("package", tests, NULL, NULL);

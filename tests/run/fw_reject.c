@@ -2,14 +2,16 @@
  * past the host's own checks, to test that the firmware rejects it.
  *
  *   fw-reject GOOD.tpkg SIM FIRMWARE [--patch OFFSET:HEX]... [--fix-crc]
- *             [--truncate BYTES] [--check-weights]
+ *             [--truncate BYTES] [--check-weights] [--save OUT.tpkg]
  *
  * The package is GOOD.tpkg with the patches applied (HEX bytes written at
  * OFFSET), then, with --fix-crc, its section and header CRCs recomputed (a
  * hostile package that passes the integrity checks), then truncated. The rtl
  * engine plans the DRAM layout from the good package and loads the damaged
  * bytes; the firmware's verdict is printed on stdout ("ok" or the message).
- * Exit 0 when the run happened (whatever the verdict), 2 on bad arguments. */
+ * With --save the damaged bytes go to OUT.tpkg instead (for the host's tools)
+ * and nothing runs. Exit 0 when the run happened (whatever the verdict) or
+ * the file was written, 2 on bad arguments, 1 when the write failed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,7 @@ int main(int argc, char **argv) {
   run_opts o = {.sim = argv[2], .firmware = argv[3]};
   uint32_t bad_len = len;
   int fix = 0;
+  const char *save = NULL;
   for (int i = 4; i < argc; i++) {
     if (!strcmp(argv[i], "--patch") && i + 1 < argc) {
       if (patch(bad, len, argv[++i])) return fprintf(stderr, "fw-reject: bad --patch '%s'\n", argv[i]), 2;
@@ -72,11 +75,21 @@ int main(int argc, char **argv) {
       if (bad_len > len) return fprintf(stderr, "fw-reject: --truncate beyond the package\n"), 2;
     } else if (!strcmp(argv[i], "--check-weights")) {
       o.check_weights = 1;
+    } else if (!strcmp(argv[i], "--save") && i + 1 < argc) {
+      save = argv[++i];
     } else {
       return fprintf(stderr, "fw-reject: unknown argument '%s'\n", argv[i]), 2;
     }
   }
   if (fix) fix_crc(bad, len);
+  if (save) {
+    FILE *f = fopen(save, "wb");
+    int bad_write = !f || fwrite(bad, 1, bad_len, f) != bad_len;
+    if (f && fclose(f)) bad_write = 1;
+    free(good), free(bad);
+    if (bad_write) return fprintf(stderr, "fw-reject: %s: write failed\n", save), 1;
+    return 0;
+  }
   /* The engine reads the inputs' sizes from the view: give it zeros. */
   run_batch b = {.runs = 1};
   uint8_t *in[64] = {0};

@@ -124,7 +124,8 @@ t finite-input-no-warning bash -c "'$tessel' run '$tmp/digits.tpkg' --engine mod
 # 3. The firmware's own checks: damaged packages handed past the host's.
 pkg=$tmp/digits.tpkg
 sect() { "$tessel" inspect "$pkg" | awk -v s="$1" '$1 == s { print $3 }'; }
-io_off=$(sect IO) k_off=$(sect KERNELS) s_off=$(sect STREAMS) w_off=$(sect WEIGHTS)
+io_off=$(sect IO) k_off=$(sect KERNELS) s_off=$(sect STREAMS) w_off=$(sect WEIGHTS) fb_off=$(sect FALLBACK)
+le32() { printf '%02X%02X%02X%02X' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
 sim=$build/npu8/tessel-sim fw=$build/firmware/npu8/tessel-fw.elf
 size=$(stat -c %s "$pkg")
 rej() { # rej NAME EXPECTED ARGS...
@@ -147,6 +148,24 @@ rej hostile-total "PACKAGE/TRUNCATED" --patch 8:F0FFFFFF --fix-crc
 rej io-offset "PACKAGE/IO" --patch $((io_off + 40)):00FFFFFF --fix-crc
 rej kernel-cmds "PACKAGE/KERNEL" --patch $((k_off + 16)):FFFF0000 --fix-crc
 rej cmd-opcode "PACKAGE/CMD_OPCODE" --patch "$s_off:FF" --fix-crc
+# A package that drops work: FALLBACK cut from 3 records (384 bytes) to the
+# first (the Dequantize and Softmax that write 'probs' gone). It used to load
+# and run, exit 0 with probs all zeros.
+fb_entry=$((64 + 16 * 5))
+rej fallback-cut "PACKAGE/IO.*no kernel and no fallback record writes" --patch "$((fb_entry + 8)):$(le32 128)" --fix-crc
+"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_entry + 8)):$(le32 128)" --fix-crc --save "$tmp/fb_cut.tpkg" >/dev/null 2>&1
+for engine in model rtl; do
+  expect_fail "fallback-cut-run-$engine" 1 "not a valid package: IO: graph output that no kernel and no fallback record writes" \
+    "$tessel" run "$tmp/fb_cut.tpkg" --engine $engine --input "$digits/digits_cnn.in0.npy" -o "$tmp/fb_cut.npy"
+done
+expect_fail fallback-cut-inspect 1 "bad package: IO: graph output that no kernel and no fallback record writes" "$tessel" inspect "$tmp/fb_cut.tpkg"
+# Fields no op defines, and the target name's padding after its NUL.
+rej fallback-params "PACKAGE/FALLBACK.*params\[1..5\] set" --patch "$((fb_off + 104)):$(le32 12345)$(le32 3735928559)" --fix-crc
+rej fallback-block "PACKAGE/FALLBACK.*not this NPU's DIM" --patch "$((fb_off + 104)):$(le32 12345)" --fix-crc
+"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_off + 104)):$(le32 4)" --fix-crc --save "$tmp/fb_block.tpkg" >/dev/null 2>&1
+expect_fail fallback-block-run-model 1 "not this NPU's DIM" \
+  "$tessel" run "$tmp/fb_block.tpkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "$tmp/fb_block.npy"
+rej target-padding "PACKAGE/HEADER.*target name not NUL-padded" --patch 25:FF --fix-crc
 
 # The watchdog: a kernel given 300 cycles is aborted and reported, never a hang.
 expect_fail watchdog-abort 1 "TIMEOUT/ABORTED: .*kernel 0" "$tessel" run "$pkg" --watchdog 300 --input "$digits/digits_cnn.in0.npy" -o "$tmp/w.npy"

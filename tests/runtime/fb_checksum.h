@@ -3,7 +3,7 @@
  * on the host and on the RV32 firmware; the fallback suite fails unless both
  * give the same number (docs/firmware.md, "Fallback ops").
  *
- * Freestanding (tfw_fallback and compiler/crc32 only). */
+ * Freestanding (tfw_fallback and shared/crc32 only). */
 #ifndef TESSEL_FB_CHECKSUM_H
 #define TESSEL_FB_CHECKSUM_H
 
