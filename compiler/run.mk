@@ -27,15 +27,15 @@ $(COMPILER_OBJ)/run/%.o: sim/npu-model/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/
 $(COMPILER_OBJ_SAN)/run/%.o: sim/npu-model/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -c $< -o $@
-$(COMPILER_OBJ)/run/%.o: firmware/runtime/%.c | $(BUILD)/gen/tessel_isa.h
+$(COMPILER_OBJ)/run/%.o: firmware/runtime/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) -ffp-contract=off -c $< -o $@
-$(COMPILER_OBJ_SAN)/run/%.o: firmware/runtime/%.c | $(BUILD)/gen/tessel_isa.h
+$(COMPILER_OBJ_SAN)/run/%.o: firmware/runtime/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	@mkdir -p $(@D)
 	$(HOST_CC) $(COMPILER_CFLAGS) -ffp-contract=off $(SAN_FLAGS) -c $< -o $@
 
 $(foreach o,run_cli run_model run_rtl,$(COMPILER_OBJ)/$(o).o $(COMPILER_OBJ_SAN)/$(o).o): \
-  | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+  | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h $(BUILD)/gen/tessel_memmap.h
 
 -include $(wildcard $(COMPILER_OBJ)/run/*.d $(COMPILER_OBJ_SAN)/run/*.d)
 

@@ -23,14 +23,14 @@ fw_build_sim = $(if $(fw_have_sim),@$(MAKE) --no-print-directory $(TESSEL_SIM),@
 ISS_SRCS := $(filter-out %_test.c %_fuzz.c,$(wildcard sim/iss/*.c)) sim/elf_load.c
 ISS_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss/%.o,$(ISS_SRCS))
 ISS_SAN_OBJS := $(patsubst sim/%.c,$(BUILD)/obj/iss-san/%.o,$(ISS_SRCS))
-ISS_HDRS := $(wildcard sim/iss/*.h) sim/elf_load.h sim/host_file.h
+ISS_HDRS := $(wildcard sim/iss/*.h) sim/elf_load.h sim/host_file.h $(BUILD)/gen/tessel_memmap.h
 
 $(BUILD)/obj/iss/%.o: sim/%.c $(ISS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) -Isim -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) -Isim -I$(BUILD)/gen -c $< -o $@
 $(BUILD)/obj/iss-san/%.o: sim/%.c $(ISS_HDRS)
 	@mkdir -p $(@D)
-	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -c $< -o $@
+	$(HOST_CC) $(HOST_CFLAGS) $(SAN_FLAGS) -Isim -I$(BUILD)/gen -c $< -o $@
 
 $(TESSEL_ISS): $(ISS_OBJS)
 	@mkdir -p $(@D)
@@ -39,12 +39,13 @@ $(TESSEL_ISS): $(ISS_OBJS)
 ALL += $(TESSEL_ISS)
 
 # ---- assembly ISA and trap tests (linked at 0x80000000) ------------------
-RV_TEST_LDFLAGS := $(RV_ARCH) -nostdlib -nostartfiles -Itests/isa -Llinker -Tlinker/dram.ld \
+RV_TEST_LDFLAGS := $(RV_ARCH) -nostdlib -nostartfiles -Itests/isa -I$(BUILD)/gen -Llinker -L$(BUILD)/gen -Tlinker/dram.ld \
                    -Wl,--no-warn-rwx-segments
 ISA_ELFS  := $(patsubst tests/isa/%.S,$(BUILD)/isa/%.elf,$(wildcard tests/isa/*.S))
 TRAP_ELFS := $(patsubst tests/isa/traps/%.S,$(BUILD)/isa/traps/%.elf,$(wildcard tests/isa/traps/*.S))
 
-$(BUILD)/isa/%.elf: tests/isa/%.S tests/isa/isa_test.h linker/dram.ld linker/sections.ld
+$(BUILD)/isa/%.elf: tests/isa/%.S tests/isa/isa_test.h linker/dram.ld linker/sections.ld $(BUILD)/gen/tessel_memmap.ld \
+                    $(BUILD)/gen/tessel_memmap.h
 	@mkdir -p $(@D)
 	$(RV_CC) $(RV_TEST_LDFLAGS) $< -o $@
 
@@ -72,11 +73,12 @@ FW_BASE_SRCS := $(filter-out firmware/base/crt0.S,$(wildcard firmware/base/*.c f
 FW_BASE_OBJS := $(patsubst firmware/base/%,$(BUILD)/obj/fw/%.o,$(FW_BASE_SRCS))
 FW_CRT0      := $(FW_OUT)/crt0.o
 FW_LIB       := $(FW_OUT)/libtessel-fw.a
-FW_HDRS      := $(wildcard firmware/base/*.h)
-FW_CFLAGS    := $(RV_CFLAGS) -ffreestanding -Ifirmware/base
+# The map's addresses, CSR bits and causes: build/gen/tessel_memmap.h (targets/rules.mk).
+FW_HDRS      := $(wildcard firmware/base/*.h) $(BUILD)/gen/tessel_memmap.h
+FW_CFLAGS    := $(RV_CFLAGS) -ffreestanding -Ifirmware/base -I$(BUILD)/gen
 # Integer-only printf keeps hello and friends small and fast; define
 # FW_PRINTF_FLOAT=1 for float printing.
-FW_LDFLAGS   := $(RV_CFLAGS) -nostartfiles -Llinker \
+FW_LDFLAGS   := $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen \
                 $(if $(FW_PRINTF_FLOAT),,-DPICOLIBC_INTEGER_PRINTF_SCANF)
 # The archive is grouped with libc so picolibc's exit/printf can pull _exit
 # and stdout back out of it.
@@ -97,7 +99,7 @@ $(FW_LIB): $(FW_BASE_OBJS)
 	rm -f $@
 	$(RV_PREFIX)ar rcs $@ $^
 
-FW_LINK_DEPS := $(FW_CRT0) $(FW_LIB) linker/sim.ld linker/dram.ld linker/sections.ld
+FW_LINK_DEPS := $(FW_CRT0) $(FW_LIB) linker/sim.ld linker/dram.ld linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
 
 $(BUILD)/obj/fw-apps/%.o: firmware/apps/%.c $(FW_HDRS) $(wildcard firmware/apps/*.h)
 	@mkdir -p $(@D)
@@ -207,7 +209,7 @@ ISS_FUZZ_TIME ?= 300
 $(ISS_FUZZ): sim/iss/elf_fuzz.c $(ISS_SRCS) $(ISS_HDRS)
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
-	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isim \
+	  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isim -I$(BUILD)/gen \
 	  -o $@ sim/iss/elf_fuzz.c $(filter-out %/main.c,$(ISS_SRCS))
 # Seeds: the ISA test ELFs and a few firmware ELFs (build outputs, copied to
 # a scratch corpus so nothing is written into the tree).

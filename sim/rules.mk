@@ -9,7 +9,7 @@ TESSEL_SIM_BIN       := $(BIN)/tessel-sim
 TESSEL_SIM_TRACE_BIN := $(BIN)/tessel-sim-trace
 
 # RTL: packages first. The real core when it is there, else a stub.
-SOC_SV  := rtl-model/soc/tessel_soc_pkg.sv \
+SOC_SV  := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv \
            $(filter-out %_pkg.sv,$(wildcard rtl-model/soc/*.sv))
 CORE_SV := $(wildcard rtl-model/core/*.sv)
 ifeq ($(CORE_SV),)
@@ -23,7 +23,7 @@ SIM_IMEM_BYTES := 65536
 SIM_DMEM_BYTES := 65536
 
 SIM_HARNESS_CXX := sim/main.cpp sim/dram_model.cpp
-SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h sim/host_file.h
+SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h sim/host_file.h $(BUILD)/gen/tessel_memmap.h
 SIM_C_SRCS      := sim/elf_load.c sim/sim_options.c
 SIM_C_OBJS      := $(patsubst sim/%.c,$(SIM_OBJ)/c/%.o,$(SIM_C_SRCS))
 
@@ -38,7 +38,7 @@ define verilate_soc
 	@mkdir -p $(1)
 	$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
-	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) $(6)" \
+	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) -I$(abspath $(BUILD)/gen) $(6)" \
 	  -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1" \
 	  $(abspath $(SIM_HARNESS_CXX) $(SIM_C_OBJS)) $(7) >$(1)/build.log 2>&1 \
 	  || { tail -n 40 $(1)/build.log; exit 1; }
