@@ -1,7 +1,9 @@
 #!/bin/bash
 # memmap suite: what tsl-gen writes from targets/memmap.def builds wherever it
 # is used (C host, C++, RV32 C and assembly, Verilator -Wall, yosys, GNU ld),
-# and bad descriptions are refused with a located message.
+# bad descriptions are refused with a located message, and no hand-written
+# copy of a base address, CSR number or trap cause is left in (or comes back
+# to) the files that take them from the generated outputs.
 #   tests/npu-model/memmap-gen.sh TSL_GEN MEMMAP.def GEN_DIR
 set -u
 tool=$1 def=$2 gen=$3
@@ -85,6 +87,52 @@ rc=$?
 if [[ $rc -ne 0 && $rc -lt 128 ]] && grep -q "dir.def" "$tmp/out"; then
   pass=$((pass + 1)); echo "ok   rejects a directory"
 else fail=$((fail + 1)); echo "FAIL rejects a directory (rc $rc)"; cat "$tmp/out"; fi
+
+# ---- no hand-written copy --------------------------------------------------
+# The files that take the map from the generated outputs. Tests that check the
+# spec's numbers on purpose (firmware/tests, sim/iss/iss_test.c, tests/) keep
+# their literals and are not listed.
+users=(firmware/base/*.h firmware/base/*.c firmware/npu/*.h firmware/npu/*.c
+       firmware/runtime/*.h firmware/runtime/*.c sim/iss/bus.[ch] sim/iss/hart.[ch]
+       sim/iss/csr.[ch] sim/main.cpp tests/isa/isa_test.h
+       rtl-model/soc/*.sv rtl-model/core/*.sv linker/*.ld)
+# copies FILE...: the lines of FILE... that write a number the map owns.
+copies() {
+  local bases="" csrs="" k name num rest v h
+  while read -r k name num rest; do
+    case $k in
+    region) # every base but 0 (everywhere) and DRAM's 0x80000000 (also bit 31)
+      v=$((num)); ((v == 0 || v == 0x80000000)) && continue
+      h=$(printf %08x "$v"); bases+="${bases:+|}0x$h|h${h:0:4}_${h:4}|h$h" ;;
+    csr) csrs+="${csrs:+|}$(printf %03x $((num)))" ;;
+    esac
+  done <"$def"
+  local end='([^0-9a-f]|$)'
+  # (a message that names an address, inside a string, is prose: not counted)
+  grep -HniE "($bases)$end" "$@" | grep -viE "\"[^\"]*($bases)[^\"]*\""
+  # DRAM's base where it is defined as an address (ld ORIGIN, a #define, a constant)
+  grep -HniE "(ORIGIN *= *0x80000000|define +[a-z_]+ +0x80000000|= *0x80000000u?(ll)?;|= *32'h8000_?0000;)" "$@"
+  # CSR numbers (12'hNNN in SV, 0xNNN defined in C) and misa's value
+  grep -HniE "(12'h($csrs)$end|(=|define [a-z_]+) *0x0*($csrs)$end|0x40001100|4000_1100)" "$@"
+  # trap causes: interrupt mcause values, exception codes given names by hand
+  grep -HniE "(0x8000000[7b]|h8000_000[7b]|localparam[^=]*cause[a-z]* *=|cause_[a-z_]+ *= *[0-9])" "$@"
+  # a switch over mcause values (the trap handler's names) by number
+  local f
+  for f in $(grep -l "switch (mcause)" "$@" 2>/dev/null); do grep -HniE "case [0-9]+u?:" "$f"; done
+}
+check "no hand-written map numbers in the files that use the map" bash -c \
+  "$(declare -f copies); def='$def'; out=\$(copies ${users[*]}); [ -z \"\$out\" ] || { echo \"\$out\"; exit 1; }"
+# the check itself finds each kind of copy (so it cannot pass by matching nothing)
+printf '#define UART_BASE 0x20000000u\n' >"$tmp/c1.h"
+printf "  localparam logic [11:0] CsrMie = 12'h304;\n" >"$tmp/c2.sv"
+printf '  dram (rwx) : ORIGIN = 0x80000000, LENGTH = 4M\n' >"$tmp/c3.ld"
+printf "  localparam logic [31:0] CauseIllegal = 32'd2;\n" >"$tmp/c4.sv"
+printf '  case 0x8000000Bu: return "x";\n' >"$tmp/c5.c"
+printf '  switch (mcause) {\n  case 5: return "load access fault";\n' >"$tmp/c6.c"
+printf '  uint32_t dev = 0x20001000u + 8;\n' >"$tmp/c7.c"
+for f in c1.h c2.sv c3.ld c4.sv c5.c c6.c c7.c; do
+  check "a planted copy is found ($f)" bash -c "$(declare -f copies); def='$def'; [ -n \"\$(copies $tmp/$f)\" ]"
+done
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
