@@ -32,7 +32,8 @@ COMPILER_PARTS   := support ir import passes quant ref lower package run tune pr
 COMPILER_CFLAGS := $(HOST_CFLAGS) -Icompiler $(patsubst %,-Icompiler/%,$(COMPILER_PARTS)) \
                    $(SHARED_INC) -Isim/npu-model -I$(COMPILER_GEN) -I$(BUILD)/gen
 # Generated before any compiler object is built (the .d files know only after).
-COMPILER_DEPS   := $(COMPILER_GEN)/onnx.pb-c.h $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h
+COMPILER_DEPS   := $(COMPILER_GEN)/onnx.pb-c.h $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_targets.h \
+                   $(BUILD)/gen/tessel_memmap.h
 
 # Libraries, in link order; everything a compiler program links.
 COMPILER_LIBS      := $(patsubst %,$(BUILD)/lib/libtessel-%.a,$(COMPILER_PARTS) onnx-pb)

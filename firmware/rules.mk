@@ -14,12 +14,13 @@ FW_OUT     := $(BUILD)/firmware
 
 
 # ---- assembly ISA and trap tests (linked at 0x80000000) ------------------
-RV_TEST_LDFLAGS := $(RV_ARCH) -nostdlib -nostartfiles -Itests/isa -Llinker -Tlinker/dram.ld \
+RV_TEST_LDFLAGS := $(RV_ARCH) -nostdlib -nostartfiles -Itests/isa -I$(BUILD)/gen -Llinker -L$(BUILD)/gen -Tlinker/dram.ld \
                    -Wl,--no-warn-rwx-segments
 ISA_ELFS  := $(patsubst tests/isa/%.S,$(BUILD)/isa/%.elf,$(wildcard tests/isa/*.S))
 TRAP_ELFS := $(patsubst tests/isa/traps/%.S,$(BUILD)/isa/traps/%.elf,$(wildcard tests/isa/traps/*.S))
 
-$(BUILD)/isa/%.elf: tests/isa/%.S tests/isa/isa_test.h linker/dram.ld linker/sections.ld
+$(BUILD)/isa/%.elf: tests/isa/%.S tests/isa/isa_test.h linker/dram.ld linker/sections.ld $(BUILD)/gen/tessel_memmap.ld \
+                    $(BUILD)/gen/tessel_memmap.h
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
 	$(Q)$(RV_CC) $(RV_TEST_LDFLAGS) $< -o $@
@@ -49,11 +50,12 @@ FW_BASE_SRCS := firmware/base/simctl.c firmware/base/timer.c firmware/base/trap.
 FW_BASE_OBJS := $(patsubst firmware/base/%,$(BUILD)/obj/fw/%.o,$(FW_BASE_SRCS))
 FW_CRT0      := $(FW_OUT)/crt0.o
 FW_LIB       := $(FW_OUT)/libtessel-fw.a
-FW_HDRS      := $(wildcard firmware/base/*.h)
-FW_CFLAGS    := $(RV_CFLAGS) -ffreestanding -Ifirmware/base
+# The map's addresses, CSR bits and causes: build/gen/tessel_memmap.h (targets/rules.mk).
+FW_HDRS      := $(wildcard firmware/base/*.h) $(BUILD)/gen/tessel_memmap.h
+FW_CFLAGS    := $(RV_CFLAGS) -ffreestanding -Ifirmware/base -I$(BUILD)/gen
 # Integer-only printf keeps hello and friends small and fast; define
 # FW_PRINTF_FLOAT=1 for float printing.
-FW_LDFLAGS   := $(RV_CFLAGS) -nostartfiles -Llinker \
+FW_LDFLAGS   := $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen \
                 $(if $(FW_PRINTF_FLOAT),,-DPICOLIBC_INTEGER_PRINTF_SCANF)
 # The archive is grouped with libc so picolibc's exit/printf can pull _exit
 # and stdout back out of it. The core has no MMU or PMP, so segment permissions
@@ -80,7 +82,7 @@ $(FW_LIB): $(FW_BASE_OBJS)
 	$(call say,AR,$@)
 	$(Q)$(RV_PREFIX)ar rcs $@ $^
 
-FW_LINK_DEPS := $(FW_CRT0) $(FW_LIB) linker/sim.ld linker/dram.ld linker/sections.ld
+FW_LINK_DEPS := $(FW_CRT0) $(FW_LIB) linker/sim.ld linker/dram.ld linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
 
 $(BUILD)/obj/fw-apps/%.o: firmware/apps/%.c $(FW_HDRS) $(wildcard firmware/apps/*.h)
 	@mkdir -p $(@D)

@@ -7,7 +7,8 @@
 #   make test-core-gate  the bench on the yosys netlist of the core, traces equal to the RTL's
 #   make bench-core-cpi  CPI of compiled C (CRC, sort, matrix multiply), 1-cycle memories
 
-CORE_RTL      := $(sort $(wildcard rtl-model/core/*.sv))
+# The cores take CSR numbers and trap causes from the generated package.
+CORE_RTL      := $(BUILD)/gen/tessel_memmap_pkg.sv $(sort $(wildcard rtl-model/core/*.sv))
 CORE_OBJ      := $(BUILD)/obj/core
 CORE_TB_DIR   := tests/rtl/core
 CORE_PROG_DIR := $(CORE_TB_DIR)/progs

@@ -27,7 +27,7 @@ SHARED_INC       := -Ishared
 # -ffp-contract=off: the fallback ops' float arithmetic must round alike on every
 # engine (tfw_fallback.h); the package checker decodes with the generated ISA header.
 tessel-shared_CFLAGS = $(HOST_CFLAGS) -ffp-contract=off $(SHARED_INC) -I$(BUILD)/gen
-tessel-shared_DEPS   = $(BUILD)/gen/tessel_isa.h
+tessel-shared_DEPS   = $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 $(eval $(call host_lib,tessel-shared,$(SHARED_HOST_SRCS)))
 
 SHARED_LIB      := $(BUILD)/lib/libtessel-shared.a
@@ -39,7 +39,7 @@ ALL += $(SHARED_LIB) $(SHARED_LIB_SAN)
 # archived into each target's runtime library (firmware/runtime/runtime.mk).
 SHARED_RV_OBJ  := $(BUILD)/obj/rv32/shared
 SHARED_RV_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OBJ)/%.o,$(SHARED_RV_SRCS))
-$(SHARED_RV_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h
+$(SHARED_RV_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	$(call say,CC-RV32,$<)
 	@mkdir -p $(@D)
 	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@

@@ -11,7 +11,9 @@
 #ifndef TFW_MAILBOX_H
 #define TFW_MAILBOX_H
 
-#define TFW_MAILBOX_ADDR 0x80000000u /* start of DRAM (docs/memory-map.md) */
+#include "tessel_memmap.h"
+
+#define TFW_MAILBOX_ADDR TSL_MEM_DRAM_BASE /* start of DRAM (tessel_memmap.h) */
 #define TFW_MAILBOX_MAGIC 0x4E555254u /* "TRUN" */
 #define TFW_MAILBOX_VERSION 2u
 #define TFW_MAILBOX_BYTES 256u

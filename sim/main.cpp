@@ -29,6 +29,7 @@
 
 #include "Vtessel_soc.h"
 #include "dram_model.h"
+#include "tessel_memmap.h" /* build/gen/: the SoC memory map (targets/memmap.def) */
 #ifdef TESSEL_SIM_NPU
 #include "tessel_target.h" /* build/gen/<target>/: the NPU target this build simulates */
 #endif
@@ -49,9 +50,9 @@
 
 namespace {
 
-constexpr uint32_t ImemBase = 0x00000000u;
-constexpr uint32_t DmemBase = 0x10000000u;
-constexpr uint64_t DramBase = 0x80000000ull;
+constexpr uint32_t ImemBase = TSL_MEM_IMEM_BASE;
+constexpr uint32_t DmemBase = TSL_MEM_DMEM_BASE;
+constexpr uint64_t DramBase = TSL_MEM_DRAM_BASE;
 
 // An error for the user: message to stderr, status to exit with.
 struct Failure {

@@ -7,7 +7,8 @@
 # The harness's C part (ELF loader, options), which the ISS shares: one library,
 # build/lib/libtessel-sim-host{,-asan,-fuzz}.a.
 SIM_C_SRCS := sim/elf_load.c sim/sim_options.c
-tessel-sim-host_CFLAGS = $(HOST_CFLAGS) -Isim -Ishared
+tessel-sim-host_CFLAGS = $(HOST_CFLAGS) -Isim -Ishared -I$(BUILD)/gen
+tessel-sim-host_DEPS   = $(BUILD)/gen/tessel_memmap.h
 $(eval $(call host_lib,tessel-sim-host,$(SIM_C_SRCS)))
 SIM_HOST_LIB      := $(BUILD)/lib/libtessel-sim-host.a
 SIM_HOST_LIB_SAN  := $(BUILD)/lib/libtessel-sim-host-asan.a
@@ -21,7 +22,7 @@ TESSEL_SIM_BIN       := $(BIN)/tessel-sim
 TESSEL_SIM_TRACE_BIN := $(BIN)/tessel-sim-trace
 
 # RTL: packages first.
-SOC_SV  := rtl-model/soc/tessel_soc_pkg.sv \
+SOC_SV  := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv \
            $(filter-out %_pkg.sv,$(wildcard rtl-model/soc/*.sv))
 CORE_SV := $(wildcard rtl-model/core/*.sv)
 CORE_SV := $(filter %_pkg.sv,$(CORE_SV)) $(filter-out %_pkg.sv,$(CORE_SV))
@@ -32,7 +33,7 @@ SIM_IMEM_BYTES := 65536
 SIM_DMEM_BYTES := 65536
 
 SIM_HARNESS_CXX := sim/main.cpp sim/dram_model.cpp
-SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h shared/host_file.h
+SIM_HARNESS_H   := sim/dram_model.h sim/elf_load.h sim/sim_options.h shared/host_file.h $(BUILD)/gen/tessel_memmap.h
 
 # verilate_soc MDIR, EXE, IMEM, DMEM, EXTRA-VERILATOR-FLAGS, EXTRA-CFLAGS, SOURCES
 # Verilator runs its own make, outside our jobserver: one job, so `make -j2`
@@ -42,7 +43,7 @@ define verilate_soc
 	$(call say,VERILATE,$(1)/$(2))
 	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) -Wno-lint -Wno-style \
 	  --top-module tessel_soc --prefix Vtessel_soc --Mdir $(1) -o $(2) $(5) \
-	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) -I$(abspath shared) $(6)" \
+	  -CFLAGS "-std=c++17 -O2 -Wall -Wextra -DIMEM_BYTES=$(3) -DDMEM_BYTES=$(4) -I$(abspath sim) -I$(abspath shared) -I$(abspath $(BUILD)/gen) $(6)" \
 	  -MAKEFLAGS "OPT_FAST=-O3 OPT_SLOW=-O1" \
 	  $(abspath $(SIM_HARNESS_CXX) $(SIM_HOST_LIB)) $(7) >$(1)/build.log 2>&1 \
 	  || { tail -n 40 $(1)/build.log; exit 1; }

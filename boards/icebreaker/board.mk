@@ -125,14 +125,14 @@ IB_FW_NPU   := $(if $(IB_NPU_SV),-DBOARD_NPU -I$(BUILD)/gen/$(IB_TARGET) -I$(BUI
 IB_FW_OBJS  := $(IB_FW_OBJ)/board_selftest.o $(if $(IB_NPU_SV),$(BUILD)/obj/fw-npu/$(IB_TARGET)/npu.o)
 IB_FW_GEN   := $(if $(IB_NPU_SV),$(BUILD)/gen/tessel_isa.h $(BUILD)/gen/$(IB_TARGET)/tessel_target.h)
 
-$(IB_FW_OBJ)/board_selftest.o: tests/boards/board_selftest.c $(wildcard firmware/base/*.h) $(IB_FW_GEN)
+$(IB_FW_OBJ)/board_selftest.o: tests/boards/board_selftest.c $(wildcard firmware/base/*.h) $(BUILD)/gen/tessel_memmap.h $(IB_FW_GEN)
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_FW_NPU) -c $< -o $@
-$(IB_FW_ELF): $(IB_FW_OBJS) $(BUILD)/firmware/crt0.o $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld
+	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base -I$(BUILD)/gen $(IB_FW_NPU) -c $< -o $@
+$(IB_FW_ELF): $(IB_FW_OBJS) $(BUILD)/firmware/crt0.o $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen -Wl,--no-warn-rwx-segments -T $(IB_LD) \
 	  $(BUILD)/firmware/crt0.o $(IB_FW_OBJS) \
 	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
 $(IB_FW_IMG): $(IB_FW_ELF) $(FLASH_IMAGE)
@@ -174,18 +174,18 @@ IB_NPU_FW_OBJ   := $(IB_OBJ)/fw-$(IB_RTL_NPU)
 IB_NPU_FW_ELF   := $(IB_OUT)/board-selftest-$(IB_RTL_NPU).elf
 IB_NPU_FW_IMG   := $(IB_OUT)/board-selftest-$(IB_RTL_NPU).img
 IB_NPU_FW_FLAGS := -DBOARD_NPU -I$(BUILD)/gen/$(IB_RTL_NPU) -I$(BUILD)/gen -Ifirmware/npu
-IB_NPU_FW_DEPS  := $(wildcard firmware/base/*.h) firmware/npu/npu.h $(BUILD)/gen/tessel_isa.h \
+IB_NPU_FW_DEPS  := $(wildcard firmware/base/*.h) firmware/npu/npu.h $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h \
                    $(BUILD)/gen/$(IB_RTL_NPU)/tessel_target.h
 
 $(IB_NPU_FW_OBJ)/board_selftest.o: tests/boards/board_selftest.c $(IB_NPU_FW_DEPS)
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base $(IB_NPU_FW_FLAGS) -c $< -o $@
+	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base -I$(BUILD)/gen $(IB_NPU_FW_FLAGS) -c $< -o $@
 $(IB_NPU_FW_ELF): $(IB_NPU_FW_OBJ)/board_selftest.o $(BUILD)/obj/fw-npu/$(IB_RTL_NPU)/npu.o $(BUILD)/firmware/crt0.o \
-                  $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld
+                  $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen -Wl,--no-warn-rwx-segments -T $(IB_LD) \
 	  $(BUILD)/firmware/crt0.o $(filter %.o,$(filter-out %/crt0.o,$^)) \
 	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
 $(IB_NPU_FW_IMG): $(IB_NPU_FW_ELF) $(FLASH_IMAGE)

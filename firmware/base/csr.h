@@ -1,16 +1,19 @@
-/* csr.h: machine-mode CSR access and the bit names the firmware uses. */
+/* csr.h: machine-mode CSR access and the bit names the firmware uses (the
+ * bits from the generated tessel_memmap.h: targets/memmap.def, docs/core.md). */
 #ifndef TESSEL_FW_CSR_H
 #define TESSEL_FW_CSR_H
 
 #include <stdint.h>
 
-#define MSTATUS_MIE  (1u << 3)
-#define MSTATUS_MPIE (1u << 7)
-#define MIE_MTIE     (1u << 7)
-#define MIE_MEIE     (1u << 11)
-#define MIP_MTIP     (1u << 7)
-#define MIP_MEIP     (1u << 11)
-#define MCAUSE_IRQ   0x80000000u
+#include "tessel_memmap.h"
+
+#define MSTATUS_MIE  TSL_MSTATUS_MIE
+#define MSTATUS_MPIE TSL_MSTATUS_MPIE
+#define MIE_MTIE     TSL_MIE_MTIE
+#define MIE_MEIE     TSL_MIE_MEIE
+#define MIP_MTIP     TSL_MIP_MTIP
+#define MIP_MEIP     TSL_MIP_MEIP
+#define MCAUSE_IRQ   TSL_CAUSE_IRQ_FLAG
 
 /* The CSR name must be a literal (it is part of the instruction). */
 #define csr_read(csr)                                                   \

@@ -2,6 +2,7 @@
 #include "trap.h"
 
 #include "simctl.h"
+#include "tessel_memmap.h"
 #include "uart.h"
 
 static trap_handler_fn installed_handler;
@@ -14,17 +15,17 @@ trap_handler_fn trap_set_handler(trap_handler_fn handler) {
 
 const char *trap_cause_name(uint32_t mcause) {
   switch (mcause) {
-  case 0: return "instruction address misaligned";
-  case 1: return "instruction access fault";
-  case 2: return "illegal instruction";
-  case 3: return "breakpoint";
-  case 4: return "load address misaligned";
-  case 5: return "load access fault";
-  case 6: return "store address misaligned";
-  case 7: return "store access fault";
-  case 11: return "environment call from M-mode";
-  case 0x80000007u: return "machine timer interrupt";
-  case 0x8000000Bu: return "machine external interrupt";
+  case TSL_CAUSE_FETCH_MISALIGNED: return "instruction address misaligned";
+  case TSL_CAUSE_FETCH_FAULT: return "instruction access fault";
+  case TSL_CAUSE_ILLEGAL: return "illegal instruction";
+  case TSL_CAUSE_BREAKPOINT: return "breakpoint";
+  case TSL_CAUSE_LOAD_MISALIGNED: return "load address misaligned";
+  case TSL_CAUSE_LOAD_FAULT: return "load access fault";
+  case TSL_CAUSE_STORE_MISALIGNED: return "store address misaligned";
+  case TSL_CAUSE_STORE_FAULT: return "store access fault";
+  case TSL_CAUSE_ECALL_M: return "environment call from M-mode";
+  case TSL_CAUSE_IRQ_TIMER: return "machine timer interrupt";
+  case TSL_CAUSE_IRQ_EXTERNAL: return "machine external interrupt";
   default: return "unknown cause";
   }
 }

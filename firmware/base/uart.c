@@ -21,7 +21,7 @@ void uart_put_hex32(uint32_t v) {
 
 int uart_getc_nonblock(void) {
   uint32_t v = mmio_read32(UART_RXDATA);
-  return (v & 0x80000000u) ? -1 : (int)(v & 0xFFu);
+  return (v & TSL_UART_RXDATA_EMPTY) ? -1 : (int)(v & TSL_UART_RXDATA_DATA);
 }
 
 /* picolibc 1.8 (tinystdio): the application defines stdin/stdout/stderr as

@@ -17,7 +17,7 @@ static inline void reg_write(uint32_t off, uint32_t v) { mmio_write32(NPU_REG_BA
 static volatile int probe_faulted;
 
 static int probe_handler(trap_frame *f) {
-  if (f->mcause != 5) return 0;
+  if (f->mcause != TSL_CAUSE_LOAD_FAULT) return 0;
   probe_faulted = 1;
   f->x[10] = 0; /* the probe's load targets a0 (see probe_read) */
   f->mepc += 4;

@@ -26,13 +26,14 @@
 #include <stdint.h>
 
 #include "tessel_isa.h"
+#include "tessel_memmap.h"
 #include "tessel_target.h"
 
-/* Bus addresses of the two NPU windows (docs/memory-map.md, the shared map). */
-#define NPU_REG_BASE 0x30000000u
-#define NPU_CMD_BASE 0x40000000u
-/* DRAM on the bus (docs/memory-map.md): the window must lie in it. */
-#define NPU_DRAM_BUS_BASE 0x80000000u
+/* Bus addresses of the two NPU windows (tessel_memmap.h, docs/memory-map.md). */
+#define NPU_REG_BASE TSL_MEM_NPU_REG_BASE
+#define NPU_CMD_BASE TSL_MEM_NPU_CMD_BASE
+/* DRAM on the bus: the window must lie in it. */
+#define NPU_DRAM_BUS_BASE TSL_MEM_DRAM_BASE
 
 /* Cycles npu_run waits by default before it aborts the run. */
 #define NPU_TIMEOUT_DEFAULT 200000000ull

@@ -50,15 +50,7 @@ module tessel_core #(
   output logic [4:0]  commit_rd_o,
   output logic [31:0] commit_rd_wdata_o
 );
-  localparam logic [31:0] CauseInsnMisaligned = 32'd0;
-  localparam logic [31:0] CauseInsnFault      = 32'd1;
-  localparam logic [31:0] CauseIllegal        = 32'd2;
-  localparam logic [31:0] CauseBreakpoint     = 32'd3;
-  localparam logic [31:0] CauseLoadMisaligned = 32'd4;
-  localparam logic [31:0] CauseLoadFault      = 32'd5;
-  localparam logic [31:0] CauseStoreMisaligned= 32'd6;
-  localparam logic [31:0] CauseStoreFault     = 32'd7;
-  localparam logic [31:0] CauseEcallM         = 32'd11;
+  // mcause values: tessel_memmap_pkg::Cause* (targets/memmap.def).
 
   // ---------------------------------------------------------------- fetch
   logic        redirect;
@@ -281,26 +273,26 @@ module tessel_core #(
   logic [31:0] ex_exc_cause, ex_exc_tval;
   always_comb begin
     ex_exc       = 1'b1;
-    ex_exc_cause = CauseIllegal;
+    ex_exc_cause = tessel_memmap_pkg::CauseIllegal;
     ex_exc_tval  = 32'd0;
     if (ex_fetch_err) begin
-      ex_exc_cause = CauseInsnFault;
+      ex_exc_cause = tessel_memmap_pkg::CauseFetchFault;
       ex_exc_tval  = ex_pc_q;
     end else if (dec_illegal || (dec_csr && csr_illegal)) begin
-      ex_exc_cause = CauseIllegal;
+      ex_exc_cause = tessel_memmap_pkg::CauseIllegal;
       ex_exc_tval  = ex_insn;
     end else if (dec_ecall) begin
-      ex_exc_cause = CauseEcallM;
+      ex_exc_cause = tessel_memmap_pkg::CauseEcallM;
     end else if (dec_ebreak) begin
-      ex_exc_cause = CauseBreakpoint;
+      ex_exc_cause = tessel_memmap_pkg::CauseBreakpoint;
     end else if (jump && jump_target[1]) begin
-      ex_exc_cause = CauseInsnMisaligned;
+      ex_exc_cause = tessel_memmap_pkg::CauseFetchMisaligned;
       ex_exc_tval  = jump_target;
     end else if (dec_load && mem_misaligned) begin
-      ex_exc_cause = CauseLoadMisaligned;
+      ex_exc_cause = tessel_memmap_pkg::CauseLoadMisaligned;
       ex_exc_tval  = alu_result;
     end else if (dec_store && mem_misaligned) begin
-      ex_exc_cause = CauseStoreMisaligned;
+      ex_exc_cause = tessel_memmap_pkg::CauseStoreMisaligned;
       ex_exc_tval  = alu_result;
     end else begin
       ex_exc = 1'b0;
@@ -366,7 +358,7 @@ module tessel_core #(
     trap_tval  = ex_exc_tval;
     if (wb_fault) begin
       trap       = 1'b1;
-      trap_cause = wb_load_q ? CauseLoadFault : CauseStoreFault;
+      trap_cause = wb_load_q ? tessel_memmap_pkg::CauseLoadFault : tessel_memmap_pkg::CauseStoreFault;
       trap_epc   = wb_pc_q[31:2];
       trap_tval  = wb_data_q;
     end else if (irq_now) begin

@@ -31,25 +31,7 @@ module tessel_core_csr (
   output logic [31:0] irq_cause_o,
   output logic        irq_wake_o     // (mip & mie) != 0: wakes wfi regardless of mstatus.MIE
 );
-  localparam logic [11:0] CsrMstatus   = 12'h300;
-  localparam logic [11:0] CsrMisa      = 12'h301;
-  localparam logic [11:0] CsrMie       = 12'h304;
-  localparam logic [11:0] CsrMtvec     = 12'h305;
-  localparam logic [11:0] CsrMscratch  = 12'h340;
-  localparam logic [11:0] CsrMepc      = 12'h341;
-  localparam logic [11:0] CsrMcause    = 12'h342;
-  localparam logic [11:0] CsrMtval     = 12'h343;
-  localparam logic [11:0] CsrMip       = 12'h344;
-  localparam logic [11:0] CsrMcycle    = 12'hB00;
-  localparam logic [11:0] CsrMinstret  = 12'hB02;
-  localparam logic [11:0] CsrMcycleh   = 12'hB80;
-  localparam logic [11:0] CsrMinstreth = 12'hB82;
-  localparam logic [11:0] CsrMvendorid = 12'hF11;
-  localparam logic [11:0] CsrMarchid   = 12'hF12;
-  localparam logic [11:0] CsrMimpid    = 12'hF13;
-  localparam logic [11:0] CsrMhartid   = 12'hF14;
-
-  localparam logic [31:0] MisaValue    = 32'h4000_1100;  // RV32, I and M
+  // CSR numbers, misa and the interrupt causes: tessel_memmap_pkg (targets/memmap.def).
 
   logic        mie_q, mie_d;         // mstatus.MIE
   logic        mpie_q, mpie_d;       // mstatus.MPIE
@@ -75,20 +57,20 @@ module tessel_core_csr (
     known       = 1'b1;
     csr_rdata_o = 32'd0;
     unique case (csr_addr_i)
-      CsrMstatus:   csr_rdata_o = mstatus;
-      CsrMisa:      csr_rdata_o = MisaValue;
-      CsrMie:       csr_rdata_o = mie_val;
-      CsrMtvec:     csr_rdata_o = {mtvec_q, 2'b00};
-      CsrMscratch:  csr_rdata_o = mscratch_q;
-      CsrMepc:      csr_rdata_o = {mepc_q, 2'b00};
-      CsrMcause:    csr_rdata_o = mcause_q;
-      CsrMtval:     csr_rdata_o = mtval_q;
-      CsrMip:       csr_rdata_o = mip_val;
-      CsrMcycle:    csr_rdata_o = mcycle_q[31:0];
-      CsrMinstret:  csr_rdata_o = minstret_q[31:0];
-      CsrMcycleh:   csr_rdata_o = mcycle_q[63:32];
-      CsrMinstreth: csr_rdata_o = minstret_q[63:32];
-      CsrMvendorid, CsrMarchid, CsrMimpid, CsrMhartid: csr_rdata_o = 32'd0;
+      tessel_memmap_pkg::CsrMstatus:   csr_rdata_o = mstatus;
+      tessel_memmap_pkg::CsrMisa:      csr_rdata_o = tessel_memmap_pkg::CsrMisaValue;
+      tessel_memmap_pkg::CsrMie:       csr_rdata_o = mie_val;
+      tessel_memmap_pkg::CsrMtvec:     csr_rdata_o = {mtvec_q, 2'b00};
+      tessel_memmap_pkg::CsrMscratch:  csr_rdata_o = mscratch_q;
+      tessel_memmap_pkg::CsrMepc:      csr_rdata_o = {mepc_q, 2'b00};
+      tessel_memmap_pkg::CsrMcause:    csr_rdata_o = mcause_q;
+      tessel_memmap_pkg::CsrMtval:     csr_rdata_o = mtval_q;
+      tessel_memmap_pkg::CsrMip:       csr_rdata_o = mip_val;
+      tessel_memmap_pkg::CsrMcycle:    csr_rdata_o = mcycle_q[31:0];
+      tessel_memmap_pkg::CsrMinstret:  csr_rdata_o = minstret_q[31:0];
+      tessel_memmap_pkg::CsrMcycleh:   csr_rdata_o = mcycle_q[63:32];
+      tessel_memmap_pkg::CsrMinstreth: csr_rdata_o = minstret_q[63:32];
+      tessel_memmap_pkg::CsrMvendorid, tessel_memmap_pkg::CsrMarchid, tessel_memmap_pkg::CsrMimpid, tessel_memmap_pkg::CsrMhartid: csr_rdata_o = 32'd0;
       default:      known = 1'b0;
     endcase
   end
@@ -123,27 +105,27 @@ module tessel_core_csr (
 
     if (do_write) begin
       unique case (csr_addr_i)
-        CsrMstatus: begin
+        tessel_memmap_pkg::CsrMstatus: begin
           mie_d  = wval[3];
           mpie_d = wval[7];
         end
-        CsrMie: begin
+        tessel_memmap_pkg::CsrMie: begin
           mtie_d = wval[7];
           meie_d = wval[11];
         end
-        CsrMtvec:     mtvec_d    = wval[31:2];
-        CsrMscratch:  mscratch_d = wval;
-        CsrMepc:      mepc_d     = wval[31:2];
-        CsrMcause:    mcause_d   = wval;
-        CsrMtval:     mtval_d    = wval;
-        CsrMcycle:    mcycle_d[31:0]  = wval;
-        CsrMcycleh:   mcycle_d[63:32] = wval;
+        tessel_memmap_pkg::CsrMtvec:     mtvec_d    = wval[31:2];
+        tessel_memmap_pkg::CsrMscratch:  mscratch_d = wval;
+        tessel_memmap_pkg::CsrMepc:      mepc_d     = wval[31:2];
+        tessel_memmap_pkg::CsrMcause:    mcause_d   = wval;
+        tessel_memmap_pkg::CsrMtval:     mtval_d    = wval;
+        tessel_memmap_pkg::CsrMcycle:    mcycle_d[31:0]  = wval;
+        tessel_memmap_pkg::CsrMcycleh:   mcycle_d[63:32] = wval;
         // an explicit write wins over the increment of the writing instruction
-        CsrMinstret: begin
+        tessel_memmap_pkg::CsrMinstret: begin
           minstret_d[31:0] = wval;
           instret_hold_d   = 1'b1;
         end
-        CsrMinstreth: begin
+        tessel_memmap_pkg::CsrMinstreth: begin
           minstret_d[63:32] = wval;
           instret_hold_d    = 1'b1;
         end
@@ -202,5 +184,5 @@ module tessel_core_csr (
   assign irq_wake_o    = ext_pending || timer_pending;
   assign irq_take_o    = mie_q && irq_wake_o;
   // external before timer, as the privileged spec orders them
-  assign irq_cause_o   = ext_pending ? 32'h8000_000B : 32'h8000_0007;
+  assign irq_cause_o   = ext_pending ? tessel_memmap_pkg::CauseIrqExternal : tessel_memmap_pkg::CauseIrqTimer;
 endmodule

@@ -58,15 +58,7 @@ module tessel_core_lite (
   output logic [4:0]  commit_rd_o,
   output logic [31:0] commit_rd_wdata_o
 );
-  localparam logic [31:0] CauseInsnMisaligned = 32'd0;
-  localparam logic [31:0] CauseInsnFault      = 32'd1;
-  localparam logic [31:0] CauseIllegal        = 32'd2;
-  localparam logic [31:0] CauseBreakpoint     = 32'd3;
-  localparam logic [31:0] CauseLoadMisaligned = 32'd4;
-  localparam logic [31:0] CauseLoadFault      = 32'd5;
-  localparam logic [31:0] CauseStoreMisaligned= 32'd6;
-  localparam logic [31:0] CauseStoreFault     = 32'd7;
-  localparam logic [31:0] CauseEcallM         = 32'd11;
+  // mcause values: tessel_memmap_pkg::Cause* (targets/memmap.def).
 
   typedef enum logic [2:0] {
     StFetch,
@@ -288,32 +280,32 @@ module tessel_core_lite (
   assign dfault = state_q == StDWait && dbus_rsp_valid_i && dbus_rsp_err_i;
   always_comb begin
     trap       = 1'b1;
-    trap_cause = CauseIllegal;
+    trap_cause = tessel_memmap_pkg::CauseIllegal;
     trap_tval  = 32'd0;
     if (dfault) begin
-      trap_cause = dec_load ? CauseLoadFault : CauseStoreFault;
+      trap_cause = dec_load ? tessel_memmap_pkg::CauseLoadFault : tessel_memmap_pkg::CauseStoreFault;
       trap_tval  = alu_result;
     end else if (state_q == StMem) begin
       trap       = mem_misaligned;
-      trap_cause = dec_load ? CauseLoadMisaligned : CauseStoreMisaligned;
+      trap_cause = dec_load ? tessel_memmap_pkg::CauseLoadMisaligned : tessel_memmap_pkg::CauseStoreMisaligned;
       trap_tval  = alu_result;
     end else if (in_branch) begin
       trap       = taken_q && alu_result[1];
-      trap_cause = CauseInsnMisaligned;
+      trap_cause = tessel_memmap_pkg::CauseFetchMisaligned;
       trap_tval  = jump_target;
     end else if (state_q != StExec) begin
       trap = 1'b0;
     end else if (irq_take && !dec_wfi) begin
       trap_cause = irq_cause;
     end else if (ferr_q) begin
-      trap_cause = CauseInsnFault;
+      trap_cause = tessel_memmap_pkg::CauseFetchFault;
       trap_tval  = {pc_q, 2'b00};
     end else if (dec_illegal || (dec_csr && csr_illegal)) begin
       trap_tval  = insn_q;
     end else if (dec_ecall) begin
-      trap_cause = CauseEcallM;
+      trap_cause = tessel_memmap_pkg::CauseEcallM;
     end else if (dec_ebreak) begin
-      trap_cause = CauseBreakpoint;
+      trap_cause = tessel_memmap_pkg::CauseBreakpoint;
     end else begin
       trap = 1'b0;
     end

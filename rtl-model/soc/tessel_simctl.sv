@@ -50,13 +50,13 @@ module tessel_simctl (
     tohost_data_d  = tohost_data_q;
     if (req_valid_i) begin
       unique case (req_addr_i)
-        12'h000: begin
+        tessel_memmap_pkg::SimctlExitOff: begin
           if (req_we_i) begin
             exit_valid_d = 1'b1;
             exit_code_d  = req_wdata_i;
           end
         end
-        12'h004: begin
+        tessel_memmap_pkg::SimctlExtIrqOff: begin
           rsp_rdata_d = {31'h0, irq_q};
           if (req_we_i && req_be_i[0]) irq_d = req_wdata_i[0];
         end

@@ -276,11 +276,11 @@ module tessel_soc #(
   localparam int unsigned TE = 32'(tessel_soc_pkg::TgtErr);
 
   logic load_imem, load_dmem;
-  assign load_imem = load_valid_i && load_addr_i[31:28] == tessel_soc_pkg::ImemBase[31:28];
+  assign load_imem = load_valid_i && load_addr_i[31:28] == tessel_memmap_pkg::ImemBase[31:28];
   // (the loader port is unused when neither TCM is built)
   logic unused_load;
   assign unused_load = ^{load_addr_i, load_data_i, load_imem, load_dmem};
-  assign load_dmem = load_valid_i && load_addr_i[31:28] == tessel_soc_pkg::DmemBase[31:28];
+  assign load_dmem = load_valid_i && load_addr_i[31:28] == tessel_memmap_pkg::DmemBase[31:28];
 
   if (ImemBytes > 0) begin : g_imem
     tessel_tcm #(.Bytes(ImemBytes)) u_imem (

@@ -19,30 +19,30 @@ module tessel_soc_decoder #(
 
   // Offsets inside the 256 MiB regions, for the size checks.
   logic [31:0] imem_off, dmem_off;
-  assign imem_off = addr_i - tessel_soc_pkg::ImemBase;
-  assign dmem_off = addr_i - tessel_soc_pkg::DmemBase;
+  assign imem_off = addr_i - tessel_memmap_pkg::ImemBase;
+  assign dmem_off = addr_i - tessel_memmap_pkg::DmemBase;
 
   always_comb begin
     tgt_o = tessel_soc_pkg::TgtErr;
-    if (addr_i[31:28] == tessel_soc_pkg::ImemBase[31:28]) begin
+    if (addr_i[31:28] == tessel_memmap_pkg::ImemBase[31:28]) begin
       if (ImemBytes != 0 && imem_off < ImemLimit) tgt_o = tessel_soc_pkg::TgtImem;
-    end else if (addr_i[31:28] == tessel_soc_pkg::DmemBase[31:28]) begin
+    end else if (addr_i[31:28] == tessel_memmap_pkg::DmemBase[31:28]) begin
       if (DmemBytes != 0 && dmem_off < DmemLimit) tgt_o = tessel_soc_pkg::TgtDmem;
-    end else if (addr_i[31] == tessel_soc_pkg::DramBase[31]) begin
+    end else if (addr_i[31] == tessel_memmap_pkg::DramBase[31]) begin
       // The whole upper half is DRAM; the memory behind the port answers
       // err beyond its real size.
       tgt_o = tessel_soc_pkg::TgtDram;
     end else if (!FetchOnly) begin
       // Peripherals and the reserved NPU windows: data bus only.
-      if (addr_i[31:12] == tessel_soc_pkg::UartBase[31:12]) begin
+      if (addr_i[31:12] == tessel_memmap_pkg::UartBase[31:12]) begin
         tgt_o = tessel_soc_pkg::TgtUart;
-      end else if (addr_i[31:12] == tessel_soc_pkg::TimerBase[31:12]) begin
+      end else if (addr_i[31:12] == tessel_memmap_pkg::TimerBase[31:12]) begin
         tgt_o = tessel_soc_pkg::TgtTimer;
-      end else if (addr_i[31:12] == tessel_soc_pkg::SimctlBase[31:12]) begin
+      end else if (addr_i[31:12] == tessel_memmap_pkg::SimctlBase[31:12]) begin
         tgt_o = tessel_soc_pkg::TgtSimctl;
-      end else if (addr_i[31:16] == tessel_soc_pkg::NpuRegBase[31:16]) begin
+      end else if (addr_i[31:16] == tessel_memmap_pkg::NpuRegBase[31:16]) begin
         tgt_o = tessel_soc_pkg::TgtNpuReg;
-      end else if (addr_i[31:16] == tessel_soc_pkg::NpuCmdBase[31:16]) begin
+      end else if (addr_i[31:16] == tessel_memmap_pkg::NpuCmdBase[31:16]) begin
         tgt_o = tessel_soc_pkg::TgtNpuCmd;
       end
     end

@@ -1,20 +1,11 @@
-// tessel_soc_pkg: the SoC address map (docs/memory-map.md) and the target
-// numbering shared by the bus decoder and the SoC top.
-// One place for every base address, so decoder, docs and harness agree.
+// tessel_soc_pkg: the target numbering shared by the bus decoder and the SoC
+// top. The window bases are tessel_memmap_pkg::<Region>Base, generated from
+// targets/memmap.def (docs/memory-map.md), so decoder, firmware, ISS, docs and
+// harness agree. (yosys 0.23 cannot define one package's localparam from
+// another package's: the decoder and the SoC top refer to tessel_memmap_pkg.)
 `default_nettype none
 
 package tessel_soc_pkg;
-
-  // Window bases (byte addresses). Each window is decoded on its high bits;
-  // see tessel_soc_decoder for the sizes.
-  localparam logic [31:0] ImemBase   = 32'h0000_0000;
-  localparam logic [31:0] DmemBase   = 32'h1000_0000;
-  localparam logic [31:0] UartBase   = 32'h2000_0000;
-  localparam logic [31:0] TimerBase  = 32'h2000_1000;
-  localparam logic [31:0] SimctlBase = 32'h2000_2000;
-  localparam logic [31:0] NpuRegBase = 32'h3000_0000;  // reserved for the NPU
-  localparam logic [31:0] NpuCmdBase = 32'h4000_0000;  // reserved for the NPU
-  localparam logic [31:0] DramBase   = 32'h8000_0000;
 
   // Bus targets. The decoder returns one of these; the SoC top wires each to
   // a slave. To plug in a new unit: give it a window in the decoder and

@@ -41,19 +41,19 @@ module tessel_timer #(
     rsp_err_d   = 1'b0;
     if (req_valid_i) begin
       unique case (req_addr_i)
-        12'h000: begin
+        tessel_memmap_pkg::TimerMtimeOff: begin
           rsp_rdata_d = mtime_w[31:0];
           if (req_we_i) mtime_d[31:0] = (mtime_w[31:0] & ~wmask) | (req_wdata_i & wmask);
         end
-        12'h004: begin
+        tessel_memmap_pkg::TimerMtimehOff: begin
           rsp_rdata_d = mtime_w[63:32];
           if (req_we_i && Bits > 32) mtime_d = Bits'({(mtime_w[63:32] & ~wmask) | (req_wdata_i & wmask), mtime_d[31:0]});
         end
-        12'h008: begin
+        tessel_memmap_pkg::TimerMtimecmpOff: begin
           rsp_rdata_d = cmp_w[31:0];
           if (req_we_i) cmp_d[31:0] = (cmp_w[31:0] & ~wmask) | (req_wdata_i & wmask);
         end
-        12'h00C: begin
+        tessel_memmap_pkg::TimerMtimecmphOff: begin
           rsp_rdata_d = cmp_w[63:32];
           if (req_we_i && Bits > 32) cmp_d = Bits'({(cmp_w[63:32] & ~wmask) | (req_wdata_i & wmask), cmp_w[31:0]});
         end

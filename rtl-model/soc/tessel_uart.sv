@@ -25,9 +25,11 @@ module tessel_uart (
   input  wire logic [7:0]  rx_data_i
 );
 
-  localparam logic [11:0] OffTxdata = 12'h000;
-  localparam logic [11:0] OffRxdata = 12'h004;
-  localparam logic [11:0] OffStatus = 12'h008;
+  // Register offsets: tessel_memmap_pkg (targets/memmap.def).
+  localparam logic [11:0] OffTxdata = tessel_memmap_pkg::UartTxdataOff;
+  localparam logic [11:0] OffRxdata = tessel_memmap_pkg::UartRxdataOff;
+  localparam logic [11:0] OffStatus = tessel_memmap_pkg::UartStatusOff;
+  localparam logic [31:0] RxEmpty   = 32'd1 << tessel_memmap_pkg::UartRxdataEmptyBit;  // RXDATA: no byte
 
   logic       tx_full_q, tx_full_d;
   logic [7:0] tx_data_q, tx_data_d;
@@ -68,7 +70,7 @@ module tessel_uart (
         end
         OffRxdata: begin
           if (!req_we_i) begin
-            rsp_rdata_d = rx_full_q ? {24'h0, rx_data_q} : 32'h8000_0000;
+            rsp_rdata_d = rx_full_q ? {24'h0, rx_data_q} : RxEmpty;
             // Only a byte that was there is consumed: one arriving in
             // this very cycle (rx_full_q low) must survive the read.
             if (rx_full_q) rx_full_d = 1'b0;

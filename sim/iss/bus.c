@@ -4,14 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MIP_MTIP (1u << 7)
-#define MIP_MEIP (1u << 11)
-
 int bus_init(bus_t *bus, FILE *uart_out) {
   memset(bus, 0, sizeof *bus);
-  bus->imem = calloc(1, BUS_IMEM_BYTES);
-  bus->dmem = calloc(1, BUS_DMEM_BYTES);
-  bus->dram = calloc(1, BUS_DRAM_BYTES);
+  bus->imem = calloc(1, TSL_MEM_IMEM_SIZE);
+  bus->dmem = calloc(1, TSL_MEM_DMEM_SIZE);
+  bus->dram = calloc(1, TSL_MEM_DRAM_SIZE);
   bus->mtimecmp = UINT64_MAX;
   bus->uart_out = uart_out;
   if (!bus->imem || !bus->dmem || !bus->dram) {
@@ -34,19 +31,19 @@ static int in_window(uint32_t addr, uint32_t len, uint32_t base, uint32_t bytes)
 }
 
 uint8_t *bus_ram_ptr(bus_t *bus, uint32_t addr, uint32_t len) {
-  if (in_window(addr, len, BUS_IMEM_BASE, BUS_IMEM_BYTES))
-    return bus->imem + (addr - BUS_IMEM_BASE);
-  if (in_window(addr, len, BUS_DMEM_BASE, BUS_DMEM_BYTES))
-    return bus->dmem + (addr - BUS_DMEM_BASE);
-  if (in_window(addr, len, BUS_DRAM_BASE, BUS_DRAM_BYTES))
-    return bus->dram + (addr - BUS_DRAM_BASE);
+  if (in_window(addr, len, TSL_MEM_IMEM_BASE, TSL_MEM_IMEM_SIZE))
+    return bus->imem + (addr - TSL_MEM_IMEM_BASE);
+  if (in_window(addr, len, TSL_MEM_DMEM_BASE, TSL_MEM_DMEM_SIZE))
+    return bus->dmem + (addr - TSL_MEM_DMEM_BASE);
+  if (in_window(addr, len, TSL_MEM_DRAM_BASE, TSL_MEM_DRAM_SIZE))
+    return bus->dram + (addr - TSL_MEM_DRAM_BASE);
   return NULL;
 }
 
 uint32_t bus_pending_irqs(const bus_t *bus) {
   uint32_t mip = 0;
-  if (bus->mtime >= bus->mtimecmp) mip |= MIP_MTIP;
-  if (bus->ext_irq & 1u) mip |= MIP_MEIP;
+  if (bus->mtime >= bus->mtimecmp) mip |= TSL_MIP_MTIP;
+  if (bus->ext_irq & TSL_SIMCTL_EXT_IRQ_LEVEL) mip |= TSL_MIP_MEIP;
   return mip;
 }
 
@@ -55,13 +52,13 @@ uint32_t bus_pending_irqs(const bus_t *bus) {
  * zero and ignore writes. */
 static uint32_t dev_read_word(bus_t *bus, uint32_t word_addr) {
   switch (word_addr) {
-  case BUS_UART_BASE + 0x4: return 0x80000000u; /* RXDATA: nothing received */
-  case BUS_UART_BASE + 0x8: return 1u;          /* STATUS: can transmit */
-  case BUS_TIMER_BASE + 0x0: return (uint32_t)bus->mtime;
-  case BUS_TIMER_BASE + 0x4: return (uint32_t)(bus->mtime >> 32);
-  case BUS_TIMER_BASE + 0x8: return (uint32_t)bus->mtimecmp;
-  case BUS_TIMER_BASE + 0xC: return (uint32_t)(bus->mtimecmp >> 32);
-  case BUS_SIMCTL_BASE + 0x4: return bus->ext_irq & 1u;
+  case TSL_UART_RXDATA: return TSL_UART_RXDATA_EMPTY; /* nothing received */
+  case TSL_UART_STATUS: return TSL_UART_STATUS_TX_READY; /* can transmit */
+  case TSL_TIMER_MTIME: return (uint32_t)bus->mtime;
+  case TSL_TIMER_MTIMEH: return (uint32_t)(bus->mtime >> 32);
+  case TSL_TIMER_MTIMECMP: return (uint32_t)bus->mtimecmp;
+  case TSL_TIMER_MTIMECMPH: return (uint32_t)(bus->mtimecmp >> 32);
+  case TSL_SIMCTL_EXT_IRQ: return bus->ext_irq & TSL_SIMCTL_EXT_IRQ_LEVEL;
   default: return 0;
   }
 }
@@ -74,26 +71,28 @@ static void dev_write_word(bus_t *bus, uint32_t word_addr, uint32_t v, uint32_t 
   uint32_t old = dev_read_word(bus, word_addr);
   uint32_t merged = (old & ~byte_mask) | (v & byte_mask);
   switch (word_addr) {
-  case BUS_UART_BASE + 0x0:
+  case TSL_UART_TXDATA:
     if (byte_mask & 0xFFu) {
       fputc((int)(v & 0xFFu), bus->uart_out);
     }
     break;
-  case BUS_TIMER_BASE + 0x0: set_lo(&bus->mtime, merged); break;
-  case BUS_TIMER_BASE + 0x4: set_hi(&bus->mtime, merged); break;
-  case BUS_TIMER_BASE + 0x8: set_lo(&bus->mtimecmp, merged); break;
-  case BUS_TIMER_BASE + 0xC: set_hi(&bus->mtimecmp, merged); break;
-  case BUS_SIMCTL_BASE + 0x0:
+  case TSL_TIMER_MTIME: set_lo(&bus->mtime, merged); break;
+  case TSL_TIMER_MTIMEH: set_hi(&bus->mtime, merged); break;
+  case TSL_TIMER_MTIMECMP: set_lo(&bus->mtimecmp, merged); break;
+  case TSL_TIMER_MTIMECMPH: set_hi(&bus->mtimecmp, merged); break;
+  case TSL_SIMCTL_EXIT:
     bus->halt = BUS_EXIT;
     bus->halt_value = merged;
     break;
-  case BUS_SIMCTL_BASE + 0x4: bus->ext_irq = merged & 1u; break;
+  case TSL_SIMCTL_EXT_IRQ: bus->ext_irq = merged & TSL_SIMCTL_EXT_IRQ_LEVEL; break;
   default: break;
   }
 }
 
 static int is_device(uint32_t addr) {
-  return addr >= BUS_UART_BASE && addr - BUS_UART_BASE < 3 * BUS_DEV_BYTES;
+  return in_window(addr, 1, TSL_MEM_UART_BASE, TSL_MEM_UART_SIZE) ||
+         in_window(addr, 1, TSL_MEM_TIMER_BASE, TSL_MEM_TIMER_SIZE) ||
+         in_window(addr, 1, TSL_MEM_SIMCTL_BASE, TSL_MEM_SIMCTL_SIZE);
 }
 
 bus_status bus_load(bus_t *bus, uint32_t addr, unsigned size, uint32_t *value) {

@@ -10,16 +10,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define BUS_IMEM_BASE  0x00000000u
-#define BUS_IMEM_BYTES 0x00010000u
-#define BUS_DMEM_BASE  0x10000000u
-#define BUS_DMEM_BYTES 0x00010000u
-#define BUS_UART_BASE  0x20000000u
-#define BUS_TIMER_BASE 0x20001000u
-#define BUS_SIMCTL_BASE 0x20002000u
-#define BUS_DEV_BYTES  0x00001000u
-#define BUS_DRAM_BASE  0x80000000u
-#define BUS_DRAM_BYTES 0x04000000u /* 64 MiB, as the simulator's default */
+/* The map's addresses and default sizes are the generated TSL_MEM_* of
+ * tessel_memmap.h (targets/memmap.def); the ISS models the sim board, whose
+ * sizes are those defaults (DRAM: the simulator's default 64 MiB). */
+#include "tessel_memmap.h"
 
 typedef enum {
   BUS_OK,    /* access done */
@@ -33,9 +27,9 @@ typedef enum {
 } bus_halt;
 
 typedef struct {
-  uint8_t *imem;          /* BUS_IMEM_BYTES */
-  uint8_t *dmem;          /* BUS_DMEM_BYTES */
-  uint8_t *dram;          /* BUS_DRAM_BYTES, zero-filled lazily by the OS */
+  uint8_t *imem;          /* TSL_MEM_IMEM_SIZE */
+  uint8_t *dmem;          /* TSL_MEM_DMEM_SIZE */
+  uint8_t *dram;          /* TSL_MEM_DRAM_SIZE, zero-filled lazily by the OS */
   uint64_t mtime;         /* machine timer counter */
   uint64_t mtimecmp;      /* machine timer compare (reset: all ones) */
   uint32_t ext_irq;       /* EXT_IRQ register, bit 0 drives mip.MEIP */

@@ -8,13 +8,7 @@
 
 #include "hart.h"
 
-enum {
-  CSR_MSTATUS = 0x300, CSR_MISA = 0x301, CSR_MIE = 0x304, CSR_MTVEC = 0x305,
-  CSR_MSCRATCH = 0x340, CSR_MEPC = 0x341, CSR_MCAUSE = 0x342, CSR_MTVAL = 0x343,
-  CSR_MIP = 0x344, CSR_MCYCLE = 0xB00, CSR_MINSTRET = 0xB02,
-  CSR_MCYCLEH = 0xB80, CSR_MINSTRETH = 0xB82, CSR_MVENDORID = 0xF11, CSR_MARCHID = 0xF12,
-  CSR_MIMPID = 0xF13, CSR_MHARTID = 0xF14,
-};
+/* CSR numbers: TSL_CSR_* of the generated tessel_memmap.h (via hart.h). */
 
 /* Reads CSR addr into *value. Returns 0, or -1 if the CSR does not exist. */
 int csr_read(const hart_t *h, uint32_t addr, uint32_t *value);

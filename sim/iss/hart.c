@@ -22,8 +22,8 @@ static void take_trap(hart_t *h, uint32_t cause, uint32_t tval) {
   h->mcause = cause;
   h->mtval = tval;
   /* MPIE <- MIE, MIE <- 0; MPP stays machine mode. */
-  uint32_t mie = h->mstatus & MSTATUS_MIE;
-  h->mstatus = mie ? MSTATUS_MPIE : 0;
+  uint32_t mie = h->mstatus & TSL_MSTATUS_MIE;
+  h->mstatus = mie ? TSL_MSTATUS_MPIE : 0;
   h->pc = h->mtvec;
 }
 
@@ -128,8 +128,8 @@ static int exec_csr(hart_t *h, uint32_t in, uint32_t *rd_val, int *wrote_cycle,
   if (writes) {
     uint32_t nv = op == 1 ? src : op == 2 ? (old | src) : (old & ~src);
     if (csr_write(h, addr, nv) != 0) return -1;
-    if (addr == CSR_MCYCLE || addr == CSR_MCYCLEH) *wrote_cycle = 1;
-    if (addr == CSR_MINSTRET || addr == CSR_MINSTRETH) *wrote_instret = 1;
+    if (addr == TSL_CSR_MCYCLE || addr == TSL_CSR_MCYCLEH) *wrote_cycle = 1;
+    if (addr == TSL_CSR_MINSTRET || addr == TSL_CSR_MINSTRETH) *wrote_instret = 1;
   }
   *rd_val = old;
   return 0;
@@ -143,11 +143,11 @@ static int load(hart_t *h, uint32_t f3, uint32_t addr, uint32_t *out, uint32_t *
   case 0: case 4: size = 1; break;
   case 1: case 5: size = 2; break;
   case 2: size = 4; break;
-  default: *cause = CAUSE_ILLEGAL; return -1;
+  default: *cause = TSL_CAUSE_ILLEGAL; return -1;
   }
-  if (addr & (size - 1)) { *cause = CAUSE_LOAD_MISALIGNED; return -1; }
+  if (addr & (size - 1)) { *cause = TSL_CAUSE_LOAD_MISALIGNED; return -1; }
   uint32_t v;
-  if (bus_load(h->bus, addr, size, &v) != BUS_OK) { *cause = CAUSE_LOAD_FAULT; return -1; }
+  if (bus_load(h->bus, addr, size, &v) != BUS_OK) { *cause = TSL_CAUSE_LOAD_FAULT; return -1; }
   if (f3 == 0) v = (uint32_t)(int32_t)(int8_t)v;
   if (f3 == 1) v = (uint32_t)(int32_t)(int16_t)v;
   *out = v;
@@ -155,10 +155,10 @@ static int load(hart_t *h, uint32_t f3, uint32_t addr, uint32_t *out, uint32_t *
 }
 
 static int store(hart_t *h, uint32_t f3, uint32_t addr, uint32_t v, uint32_t *cause) {
-  if (f3 > 2) { *cause = CAUSE_ILLEGAL; return -1; }
+  if (f3 > 2) { *cause = TSL_CAUSE_ILLEGAL; return -1; }
   unsigned size = 1u << f3;
-  if (addr & (size - 1)) { *cause = CAUSE_STORE_MISALIGNED; return -1; }
-  if (bus_store(h->bus, addr, size, v) != BUS_OK) { *cause = CAUSE_STORE_FAULT; return -1; }
+  if (addr & (size - 1)) { *cause = TSL_CAUSE_STORE_MISALIGNED; return -1; }
+  if (bus_store(h->bus, addr, size, v) != BUS_OK) { *cause = TSL_CAUSE_STORE_FAULT; return -1; }
   return 0;
 }
 
@@ -169,7 +169,7 @@ static int store(hart_t *h, uint32_t f3, uint32_t addr, uint32_t v, uint32_t *ca
 static void exec_wfi(hart_t *h) {
   bus_t *b = h->bus;
   if (hart_mip(h) & h->mie) return;
-  if ((h->mie & MIE_MTIE) && b->mtimecmp > b->mtime && b->mtimecmp != UINT64_MAX) {
+  if ((h->mie & TSL_MIE_MTIE) && b->mtimecmp > b->mtime && b->mtimecmp != UINT64_MAX) {
     h->mcycle += b->mtimecmp - b->mtime;
     b->mtime = b->mtimecmp;
   }
@@ -178,19 +178,19 @@ static void exec_wfi(hart_t *h) {
 step_result hart_step(hart_t *h) {
   bus_t *b = h->bus;
   uint32_t pending = hart_mip(h) & h->mie;
-  if ((h->mstatus & MSTATUS_MIE) && pending) {
-    take_trap(h, (pending & MIE_MEIE) ? (uint32_t)CAUSE_IRQ_EXTERNAL : (uint32_t)CAUSE_IRQ_TIMER, 0);
+  if ((h->mstatus & TSL_MSTATUS_MIE) && pending) {
+    take_trap(h, (pending & TSL_MIE_MEIE) ? (uint32_t)TSL_CAUSE_IRQ_EXTERNAL : (uint32_t)TSL_CAUSE_IRQ_TIMER, 0);
     b->mtime++;
     h->mcycle++;
     return STEP_TRAPPED;
   }
 
-  uint32_t pc = h->pc, in = 0, cause = CAUSE_ILLEGAL, tval = 0;
+  uint32_t pc = h->pc, in = 0, cause = TSL_CAUSE_ILLEGAL, tval = 0;
   uint32_t next = pc + 4, rd = 0, rd_val = 0;
   int writes_rd = 0, wrote_cycle = 0, wrote_instret = 0;
   uint8_t *p = bus_ram_ptr(b, pc, 4);
   if (!p || (pc & 3)) {
-    cause = (pc & 3) ? CAUSE_FETCH_MISALIGNED : CAUSE_FETCH_FAULT;
+    cause = (pc & 3) ? TSL_CAUSE_FETCH_MISALIGNED : TSL_CAUSE_FETCH_FAULT;
     tval = pc;
     goto trap;
   }
@@ -228,14 +228,14 @@ step_result hart_step(hart_t *h) {
   }
   case 0x03:                                                           /* loads */
     if (load(h, f3, a + (uint32_t)imm_i(in), &rd_val, &cause) != 0) {
-      if (cause != CAUSE_ILLEGAL) tval = a + (uint32_t)imm_i(in);
+      if (cause != TSL_CAUSE_ILLEGAL) tval = a + (uint32_t)imm_i(in);
       goto trap;
     }
     writes_rd = 1;
     break;
   case 0x23:                                                           /* stores */
     if (store(h, f3, a + (uint32_t)imm_s(in), bv, &cause) != 0) {
-      if (cause != CAUSE_ILLEGAL) tval = a + (uint32_t)imm_s(in);
+      if (cause != TSL_CAUSE_ILLEGAL) tval = a + (uint32_t)imm_s(in);
       goto trap;
     }
     break;
@@ -253,11 +253,11 @@ step_result hart_step(hart_t *h) {
     break;
   case 0x73:                                                           /* system */
     if (f3 == 0) {
-      if (in == 0x00000073u) { cause = CAUSE_ECALL_M; tval = 0; goto trap; }
-      if (in == 0x00100073u) { cause = CAUSE_BREAKPOINT; tval = 0; goto trap; }
+      if (in == 0x00000073u) { cause = TSL_CAUSE_ECALL_M; tval = 0; goto trap; }
+      if (in == 0x00100073u) { cause = TSL_CAUSE_BREAKPOINT; tval = 0; goto trap; }
       if (in == 0x30200073u) {                                         /* mret */
         next = h->mepc;
-        h->mstatus = ((h->mstatus & MSTATUS_MPIE) ? MSTATUS_MIE : 0) | MSTATUS_MPIE;
+        h->mstatus = ((h->mstatus & TSL_MSTATUS_MPIE) ? TSL_MSTATUS_MIE : 0) | TSL_MSTATUS_MPIE;
         break;
       }
       if (in == 0x10500073u) { exec_wfi(h); break; }
@@ -274,7 +274,7 @@ step_result hart_step(hart_t *h) {
   /* Control transfers to a target that is not 4-byte aligned trap on the
    * jump itself, which then does not retire (rd is not written). */
   if (next & 3) {
-    cause = CAUSE_FETCH_MISALIGNED;
+    cause = TSL_CAUSE_FETCH_MISALIGNED;
     tval = next;
     goto trap;
   }

@@ -11,27 +11,9 @@
 
 #include "bus.h"
 
-/* mcause values (interrupts have bit 31 set). */
-enum {
-  CAUSE_FETCH_MISALIGNED = 0,
-  CAUSE_FETCH_FAULT = 1,
-  CAUSE_ILLEGAL = 2,
-  CAUSE_BREAKPOINT = 3,
-  CAUSE_LOAD_MISALIGNED = 4,
-  CAUSE_LOAD_FAULT = 5,
-  CAUSE_STORE_MISALIGNED = 6,
-  CAUSE_STORE_FAULT = 7,
-  CAUSE_ECALL_M = 11,
-  CAUSE_IRQ_TIMER = (int)0x80000007u,
-  CAUSE_IRQ_EXTERNAL = (int)0x8000000Bu,
-};
-
-#define MSTATUS_MIE  (1u << 3)
-#define MSTATUS_MPIE (1u << 7)
-#define MSTATUS_MPP  (3u << 11)
-#define MIE_MTIE     (1u << 7)
-#define MIE_MEIE     (1u << 11)
-#define MISA_RV32IM  0x40001100u
+/* mcause values (TSL_CAUSE_*), CSR bits (TSL_MSTATUS_*, TSL_MIE_*, TSL_MIP_*)
+ * and misa (TSL_CSR_MISA_VALUE) come from the generated tessel_memmap.h
+ * (targets/memmap.def), which bus.h includes. */
 
 typedef struct {
   uint32_t x[32];     /* integer registers; x[0] stays 0 */

@@ -7,8 +7,9 @@
 # libtessel-sim-host): one parser, one set of checks and messages.
 
 ISS_SRCS := sim/iss/bus.c sim/iss/csr.c sim/iss/elf.c sim/iss/hart.c
-ISS_INC  := -Isim -Isim/iss $(SHARED_INC)
+ISS_INC  := -Isim -Isim/iss $(SHARED_INC) -I$(BUILD)/gen
 tessel-iss_CFLAGS = $(HOST_CFLAGS) $(ISS_INC)
+tessel-iss_DEPS   = $(BUILD)/gen/tessel_memmap.h
 $(eval $(call host_lib,tessel-iss,$(ISS_SRCS) sim/iss/main.c))
 ISS_LIB      := $(BUILD)/lib/libtessel-iss.a
 ISS_LIB_SAN  := $(BUILD)/lib/libtessel-iss-asan.a

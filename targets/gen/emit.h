@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "isa_desc.h"
+#include "memmap_desc.h"
 
 /* C: build/gen/tessel_isa.h (constants, field layout, encoders/decoders). */
 void emit_isa_h(FILE *o, const Isa *isa);
@@ -23,6 +24,15 @@ void emit_target_pkg(FILE *o, const Isa *isa, const Target *t);
 /* Markdown: writes the generated block NAME (see emit_md.c for the names).
  * Returns 0, or -1 if NAME is unknown. */
 int emit_md_block(FILE *o, const char *name, const Isa *isa, const Target *ts, int n);
+
+/* The memory map (targets/memmap.def): build/gen/tessel_memmap.h,
+ * tessel_memmap_pkg.sv, tessel_memmap.ld, and the doc block NAME
+ * ("memmap-regions", "memmap-regs-<region>", "memmap-csrs", "memmap-causes";
+ * returns 0, or -1 if NAME is unknown). */
+void emit_memmap_h(FILE *o, const Memmap *mm);
+void emit_memmap_pkg(FILE *o, const Memmap *mm);
+void emit_memmap_ld(FILE *o, const Memmap *mm);
+int emit_memmap_md_block(FILE *o, const char *name, const Memmap *mm);
 
 /* Helpers shared by the writers. */
 void upper(char *dst, const char *src);  /* load_x -> LOAD_X */

@@ -178,9 +178,10 @@ label:                                                                   \
   li x7, -1;                                                             \
   bne s0, x7, fail;
 
-/* Device registers (docs/memory-map.md). */
-#define MTIME_ADDR     0x20001000
-#define MTIMECMP_ADDR  0x20001008
-#define EXT_IRQ_ADDR   0x20002004
+/* Device registers (build/gen/tessel_memmap.h, docs/memory-map.md). */
+#include "tessel_memmap.h"
+#define MTIME_ADDR     TSL_TIMER_MTIME
+#define MTIMECMP_ADDR  TSL_TIMER_MTIMECMP
+#define EXT_IRQ_ADDR   TSL_SIMCTL_EXT_IRQ
 
 #endif

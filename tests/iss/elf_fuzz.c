@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   /* Reset the small memories and devices; DRAM keeps old bytes (clearing
    * 64 MiB per input would make fuzzing crawl; loaded segments overwrite). */
-  memset(bus.imem, 0, BUS_IMEM_BYTES);
-  memset(bus.dmem, 0, BUS_DMEM_BYTES);
+  memset(bus.imem, 0, TSL_MEM_IMEM_SIZE);
+  memset(bus.dmem, 0, TSL_MEM_DMEM_SIZE);
   bus.mtime = 0;
   bus.mtimecmp = UINT64_MAX;
   bus.ext_irq = 0;

@@ -24,7 +24,7 @@ typedef struct {
 static int setup(void **state) {
   machine *m = calloc(1, sizeof *m);
   if (!m || bus_init(&m->bus, stdout) != 0) return -1;
-  hart_reset(&m->hart, &m->bus, BUS_DRAM_BASE);
+  hart_reset(&m->hart, &m->bus, TSL_MEM_DRAM_BASE);
   *state = m;
   return 0;
 }
@@ -51,8 +51,8 @@ static uint32_t i_type(int32_t imm, uint32_t rs1, uint32_t f3, uint32_t rd, uint
 /* Runs one R-type instruction on a and b, returns x3. */
 static uint32_t run_r(machine *m, uint32_t f7, uint32_t f3, uint32_t a, uint32_t b) {
   uint32_t insn = r_type(f7, 2, 1, f3, 3, 0x33);
-  hart_reset(&m->hart, &m->bus, BUS_DRAM_BASE);
-  put_words(m, BUS_DRAM_BASE, &insn, 1);
+  hart_reset(&m->hart, &m->bus, TSL_MEM_DRAM_BASE);
+  put_words(m, TSL_MEM_DRAM_BASE, &insn, 1);
   m->hart.x[1] = a;
   m->hart.x[2] = b;
   assert_int_equal(hart_step(&m->hart), STEP_RETIRED);
@@ -90,19 +90,19 @@ static void test_shifts_and_compares(void **state) {
 static void test_store_negative_offset(void **state) {
   machine *m = *state;
   uint32_t sw = 0xFE112E23u; /* sw x1, -4(x2) */
-  put_words(m, BUS_DRAM_BASE, &sw, 1);
+  put_words(m, TSL_MEM_DRAM_BASE, &sw, 1);
   m->hart.x[1] = 0xCAFEF00Du;
-  m->hart.x[2] = BUS_DRAM_BASE + 0x104;
+  m->hart.x[2] = TSL_MEM_DRAM_BASE + 0x104;
   assert_int_equal(hart_step(&m->hart), STEP_RETIRED);
   uint32_t v;
-  assert_int_equal(bus_load(&m->bus, BUS_DRAM_BASE + 0x100, 4, &v), BUS_OK);
+  assert_int_equal(bus_load(&m->bus, TSL_MEM_DRAM_BASE + 0x100, 4, &v), BUS_OK);
   assert_int_equal(v, 0xCAFEF00Du);
 }
 
 static void test_x0_stays_zero(void **state) {
   machine *m = *state;
   uint32_t prog[] = {i_type(5, 0, 0, 0, 0x13) /* addi x0, x0, 5 */, 0x123450b7 /* lui x1 */};
-  put_words(m, BUS_DRAM_BASE, prog, 2);
+  put_words(m, TSL_MEM_DRAM_BASE, prog, 2);
   hart_step(&m->hart);
   hart_step(&m->hart);
   assert_int_equal(m->hart.x[0], 0);
@@ -117,40 +117,40 @@ static void test_illegal_encodings(void **state) {
       0x00003023, 0x00004073, 0x10200073, 0x00001067, 0x04000033, 0x0000200F, 0x00000013 & ~3u,
       0x30200073 | (1u << 7), /* mret with rd != 0 */
   };
-  m->hart.mtvec = BUS_DRAM_BASE + 0x100;
+  m->hart.mtvec = TSL_MEM_DRAM_BASE + 0x100;
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    hart_reset(&m->hart, &m->bus, BUS_DRAM_BASE);
-    m->hart.mtvec = BUS_DRAM_BASE + 0x100;
-    put_words(m, BUS_DRAM_BASE, &bad[i], 1);
+    hart_reset(&m->hart, &m->bus, TSL_MEM_DRAM_BASE);
+    m->hart.mtvec = TSL_MEM_DRAM_BASE + 0x100;
+    put_words(m, TSL_MEM_DRAM_BASE, &bad[i], 1);
     assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
-    assert_int_equal(m->hart.mcause, CAUSE_ILLEGAL);
+    assert_int_equal(m->hart.mcause, TSL_CAUSE_ILLEGAL);
     assert_int_equal(m->hart.mtval, bad[i]);
-    assert_int_equal(m->hart.mepc, BUS_DRAM_BASE);
-    assert_int_equal(m->hart.pc, BUS_DRAM_BASE + 0x100);
+    assert_int_equal(m->hart.mepc, TSL_MEM_DRAM_BASE);
+    assert_int_equal(m->hart.pc, TSL_MEM_DRAM_BASE + 0x100);
     assert_int_equal(m->hart.minstret, 0); /* a trap does not retire */
   }
 }
 
 static void test_misaligned_and_faults(void **state) {
   machine *m = *state;
-  m->hart.x[1] = BUS_DRAM_BASE + 0x1001;
+  m->hart.x[1] = TSL_MEM_DRAM_BASE + 0x1001;
   m->hart.x[5] = 99;
   uint32_t lw = i_type(0, 1, 2, 5, 0x03); /* lw x5, 0(x1) */
-  put_words(m, BUS_DRAM_BASE, &lw, 1);
+  put_words(m, TSL_MEM_DRAM_BASE, &lw, 1);
   assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
-  assert_int_equal(m->hart.mcause, CAUSE_LOAD_MISALIGNED);
-  assert_int_equal(m->hart.mtval, BUS_DRAM_BASE + 0x1001);
+  assert_int_equal(m->hart.mcause, TSL_CAUSE_LOAD_MISALIGNED);
+  assert_int_equal(m->hart.mtval, TSL_MEM_DRAM_BASE + 0x1001);
   assert_int_equal(m->hart.x[5], 99);
 
-  hart_reset(&m->hart, &m->bus, BUS_DRAM_BASE);
+  hart_reset(&m->hart, &m->bus, TSL_MEM_DRAM_BASE);
   m->hart.x[1] = 0x30000000u; /* reserved NPU window: bus error */
   assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
-  assert_int_equal(m->hart.mcause, CAUSE_LOAD_FAULT);
+  assert_int_equal(m->hart.mcause, TSL_CAUSE_LOAD_FAULT);
   assert_int_equal(m->hart.mtval, 0x30000000u);
 
   hart_reset(&m->hart, &m->bus, 0x50000000u); /* fetch from nowhere */
   assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
-  assert_int_equal(m->hart.mcause, CAUSE_FETCH_FAULT);
+  assert_int_equal(m->hart.mcause, TSL_CAUSE_FETCH_FAULT);
   assert_int_equal(m->hart.mtval, 0x50000000u);
   assert_int_equal(m->hart.mepc, 0x50000000u);
 }
@@ -158,52 +158,52 @@ static void test_misaligned_and_faults(void **state) {
 static void test_jump_to_misaligned_target(void **state) {
   machine *m = *state;
   uint32_t jalr = i_type(2, 1, 0, 5, 0x67); /* jalr x5, 2(x1) */
-  put_words(m, BUS_DRAM_BASE, &jalr, 1);
-  m->hart.x[1] = BUS_DRAM_BASE + 0x100;
+  put_words(m, TSL_MEM_DRAM_BASE, &jalr, 1);
+  m->hart.x[1] = TSL_MEM_DRAM_BASE + 0x100;
   m->hart.x[5] = 7;
   assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
-  assert_int_equal(m->hart.mcause, CAUSE_FETCH_MISALIGNED);
-  assert_int_equal(m->hart.mtval, BUS_DRAM_BASE + 0x102);
-  assert_int_equal(m->hart.mepc, BUS_DRAM_BASE);
+  assert_int_equal(m->hart.mcause, TSL_CAUSE_FETCH_MISALIGNED);
+  assert_int_equal(m->hart.mtval, TSL_MEM_DRAM_BASE + 0x102);
+  assert_int_equal(m->hart.mepc, TSL_MEM_DRAM_BASE);
   assert_int_equal(m->hart.x[5], 7); /* not written */
 
   /* jalr clears bit 0 only: +1 is a legal target. */
-  hart_reset(&m->hart, &m->bus, BUS_DRAM_BASE);
-  m->hart.x[1] = BUS_DRAM_BASE + 0xFF;
+  hart_reset(&m->hart, &m->bus, TSL_MEM_DRAM_BASE);
+  m->hart.x[1] = TSL_MEM_DRAM_BASE + 0xFF;
   uint32_t jalr1 = i_type(1, 1, 0, 5, 0x67);
-  put_words(m, BUS_DRAM_BASE, &jalr1, 1);
+  put_words(m, TSL_MEM_DRAM_BASE, &jalr1, 1);
   assert_int_equal(hart_step(&m->hart), STEP_RETIRED);
-  assert_int_equal(m->hart.pc, BUS_DRAM_BASE + 0x100);
-  assert_int_equal(m->hart.x[5], BUS_DRAM_BASE + 4);
+  assert_int_equal(m->hart.pc, TSL_MEM_DRAM_BASE + 0x100);
+  assert_int_equal(m->hart.x[5], TSL_MEM_DRAM_BASE + 4);
 }
 
 static void test_csr_rules(void **state) {
   machine *m = *state;
   uint32_t v;
-  assert_int_equal(csr_read(&m->hart, CSR_MISA, &v), 0);
-  assert_int_equal(v, MISA_RV32IM);
-  assert_int_equal(csr_read(&m->hart, CSR_MSTATUS, &v), 0);
+  assert_int_equal(csr_read(&m->hart, TSL_CSR_MISA, &v), 0);
+  assert_int_equal(v, TSL_CSR_MISA_VALUE);
+  assert_int_equal(csr_read(&m->hart, TSL_CSR_MSTATUS, &v), 0);
   assert_int_equal(v, 0x1800); /* MPP = 3 */
-  assert_int_equal(csr_write(&m->hart, CSR_MHARTID, 1), -1);
+  assert_int_equal(csr_write(&m->hart, TSL_CSR_MHARTID, 1), -1);
   assert_int_equal(csr_read(&m->hart, 0x7C0, &v), -1);
-  assert_int_equal(csr_write(&m->hart, CSR_MTVEC, 0x80000123u), 0);
+  assert_int_equal(csr_write(&m->hart, TSL_CSR_MTVEC, 0x80000123u), 0);
   assert_int_equal(m->hart.mtvec, 0x80000120u);
-  assert_int_equal(csr_write(&m->hart, CSR_MIE, 0xFFFFFFFFu), 0);
+  assert_int_equal(csr_write(&m->hart, TSL_CSR_MIE, 0xFFFFFFFFu), 0);
   assert_int_equal(m->hart.mie, 0x880);
 
   /* csrrs x5, mhartid, x0 is legal; csrrw x0, mhartid, x0 is not. */
   uint32_t prog[] = {0xF14022F3u, 0xF1401073u};
-  put_words(m, BUS_DRAM_BASE, prog, 2);
+  put_words(m, TSL_MEM_DRAM_BASE, prog, 2);
   assert_int_equal(hart_step(&m->hart), STEP_RETIRED);
   assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
-  assert_int_equal(m->hart.mcause, CAUSE_ILLEGAL);
+  assert_int_equal(m->hart.mcause, TSL_CAUSE_ILLEGAL);
 }
 
 static void test_minstret_write_wins(void **state) {
   machine *m = *state;
   /* csrw minstret, x1 ; csrr x5, minstret */
   uint32_t prog[] = {0xB0209073u, 0xB02022F3u};
-  put_words(m, BUS_DRAM_BASE, prog, 2);
+  put_words(m, TSL_MEM_DRAM_BASE, prog, 2);
   m->hart.x[1] = 100;
   hart_step(&m->hart);
   hart_step(&m->hart);
@@ -214,26 +214,26 @@ static void test_minstret_write_wins(void **state) {
 static void test_timer_interrupt_and_wfi(void **state) {
   machine *m = *state;
   uint32_t prog[] = {0x10500073u /* wfi */, 0x00000013u /* nop */};
-  put_words(m, BUS_DRAM_BASE, prog, 2);
+  put_words(m, TSL_MEM_DRAM_BASE, prog, 2);
   m->bus.mtimecmp = 1000;
-  m->hart.mie = MIE_MTIE;
-  m->hart.mtvec = BUS_DRAM_BASE + 0x200;
+  m->hart.mie = TSL_MIE_MTIE;
+  m->hart.mtvec = TSL_MEM_DRAM_BASE + 0x200;
   /* MIE = 0: wfi waits for the timer, then execution continues. */
   assert_int_equal(hart_step(&m->hart), STEP_RETIRED);
   assert_true(m->bus.mtime >= 1000);
-  assert_int_equal(m->hart.pc, BUS_DRAM_BASE + 4);
+  assert_int_equal(m->hart.pc, TSL_MEM_DRAM_BASE + 4);
   assert_int_equal(hart_mip(&m->hart) & 0x80, 0x80);
   /* MIE = 1: the pending interrupt is taken before the nop. */
-  m->hart.mstatus = MSTATUS_MIE;
+  m->hart.mstatus = TSL_MSTATUS_MIE;
   assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
   assert_int_equal(m->hart.mcause, 0x80000007u);
-  assert_int_equal(m->hart.mepc, BUS_DRAM_BASE + 4);
-  assert_int_equal(m->hart.mstatus, MSTATUS_MPIE);
+  assert_int_equal(m->hart.mepc, TSL_MEM_DRAM_BASE + 4);
+  assert_int_equal(m->hart.mstatus, TSL_MSTATUS_MPIE);
   /* External wins over timer. */
-  hart_reset(&m->hart, &m->bus, BUS_DRAM_BASE + 4);
+  hart_reset(&m->hart, &m->bus, TSL_MEM_DRAM_BASE + 4);
   m->bus.ext_irq = 1;
-  m->hart.mie = MIE_MTIE | MIE_MEIE;
-  m->hart.mstatus = MSTATUS_MIE;
+  m->hart.mie = TSL_MIE_MTIE | TSL_MIE_MEIE;
+  m->hart.mstatus = TSL_MSTATUS_MIE;
   assert_int_equal(hart_step(&m->hart), STEP_TRAPPED);
   assert_int_equal(m->hart.mcause, 0x8000000Bu);
 }
@@ -241,12 +241,12 @@ static void test_timer_interrupt_and_wfi(void **state) {
 static void test_mret(void **state) {
   machine *m = *state;
   uint32_t mret = 0x30200073u;
-  put_words(m, BUS_DRAM_BASE, &mret, 1);
-  m->hart.mepc = BUS_DRAM_BASE + 0x40;
-  m->hart.mstatus = MSTATUS_MPIE;
+  put_words(m, TSL_MEM_DRAM_BASE, &mret, 1);
+  m->hart.mepc = TSL_MEM_DRAM_BASE + 0x40;
+  m->hart.mstatus = TSL_MSTATUS_MPIE;
   assert_int_equal(hart_step(&m->hart), STEP_RETIRED);
-  assert_int_equal(m->hart.pc, BUS_DRAM_BASE + 0x40);
-  assert_int_equal(m->hart.mstatus, MSTATUS_MIE | MSTATUS_MPIE);
+  assert_int_equal(m->hart.pc, TSL_MEM_DRAM_BASE + 0x40);
+  assert_int_equal(m->hart.mstatus, TSL_MSTATUS_MIE | TSL_MSTATUS_MPIE);
 }
 
 static void test_commit_trace_format(void **state) {
@@ -257,7 +257,7 @@ static void test_commit_trace_format(void **state) {
   m->hart.trace = f;
   uint32_t prog[] = {i_type(-1, 0, 0, 10, 0x13) /* addi a0, x0, -1 */,
                      i_type(5, 0, 0, 0, 0x13) /* addi x0, x0, 5 */, 0x00000000};
-  put_words(m, BUS_DRAM_BASE, prog, 3);
+  put_words(m, TSL_MEM_DRAM_BASE, prog, 3);
   hart_step(&m->hart);
   hart_step(&m->hart);
   hart_step(&m->hart); /* traps: no line */
@@ -268,17 +268,17 @@ static void test_commit_trace_format(void **state) {
 static void test_bus_devices(void **state) {
   machine *m = *state;
   uint32_t v;
-  assert_int_equal(bus_store(&m->bus, BUS_TIMER_BASE + 0xC, 4, 0), BUS_OK);
-  assert_int_equal(bus_store(&m->bus, BUS_TIMER_BASE + 0x8, 2, 0x1234), BUS_OK);
+  assert_int_equal(bus_store(&m->bus, TSL_MEM_TIMER_BASE + 0xC, 4, 0), BUS_OK);
+  assert_int_equal(bus_store(&m->bus, TSL_MEM_TIMER_BASE + 0x8, 2, 0x1234), BUS_OK);
   assert_int_equal(m->bus.mtimecmp, 0x00000000FFFF1234ull);
-  assert_int_equal(bus_load(&m->bus, BUS_UART_BASE + 0x4, 4, &v), BUS_OK);
+  assert_int_equal(bus_load(&m->bus, TSL_MEM_UART_BASE + 0x4, 4, &v), BUS_OK);
   assert_int_equal(v, 0x80000000u);
   assert_int_equal(bus_load(&m->bus, 0x30000000u, 4, &v), BUS_FAULT);
-  assert_int_equal(bus_load(&m->bus, BUS_DRAM_BASE + BUS_DRAM_BYTES, 4, &v), BUS_FAULT);
-  assert_int_equal(bus_load(&m->bus, BUS_IMEM_BASE + BUS_IMEM_BYTES - 2, 2, &v), BUS_OK);
-  assert_int_equal(bus_store(&m->bus, BUS_SIMCTL_BASE + 0x4, 4, 3), BUS_OK);
+  assert_int_equal(bus_load(&m->bus, TSL_MEM_DRAM_BASE + TSL_MEM_DRAM_SIZE, 4, &v), BUS_FAULT);
+  assert_int_equal(bus_load(&m->bus, TSL_MEM_IMEM_BASE + TSL_MEM_IMEM_SIZE - 2, 2, &v), BUS_OK);
+  assert_int_equal(bus_store(&m->bus, TSL_MEM_SIMCTL_BASE + 0x4, 4, 3), BUS_OK);
   assert_int_equal(m->bus.ext_irq, 1);
-  assert_int_equal(bus_store(&m->bus, BUS_SIMCTL_BASE, 4, 42), BUS_OK);
+  assert_int_equal(bus_store(&m->bus, TSL_MEM_SIMCTL_BASE, 4, 42), BUS_OK);
   assert_int_equal(m->bus.halt, BUS_EXIT);
   assert_int_equal(m->bus.halt_value, 42);
 }
@@ -286,10 +286,10 @@ static void test_bus_devices(void **state) {
 static void test_tohost(void **state) {
   machine *m = *state;
   m->bus.has_tohost = 1;
-  m->bus.tohost_addr = BUS_DRAM_BASE + 0x1000;
-  assert_int_equal(bus_store(&m->bus, BUS_DRAM_BASE + 0x1000, 4, 0), BUS_OK);
+  m->bus.tohost_addr = TSL_MEM_DRAM_BASE + 0x1000;
+  assert_int_equal(bus_store(&m->bus, TSL_MEM_DRAM_BASE + 0x1000, 4, 0), BUS_OK);
   assert_int_equal(m->bus.halt, BUS_RUN);
-  assert_int_equal(bus_store(&m->bus, BUS_DRAM_BASE + 0x1000, 4, 7), BUS_OK);
+  assert_int_equal(bus_store(&m->bus, TSL_MEM_DRAM_BASE + 0x1000, 4, 7), BUS_OK);
   assert_int_equal(m->bus.halt, BUS_TOHOST);
   assert_int_equal(m->bus.halt_value, 7);
 }
