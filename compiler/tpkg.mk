@@ -39,7 +39,7 @@ $(BUILD)/obj/compiler-tests/fuzz-import $(BUILD)/obj/compiler-tests/fuzz-parse-i
 
 # ---- tests (tests/package) ----
 TPKG_LIB_SRCS   := compiler/tpkg_write.c compiler/tpkg_check.c compiler/crc32.c compiler/diag.c \
-                   compiler/in_file.c compiler/out_file.c
+                   compiler/in_file.c compiler/out_file.c compiler/scratch.c
 TPKG_HDRS       := compiler/tpkg.h compiler/tpkg_format.h compiler/crc32.h compiler/diag.h tests/package/sample_pkg.h \
                    $(TPKG_GEN)/tessel_isa.h $(TPKG_GEN)/npu8/tessel_target.h
 TPKG_TEST_FLAGS := $(HOST_CFLAGS) $(SAN_FLAGS) -Icompiler -Itests/package -I$(TPKG_GEN) -I$(TPKG_GEN)/npu8
