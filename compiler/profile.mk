@@ -14,7 +14,7 @@ PROFILE_SRCS     := $(wildcard compiler/profile/*.c)
 PROFILE_OBJS     := $(patsubst compiler/%.c,$(COMPILER_OBJ)/%.o,$(PROFILE_SRCS))
 PROFILE_OBJS_SAN := $(patsubst compiler/%.c,$(COMPILER_OBJ_SAN)/%.o,$(PROFILE_SRCS))
 PROFILE_TEST_OBJ := $(BUILD)/obj/profile-tests
-PROFILE_FUZZ_TIME ?= 600
+PROFILE_FUZZ_TIME ?= $(FUZZ_TIME)
 
 COMPILER_LIB_SRCS     += $(PROFILE_SRCS)
 COMPILER_LIB_OBJS     += $(PROFILE_OBJS)

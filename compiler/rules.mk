@@ -21,7 +21,7 @@ ONNX_PROTO       := /usr/include/onnx/onnx.proto
 COMPILER_GEN     := $(BUILD)/gen/onnx
 COMPILER_OBJ     := $(BUILD)/obj/compiler
 COMPILER_OBJ_SAN := $(BUILD)/obj/compiler-asan
-IMPORT_FUZZ_TIME ?= 600
+IMPORT_FUZZ_TIME ?= $(FUZZ_TIME)
 
 # Library sources: everything in compiler/ except the CLI's main.
 # The int8 reference shares the NPU's integer arithmetic with the C model:
@@ -121,7 +121,7 @@ test-compiler-unit: $(COMPILER_TEST_OBJ)/test-compiler
 # New inputs go to a scratch corpus under build/; the committed models are the seeds.
 IMPORT_FUZZ_SRCS  := tests/compiler/fuzz_import.c $(COMPILER_LIB_SRCS)
 IMPORT_FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -DTESSEL_VERSION='"$(TESSEL_VERSION)"'
-IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 -dict=tests/compiler/onnx.dict \
   -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/import-corpus \
   tests/models/ops tests/models/bad tests/models/quant tests/compiler/inputs
 

@@ -203,7 +203,7 @@ bench-iss-speed: $(TESSEL_ISS) $(FW_OUT)/bench-cpu.elf
 
 # ---- fuzzing the ISS's ELF loader and executor (libFuzzer, clang) -------
 ISS_FUZZ := $(BUILD)/obj/iss-fuzz/elf_fuzz
-ISS_FUZZ_TIME ?= 300
+ISS_FUZZ_TIME ?= $(FUZZ_TIME)
 $(ISS_FUZZ): sim/iss/elf_fuzz.c $(ISS_SRCS) $(ISS_HDRS)
 	@mkdir -p $(@D)
 	clang -std=c11 -O1 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE \
