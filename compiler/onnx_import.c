@@ -257,6 +257,11 @@ ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
     diag_set(d, "%s: the file is empty", label);
     return NULL;
   }
+  if (onnx_nesting_depth(buf, len, ONNX_MAX_NESTING) > ONNX_MAX_NESTING) {
+    diag_set(d, "%s: messages nested more than %d deep (graph attributes of If/Loop nodes inside one another): "
+                "not a model this importer reads", label, ONNX_MAX_NESTING);
+    return NULL;
+  }
   Onnx__ModelProto *m = onnx__model_proto__unpack(NULL, len, buf);
   if (!m) {
     diag_set(d, "%s: not a valid ONNX model (protobuf decoding failed)", label);

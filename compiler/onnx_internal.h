@@ -29,4 +29,13 @@ ir_value *onnx_tensor_to_const(onnx_ctx *c, const Onnx__TensorProto *t, const ch
 /* Checks and canonicalises node np (index i in the graph) into c->g. */
 int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index);
 
+/* How deep the messages of the serialised model at buf nest along the
+ * paths where ONNX nests (graphs in If/Loop attributes, types in types;
+ * the model's graph is depth 1), counted without recursion (onnx_depth.c);
+ * limit + 1 as soon as it is deeper than limit (at most ONNX_MAX_NESTING).
+ * protobuf-c decodes recursively: the importer refuses a model deeper than
+ * ONNX_MAX_NESTING before decoding it. */
+enum { ONNX_MAX_NESTING = 256 };
+int onnx_nesting_depth(const uint8_t *buf, size_t len, int limit);
+
 #endif

@@ -11,7 +11,7 @@
  *      value_info or initializer;
  *   2. a huge or negative integer attribute (kernel, stride, pad, axis);
  *   3. a cycle: a node reads the output of itself or of a later node;
- *   4. deep nesting: a chain of up to 3,000 graph attributes (If/Loop
+ *   4. deep nesting: a chain of up to 1,000 graph attributes (If/Loop
  *      bodies), each a graph of one node holding the next;
  *   5. a name clash: a node output renamed to an initializer or input.
  * The other half, and every input that does not decode, get libFuzzer's
@@ -142,7 +142,7 @@ static int deep_nesting(Onnx__GraphProto *g) {
   onnx__attribute_proto__init(a);
   a->name = strdup(pick(2) ? "then_branch" : "body");
   a->has_type = 1, a->type = ONNX__ATTRIBUTE_PROTO__ATTRIBUTE_TYPE__GRAPH;
-  static const int depths[] = {1, 2, 16, 100, 1000, 3000};
+  static const int depths[] = {1, 2, 16, 80, 100, 1000}; /* 1000: 24 KB, within -max_len */
   a->g = nested(depths[pick(sizeof depths / sizeof depths[0])]);
   attrs[nd->n_attribute++] = a;
   return 1;
