@@ -26,7 +26,7 @@
 
 ONNX_PROTO       := /usr/include/onnx/onnx.proto
 COMPILER_GEN     := $(BUILD)/gen/onnx
-IMPORT_FUZZ_TIME ?= 600
+IMPORT_FUZZ_TIME ?= $(FUZZ_TIME)
 COMPILER_PARTS   := support ir import passes quant ref lower package run tune profile cli
 
 COMPILER_CFLAGS := $(HOST_CFLAGS) -Icompiler $(patsubst %,-Icompiler/%,$(COMPILER_PARTS)) \
@@ -106,7 +106,7 @@ test-compiler-unit: $(COMPILER_TEST_OBJ)/test-compiler
 # ---- fuzzing (clang, libFuzzer) ----
 # The fuzzers link the -fuzz builds of the libraries (mk/common.mk host_lib).
 # New inputs go to a scratch corpus under build/; the committed models are the seeds.
-IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 \
+IMPORT_FUZZ_ARGS   = -seed=1 -max_len=65536 -timeout=20 -rss_limit_mb=2048 -dict=tests/compiler/onnx.dict \
   -artifact_prefix=$(COMPILER_TEST_OBJ)/ $(COMPILER_TEST_OBJ)/import-corpus \
   tests/models/ops tests/models/bad tests/models/quant tests/compiler/inputs
 # compiler_fuzzer OUT, ENTRY.c

@@ -185,7 +185,7 @@ bench-iss-speed: $(TESSEL_ISS) $(FW_OUT)/bench-cpu.elf
 
 # ---- fuzzing the ISS's ELF loader and executor (libFuzzer, clang) -------
 ISS_FUZZ := $(BUILD)/obj/iss-fuzz/elf_fuzz
-ISS_FUZZ_TIME ?= 300
+ISS_FUZZ_TIME ?= $(FUZZ_TIME)
 $(ISS_FUZZ): tests/iss/elf_fuzz.c $(ISS_LIB_FUZZ) $(SIM_HOST_LIB_FUZZ)
 	$(call say,LD,$@)
 	@mkdir -p $(@D)

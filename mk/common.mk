@@ -9,6 +9,8 @@ HOST_CFLAGS  := -std=c11 -O2 -g -Wall -Wextra -Wshadow -Werror -D_DEFAULT_SOURCE
 HOST_CXXFLAGS:= -std=c++17 -O2 -g -Wall -Wextra -Werror
 # Host tests also run under AddressSanitizer and UBSan.
 SAN_FLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+# Seconds each fuzzer of `make fuzz` runs (each reader's own X_FUZZ_TIME overrides it).
+FUZZ_TIME    ?= 300
 
 # RISC-V firmware: rv32im with picolibc. -misa-spec=2.2 keeps Zicsr/Zifencei
 # implied (GCC 12 otherwise needs them spelled out) while matching picolibc's

@@ -12,7 +12,7 @@
 
 NPY_OBJ       := $(BUILD)/obj/tests/npy
 NPY_DEPS      := shared/npy.h
-NPY_FUZZ_TIME ?= 600
+NPY_FUZZ_TIME ?= $(FUZZ_TIME)
 
 ALL         += $(BIN)/npy-check
 TEST_SUITES += npy fuzz-npy-short models-manifest
@@ -38,7 +38,7 @@ $(NPY_OBJ)/fuzz_npy: tests/npy/fuzz_npy.c $(NPY_DEPS) $(SHARED_LIB_FUZZ)
 
 # New inputs go to a scratch folder under build/, never into the committed
 # corpus; the committed corpus and the NumPy-made files are the seeds.
-NPY_FUZZ_ARGS = -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+NPY_FUZZ_ARGS = -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 -dict=tests/npy/npy.dict \
   $(NPY_OBJ)/corpus tests/npy/corpus tests/npy/data
 
 test-fuzz-npy-short: $(NPY_OBJ)/fuzz_npy

@@ -17,7 +17,7 @@ TPKG_OBJ := $(BUILD)/obj/tpkg
 # ---- tests (tests/package) ----
 TPKG_HDRS       := tests/package/sample_pkg.h $(TPKG_GEN)/tessel_isa.h $(TPKG_GEN)/npu8/tessel_target.h
 TPKG_TEST_FLAGS := $(COMPILER_CFLAGS) $(SAN_FLAGS) -Itests/package -I$(TPKG_GEN)/npu8
-TPKG_FUZZ_TIME  ?= 600
+TPKG_FUZZ_TIME  ?= $(FUZZ_TIME)
 
 $(TPKG_OBJ)/test-package: tests/package/test_package.c tests/package/sample_pkg.c $(TPKG_HDRS) $(COMPILER_LINK_DEPS_SAN)
 	$(call host_link,$@,$(filter %.c,$^) $(COMPILER_LINK_SAN) -lcmocka,$(TPKG_TEST_FLAGS))
@@ -57,6 +57,16 @@ test-fuzz-tpkg-short: $(TPKG_OBJ)/fuzz-tpkg $(TPKG_OBJ)/fuzz-seeds/sample.tpkg
 	  [ $${PIPESTATUS[0]} -eq 0 ]; then echo "1 passed, 0 failed"; \
 	else echo "0 passed, 1 failed"; exit 1; fi
 
-fuzz-tpkg: $(TPKG_OBJ)/fuzz-tpkg $(TPKG_OBJ)/fuzz-seeds/sample.tpkg
+# The long run also starts from packages the compiler made (every kernel
+# kind: tests/models/run/kinds; the digits CNN), at two targets.
+TPKG_MODEL_SEEDS := $(foreach t,npu4 npu8,$(TPKG_OBJ)/fuzz-seeds-models/kinds-$(t).tpkg $(TPKG_OBJ)/fuzz-seeds-models/digits-$(t).tpkg)
+$(TPKG_OBJ)/fuzz-seeds-models/kinds-%.tpkg: $(BIN)/tessel tests/models/run/kinds.onnx
+	@mkdir -p $(@D)
+	$(BIN)/tessel compile tests/models/run/kinds.onnx --calib tests/models/run/kinds.calib.npy --target $* -o $@
+$(TPKG_OBJ)/fuzz-seeds-models/digits-%.tpkg: $(BIN)/tessel tests/models/digits/digits_cnn.onnx
+	@mkdir -p $(@D)
+	$(BIN)/tessel compile tests/models/digits/digits_cnn.onnx --calib tests/models/digits/digits.calib.npy --target $* -o $@
+
+fuzz-tpkg: $(TPKG_OBJ)/fuzz-tpkg $(TPKG_OBJ)/fuzz-seeds/sample.tpkg $(TPKG_MODEL_SEEDS)
 	@mkdir -p $(TPKG_OBJ)/fuzz-corpus
-	$(TPKG_OBJ)/fuzz-tpkg -max_total_time=$(TPKG_FUZZ_TIME) $(TPKG_FUZZ_ARGS)
+	$(TPKG_OBJ)/fuzz-tpkg -max_total_time=$(TPKG_FUZZ_TIME) $(TPKG_FUZZ_ARGS) $(TPKG_OBJ)/fuzz-seeds-models

@@ -15,7 +15,7 @@ COMPILER_profile_SRCS := compiler/profile/profile_cli.c compiler/profile/profile
                          compiler/profile/profile_svg.c compiler/profile/profile_table.c \
                          compiler/profile/profile_trace.c
 PROFILE_TEST_OBJ := $(BUILD)/obj/profile-tests
-PROFILE_FUZZ_TIME ?= 600
+PROFILE_FUZZ_TIME ?= $(FUZZ_TIME)
 
 # ---- tests (tests/profile) ----
 PROFILE_TEST_FLAGS := $(COMPILER_CFLAGS) $(SAN_FLAGS) -Itests/profile -DPROFILE_DIR='"$(CURDIR)/tests/profile"'

@@ -124,7 +124,8 @@ static int wait_hello(board_link *l, diag *d) {
 }
 
 /* The board must run this protocol, this runtime, this target and this
- * package, loaded without error. */
+ * package, loaded without error. (The package itself was checked in full
+ * on this side before: run_cli's open_package, weights CRC included.) */
 static int check_hello(const board_link *l, const uint8_t *pkg, uint32_t len, const tpkg_view *v, diag *d) {
   const uint8_t *h = l->payload;
   char text[256];
@@ -140,12 +141,16 @@ static int check_hello(const board_link *l, const uint8_t *pkg, uint32_t len, co
                        "use build/firmware/%s/tessel-link.elf or a package for the board's target",
                     target, v->target_name, v->target_hash, v->target_name);
   if (bytes == 0) return diag_set(d, "the board found no package at its package address (%s)", text);
+  /* A package the board refused first, whichever it is: its check at boot
+   * (every CRC, the weights' included) is what failed. */
   uint32_t want = crc32(pkg, len);
+  if ((int32_t)tlink_rd32(h + TLINK_HELLO_STATUS) != TFW_OK)
+    return diag_set(d, "the board refused its package (%u bytes, CRC 0x%08X%s): %s: load a good copy (this one: "
+                       "%u bytes, CRC 0x%08X)", bytes, crc, bytes == len && crc == want ? ", this one" : "", text,
+                    len, want);
   if (bytes != len || crc != want)
     return diag_set(d, "the board runs another package (%u bytes, CRC 0x%08X), not this one (%u bytes, CRC 0x%08X): "
                        "load this package on the board first", bytes, crc, len, want);
-  if ((int32_t)tlink_rd32(h + TLINK_HELLO_STATUS) != TFW_OK)
-    return diag_set(d, "the board could not load the package: %s", text);
   return 0;
 }
 

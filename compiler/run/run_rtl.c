@@ -12,7 +12,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +21,10 @@
 #include <unistd.h>
 
 #include "run_engine.h"
+#include "scratch.h"
 #include "tessel_targets.h"
 #include "tessel_rt.h"
 #include "tfw_mailbox.h"
-
-extern char **environ;
 
 /* A tfw_kernel_stats in the mailbox: the counters, start and end (u64 each). */
 #define RTL_KSTATS_BYTES (8u * (TSL_NCOUNTERS + 2))
@@ -108,21 +106,22 @@ static uint8_t *read_file(const char *path, size_t want, diag *d) {
 
 /* Runs argv with stdin from /dev/null, stdout to out_path (NULL: our
  * stderr, where the firmware's UART belongs) and stderr to err_path (NULL:
- * ours). Returns the exit status, or -1 with d filled. */
+ * ours), in a process group of its own that a signal to tessel stops too
+ * (scratch.h). Returns the exit status, or -1 with d filled. */
 static int spawn(char *const *argv, const char *out_path, const char *err_path, diag *d) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  if (out_path) posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  else posix_spawn_file_actions_adddup2(&fa, 2, 1);
-  if (err_path) posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  int rc = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (rc != 0) return diag_set(d, "cannot start %s: %s", argv[0], strerror(rc));
+  int out = -1, err = -1;
+  if (out_path && (out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0)
+    return diag_set(d, "%s: %s", out_path, strerror(errno));
+  if (err_path && (err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)) < 0) {
+    if (out >= 0) close(out);
+    return diag_set(d, "%s: %s", err_path, strerror(errno));
+  }
+  pid_t pid = scratch_spawn(argv, out, err, d);
+  if (out >= 0) close(out);
+  if (err >= 0) close(err);
+  if (pid < 0) return -1;
   int st;
-  while (waitpid(pid, &st, 0) < 0)
-    if (errno != EINTR) return diag_set(d, "waiting for %s: %s", argv[0], strerror(errno));
+  if (scratch_wait(pid, &st, 0) < 0) return diag_set(d, "waiting for %s: %s", argv[0], strerror(errno));
   if (WIFSIGNALED(st)) return diag_set(d, "%s died of signal %d", argv[0], WTERMSIG(st));
   return WEXITSTATUS(st);
 }
@@ -316,9 +315,12 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
     return diag_set(d, "%u inferences of this model need %llu bytes of simulated DRAM, more than its %llu: "
                        "run fewer at a time", b->runs, (unsigned long long)l.end, (unsigned long long)RTL_DRAM_MAX);
   uint64_t dram = l.end < RTL_DRAM_MIN ? RTL_DRAM_MIN : align_up(l.end, 1u << 20);
-  char tmp[] = "/tmp/tessel-run-XXXXXX";
-  if (!mkdtemp(tmp)) return diag_set(d, "cannot make a temporary folder: %s", strerror(errno));
-  char img_path[64], w_path[64], res_path[64], err_path[64], ver_path[64], win_path[64], tl_path[64];
+  /* The request, the weights and the results pass through a folder under
+   * $TMPDIR that is removed on every exit, a signal's too (scratch.h). */
+  char tmp[SCRATCH_PATH_MAX - 64]; /* room for the file names */
+  if (scratch_dir(tmp, sizeof tmp, "tessel-run", d)) return -1;
+  char img_path[SCRATCH_PATH_MAX], w_path[SCRATCH_PATH_MAX], res_path[SCRATCH_PATH_MAX], err_path[SCRATCH_PATH_MAX],
+      ver_path[SCRATCH_PATH_MAX], win_path[SCRATCH_PATH_MAX], tl_path[SCRATCH_PATH_MAX];
   snprintf(img_path, sizeof img_path, "%s/request.bin", tmp);
   snprintf(w_path, sizeof w_path, "%s/weights.bin", tmp);
   snprintf(res_path, sizeof res_path, "%s/result.bin", tmp);
@@ -339,7 +341,8 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
   uint64_t w_at = v->sect_offset[TPKG_SECT_WEIGHTS];
   uint64_t w_len = w_at >= len ? 0 : w_at + v->weights_bytes > len ? len - w_at : v->weights_bytes;
   if (write_file(img_path, img, l.window, d) || write_file(w_path, pkg + w_at, w_len, d)) goto done;
-  char a_dram[32], a_cycles[32], a_img[128], a_w[128], a_dump[128], a_win[128], a_tcyc[64], a_bw[32], a_lat[32];
+  char a_dram[32], a_cycles[32], a_tcyc[64], a_bw[32], a_lat[32];
+  char a_img[SCRATCH_PATH_MAX + 32], a_w[SCRATCH_PATH_MAX + 32], a_dump[SCRATCH_PATH_MAX + 32], a_win[SCRATCH_PATH_MAX + 32];
   snprintf(a_dram, sizeof a_dram, "%llu", (unsigned long long)dram);
   snprintf(a_cycles, sizeof a_cycles, "%llu",
            (unsigned long long)(o->max_cycles ? o->max_cycles : default_max_cycles(v, &l, b->runs)));
@@ -397,8 +400,7 @@ int run_engine_rtl(const uint8_t *pkg, uint32_t len, const tpkg_view *v, const r
 done:
   free(img);
   free(dump);
-  unlink(img_path), unlink(w_path), unlink(res_path), unlink(err_path), unlink(ver_path), unlink(win_path), unlink(tl_path);
-  rmdir(tmp);
+  scratch_dir_remove(tmp);
   b->host_seconds = now_s() - t0;
   return rc;
 }

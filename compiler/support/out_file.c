@@ -1,6 +1,8 @@
 /* out_file: outputs written beside their target, then renamed (see out_file.h). */
 #include "out_file.h"
 
+#include "scratch.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -23,7 +25,8 @@ int out_file_open(out_file *o, const char *path, diag *d) {
   if (!o->tmp) return diag_set(d, "%s: out of memory", path);
   memcpy(o->tmp, path, n);
   memcpy(o->tmp + n, ".tmpXXXXXX", sizeof ".tmpXXXXXX");
-  int fd = mkstemp(o->tmp);
+  /* registered: a signal or an exit before commit removes it (scratch.h) */
+  int fd = scratch_mkstemp(o->tmp);
   if (fd < 0) {
     int e = errno;
     free(o->tmp);
@@ -58,10 +61,18 @@ int out_file_commit(out_file *o, diag *d) {
     e = errno;
   }
   o->f = NULL;
+#ifdef TESSEL_TEST_BUILD
+  /* Test hook: TESSEL_TEST_OUT_PAUSE=S sleeps S seconds with the temporary
+   * file complete and not yet renamed, so a test can signal the command
+   * then (tests/compiler/cli.sh). */
+  const char *pause = getenv("TESSEL_TEST_OUT_PAUSE");
+  if (ok && o->tmp && pause && *pause) sleep((unsigned)atoi(pause));
+#endif
   if (ok && o->tmp && rename(o->tmp, o->path) != 0) {
     ok = 0;
     e = errno;
   }
+  if (ok && o->tmp) scratch_file_forget(o->tmp);
   if (!ok) {
     out_file_abort(o);
     return diag_set(d, "%s: write failed: %s", o->path, strerror(e));
@@ -76,6 +87,7 @@ void out_file_abort(out_file *o) {
   o->f = NULL;
   if (o->tmp) {
     unlink(o->tmp);
+    scratch_file_forget(o->tmp);
     free(o->tmp);
   }
   o->tmp = NULL;

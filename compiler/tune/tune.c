@@ -29,6 +29,7 @@
 
 #include "cli.h"
 #include "lower/lower.h"
+#include "scratch.h"
 #include "lower_compile.h"
 #include "tessel_targets.h"
 #include "tune_apply.h"
@@ -685,9 +686,8 @@ static int setup(tuner *T, diag *d) {
     if (stat(o->workdir, &st) != 0 || !S_ISDIR(st.st_mode)) return diag_set(d, "--workdir %s: not a folder", o->workdir);
     snprintf(T->dir, sizeof T->dir, "%s", o->workdir);
   } else {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(T->dir, sizeof T->dir, "%s/tessel-tune-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(T->dir)) return diag_set(d, "cannot create a work folder in %s: %s", tmp ? tmp : "/tmp", strerror(errno));
+    /* under $TMPDIR, removed on every exit, a signal's too (scratch.h) */
+    if (scratch_dir(T->dir, sizeof T->dir, "tessel-tune", d)) return -1;
     T->own_dir = 1;
   }
   T->g = tune_front_load(o->model, o->calib, o->n_calib, d);
@@ -725,10 +725,7 @@ static int setup(tuner *T, diag *d) {
 static void teardown(tuner *T) {
   tune_pool_free(&T->pool);
   if (T->log) fclose(T->log);
-  if (T->own_dir) {
-    unlink(T->input);
-    rmdir(T->dir);
-  }
+  if (T->own_dir) scratch_dir_remove(T->dir);
   for (int i = 0; T->t && i < T->nt; i++) {
     free(T->t[i].kidx);
     free(T->t[i].c);

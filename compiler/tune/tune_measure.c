@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "scratch.h"
 #include "profile/profile.h"
 #include "tune_log.h"
 
@@ -52,25 +53,16 @@ int tune_pool_start(tune_pool *p, int seq, const char *pkg, diag *d) {
       snprintf(j->out, sizeof j->out, "%s.log", pkg) >= (int)sizeof j->out)
     return diag_set(d, "%s: path too long", pkg);
   unlink(j->prof);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid < 0) return diag_set(d, "fork: %s", strerror(errno));
-  if (pid == 0) {
-    /* Own process group: a timeout kills the simulator `tessel run` started too. */
-    setpgid(0, 0);
-    int fd = open(j->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd >= 0) {
-      dup2(fd, 1);
-      dup2(fd, 2);
-      close(fd);
-    }
-    char *argv[] = {(char *)p->tessel, "run", j->pkg, "--input", (char *)p->input, "--engine", (char *)p->engine,
-                    "--profile", j->prof, "-q", NULL};
-    execv(p->tessel, argv);
-    fprintf(stderr, "exec %s: %s\n", p->tessel, strerror(errno));
-    _exit(127);
-  }
-  setpgid(pid, pid); /* also here: no race with the child's own call */
+  int fd = open(j->out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return diag_set(d, "%s: %s", j->out, strerror(errno));
+  char *argv[] = {(char *)p->tessel, "run", j->pkg, "--input", (char *)p->input, "--engine", (char *)p->engine,
+                  "--profile", j->prof, "-q", NULL};
+  /* Own process group, stopped on a timeout or when tune is signalled:
+   * SIGTERM first, so `tessel run` stops its simulator and removes its
+   * temporary folder (scratch.h). */
+  pid_t pid = scratch_spawn(argv, fd, fd, d);
+  close(fd);
+  if (pid < 0) return -1;
   j->pid = pid;
   j->start = tune_now();
   p->running++;
@@ -145,15 +137,13 @@ tune_job *tune_pool_wait(tune_pool *p, int block) {
       tune_job *j = &p->slot[i];
       if (!j->pid) continue;
       int st = 0;
-      pid_t r = waitpid(j->pid, &st, WNOHANG);
+      pid_t r = scratch_wait(j->pid, &st, WNOHANG);
       if (r == j->pid) {
         finish(p, j, st, 0);
         return j;
       }
       if (tune_now() - j->start > p->timeout) {
-        kill(-j->pid, SIGKILL);
-        kill(j->pid, SIGKILL);
-        waitpid(j->pid, &st, 0);
+        scratch_stop(j->pid, SCRATCH_GRACE_MS, &st);
         finish(p, j, st, 1);
         return j;
       }
@@ -168,10 +158,7 @@ void tune_pool_kill(tune_pool *p) {
   for (int i = 0; p->slot && i < p->jobs; i++) {
     tune_job *j = &p->slot[i];
     if (!j->pid) continue;
-    int st;
-    kill(-j->pid, SIGKILL);
-    kill(j->pid, SIGKILL);
-    waitpid(j->pid, &st, 0);
+    scratch_stop(j->pid, SCRATCH_GRACE_MS, NULL);
     j->pid = 0;
     p->running--;
   }

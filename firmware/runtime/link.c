@@ -7,7 +7,12 @@
  * with the runtime (tfw_load/tfw_run/tfw_set_stats: the same executor as
  * every engine) until a BYE, which it acknowledges before exiting 0.
  *
- * Nothing else is printed on the UART: the link owns it. */
+ * The package is checked in full once, at boot, before the first inference:
+ * every section's CRC and the weights' CRC where the NPU reads them
+ * (tfw_load without TFW_LOAD_LAZY_WEIGHTS), so a package damaged in flash
+ * or on its way to DRAM is refused, never run. One line of text on the
+ * UART says what the check found (the host skips bytes outside frames);
+ * after it the link owns the UART. */
 #include <string.h>
 
 #include "crc32.h"
@@ -221,9 +226,31 @@ static int recv_frame(void) {
   }
 }
 
+/* The boot line, for a terminal on the UART: the package checked and
+ * ready, refused (why), or missing. */
+static void say_loaded(void) {
+  if (!boot.pkg_bytes) {
+    uart_puts("tessel-link: no package at ");
+    uart_put_hex32(TFW_LINK_PKG_ADDR);
+  } else {
+    uart_puts("tessel-link: package of ");
+    uart_put_hex32(boot.pkg_bytes);
+    uart_puts(" bytes, CRC ");
+    uart_put_hex32(boot.pkg_crc);
+    if (boot.e.code == TFW_OK) {
+      uart_puts(": sections and weights checked, ready");
+    } else {
+      uart_puts(": refused: ");
+      uart_puts(boot.msg);
+    }
+  }
+  uart_puts("\r\n");
+}
+
 int main(void) {
   tlink_rx_init(&rx, rx_buf, sizeof rx_buf);
   load_package();
+  say_loaded();
   send_hello(0);
   for (;;) {
     int r = recv_frame();

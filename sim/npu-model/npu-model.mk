@@ -76,7 +76,7 @@ bench-npu-model: $(TSL_TEST_OBJ)/bench_npu_model
 # ---- fuzz-npu-model: libFuzzer over command streams -------------------------
 # A fixed-count seeded run is a test suite, a long run is `make fuzz-npu-model`
 # (NPU_FUZZ_TIME seconds). New inputs go to build/, never into the committed corpus.
-NPU_FUZZ_TIME ?= 600
+NPU_FUZZ_TIME ?= $(FUZZ_TIME)
 NPU_FUZZ_ARGS = -seed=1 -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
   $(TSL_TEST_OBJ)/fuzz-corpus tests/npu-model/corpus
 

@@ -266,5 +266,21 @@ expect 0 "" compile "$tmp/chain2k.tir" --calib $in/quant_x_2.npy -o "$tmp/chain2
 expect 0 "kernels: 1000 (" inspect "$tmp/chain2k.tpkg"
 rm -f "$tmp"/chain*
 
+# A killed compile leaves no temporary file: the package is written beside
+# its name and renamed (out_file.c), and SIGTERM, SIGINT or SIGHUP remove
+# the temporary file. Mid-way through resnet18 (about 1.4 s), and with the
+# temporary file complete and not yet renamed (TESSEL_TEST_OUT_PAUSE, a
+# test build's hook); the folder of the output must be left empty.
+if_pass=$pass if_fail=$fail
+. tests/lib/check.sh
+pass=$if_pass fail=$if_fail
+killed_clean killed-compile-midway TERM 'sleep 0.5; true' \
+  "$tessel" compile $m/resnet18.onnx --calib $m/resnet18.in0.npy -o "$tmp/killed-compile-midway.scratch/r18.tpkg"
+for sig in TERM INT HUP; do
+  killed_clean "killed-compile-before-rename-$sig" $sig 'ls "$scratch"/d.tpkg.tmp* >/dev/null 2>&1' \
+    env TESSEL_TEST_OUT_PAUSE=30 "$tessel" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy \
+    -o "$tmp/killed-compile-before-rename-$sig.scratch/d.tpkg"
+done
+
 echo "$pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -123,6 +123,32 @@ if start_board none "$fw" --max-cycles 400000000; then
 fi
 stop_board 0
 
+# 4b. A package damaged on the board's side (one weights byte flipped; its
+#     header and header CRC intact, as after a flash bit error): the link
+#     firmware's check at boot (every CRC, the weights' included) refuses it,
+#     says so on the UART, and the host reports the refusal; the same bytes
+#     given to the host are refused before any frame (the host checks every
+#     package it runs); the good package ran in 1.
+w_off=$("$tessel" inspect "$pkg" | awk '$1 == "WEIGHTS" { print $3 }')
+cp "$pkg" "$tmp/badw.tpkg"
+printf '\x5a' | dd of="$tmp/badw.tpkg" bs=1 seek=$((w_off + 7)) conv=notrunc status=none
+if start_board badw "$fw" --load "0x80010000=$tmp/badw.tpkg" --max-cycles 400000000; then
+  timeout 10 grep -a -m1 "tessel-link:" <"$port" >"$tmp/badw.uart" 2>/dev/null
+  grep -aq "tessel-link: package of 0x[0-9a-f]* bytes, CRC 0x[0-9a-f]*: refused: .*WEIGHTS_CRC" "$tmp/badw.uart" &&
+    ok "board-says-weights-refused" || { ko "board-says-weights-refused"; head -c 300 "$tmp/badw.uart" | tr -c '[:print:]\n' '.'; echo; }
+  expect_fail board-refuses-bad-weights 1 "the board refused its package (.*WEIGHTS_CRC.*load a good copy" \
+    timeout 120 "$tessel" run "$pkg" --engine board --port "$port" --timeout 20 --input "$batch" -o "$tmp/x.npy"
+fi
+stop_board 0
+expect_fail host-refuses-bad-weights 1 "badw.tpkg: not a valid package: .*WEIGHTS_CRC" \
+  "$tessel" run "$tmp/badw.tpkg" --engine board --port /dev/null --input "$batch" -o "$tmp/x.npy"
+if start_board goodw "$fw" --load "0x80010000=$pkg" --max-cycles 400000000; then
+  timeout 10 grep -a -m1 "tessel-link:" <"$port" >"$tmp/goodw.uart" 2>/dev/null
+  grep -aq "tessel-link: package of 0x[0-9a-f]* bytes, CRC 0x[0-9a-f]*: sections and weights checked, ready" "$tmp/goodw.uart" &&
+    ok "board-says-weights-checked" || { ko "board-says-weights-checked"; head -c 300 "$tmp/goodw.uart" | tr -c '[:print:]\n' '.'; echo; }
+fi
+stop_board 0
+
 # 5. A board that never answers (firmware that only loops): a timeout with
 #    a message, well before the outer bound.
 if start_board silent "$silent" --max-cycles 4000000000; then

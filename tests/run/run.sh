@@ -211,6 +211,20 @@ expect_fail profile-failed-write 1 "keep.json: write failed: File too large" \
   bash -c "trap '' XFSZ; ulimit -f 4; exec '$tessel' run '$pkg' -q --engine model --input '$tmp/own.npy' --profile '$tmp/keep.json' --timeline"
 t profile-failed-write-keeps-old bash -c "[ \"\$(cat '$tmp/keep.json')\" = old ] && ! ls '$tmp' | grep -q 'keep.json.tmp'"
 
+# 4b. A killed run leaves nothing behind: SIGINT, SIGTERM or SIGHUP while
+#     the simulator runs (360 digits take ~20 s) stop the simulator and
+#     remove the request folder, which is under $TMPDIR; a run that ends
+#     normally leaves $TMPDIR empty too.
+for sig in INT TERM HUP; do
+  killed_clean "killed-run-$sig" $sig 'pgrep -f -- "$scratch/tessel-run-" >/dev/null' \
+    "$tessel" run "$tmp/digits.tpkg" -q --input "$digits/digits.test.npy" -o "$tmp/killed.npy"
+done
+mkdir -p "$tmp/tmpdir-ok"
+t run-with-tmpdir env TMPDIR="$tmp/tmpdir-ok" "$tessel" run "$tmp/digits.tpkg" -q --input "$digits/digits_cnn.in0.npy" -o "$tmp/tmpdir.npy"
+t run-leaves-tmpdir-empty test -z "$(ls -A "$tmp/tmpdir-ok")"
+expect_fail run-tmpdir-missing 1 "cannot make a temporary folder in $tmp/no-such-dir: No such file or directory" \
+  env TMPDIR="$tmp/no-such-dir" "$tessel" run "$tmp/digits.tpkg" -q --input "$digits/digits_cnn.in0.npy"
+
 # 5. Mismatched builds: each side says what to rebuild.
 expect_fail sim-target 1 "built for npu8.*package for npu4.*rebuild" \
   "$tessel" run "$tmp/kinds_npu4.tpkg" --sim "$build/npu8/tessel-sim" --input "$kinds.in0.npy"

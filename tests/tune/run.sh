@@ -164,5 +164,14 @@ for p in rd rt; do
 done
 t rtl-tuned-bit-identical cmp "$tmp/rd.npy" "$tmp/rt.npy"
 
+# 9. A killed tune leaves nothing behind: SIGINT, SIGTERM or SIGHUP while a
+#    measurement's simulator runs (360 digits each) stop the measurement,
+#    its simulator and both temporary folders, all under $TMPDIR.
+for sig in INT TERM HUP; do
+  killed_clean "killed-tune-$sig" $sig 'pgrep -f -- "$scratch/tessel-run-" >/dev/null' \
+    "$tessel" tune "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits.test.npy" \
+    --engine rtl --trials 2 --jobs 2 --seed 1 --explore 4 --log "$tmp/killed.jsonl" --no-progress
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
