@@ -74,7 +74,7 @@ models:
 TEST_SUITES += layout
 .PHONY: test-layout
 test-layout:
-	@p=0; f=0; for c in "bash tests/build/check-layout.sh" "bash tests/build/check-build-output.sh $(BUILD)/make-all.log" \
+	@p=0; f=0; for c in "bash tests/layout/check-layout.sh" "bash tests/layout/check-build-output.sh $(BUILD)/make-all.log" \
 	    "bash tests/list-tests.sh --check $(TEST_SUITES)"; do \
 	  $$c > $(BUILD)/test-tmp-layout.log; cat $(BUILD)/test-tmp-layout.log | grep -v ' passed, '; \
 	  set -- $$(tail -n 1 $(BUILD)/test-tmp-layout.log); p=$$((p + $${1:-0})); f=$$((f + $${3:-1})); \
