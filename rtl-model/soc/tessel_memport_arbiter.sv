@@ -108,13 +108,21 @@ module tessel_memport_arbiter #(
     end
   end
 
-  // The granted master's request, and the master whose W beats pass.
+  // The granted master's request, and the master whose W beats pass: an
+  // N-way select each (an index times QW, which is no power of two, would
+  // make yosys build a barrel shifter).
   tessel_memport_pkg::req_t gnt_req;
   /* verilator lint_off UNUSEDSIGNAL */
   tessel_memport_pkg::req_t w_req;    // only its W payload is read
   /* verilator lint_on UNUSEDSIGNAL */
-  assign gnt_req  = m_req_i[gnt*QW +: QW];
-  assign w_req    = m_req_i[wq_head*QW +: QW];
+  always_comb begin
+    gnt_req = '0;
+    w_req   = '0;
+    for (int i = 0; i < N; i++) begin
+      if (gnt == NW'(i))     gnt_req = m_req_i[i*QW +: QW];
+      if (wq_head == NW'(i)) w_req   = m_req_i[i*QW +: QW];
+    end
+  end
   assign req_fire = gnt_valid && s_rsp_i.req_ready;
 
   always_comb begin
