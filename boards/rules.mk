@@ -24,7 +24,7 @@ BOARDS_COMMON_SV := $(sort $(wildcard boards/common/*.sv))
 
 # The SoC (the core's files and the SoC's, packages first), and the NPU with
 # the packages of a target (board_npu_sv TARGET), for boards that name one.
-BOARD_SOC_SV := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv \
+BOARD_SOC_SV := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv rtl-model/soc/tessel_memport_pkg.sv \
                 $(filter-out %_pkg.sv,$(sort $(wildcard rtl-model/soc/*.sv))) \
                 $(sort $(wildcard rtl-model/core/*.sv))
 board_npu_sv  = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv \

@@ -22,10 +22,9 @@ TESSEL_SIM_BIN       := $(BIN)/tessel-sim
 TESSEL_SIM_TRACE_BIN := $(BIN)/tessel-sim-trace
 
 # RTL: packages first.
-SOC_SV  := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv \
+SOC_SV  := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv rtl-model/soc/tessel_memport_pkg.sv \
            $(filter-out %_pkg.sv,$(wildcard rtl-model/soc/*.sv))
 CORE_SV := $(wildcard rtl-model/core/*.sv)
-CORE_SV := $(filter %_pkg.sv,$(CORE_SV)) $(filter-out %_pkg.sv,$(CORE_SV))
 SOC_ALL_SV := $(SOC_SV) $(CORE_SV)
 
 # TCM sizes of the simulated SoC (docs/memory-map.md); the harness is told.
@@ -50,7 +49,7 @@ define verilate_soc
 endef
 
 # ---- one simulator per NPU target ---------------------------------------------
-# The SoC with the NPU and the target's package: build/<t>/tessel-sim for
+# The SoC with the NPU (Npu=1) and the target's package: build/<t>/tessel-sim for
 # npu4, npu8 (npu16 on demand: make build/npu16/tessel-sim); build/bin/tessel-sim
 # is npu8's. The SoC alone (NPU windows answer a bus error; `tessel-sim
 # --version` says so) is what gate-sim, synth and the no-device driver checks use.
@@ -58,7 +57,7 @@ SIM_NPU_RTL  := $(filter %_pkg.sv,$(wildcard rtl-model/npu/*.sv)) \
                 $(filter-out %_pkg.sv,$(wildcard rtl-model/npu/*.sv))
 SIM_TARGETS_BUILT := npu4 npu8
 sim_npu_sv    = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(SIM_NPU_RTL)
-sim_npu_vflags = -DTESSEL_NPU
+sim_npu_vflags = -GNpu=1\'b1
 sim_npu_cflags = -DTESSEL_SIM_NPU -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath $(BUILD)/gen)
 
 # sim_target T: build/T/tessel-sim and build/T/tessel-sim-trace.
@@ -159,7 +158,7 @@ test-lint-soc: $(foreach t,$(LINT_SOC_NPU_TGTS),$(call sim_npu_sv,$(t)))
 	then echo "PASS lint tessel_soc+$(t)"; p=$$((p+1)); else echo "FAIL lint tessel_soc+$(t)"; f=$$((f+1)); fi;) \
 	for n in 1 3 4; do \
 	  if $(VERILATOR) --lint-only -Wall --top-module tessel_memport_arbiter -GNumMasters=$$n \
-	       rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv; \
+	       rtl-model/soc/tessel_memport_pkg.sv rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv; \
 	  then echo "PASS lint arbiter NumMasters=$$n"; p=$$((p+1)); else echo "FAIL lint arbiter NumMasters=$$n"; f=$$((f+1)); fi; \
 	done; \
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
@@ -181,7 +180,7 @@ bench-sim-speed: $(TESSEL_SIM_BIN) $(SOC_ONLY_SIM) $(SOC_TEST_DIR)/speed_loop.el
 # ---- memport: Verilator bench of arbiter (+ register slice) --------------------
 # Built twice: the arbiter with the SoC's register slice, and the arbiter
 # alone, so both the port and the arbiter's own output follow the rules.
-MEMPORT_SV := rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv \
+MEMPORT_SV := rtl-model/soc/tessel_memport_pkg.sv rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv \
               rtl-model/soc/tessel_memport_regslice.sv tests/memport/memport_tb_top.sv
 
 $(SIM_OBJ)/memport-slice%/memport-bench: $(MEMPORT_SV) tests/memport/memport_bench.cpp

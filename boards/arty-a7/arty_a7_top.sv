@@ -20,6 +20,7 @@ module arty_a7_top #(
   parameter int unsigned ImemBytes  = 4096,
   parameter int unsigned DmemBytes  = 4096,
   parameter int unsigned DramBytes  = 131072,     // block RAM behind the memory port
+  parameter bit          Npu        = 1'b0,       // board.cfg target (board.mk sets it)
   parameter logic [23:0] FwFlash    = 24'h400000, // flash offsets of the images
   parameter logic [23:0] PkgFlash   = 24'h440000
 ) (
@@ -94,6 +95,7 @@ module arty_a7_top #(
     .DmemBytes  (DmemBytes),
     .DramBytes  (DramBytes),
     .FastMul    (1'b1),         // 90 DSP48E1: the single-cycle multiplier
+    .Npu        (Npu),
     .FwFlash    (FwFlash),
     .PkgFlash   (PkgFlash)
   ) u_board (

@@ -22,13 +22,13 @@ AA_CPB    := $(shell echo $$(( $(AA_CLOCK) * 1000000 / $(AA_BAUD) )))
 AA_NPU_SV := $(if $(filter-out none,$(AA_TARGET)),$(call board_npu_sv,$(AA_TARGET)))
 AA_SV     := $(AA_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(AA_DIR)/arty_a7_top.sv
 AA_PARAMS := chparam -set ClksPerBit $(AA_CPB) -set ImemBytes $(AA_IMEM) -set DmemBytes $(AA_DMEM) \
-             -set DramBytes $(AA_DRAM) -set FwFlash $(shell printf %d $(AA_FL_FW)) -set PkgFlash $(shell printf %d $(AA_FL_PKG)) arty_a7_top
+             -set DramBytes $(AA_DRAM) -set Npu $(if $(AA_NPU_SV),1,0) -set FwFlash $(shell printf %d $(AA_FL_FW)) -set PkgFlash $(shell printf %d $(AA_FL_PKG)) arty_a7_top
 AA_NETLIST := $(AA_OUT)/arty_a7_net.v
 
 $(AA_NETLIST): $(AA_SV) $(AA_DIR)/board.cfg $(AA_DIR)/board.mk
 	@mkdir -p $(AA_OUT)
 	@echo "yosys synth_xilinx arty_a7_top ($(AA_TARGET), log $(AA_OUT)/yosys.log; several minutes)"
-	@nice -n 10 yosys -q -l $(AA_OUT)/yosys.log -p "read_verilog -sv $(if $(AA_NPU_SV),-DTESSEL_NPU) $(AA_SV); \
+	@nice -n 10 yosys -q -l $(AA_OUT)/yosys.log -p "read_verilog -sv $(AA_SV); \
 	  $(AA_PARAMS); synth_xilinx -family xc7 -flatten -top arty_a7_top -edif $(AA_OUT)/arty_a7.edif; \
 	  tee -o $(AA_OUT)/stat.txt stat; write_verilog -noattr $@.tmp" >/dev/null 2>&1 \
 	  || { tail -n 20 $(AA_OUT)/yosys.log; exit 1; }

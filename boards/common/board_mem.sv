@@ -16,39 +16,20 @@
 
 module board_mem #(
   parameter int unsigned Bytes = 131072,  // a power of two, at least 4 KiB
-  parameter int unsigned IdW   = 6,
   localparam int unsigned Words = Bytes / 8,
-  localparam int unsigned AW    = $clog2(Words)
+  localparam int unsigned AW    = $clog2(Words),
+  localparam int unsigned IdW   = tessel_memport_pkg::IdW
 ) (
-  input  wire logic           clk_i,
-  input  wire logic           rst_ni,
+  input  wire logic                     clk_i,
+  input  wire logic                     rst_ni,
   // Memory port, slave side.
-  input  wire logic           req_valid_i,
-  output      logic           req_ready_o,
-  input  wire logic           req_write_i,
-  input  wire logic [31:0]    req_addr_i,
-  input  wire logic [7:0]     req_len_i,
-  input  wire logic [IdW-1:0] req_id_i,
-  input  wire logic           w_valid_i,
-  output      logic           w_ready_o,
-  input  wire logic [63:0]    w_data_i,
-  input  wire logic [7:0]     w_strb_i,
-  input  wire logic           w_last_i,
-  output      logic           r_valid_o,
-  input  wire logic           r_ready_i,
-  output      logic [63:0]    r_data_o,
-  output      logic [IdW-1:0] r_id_o,
-  output      logic           r_last_o,
-  output      logic           r_err_o,
-  output      logic           b_valid_o,
-  input  wire logic           b_ready_i,
-  output      logic [IdW-1:0] b_id_o,
-  output      logic           b_err_o,
+  input  wire tessel_memport_pkg::req_t req_i,
+  output      tessel_memport_pkg::rsp_t rsp_o,
   // Loader: one 64-bit word per cycle, word index, byte strobes.
-  input  wire logic           ld_valid_i,
-  input  wire logic [AW-1:0]  ld_word_i,
-  input  wire logic [63:0]    ld_data_i,
-  input  wire logic [7:0]     ld_strb_i
+  input  wire logic                     ld_valid_i,
+  input  wire logic [AW-1:0]            ld_word_i,
+  input  wire logic [63:0]              ld_data_i,
+  input  wire logic [7:0]               ld_strb_i
 );
 
   typedef enum logic [1:0] {
@@ -66,6 +47,7 @@ module board_mem #(
   logic           err_q, err_d;
   logic           rvalid_q, rvalid_d;
   logic           rlast_q, rlast_d;
+  logic           req_ready, w_ready;
 
   // The array: a single-port RAM of 64-bit words with byte write enables.
   logic [63:0]   mem [Words];
@@ -85,7 +67,7 @@ module board_mem #(
   // and up); bits above the memory's size make the burst an error.
   logic        req_err;
   logic [30:0] req_off;
-  assign req_off = req_addr_i[30:0];
+  assign req_off = req_i.req_addr[30:0];
   assign req_err = (req_off >> $clog2(Bytes)) != 31'd0;
 
   always_comb begin
@@ -97,32 +79,32 @@ module board_mem #(
     err_d        = err_q;
     rvalid_d     = rvalid_q;
     rlast_d      = rlast_q;
-    req_ready_o  = 1'b0;
-    w_ready_o    = 1'b0;
+    req_ready    = 1'b0;
+    w_ready      = 1'b0;
     ram_re       = 1'b0;
     ram_we       = 1'b0;
     ram_addr     = word_q;
-    ram_wdata    = w_data_i;
-    ram_be       = w_strb_i;
+    ram_wdata    = req_i.w_data;
+    ram_be       = req_i.w_strb;
 
     // An R beat that is taken frees the read register.
-    if (rvalid_q && r_ready_i) rvalid_d = 1'b0;
+    if (rvalid_q && req_i.r_ready) rvalid_d = 1'b0;
 
     unique case (state_q)
       MemIdle: begin
-        req_ready_o = !ld_valid_i;
-        if (req_valid_i && !ld_valid_i) begin
+        req_ready = !ld_valid_i;
+        if (req_i.req_valid && !ld_valid_i) begin
           word_d       = req_off[AW+2:3];
-          left_d       = req_len_i;
+          left_d       = req_i.req_len;
           issued_all_d = 1'b0;
-          id_d         = req_id_i;
+          id_d         = req_i.req_id;
           err_d        = req_err;
-          state_d      = req_write_i ? MemWrite : MemRead;
+          state_d      = req_i.req_write ? MemWrite : MemRead;
         end
       end
       MemRead: begin
         // Issue the next beat when the read register is free (or frees now).
-        if (!issued_all_q && (!rvalid_q || r_ready_i)) begin
+        if (!issued_all_q && (!rvalid_q || req_i.r_ready)) begin
           ram_re     = !err_q;
           rvalid_d   = 1'b1;
           rlast_d    = left_q == 8'd0;
@@ -130,18 +112,18 @@ module board_mem #(
           left_d     = left_q - 8'd1;
           if (left_q == 8'd0) issued_all_d = 1'b1;
         end
-        if (issued_all_q && rvalid_q && r_ready_i) state_d = MemIdle;
+        if (issued_all_q && rvalid_q && req_i.r_ready) state_d = MemIdle;
       end
       MemWrite: begin
-        w_ready_o = 1'b1;
-        if (w_valid_i) begin
+        w_ready = 1'b1;
+        if (req_i.w_valid) begin
           ram_we = !err_q;
           word_d = word_q + 1'b1;
-          if (w_last_i) state_d = MemBresp;
+          if (req_i.w_last) state_d = MemBresp;
         end
       end
       MemBresp: begin
-        if (b_ready_i) state_d = MemIdle;
+        if (req_i.b_ready) state_d = MemIdle;
       end
       default: state_d = MemIdle;
     endcase
@@ -178,18 +160,20 @@ module board_mem #(
     end
   end
 
-  assign r_valid_o = rvalid_q;
-  assign r_data_o  = err_q ? 64'h0 : ram_rdata_q;
-  assign r_id_o    = id_q;
-  assign r_last_o  = rlast_q;
-  assign r_err_o   = err_q;
-  assign b_valid_o = state_q == MemBresp;
-  assign b_id_o    = id_q;
-  assign b_err_o   = err_q;
+  assign rsp_o.req_ready = req_ready;
+  assign rsp_o.w_ready   = w_ready;
+  assign rsp_o.r_valid   = rvalid_q;
+  assign rsp_o.r_data    = err_q ? 64'h0 : ram_rdata_q;
+  assign rsp_o.r_id      = id_q;
+  assign rsp_o.r_last    = rlast_q;
+  assign rsp_o.r_err     = err_q;
+  assign rsp_o.b_valid   = state_q == MemBresp;
+  assign rsp_o.b_id      = id_q;
+  assign rsp_o.b_err     = err_q;
 
   // Bit 31 selects the port (always set); the low bits address bytes in a beat.
   logic unused;
-  assign unused = ^{req_addr_i[31], req_addr_i[2:0]};
+  assign unused = ^{req_i.req_addr[31], req_i.req_addr[2:0]};
 
 endmodule
 

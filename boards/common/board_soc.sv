@@ -21,6 +21,7 @@ module board_soc #(
   parameter bit          CoreLite   = 1'b0,       // tessel_core_lite (docs/core.md)
   parameter int unsigned TimerBits  = 64,         // machine timer width (docs/boards.md)
   parameter bit          MemSlice   = 1'b1,       // register slice on the memory port
+  parameter bit          Npu        = 1'b0,       // the NPU (the build reads a target's RTL)
   parameter logic [23:0] FwFlash    = 24'h100000, // flash offsets of the images
   parameter logic [23:0] PkgFlash   = 24'h140000
 ) (
@@ -37,7 +38,6 @@ module board_soc #(
   output      logic boot_err_o       // the flash loader refused an image
 );
 
-  localparam int unsigned MemIdW = 6;
   localparam int unsigned DramAW = $clog2(DramBytes / 8);
 
   // ---- flash boot ---------------------------------------------------------
@@ -96,15 +96,9 @@ module board_soc #(
     end
   end
 
-  logic              mem_req_valid, mem_req_ready, mem_req_write;
-  logic [31:0]       mem_req_addr;
-  logic [7:0]        mem_req_len;
-  logic [MemIdW-1:0] mem_req_id, mem_r_id, mem_b_id;
-  logic              mem_w_valid, mem_w_ready, mem_w_last;
-  logic [63:0]       mem_w_data, mem_r_data;
-  logic [7:0]        mem_w_strb;
-  logic              mem_r_valid, mem_r_ready, mem_r_last, mem_r_err;
-  logic              mem_b_valid, mem_b_ready, mem_b_err;
+  // The memory port between the SoC's pins and board_mem.
+  tessel_memport_pkg::req_t mem_req;
+  tessel_memport_pkg::rsp_t mem_rsp;
 
   // Outputs a board has no use for: the commit trace and tohost.
   logic        commit_valid, commit_rd_we, tohost_valid;
@@ -118,7 +112,8 @@ module board_soc #(
     .FastMul   (FastMul),
     .CoreLite  (CoreLite),
     .TimerBits (TimerBits),
-    .MemSlice  (MemSlice)
+    .MemSlice  (MemSlice),
+    .Npu       (Npu)
   ) u_soc (
     .clk_i              (clk_i),
     .rst_ni             (soc_rst_n),
@@ -144,56 +139,37 @@ module board_soc #(
     .commit_rd_we_o     (commit_rd_we),
     .commit_rd_o        (commit_rd),
     .commit_rd_wdata_o  (commit_rd_wdata),
-    .mem_req_valid_o    (mem_req_valid),
-    .mem_req_ready_i    (mem_req_ready),
-    .mem_req_write_o    (mem_req_write),
-    .mem_req_addr_o     (mem_req_addr),
-    .mem_req_len_o      (mem_req_len),
-    .mem_req_id_o       (mem_req_id),
-    .mem_w_valid_o      (mem_w_valid),
-    .mem_w_ready_i      (mem_w_ready),
-    .mem_w_data_o       (mem_w_data),
-    .mem_w_strb_o       (mem_w_strb),
-    .mem_w_last_o       (mem_w_last),
-    .mem_r_valid_i      (mem_r_valid),
-    .mem_r_ready_o      (mem_r_ready),
-    .mem_r_data_i       (mem_r_data),
-    .mem_r_id_i         (mem_r_id),
-    .mem_r_last_i       (mem_r_last),
-    .mem_r_err_i        (mem_r_err),
-    .mem_b_valid_i      (mem_b_valid),
-    .mem_b_ready_o      (mem_b_ready),
-    .mem_b_id_i         (mem_b_id),
-    .mem_b_err_i        (mem_b_err),
+    .mem_req_valid_o    (mem_req.req_valid),
+    .mem_req_ready_i    (mem_rsp.req_ready),
+    .mem_req_write_o    (mem_req.req_write),
+    .mem_req_addr_o     (mem_req.req_addr),
+    .mem_req_len_o      (mem_req.req_len),
+    .mem_req_id_o       (mem_req.req_id),
+    .mem_w_valid_o      (mem_req.w_valid),
+    .mem_w_ready_i      (mem_rsp.w_ready),
+    .mem_w_data_o       (mem_req.w_data),
+    .mem_w_strb_o       (mem_req.w_strb),
+    .mem_w_last_o       (mem_req.w_last),
+    .mem_r_valid_i      (mem_rsp.r_valid),
+    .mem_r_ready_o      (mem_req.r_ready),
+    .mem_r_data_i       (mem_rsp.r_data),
+    .mem_r_id_i         (mem_rsp.r_id),
+    .mem_r_last_i       (mem_rsp.r_last),
+    .mem_r_err_i        (mem_rsp.r_err),
+    .mem_b_valid_i      (mem_rsp.b_valid),
+    .mem_b_ready_o      (mem_req.b_ready),
+    .mem_b_id_i         (mem_rsp.b_id),
+    .mem_b_err_i        (mem_rsp.b_err),
     .npu_dbg_o          (npu_dbg)
   );
 
   // ---- DRAM: the SPRAMs. Its port logic resets with the SoC; the array is
   // never cleared, and the loader port writes it while the SoC is in reset.
-  board_mem #(.Bytes(DramBytes), .IdW(MemIdW)) u_dram (
+  board_mem #(.Bytes(DramBytes)) u_dram (
     .clk_i       (clk_i),
     .rst_ni      (soc_rst_n),
-    .req_valid_i (mem_req_valid),
-    .req_ready_o (mem_req_ready),
-    .req_write_i (mem_req_write),
-    .req_addr_i  (mem_req_addr),
-    .req_len_i   (mem_req_len),
-    .req_id_i    (mem_req_id),
-    .w_valid_i   (mem_w_valid),
-    .w_ready_o   (mem_w_ready),
-    .w_data_i    (mem_w_data),
-    .w_strb_i    (mem_w_strb),
-    .w_last_i    (mem_w_last),
-    .r_valid_o   (mem_r_valid),
-    .r_ready_i   (mem_r_ready),
-    .r_data_o    (mem_r_data),
-    .r_id_o      (mem_r_id),
-    .r_last_o    (mem_r_last),
-    .r_err_o     (mem_r_err),
-    .b_valid_o   (mem_b_valid),
-    .b_ready_i   (mem_b_ready),
-    .b_id_o      (mem_b_id),
-    .b_err_o     (mem_b_err),
+    .req_i       (mem_req),
+    .rsp_o       (mem_rsp),
     .ld_valid_i  (ld_valid),
     .ld_word_i   (ld_word),
     .ld_data_i   (ld_data),

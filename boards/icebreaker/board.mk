@@ -35,10 +35,10 @@ IB_PKG_DEST := 0x10000
 
 # RTL (BOARD_SOC_SV and board_npu_sv: boards/rules.mk).
 IB_NPU_SV  := $(if $(filter-out none,$(IB_TARGET)),$(call board_npu_sv,$(IB_TARGET)))
-IB_DEFS    := $(if $(IB_NPU_SV),-DTESSEL_NPU)
+IB_NPU     := $(if $(IB_NPU_SV),1,0)
 IB_SV      := $(IB_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv
 IB_PARAMS  := chparam -set ClksPerBit $(IB_CPB) -set ImemBytes $(IB_IMEM) -set DmemBytes $(IB_DMEM) \
-              -set CoreLite $(IB_LITE) -set TimerBits $(IB_TIMERW) -set MemSlice $(IB_SLICE) \
+              -set CoreLite $(IB_LITE) -set TimerBits $(IB_TIMERW) -set MemSlice $(IB_SLICE) -set Npu $(IB_NPU) \
               -set DramBytes $(IB_DRAM) -set FwFlash $(shell printf %d $(IB_FL_FW)) -set PkgFlash $(shell printf %d $(IB_FL_PKG)) icebreaker_top
 
 IB_JSON    := $(IB_OUT)/icebreaker.json
@@ -53,7 +53,7 @@ IB_REPORT  := $(IB_OUT)/report.txt
 $(IB_JSON) $(IB_NETLIST) &: $(IB_SV) $(IB_DIR)/board.cfg $(IB_DIR)/board.mk
 	@mkdir -p $(IB_OUT)
 	@echo "yosys synth_ice40 icebreaker_top ($(IB_TARGET), log $(IB_OUT)/yosys.log)"
-	@nice -n 10 yosys -q -l $(IB_OUT)/yosys.log -p "read_verilog -sv $(IB_DEFS) $(IB_SV); $(IB_PARAMS); \
+	@nice -n 10 yosys -q -l $(IB_OUT)/yosys.log -p "read_verilog -sv $(IB_SV); $(IB_PARAMS); \
 	  synth_ice40 -dsp -spram -top icebreaker_top -json $(IB_JSON); stat; \
 	  write_verilog -noattr $(IB_NETLIST)" >/dev/null 2>&1 \
 	  || { tail -n 20 $(IB_OUT)/yosys.log; rm -f $(IB_JSON) $(IB_NETLIST); exit 1; }
@@ -160,7 +160,7 @@ define ib_tb
 	  $(3) $(abspath $(IB_TB_CPP)) >$(1)/build.log 2>&1 || { tail -n 30 $(1)/build.log; exit 1; }
 endef
 $(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_TB_HDRS) $(IB_DIR)/board.cfg
-	$(call ib_tb,$(@D),$(IB_DEFS) $(IB_GPARAMS),$(IB_SV))
+	$(call ib_tb,$(@D),$(IB_GPARAMS) -GNpu=1\'b$(IB_NPU),$(IB_SV))
 $(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP) $(IB_TB_HDRS)
 	$(call ib_tb,$(@D),-DNO_ICE40_DEFAULT_ASSIGNMENTS -Wno-TIMESCALEMOD,$(abspath $(IB_NETLIST)) $(IB_CELLS))
 
@@ -192,7 +192,7 @@ $(IB_NPU_FW_IMG): $(IB_NPU_FW_ELF) $(FLASH_IMAGE)
 	$(call ib_fw_image,$<,$@)
 $(IB_NPU_RTL_TB): $(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) \
                   $(IB_DIR)/icebreaker_top.sv $(IB_TB_CPP) $(IB_TB_HDRS) $(IB_DIR)/board.cfg
-	$(call ib_tb,$(@D),-DTESSEL_NPU $(IB_GPARAMS),$(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) \
+	$(call ib_tb,$(@D),$(IB_GPARAMS) -GNpu=1\'b1,$(call board_npu_sv,$(IB_RTL_NPU)) $(BOARD_SOC_SV) \
 	  $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv)
 
 # ---- suite boards --------------------------------------------------------------

@@ -14,6 +14,7 @@ module icebreaker_top #(
   parameter bit          CoreLite   = 1'b1,       // the lite core (board.cfg core = lite)
   parameter int unsigned TimerBits  = 32,         // board.cfg timer_bits
   parameter bit          MemSlice   = 1'b0,       // board.cfg mem_slice
+  parameter bit          Npu        = 1'b0,       // board.cfg target (none: no NPU)
   parameter int unsigned DramBytes  = 131072,     // the four 32 KiB SPRAMs
   parameter logic [23:0] FwFlash    = 24'h100000, // flash offsets of the images
   parameter logic [23:0] PkgFlash   = 24'h140000
@@ -56,6 +57,7 @@ module icebreaker_top #(
     .CoreLite   (CoreLite),
     .TimerBits  (TimerBits),
     .MemSlice   (MemSlice),
+    .Npu        (Npu),
     .FwFlash    (FwFlash),
     .PkgFlash   (PkgFlash)
   ) u_board (

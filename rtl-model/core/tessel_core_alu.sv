@@ -3,12 +3,12 @@
 // immediate operations, address adds) and the branch comparator, which reads
 // the same two operands.
 module tessel_core_alu (
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [3:0]  op_i,        // {alt, funct3} as in OP / OP-IMM
-  input  logic [2:0]  cmp_i,       // branch funct3
-  output logic [31:0] result_o,
-  output logic        taken_o      // branch condition cmp_i holds for a_i, b_i
+  input  wire logic [31:0] a_i,
+  input  wire logic [31:0] b_i,
+  input  wire logic [3:0]  op_i,        // {alt, funct3} as in OP / OP-IMM
+  input  wire logic [2:0]  cmp_i,       // branch funct3
+  output      logic [31:0] result_o,
+  output      logic        taken_o      // branch condition cmp_i holds for a_i, b_i
 );
   logic [31:0] sum;
   logic [32:0] diff;               // a - b with borrow, for sub, slt(u) and branches

@@ -4,32 +4,32 @@
 // mimpid, mhartid), trap entry and mret, and the interrupt decision.
 // Any other CSR number, or a write to a read-only one, is reported illegal.
 module tessel_core_csr (
-  input  logic        clk_i,
-  input  logic        rst_ni,
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
   // CSR instruction in execute
-  input  logic [11:0] csr_addr_i,
-  input  logic        csr_write_i,   // the instruction writes the CSR (csrrw, or rs1/uimm != 0)
-  input  logic [1:0]  csr_op_i,      // funct3[1:0]: 01 write, 10 set, 11 clear
-  input  logic [31:0] csr_wdata_i,   // rs1 value or zero-extended uimm
-  input  logic        csr_en_i,      // the CSR instruction fires this cycle
-  output logic [31:0] csr_rdata_o,   // old value (goes to rd)
-  output logic        csr_illegal_o, // unknown CSR or write to a read-only one
+  input  wire logic [11:0] csr_addr_i,
+  input  wire logic        csr_write_i,   // the instruction writes the CSR (csrrw, or rs1/uimm != 0)
+  input  wire logic [1:0]  csr_op_i,      // funct3[1:0]: 01 write, 10 set, 11 clear
+  input  wire logic [31:0] csr_wdata_i,   // rs1 value or zero-extended uimm
+  input  wire logic        csr_en_i,      // the CSR instruction fires this cycle
+  output      logic [31:0] csr_rdata_o,   // old value (goes to rd)
+  output      logic        csr_illegal_o, // unknown CSR or write to a read-only one
   // trap entry and return
-  input  logic        trap_i,
-  input  logic [31:0] trap_cause_i,
-  input  logic [31:2] trap_epc_i,    // word-aligned: IALIGN=32
-  input  logic [31:0] trap_tval_i,
-  input  logic        mret_i,
-  output logic [31:0] mtvec_o,
-  output logic [31:0] mepc_o,
+  input  wire logic        trap_i,
+  input  wire logic [31:0] trap_cause_i,
+  input  wire logic [31:2] trap_epc_i,    // word-aligned: IALIGN=32
+  input  wire logic [31:0] trap_tval_i,
+  input  wire logic        mret_i,
+  output      logic [31:0] mtvec_o,
+  output      logic [31:0] mepc_o,
   // counters
-  input  logic        instret_i,     // an instruction retires this cycle
+  input  wire logic        instret_i,     // an instruction retires this cycle
   // interrupts (level inputs)
-  input  logic        irq_timer_i,
-  input  logic        irq_external_i,
-  output logic        irq_take_o,    // an interrupt is enabled, pending and mstatus.MIE is set
-  output logic [31:0] irq_cause_o,
-  output logic        irq_wake_o     // (mip & mie) != 0: wakes wfi regardless of mstatus.MIE
+  input  wire logic        irq_timer_i,
+  input  wire logic        irq_external_i,
+  output      logic        irq_take_o,    // an interrupt is enabled, pending and mstatus.MIE is set
+  output      logic [31:0] irq_cause_o,
+  output      logic        irq_wake_o     // (mip & mie) != 0: wakes wfi regardless of mstatus.MIE
 );
   // CSR numbers, misa and the interrupt causes: tessel_memmap_pkg (targets/memmap.def).
 

@@ -3,26 +3,26 @@
 // the control signals of the execute stage, and flags every encoding the core
 // does not implement as illegal (the core traps those with mcause 2).
 module tessel_core_decode (
-  input  logic [31:0] insn_i,
-  output logic        illegal_o,   // not a legal RV32IM/Zicsr/Zifencei encoding
-  output logic [3:0]  alu_op_o,    // {alt, funct3}: alt selects sub / sra
-  output logic        alu_a_pc_o,  // operand A is the pc (auipc)
-  output logic        alu_a_zero_o,// operand A is 0 (lui)
-  output logic        alu_b_imm_o, // operand B is the immediate
-  output logic [31:0] imm_o,       // sign-extended immediate of the format in use
-  output logic        rd_we_o,     // the instruction writes rd (x0 filtered later)
-  output logic        load_o,
-  output logic        store_o,
-  output logic        branch_o,
-  output logic        jal_o,
-  output logic        jalr_o,
-  output logic        csr_o,       // csrrw/csrrs/csrrc and their immediate forms
-  output logic        muldiv_o,    // an M-extension instruction
-  output logic        ecall_o,
-  output logic        ebreak_o,
-  output logic        mret_o,
-  output logic        wfi_o,
-  output logic        fencei_o
+  input  wire logic [31:0] insn_i,
+  output      logic        illegal_o,   // not a legal RV32IM/Zicsr/Zifencei encoding
+  output      logic [3:0]  alu_op_o,    // {alt, funct3}: alt selects sub / sra
+  output      logic        alu_a_pc_o,  // operand A is the pc (auipc)
+  output      logic        alu_a_zero_o,// operand A is 0 (lui)
+  output      logic        alu_b_imm_o, // operand B is the immediate
+  output      logic [31:0] imm_o,       // sign-extended immediate of the format in use
+  output      logic        rd_we_o,     // the instruction writes rd (x0 filtered later)
+  output      logic        load_o,
+  output      logic        store_o,
+  output      logic        branch_o,
+  output      logic        jal_o,
+  output      logic        jalr_o,
+  output      logic        csr_o,       // csrrw/csrrs/csrrc and their immediate forms
+  output      logic        muldiv_o,    // an M-extension instruction
+  output      logic        ecall_o,
+  output      logic        ebreak_o,
+  output      logic        mret_o,
+  output      logic        wfi_o,
+  output      logic        fencei_o
 );
   localparam logic [6:0] OpLui    = 7'b0110111;
   localparam logic [6:0] OpAuipc  = 7'b0010111;

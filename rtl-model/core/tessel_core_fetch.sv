@@ -16,26 +16,26 @@
 // waiting request is never retracted: it is marked stale, its response
 // dropped, and fetching resumes at the target after it is accepted.
 module tessel_core_fetch (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [31:0] boot_addr_i,
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  input  wire logic [31:0] boot_addr_i,
   // instruction bus
-  output logic        ibus_req_valid_o,
-  input  logic        ibus_req_ready_i,
-  output logic [31:0] ibus_req_addr_o,
-  input  logic        ibus_rsp_valid_i,
-  input  logic [31:0] ibus_rsp_rdata_i,
-  input  logic        ibus_rsp_err_i,
+  output      logic        ibus_req_valid_o,
+  input  wire logic        ibus_req_ready_i,
+  output      logic [31:0] ibus_req_addr_o,
+  input  wire logic        ibus_rsp_valid_i,
+  input  wire logic [31:0] ibus_rsp_rdata_i,
+  input  wire logic        ibus_rsp_err_i,
   // control
-  input  logic        redirect_i,     // restart fetching at redirect_pc_i
-  input  logic [31:0] redirect_pc_i,
+  input  wire logic        redirect_i,     // restart fetching at redirect_pc_i
+  input  wire logic [31:0] redirect_pc_i,
   // to execute
-  output logic        valid_o,        // an instruction is available
-  output logic [31:0] insn_o,
-  output logic [31:0] pc_o,
-  output logic        pred_o,         // fetch continued at its jump target
-  output logic        err_o,          // its fetch got an access fault
-  input  logic        consume_i       // execute takes it this cycle
+  output      logic        valid_o,        // an instruction is available
+  output      logic [31:0] insn_o,
+  output      logic [31:0] pc_o,
+  output      logic        pred_o,         // fetch continued at its jump target
+  output      logic        err_o,          // its fetch got an access fault
+  input  wire logic        consume_i       // execute takes it this cycle
 );
   localparam int unsigned EntryW = 30 + 1 + 1 + 32;  // {pc[31:2], pred, err, insn}
 

@@ -27,36 +27,36 @@
 // A fetch follows the previous instruction's last data response, so stores
 // are visible to later fetches: fence.i only retires.
 module tessel_core_lite (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [31:0] boot_addr_i,
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  input  wire logic [31:0] boot_addr_i,
   // instruction bus
-  output logic        ibus_req_valid_o,
-  input  logic        ibus_req_ready_i,
-  output logic [31:0] ibus_req_addr_o,
-  input  logic        ibus_rsp_valid_i,
-  input  logic [31:0] ibus_rsp_rdata_i,
-  input  logic        ibus_rsp_err_i,
+  output      logic        ibus_req_valid_o,
+  input  wire logic        ibus_req_ready_i,
+  output      logic [31:0] ibus_req_addr_o,
+  input  wire logic        ibus_rsp_valid_i,
+  input  wire logic [31:0] ibus_rsp_rdata_i,
+  input  wire logic        ibus_rsp_err_i,
   // data bus
-  output logic        dbus_req_valid_o,
-  input  logic        dbus_req_ready_i,
-  output logic        dbus_req_we_o,
-  output logic [3:0]  dbus_req_be_o,
-  output logic [31:0] dbus_req_addr_o,
-  output logic [31:0] dbus_req_wdata_o,
-  input  logic        dbus_rsp_valid_i,
-  input  logic [31:0] dbus_rsp_rdata_i,
-  input  logic        dbus_rsp_err_i,
+  output      logic        dbus_req_valid_o,
+  input  wire logic        dbus_req_ready_i,
+  output      logic        dbus_req_we_o,
+  output      logic [3:0]  dbus_req_be_o,
+  output      logic [31:0] dbus_req_addr_o,
+  output      logic [31:0] dbus_req_wdata_o,
+  input  wire logic        dbus_rsp_valid_i,
+  input  wire logic [31:0] dbus_rsp_rdata_i,
+  input  wire logic        dbus_rsp_err_i,
   // interrupts (level)
-  input  logic        irq_timer_i,
-  input  logic        irq_external_i,
+  input  wire logic        irq_timer_i,
+  input  wire logic        irq_external_i,
   // retirement
-  output logic        commit_valid_o,
-  output logic [31:0] commit_pc_o,
-  output logic [31:0] commit_insn_o,
-  output logic        commit_rd_we_o,
-  output logic [4:0]  commit_rd_o,
-  output logic [31:0] commit_rd_wdata_o
+  output      logic        commit_valid_o,
+  output      logic [31:0] commit_pc_o,
+  output      logic [31:0] commit_insn_o,
+  output      logic        commit_rd_we_o,
+  output      logic [4:0]  commit_rd_o,
+  output      logic [31:0] commit_rd_wdata_o
 );
   // mcause values: tessel_memmap_pkg::Cause* (targets/memmap.def).
 

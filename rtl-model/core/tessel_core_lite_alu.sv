@@ -5,13 +5,13 @@
 // logic, so the lite core shifts over several cycles instead (4 or 1 bit per
 // cycle in its Shift state); for sll/srl/sra this result is not used.
 module tessel_core_lite_alu (
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  input  logic [3:0]  op_i,        // {alt, funct3} as in OP / OP-IMM
-  input  logic [2:0]  cmp_i,       // branch funct3
-  input  logic        branch_i,    // a branch: compare (a - b) whatever op_i says
-  output logic [31:0] result_o,
-  output logic        taken_o      // branch condition cmp_i holds for a_i, b_i
+  input  wire logic [31:0] a_i,
+  input  wire logic [31:0] b_i,
+  input  wire logic [3:0]  op_i,        // {alt, funct3} as in OP / OP-IMM
+  input  wire logic [2:0]  cmp_i,       // branch funct3
+  input  wire logic        branch_i,    // a branch: compare (a - b) whatever op_i says
+  output      logic [31:0] result_o,
+  output      logic        taken_o      // branch condition cmp_i holds for a_i, b_i
 );
   logic [32:0] sum;                // a + b, or a - b with borrow
   logic        sub, lt_signed, lt_unsigned, equal;

@@ -12,14 +12,14 @@
 //
 //   start_i (one cycle) -> 32 step cycles -> done_o with result_o (one cycle)
 module tessel_core_lite_muldiv (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        start_i,     // an M instruction begins (a_i, b_i, op_i final)
-  input  logic [2:0]  op_i,        // funct3: mul mulh mulhsu mulhu div divu rem remu
-  input  logic [31:0] a_i,         // rs1, stable until done_o
-  input  logic [31:0] b_i,         // rs2, stable until done_o
-  output logic        done_o,      // result_o is valid this cycle
-  output logic [31:0] result_o
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  input  wire logic        start_i,     // an M instruction begins (a_i, b_i, op_i final)
+  input  wire logic [2:0]  op_i,        // funct3: mul mulh mulhsu mulhu div divu rem remu
+  input  wire logic [31:0] a_i,         // rs1, stable until done_o
+  input  wire logic [31:0] b_i,         // rs2, stable until done_o
+  output      logic        done_o,      // result_o is valid this cycle
+  output      logic [31:0] result_o
 );
   logic        busy_q, busy_d;
   logic        done_q, done_d;

@@ -8,14 +8,14 @@
 // and the next instruction's sources are read when its word arrives), so it
 // does without them.
 module tessel_core_lite_regfile (
-  input  logic        clk_i,
-  input  logic [4:0]  raddr1_i,
-  output logic [31:0] rdata1_o,
-  input  logic [4:0]  raddr2_i,
-  output logic [31:0] rdata2_o,
-  input  logic        we_i,
-  input  logic [4:0]  waddr_i,
-  input  logic [31:0] wdata_i
+  input  wire logic        clk_i,
+  input  wire logic [4:0]  raddr1_i,
+  output      logic [31:0] rdata1_o,
+  input  wire logic [4:0]  raddr2_i,
+  output      logic [31:0] rdata2_o,
+  input  wire logic        we_i,
+  input  wire logic [4:0]  waddr_i,
+  input  wire logic [31:0] wdata_i
 );
   (* no_rw_check *) logic [31:0] regs [32];
   logic [31:0] rdata1_q, rdata2_q;

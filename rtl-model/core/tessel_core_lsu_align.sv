@@ -5,17 +5,17 @@
 // Also says whether an access is misaligned (the core traps those).
 module tessel_core_lsu_align (
   // request side (execute stage)
-  input  logic [1:0]  addr_lo_i,     // low address bits of the access
-  input  logic [1:0]  size_i,        // funct3[1:0] of the store: byte, half, word
-  input  logic [31:0] store_data_i,  // rs2
-  output logic        misaligned_o,
-  output logic [3:0]  be_o,
-  output logic [31:0] wdata_o,
+  input  wire logic [1:0]  addr_lo_i,     // low address bits of the access
+  input  wire logic [1:0]  size_i,        // funct3[1:0] of the store: byte, half, word
+  input  wire logic [31:0] store_data_i,  // rs2
+  output      logic        misaligned_o,
+  output      logic [3:0]  be_o,
+  output      logic [31:0] wdata_o,
   // response side (write-back stage)
-  input  logic [1:0]  rsp_addr_lo_i,
-  input  logic [2:0]  rsp_funct3_i,
-  input  logic [31:0] rsp_rdata_i,
-  output logic [31:0] load_data_o
+  input  wire logic [1:0]  rsp_addr_lo_i,
+  input  wire logic [2:0]  rsp_funct3_i,
+  input  wire logic [31:0] rsp_rdata_i,
+  output      logic [31:0] load_data_o
 );
   always_comb begin
     misaligned_o = 1'b0;

@@ -18,15 +18,15 @@
 module tessel_core_muldiv #(
   parameter bit FastMul = 1'b1
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic        valid_i,
-  input  logic        kill_i,
-  input  logic [2:0]  op_i,        // funct3: mul mulh mulhsu mulhu div divu rem remu
-  input  logic [31:0] a_i,
-  input  logic [31:0] b_i,
-  output logic        done_o,
-  output logic [31:0] result_o
+  input  wire logic        clk_i,
+  input  wire logic        rst_ni,
+  input  wire logic        valid_i,
+  input  wire logic        kill_i,
+  input  wire logic [2:0]  op_i,        // funct3: mul mulh mulhsu mulhu div divu rem remu
+  input  wire logic [31:0] a_i,
+  input  wire logic [31:0] b_i,
+  output      logic        done_o,
+  output      logic [31:0] result_o
 );
   typedef enum logic [1:0] {
     StIdle,

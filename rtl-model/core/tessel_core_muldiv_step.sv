@@ -5,14 +5,14 @@
 // Multiplication (shift-add): add the multiplicand if the low multiplier bit
 // is set, then shift {hi, lo} right; the product's low bits enter lo.
 module tessel_core_muldiv_step (
-  input  logic        div_i,   // division step, else multiplication step
+  input  wire logic        div_i,   // division step, else multiplication step
   // The partial remainder stays below the divisor and the upper product below
   // 2^32 after every step, so 32 bits hold either.
-  input  logic [31:0] hi_i,    // partial remainder / upper product
-  input  logic [31:0] lo_i,    // dividend->quotient / multiplier->lower product
-  input  logic [31:0] m_i,     // divisor / multiplicand
-  output logic [31:0] hi_o,
-  output logic [31:0] lo_o
+  input  wire logic [31:0] hi_i,    // partial remainder / upper product
+  input  wire logic [31:0] lo_i,    // dividend->quotient / multiplier->lower product
+  input  wire logic [31:0] m_i,     // divisor / multiplicand
+  output      logic [31:0] hi_o,
+  output      logic [31:0] lo_o
 );
   logic [32:0] mul_sum;
   logic [32:0] div_shifted;

@@ -11,9 +11,7 @@
 // Writes by other port masters are not snooped (code is not DMA'd).
 `default_nettype none
 
-module tessel_fetch_linebuf #(
-  parameter int unsigned IdW = 4
-) (
+module tessel_fetch_linebuf (
   input  wire logic           clk_i,
   input  wire logic           rst_ni,
   // Core instruction bus (reads only).
@@ -27,27 +25,8 @@ module tessel_fetch_linebuf #(
   input  wire logic           snoop_valid_i,
   input  wire logic [31:0]    snoop_addr_i,
   // Memory-port master (reads only).
-  output      logic           m_req_valid_o,
-  input  wire logic           m_req_ready_i,
-  output      logic           m_req_write_o,
-  output      logic [31:0]    m_req_addr_o,
-  output      logic [7:0]     m_req_len_o,
-  output      logic [IdW-1:0] m_req_id_o,
-  output      logic           m_w_valid_o,
-  input  wire logic           m_w_ready_i,
-  output      logic [63:0]    m_w_data_o,
-  output      logic [7:0]     m_w_strb_o,
-  output      logic           m_w_last_o,
-  input  wire logic           m_r_valid_i,
-  output      logic           m_r_ready_o,
-  input  wire logic [63:0]    m_r_data_i,
-  input  wire logic [IdW-1:0] m_r_id_i,
-  input  wire logic           m_r_last_i,
-  input  wire logic           m_r_err_i,
-  input  wire logic           m_b_valid_i,
-  output      logic           m_b_ready_o,
-  input  wire logic [IdW-1:0] m_b_id_i,
-  input  wire logic           m_b_err_i
+  output      tessel_memport_pkg::req_t m_req_o,
+  input  wire tessel_memport_pkg::rsp_t m_rsp_i
 );
 
   // The line: tag = address bits [31:5], beats filled so far, their data.
@@ -75,17 +54,17 @@ module tessel_fetch_linebuf #(
   logic [1:0]    look_beat;
   logic [63:0]   look_data;
 
-  assign m_req_valid_o = issue_q;
-  assign m_req_write_o = 1'b0;
-  assign m_req_addr_o  = {tag_q, 5'b00000};
-  assign m_req_len_o   = 8'd3;
-  assign m_req_id_o    = '0;
-  assign m_w_valid_o   = 1'b0;
-  assign m_w_data_o    = 64'h0;
-  assign m_w_strb_o    = 8'h00;
-  assign m_w_last_o    = 1'b0;
-  assign m_r_ready_o   = 1'b1;
-  assign m_b_ready_o   = 1'b1;
+  assign m_req_o.req_valid = issue_q;
+  assign m_req_o.req_write = 1'b0;
+  assign m_req_o.req_addr  = {tag_q, 5'b00000};
+  assign m_req_o.req_len   = 8'd3;
+  assign m_req_o.req_id    = '0;
+  assign m_req_o.w_valid   = 1'b0;
+  assign m_req_o.w_data    = 64'h0;
+  assign m_req_o.w_strb    = 8'h00;
+  assign m_req_o.w_last    = 1'b0;
+  assign m_req_o.r_ready   = 1'b1;
+  assign m_req_o.b_ready   = 1'b1;
 
   // One fetch is looked up per cycle: the waiting one, else a new one.
   assign req_ready_o = !wait_q;
@@ -105,7 +84,7 @@ module tessel_fetch_linebuf #(
     tag_d        = tag_q;
     beat_ok_d    = beat_ok_q;
     beat_err_d   = beat_err_q;
-    issue_d      = issue_q && !m_req_ready_i;
+    issue_d      = issue_q && !m_rsp_i.req_ready;
     filling_d    = filling_q;
     fill_beat_d  = fill_beat_q;
     poison_d     = poison_q;
@@ -117,9 +96,9 @@ module tessel_fetch_linebuf #(
     rsp_err_d    = 1'b0;
 
     // 1. Beats arriving.
-    if (filling_q && m_r_valid_i) begin
+    if (filling_q && m_rsp_i.r_valid) begin
       beat_ok_d[fill_beat_q]  = 1'b1;
-      beat_err_d[fill_beat_q] = m_r_err_i;
+      beat_err_d[fill_beat_q] = m_rsp_i.r_err;
       fill_beat_d = fill_beat_q + 2'd1;
       if (fill_beat_q == 2'd3) begin
         filling_d = 1'b0;
@@ -203,7 +182,7 @@ module tessel_fetch_linebuf #(
 
   // Line data: written as beats arrive (no reset needed: beat_ok guards it).
   always_ff @(posedge clk_i) begin
-    if (filling_q && m_r_valid_i) data_q[fill_beat_q] <= m_r_data_i;
+    if (filling_q && m_rsp_i.r_valid) data_q[fill_beat_q] <= m_rsp_i.r_data;
   end
 
   assign rsp_valid_o = rsp_valid_q;
@@ -212,7 +191,7 @@ module tessel_fetch_linebuf #(
 
   // Reads only, one burst at a time, id 0: ids, last, B are not needed.
   logic unused;
-  assign unused = ^{m_w_ready_i, m_r_id_i, m_r_last_i, m_b_valid_i, m_b_id_i, m_b_err_i,
+  assign unused = ^{m_rsp_i.w_ready, m_rsp_i.r_id, m_rsp_i.r_last, m_rsp_i.b_valid, m_rsp_i.b_id, m_rsp_i.b_err,
                     req_addr_i[1:0], snoop_addr_i[4:0]};
 
 endmodule

@@ -9,7 +9,6 @@
 `default_nettype none
 
 module tessel_memport_bridge #(
-  parameter int unsigned IdW   = 4,
   parameter int unsigned Depth = 4   // requests in flight (power of two)
 ) (
   input  wire logic           clk_i,
@@ -25,27 +24,8 @@ module tessel_memport_bridge #(
   output      logic [31:0]    rsp_rdata_o,
   output      logic           rsp_err_o,
   // Memory-port master.
-  output      logic           m_req_valid_o,
-  input  wire logic           m_req_ready_i,
-  output      logic           m_req_write_o,
-  output      logic [31:0]    m_req_addr_o,
-  output      logic [7:0]     m_req_len_o,
-  output      logic [IdW-1:0] m_req_id_o,
-  output      logic           m_w_valid_o,
-  input  wire logic           m_w_ready_i,
-  output      logic [63:0]    m_w_data_o,
-  output      logic [7:0]     m_w_strb_o,
-  output      logic           m_w_last_o,
-  input  wire logic           m_r_valid_i,
-  output      logic           m_r_ready_o,
-  input  wire logic [63:0]    m_r_data_i,
-  input  wire logic [IdW-1:0] m_r_id_i,
-  input  wire logic           m_r_last_i,
-  input  wire logic           m_r_err_i,
-  input  wire logic           m_b_valid_i,
-  output      logic           m_b_ready_o,
-  input  wire logic [IdW-1:0] m_b_id_i,
-  input  wire logic           m_b_err_i
+  output      tessel_memport_pkg::req_t m_req_o,
+  input  wire tessel_memport_pkg::rsp_t m_rsp_i
 );
 
   localparam int unsigned CntW = $clog2(Depth) + 1;
@@ -62,30 +42,30 @@ module tessel_memport_bridge #(
   logic            pend_done, accept, rsp_fire, kind_ok;
   logic            lane_head, lane_full, lane_empty;
 
-  assign m_req_valid_o = pend_q && !req_sent_q;
-  assign m_req_write_o = pend_we_q;
-  assign m_req_addr_o  = {pend_addr_q[31:2], 2'b00};
-  assign m_req_len_o   = 8'd0;
-  assign m_req_id_o    = '0;
-  assign m_w_valid_o   = pend_q && pend_we_q && !w_sent_q;
-  assign m_w_data_o    = {pend_wdata_q, pend_wdata_q};
-  assign m_w_strb_o    = pend_addr_q[2] ? {pend_be_q, 4'b0000} : {4'b0000, pend_be_q};
-  assign m_w_last_o    = 1'b1;
-  assign m_r_ready_o   = 1'b1;   // the core always takes responses
-  assign m_b_ready_o   = 1'b1;
+  assign m_req_o.req_valid = pend_q && !req_sent_q;
+  assign m_req_o.req_write = pend_we_q;
+  assign m_req_o.req_addr  = {pend_addr_q[31:2], 2'b00};
+  assign m_req_o.req_len   = 8'd0;
+  assign m_req_o.req_id    = '0;
+  assign m_req_o.w_valid   = pend_q && pend_we_q && !w_sent_q;
+  assign m_req_o.w_data    = {pend_wdata_q, pend_wdata_q};
+  assign m_req_o.w_strb    = pend_addr_q[2] ? {pend_be_q, 4'b0000} : {4'b0000, pend_be_q};
+  assign m_req_o.w_last    = 1'b1;
+  assign m_req_o.r_ready   = 1'b1;   // the core always takes responses
+  assign m_req_o.b_ready   = 1'b1;
 
-  assign pend_done = pend_q && (req_sent_q || m_req_ready_i)
-                     && (!pend_we_q || w_sent_q || m_w_ready_i);
+  assign pend_done = pend_q && (req_sent_q || m_rsp_i.req_ready)
+                     && (!pend_we_q || w_sent_q || m_rsp_i.w_ready);
   assign kind_ok   = cnt_q == '0 || kind_we_q == req_we_i;
   assign req_ready_o = (!pend_q || pend_done) && kind_ok
                        && cnt_q != CntW'(Depth) && !lane_full;
   assign accept    = req_valid_i && req_ready_o;
 
   // Only one kind is in flight, so at most one of these fires per cycle.
-  assign rsp_fire    = m_r_valid_i || m_b_valid_i;
+  assign rsp_fire    = m_rsp_i.r_valid || m_rsp_i.b_valid;
   assign rsp_valid_o = rsp_fire;
-  assign rsp_err_o   = m_r_valid_i ? m_r_err_i : m_b_err_i;
-  assign rsp_rdata_o = lane_head ? m_r_data_i[63:32] : m_r_data_i[31:0];
+  assign rsp_err_o   = m_rsp_i.r_valid ? m_rsp_i.r_err : m_rsp_i.b_err;
+  assign rsp_rdata_o = lane_head ? m_rsp_i.r_data[63:32] : m_rsp_i.r_data[31:0];
 
   always_comb begin
     pend_d       = pend_q;
@@ -98,8 +78,8 @@ module tessel_memport_bridge #(
     kind_we_d    = kind_we_q;
     cnt_d        = cnt_q;
     if (pend_q) begin
-      if (m_req_valid_o && m_req_ready_i) req_sent_d = 1'b1;
-      if (m_w_valid_o && m_w_ready_i)     w_sent_d   = 1'b1;
+      if (m_req_o.req_valid && m_rsp_i.req_ready) req_sent_d = 1'b1;
+      if (m_req_o.w_valid && m_rsp_i.w_ready)     w_sent_d   = 1'b1;
       if (pend_done) pend_d = 1'b0;
     end
     if (accept) begin
@@ -154,7 +134,7 @@ module tessel_memport_bridge #(
 
   // Ids and last are fixed for single-beat id-0 traffic: nothing to check.
   logic unused;
-  assign unused = ^{m_r_id_i, m_r_last_i, m_b_id_i, lane_empty};
+  assign unused = ^{m_rsp_i.r_id, m_rsp_i.r_last, m_rsp_i.b_id, lane_empty};
 
 endmodule
 

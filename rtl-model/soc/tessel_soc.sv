@@ -1,8 +1,8 @@
 // tessel_soc: the Tessel chip. Control core, instruction and data TCMs,
-// UART, machine timer, simulation control, the NPU (when built with the
-// define TESSEL_NPU and a target's package; else its two windows answer a
-// bus error) and the external memory port (docs/memory-map.md,
-// docs/memory-port.md, docs/simulator.md).
+// UART, machine timer, simulation control, the NPU (Npu = 1, built with a
+// target's packages; with Npu = 0 its two windows answer a bus error) and
+// the external memory port (docs/memory-map.md, docs/memory-port.md,
+// docs/simulator.md).
 //
 //   core I-bus -> demux -> IMEM.a | DMEM.a | DRAM line buffer (master 0) | err
 //   (CoreLite: the I-bus joins the D-bus before its decoder; ImemBytes or
@@ -10,6 +10,9 @@
 //   core D-bus -> demux -> IMEM.b | DMEM.b | UART | timer | simctl
 //                          | NPU regs | NPU cmd SRAM | DRAM bridge (master 1) | err
 //   line buffer, bridge, NPU DMA (master 2) -> memport arbiter -> mem_* port
+//   (inside, every memory-port link is a tessel_memport_pkg req_t/rsp_t pair;
+//   at the SoC's own boundary the port is flat, one signal per field, for
+//   the simulator's harness and the netlists)
 //   NPU irq | simctl EXT_IRQ -> core external interrupt
 //
 // The loader port writes words into IMEM/DMEM while rst_ni is low; it is a
@@ -30,7 +33,10 @@ module tessel_soc #(
   // MemSlice: the register slice on the memory port (0: the arbiter drives
   // the port directly; for a memory on the same chip that meets timing).
   parameter bit          MemSlice  = 1'b1,
-  localparam int unsigned MemIdW   = 6       // 2 master-index + 4 master id bits
+  // Npu: the NPU (tessel_npu) on its two windows and as memory-port master 2;
+  // the build then reads the NPU's RTL and a target's packages.
+  parameter bit          Npu       = 1'b0,
+  localparam int unsigned MemIdW   = tessel_memport_pkg::IdW
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
@@ -89,12 +95,12 @@ module tessel_soc #(
 
   localparam int unsigned NT   = tessel_soc_pkg::NumTargets;
   localparam int unsigned TgtW = 32'(tessel_soc_pkg::TgtW);
-  localparam int unsigned IdW  = 4;
-`ifdef TESSEL_NPU
-  localparam int unsigned NumMemMasters = 3;   // master 2: the NPU's DMA
-`else
-  localparam int unsigned NumMemMasters = 2;   // built without the NPU (TESSEL_NPU undefined)
-`endif
+  // memory-port masters: 0 fetch line buffer, 1 data bridge, 2 the NPU's DMA
+  localparam int unsigned NM   = Npu ? 3 : 2;
+  localparam int unsigned QW   = tessel_memport_pkg::ReqW;
+  localparam int unsigned PW   = tessel_memport_pkg::RspW;
+  localparam int unsigned MIW  = tessel_memport_pkg::MstIdW;
+  localparam int unsigned IdxW = tessel_memport_pkg::IdxW;
 
   // ---- core -------------------------------------------------------------
   logic        ibus_req_valid, ibus_req_ready, ibus_rsp_valid, ibus_rsp_err;
@@ -107,65 +113,34 @@ module tessel_soc #(
   // simulation-control test hook.
   assign irq_external = irq_simctl | irq_npu;
 
-  if (CoreLite) begin : g_core_lite
-    tessel_core_lite u_core (
-      .clk_i             (clk_i),
-      .rst_ni            (rst_ni),
-      .boot_addr_i       (boot_addr_i),
-      .ibus_req_valid_o  (ibus_req_valid),
-      .ibus_req_ready_i  (ibus_req_ready),
-      .ibus_req_addr_o   (ibus_req_addr),
-      .ibus_rsp_valid_i  (ibus_rsp_valid),
-      .ibus_rsp_rdata_i  (ibus_rsp_rdata),
-      .ibus_rsp_err_i    (ibus_rsp_err),
-      .dbus_req_valid_o  (dbus_req_valid),
-      .dbus_req_ready_i  (dbus_req_ready),
-      .dbus_req_we_o     (dbus_req_we),
-      .dbus_req_be_o     (dbus_req_be),
-      .dbus_req_addr_o   (dbus_req_addr),
-      .dbus_req_wdata_o  (dbus_req_wdata),
-      .dbus_rsp_valid_i  (dbus_rsp_valid),
-      .dbus_rsp_rdata_i  (dbus_rsp_rdata),
-      .dbus_rsp_err_i    (dbus_rsp_err),
-      .irq_timer_i       (irq_timer),
-      .irq_external_i    (irq_external),
-      .commit_valid_o    (commit_valid_o),
-      .commit_pc_o       (commit_pc_o),
-      .commit_insn_o     (commit_insn_o),
-      .commit_rd_we_o    (commit_rd_we_o),
-      .commit_rd_o       (commit_rd_o),
-      .commit_rd_wdata_o (commit_rd_wdata_o)
-    );
-  end else begin : g_core
-    tessel_core #(.FastMul(FastMul)) u_core (
-      .clk_i             (clk_i),
-      .rst_ni            (rst_ni),
-      .boot_addr_i       (boot_addr_i),
-      .ibus_req_valid_o  (ibus_req_valid),
-      .ibus_req_ready_i  (ibus_req_ready),
-      .ibus_req_addr_o   (ibus_req_addr),
-      .ibus_rsp_valid_i  (ibus_rsp_valid),
-      .ibus_rsp_rdata_i  (ibus_rsp_rdata),
-      .ibus_rsp_err_i    (ibus_rsp_err),
-      .dbus_req_valid_o  (dbus_req_valid),
-      .dbus_req_ready_i  (dbus_req_ready),
-      .dbus_req_we_o     (dbus_req_we),
-      .dbus_req_be_o     (dbus_req_be),
-      .dbus_req_addr_o   (dbus_req_addr),
-      .dbus_req_wdata_o  (dbus_req_wdata),
-      .dbus_rsp_valid_i  (dbus_rsp_valid),
-      .dbus_rsp_rdata_i  (dbus_rsp_rdata),
-      .dbus_rsp_err_i    (dbus_rsp_err),
-      .irq_timer_i       (irq_timer),
-      .irq_external_i    (irq_external),
-      .commit_valid_o    (commit_valid_o),
-      .commit_pc_o       (commit_pc_o),
-      .commit_insn_o     (commit_insn_o),
-      .commit_rd_we_o    (commit_rd_we_o),
-      .commit_rd_o       (commit_rd_o),
-      .commit_rd_wdata_o (commit_rd_wdata_o)
-    );
-  end
+  tessel_cpu #(.Lite(CoreLite), .FastMul(FastMul)) u_cpu (
+    .clk_i             (clk_i),
+    .rst_ni            (rst_ni),
+    .boot_addr_i       (boot_addr_i),
+    .ibus_req_valid_o  (ibus_req_valid),
+    .ibus_req_ready_i  (ibus_req_ready),
+    .ibus_req_addr_o   (ibus_req_addr),
+    .ibus_rsp_valid_i  (ibus_rsp_valid),
+    .ibus_rsp_rdata_i  (ibus_rsp_rdata),
+    .ibus_rsp_err_i    (ibus_rsp_err),
+    .dbus_req_valid_o  (dbus_req_valid),
+    .dbus_req_ready_i  (dbus_req_ready),
+    .dbus_req_we_o     (dbus_req_we),
+    .dbus_req_be_o     (dbus_req_be),
+    .dbus_req_addr_o   (dbus_req_addr),
+    .dbus_req_wdata_o  (dbus_req_wdata),
+    .dbus_rsp_valid_i  (dbus_rsp_valid),
+    .dbus_rsp_rdata_i  (dbus_rsp_rdata),
+    .dbus_rsp_err_i    (dbus_rsp_err),
+    .irq_timer_i       (irq_timer),
+    .irq_external_i    (irq_external),
+    .commit_valid_o    (commit_valid_o),
+    .commit_pc_o       (commit_pc_o),
+    .commit_insn_o     (commit_insn_o),
+    .commit_rd_we_o    (commit_rd_we_o),
+    .commit_rd_o       (commit_rd_o),
+    .commit_rd_wdata_o (commit_rd_wdata_o)
+  );
 
   // The data side's bus (xbus): the D-bus, or with CoreLite the two buses
   // merged (a fetch and a data access are never in flight together; lite_fetch_q
@@ -437,23 +412,26 @@ module tessel_soc #(
   end
 
   // ---- external memory port ---------------------------------------------------
-  localparam int unsigned NM = NumMemMasters;
-  logic [NM-1:0]     mm_req_valid, mm_req_ready, mm_req_write;
-  logic [NM*32-1:0]  mm_req_addr;
-  logic [NM*8-1:0]   mm_req_len;
-  logic [NM*IdW-1:0] mm_req_id;
-  logic [NM-1:0]     mm_w_valid, mm_w_ready, mm_w_last;
-  logic [NM*64-1:0]  mm_w_data;
-  logic [NM*8-1:0]   mm_w_strb;
-  logic [NM-1:0]     mm_r_valid, mm_r_ready, mm_b_valid, mm_b_ready;
-  logic [63:0]       mm_r_data;
-  logic [IdW-1:0]    mm_r_id, mm_b_id;
-  logic              mm_r_last, mm_r_err, mm_b_err;
+  // Each master's req_t/rsp_t, and all of them side by side for the arbiter.
+  tessel_memport_pkg::req_t ibus_mreq, dbus_mreq, npu_mreq;
+  tessel_memport_pkg::rsp_t ibus_mrsp, dbus_mrsp, npu_mrsp;
+  logic [NM*QW-1:0]         mm_req;
+  logic [NM*PW-1:0]         mm_rsp;
+
+  if (Npu) begin : g_npu_master
+    assign mm_req = {npu_mreq, dbus_mreq, ibus_mreq};
+    assign npu_mrsp = mm_rsp[2*PW +: PW];
+  end else begin : g_no_npu_master
+    assign mm_req = {dbus_mreq, ibus_mreq};
+    assign npu_mrsp = '0;
+  end
+  assign ibus_mrsp = mm_rsp[0*PW +: PW];
+  assign dbus_mrsp = mm_rsp[1*PW +: PW];
 
   if (!CoreLite) begin : g_linebuf
     // Instruction fetches from DRAM go through a one-line buffer (bursts of
     // 4 beats); it snoops the data bus's DRAM stores.
-    tessel_fetch_linebuf #(.IdW(IdW)) u_ibus_linebuf (
+    tessel_fetch_linebuf u_ibus_linebuf (
       .clk_i         (clk_i),
       .rst_ni        (rst_ni),
       .req_valid_i   (it_req_valid[TM]),
@@ -464,51 +442,26 @@ module tessel_soc #(
       .rsp_err_o     (it_rsp_err[TM]),
       .snoop_valid_i (dt_req_valid[TM] && dt_req_ready[TM] && xbus_req_we),
       .snoop_addr_i  (xbus_req_addr),
-      .m_req_valid_o (mm_req_valid[0]),
-      .m_req_ready_i (mm_req_ready[0]),
-      .m_req_write_o (mm_req_write[0]),
-      .m_req_addr_o  (mm_req_addr[0*32 +: 32]),
-      .m_req_len_o   (mm_req_len[0*8 +: 8]),
-      .m_req_id_o    (mm_req_id[0*IdW +: IdW]),
-      .m_w_valid_o   (mm_w_valid[0]),
-      .m_w_ready_i   (mm_w_ready[0]),
-      .m_w_data_o    (mm_w_data[0*64 +: 64]),
-      .m_w_strb_o    (mm_w_strb[0*8 +: 8]),
-      .m_w_last_o    (mm_w_last[0]),
-      .m_r_valid_i   (mm_r_valid[0]),
-      .m_r_ready_o   (mm_r_ready[0]),
-      .m_r_data_i    (mm_r_data),
-      .m_r_id_i      (mm_r_id),
-      .m_r_last_i    (mm_r_last),
-      .m_r_err_i     (mm_r_err),
-      .m_b_valid_i   (mm_b_valid[0]),
-      .m_b_ready_o   (mm_b_ready[0]),
-      .m_b_id_i      (mm_b_id),
-      .m_b_err_i     (mm_b_err)
+      .m_req_o       (ibus_mreq),
+      .m_rsp_i       (ibus_mrsp)
     );
   end else begin : g_no_linebuf
     // the lite core fetches from DRAM through the data side's bridge:
-    // master 0 stays idle
+    // master 0 stays idle (and takes any response)
     assign it_req_ready[TM]           = 1'b0;
     assign it_rsp_valid[TM]           = 1'b0;
     assign it_rsp_rdata[TM*32 +: 32]  = 32'h0;
     assign it_rsp_err[TM]             = 1'b0;
-    assign mm_req_valid[0]            = 1'b0;
-    assign mm_req_write[0]            = 1'b0;
-    assign mm_req_addr[0*32 +: 32]    = 32'h0;
-    assign mm_req_len[0*8 +: 8]       = 8'h0;
-    assign mm_req_id[0*IdW +: IdW]    = '0;
-    assign mm_w_valid[0]              = 1'b0;
-    assign mm_w_data[0*64 +: 64]      = 64'h0;
-    assign mm_w_strb[0*8 +: 8]        = 8'h0;
-    assign mm_w_last[0]               = 1'b0;
-    assign mm_r_ready[0]              = 1'b1;
-    assign mm_b_ready[0]              = 1'b1;
+    always_comb begin
+      ibus_mreq         = '0;
+      ibus_mreq.r_ready = 1'b1;
+      ibus_mreq.b_ready = 1'b1;
+    end
     logic unused_m0;
-    assign unused_m0 = ^{mm_req_ready[0], mm_w_ready[0], mm_r_valid[0], mm_b_valid[0]};
+    assign unused_m0 = ^ibus_mrsp;
   end
 
-  tessel_memport_bridge #(.IdW(IdW)) u_dbus_bridge (
+  tessel_memport_bridge u_dbus_bridge (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .req_valid_i   (dt_req_valid[TM]),
@@ -520,265 +473,158 @@ module tessel_soc #(
     .rsp_valid_o   (dt_rsp_valid[TM]),
     .rsp_rdata_o   (dt_rsp_rdata[TM*32 +: 32]),
     .rsp_err_o     (dt_rsp_err[TM]),
-    .m_req_valid_o (mm_req_valid[1]),
-    .m_req_ready_i (mm_req_ready[1]),
-    .m_req_write_o (mm_req_write[1]),
-    .m_req_addr_o  (mm_req_addr[1*32 +: 32]),
-    .m_req_len_o   (mm_req_len[1*8 +: 8]),
-    .m_req_id_o    (mm_req_id[1*IdW +: IdW]),
-    .m_w_valid_o   (mm_w_valid[1]),
-    .m_w_ready_i   (mm_w_ready[1]),
-    .m_w_data_o    (mm_w_data[1*64 +: 64]),
-    .m_w_strb_o    (mm_w_strb[1*8 +: 8]),
-    .m_w_last_o    (mm_w_last[1]),
-    .m_r_valid_i   (mm_r_valid[1]),
-    .m_r_ready_o   (mm_r_ready[1]),
-    .m_r_data_i    (mm_r_data),
-    .m_r_id_i      (mm_r_id),
-    .m_r_last_i    (mm_r_last),
-    .m_r_err_i     (mm_r_err),
-    .m_b_valid_i   (mm_b_valid[1]),
-    .m_b_ready_o   (mm_b_ready[1]),
-    .m_b_id_i      (mm_b_id),
-    .m_b_err_i     (mm_b_err)
+    .m_req_o       (dbus_mreq),
+    .m_rsp_i       (dbus_mrsp)
   );
 
   // ---- NPU: register window (TgtNpuReg), command SRAM (TgtNpuCmd), DMA
-  // master 2 on the memory port, interrupt. Built with TESSEL_NPU defined and
-  // the target's package (build/gen/<target>/tessel_target_pkg.sv); without
-  // it the two windows answer with a bus error.
-`ifdef TESSEL_NPU
-  tessel_npu u_npu (
-    .clk_i           (clk_i),
-    .rst_ni          (rst_ni),
-    .reg_req_valid_i (dt_req_valid[TR]),
-    .reg_req_ready_o (dt_req_ready[TR]),
-    .reg_req_we_i    (xbus_req_we),
-    .reg_req_be_i    (xbus_req_be),
-    .reg_req_addr_i  (xbus_req_addr[15:0]),
-    .reg_req_wdata_i (xbus_req_wdata),
-    .reg_rsp_valid_o (dt_rsp_valid[TR]),
-    .reg_rsp_rdata_o (dt_rsp_rdata[TR*32 +: 32]),
-    .reg_rsp_err_o   (dt_rsp_err[TR]),
-    .cmd_req_valid_i (dt_req_valid[TC]),
-    .cmd_req_ready_o (dt_req_ready[TC]),
-    .cmd_req_we_i    (xbus_req_we),
-    .cmd_req_be_i    (xbus_req_be),
-    .cmd_req_addr_i  (xbus_req_addr[15:0]),
-    .cmd_req_wdata_i (xbus_req_wdata),
-    .cmd_rsp_valid_o (dt_rsp_valid[TC]),
-    .cmd_rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
-    .cmd_rsp_err_o   (dt_rsp_err[TC]),
-    .dma_req_valid_o (mm_req_valid[2]),
-    .dma_req_ready_i (mm_req_ready[2]),
-    .dma_req_write_o (mm_req_write[2]),
-    .dma_req_addr_o  (mm_req_addr[2*32 +: 32]),
-    .dma_req_len_o   (mm_req_len[2*8 +: 8]),
-    .dma_req_id_o    (mm_req_id[2*IdW +: IdW]),
-    .dma_w_valid_o   (mm_w_valid[2]),
-    .dma_w_ready_i   (mm_w_ready[2]),
-    .dma_w_data_o    (mm_w_data[2*64 +: 64]),
-    .dma_w_strb_o    (mm_w_strb[2*8 +: 8]),
-    .dma_w_last_o    (mm_w_last[2]),
-    .dma_r_valid_i   (mm_r_valid[2]),
-    .dma_r_ready_o   (mm_r_ready[2]),
-    .dma_r_data_i    (mm_r_data),
-    .dma_r_id_i      (mm_r_id),
-    .dma_r_last_i    (mm_r_last),
-    .dma_r_err_i     (mm_r_err),
-    .dma_b_valid_i   (mm_b_valid[2]),
-    .dma_b_ready_o   (mm_b_ready[2]),
-    .dma_b_id_i      (mm_b_id),
-    .dma_b_err_i     (mm_b_err),
-    .irq_o           (irq_npu),
-    .dbg_o           (npu_dbg_o)
-  );
-`else
-  assign irq_npu = 1'b0;
-  assign npu_dbg_o = '0;
+  // master 2 on the memory port, interrupt. With Npu = 0 the two windows
+  // answer with a bus error.
+  if (Npu) begin : g_npu
+    // tessel_npu's DMA port is still one signal per field (its 4-bit ids are
+    // the low bits of the structs' ids)
+    logic [MIW-1:0] npu_req_id;
+    assign npu_mreq.req_id = {IdxW'(0), npu_req_id};
+    tessel_npu u_npu (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .reg_req_valid_i (dt_req_valid[TR]),
+      .reg_req_ready_o (dt_req_ready[TR]),
+      .reg_req_we_i    (xbus_req_we),
+      .reg_req_be_i    (xbus_req_be),
+      .reg_req_addr_i  (xbus_req_addr[15:0]),
+      .reg_req_wdata_i (xbus_req_wdata),
+      .reg_rsp_valid_o (dt_rsp_valid[TR]),
+      .reg_rsp_rdata_o (dt_rsp_rdata[TR*32 +: 32]),
+      .reg_rsp_err_o   (dt_rsp_err[TR]),
+      .cmd_req_valid_i (dt_req_valid[TC]),
+      .cmd_req_ready_o (dt_req_ready[TC]),
+      .cmd_req_we_i    (xbus_req_we),
+      .cmd_req_be_i    (xbus_req_be),
+      .cmd_req_addr_i  (xbus_req_addr[15:0]),
+      .cmd_req_wdata_i (xbus_req_wdata),
+      .cmd_rsp_valid_o (dt_rsp_valid[TC]),
+      .cmd_rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
+      .cmd_rsp_err_o   (dt_rsp_err[TC]),
+      .dma_req_valid_o (npu_mreq.req_valid),
+      .dma_req_ready_i (npu_mrsp.req_ready),
+      .dma_req_write_o (npu_mreq.req_write),
+      .dma_req_addr_o  (npu_mreq.req_addr),
+      .dma_req_len_o   (npu_mreq.req_len),
+      .dma_req_id_o    (npu_req_id),
+      .dma_w_valid_o   (npu_mreq.w_valid),
+      .dma_w_ready_i   (npu_mrsp.w_ready),
+      .dma_w_data_o    (npu_mreq.w_data),
+      .dma_w_strb_o    (npu_mreq.w_strb),
+      .dma_w_last_o    (npu_mreq.w_last),
+      .dma_r_valid_i   (npu_mrsp.r_valid),
+      .dma_r_ready_o   (npu_mreq.r_ready),
+      .dma_r_data_i    (npu_mrsp.r_data),
+      .dma_r_id_i      (npu_mrsp.r_id[MIW-1:0]),
+      .dma_r_last_i    (npu_mrsp.r_last),
+      .dma_r_err_i     (npu_mrsp.r_err),
+      .dma_b_valid_i   (npu_mrsp.b_valid),
+      .dma_b_ready_o   (npu_mreq.b_ready),
+      .dma_b_id_i      (npu_mrsp.b_id[MIW-1:0]),
+      .dma_b_err_i     (npu_mrsp.b_err),
+      .irq_o           (irq_npu),
+      .dbg_o           (npu_dbg_o)
+    );
+    logic unused_npu_ids;
+    assign unused_npu_ids = ^{npu_mrsp.r_id[MemIdW-1:MIW], npu_mrsp.b_id[MemIdW-1:MIW]};
+  end else begin : g_no_npu
+    assign npu_mreq  = '0;
+    assign irq_npu   = 1'b0;
+    assign npu_dbg_o = '0;
+    logic unused_npu;
+    assign unused_npu = ^{npu_mreq, npu_mrsp};
 
-  tessel_bus_err u_npureg_err (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (dt_req_valid[TR]),
-    .req_ready_o (dt_req_ready[TR]),
-    .rsp_valid_o (dt_rsp_valid[TR]),
-    .rsp_rdata_o (dt_rsp_rdata[TR*32 +: 32]),
-    .rsp_err_o   (dt_rsp_err[TR])
-  );
+    tessel_bus_err u_npureg_err (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (dt_req_valid[TR]),
+      .req_ready_o (dt_req_ready[TR]),
+      .rsp_valid_o (dt_rsp_valid[TR]),
+      .rsp_rdata_o (dt_rsp_rdata[TR*32 +: 32]),
+      .rsp_err_o   (dt_rsp_err[TR])
+    );
 
-  tessel_bus_err u_npucmd_err (
-    .clk_i       (clk_i),
-    .rst_ni      (rst_ni),
-    .req_valid_i (dt_req_valid[TC]),
-    .req_ready_o (dt_req_ready[TC]),
-    .rsp_valid_o (dt_rsp_valid[TC]),
-    .rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
-    .rsp_err_o   (dt_rsp_err[TC])
-  );
-`endif
+    tessel_bus_err u_npucmd_err (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (dt_req_valid[TC]),
+      .req_ready_o (dt_req_ready[TC]),
+      .rsp_valid_o (dt_rsp_valid[TC]),
+      .rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
+      .rsp_err_o   (dt_rsp_err[TC])
+    );
+  end
 
-  // Arbiter output, before the register slice.
-  logic              ps_req_valid, ps_req_ready, ps_req_write;
-  logic [31:0]       ps_req_addr;
-  logic [7:0]        ps_req_len;
-  logic [MemIdW-1:0] ps_req_id, ps_r_id, ps_b_id;
-  logic              ps_w_valid, ps_w_ready, ps_w_last;
-  logic [63:0]       ps_w_data, ps_r_data;
-  logic [7:0]        ps_w_strb;
-  logic              ps_r_valid, ps_r_ready, ps_r_last, ps_r_err;
-  logic              ps_b_valid, ps_b_ready, ps_b_err;
+  // The arbiter's output (ps_*, before the register slice) and the port.
+  tessel_memport_pkg::req_t ps_req, port_req;
+  tessel_memport_pkg::rsp_t ps_rsp, port_rsp;
 
   // With CoreLite and no NPU, master 1 (the data side's bridge) is the only
   // one: it drives the port itself, with its index on the id as the arbiter
   // would put it.
   if (CoreLite && NM == 2) begin : g_one_master
-    assign ps_req_valid = mm_req_valid[1];
-    assign ps_req_write = mm_req_write[1];
-    assign ps_req_addr  = mm_req_addr[1*32 +: 32];
-    assign ps_req_len   = mm_req_len[1*8 +: 8];
-    assign ps_req_id    = {{(MemIdW - IdW - 1){1'b0}}, 1'b1, mm_req_id[1*IdW +: IdW]};
-    assign ps_w_valid   = mm_w_valid[1];
-    assign ps_w_data    = mm_w_data[1*64 +: 64];
-    assign ps_w_strb    = mm_w_strb[1*8 +: 8];
-    assign ps_w_last    = mm_w_last[1];
-    assign ps_r_ready   = mm_r_ready[1];
-    assign ps_b_ready   = mm_b_ready[1];
-    assign mm_req_ready = {ps_req_ready, 1'b0};
-    assign mm_w_ready   = {ps_w_ready, 1'b0};
-    assign mm_r_valid   = {ps_r_valid, 1'b0};
-    assign mm_b_valid   = {ps_b_valid, 1'b0};
-    assign mm_r_data    = ps_r_data;
-    assign mm_r_id      = ps_r_id[IdW-1:0];
-    assign mm_r_last    = ps_r_last;
-    assign mm_r_err     = ps_r_err;
-    assign mm_b_id      = ps_b_id[IdW-1:0];
-    assign mm_b_err     = ps_b_err;
+    always_comb begin
+      ps_req        = dbus_mreq;
+      ps_req.req_id = {IdxW'(1), dbus_mreq.req_id[MIW-1:0]};
+    end
+    // (the bridge reads no ids, so its responses may keep the index bits;
+    // the idle master 0 gets none)
+    assign mm_rsp = {ps_rsp, PW'(0)};
     logic unused_arb;
-    assign unused_arb = ^{ps_r_id[MemIdW-1:IdW], ps_b_id[MemIdW-1:IdW], mm_r_ready[0], mm_b_ready[0],
-                          mm_req_valid[0], mm_req_write[0], mm_req_addr[0*32 +: 32], mm_req_len[0*8 +: 8],
-                          mm_req_id[0*IdW +: IdW], mm_w_valid[0], mm_w_data[0*64 +: 64],
-                          mm_w_strb[0*8 +: 8], mm_w_last[0]};
+    assign unused_arb = ^{mm_req, dbus_mreq.req_id[MemIdW-1:MIW]};   // mm_req: the arbiter's
   end else begin : g_arbiter
-    tessel_memport_arbiter #(.NumMasters(NM), .IdW(IdW), .IdxW(MemIdW - IdW)) u_arbiter (
-      .clk_i         (clk_i),
-      .rst_ni        (rst_ni),
-      .m_req_valid_i (mm_req_valid),
-      .m_req_ready_o (mm_req_ready),
-      .m_req_write_i (mm_req_write),
-      .m_req_addr_i  (mm_req_addr),
-      .m_req_len_i   (mm_req_len),
-      .m_req_id_i    (mm_req_id),
-      .m_w_valid_i   (mm_w_valid),
-      .m_w_ready_o   (mm_w_ready),
-      .m_w_data_i    (mm_w_data),
-      .m_w_strb_i    (mm_w_strb),
-      .m_w_last_i    (mm_w_last),
-      .m_r_valid_o   (mm_r_valid),
-      .m_r_ready_i   (mm_r_ready),
-      .m_r_data_o    (mm_r_data),
-      .m_r_id_o      (mm_r_id),
-      .m_r_last_o    (mm_r_last),
-      .m_r_err_o     (mm_r_err),
-      .m_b_valid_o   (mm_b_valid),
-      .m_b_ready_i   (mm_b_ready),
-      .m_b_id_o      (mm_b_id),
-      .m_b_err_o     (mm_b_err),
-      .s_req_valid_o (ps_req_valid),
-      .s_req_ready_i (ps_req_ready),
-      .s_req_write_o (ps_req_write),
-      .s_req_addr_o  (ps_req_addr),
-      .s_req_len_o   (ps_req_len),
-      .s_req_id_o    (ps_req_id),
-      .s_w_valid_o   (ps_w_valid),
-      .s_w_ready_i   (ps_w_ready),
-      .s_w_data_o    (ps_w_data),
-      .s_w_strb_o    (ps_w_strb),
-      .s_w_last_o    (ps_w_last),
-      .s_r_valid_i   (ps_r_valid),
-      .s_r_ready_o   (ps_r_ready),
-      .s_r_data_i    (ps_r_data),
-      .s_r_id_i      (ps_r_id),
-      .s_r_last_i    (ps_r_last),
-      .s_r_err_i     (ps_r_err),
-      .s_b_valid_i   (ps_b_valid),
-      .s_b_ready_o   (ps_b_ready),
-      .s_b_id_i      (ps_b_id),
-      .s_b_err_i     (ps_b_err)
+    tessel_memport_arbiter #(.NumMasters(NM)) u_arbiter (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .m_req_i (mm_req),
+      .m_rsp_o (mm_rsp),
+      .s_req_o (ps_req),
+      .s_rsp_i (ps_rsp)
     );
   end
 
   if (MemSlice) begin : g_port_slice
     // The port itself is registered on every channel (see the slice).
-    tessel_memport_regslice #(.IdW(MemIdW)) u_port_slice (
-      .clk_i         (clk_i),
-      .rst_ni        (rst_ni),
-      .m_req_valid_i  (ps_req_valid),
-      .m_req_ready_o  (ps_req_ready),
-      .m_req_write_i  (ps_req_write),
-      .m_req_addr_i   (ps_req_addr),
-      .m_req_len_i    (ps_req_len),
-      .m_req_id_i     (ps_req_id),
-      .m_w_valid_i    (ps_w_valid),
-      .m_w_ready_o    (ps_w_ready),
-      .m_w_data_i     (ps_w_data),
-      .m_w_strb_i     (ps_w_strb),
-      .m_w_last_i     (ps_w_last),
-      .m_r_valid_o    (ps_r_valid),
-      .m_r_ready_i    (ps_r_ready),
-      .m_r_data_o     (ps_r_data),
-      .m_r_id_o       (ps_r_id),
-      .m_r_last_o     (ps_r_last),
-      .m_r_err_o      (ps_r_err),
-      .m_b_valid_o    (ps_b_valid),
-      .m_b_ready_i    (ps_b_ready),
-      .m_b_id_o       (ps_b_id),
-      .m_b_err_o      (ps_b_err),
-      .s_req_valid_o  (mem_req_valid_o),
-      .s_req_ready_i  (mem_req_ready_i),
-      .s_req_write_o  (mem_req_write_o),
-      .s_req_addr_o   (mem_req_addr_o),
-      .s_req_len_o    (mem_req_len_o),
-      .s_req_id_o     (mem_req_id_o),
-      .s_w_valid_o    (mem_w_valid_o),
-      .s_w_ready_i    (mem_w_ready_i),
-      .s_w_data_o     (mem_w_data_o),
-      .s_w_strb_o     (mem_w_strb_o),
-      .s_w_last_o     (mem_w_last_o),
-      .s_r_valid_i    (mem_r_valid_i),
-      .s_r_ready_o    (mem_r_ready_o),
-      .s_r_data_i     (mem_r_data_i),
-      .s_r_id_i       (mem_r_id_i),
-      .s_r_last_i     (mem_r_last_i),
-      .s_r_err_i      (mem_r_err_i),
-      .s_b_valid_i    (mem_b_valid_i),
-      .s_b_ready_o    (mem_b_ready_o),
-      .s_b_id_i       (mem_b_id_i),
-      .s_b_err_i      (mem_b_err_i)
+    tessel_memport_regslice u_port_slice (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .m_req_i (ps_req),
+      .m_rsp_o (ps_rsp),
+      .s_req_o (port_req),
+      .s_rsp_i (port_rsp)
     );
   end else begin : g_no_port_slice
-    assign mem_req_valid_o = ps_req_valid;
-    assign ps_req_ready    = mem_req_ready_i;
-    assign mem_req_write_o = ps_req_write;
-    assign mem_req_addr_o  = ps_req_addr;
-    assign mem_req_len_o   = ps_req_len;
-    assign mem_req_id_o    = ps_req_id;
-    assign mem_w_valid_o   = ps_w_valid;
-    assign ps_w_ready      = mem_w_ready_i;
-    assign mem_w_data_o    = ps_w_data;
-    assign mem_w_strb_o    = ps_w_strb;
-    assign mem_w_last_o    = ps_w_last;
-    assign ps_r_valid      = mem_r_valid_i;
-    assign mem_r_ready_o   = ps_r_ready;
-    assign ps_r_data       = mem_r_data_i;
-    assign ps_r_id         = mem_r_id_i;
-    assign ps_r_last       = mem_r_last_i;
-    assign ps_r_err        = mem_r_err_i;
-    assign ps_b_valid      = mem_b_valid_i;
-    assign mem_b_ready_o   = ps_b_ready;
-    assign ps_b_id         = mem_b_id_i;
-    assign ps_b_err        = mem_b_err_i;
+    assign port_req = ps_req;
+    assign ps_rsp   = port_rsp;
   end
+
+  // The SoC's pins: the port, one signal per field.
+  assign mem_req_valid_o    = port_req.req_valid;
+  assign mem_req_write_o    = port_req.req_write;
+  assign mem_req_addr_o     = port_req.req_addr;
+  assign mem_req_len_o      = port_req.req_len;
+  assign mem_req_id_o       = port_req.req_id;
+  assign mem_w_valid_o      = port_req.w_valid;
+  assign mem_w_data_o       = port_req.w_data;
+  assign mem_w_strb_o       = port_req.w_strb;
+  assign mem_w_last_o       = port_req.w_last;
+  assign mem_r_ready_o      = port_req.r_ready;
+  assign mem_b_ready_o      = port_req.b_ready;
+  assign port_rsp.req_ready = mem_req_ready_i;
+  assign port_rsp.w_ready   = mem_w_ready_i;
+  assign port_rsp.r_valid   = mem_r_valid_i;
+  assign port_rsp.r_data    = mem_r_data_i;
+  assign port_rsp.r_id      = mem_r_id_i;
+  assign port_rsp.r_last    = mem_r_last_i;
+  assign port_rsp.r_err     = mem_r_err_i;
+  assign port_rsp.b_valid   = mem_b_valid_i;
+  assign port_rsp.b_id      = mem_b_id_i;
+  assign port_rsp.b_err     = mem_b_err_i;
 
 endmodule
 

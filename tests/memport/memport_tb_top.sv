@@ -2,14 +2,16 @@
 // the arbiter (three masters) followed by the SoC's register slice, as in
 // tessel_soc (Slice=1), or the arbiter alone (Slice=0), so the arbiter's own
 // output is held to the port rules too. Test-only wrapper; the bench drives
-// both ends from C++.
+// both ends from C++, through the flat signals below (one per field, the
+// masters' side by side), which this wrapper turns into the modules'
+// tessel_memport_pkg structs.
 `default_nettype none
 
 module memport_tb_top #(
-  parameter int unsigned N   = 3,
-  parameter int unsigned IdW = 4,
+  parameter int unsigned N     = 3,
   parameter bit          Slice = 1'b1,
-  localparam int unsigned SW = IdW + 2
+  localparam int unsigned IdW  = tessel_memport_pkg::MstIdW,  // a master's ids
+  localparam int unsigned SW   = tessel_memport_pkg::IdW      // the port's
 ) (
   input  wire logic clk_i,
   input  wire logic rst_ni,
@@ -57,133 +59,100 @@ module memport_tb_top #(
   input  wire logic s_b_err_i
 );
 
-  logic              p_req_valid, p_req_ready, p_req_write;
-  logic [31:0]       p_req_addr;
-  logic [7:0]        p_req_len;
-  logic [SW-1:0]     p_req_id, p_r_id, p_b_id;
-  logic              p_w_valid, p_w_ready, p_w_last;
-  logic [63:0]       p_w_data, p_r_data;
-  logic [7:0]        p_w_strb;
-  logic              p_r_valid, p_r_ready, p_r_last, p_r_err;
-  logic              p_b_valid, p_b_ready, p_b_err;
+  localparam int unsigned QW = tessel_memport_pkg::ReqW;
+  localparam int unsigned PW = tessel_memport_pkg::RspW;
 
-  tessel_memport_arbiter #(.NumMasters(N), .IdW(IdW), .IdxW(2)) u_arb (
-    .clk_i (clk_i),
-    .rst_ni (rst_ni),
-    .m_req_valid_i (m_req_valid_i),
-    .m_req_ready_o (m_req_ready_o),
-    .m_req_write_i (m_req_write_i),
-    .m_req_addr_i (m_req_addr_i),
-    .m_req_len_i (m_req_len_i),
-    .m_req_id_i (m_req_id_i),
-    .m_w_valid_i (m_w_valid_i),
-    .m_w_ready_o (m_w_ready_o),
-    .m_w_data_i (m_w_data_i),
-    .m_w_strb_i (m_w_strb_i),
-    .m_w_last_i (m_w_last_i),
-    .m_r_valid_o (m_r_valid_o),
-    .m_r_ready_i (m_r_ready_i),
-    .m_r_data_o (m_r_data_o),
-    .m_r_id_o (m_r_id_o),
-    .m_r_last_o (m_r_last_o),
-    .m_r_err_o (m_r_err_o),
-    .m_b_valid_o (m_b_valid_o),
-    .m_b_ready_i (m_b_ready_i),
-    .m_b_id_o (m_b_id_o),
-    .m_b_err_o (m_b_err_o),
-    .s_req_valid_o (p_req_valid),
-    .s_req_ready_i (p_req_ready),
-    .s_req_write_o (p_req_write),
-    .s_req_addr_o (p_req_addr),
-    .s_req_len_o (p_req_len),
-    .s_req_id_o (p_req_id),
-    .s_w_valid_o (p_w_valid),
-    .s_w_ready_i (p_w_ready),
-    .s_w_data_o (p_w_data),
-    .s_w_strb_o (p_w_strb),
-    .s_w_last_o (p_w_last),
-    .s_r_valid_i (p_r_valid),
-    .s_r_ready_o (p_r_ready),
-    .s_r_data_i (p_r_data),
-    .s_r_id_i (p_r_id),
-    .s_r_last_i (p_r_last),
-    .s_r_err_i (p_r_err),
-    .s_b_valid_i (p_b_valid),
-    .s_b_ready_o (p_b_ready),
-    .s_b_id_i (p_b_id),
-    .s_b_err_i (p_b_err)
+  // The bench's flat signals as the arbiter's structs: masters m, the
+  // arbiter's output p, the port s.
+  logic [N*QW-1:0]          m_req;
+  logic [N*PW-1:0]          m_rsp;
+  tessel_memport_pkg::req_t mq, p_req, s_req;
+  tessel_memport_pkg::rsp_t p_rsp, s_rsp;
+  /* verilator lint_off UNUSEDSIGNAL */
+  tessel_memport_pkg::rsp_t mp, m0;   // a master's handshake bits; the shared payload
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  always_comb begin
+    mq = '0;
+    for (int i = 0; i < N; i++) begin
+      mq.req_valid = m_req_valid_i[i];
+      mq.req_write = m_req_write_i[i];
+      mq.req_addr  = m_req_addr_i[i*32 +: 32];
+      mq.req_len   = m_req_len_i[i*8 +: 8];
+      mq.req_id    = SW'(m_req_id_i[i*IdW +: IdW]);
+      mq.w_valid   = m_w_valid_i[i];
+      mq.w_data    = m_w_data_i[i*64 +: 64];
+      mq.w_strb    = m_w_strb_i[i*8 +: 8];
+      mq.w_last    = m_w_last_i[i];
+      mq.r_ready   = m_r_ready_i[i];
+      mq.b_ready   = m_b_ready_i[i];
+      m_req[i*QW +: QW] = mq;
+    end
+  end
+
+  always_comb begin
+    mp = '0;
+    for (int i = 0; i < N; i++) begin
+      mp = m_rsp[i*PW +: PW];
+      m_req_ready_o[i] = mp.req_ready;
+      m_w_ready_o[i]   = mp.w_ready;
+      m_r_valid_o[i]   = mp.r_valid;
+      m_b_valid_o[i]   = mp.b_valid;
+    end
+  end
+  // the shared payload, from master 0's copy
+  assign m0         = m_rsp[0 +: PW];
+  assign m_r_data_o = m0.r_data;
+  assign m_r_id_o   = m0.r_id[IdW-1:0];
+  assign m_r_last_o = m0.r_last;
+  assign m_r_err_o  = m0.r_err;
+  assign m_b_id_o   = m0.b_id[IdW-1:0];
+  assign m_b_err_o  = m0.b_err;
+
+  tessel_memport_arbiter #(.NumMasters(N)) u_arb (
+    .clk_i   (clk_i),
+    .rst_ni  (rst_ni),
+    .m_req_i (m_req),
+    .m_rsp_o (m_rsp),
+    .s_req_o (p_req),
+    .s_rsp_i (p_rsp)
   );
 
   if (Slice) begin : g_slice
-    tessel_memport_regslice #(.IdW(SW)) u_slice (
-      .clk_i (clk_i),
-      .rst_ni (rst_ni),
-      .m_req_valid_i (p_req_valid),
-      .m_req_ready_o (p_req_ready),
-      .m_req_write_i (p_req_write),
-      .m_req_addr_i (p_req_addr),
-      .m_req_len_i (p_req_len),
-      .m_req_id_i (p_req_id),
-      .m_w_valid_i (p_w_valid),
-      .m_w_ready_o (p_w_ready),
-      .m_w_data_i (p_w_data),
-      .m_w_strb_i (p_w_strb),
-      .m_w_last_i (p_w_last),
-      .m_r_valid_o (p_r_valid),
-      .m_r_ready_i (p_r_ready),
-      .m_r_data_o (p_r_data),
-      .m_r_id_o (p_r_id),
-      .m_r_last_o (p_r_last),
-      .m_r_err_o (p_r_err),
-      .m_b_valid_o (p_b_valid),
-      .m_b_ready_i (p_b_ready),
-      .m_b_id_o (p_b_id),
-      .m_b_err_o (p_b_err),
-      .s_req_valid_o (s_req_valid_o),
-      .s_req_ready_i (s_req_ready_i),
-      .s_req_write_o (s_req_write_o),
-      .s_req_addr_o (s_req_addr_o),
-      .s_req_len_o (s_req_len_o),
-      .s_req_id_o (s_req_id_o),
-      .s_w_valid_o (s_w_valid_o),
-      .s_w_ready_i (s_w_ready_i),
-      .s_w_data_o (s_w_data_o),
-      .s_w_strb_o (s_w_strb_o),
-      .s_w_last_o (s_w_last_o),
-      .s_r_valid_i (s_r_valid_i),
-      .s_r_ready_o (s_r_ready_o),
-      .s_r_data_i (s_r_data_i),
-      .s_r_id_i (s_r_id_i),
-      .s_r_last_i (s_r_last_i),
-      .s_r_err_i (s_r_err_i),
-      .s_b_valid_i (s_b_valid_i),
-      .s_b_ready_o (s_b_ready_o),
-      .s_b_id_i (s_b_id_i),
-      .s_b_err_i (s_b_err_i)
+    tessel_memport_regslice u_slice (
+      .clk_i   (clk_i),
+      .rst_ni  (rst_ni),
+      .m_req_i (p_req),
+      .m_rsp_o (p_rsp),
+      .s_req_o (s_req),
+      .s_rsp_i (s_rsp)
     );
   end else begin : g_direct
-    assign s_req_valid_o = p_req_valid;
-    assign p_req_ready = s_req_ready_i;
-    assign s_req_write_o = p_req_write;
-    assign s_req_addr_o = p_req_addr;
-    assign s_req_len_o = p_req_len;
-    assign s_req_id_o = p_req_id;
-    assign s_w_valid_o = p_w_valid;
-    assign p_w_ready = s_w_ready_i;
-    assign s_w_data_o = p_w_data;
-    assign s_w_strb_o = p_w_strb;
-    assign s_w_last_o = p_w_last;
-    assign p_r_valid = s_r_valid_i;
-    assign s_r_ready_o = p_r_ready;
-    assign p_r_data = s_r_data_i;
-    assign p_r_id = s_r_id_i;
-    assign p_r_last = s_r_last_i;
-    assign p_r_err = s_r_err_i;
-    assign p_b_valid = s_b_valid_i;
-    assign s_b_ready_o = p_b_ready;
-    assign p_b_id = s_b_id_i;
-    assign p_b_err = s_b_err_i;
+    assign s_req = p_req;
+    assign p_rsp = s_rsp;
   end
+
+  assign s_req_valid_o   = s_req.req_valid;
+  assign s_req_write_o   = s_req.req_write;
+  assign s_req_addr_o    = s_req.req_addr;
+  assign s_req_len_o     = s_req.req_len;
+  assign s_req_id_o      = s_req.req_id;
+  assign s_w_valid_o     = s_req.w_valid;
+  assign s_w_data_o      = s_req.w_data;
+  assign s_w_strb_o      = s_req.w_strb;
+  assign s_w_last_o      = s_req.w_last;
+  assign s_r_ready_o     = s_req.r_ready;
+  assign s_b_ready_o     = s_req.b_ready;
+  assign s_rsp.req_ready = s_req_ready_i;
+  assign s_rsp.w_ready   = s_w_ready_i;
+  assign s_rsp.r_valid   = s_r_valid_i;
+  assign s_rsp.r_data    = s_r_data_i;
+  assign s_rsp.r_id      = s_r_id_i;
+  assign s_rsp.r_last    = s_r_last_i;
+  assign s_rsp.r_err     = s_r_err_i;
+  assign s_rsp.b_valid   = s_b_valid_i;
+  assign s_rsp.b_id      = s_b_id_i;
+  assign s_rsp.b_err     = s_b_err_i;
 
 endmodule
 

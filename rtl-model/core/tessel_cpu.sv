@@ -1,18 +1,23 @@
-// tessel_core (stub): stands in for rtl-model/core/tessel_core.sv until the
-// real core lands, so the SoC lints and builds. It issues no requests and
-// retires nothing. sim/rules.mk only uses it when the real core is absent.
 `default_nettype none
-
-module tessel_core #(parameter bit FastMul = 1'b1) (
+// tessel_cpu: the SoC's control core, either variant behind one set of ports
+// (docs/core.md): tessel_core (Lite = 0; FastMul picks its multiplier) or
+// tessel_core_lite (Lite = 1; its M unit is always iterative). The two have
+// the same ports, so each is connected by name to these (.*).
+module tessel_cpu #(
+  parameter bit Lite    = 1'b0,
+  parameter bit FastMul = 1'b1
+) (
   input  wire logic        clk_i,
   input  wire logic        rst_ni,
   input  wire logic [31:0] boot_addr_i,
+  // instruction bus
   output      logic        ibus_req_valid_o,
   input  wire logic        ibus_req_ready_i,
   output      logic [31:0] ibus_req_addr_o,
   input  wire logic        ibus_rsp_valid_i,
   input  wire logic [31:0] ibus_rsp_rdata_i,
   input  wire logic        ibus_rsp_err_i,
+  // data bus
   output      logic        dbus_req_valid_o,
   input  wire logic        dbus_req_ready_i,
   output      logic        dbus_req_we_o,
@@ -22,8 +27,10 @@ module tessel_core #(parameter bit FastMul = 1'b1) (
   input  wire logic        dbus_rsp_valid_i,
   input  wire logic [31:0] dbus_rsp_rdata_i,
   input  wire logic        dbus_rsp_err_i,
+  // interrupts (level)
   input  wire logic        irq_timer_i,
   input  wire logic        irq_external_i,
+  // retirement
   output      logic        commit_valid_o,
   output      logic [31:0] commit_pc_o,
   output      logic [31:0] commit_insn_o,
@@ -31,23 +38,13 @@ module tessel_core #(parameter bit FastMul = 1'b1) (
   output      logic [4:0]  commit_rd_o,
   output      logic [31:0] commit_rd_wdata_o
 );
-  assign ibus_req_valid_o  = 1'b0;
-  assign ibus_req_addr_o   = boot_addr_i;
-  assign dbus_req_valid_o  = 1'b0;
-  assign dbus_req_we_o     = 1'b0;
-  assign dbus_req_be_o     = 4'h0;
-  assign dbus_req_addr_o   = 32'h0;
-  assign dbus_req_wdata_o  = 32'h0;
-  assign commit_valid_o    = 1'b0;
-  assign commit_pc_o       = 32'h0;
-  assign commit_insn_o     = 32'h0;
-  assign commit_rd_we_o    = 1'b0;
-  assign commit_rd_o       = 5'h0;
-  assign commit_rd_wdata_o = 32'h0;
-  logic unused;
-  assign unused = ^{clk_i, rst_ni, FastMul, ibus_req_ready_i, ibus_rsp_valid_i, ibus_rsp_rdata_i,
-                    ibus_rsp_err_i, dbus_req_ready_i, dbus_rsp_valid_i, dbus_rsp_rdata_i,
-                    dbus_rsp_err_i, irq_timer_i, irq_external_i};
+
+  if (Lite) begin : g_lite
+    tessel_core_lite u_core (.*);
+  end else begin : g_full
+    tessel_core #(.FastMul(FastMul)) u_core (.*);
+  end
+
 endmodule
 
 `default_nettype wire
