@@ -18,7 +18,7 @@ module npu_check #(
   parameter int unsigned ParamRows = tessel_target_pkg::ParamRows,
   parameter int unsigned LoopDepth = tessel_target_pkg::LoopDepth
 ) (
-  input  wire logic [127:0]       cmd_i,
+  input  wire tessel_isa_pkg::cmd_t cmd_i,
   // slot offsets A..H, 64-bit signed each; only their low off_w(k) bits
   // matter (the dispatcher's loop offsets never need more, npu_dispatch)
   /* verilator lint_off UNUSEDSIGNAL */
@@ -26,22 +26,22 @@ module npu_check #(
   /* verilator lint_on UNUSEDSIGNAL */
   // the configuration registers are whole commands; the checks read a few fields
   /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [127:0]       cfg_load_i,
-  input  wire logic [127:0]       cfg_exec_i,
-  input  wire logic [127:0]       cfg_vec_i,
-  input  wire logic [127:0]       cfg_store_i,
-  input  wire logic [127:0]       cfg_epi_i,
+  input  wire tessel_isa_pkg::cmd_t cfg_load_i,
+  input  wire tessel_isa_pkg::cmd_t cfg_exec_i,
+  input  wire tessel_isa_pkg::cmd_t cfg_vec_i,
+  input  wire tessel_isa_pkg::cmd_t cfg_store_i,
+  input  wire tessel_isa_pkg::cmd_t cfg_epi_i,
   /* verilator lint_on UNUSEDSIGNAL */
   input  wire logic [31:0]        dram_size_i,
   input  wire logic               en_i,           // outputs are looked at this cycle
   output      logic [7:0]         err_o,
-  output      logic [127:0]       eff_o,          // the command with effective slot fields
+  output      tessel_isa_pkg::cmd_t eff_o,          // the command with effective slot fields
   output      logic [81:0]        side_o          // {in[33:0], iy0[23:0], ix0[23:0]}
 );
 
   // Used bits per command: generated from targets/isa.def with the C header's
   // TSL_<CMD>_USED_W*, so the checker cannot drift from the encoding.
-  function automatic logic [127:0] used_mask(logic [7:0] op);
+  function automatic tessel_isa_pkg::cmd_t used_mask(logic [7:0] op);
     unique case (op)
       tessel_isa_pkg::OpCfgLoad:  used_mask = tessel_isa_pkg::OpCfgLoadUsed;
       tessel_isa_pkg::OpLoad:     used_mask = tessel_isa_pkg::OpLoadUsed;

@@ -26,13 +26,13 @@ module npu_cmd_sram #(
   output      logic [31:0]   c_rdata_o,
   input  wire logic          d_re_i,
   input  wire logic [Aw-1:0] d_row_i,
-  output      logic [127:0]  d_rdata_o
+  output      tessel_isa_pkg::cmd_t d_rdata_o
 );
   // read and written through one port: a read never meets a write, so yosys
   // need not emulate a collision (no_rw_check)
   (* no_rw_check *)
   logic [31:0]  cmem_q [Rows * 4];   // the core's copy, one word per entry
-  logic [127:0] dmem_q [Rows];       // the dispatcher's copy, one command per entry
+  tessel_isa_pkg::cmd_t dmem_q [Rows];       // the dispatcher's copy, one command per entry
   logic [Aw+1:0] c_word;
   assign c_word = {c_row_i, c_lane_i};
 

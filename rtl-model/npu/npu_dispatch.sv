@@ -39,7 +39,7 @@ module npu_dispatch #(
   // command SRAM read port (data one cycle later)
   output      logic              cmd_re_o,
   output      logic [CAw-1:0]    cmd_addr_o,
-  input  wire logic [127:0]      cmd_rdata_i,
+  input  wire tessel_isa_pkg::cmd_t cmd_rdata_i,
   // queues: index 0 LOAD, 1 EXEC, 2 STORE
   output      logic [2:0]        enq_o,
   output      logic [225:0]      enq_data_o,
@@ -79,7 +79,7 @@ module npu_dispatch #(
   logic [7:0]  err_d, err_q;
   logic [31:0] eidx_d, eidx_q;
   logic [31:0] mcount_d, mcount_q, mkernel_d, mkernel_q;
-  logic [127:0] w_q, w_d;
+  tessel_isa_pkg::cmd_t w_q, w_d;
   logic        w_we;
   logic [1:0]  qsel_d, qsel_q;
   logic [225:0] ent_d, ent_q;
@@ -88,9 +88,9 @@ module npu_dispatch #(
   logic [15:0] ls_idx_d, ls_idx_q;
   logic signed [31:0] ls_g_d, ls_g_q;               // LSTRIDE's strides of slots G, H
   logic signed [15:0] ls_h_d, ls_h_q;
-  logic [127:0] cfg_q [5];                          // CFG_LOAD, CFG_EXEC, CFG_VEC, CFG_STORE, CFG_EPI
+  tessel_isa_pkg::cmd_t cfg_q [5];                          // CFG_LOAD, CFG_EXEC, CFG_VEC, CFG_STORE, CFG_EPI
   logic [4:0]   cfg_we;                             // written with cfg_d (START clears all five)
-  logic [127:0] cfg_d;
+  tessel_isa_pkg::cmd_t cfg_d;
   logic        dl_d, dl_q;                          // deadlock condition seen last cycle
 
   // ---- loop stack ---------------------------------------------------------------
@@ -140,7 +140,7 @@ module npu_dispatch #(
 
   // ---- the checker on the fetched command ----------------------------------------
   logic [7:0]   chk_err;
-  logic [127:0] chk_eff;
+  tessel_isa_pkg::cmd_t chk_eff;
   logic [81:0]  chk_side;
   logic [8*64-1:0] off_flat;
   always_comb begin

@@ -28,7 +28,7 @@ module npu_exec #(
   // command in (taken when valid && ready), done pulse when it has completed
   input  wire logic              cmd_valid_i,
   output      logic              cmd_ready_o,
-  input  wire logic [127:0]      cmd_i,
+  input  wire tessel_isa_pkg::cmd_t cmd_i,
   input  wire logic [81:0]       cmd_side_i,    // effective {in[33:0], iy0[23:0], ix0[23:0]} (npu_check)
   output      logic              done_o,
   input  wire logic              clr_i,         // START: configuration back to 0
@@ -71,7 +71,7 @@ module npu_exec #(
   logic [7:0]  kh_q, kw_q, ncb_q, pad_q;
   logic [2:0]  sy_q, sx_q, dy_q, dx_q;
   logic [9:0]  in_h_q, in_w_q;
-  logic [127:0] cfg_d, cfg_q;
+  tessel_isa_pkg::cmd_t cfg_d, cfg_q;
   logic         cfg_we, cmd_we;                     // configuration / command latched
 
   assign out_pitch_q = cfg_q[27:12];
@@ -91,7 +91,7 @@ module npu_exec #(
   // ---- command fields (MATMUL and DWCONV share the layout) -----------------
   // whole commands are latched; the unit reads some fields
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [127:0] cmd_d, cmd_q;
+  tessel_isa_pkg::cmd_t cmd_d, cmd_q;
   /* verilator lint_on UNUSEDSIGNAL */
   logic         accum_q;
   logic [9:0]   oh_q, ow_q;

@@ -34,7 +34,7 @@ module npu_load #(
   input  wire logic               rst_ni,
   input  wire logic               cmd_valid_i,
   output      logic               cmd_ready_o,
-  input  wire logic [127:0]       cmd_i,
+  input  wire tessel_isa_pkg::cmd_t cmd_i,
   output      logic               done_o,
   input  wire logic               clr_i,          // START: configuration back to 0
   input  wire logic [31:0]        dram_base_i,
@@ -75,7 +75,7 @@ module npu_load #(
   // ---- configuration and command --------------------------------------------
   // whole commands / PARAM rows are latched; the unit reads some fields
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [127:0] cfg_d, cfg_q, cmd_d, cmd_q;
+  tessel_isa_pkg::cmd_t cfg_d, cfg_q, cmd_d, cmd_q;
   /* verilator lint_on UNUSEDSIGNAL */
   logic         cfg_we, cmd_we;                      // written with enables, not every cycle
   logic [31:0] stride_x, stride_y, stride_z;

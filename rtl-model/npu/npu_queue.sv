@@ -9,7 +9,7 @@
 
 module npu_queue #(
   parameter int unsigned Depth = tessel_target_pkg::QueueDepth,
-  localparam int unsigned Ew = 128 + 82 + 16,
+  localparam int unsigned Ew = tessel_isa_pkg::CmdBits + 82 + 16,
   localparam int unsigned Pw = (Depth > 1) ? $clog2(Depth) : 1
 ) (
   input  wire logic          clk_i,
@@ -22,7 +22,7 @@ module npu_queue #(
   // to the unit
   output      logic          cmd_valid_o,
   input  wire logic          cmd_ready_i,
-  output      logic [127:0]  cmd_o,
+  output      tessel_isa_pkg::cmd_t cmd_o,
   output      logic [81:0]   side_o,
   input  wire logic          unit_done_i,
   // token counters of this unit's neighbours: may pop (non-zero) / push (below max)
@@ -86,8 +86,8 @@ module npu_queue #(
     if (qact) begin
       // the head command goes to the unit only when offered
       if (cmd_valid_o) begin
-        cmd_o  = mem_q[rp_q][127:0];
-        side_o = mem_q[rp_q][209:128];
+        cmd_o  = mem_q[rp_q][tessel_isa_pkg::CmdBits-1:0];
+        side_o = mem_q[rp_q][tessel_isa_pkg::CmdBits +: 82];
       end
       deq         = cmd_valid_o && cmd_ready_i;
       pop_prev_o  = deq && htok[0];

@@ -26,7 +26,7 @@ module npu_store #(
   input  wire logic               rst_ni,
   input  wire logic               cmd_valid_i,
   output      logic               cmd_ready_o,
-  input  wire logic [127:0]       cmd_i,
+  input  wire tessel_isa_pkg::cmd_t cmd_i,
   output      logic               done_o,
   input  wire logic               clr_i,          // START: configuration back to 0
   input  wire logic [31:0]        dram_base_i,
@@ -75,7 +75,7 @@ module npu_store #(
   // ---- configuration ---------------------------------------------------------
   // whole commands / PARAM rows are latched; the unit reads some fields
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [127:0] cs_d, cs_q, ce_d, ce_q, cmd_d, cmd_q;
+  tessel_isa_pkg::cmd_t cs_d, cs_q, ce_d, ce_q, cmd_d, cmd_q;
   /* verilator lint_on UNUSEDSIGNAL */
   // The wide registers are written with enables, so an idle unit does not
   // copy them every cycle (the simulator evaluates every block every cycle).

@@ -25,10 +25,10 @@ module npu_vec #(
   input  wire logic              rst_ni,
   input  wire logic              clr_i,
   input  wire logic              cmd_valid_i,     // only CFG_VEC, VADD, VPOOL arrive here
-  input  wire logic [127:0]      cmd_i,
+  input  wire tessel_isa_pkg::cmd_t cmd_i,
   input  wire logic [81:0]       cmd_side_i,
   /* verilator lint_off UNUSEDSIGNAL */
-  input  wire logic [127:0]      geom_i,          // CFG_EXEC (kernel, strides, image, pitches)
+  input  wire tessel_isa_pkg::cmd_t geom_i,          // CFG_EXEC (kernel, strides, image, pitches)
   /* verilator lint_on UNUSEDSIGNAL */
   output      logic              done_o,
   output      logic              busy_o,
@@ -49,7 +49,7 @@ module npu_vec #(
 
   // whole commands are latched; the unit reads some fields
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [127:0] vec_d, vec_q, cmd_d, cmd_q;
+  tessel_isa_pkg::cmd_t vec_d, vec_q, cmd_d, cmd_q;
   logic [81:0]  side_d, side_q;
   /* verilator lint_on UNUSEDSIGNAL */
   logic         vec_we, cmd_we;                     // CFG_VEC / command latched

@@ -116,7 +116,7 @@ module tessel_npu (
   logic          cmd_in_range, crsp_valid_q, crsp_err_q;
   logic          d_re;
   logic [CAw-1:0] d_row;
-  logic [127:0]  d_rdata;
+  tessel_isa_pkg::cmd_t d_rdata;
   assign cmd_in_range    = 32'(cmd_req_addr_i) < tessel_target_pkg::CmdSramBytes;
   assign cmd_req_ready_o = 1'b1;
   npu_cmd_sram u_cmd (
@@ -202,7 +202,7 @@ module tessel_npu (
   logic [3:0] q_ops [3];
 
   logic [2:0]   u_valid, u_ready, u_done;
-  logic [127:0] q_cmd [3];
+  tessel_isa_pkg::cmd_t q_cmd [3];
   logic [81:0]  q_side [3];
   logic [3:0]   q_ok [3];
   always_comb begin

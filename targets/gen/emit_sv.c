@@ -23,7 +23,9 @@ void emit_isa_pkg(FILE *o, const Isa *isa) {
   fprintf(o, "  localparam int unsigned IsaVersion = %d;\n  localparam int unsigned CmdBits = %d;\n"
              "  localparam int unsigned NumSlots = %d;\n  localparam int unsigned NumCounters = %d;\n"
              "  localparam int unsigned MarkRecordBytes = %d;\n"
-             "  localparam logic [31:0] RegIdValue = 32'h54534E50;\n\n",
+             "  localparam logic [31:0] RegIdValue = 32'h54534E50;\n"
+             "  // One command as the units carry it.\n"
+             "  typedef logic [CmdBits-1:0] cmd_t;\n\n",
           isa->version, isa->cmd_bits, isa->nslots, isa->ncounters, 8 * (2 + isa->ncounters));
   fprintf(o, "  // Queues\n");
   for (int i = 0; i < isa->nqueues; i++) {
