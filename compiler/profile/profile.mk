@@ -1,10 +1,8 @@
 # compiler/profile/profile.mk: the profiler; profile_cli.c is `tessel profile`.
 # Library build/lib/libtessel-profile.a (compiler/rules.mk).
 #
-#   compiler/profile/*.c        JSON reader, profile loader, table/CSV/JSON,
-#                               Chrome trace, SVG charts, compare; they join the
-#                               compiler library, compiler/profile/profile_cli.c is
-#                               `tessel profile` (picked up by the wildcard there)
+#   sources                     profile loader, rows, table/CSV/JSON, Chrome trace,
+#                               SVG charts, compare (the JSON reader is shared/'s)
 #   make test-profile           cmocka (reader, loader, counters, trace, SVG
 #                               well-formedness) + FileCheck-14 golden reports
 #   make test-fuzz-profile-short  ~10 s seeded libFuzzer run of the reader and loader

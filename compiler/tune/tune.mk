@@ -1,11 +1,9 @@
 # compiler/tune/tune.mk: the autotuner; tune_cli.c is `tessel tune`.
 # Library build/lib/libtessel-tune.a (compiler/rules.mk).
 #
-#   compiler/tune/*.c       log, graph keys and applying logs, search space,
+#   sources                 log, graph keys and applying logs, search space,
 #                           measurement (fork/exec of `tessel run`), cost-model
-#                           refit, the driver; they join the compiler library,
-#                           compiler/tune/tune_cli.c is `tessel tune` (picked up by
-#                           the wildcard there)
+#                           refit, the driver, the CLI
 #   make test-tune          tests/tune/run.sh: reproducible seeded tune on the C
 #                           model, tuned <= default per kernel, outputs bit for
 #                           bit, bad/foreign log lines, bad arguments, a short
