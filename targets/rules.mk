@@ -33,7 +33,10 @@ TSL_TEST_OBJ := $(BUILD)/obj/npu-model-tests
 ALL += $(TSL_GEN) $(TSL_GENERATED)
 
 # shared/host_file.h: opening inputs and outputs without blocking on a FIFO.
-$(TSL_GEN): $(wildcard targets/gen/*.c targets/gen/*.h) shared/host_file.h
+TSL_GEN_SRCS := targets/gen/tsl_gen.c targets/gen/def_lex.c targets/gen/isa_parse.c targets/gen/cfg_parse.c \
+                targets/gen/memmap_parse.c targets/gen/emit_c.c targets/gen/emit_sv.c targets/gen/emit_md.c \
+                targets/gen/emit_memmap.c
+$(TSL_GEN): $(TSL_GEN_SRCS) $(wildcard targets/gen/*.h) shared/host_file.h
 	@mkdir -p $(@D)
 	$(call say,LD,$@)
 	$(Q)$(HOST_CC) $(HOST_CFLAGS) -Ishared -o $@ $(filter %.c,$^)

@@ -9,55 +9,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "def_lex.h"
 #include "host_file.h"
 
-typedef struct {
-  const char *path;
-  int line;
-  char *err;
-  int errlen;
-} Ctx;
-
-static int fail(Ctx *c, const char *fmt, ...) {
-  char msg[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  snprintf(c->err, (size_t)c->errlen, "%s:%d: %s", c->path, c->line, msg);
-  return -1;
-}
-
-/* Splits LINE into up to max blank-separated words before the first '"';
- * the quoted rest (without quotes) goes to doc. Returns the word count. */
-static int split(char *line, char **w, int max, char *doc, int doclen) {
-  doc[0] = 0;
-  char *q = strchr(line, '"');
-  if (q) {
-    char *e = strrchr(line, '"');
-    if (e > q) {
-      int n = (int)(e - q - 1);
-      if (n >= doclen) n = doclen - 1;
-      memcpy(doc, q + 1, (size_t)n);
-      doc[n] = 0;
-    }
-    *q = 0;
-  }
-  int n = 0;
-  for (char *p = strtok(line, " \t\r\n"); p && n < max; p = strtok(NULL, " \t\r\n")) w[n++] = p;
-  return n;
-}
+typedef DefCtx Ctx;
 
 static int parse_int(Ctx *c, const char *s, long long *out) {
   char *end;
   long long v = strtoll(s, &end, 0);
-  if (*s == 0 || *end != 0) return fail(c, "'%s' is not a number", s);
+  if (*s == 0 || *end != 0) return def_fail(c, "'%s' is not a number", s);
   *out = v;
   return 0;
 }
 
 static int copy_name(Ctx *c, char *dst, const char *src) {
-  if (strlen(src) >= MAX_NAME) return fail(c, "name '%s' too long", src);
+  if (strlen(src) >= MAX_NAME) return def_fail(c, "name '%s' too long", src);
   strcpy(dst, src);
   return 0;
 }
@@ -74,11 +40,11 @@ int isa_param_index(const Isa *isa, const char *name) {
 
 static int add_field(Ctx *c, Isa *isa, Field *fs, int *nf, int max, char **w, int nw, int is_rf,
                      const char *doc) {
-  if (*nf >= max) return fail(c, "too many fields");
+  if (*nf >= max) return def_fail(c, "too many fields");
   Field *f = &fs[*nf];
   memset(f, 0, sizeof *f);
   long long lsb = 0, width = 0;
-  if (nw < 4) return fail(c, "field needs a name, an lsb and a width");
+  if (nw < 4) return def_fail(c, "field needs a name, an lsb and a width");
   if (copy_name(c, f->name, w[1]) || parse_int(c, w[2], &lsb) || parse_int(c, w[3], &width))
     return -1;
   f->lsb = (int)lsb;
@@ -87,7 +53,7 @@ static int add_field(Ctx *c, Isa *isa, Field *fs, int *nf, int max, char **w, in
   f->type = FT_U;
   snprintf(f->doc, sizeof f->doc, "%s", doc);
   if (!is_rf) {
-    if (nw != 6) return fail(c, "field needs: f NAME LSB WIDTH TYPE SLOT \"doc\"");
+    if (nw != 6) return def_fail(c, "field needs: f NAME LSB WIDTH TYPE SLOT \"doc\"");
     if (strcmp(w[4], "u") == 0) f->type = FT_U;
     else if (strcmp(w[4], "s") == 0) f->type = FT_S;
     else if (strcmp(w[4], "b") == 0) f->type = FT_B;
@@ -96,27 +62,27 @@ static int add_field(Ctx *c, Isa *isa, Field *fs, int *nf, int max, char **w, in
       f->enum_idx = -1;
       for (int i = 0; i < isa->nenums; i++)
         if (strcmp(isa->enums[i].name, w[4] + 2) == 0) f->enum_idx = i;
-      if (f->enum_idx < 0) return fail(c, "unknown enum '%s'", w[4] + 2);
+      if (f->enum_idx < 0) return def_fail(c, "unknown enum '%s'", w[4] + 2);
     } else
-      return fail(c, "unknown field type '%s'", w[4]);
+      return def_fail(c, "unknown field type '%s'", w[4]);
     if (strcmp(w[5], "-") != 0) {
       f->slot = find_item(isa->slots, isa->nslots, w[5]);
-      if (f->slot < 0) return fail(c, "unknown slot '%s'", w[5]);
+      if (f->slot < 0) return def_fail(c, "unknown slot '%s'", w[5]);
     }
-    if (f->type == FT_B && width != 1) return fail(c, "bool field '%s' must be 1 bit", f->name);
+    if (f->type == FT_B && width != 1) return def_fail(c, "bool field '%s' must be 1 bit", f->name);
     if (lsb < 0 || width < 1 || width > 32 || lsb + width > isa->cmd_bits)
-      return fail(c, "field '%s' [%lld +%lld] outside the command", f->name, lsb, width);
+      return def_fail(c, "field '%s' [%lld +%lld] outside the command", f->name, lsb, width);
     if (lsb / 32 != (lsb + width - 1) / 32)
-      return fail(c, "field '%s' straddles a 32-bit word", f->name);
+      return def_fail(c, "field '%s' straddles a 32-bit word", f->name);
   } else {
-    if (nw != 4) return fail(c, "rf needs: rf NAME LSB WIDTH \"doc\"");
-    if (lsb < 0 || width < 1 || lsb + width > 32) return fail(c, "register field outside 32 bits");
+    if (nw != 4) return def_fail(c, "rf needs: rf NAME LSB WIDTH \"doc\"");
+    if (lsb < 0 || width < 1 || lsb + width > 32) return def_fail(c, "register field outside 32 bits");
   }
   for (int i = 0; i < *nf; i++) {
     const Field *g = &fs[i];
-    if (strcmp(g->name, f->name) == 0) return fail(c, "duplicate field '%s'", f->name);
+    if (strcmp(g->name, f->name) == 0) return def_fail(c, "duplicate field '%s'", f->name);
     if (f->lsb < g->lsb + g->width && g->lsb < f->lsb + f->width)
-      return fail(c, "field '%s' overlaps '%s'", f->name, g->name);
+      return def_fail(c, "field '%s' overlaps '%s'", f->name, g->name);
   }
   (*nf)++;
   return 0;
@@ -145,18 +111,19 @@ static void add_token_fields(Cmd *cmd) {
 static int parse_line(Ctx *c, Isa *isa, char *line) {
   char *w[12];
   char doc[MAX_DOC];
-  int nw = split(line, w, 12, doc, sizeof doc);
+  int nw = def_split(line, w, 12, doc, sizeof doc);
+  if (nw > 12) nw = 12; /* words past the twelfth are not read */
   if (nw == 0) return 0;
   const char *k = w[0];
   long long v1 = 0, v2 = 0;
   if (strcmp(k, "isa") == 0) {
-    if (nw != 3 || parse_int(c, w[1], &v1) || parse_int(c, w[2], &v2)) return fail(c, "isa VERSION BITS");
-    if (v2 != 128) return fail(c, "only 128-bit commands are supported");
+    if (nw != 3 || parse_int(c, w[1], &v1) || parse_int(c, w[2], &v2)) return def_fail(c, "isa VERSION BITS");
+    if (v2 != 128) return def_fail(c, "only 128-bit commands are supported");
     isa->version = (int)v1;
     isa->cmd_bits = (int)v2;
     return 0;
   }
-  if (isa->cmd_bits == 0) return fail(c, "the first line must be 'isa VERSION BITS'");
+  if (isa->cmd_bits == 0) return def_fail(c, "the first line must be 'isa VERSION BITS'");
   Item *it = NULL;
   int *count = NULL;
   if (strcmp(k, "param") == 0) it = isa->params, count = &isa->nparams;
@@ -169,77 +136,77 @@ static int parse_line(Ctx *c, Isa *isa, char *line) {
     int want = strcmp(k, "param") == 0 || strcmp(k, "counter") == 0 ? 4 : 3;
     /* a param may add a fifth word, its default (see cfg_parse: hash) */
     int opt = strcmp(k, "param") == 0 && nw == 5;
-    if (nw != want && !opt) return fail(c, "'%s' takes %d words and a doc string", k, want - 1);
-    if (*count >= cap) return fail(c, "too many '%s' lines", k);
+    if (nw != want && !opt) return def_fail(c, "'%s' takes %d words and a doc string", k, want - 1);
+    if (*count >= cap) return def_fail(c, "too many '%s' lines", k);
     Item *x = &it[*count];
     memset(x, 0, sizeof *x);
     if (copy_name(c, x->name, w[1]) || parse_int(c, w[2], &x->a)) return -1;
     if (strcmp(k, "param") == 0 && parse_int(c, w[3], &x->b)) return -1;
     if (opt) {
       if (parse_int(c, w[4], &x->def)) return -1;
-      if (x->def < x->a || x->def > x->b) return fail(c, "param '%s' default outside its range", x->name);
+      if (x->def < x->a || x->def > x->b) return def_fail(c, "param '%s' default outside its range", x->name);
       x->has_def = 1;
     }
     if (strcmp(k, "counter") == 0 && copy_name(c, x->extra, w[3])) return -1;
-    if (find_item(it, *count, x->name) >= 0) return fail(c, "duplicate %s '%s'", k, x->name);
+    if (find_item(it, *count, x->name) >= 0) return def_fail(c, "duplicate %s '%s'", k, x->name);
     for (int i = 0; i < *count; i++)
       if (strcmp(k, "param") != 0 && strcmp(k, "slot") != 0 && it[i].a == x->a)
-        return fail(c, "%s '%s' reuses number %lld", k, x->name, x->a);
-    if (strcmp(k, "counter") == 0 && x->a != *count) return fail(c, "counters must be numbered 0,1,2,...");
+        return def_fail(c, "%s '%s' reuses number %lld", k, x->name, x->a);
+    if (strcmp(k, "counter") == 0 && x->a != *count) return def_fail(c, "counters must be numbered 0,1,2,...");
     snprintf(x->doc, sizeof x->doc, "%s", doc);
     (*count)++;
     return 0;
   }
   if (strcmp(k, "enum") == 0) {
-    if (nw != 2 || isa->nenums >= 8) return fail(c, "enum NAME \"doc\" (at most 8)");
+    if (nw != 2 || isa->nenums >= 8) return def_fail(c, "enum NAME \"doc\" (at most 8)");
     Enum *e = &isa->enums[isa->nenums++];
     memset(e, 0, sizeof *e);
     snprintf(e->doc, sizeof e->doc, "%s", doc);
     return copy_name(c, e->name, w[1]);
   }
   if (strcmp(k, "value") == 0) {
-    if (isa->nenums == 0 || nw != 3) return fail(c, "value NAME N \"doc\" after an enum");
+    if (isa->nenums == 0 || nw != 3) return def_fail(c, "value NAME N \"doc\" after an enum");
     Enum *e = &isa->enums[isa->nenums - 1];
-    if (e->nvalues >= MAX_FIELDS) return fail(c, "too many values");
+    if (e->nvalues >= MAX_FIELDS) return def_fail(c, "too many values");
     Item *x = &e->values[e->nvalues++];
     memset(x, 0, sizeof *x);
     snprintf(x->doc, sizeof x->doc, "%s", doc);
     return copy_name(c, x->name, w[1]) || parse_int(c, w[2], &x->a) ? -1 : 0;
   }
   if (strcmp(k, "cmd") == 0) {
-    if (nw != 4 || isa->ncmds >= MAX_ITEMS) return fail(c, "cmd NAME OPCODE QUEUE \"doc\"");
+    if (nw != 4 || isa->ncmds >= MAX_ITEMS) return def_fail(c, "cmd NAME OPCODE QUEUE \"doc\"");
     Cmd *cmd = &isa->cmds[isa->ncmds];
     memset(cmd, 0, sizeof *cmd);
     if (copy_name(c, cmd->name, w[1]) || parse_int(c, w[2], &v1)) return -1;
-    if (v1 < 1 || v1 > 255) return fail(c, "opcode must be 1..255 (0 is never a command)");
+    if (v1 < 1 || v1 > 255) return def_fail(c, "opcode must be 1..255 (0 is never a command)");
     cmd->opcode = (int)v1;
     cmd->queue = find_item(isa->queues, isa->nqueues, w[3]);
-    if (cmd->queue < 0) return fail(c, "unknown queue '%s'", w[3]);
+    if (cmd->queue < 0) return def_fail(c, "unknown queue '%s'", w[3]);
     for (int i = 0; i < isa->ncmds; i++)
       if (isa->cmds[i].opcode == cmd->opcode || strcmp(isa->cmds[i].name, cmd->name) == 0)
-        return fail(c, "command '%s' reuses a name or opcode", cmd->name);
+        return def_fail(c, "command '%s' reuses a name or opcode", cmd->name);
     snprintf(cmd->doc, sizeof cmd->doc, "%s", doc);
     if (isa->queues[cmd->queue].a != 0) add_token_fields(cmd);
     isa->ncmds++;
     return 0;
   }
   if (strcmp(k, "f") == 0) {
-    if (isa->ncmds == 0) return fail(c, "field before any cmd");
+    if (isa->ncmds == 0) return def_fail(c, "field before any cmd");
     Cmd *cmd = &isa->cmds[isa->ncmds - 1];
     if (nw >= 4) {
       long long lsb;
       if (parse_int(c, w[2], &lsb)) return -1;
       int first = isa->queues[cmd->queue].a != 0 ? 12 : 8;
-      if (lsb < first) return fail(c, "bits 0..%d hold the opcode (and token flags)", first - 1);
+      if (lsb < first) return def_fail(c, "bits 0..%d hold the opcode (and token flags)", first - 1);
     }
     return add_field(c, isa, cmd->fields, &cmd->nfields, MAX_FIELDS, w, nw, 0, doc);
   }
   if (strcmp(k, "reg") == 0) {
-    if (nw != 4 || isa->nregs >= MAX_ITEMS) return fail(c, "reg NAME OFFSET ACCESS \"doc\"");
+    if (nw != 4 || isa->nregs >= MAX_ITEMS) return def_fail(c, "reg NAME OFFSET ACCESS \"doc\"");
     Reg *r = &isa->regs[isa->nregs];
     memset(r, 0, sizeof *r);
     if (copy_name(c, r->name, w[1]) || parse_int(c, w[2], &v1)) return -1;
-    if (v1 < 0 || v1 >= 0x10000 || v1 % 4) return fail(c, "register offset must be word-aligned in 64 KiB");
+    if (v1 < 0 || v1 >= 0x10000 || v1 % 4) return def_fail(c, "register offset must be word-aligned in 64 KiB");
     r->offset = (int)v1;
     snprintf(r->access, sizeof r->access, "%s", w[3]);
     snprintf(r->doc, sizeof r->doc, "%s", doc);
@@ -247,11 +214,11 @@ static int parse_line(Ctx *c, Isa *isa, char *line) {
     return 0;
   }
   if (strcmp(k, "rf") == 0) {
-    if (isa->nregs == 0) return fail(c, "rf before any reg");
+    if (isa->nregs == 0) return def_fail(c, "rf before any reg");
     Reg *r = &isa->regs[isa->nregs - 1];
     return add_field(c, isa, r->rf, &r->nrf, MAX_RF, w, nw, 1, doc);
   }
-  return fail(c, "unknown line kind '%s'", k);
+  return def_fail(c, "unknown line kind '%s'", k);
 }
 
 int isa_parse(const char *path, Isa *isa, char *err, int errlen) {
@@ -259,12 +226,12 @@ int isa_parse(const char *path, Isa *isa, char *err, int errlen) {
   memset(isa, 0, sizeof *isa);
   const char *why;
   FILE *fp = host_file_open_in(path, &why); /* a FIFO blocked fopen */
-  if (!fp) return fail(&c, "cannot open: %s", why);
+  if (!fp) return def_fail(&c, "cannot open: %s", why);
   char line[512];
   int rc = 0;
   while (rc == 0 && fgets(line, sizeof line, fp)) {
     c.line++;
-    if (!strchr(line, '\n') && !feof(fp)) rc = fail(&c, "line too long");
+    if (!strchr(line, '\n') && !feof(fp)) rc = def_fail(&c, "line too long");
     char *hash = line;
     /* a '#' starts a comment unless it is inside the doc string */
     int inq = 0;
@@ -275,8 +242,8 @@ int isa_parse(const char *path, Isa *isa, char *err, int errlen) {
     if (rc == 0) rc = parse_line(&c, isa, line);
   }
   /* fgets stops on a read error too (a directory): not an empty file. */
-  if (rc == 0 && ferror(fp)) rc = fail(&c, "read error (not a readable file?)");
+  if (rc == 0 && ferror(fp)) rc = def_fail(&c, "read error (not a readable file?)");
   fclose(fp);
-  if (rc == 0 && isa->cmd_bits == 0) rc = fail(&c, "empty ISA description");
+  if (rc == 0 && isa->cmd_bits == 0) rc = def_fail(&c, "empty ISA description");
   return rc;
 }
