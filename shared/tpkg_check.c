@@ -51,6 +51,8 @@ uint32_t tpkg_dtype_bytes(uint32_t dtype) {
   case TPKG_DT_U8: return 1;
   case TPKG_DT_I8: return 1;
   case TPKG_DT_I32: return 4;
+  case TPKG_DT_I64: return 8;
+  case TPKG_DT_BOOL: return 1;
   default: return 0;
   }
 }
@@ -61,6 +63,8 @@ const char *tpkg_dtype_name(uint32_t dtype) {
   case TPKG_DT_U8: return "uint8";
   case TPKG_DT_I8: return "int8";
   case TPKG_DT_I32: return "int32";
+  case TPKG_DT_I64: return "int64";
+  case TPKG_DT_BOOL: return "bool";
   default: return "?";
   }
 }

@@ -20,7 +20,7 @@
 #include "diag.h"
 
 #define IR_MAX_RANK 8   /* most dimensions a value may have */
-#define IR_MAX_INPUTS 9 /* QLinearConv has 9 inputs, the most of any op */
+#define IR_MAX_INPUTS 64 /* Concat and the n-ary ops (DenseNet concatenates up to 49 tensors) */
 
 typedef enum {
   IR_F32, /* float32 */
