@@ -508,6 +508,7 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
     o->dtype = IR_F32;
     return 0;
   case IR_OP_COUNT: break;
+  default: return ERR("shape inference of %s is not written yet", ir_op_name(n->op));
   }
   TSL_UNREACHABLE();
   return -1;
