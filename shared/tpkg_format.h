@@ -143,13 +143,14 @@ enum {
   TPKG_LAYOUT_NHWC = 1,    /* rank 4, channels last */
   TPKG_LAYOUT_BLOCKED = 2, /* rank 4, [N][ceil(C/DIM)][H][W][DIM] (docs/isa.md rows) */
 };
+/* Fallback ops: shared/tfw_ops.def (codes, operands, parameters). */
 enum {
-  TPKG_OP_SOFTMAX = 1,    /* out = softmax(in) along axis */
-  TPKG_OP_QUANTIZE = 2,   /* f32 -> i8/u8 with out_scale/out_zp (ONNX QuantizeLinear) */
-  TPKG_OP_DEQUANTIZE = 3, /* i8/u8/i32 -> f32 with in_scale/in_zp (DequantizeLinear) */
-  TPKG_OP_RELAYOUT = 4,   /* copy between layouts (in_layout -> out_layout), same values */
-  TPKG_OP_LAST = 4,
+#define TFW_OP(NAME, code, min_in, max_in, min_out, max_out, ints, floats) TPKG_OP_##NAME = code,
+#include "tfw_ops.def"
+#undef TFW_OP
+  TPKG_OP_END, /* one past the last code */
 };
+#define TPKG_OP_LAST TPKG_OP_RELAYOUT /* the v1 records' ops */
 
 /* Error codes (tpkg_check results). */
 typedef enum {

@@ -1,0 +1,76 @@
+/* tfw_ops: the dispatch of the control core's operators (tfw_ops.h).
+ * The operand and parameter counts come from tfw_ops.def; each kernel checks
+ * the rest (shapes, dtypes, parameter values) before it writes. */
+#include "tfw_ops.h"
+
+uint64_t tfw_numel(const tfw_tensor *t) {
+  uint64_t n = 1;
+  for (uint32_t i = 0; i < t->rank && i < TFW_MAX_RANK; i++) {
+    n *= t->dims[i];
+    if (n > ((uint64_t)1 << 62)) return (uint64_t)1 << 62;
+  }
+  return n;
+}
+
+typedef int (*tfw_kernel)(const tfw_call *c);
+
+typedef struct {
+  uint32_t code;
+  uint8_t min_in, max_in, min_out, max_out;
+} op_row;
+
+static const op_row ops[] = {
+#define TFW_OP(NAME, code, min_in, max_in, min_out, max_out, ints, floats) \
+  {code, min_in, max_in, min_out, max_out},
+#include "tfw_ops.def"
+#undef TFW_OP
+};
+
+/* The kernel of a plain op; 0 for the layout-aware ops (QUANTIZE,
+ * DEQUANTIZE, RELAYOUT: tfw_fallback.c) and unknown codes. */
+static tfw_kernel kernel_of(uint32_t op) {
+  switch (op) {
+  case TPKG_OP_SOFTMAX: return tfw_k_softmax;
+  case TPKG_OP_UNARY: return tfw_k_unary;
+  case TPKG_OP_BINARY: return tfw_k_binary;
+  case TPKG_OP_WHERE: return tfw_k_where;
+  case TPKG_OP_CAST: return tfw_k_cast;
+  case TPKG_OP_TRANSPOSE: return tfw_k_transpose;
+  case TPKG_OP_SLICE: return tfw_k_slice;
+  case TPKG_OP_CONCAT: return tfw_k_concat;
+  case TPKG_OP_GATHER: return tfw_k_gather;
+  case TPKG_OP_TILE: return tfw_k_tile;
+  case TPKG_OP_PAD: return tfw_k_pad;
+  case TPKG_OP_RESIZE: return tfw_k_resize;
+  case TPKG_OP_REDUCE: return tfw_k_reduce;
+  case TPKG_OP_ARG: return tfw_k_arg;
+  case TPKG_OP_NORM: return tfw_k_norm;
+  case TPKG_OP_MATMUL: return tfw_k_matmul;
+  case TPKG_OP_CONV: return tfw_k_conv;
+  case TPKG_OP_CONV_TRANSPOSE: return tfw_k_conv_transpose;
+  case TPKG_OP_POOL: return tfw_k_pool;
+  case TPKG_OP_LUT: return tfw_k_lut;
+  default: return 0;
+  }
+}
+
+int tfw_op_run(const tfw_call *c) {
+  if (!c || (c->n_in && !c->in) || (c->n_out && !c->out)) return TFW_FB_E_ARG;
+  const op_row *row = 0;
+  for (uint32_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+    if (ops[i].code == c->op) row = &ops[i];
+  tfw_kernel k = kernel_of(c->op);
+  if (!row || !k) return TFW_FB_E_OP;
+  if (c->n_in < row->min_in || c->n_in > row->max_in || c->n_out < row->min_out || c->n_out > row->max_out)
+    return TFW_FB_E_SHAPE;
+  if (c->n_ints > TFW_MAX_INTS || c->n_floats > TFW_MAX_FLOATS || (c->n_ints && !c->ints) ||
+      (c->n_floats && !c->floats))
+    return TFW_FB_E_PARAM;
+  for (uint32_t i = 0; i < c->n_in + c->n_out; i++) {
+    const tfw_tensor *t = i < c->n_in ? &c->in[i] : &c->out[i - c->n_in];
+    uint32_t sz = tpkg_dtype_bytes(t->dtype);
+    if (!sz || t->rank > TFW_MAX_RANK) return sz ? TFW_FB_E_SHAPE : TFW_FB_E_DTYPE;
+    if (!t->data || ((uintptr_t)t->data & (sz - 1))) return TFW_FB_E_ARG;
+  }
+  return k(c);
+}
