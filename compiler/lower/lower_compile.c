@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_op.h"
 #include "emit_c.h"
 #include "ir_print.h"
 #include "out_file.h"
@@ -19,15 +20,7 @@
 #include "tpkg.h"
 #include "tune/tune_apply.h"
 
-static uint8_t tpkg_dtype(ir_dtype t) {
-  switch (t) {
-  case IR_F32: return TPKG_DT_F32;
-  case IR_U8: return TPKG_DT_U8;
-  case IR_I8: return TPKG_DT_I8;
-  case IR_I32: return TPKG_DT_I32;
-  default: return 0;
-  }
-}
+static uint8_t tpkg_dtype(ir_dtype t) { return (uint8_t)core_dtype(t); }
 
 /* Shape and layout of a tensor as a package record states them: blocked
  * rank 4 is BLOCKED; a blocked [1, K] row is byte-identical to plain. */
@@ -45,18 +38,6 @@ static int describe(const lower_tensor *t, const ir_node *n, uint8_t *layout, ui
   if (!tpkg_dtype(v->dtype)) return ir_node_error(d, n, "value '%s' is %s: no package dtype", v->name,
                                                   ir_dtype_name(v->dtype));
   return 0;
-}
-
-/* Softmax before opset 13 (coerce2d): the input viewed as [outer, inner]
- * around the axis, the softmax along inner. Fallback tensors are plain
- * row-major, so the record may restate their shape. */
-static void coerce_2d(tpkg_fallback *f) {
-  int32_t ax = f->axis < 0 ? f->axis + f->in_rank : f->axis;
-  uint32_t outer = 1, inner = 1;
-  for (int32_t i = 0; i < f->in_rank; i++) *(i < ax ? &outer : &inner) *= f->in_dims[i];
-  for (int i = 0; i < (int)TPKG_MAX_RANK; i++) f->in_dims[i] = f->out_dims[i] = 0;
-  f->in_dims[0] = f->out_dims[0] = outer, f->in_dims[1] = f->out_dims[1] = inner;
-  f->in_rank = f->out_rank = 2, f->axis = 1;
 }
 
 static uint64_t node_macs(const ir_node *n) {
@@ -149,6 +130,50 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
   }
 }
 
+/* The record of fallback kernel k, running before package kernel `before`
+ * (its operand array malloc'd: free_pkg). */
+static int fallback_record(const lower_program *p, const lower_kernel *k, uint32_t before, tpkg_fb_record *f,
+                           diag *d) {
+  const ir_node *n = k->node;
+  f->op = k->fallback_op;
+  f->name = n->src;
+  f->before_kernel = before;
+  int nops = k->fb ? lower_fb_count(k->fb) : 2;
+  tpkg_operand *ops = calloc((size_t)nops, sizeof *ops);
+  if (!ops) return diag_oom(d);
+  f->operands = ops;
+  if (k->fb) { /* a core op: plain operands with its views, its parameters */
+    const core_op *c = lower_fb_op(k->fb);
+    for (int i = 0; i < nops; i++) lower_fb_operand(p, k->fb, i, &ops[i]);
+    f->n_in = (uint32_t)nops - 1, f->n_out = 1;
+    f->ints = c->ints, f->n_ints = c->n_ints;
+    f->floats = c->floats, f->n_floats = c->n_floats;
+    return 0;
+  }
+  /* QuantizeLinear, DequantizeLinear, Relayout: input and output as stored */
+  f->n_in = f->n_out = 1;
+  for (int i = 0; i < 2; i++) {
+    const lower_tensor *t = &p->tensors[i ? k->out : k->in];
+    tpkg_operand *o = &ops[i];
+    uint32_t dims[TPKG_MAX_RANK] = {0};
+    if (describe(t, n, &o->layout, &o->rank, dims, d)) return -1;
+    for (int j = 0; j < (int)TPKG_MAX_RANK; j++) o->dims[j] = dims[j];
+    o->dtype = tpkg_dtype(t->v->dtype);
+    o->offset = (uint32_t)t->dram, o->size = (uint32_t)t->bytes;
+    o->block = o->layout == TPKG_LAYOUT_BLOCKED ? (uint32_t)p->target->dim : 0;
+    if (t->v->quant.kind != IR_QUANT_NONE) o->scale = t->v->quant.scale[0], o->zp = t->v->quant.zero_point[0];
+  }
+  /* An ONNX QuantizeLinear/DequantizeLinear of the model carries its scale
+   * and zero point as inputs (per tensor: lower.c checks). */
+  if (n->n_in > 1 && n->in[1]->kind == IR_VALUE_CONST && f->op != LOWER_FB_RELAYOUT) {
+    float sc = (float)ir_elem_f64(n->in[1]->dtype, n->in[1]->data, 0);
+    int32_t zp = n->n_in > 2 && n->in[2]->kind == IR_VALUE_CONST ? (int32_t)ir_elem_i64(n->in[2]->dtype, n->in[2]->data, 0) : 0;
+    tpkg_operand *q = &ops[k->fallback_op == LOWER_FB_QUANTIZE ? 1 : 0];
+    q->scale = sc, q->zp = zp;
+  }
+  return 0;
+}
+
 /* Fills the package from p (arrays malloc'd into *pk's pointers; free_pkg). */
 /* --int8-io: the QuantizeLinear of a graph input used by nothing else, and
  * the DequantizeLinear of a graph output, are left to the caller: the I/O
@@ -186,7 +211,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     else nk += p->kernels[i].n_segs ? p->kernels[i].n_segs : 1;
   }
   tpkg_kernel *ks = calloc((size_t)nk + 1, sizeof *ks);
-  tpkg_fallback *fs = calloc((size_t)nf + 1, sizeof *fs);
+  tpkg_fb_record *fs = calloc((size_t)nf + 1, sizeof *fs);
   tpkg_io *io = calloc((size_t)(g->n_inputs + g->n_outputs) + 1, sizeof *io);
   pk->kernels = ks, pk->fallbacks = fs, pk->io = io;
   if (!ks || !fs || !io) return diag_oom(d);
@@ -206,31 +231,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     const lower_tensor *ti = k->in >= 0 ? &p->tensors[k->in] : NULL, *to = k->out >= 0 ? &p->tensors[k->out] : NULL;
     if (k->kind == LOWER_K_FALLBACK && int8_io && edge_int8(g, p, k)) continue;
     if (k->kind == LOWER_K_FALLBACK) {
-      tpkg_fallback *f = &fs[fi++];
-      f->op = k->fallback_op;
-      f->name = k->node->src;
-      f->before_kernel = (uint32_t)ki;
-      if (describe(ti, k->node, &f->in_layout, &f->in_rank, f->in_dims, d) ||
-          describe(to, k->node, &f->out_layout, &f->out_rank, f->out_dims, d))
-        return -1;
-      f->in_dtype = tpkg_dtype(ti->v->dtype), f->out_dtype = tpkg_dtype(to->v->dtype);
-      f->in_offset = (uint32_t)ti->dram, f->in_size = (uint32_t)ti->bytes;
-      f->out_offset = (uint32_t)to->dram, f->out_size = (uint32_t)to->bytes;
-      f->axis = (int32_t)ir_attr_int(k->node, "axis", k->fallback_op == LOWER_FB_SOFTMAX ? -1 : 1);
-      if (k->fallback_op == LOWER_FB_SOFTMAX && ir_attr_int(k->node, "coerce2d", 0)) coerce_2d(f);
-      if (ti->v->quant.kind != IR_QUANT_NONE) f->in_scale = ti->v->quant.scale[0], f->in_zp = ti->v->quant.zero_point[0];
-      if (to->v->quant.kind != IR_QUANT_NONE)
-        f->out_scale = to->v->quant.scale[0], f->out_zp = to->v->quant.zero_point[0];
-      /* An ONNX QuantizeLinear/DequantizeLinear of the model carries its
-       * scale and zero point as inputs (per tensor: lower.c checks). */
-      if (k->node->n_in > 1 && k->node->in[1]->kind == IR_VALUE_CONST) {
-        const ir_node *n = k->node;
-        float sc = (float)ir_elem_f64(n->in[1]->dtype, n->in[1]->data, 0);
-        int32_t zp = n->n_in > 2 && n->in[2]->kind == IR_VALUE_CONST ? (int32_t)ir_elem_i64(n->in[2]->dtype, n->in[2]->data, 0) : 0;
-        if (k->fallback_op == LOWER_FB_QUANTIZE) f->out_scale = sc, f->out_zp = zp;
-        if (k->fallback_op == LOWER_FB_DEQUANTIZE) f->in_scale = sc, f->in_zp = zp;
-      }
-      f->params[0] = (uint32_t)t->dim; /* the blocked layout's block */
+      if (fallback_record(p, k, (uint32_t)ki, &fs[fi++], d)) return -1;
       continue;
     }
     /* A stream cut into segments (lower_segment.c) becomes consecutive
@@ -298,6 +299,7 @@ static int write_outputs(const tpkg_package *pk, const lower_compile_opts *o, di
 static void free_pkg(tpkg_package *pk) {
   for (uint32_t i = 0; pk->kernels && i < pk->n_kernels; i++) free((void *)pk->kernels[i].cmds);
   free((void *)pk->kernels);
+  for (uint32_t i = 0; pk->fallbacks && i < pk->n_fallbacks; i++) free((void *)pk->fallbacks[i].operands);
   free((void *)pk->fallbacks);
   free((void *)pk->io);
 }

@@ -217,6 +217,8 @@ static npy_dtype npy_of(uint32_t dt) {
   case TPKG_DT_U8: return NPY_U8;
   case TPKG_DT_I8: return NPY_I8;
   case TPKG_DT_I32: return NPY_I32;
+  case TPKG_DT_I64: return NPY_I64;
+  case TPKG_DT_BOOL: return NPY_BOOL;
   default: return NPY_F32;
   }
 }
@@ -297,14 +299,19 @@ static int dump_tensors(const char *dir, const tpkg_view *v, const run_batch *b,
     tpkg_view_io(v, k, &io);
     if (dump_window_tensor(dir, io.name, "", b, io.dtype, io.layout, io.rank, io.dims, io.offset, dim, d)) return -1;
   }
+  uint32_t pos = 0;
   for (uint32_t k = 0; k < v->n_fallbacks; k++) {
     tpkg_fallback f;
-    tpkg_view_fallback(v, k, &f);
-    if (dump_window_tensor(dir, f.name, ".fallback_in", b, f.in_dtype, f.in_layout, f.in_rank, f.in_dims,
-                           f.in_offset, dim, d) ||
-        dump_window_tensor(dir, f.name, ".fallback_out", b, f.out_dtype, f.out_layout, f.out_rank, f.out_dims,
-                           f.out_offset, dim, d))
-      return -1;
+    tpkg_view_fallback_at(v, &pos, &f);
+    for (uint32_t j = 0; j < f.n_in + f.n_out; j++) { /* .fallback_in, .fallback_in1, ..., .fallback_out */
+      tpkg_operand o;
+      char suffix[32];
+      tpkg_fallback_operand(&f, j, &o);
+      if (j >= f.n_in) snprintf(suffix, sizeof suffix, ".fallback_out");
+      else if (j) snprintf(suffix, sizeof suffix, ".fallback_in%u", j);
+      else snprintf(suffix, sizeof suffix, ".fallback_in");
+      if (dump_window_tensor(dir, f.name, suffix, b, o.dtype, o.layout, o.rank, o.dims, o.offset, dim, d)) return -1;
+    }
   }
   return 0;
 }
