@@ -60,6 +60,7 @@ typedef struct cli_args {
   int no_fusion;                     /* compile: one kernel per op */
   int no_sram_residency;             /* compile: intermediates through DRAM */
   int int8_io;                       /* compile: int8 graph inputs/outputs (no edge (de)quantisation) */
+  int npu_only;                      /* compile: refuse ops the control core would run */
   const char *emit_c;                /* compile: --emit-c OUT.c, the package as a C array */
   long long cmd_sram_limit;          /* compile: command SRAM budget in bytes (0: the target's) */
   const char *tuning_log;            /* compile: --tuning-log tune.jsonl (docs/tuning.md) */
@@ -117,7 +118,7 @@ static const char *const usage_compile =
     "                      [--print-before=PASS|STAGE] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
     "                      [--report] [--no-fusion] [--no-sram-residency] [--cmd-sram-limit BYTES]\n"
-    "                      [--tuning-log tune.jsonl] [--int8-io]\n"
+    "                      [--tuning-log tune.jsonl] [--int8-io] [--npu-only]\n"
     "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
     "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
     "  package (-o and/or --emit-c: the same bytes as a C array, see `tessel emit-c`).\n"
@@ -125,6 +126,8 @@ static const char *const usage_compile =
     "  --int8-io: graph inputs and outputs are the int8 tensors the NPU reads and writes\n"
     "  (scale, zero point and blocked layout in the package's I/O records) instead of\n"
     "  float ones quantised and dequantised by the firmware.\n"
+    "  Every op the NPU does not run runs on the control core (docs/operators.md);\n"
+    "  --npu-only refuses those instead (but Softmax and the edge (de)quantisation).\n"
     "  --cmd-sram-limit cuts kernel streams into segments of at most BYTES (tests;\n"
     "  default: the target's command SRAM).\n"
     "  --tuning-log applies the best schedule per workload from `tessel tune` logs (docs/tuning.md).\n"
@@ -157,7 +160,7 @@ enum {
   OPT_BIND = 1, OPT_INPUT_SHAPE, OPT_INPUT, OPT_OUTPUT, OPT_CALIB, OPT_CALIB_METHOD, OPT_CALIB_PERCENTILE,
   OPT_QUANTISED, OPT_TARGET, OPT_PASS, OPT_PRINT_AFTER, OPT_PRINT_BEFORE, OPT_ELIDE, OPT_PRINT_AFTER_ALL,
   OPT_VERIFY_EACH, OPT_RAW, OPT_RANGES, OPT_DUMP_TENSORS, OPT_CMD_SRAM_LIMIT, OPT_TUNING_LOG, OPT_EMIT_C,
-  OPT_REPORT, OPT_NO_FUSION, OPT_NO_SRAM_RESIDENCY, OPT_INT8_IO,
+  OPT_REPORT, OPT_NO_FUSION, OPT_NO_SRAM_RESIDENCY, OPT_INT8_IO, OPT_NPU_ONLY,
 };
 
 /* The options ir, opt, ref and compile share.  Some are then refused with a
@@ -187,6 +190,7 @@ static const cli_opt opts_compile[] = {
     {OPT_NO_FUSION, "--no-fusion", NULL, 0, CLI_OPT_ONCE},
     {OPT_NO_SRAM_RESIDENCY, "--no-sram-residency", NULL, 0, CLI_OPT_ONCE},
     {OPT_INT8_IO, "--int8-io", NULL, 0, CLI_OPT_ONCE},
+    {OPT_NPU_ONLY, "--npu-only", NULL, 0, CLI_OPT_ONCE},
     {0},
 };
 
@@ -280,6 +284,7 @@ static int parse_args(int argc, char **argv, cli_args *a) {
     case OPT_NO_FUSION: a->no_fusion = 1; break;
     case OPT_NO_SRAM_RESIDENCY: a->no_sram_residency = 1; break;
     case OPT_INT8_IO: a->int8_io = 1; break;
+    case OPT_NPU_ONLY: a->npu_only = 1; break;
     default: TSL_ASSERT(!"an option without a case");
     }
   }
@@ -551,7 +556,7 @@ static int cmd_compile(cli_args *a) {
   }
   lower_compile_opts lo = {.target = a->target, .out = a->n_outputs ? a->outputs[0] : NULL, .emit_c = a->emit_c, .report = a->report ? stdout : NULL,
                            .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency,
-                           .int8_io = a->int8_io,
+                           .int8_io = a->int8_io, .npu_only = a->npu_only,
                            .cmd_sram_limit = a->cmd_sram_limit, .tuning_log = a->tuning_log,
                            .print_after = a->pipe.print_after, .print_before = a->pipe.print_before,
                            .print_after_all = a->pipe.print_after_all, .calibrated = a->n_calib > 0};
