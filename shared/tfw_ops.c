@@ -74,3 +74,17 @@ int tfw_op_run(const tfw_call *c) {
   }
   return k(c);
 }
+
+int tfw_lut_build(uint32_t fn, float alpha, float beta, float s_in, int32_t zp_in, float s_out, int32_t zp_out,
+                  int8_t table[256]) {
+  float x[256], y[256];
+  for (int32_t q = -128; q < 128; q++) x[q + 128] = tfw_dequantize(q, s_in, zp_in);
+  tfw_tensor t[2] = {{(uint8_t *)x, TPKG_DT_F32, 1, {256}}, {(uint8_t *)y, TPKG_DT_F32, 1, {256}}};
+  int32_t ints[1] = {(int32_t)fn};
+  float floats[2] = {alpha, beta};
+  tfw_call c = {TPKG_OP_UNARY, 1, 1, t, t + 1, ints, 1, floats, 2};
+  int rc = tfw_op_run(&c);
+  if (rc) return rc;
+  for (int i = 0; i < 256; i++) table[i] = (int8_t)tfw_quantize(y[i], s_out, zp_out, -128, 127);
+  return 0;
+}

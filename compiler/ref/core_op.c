@@ -98,6 +98,15 @@ static void unary_params(const ir_node *n, core_op *c) {
   put_f(c, b);
 }
 
+int core_unary_of(const ir_node *n, uint32_t *fn, float *alpha, float *beta) {
+  core_op c = {0};
+  int f = unary_fn(n->op, n);
+  if (!f) return 0;
+  unary_params(n, &c);
+  *fn = (uint32_t)f, *alpha = c.floats[0], *beta = c.floats[1];
+  return 1;
+}
+
 static int binary_fn(ir_op op) {
   switch (op) {
   case IR_OP_ADD: case IR_OP_SUM: return TFW_BIN_ADD;
@@ -259,6 +268,18 @@ static int resize_params(const ir_node *n, core_op *c, int *unsupported, diag *d
 int core_op_of(const ir_node *n, core_op *c, int *unsupported, diag *d) {
   memset(c, 0, sizeof *c);
   switch (n->op) {
+  case IR_OP_QLUT: { /* the table, 4 entries a word, little-endian */
+    int cnt = 0;
+    const int64_t *t = ir_attr_ints(n, "table", &cnt);
+    if (!t || cnt != 256) return ir_node_error(d, n, "attribute table must hold 256 entries");
+    c->op = TPKG_OP_LUT;
+    c->n_in = 1;
+    view(c, 0, n->in[0]), view(c, 1, n->out);
+    for (int w = 0; w < 64; w++)
+      put_i(c, (int32_t)((uint32_t)(uint8_t)t[4 * w] | (uint32_t)(uint8_t)t[4 * w + 1] << 8 |
+                         (uint32_t)(uint8_t)t[4 * w + 2] << 16 | (uint32_t)(uint8_t)t[4 * w + 3] << 24));
+    return 0;
+  }
   case IR_OP_QUANTIZE: case IR_OP_DEQUANTIZE: case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD:
   case IR_OP_QAVGPOOL: case IR_OP_QREQUANT:
     return 1;
