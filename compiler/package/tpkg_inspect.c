@@ -94,11 +94,14 @@ static void print_fallbacks(FILE *out, const tpkg_view *v) {
 /* Where the ONNX nodes run: the kernels' nodes on the NPU, the fallback
  * records' (Relayout records move data for another node) on the core. */
 static void print_placement(FILE *out, const tpkg_view *v) {
-  uint32_t nodes = 0, core = 0, relayout = 0, pos = 0;
+  uint32_t nodes = 0, core = 0, relayout = 0, pos = 0, kernels = 0;
   uint64_t macs = 0;
   for (uint32_t k = 0; k < v->n_kernels; k++) {
-    tpkg_kernel_view kv;
+    tpkg_kernel_view kv, prev;
     tpkg_view_kernel(v, k, &kv);
+    if (k) tpkg_view_kernel(v, k - 1, &prev);
+    if (k && prev.mark_id == kv.mark_id) continue; /* a later segment of the same kernel */
+    kernels++;
     nodes += kv.node_count;
     macs += kv.useful_macs;
   }
@@ -109,7 +112,7 @@ static void print_placement(FILE *out, const tpkg_view *v) {
     else core++;
   }
   fprintf(out, "placement: %u kernels on the NPU (%u ONNX nodes, %llu MACs), %u ops on the control core (and %u "
-               "relayouts)\n", v->n_kernels, nodes, (unsigned long long)macs, core, relayout);
+               "relayouts)\n", kernels, nodes, (unsigned long long)macs, core, relayout);
 }
 
 void tpkg_print(FILE *out, const uint8_t *pkg, size_t len) {
