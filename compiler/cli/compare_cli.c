@@ -115,13 +115,17 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
   int bitwise = a.dtype == b.dtype;
   size_t es = npy_dtype_size(a.dtype);
   for (size_t i = 0; i < n; i++) {
-    double x = elem(&a, i), y = elem(&b, i), dd = fabs(x - y);
+    double x = elem(&a, i), y = elem(&b, i), dd = x == y ? 0 : fabs(x - y); /* equal infinities: 0 */
+    if (x != x && y != y) { /* NaN on both sides: no difference to add up, a match under a tolerance */
+      if (bitwise && !memcmp((uint8_t *)a.data + i * es, (uint8_t *)b.data + i * es, es)) ident++;
+      continue;
+    }
     if (bitwise ? !memcmp((uint8_t *)a.data + i * es, (uint8_t *)b.data + i * es, es) : x == y) ident++;
     if (dd > maxd || dd != dd) maxd = dd != dd ? INFINITY : dd;
     sumd += dd;
     sig += x * x, noise += (x - y) * (x - y);
     double tol = base + (is_float ? o->rtol * fabs(x) : 0), excess = dd != dd ? INFINITY : dd - tol;
-    if (o->has_tol && x != y && !(x != x && y != y) && !(dd <= tol)) {
+    if (o->has_tol && x != y && !(dd <= tol)) {
       if (excess > worst_excess) worst_excess = excess, worst = i;
       outside++;
     }
