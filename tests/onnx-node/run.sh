@@ -48,7 +48,8 @@ one() {
   verdict() { printf '%s\n' "$1" >"$w/result"; }
   why() { sed -e "s|$d/||g" -e 's/^tessel[a-z -]*: //' -e 's/^onnx-pb2npy: //' "$1" | grep -v '^usage' | head -n 1 | cut -c1-200; }
   local names=() calib=() ins=() shapes=() outs=() k=0 f info
-  if ! mapfile -t names < <("$pb2npy" --inputs "$d/model.onnx" 2>"$w/log"); then verdict "FAIL import: $(why "$w/log")"; return; fi
+  if ! "$pb2npy" --inputs "$d/model.onnx" >"$w/inputs" 2>"$w/log"; then verdict "FAIL import: $(why "$w/log")"; return; fi
+  mapfile -t names <"$w/inputs"
   if ! "$tessel" ir "$d/model.onnx" --raw >/dev/null 2>"$w/log"; then verdict "FAIL import: $(why "$w/log")"; return; fi
   for ((k = 0; ; k++)); do
     f=$d/test_data_set_0/input_$k.pb
