@@ -579,8 +579,8 @@ static int read_inputs(const run_args *a, run_job *j, diag *d) {
   }
   for (int i = 0; i < j->n_in; i++)
     if (!j->arr[i].data)
-      return diag_set(d, "no --input for the package's input '%s' (%d of %d given)", j->ins[i].name, a->n_in_spec,
-                      j->n_in);
+      return diag_set(d, "the package has %d input%s, %d given with --input (none for '%s')", j->n_in,
+                      j->n_in == 1 ? "" : "s", a->n_in_spec, j->ins[i].name);
   if (j->runs > 1000000) return diag_set(d, "%lld inferences in one call: at most 1000000", (long long)j->runs);
   if (j->runs < 0) j->runs = 1, j->lead = 0; /* a model without inputs */
   return 0;

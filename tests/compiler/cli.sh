@@ -298,7 +298,7 @@ expect 1 "--calib: input 'a' has 3 samples, input 'b' 2: give each input as many
   compile $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.a.in.npy --calib b=$mu/add2.b.in.npy -o $tmp/x.tpkg
 expect 0 "" compile $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.b.in.npy -o $tmp/x.tpkg
 expect 1 "add2.a.calib.npy: shape [3,8,4,4] does not match input 'data' [5,3]" compile $mu/gather.onnx --calib data=$mu/add2.a.calib.npy --calib idx=$mu/gather.idx.npy -o $tmp/x.tpkg
-expect 1 "run: no --input for the package's input 'b' (1 of 2 given)" run $tmp/add2.tpkg --engine model --input a=$mu/add2.a.in.npy
+expect 1 "run: the package has 2 inputs, 1 given with --input (none for 'b')" run $tmp/add2.tpkg --engine model --input a=$mu/add2.a.in.npy
 expect 1 "run: input 'a' given twice" run $tmp/add2.tpkg --engine model --input a=$mu/add2.a.in.npy --input a=$mu/add2.a.in.npy
 expect 1 "run: the package has no tensor named 'c' (it has: a, b)" run $tmp/add2.tpkg --engine model --input c=$mu/add2.a.in.npy --input a=$mu/add2.a.in.npy
 expect 1 "gather.idx.npy: input 'b' must be float32 [1,8,4,4] (or with a leading batch dimension), not int64 [2]" run $tmp/add2.tpkg --engine model --input a=$mu/add2.a.in.npy --input b=$mu/gather.idx.npy
