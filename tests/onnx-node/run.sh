@@ -43,14 +43,21 @@ rm -rf "$tmp" && mkdir -p "$tmp"
 # one TEST: runs GROUP/NAME in $tmp/GROUP_NAME and writes its verdict there
 # (file "result": "PASS" or "FAIL STAGE: WHY").
 one() {
-  local t=$1 d=$data/$1 w=$tmp/${1//\//_}
+  local d=$data/$1 w=$tmp/${1//\//_}
   mkdir -p "$w"
   verdict() { printf '%s\n' "$1" >"$w/result"; }
+  # limit CMD...: CMD with at most 60 s (a hang is that test's failure, not the suite's)
+  limit() {
+    timeout 60 "$@"
+    local rc=$?
+    [ $rc -eq 124 ] && echo "tessel $2 timed out after 60 s" >"$w/log"
+    return $rc
+  }
   why() { sed -e "s|$d/||g" -e 's/^tessel[a-z -]*: //' -e 's/^onnx-pb2npy: //' "$1" | grep -v '^usage' | head -n 1 | cut -c1-200; }
   local names=() calib=() ins=() shapes=() outs=() k=0 f info
   if ! "$pb2npy" --inputs "$d/model.onnx" >"$w/inputs" 2>"$w/log"; then verdict "FAIL import: $(why "$w/log")"; return; fi
   mapfile -t names <"$w/inputs"
-  if ! "$tessel" ir "$d/model.onnx" --raw >/dev/null 2>"$w/log"; then verdict "FAIL import: $(why "$w/log")"; return; fi
+  if ! limit "$tessel" ir "$d/model.onnx" --raw >/dev/null 2>"$w/log"; then verdict "FAIL import: $(why "$w/log")"; return; fi
   for ((k = 0; ; k++)); do
     f=$d/test_data_set_0/input_$k.pb
     [ -f "$f" ] || break
@@ -67,10 +74,10 @@ one() {
     if ! "$pb2npy" "$f" "$w/exp$k.npy" >/dev/null 2>"$w/log"; then verdict "FAIL import: $(why "$w/log")"; return; fi
     outs+=(-o "$w/got$k.npy")
   done
-  if ! "$tessel" compile "$d/model.onnx" --target npu8 "${shapes[@]}" "${calib[@]}" -o "$w/t.tpkg" >/dev/null 2>"$w/log"; then
+  if ! limit "$tessel" compile "$d/model.onnx" --target npu8 "${shapes[@]}" "${calib[@]}" -o "$w/t.tpkg" >/dev/null 2>"$w/log"; then
     verdict "FAIL compile: $(why "$w/log")"; return
   fi
-  if ! "$tessel" run "$w/t.tpkg" -q --engine model "${ins[@]}" "${outs[@]}" >/dev/null 2>"$w/log"; then
+  if ! limit "$tessel" run "$w/t.tpkg" -q --engine model "${ins[@]}" "${outs[@]}" >/dev/null 2>"$w/log"; then
     verdict "FAIL run: $(why "$w/log")"; return
   fi
   for ((k = 0; k < ${#outs[@]} / 2; k++)); do
@@ -86,7 +93,7 @@ one() {
   if [ "$mode" = --soc ]; then
     local rtl=()
     for ((k = 0; k < ${#outs[@]} / 2; k++)); do rtl+=(-o "$w/rtl$k.npy"); done
-    if ! "$tessel" run "$w/t.tpkg" -q --engine rtl "${ins[@]}" "${rtl[@]}" >/dev/null 2>"$w/log"; then
+    if ! limit "$tessel" run "$w/t.tpkg" -q --engine rtl "${ins[@]}" "${rtl[@]}" >/dev/null 2>"$w/log"; then
       verdict "FAIL run-rtl: $(why "$w/log")"; return
     fi
     for ((k = 0; k < ${#outs[@]} / 2; k++)); do
