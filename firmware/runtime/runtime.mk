@@ -14,8 +14,8 @@
 RT_TARGETS  := npu4 npu8 npu16
 RT_SRCS     := firmware/runtime/tfw_npu.c
 # Archive members in this order: the executor first, as before the move to shared/.
-rt_members   = $(SHARED_RV_OBJ)/tfw_exec.o $(SHARED_RV_OBJ)/tfw_fallback.o $(BUILD)/obj/fw-rt/$(1)/tfw_npu.o \
-               $(SHARED_RV_OBJ)/tpkg_check.o $(SHARED_RV_OBJ)/crc32.o
+rt_members   = $(SHARED_RV_OBJ)/tfw_exec.o $(SHARED_RV_OBJ)/tfw_fallback.o $(SHARED_RV_OBJ)/tfw_math.o \
+               $(BUILD)/obj/fw-rt/$(1)/tfw_npu.o $(SHARED_RV_OBJ)/tpkg_check.o $(SHARED_RV_OBJ)/crc32.o
 RT_HDRS     := $(wildcard firmware/runtime/*.h) $(wildcard shared/*.h) firmware/npu/npu.h \
                $(BUILD)/gen/tessel_isa.h $(FW_HDRS)
 # -ffp-contract=off: the fallback ops' float arithmetic must round as on the host.
