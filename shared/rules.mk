@@ -10,6 +10,8 @@
 #                      fallback ops, counters), tfw_fallback.c the fallback ops,
 #                      bit-identical on every engine
 #   tfw_math.c         libm-free f32 exp, log, sqrt, pow, tanh, erf, ... (integer arithmetic)
+#   tfw_ops_elem.c     the core's element-wise operator kernels (tfw_ops.h: unary, binary, where,
+#                      cast, lut)
 #   link_proto.c       the host link's framing (docs/host-link.md)
 #   npy.c              .npy reader and writer (host only)
 #   json.c             strict JSON reader (host only: profiles, tuning logs)
@@ -21,7 +23,7 @@
 #   build/lib/libtessel-shared{,-asan,-fuzz}.a   the host builds (mk/common.mk host_lib)
 
 SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c shared/tfw_fallback.c \
-                    shared/tfw_math.c shared/link_proto.c
+                    shared/tfw_math.c shared/tfw_ops_elem.c shared/link_proto.c
 SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c \
                     shared/json_write.c
 SHARED_INC       := -Ishared

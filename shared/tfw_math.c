@@ -304,7 +304,7 @@ static xf xf_log(xf a) {
 
 /* ---- the f32 functions ------------------------------------------------------ */
 
-float tfw_fabsf(float x) { return tfw_bits_f32(tfw_f32_bits(x) & 0x7fffffffu); }
+float tfw_fabsf(float x) { return tfw_isnan(x) ? nan_f() : tfw_bits_f32(tfw_f32_bits(x) & 0x7fffffffu); }
 
 /* floor / ceil / rint on the bits: |x| >= 2^23 (and inf, NaN) are integers;
  * otherwise |x| = m / 2^sh, q its integer part, and the fraction decides. */
