@@ -5,7 +5,12 @@
  * n-ary fold, integer division and pow corner cases, comparisons and logic,
  * WHERE, CAST (saturation, NaN, rounding) and LUT; and each error (bad
  * dtype, bad broadcast, wrong counts) returns its code with the output's
- * bytes untouched. The math tests are test_elem_math.c's. */
+ * bytes untouched. The math tests are test_elem_math.c's. Last, the
+ * checksums of elem_checksum.c from the RV32 firmware must equal the host's.
+ *
+ *   test_elem [TESSEL_ISS FW_ELEM_CRC.elf]
+ * Without the two arguments the firmware comparison fails (it is part of
+ * the suite, not optional). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,8 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "elem_checksum.h"
 #include "elem_test.h"
 #include "tfw_ops.h"
+
+static const char *iss_path, *fw_elf_path;
 
 /* ---- tensors and calls ---------------------------------------------------------- */
 
@@ -825,7 +833,32 @@ static void test_lut(void **state) {
   assert_int_equal(call(tfw_k_lut, &in, 1, &o3, table, 64, NULL, 0), TFW_FB_E_SHAPE);
 }
 
-int main(void) {
+/* ---- the same bits on the RV32 core -------------------------------------------- */
+
+static void test_firmware_checksums(void **state) {
+  (void)state;
+  if (!iss_path) fail_msg("usage: test_elem TESSEL_ISS FW_ELEM_CRC.elf (the firmware comparison is part of the suite)");
+  ec_sums h;
+  ec_checksum_all(&h);
+  assert_int_equal(h.rc, 0);
+  char want[200], got[256] = "", cmd[1024];
+  snprintf(want, sizeof want, "elem-crc math %08x pow %08x unary %08x binary %08x other %08x rc 0\n", (unsigned)h.math,
+           (unsigned)h.pow, (unsigned)h.unary, (unsigned)h.binary, (unsigned)h.other);
+  snprintf(cmd, sizeof cmd, "'%s' --max-insns 4000000000 '%s'", iss_path, fw_elf_path);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  char line[256];
+  while (fgets(line, sizeof line, p))
+    if (!strncmp(line, "elem-crc", 8)) memcpy(got, line, sizeof got);
+  int st = pclose(p);
+  printf("host:     %sfirmware: %s", want, got[0] ? got : "(no line)\n");
+  assert_int_equal(st, 0);
+  assert_string_equal(got, want);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3) iss_path = argv[1], fw_elf_path = argv[2];
+  else if (argc != 1) return fprintf(stderr, "usage: test_elem [TESSEL_ISS FW_ELEM_CRC.elf]\n"), 2;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_math_sqrt),      cmocka_unit_test(test_math_exp),
       cmocka_unit_test(test_math_log),       cmocka_unit_test(test_math_log1p),
@@ -840,6 +873,7 @@ int main(void) {
       cmocka_unit_test(test_binary_compare_logic), cmocka_unit_test(test_binary_prelu),
       cmocka_unit_test(test_binary_errors),  cmocka_unit_test(test_where),
       cmocka_unit_test(test_cast),           cmocka_unit_test(test_lut),
+      cmocka_unit_test(test_firmware_checksums),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
