@@ -500,6 +500,23 @@ static void test_binary_example(void **state) {
   assert_true(f_at(&so, 0) == 8.0f);
   assert_int_equal(bin(TFW_BIN_SUB, sc, 2, &so), 0);
   assert_true(f_at(&so, 0) == -1.0f);
+  /* rank 8: [2,1,1,1,1,1,2,3] + [3] */
+  float r8[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, add[3] = {100, 200, 300};
+  uint32_t d8[8] = {2, 1, 1, 1, 1, 1, 2, 3}, d3[1] = {3};
+  tfw_tensor big[2] = {mk(TPKG_DT_F32, 8, d8, r8), mk(TPKG_DT_F32, 1, d3, add)};
+  tfw_tensor bo = mk(TPKG_DT_F32, 8, d8, NULL);
+  assert_int_equal(bin(TFW_BIN_ADD, big, 2, &bo), 0);
+  for (int i = 0; i < 12; i++) assert_true(f_at(&bo, (size_t)i) == r8[i] + add[i % 3]);
+  /* an empty output: [0,3] + [3] writes nothing and succeeds */
+  uint32_t d03[2] = {0, 3};
+  tfw_tensor e[2] = {mk(TPKG_DT_F32, 2, d03, NULL), big[1]};
+  tfw_tensor eo = mk(TPKG_DT_F32, 2, d03, NULL);
+  assert_int_equal(bin(TFW_BIN_ADD, e, 2, &eo), 0);
+  assert_true(untouched(&eo));
+  tfw_tensor e1 = mk(TPKG_DT_F32, 2, d03, NULL); /* 0 against 3: no broadcast */
+  uint32_t d33[2] = {3, 3};
+  tfw_tensor e2[2] = {mk(TPKG_DT_F32, 2, d03, NULL), mk(TPKG_DT_F32, 2, d33, NULL)};
+  assert_int_equal(bin(TFW_BIN_ADD, e2, 2, &e1), TFW_FB_E_SHAPE);
 }
 
 /* ADD MUL MIN MAX MEAN with 1..64 inputs: the left fold, NaN wins. */
