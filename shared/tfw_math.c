@@ -6,7 +6,7 @@
  *     every element); unchanged from its first home in tfw_fallback.c;
  *   - "xf", an extended float: sign, a 64-bit mantissa with its top bit set
  *     and a binary exponent, with truncating multiply, add and divide (each
- *     good to ~2^-62 relative). The other transcendental functions evaluate
+ *     good to ~2^-59 relative or better). The other transcendental functions evaluate
  *     their formula in xf (arranged so that no subtraction cancels many
  *     bits) and round once to f32 at the end, subnormal results included.
  *     Their error is then the final rounding's 0.5 ulp plus far less than
@@ -15,9 +15,9 @@
  * sqrt is an exact integer square root with a sticky bit: correctly rounded.
  * No double, no libm, no float arithmetic at all (-ffp-contract=off, which
  * shared/ builds with, changes nothing here). RV32 cost per call (tessel-iss,
- * instructions): exp 128, floor/rint ~100, sqrt 530, log 1400, expm1 1500,
- * sigmoid 2750, log1p 2730, tanh 2940, erf 4190, pow 4210; xf_div's 64-step
- * loop is ~1100 of them where it is used. */
+ * instructions, arguments of moderate size): exp 128, floor/rint ~100,
+ * sqrt 530, log 900, expm1 1510, sigmoid 1740, log1p 1760, tanh 1930,
+ * erf 3480, pow 3240. */
 #include "tfw_math.h"
 
 typedef union {
@@ -191,18 +191,25 @@ static xf xf_add(xf a, xf b) {
 
 static xf xf_sub(xf a, xf b) { return xf_add(a, xf_neg(b)); }
 
-/* a / b (b != 0), 64 quotient bits by restoring division. */
+/* a / b (b != 0): the mantissa quotient A 2^63 / B through B's reciprocal
+ * V ~ 2^127 / B: a 64/32-bit division gives it to ~2^-31 (from below), one
+ * Newton step V += V (2^127 - B V) / 2^127 to ~2^-60 (still from below: the
+ * step never overshoots and every truncation lowers it), then one product.
+ * The quotient is at most ~2^-59 below the exact one. A power-of-two B
+ * divides exactly. */
 static xf xf_div(xf a, xf b) {
   if (!a.m) return XF_ZERO;
-  uint64_t r = a.m, q = 0, carry = 0;
-  for (int i = 0; i < 64; i++) {
-    uint64_t bit = carry || r >= b.m;
-    if (bit) r -= b.m;
-    q = q << 1 | bit;
-    carry = r >> 63;
-    r <<= 1;
+  uint64_t q = a.m;
+  if (b.m != 1ull << 63) {
+    uint64_t v = (0x7fffffffffffffffull / ((b.m >> 32) + 1)) << 32, hi, lo;
+    umul128(b.m, v, &hi, &lo);                                   /* B V < 2^127 */
+    uint64_t ehi = (1ull << 63) - hi - (lo != 0), elo = 0u - lo; /* E = 2^127 - B V < 2^97 */
+    umul128(v, ehi << 31 | elo >> 33, &hi, &lo);                 /* V (E / 2^33) */
+    v += hi >> 30;
+    umul128(a.m, v, &hi, &lo);
+    q = hi;
   }
-  return xf_make(a.neg ^ b.neg, q, a.e - b.e - 63); /* q = floor(a.m / b.m * 2^63) */
+  return xf_make(a.neg ^ b.neg, q, a.e - b.e - 63); /* q ~ a.m / b.m * 2^63 */
 }
 
 /* a rounded once to f32 (nearest, ties to even): overflow to inf, subnormals
@@ -446,9 +453,17 @@ float tfw_sigmoidf(float x) {
   return xf_to_f32(xf_div(b >> 31 ? t : XF_ONE, d));
 }
 
+/* 2^64 / (2n + 1) (less a fraction), n = 0..127, folded by the compiler */
+#define Q64_OVER(d) (0xffffffffffffffffull / (d))
+#define INV_ODD4(n) Q64_OVER(2 * (n) + 1), Q64_OVER(2 * (n) + 3), Q64_OVER(2 * (n) + 5), Q64_OVER(2 * (n) + 7)
+#define INV_ODD16(n) INV_ODD4(n), INV_ODD4((n) + 4), INV_ODD4((n) + 8), INV_ODD4((n) + 12)
+static const uint64_t inv_odd_q64[128] = {INV_ODD16(0),  INV_ODD16(16), INV_ODD16(32), INV_ODD16(48),
+                                          INV_ODD16(64), INV_ODD16(80), INV_ODD16(96), INV_ODD16(112)};
+
 /* erf x = 2/sqrt(pi) x e^(-x^2) S, S = sum (2x^2)^n / (1 3 5 ... (2n+1)): every
  * term positive. S < 2^22 for |x| < 4; in Q36 (so t_(n-1) 2x^2 < 2^63), terms
- * t_n = t_(n-1) 2x^2 / (2n+1) until they vanish. |x| >= 4 rounds to +-1. Odd. */
+ * t_n = t_(n-1) 2x^2 / (2n+1) (a product with 1 / (2n+1)) until they vanish.
+ * |x| >= 4 rounds to +-1. Odd. */
 float tfw_erff(float x) {
   uint32_t b = tfw_f32_bits(x), mag = b & 0x7fffffffu;
   if (mag > TM_INF) return nan_f();
@@ -457,10 +472,11 @@ float tfw_erff(float x) {
   xf a = xf_from_f32(tfw_bits_f32(mag)), a2 = xf_mul(a, a);
   uint64_t u = (uint64_t)xf_to_fixed(xf_ldexp(a2, 1), 58); /* 2x^2 < 32 in Q58 */
   uint64_t t = 1ull << 36, s = t;
-  for (uint32_t n = 1; n < 200 && t; n++) {
+  for (uint32_t n = 1; n < 128 && t; n++) { /* t reaches 0 by n ~ 90 at x = 4 */
     uint64_t hi, lo;
     umul128(t, u, &hi, &lo);
-    t = (hi << 6 | lo >> 58) / (2 * n + 1);
+    umul128(hi << 6 | lo >> 58, inv_odd_q64[n], &hi, &lo); /* / (2n + 1) */
+    t = hi;
     s += t;
   }
   xf r = xf_mul(xf_mul(XF_2_SQRTPI, a), xf_mul(xf_exp(xf_neg(a2)), xf_make(0, s, -36)));
