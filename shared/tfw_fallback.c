@@ -562,6 +562,7 @@ const char *tfw_fallback_strerror(int code) {
   case TFW_FB_E_PARAM: return "fallback scale is zero, negative, infinite or NaN";
   case TFW_FB_E_WINDOW: return "fallback tensor larger than its size field or outside the DRAM window";
   case TFW_FB_E_OVERLAP: return "fallback input and output overlap";
+  case TFW_FB_E_INDEX: return "fallback index out of range";
   }
   return "unknown fallback error";
 }

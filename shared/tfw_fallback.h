@@ -42,7 +42,8 @@ enum {
   TFW_FB_E_PARAM = -6,  /* scale zero, negative, infinite or NaN */
   TFW_FB_E_WINDOW = -7, /* a tensor's bytes exceed its size field or the window */
   TFW_FB_E_OVERLAP = -8, /* input and output bytes overlap (other than softmax in place) */
-  TFW_FB_E_NCODES = 9,
+  TFW_FB_E_INDEX = -9,   /* an index operand's value out of range (Gather, tfw_ops.h) */
+  TFW_FB_E_NCODES = 10,
 };
 
 /* Element offset (in elements, not bytes) of logical element `flat`

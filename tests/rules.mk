@@ -79,3 +79,6 @@ test-layout:
 	  $$c > $(BUILD)/test-tmp-layout.log; cat $(BUILD)/test-tmp-layout.log | grep -v ' passed, '; \
 	  set -- $$(tail -n 1 $(BUILD)/test-tmp-layout.log); p=$$((p + $${1:-0})); f=$$((f + $${3:-1})); \
 	done; rm -f $(BUILD)/test-tmp-layout.log; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# The control core's operator kernels (shared/tfw_ops*.c): one .mk per suite.
+include tests/tfw-ops/move.mk
