@@ -147,7 +147,7 @@ int tfw_k_transpose(const tfw_call *c) {
   if (x->dtype != y->dtype) return TFW_FB_E_DTYPE;
   uint32_t r = x->rank;
   if (y->rank != r) return TFW_FB_E_SHAPE;
-  if (c->n_ints != r || (r && !c->ints)) return TFW_FB_E_PARAM;
+  if (c->n_ints != r || (r && !c->ints) || c->n_floats) return TFW_FB_E_PARAM;
   uint32_t seen = 0;
   for (uint32_t i = 0; i < r; i++) {
     int32_t p = c->ints[i];
@@ -171,7 +171,7 @@ int tfw_k_slice(const tfw_call *c) {
   if (x->dtype != y->dtype) return TFW_FB_E_DTYPE;
   uint32_t r = x->rank;
   if (y->rank != r) return TFW_FB_E_SHAPE;
-  if (c->n_ints != 2 * r || (r && !c->ints)) return TFW_FB_E_PARAM;
+  if (c->n_ints != 2 * r || (r && !c->ints) || c->n_floats) return TFW_FB_E_PARAM;
   int empty = 0;
   for (uint32_t d = 0; d < r; d++) {
     int64_t s = c->ints[d], st = c->ints[r + d], n = y->dims[d], last = s + (n - 1) * st;
@@ -207,7 +207,7 @@ int tfw_k_concat(const tfw_call *c) {
   if (!operands_ok(c, 1, 64)) return bad_operands(c);
   const tfw_tensor *y = c->out;
   uint32_t r = y->rank, ax;
-  if (c->n_ints != 1 || !c->ints) return TFW_FB_E_PARAM;
+  if (c->n_ints != 1 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
   if (!norm_axis(c->ints[0], r, &ax)) return TFW_FB_E_SHAPE;
   uint64_t total = 0;
   for (uint32_t k = 0; k < c->n_in; k++) {
@@ -245,7 +245,7 @@ int tfw_k_gather(const tfw_call *c) {
   const tfw_tensor *x = &c->in[0], *ix = &c->in[1], *y = c->out;
   if (x->dtype != y->dtype || (ix->dtype != TPKG_DT_I32 && ix->dtype != TPKG_DT_I64)) return TFW_FB_E_DTYPE;
   uint32_t r = x->rank, q = ix->rank, ax;
-  if (c->n_ints != 1 || !c->ints) return TFW_FB_E_PARAM;
+  if (c->n_ints != 1 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
   if (!norm_axis(c->ints[0], r, &ax) || y->rank != r - 1 + q) return TFW_FB_E_SHAPE;
   for (uint32_t d = 0; d < y->rank; d++) {
     uint32_t want = d < ax ? x->dims[d] : d < ax + q ? ix->dims[d - ax] : x->dims[d - q + 1];
@@ -255,11 +255,10 @@ int tfw_k_gather(const tfw_call *c) {
   size_t nidx = elems(ix, &ok), n = x->dims[ax], outer = 1, inner = 1;
   for (uint32_t d = 0; d < ax; d++) outer *= x->dims[d];
   for (uint32_t d = ax + 1; d < r; d++) inner *= x->dims[d];
-  if (outer && inner)
-    for (size_t j = 0; j < nidx; j++) {
-      int64_t v = index_at(ix, j);
-      if (v < -(int64_t)n || v >= (int64_t)n) return TFW_FB_E_INDEX;
-    }
+  for (size_t j = 0; j < nidx; j++) {
+    int64_t v = index_at(ix, j);
+    if (v < -(int64_t)n || v >= (int64_t)n) return TFW_FB_E_INDEX;
+  }
   uint32_t sz = tpkg_dtype_bytes(x->dtype);
   uint8_t *o = y->data;
   for (size_t i = 0; i < outer; i++)
@@ -278,7 +277,7 @@ int tfw_k_tile(const tfw_call *c) {
   if (!operands_ok(c, 1, 1)) return bad_operands(c);
   const tfw_tensor *x = &c->in[0], *y = c->out;
   if (x->dtype != y->dtype) return TFW_FB_E_DTYPE;
-  if (c->n_ints != 0) return TFW_FB_E_PARAM;
+  if (c->n_ints || c->n_floats) return TFW_FB_E_PARAM;
   uint32_t r = y->rank, lead;
   if (x->rank > r) return TFW_FB_E_SHAPE;
   lead = r - x->rank;
@@ -383,7 +382,7 @@ int tfw_k_pad(const tfw_call *c) {
   if (x->dtype != y->dtype) return TFW_FB_E_DTYPE;
   uint32_t r = x->rank;
   if (y->rank != r) return TFW_FB_E_SHAPE;
-  if (c->n_ints != 1 + 2 * r || !c->ints || c->n_floats < 1 || !c->floats) return TFW_FB_E_PARAM;
+  if (c->n_ints != 1 + 2 * r || !c->ints || c->n_floats != 1 || !c->floats) return TFW_FB_E_PARAM;
   int mode = c->ints[0];
   if (mode < PAD_CONSTANT || mode > PAD_WRAP) return TFW_FB_E_PARAM;
   pad_dim pd[TFW_MAX_RANK];
@@ -445,8 +444,11 @@ int tfw_k_pad(const tfw_call *c) {
  *   asymmetric            x / s
  *   pytorch_half_pixel    m > 1 ? (x + 0.5) / s - 0.5 : 0
  *   tf_half_pixel_for_nn  (x + 0.5) / s
- *   align_corners         m > 1 ? x * (n - 1) / (m - 1) : 0
+ *   align_corners         s n == 1 ? 0 : x * (n - 1) / (s n - 1)
  *   half_pixel_symmetric  n/2 * (1 - m / (s n)) + (x + 0.5) / s - 0.5
+ * align_corners takes the scaled length s n for the resized one, as ONNX's
+ * reference and node tests do (they differ from m when a model gives scales
+ * that m = floor(s n) does not reproduce; with sizes s = m / n).
  * Nearest rounds it (round_prefer_floor/ceil, floor, ceil) and clamps to
  * [0, n-1]; linear takes floor and floor+1 with weights 1-t, t (t the
  * fraction); cubic floor-1 .. floor+2 with the Keys weights of coefficient
@@ -475,7 +477,10 @@ static float rs_coord(int coord, float x, float s, uint32_t n, uint32_t m) {
   case TFW_COORD_ASYMMETRIC: return x / s;
   case TFW_COORD_PYTORCH_HALF_PIXEL: return m > 1 ? (x + 0.5f) / s - 0.5f : 0.0f;
   case TFW_COORD_TF_HALF_PIXEL_FOR_NN: return (x + 0.5f) / s;
-  case TFW_COORD_ALIGN_CORNERS: return m > 1 ? x * (float)(n - 1) / (float)(m - 1) : 0.0f;
+  case TFW_COORD_ALIGN_CORNERS: {
+    float len = s * (float)n; /* ONNX's reference: the scaled length, m itself when s = m / n */
+    return len == 1.0f ? 0.0f : x * (float)(n - 1) / (len - 1.0f);
+  }
   case TFW_COORD_HALF_PIXEL_SYMMETRIC: {
     float adj = (float)m / (s * (float)n), center = (float)n / 2.0f;
     return center * (1.0f - adj) + (x + 0.5f) / s - 0.5f;

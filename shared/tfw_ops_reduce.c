@@ -200,7 +200,7 @@ int tfw_k_reduce(const tfw_call *c) {
   int e = check_operands(c, 1, 1);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *y = c->out;
-  if (c->n_ints != 2 || !c->ints) return TFW_FB_E_PARAM;
+  if (c->n_ints != 2 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
   int fn = c->ints[0];
   uint32_t r = x->rank, mask = (uint32_t)c->ints[1];
   if (fn < TFW_RED_SUM || fn > TFW_RED_SUM_SQUARE || (r < 32 && (mask >> r))) return TFW_FB_E_PARAM;
@@ -242,7 +242,7 @@ int tfw_k_arg(const tfw_call *c) {
   int e = check_operands(c, 1, 1);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *y = c->out;
-  if (c->n_ints != 3 || !c->ints) return TFW_FB_E_PARAM;
+  if (c->n_ints != 3 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
   int last = c->ints[1], is_min = c->ints[2];
   if ((last != 0 && last != 1) || (is_min != 0 && is_min != 1)) return TFW_FB_E_PARAM;
   uint32_t ax;
@@ -299,7 +299,7 @@ int tfw_k_softmax(const tfw_call *c) {
   int e = check_operands(c, 1, 1);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *y = c->out;
-  if (c->n_ints != 2 || !c->ints || (c->ints[1] != 0 && c->ints[1] != 1)) return TFW_FB_E_PARAM;
+  if (c->n_ints != 2 || !c->ints || c->n_floats || (c->ints[1] != 0 && c->ints[1] != 1)) return TFW_FB_E_PARAM;
   if (x->dtype != TPKG_DT_F32 || y->dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
   uint32_t ax;
   if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "tfw_ops.h"
+#include "resize_onnx_cases.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -408,7 +409,10 @@ static float ref_coord(int coord, float x, float s, uint32_t n, uint32_t m) {
   case TFW_COORD_ASYMMETRIC: return x / s;
   case TFW_COORD_PYTORCH_HALF_PIXEL: return m > 1 ? (x + 0.5f) / s - 0.5f : 0.0f;
   case TFW_COORD_TF_HALF_PIXEL_FOR_NN: return (x + 0.5f) / s;
-  case TFW_COORD_ALIGN_CORNERS: return m == 1 ? 0.0f : x * (fn - 1.0f) / (fm - 1.0f);
+  case TFW_COORD_ALIGN_CORNERS: { /* "output_width = scale * input_width" in ONNX's reference */
+    float len = s * fn;
+    return len == 1.0f ? 0.0f : x * (fn - 1.0f) / (len - 1.0f);
+  }
   default: {
     float adjustment = fm / (s * fn), center = fn / 2.0f, offset = center * (1.0f - adjustment);
     return offset + (x + 0.5f) / s - 0.5f;
@@ -576,6 +580,27 @@ static void test_resize_onnx_examples(void **state) {
   assert_int_equal(tfw_k_resize(&c), 0);
   static const float wn[24] = {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4};
   assert_memory_equal(y, wn, sizeof wn);
+}
+
+/* Every case of ONNX's Resize node tests but tf_crop_and_resize
+ * (resize_onnx_cases.h, from tests/tfw-ops/gen_resize_cases.py). */
+static void test_resize_onnx_node_tests(void **state) {
+  (void)state;
+  float y[128];
+  for (size_t i = 0; i < sizeof resize_cases / sizeof resize_cases[0]; i++) {
+    const resize_case *rc = &resize_cases[i];
+    tfw_tensor x = {(uint8_t *)(uintptr_t)rc->x, TPKG_DT_F32, 4, {0}}, ty = {(uint8_t *)y, TPKG_DT_F32, 4, {0}};
+    float fl[5] = {rc->a, rc->scales[0], rc->scales[1], rc->scales[2], rc->scales[3]};
+    memcpy(x.dims, rc->in_dims, sizeof rc->in_dims), memcpy(ty.dims, rc->out_dims, sizeof rc->out_dims);
+    size_t n = numel_of(4, rc->out_dims);
+    assert_true(n <= 128);
+    tfw_call c = call1(TPKG_OP_RESIZE, &x, 1, &ty, rc->ints, 4, fl, 5);
+    assert_int_equal(tfw_k_resize(&c), 0);
+    for (size_t k = 0; k < n; k++) {
+      if (fabs(y[k] - rc->y[k]) > 2e-5 * (fabs(rc->y[k]) + 1)) print_error("resize %s\n", rc->name);
+      assert_close(y[k], rc->y[k], 2e-5 * (fabs(rc->y[k]) + 1), rc->name, k);
+    }
+  }
 }
 
 /* ---- Reduce ----------------------------------------------------------------- */
@@ -986,6 +1011,7 @@ int main(void) {
       cmocka_unit_test(test_gather_fixed),     cmocka_unit_test(test_tile_random),
       cmocka_unit_test(test_pad_random),       cmocka_unit_test(test_pad_numpy),
       cmocka_unit_test(test_resize_modes),     cmocka_unit_test(test_resize_onnx_examples),
+      cmocka_unit_test(test_resize_onnx_node_tests),
       cmocka_unit_test(test_reduce_random),    cmocka_unit_test(test_reduce_edges),
       cmocka_unit_test(test_arg_random),       cmocka_unit_test(test_softmax_axis),
       cmocka_unit_test(test_layer_norm),       cmocka_unit_test(test_channel_norms),
