@@ -13,6 +13,8 @@
  *     complement); MAX and MIN of f32 give NaN when any element is NaN;
  *   - MEAN = sum / count; L2 = sqrt(sum of x*x); LOG_SUM_EXP = m + log(sum of
  *     exp(x - m)), m the maximum (NaN if any is NaN, m itself if m is +-inf);
+ *   - an empty reduction gives SUM, L1, L2, SUM_SQUARE 0, PROD 1, MEAN NaN,
+ *     LOG_SUM_EXP -inf; MAX and MIN refuse it (TFW_FB_E_SHAPE);
  *   - Softmax is tfw_softmax_f32 (tfw_fallback.h) along the axis with the
  *     axis' stride; LogSoftmax takes the same max and sum and gives
  *     (x - m) - log(s);
