@@ -9,6 +9,8 @@
 #   tessel_rt.h        the runtime's public header; tfw_exec.c its executor (kernels,
 #                      fallback ops, counters), tfw_fallback.c the fallback ops,
 #                      bit-identical on every engine
+#   tfw_ops_nn.c       the control core's MatMul/Gemm, Conv, ConvTranspose and pooling
+#                      kernels (tfw_ops.h), same bits on every engine
 #   link_proto.c       the host link's framing (docs/host-link.md)
 #   npy.c              .npy reader and writer (host only)
 #   json.c             strict JSON reader (host only: profiles, tuning logs)
@@ -20,7 +22,7 @@
 #   build/lib/libtessel-shared{,-asan,-fuzz}.a   the host builds (mk/common.mk host_lib)
 
 SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c shared/tfw_fallback.c \
-                    shared/link_proto.c
+                    shared/tfw_ops_nn.c shared/link_proto.c
 SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c \
                     shared/json_write.c
 SHARED_INC       := -Ishared

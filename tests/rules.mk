@@ -9,6 +9,10 @@
 #                              printed one line per file (build/make-all.log);
 #                              tests/SUITES describes every suite (make list-tests)
 #   make models                rerun the model generators (needs torch; not in all/test)
+#
+# The control core's kernels have their own .mk files: tests/tfw-ops/nn.mk.
+
+include tests/tfw-ops/nn.mk
 
 NPY_OBJ       := $(BUILD)/obj/tests/npy
 NPY_DEPS      := shared/npy.h
