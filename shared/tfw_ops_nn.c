@@ -50,11 +50,11 @@ static uint64_t elems(const tfw_tensor *t) {
   return n;
 }
 
-/* 0 when t is a usable operand of dtype `dtype`. */
+/* 0 when t is a usable operand of dtype `dtype` (f32, i8 or u8). */
 static int operand(const tfw_tensor *t, uint32_t dtype) {
   if (!t->data) return TFW_FB_E_ARG;
   if (t->dtype != dtype) return TFW_FB_E_DTYPE;
-  if ((uintptr_t)t->data & (tpkg_dtype_bytes(dtype) - 1)) return TFW_FB_E_ARG;
+  if (dtype == TPKG_DT_F32 && ((uintptr_t)t->data & 3)) return TFW_FB_E_ARG; /* the others are bytes */
   if (t->rank > TFW_MAX_RANK || elems(t) > NN_MAX_ELEMS) return TFW_FB_E_SHAPE;
   return 0;
 }

@@ -5,7 +5,12 @@
  * scatter), within the f32 rounding bound, and bit for bit against an f32
  * model of the order tfw_ops.h documents.  Then the edge cases the header
  * defines (empty windows, NaN, ceil_mode taps) and bad calls: the right
- * TFW_FB_E_* code and not one output byte written. */
+ * TFW_FB_E_* code and not one output byte written.  Last, the checksums of
+ * nn_checksum.c from the RV32 firmware (on tessel-iss) must equal the host's.
+ *
+ *   test_nn [TESSEL_ISS FW_NN_CRC.elf]
+ * Without the two arguments the firmware comparison fails (it is part of the
+ * suite, not optional). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -17,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nn_checksum.h"
 #include "tfw_math.h"
 #include "tfw_ops.h"
 
@@ -820,14 +826,41 @@ static void test_pool_errors(void **state) {
   f = b, f.in[0].dims[2] = 6, f.out.dims[2] = 4, base_ok(&f);
 }
 
-int main(void) {
+/* ---- bit-exact against the RV32 firmware ---------------------------------- */
+
+static const char *iss_path, *fw_elf_path;
+
+static void test_firmware_checksums(void **state) {
+  (void)state;
+  if (!iss_path || !fw_elf_path) fail_msg("usage: test_nn TESSEL_ISS FW_NN_CRC.elf");
+  nn_checksums h;
+  nn_checksum_all(&h);
+  assert_int_equal(h.rc, 0); /* every checksum call is valid: they all ran */
+  char want[200], got[256] = "", cmd[1024], line[256];
+  snprintf(want, sizeof want, "nn-crc matmul %08x conv %08x conv_transpose %08x pool %08x calls %u rc %d\n",
+           (unsigned)h.matmul, (unsigned)h.conv, (unsigned)h.conv_transpose, (unsigned)h.pool, (unsigned)h.calls,
+           (int)h.rc);
+  snprintf(cmd, sizeof cmd, "'%s' --max-insns 4000000000 '%s'", iss_path, fw_elf_path);
+  FILE *p = popen(cmd, "r");
+  assert_non_null(p);
+  while (fgets(line, sizeof line, p))
+    if (!strncmp(line, "nn-crc", 6)) memcpy(got, line, sizeof got);
+  int st = pclose(p);
+  printf("host:     %sfirmware: %s", want, got[0] ? got : "(no line)\n");
+  assert_int_equal(st, 0);
+  assert_string_equal(got, want);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3) iss_path = argv[1], fw_elf_path = argv[2];
+  else if (argc != 1) return fprintf(stderr, "usage: test_nn [TESSEL_ISS FW_NN_CRC.elf]\n"), 2;
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_matmul_random),        cmocka_unit_test(test_gemm_c_broadcast),
       cmocka_unit_test(test_matmul_vectors),       cmocka_unit_test(test_matmul_nan),
       cmocka_unit_test(test_conv_random),          cmocka_unit_test(test_conv_transpose_random),
       cmocka_unit_test(test_pool_random),          cmocka_unit_test(test_pool_edges),
       cmocka_unit_test(test_matmul_errors),        cmocka_unit_test(test_conv_errors),
-      cmocka_unit_test(test_pool_errors),
+      cmocka_unit_test(test_pool_errors),          cmocka_unit_test(test_firmware_checksums),
   };
   return cmocka_run_group_tests(tests, 0, 0);
 }
