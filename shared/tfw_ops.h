@@ -101,7 +101,8 @@ int tfw_k_norm(const tfw_call *c);
  * TFW_FB_E_PARAM for a count or value out of range, TFW_FB_E_SHAPE for
  * dims that disagree with them, TFW_FB_E_DTYPE for another dtype.  Window
  * sizes, strides and dilations are 1..65536, pads 0..65536; an operand holds
- * at most 2^29 elements.  Every NaN written is 0x7fc00000.
+ * at most 2^29 elements and no dim above 2^29 (even an empty one).  An empty
+ * output is valid and writes nothing.  Every NaN written is 0x7fc00000.
  *
  * tfw_k_matmul  A, B, optional C -> Y; ints trans_a trans_b (0|1), floats
  *   alpha beta.  numpy matmul: a 1-D A is [1,K], a 1-D B is [K,1], the

@@ -7,8 +7,9 @@
  * dtypes, ranks, every dim against the parameters) and returns TFW_FB_E_*
  * before it writes anything; then it writes each output element once, in
  * row-major order, with no scratch memory.  An operand may hold at most
- * NN_MAX_ELEMS elements and a window parameter at most NN_MAX_WIN, so every
- * index below fits 32 bits on both machines (size_t is 32 bits on rv32). */
+ * NN_MAX_ELEMS elements (and no dim above it, even when empty) and a window
+ * parameter at most NN_MAX_WIN, so every index and coordinate below fits 32
+ * bits on both machines (size_t is 32 bits on rv32). */
 #include "tfw_math.h"
 #include "tfw_ops.h"
 
@@ -50,12 +51,17 @@ static uint64_t elems(const tfw_tensor *t) {
   return n;
 }
 
-/* 0 when t is a usable operand of dtype `dtype` (f32, i8 or u8). */
+/* 0 when t is a usable operand of dtype `dtype` (f32, i8 or u8).  Each
+ * dim is bounded too, even in an empty operand, so every coordinate and
+ * output size fits 30 bits. */
 static int operand(const tfw_tensor *t, uint32_t dtype) {
   if (!t->data) return TFW_FB_E_ARG;
   if (t->dtype != dtype) return TFW_FB_E_DTYPE;
   if (dtype == TPKG_DT_F32 && ((uintptr_t)t->data & 3)) return TFW_FB_E_ARG; /* the others are bytes */
-  if (t->rank > TFW_MAX_RANK || elems(t) > NN_MAX_ELEMS) return TFW_FB_E_SHAPE;
+  if (t->rank > TFW_MAX_RANK) return TFW_FB_E_SHAPE;
+  for (uint32_t i = 0; i < t->rank; i++)
+    if (t->dims[i] > NN_MAX_ELEMS) return TFW_FB_E_SHAPE;
+  if (elems(t) > NN_MAX_ELEMS) return TFW_FB_E_SHAPE;
   return 0;
 }
 
@@ -283,6 +289,7 @@ int tfw_k_conv(const tfw_call *c) {
   uint32_t M = Y->dims[1], OH = Y->dims[2], OW = Y->dims[3], Cg = C / group, Mg = M / group;
   if (Wt->dims[0] != M || Wt->dims[1] != Cg) return TFW_FB_E_SHAPE;
   if (!fwd_size_ok(&wy, H, OH, 0) || !fwd_size_ok(&wx, W, OW, 0)) return TFW_FB_E_SHAPE;
+  if (!elems(Y)) return 0;
 
   const float *x = (const float *)(const void *)X->data, *w = (const float *)(const void *)Wt->data;
   const float *bias = Bi ? (const float *)(const void *)Bi->data : 0;
@@ -367,6 +374,7 @@ int tfw_k_conv_transpose(const tfw_call *c) {
   uint32_t M = Y->dims[1], OH = Y->dims[2], OW = Y->dims[3], Cg = C / group, Mg = M / group;
   if (Wt->dims[0] != C || Wt->dims[1] != Mg) return TFW_FB_E_SHAPE;
   if (!tr_size_ok(&wy, H, OH) || !tr_size_ok(&wx, W, OW)) return TFW_FB_E_SHAPE;
+  if (!elems(Y)) return 0; /* no loop over OH when OW is 0 */
 
   int32_t gy = gcd32(wy.s, wy.d), gx = gcd32(wx.s, wx.d);
   int32_t ksy = wy.s / gy, isy = wy.d / gy, ksx = wx.s / gx, isx = wx.d / gx;
@@ -448,6 +456,7 @@ int tfw_k_pool(const tfw_call *c) {
   if (X->rank != 4 || Y->rank != 4 || Y->dims[0] != X->dims[0] || Y->dims[1] != X->dims[1]) return TFW_FB_E_SHAPE;
   if (!fwd_size_ok(&wy, X->dims[2], Y->dims[2], 1) || !fwd_size_ok(&wx, X->dims[3], Y->dims[3], 1))
     return TFW_FB_E_SHAPE;
+  if (!elems(Y)) return 0;
   if (dt != TPKG_DT_F32) {
     pool_max_int(X, Y, &wy, &wx, dt == TPKG_DT_I8);
     return 0;

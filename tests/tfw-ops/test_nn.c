@@ -627,6 +627,44 @@ static void test_pool_edges(void **state) {
   assert_int_equal(pool1(x5, 1, 5, y, 1, 1, ac0, 0), TFW_FB_E_SHAPE);
 }
 
+/* Empty outputs run (and write nothing, without a loop over their other
+ * dims): x [1,1,2^29,0] transposed has OH = 2^29 and OW = 0.  A dim above
+ * 2^29 is refused even in an empty operand. */
+static void test_empty_outputs(void **state) {
+  (void)state;
+  float x[1] = {1}, w[1] = {2}, y[1] = {7};
+  uint32_t xd[4] = {1, 1, 1u << 29, 0}, wd[4] = {1, 1, 1, 1}, yd[4] = {1, 1, 1u << 29, 0};
+  tfw_tensor in[2] = {tens(x, TPKG_DT_F32, 4, xd), tens(w, TPKG_DT_F32, 4, wd)};
+  tfw_tensor out = tens(y, TPKG_DT_F32, 4, yd);
+  int32_t ints[11] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1};
+  tfw_call c = {TPKG_OP_CONV_TRANSPOSE, 2, 1, in, &out, ints, 11, 0, 0};
+  assert_int_equal(tfw_k_conv_transpose(&c), 0);
+  out.dims[2] = (1u << 29) - 1; /* one below the smallest size */
+  assert_int_equal(tfw_k_conv_transpose(&c), TFW_FB_E_SHAPE);
+  in[0].dims[2] = 0xffffffffu, out.dims[2] = 0xffffffffu;
+  assert_int_equal(tfw_k_conv_transpose(&c), TFW_FB_E_SHAPE);
+  in[0].dims[2] = 1u << 29, out.dims[2] = 1u << 29;
+  /* Conv to no output channels, pooling of no images, a [0,3] @ [3,2] product. */
+  uint32_t xd2[4] = {1, 1, 2, 2}, wd2[4] = {0, 1, 1, 1}, yd2[4] = {1, 0, 2, 2};
+  in[0] = tens(x, TPKG_DT_F32, 4, xd2), in[1] = tens(w, TPKG_DT_F32, 4, wd2), out = tens(y, TPKG_DT_F32, 4, yd2);
+  c.op = TPKG_OP_CONV;
+  ints[3] = 1;
+  assert_int_equal(tfw_k_conv(&c), 0);
+  uint32_t xd3[4] = {0, 3, 4, 4}, yd3[4] = {0, 3, 4, 4};
+  int32_t pints[12] = {1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 1, 0};
+  float p = 0;
+  tfw_tensor pin = tens(x, TPKG_DT_F32, 4, xd3), pout = tens(y, TPKG_DT_F32, 4, yd3);
+  tfw_call pc = {TPKG_OP_POOL, 1, 1, &pin, &pout, pints, 12, &p, 1};
+  assert_int_equal(tfw_k_pool(&pc), 0);
+  uint32_t ad[2] = {0, 3}, bd[2] = {3, 2}, ydm[2] = {0, 2};
+  in[0] = tens(x, TPKG_DT_F32, 2, ad), in[1] = tens(w, TPKG_DT_F32, 2, bd), out = tens(y, TPKG_DT_F32, 2, ydm);
+  int32_t mints[2] = {0, 0};
+  float mf[2] = {1, 1};
+  tfw_call mc = {TPKG_OP_MATMUL, 2, 1, in, &out, mints, 2, mf, 2};
+  assert_int_equal(tfw_k_matmul(&mc), 0);
+  assert_true(y[0] == 7.0f);
+}
+
 /* ---- bad calls ----------------------------------------------------------- */
 
 /* A call with its own operands and parameters, copied and spoiled one field
@@ -859,7 +897,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_matmul_vectors),       cmocka_unit_test(test_matmul_nan),
       cmocka_unit_test(test_conv_random),          cmocka_unit_test(test_conv_transpose_random),
       cmocka_unit_test(test_pool_random),          cmocka_unit_test(test_pool_edges),
-      cmocka_unit_test(test_matmul_errors),        cmocka_unit_test(test_conv_errors),
+      cmocka_unit_test(test_empty_outputs),        cmocka_unit_test(test_matmul_errors),        cmocka_unit_test(test_conv_errors),
       cmocka_unit_test(test_pool_errors),          cmocka_unit_test(test_firmware_checksums),
   };
   return cmocka_run_group_tests(tests, 0, 0);
