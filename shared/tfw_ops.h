@@ -129,7 +129,8 @@ int tfw_k_norm(const tfw_call *c);
  *   over the taps with oy + pt - ky*dy = iy*sy, ox + pl - kx*dx = ix*sx,
  *   0 <= iy < H, 0 <= ix < W.
  * tfw_k_pool  x [N,C,H,W] -> y [N,C,OH,OW]; ints kind(0 max, 1 avg, 2 lp)
- *   kh kw sy sx pt pl pb pr dy dx count_include_pad(0|1), float p.  OH is
+ *   kh kw sy sx pt pl pb pr dy dx count_include_pad(0|1), float p (lp's
+ *   only; the others ignore it).  OH is
  *   the floor or ceil (ceil_mode) of (H + pt + pb - dy*(kh-1) - 1) / sy, + 1.
  *   Taps in the padding or beyond it are skipped; the in-image taps are
  *   visited ky, kx ascending:
