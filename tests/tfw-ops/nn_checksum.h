@@ -14,7 +14,7 @@ typedef struct {
   uint32_t matmul;         /* MatMul/Gemm: transposes, broadcast batches, 1-D operands, C */
   uint32_t conv;           /* groups, depthwise, strides, pads, dilations, bias */
   uint32_t conv_transpose; /* the same, with output padding */
-  uint32_t pool;           /* max f32/i8/u8, avg both count modes, lp p = 1 and 2, ceil sizes */
+  uint32_t pool;           /* max f32/i8/u8, avg both count modes, lp p = 1, 2 (3, 1.5 with NN_CK_POWF), ceil sizes */
   uint32_t calls;          /* calls made */
   int32_t rc;              /* their return codes ORed (0: all ran) */
 } nn_checksums;
