@@ -117,26 +117,27 @@ int tfw_k_norm(const tfw_call *c);
  *   y [N,M,OH,OW]; ints group kh kw sy sx pt pl pb pr dy dx.  OH must be
  *   floor((H + pt + pb - dy*(kh-1) - 1) / sy) + 1 with a non-negative
  *   numerator (OW alike); group divides C and M.  1-D convs come as H = 1.
- *     acc = bias[m] (or +0); for c of m's group, ky, kx ascending, skipping
- *     the taps in the padding: acc = acc + x[n][c][iy][ix] * w[m][c][ky][kx]
- *   with iy = oy*sy - pt + ky*dy, ix = ox*sx - pl + kx*dx.
+ *     acc = bias[m] (or +0); for c = 0..C/group-1, ky, kx ascending,
+ *     skipping the taps in the padding:
+ *       acc = acc + x[n][g*C/group + c][iy][ix] * w[m][c][ky][kx]
+ *   with g = m / (M/group), iy = oy*sy - pt + ky*dy, ix = ox*sx - pl + kx*dx.
  * tfw_k_conv_transpose  x [N,C,H,W], w [C,M/group,kh,kw], optional bias [M]
  *   -> y [N,M,OH,OW]; the same ints.  OH lies in [b, b + sy - 1] with
  *   b = sy*(H-1) + dy*(kh-1) + 1 - pt - pb (the excess is output_padding;
  *   OW alike).  Gathered, no scratch: each output element is
- *     acc = bias[m] (or +0); for c of m's group, ky, kx ascending:
- *     acc = acc + x[n][c][iy][ix] * w[c][m mod M/group][ky][kx]
- *   over the taps with oy + pt - ky*dy = iy*sy, ox + pl - kx*dx = ix*sx,
- *   0 <= iy < H, 0 <= ix < W.
+ *     acc = bias[m] (or +0); for c = 0..C/group-1, ky, kx ascending:
+ *       acc = acc + x[n][cc][iy][ix] * w[cc][m mod M/group][ky][kx]
+ *   (cc = g*C/group + c, g = m / (M/group)) over the taps with
+ *   oy + pt - ky*dy = iy*sy and ox + pl - kx*dx = ix*sx, 0 <= iy < H,
+ *   0 <= ix < W (ky ascending is iy descending).
  * tfw_k_pool  x [N,C,H,W] -> y [N,C,OH,OW]; ints kind(0 max, 1 avg, 2 lp)
- *   kh kw sy sx pt pl pb pr dy dx count_include_pad(0|1), float p (lp's
- *   only; the others ignore it).  OH is
- *   the floor or ceil (ceil_mode) of (H + pt + pb - dy*(kh-1) - 1) / sy, + 1.
- *   Taps in the padding or beyond it are skipped; the in-image taps are
- *   visited ky, kx ascending:
- *     max: the largest (the first of equal ones); a NaN tap gives NaN; no
- *          tap gives -inf.  Also i8/u8 (y the same dtype), no tap giving
- *          -128 / 0;
+ *   kh kw sy sx pt pl pb pr dy dx count_include_pad(0|1), float p (read
+ *   by lp only).  OH is the floor or the ceil (ceil_mode) of
+ *   (H + pt + pb - dy*(kh-1) - 1) / sy, + 1.  Taps in the padding or beyond
+ *   it are skipped; the in-image taps are visited ky, kx ascending:
+ *     max: the largest (the first of equal ones, so -0 before +0 stays -0);
+ *          padding never wins (ONNX); a NaN tap gives NaN; no tap gives
+ *          -inf.  Also i8/u8 (y the same dtype), no tap giving -128 / 0;
  *     avg: sum from +0, then one division by the count: of the in-image
  *          taps (count_include_pad 0), or of the taps inside the padded
  *          extent [-pt, H + pb) x [-pl, W + pr) (1; ceil_mode's taps beyond
