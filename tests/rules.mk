@@ -87,3 +87,4 @@ test-layout:
 include tests/onnx-node/onnx-node.mk
 include $(sort $(wildcard tests/tfw-ops/*.mk))
 include tests/tfw-ops/move.mk
+include tests/tfw-ops/nn.mk
