@@ -86,5 +86,3 @@ test-layout:
 # ONNX's backend node tests: the onnx-node and onnx-node-soc suites.
 include tests/onnx-node/onnx-node.mk
 include $(sort $(wildcard tests/tfw-ops/*.mk))
-include tests/tfw-ops/move.mk
-include tests/tfw-ops/nn.mk

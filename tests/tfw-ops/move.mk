@@ -8,19 +8,17 @@
 #
 # The kernels are shared/'s: the host test links libtessel-shared-asan.a, the firmware
 # the RV32 objects (both -ffp-contract=off); only the tests' own sources are compiled
-# here. math_standin_move.c is a TEST-ONLY stand-in for the tfw_math.h functions the
-# kernels call (weak, so shared/tfw_math.c wins once it is built): drop it from
-# TOPS_MOVE_SRC and TOPS_MOVE_FW_SRC then, and link $(SHARED_RV_OBJ)/tfw_math.o instead.
+# here.
 
 TOPS_MOVE_OBJ    := $(BUILD)/obj/tests/tfw-ops
 TOPS_MOVE_TEST   := $(TOPS_MOVE_OBJ)/test_ops_move
 TOPS_MOVE_FW_ELF := $(FW_OUT)/tests/fw_ops_move_crc.elf
-TOPS_MOVE_SRC    := tests/tfw-ops/test_ops_move.c tests/tfw-ops/move_checksum.c tests/tfw-ops/math_standin_move.c
-TOPS_MOVE_FW_SRC := tests/tfw-ops/fw_ops_move_crc.c tests/tfw-ops/move_checksum.c tests/tfw-ops/math_standin_move.c
+TOPS_MOVE_SRC    := tests/tfw-ops/test_ops_move.c tests/tfw-ops/move_checksum.c
+TOPS_MOVE_FW_SRC := tests/tfw-ops/fw_ops_move_crc.c tests/tfw-ops/move_checksum.c
 TOPS_MOVE_HDRS   := tests/tfw-ops/move_checksum.h tests/tfw-ops/resize_onnx_cases.h shared/tfw_ops.h \
                     shared/tfw_ops_fn.def shared/tfw_math.h shared/tfw_fallback.h shared/tpkg_format.h shared/crc32.h
 TOPS_MOVE_FW_OBJS := $(patsubst %.c,$(TOPS_MOVE_OBJ)/rv32/%.o,$(TOPS_MOVE_FW_SRC)) \
-                     $(addprefix $(SHARED_RV_OBJ)/,tfw_ops_move.o tfw_ops_reduce.o tfw_fallback.o crc32.o tpkg_check.o)
+                     $(addprefix $(SHARED_RV_OBJ)/,tfw_ops_move.o tfw_ops_reduce.o tfw_fallback.o tfw_math.o crc32.o tpkg_check.o)
 
 $(TOPS_MOVE_TEST): $(TOPS_MOVE_SRC) $(TOPS_MOVE_HDRS) $(SHARED_LIB_SAN)
 	$(call host_link,$@,$(TOPS_MOVE_SRC) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops)

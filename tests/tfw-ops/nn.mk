@@ -10,26 +10,17 @@
 #
 # The kernels are shared/'s, linked from its sanitizer and RV32 builds;
 # -ffp-contract=off here too, so the test's f32 model rounds as the kernels do.
-# tfw_powf/tfw_sqrtf: shared/tfw_math.c's when shared/rules.mk builds it (the
-# firmware checksum then also covers Lp pooling with p = 3, -DNN_CK_POWF);
-# until then standin_tfw_math.c, a TEST-ONLY libm stand-in (glibc on the host,
-# picolibc's -lm on RV32), to be deleted once tfw_math.c is in.
+# tfw_powf/tfw_sqrtf are shared/tfw_math.c's (the firmware checksum covers Lp
+# pooling with p = 3, -DNN_CK_POWF).
 
 TFW_NN_OBJ     := $(BUILD)/obj/tests/tfw-ops
 TFW_NN_TEST    := $(TFW_NN_OBJ)/test_nn
 TFW_NN_FW_ELF  := $(FW_OUT)/tests/fw_nn_crc.elf
 TFW_NN_HDRS    := shared/tfw_ops.h shared/tfw_math.h shared/tfw_fallback.h shared/tpkg_format.h \
                   shared/crc32.h tests/tfw-ops/nn_checksum.h
-ifneq ($(filter shared/tfw_math.c,$(SHARED_HOST_SRCS)),)
-TFW_NN_MATH    :=
 TFW_NN_MATH_RV := $(SHARED_RV_OBJ)/tfw_math.o
 TFW_NN_CK      := -DNN_CK_POWF
-else
-TFW_NN_MATH    := tests/tfw-ops/standin_tfw_math.c
-TFW_NN_MATH_RV := $(TFW_NN_OBJ)/rv32/tests/tfw-ops/standin_tfw_math.o -lm
-TFW_NN_CK      :=
-endif
-TFW_NN_SRCS    := tests/tfw-ops/test_nn.c tests/tfw-ops/nn_checksum.c $(TFW_NN_MATH)
+TFW_NN_SRCS    := tests/tfw-ops/test_nn.c tests/tfw-ops/nn_checksum.c
 TFW_NN_FW_SRCS := tests/tfw-ops/fw_nn_crc.c tests/tfw-ops/nn_checksum.c
 TFW_NN_FW_OBJS := $(patsubst %.c,$(TFW_NN_OBJ)/rv32/%.o,$(TFW_NN_FW_SRCS)) $(SHARED_RV_OBJ)/crc32.o \
                   $(SHARED_RV_OBJ)/tfw_ops_nn.o $(TFW_NN_MATH_RV)
