@@ -514,7 +514,7 @@ const char *tfw_fallback_strerror(int code) {
   case TFW_FB_E_PARAM: return "fallback parameter: a scale that is zero, negative, infinite or NaN, or a parameter count or value the op does not take";
   case TFW_FB_E_WINDOW: return "fallback tensor larger than its size field or outside the DRAM window";
   case TFW_FB_E_OVERLAP: return "fallback input and output overlap";
-  case TFW_FB_E_INDEX: return "fallback index out of range (Gather)";
+  case TFW_FB_E_INDEX: return "fallback index out of range";
   }
   return "unknown fallback error";
 }
