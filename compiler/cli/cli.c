@@ -702,7 +702,7 @@ static int cmd_ref(cli_args *a) {
     if (w.dir && tensor_dump_dir(w.dir, &d)) goto out;
     for (int i = 0; w.dir && i < g->n_inputs; i++)
       if (tensor_dump_value(w.dir, g->inputs[i], ins[i], &d)) goto out;
-    int bad = ref_run(g, ins, one, w.dir || w.ranges ? watch_value : NULL, &w, &d);
+    int bad = ref_run_mode(g, ins, one, w.dir || w.ranges ? watch_value : NULL, &w, a->quantised || a->n_calib, &d);
     if (!bad && w.d.msg[0]) {
       diag_set(&d, "%s", w.d.msg);
       bad = 1;
