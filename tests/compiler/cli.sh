@@ -232,11 +232,18 @@ check "relu-clip-merged" bash -c "'$tessel' opt '$tmp/relu6.tir' --pass=remove-n
 sed 's/max=6.0, min=-1.0/max=-1.0, min=-2.0/' "$tmp/relu6.tir" >"$tmp/relu_negclip.tir"
 check "relu-negative-clip-kept" bash -c "'$tessel' opt '$tmp/relu_negclip.tir' --pass=remove-noops | grep -q ' = Relu(%y)'"
 expect 0 "" compile "$tmp/relu6.tir" --calib $in/quant_x_2.npy -o "$tmp/relu6.tpkg"
-# A float op left by ptq: the message says what runs in int8 (it said "give
-# --calib X.npy" to a user who had given it, or QDQ around the node, which
-# leaves an op with no int8 form float too).
-expect 1 "node 'c' (Clip): stays float after post-training quantisation, and the NPU runs int8 only: int8 runs Conv" \
-  compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip.tpkg"
+# A float op left by ptq runs on the control core (it was an error, "stays
+# float after post-training quantisation"), bit for bit the int8 reference;
+# --npu-only keeps the strict behaviour and names the node.
+expect 0 "" compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip.tpkg"
+"$tessel" ref "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy --input $in/quant_x_2.npy -o "$tmp/negclip_ref.npy" 2>/dev/null
+"$tessel" run "$tmp/negclip.tpkg" --engine model --input $in/quant_x_2.npy -o "$tmp/negclip_run.npy" 2>/dev/null
+check "float-op-on-core-equals-ref" "$tessel" compare "$tmp/negclip_ref.npy" "$tmp/negclip_run.npy"
+expect 1 "node 'c' (Clip): Clip would run on the control core (--npu-only" \
+  compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip2.tpkg" --npu-only
+check "npu-only-writes-nothing" test ! -e "$tmp/negclip2.tpkg"
+expect 0 "placement     1 NPU kernels, 3 ops on the control core; 100.0% of the model's 2 MACs on the NPU" \
+  compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip.tpkg" --report
 "$tessel" ref "$tmp/relu6.tir" --calib $in/quant_x_2.npy --input $in/quant_x_2.npy -o "$tmp/relu6_ref.npy" 2>/dev/null
 "$tessel" run "$tmp/relu6.tpkg" --engine model --input $in/quant_x_2.npy -o "$tmp/relu6_run.npy" 2>/dev/null
 check "relu-clip-run-equals-ref" "$tessel" compare "$tmp/relu6_ref.npy" "$tmp/relu6_run.npy"
