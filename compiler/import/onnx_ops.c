@@ -331,17 +331,17 @@ static int const_scalar(node_ctx *nc, ir_node *n, ir_value *v, const char *what,
 static int param(node_ctx *nc, ir_node *n, int k, const char *attr, int want_float_vals, int may_wait) {
   ir_value *v = k < nc->n_raw ? nc->raw[k] : NULL;
   if (!v) return 0;
-  int is_float = ir_dtype_is_float(v->dtype);
-  if (want_float_vals ? !is_float : (is_float || v->dtype == IR_BOOL))
-    return node_err(nc, "%s '%s' must be a%s tensor", attr, v->name, want_float_vals ? " float" : "n integer");
-  if (v->rank > 1) return node_err(nc, "%s '%s' must be 1-D", attr, v->name);
-  if (v->kind != IR_VALUE_CONST) {
+  if (v->kind != IR_VALUE_CONST) { /* a node output's type is known after shape inference */
     if (!may_wait || nc->n_pend == 4) return not_const(nc, v, attr);
     size_t len = strlen(nc->pending);
     snprintf(nc->pending + len, sizeof nc->pending - len, "%s%s", len ? " " : "", attr);
     nc->pend_in[nc->n_pend++] = v;
     return 0;
   }
+  int is_float = ir_dtype_is_float(v->dtype);
+  if (want_float_vals ? !is_float : (is_float || v->dtype == IR_BOOL))
+    return node_err(nc, "%s '%s' must be a%s tensor", attr, v->name, want_float_vals ? " float" : "n integer");
+  if (v->rank > 1) return node_err(nc, "%s '%s' must be 1-D", attr, v->name);
   int64_t cnt = ir_value_numel(v);
   if (cnt > MAX_PARAMS) return node_err(nc, "%s has too many values", attr);
   if (want_float_vals) {
@@ -768,8 +768,8 @@ static int import_constant_of_shape(node_ctx *nc, ir_value *out) {
   fill->rank = 0; /* a scalar broadcasts to any shape */
   ir_value *shape = nc->raw[0];
   if (!shape) return node_err(nc, "the shape input is required");
-  if (shape->dtype != IR_I64 || shape->rank > 1) return node_err(nc, "the shape must be a 1-D int64 tensor");
   if (shape->kind == IR_VALUE_CONST) {
+    if (shape->dtype != IR_I64 || shape->rank > 1) return node_err(nc, "the shape must be a 1-D int64 tensor");
     if (ir_value_numel(shape) > IR_MAX_RANK) return node_err(nc, "the shape has more than %d dimensions", IR_MAX_RANK);
     int64_t total = 1;
     out->kind = IR_VALUE_CONST;
