@@ -20,6 +20,8 @@
 
 #include "onnx_import.h"
 #include "onnx_internal.h"
+#include "passes.h"
+#include "ref_exec.h"
 
 typedef onnx_op_spec op_spec;
 
@@ -546,8 +548,8 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
       if (ir_value_alloc_data(g, c, d)) return -1;
       if (cnt) memcpy(c->data, sh, sizeof(int64_t) * (size_t)cnt);
       ir_attr_remove(n, "shape");
-      n->in[1] = c;
-      n->n_in = 2;
+      ir_value *in[2] = {n->in[0], c};
+      ir_node_set_inputs(g, n, in, 2);
     } else if (ir_attr_get(n, "shape") || nc->n_raw != 2) {
       return node_err(nc, "Reshape-%d takes the shape as its second input", v);
     }
@@ -658,8 +660,8 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
         n->op = IR_OP_IDENTITY;
         n->attrs = NULL;
       }
-    } else if (nc->n_pend && noop) {
-      return node_err(nc, "noop_with_empty_axes=1 with computed axes is not supported");
+    } else if (nc->n_pend && noop && ir_attr_set_int(g, n, "noop_with_empty_axes", 1, d)) {
+      return -1; /* shape inference decides once the axes are known */
     }
     return 0;
   }
@@ -790,13 +792,53 @@ static int import_constant_of_shape(node_ctx *nc, ir_value *out) {
   return n ? ir_attr_set_string(c->g, n, "pending", "shape", c->d) : -1;
 }
 
-/* Range of constant scalars: a constant [start, start+delta, ...) below limit. */
+static int fold_to_const(ir_graph *g, ir_value *v, int depth, diag *d);
+
+/* Gives v a known shape now: shape inference of the nodes it depends on
+ * (the graph inputs' shapes are the model's). */
+static int infer_now(ir_graph *g, ir_value *v, int depth, diag *d) {
+  if (ir_value_numel(v) >= 0) return 0;
+  if (v->kind != IR_VALUE_NODE || !v->def || depth > 32) return -1;
+  for (int k = 0; k < v->def->n_in; k++)
+    if (infer_now(g, v->def->in[k], depth + 1, d)) return -1;
+  return shape_infer_node(g, v->def, d);
+}
+
+/* Folds the small integer computation v (Shape -> Gather -> ...) into a
+ * constant now, as shape inference would later; -1 when it cannot. Range
+ * needs its inputs at import, since it is no IR operator. */
+static int fold_to_const(ir_graph *g, ir_value *v, int depth, diag *d) {
+  if (v->kind == IR_VALUE_CONST) return 0;
+  if (v->kind != IR_VALUE_NODE || !v->def || depth > 32) return -1;
+  ir_node *n = v->def;
+  if (n->op == IR_OP_SHAPE) {
+    if (infer_now(g, n->in[0], depth + 1, d) || shape_infer_node(g, n, d) || ir_value_alloc_data(g, v, d)) return -1;
+    int64_t st = ir_attr_int(n, "start", 0);
+    if (st < 0) st += n->in[0]->rank;
+    if (st < 0) st = 0;
+    for (int64_t k = 0; k < v->dims[0]; k++) ((int64_t *)v->data)[k] = n->in[0]->dims[st + k];
+  } else {
+    for (int k = 0; k < n->n_in; k++)
+      if (fold_to_const(g, n->in[k], depth + 1, d)) return -1;
+    if (shape_infer_node(g, n, d) || ir_value_numel(v) > 64 || ir_value_alloc_data(g, v, d)) return -1;
+    if (ref_eval_node(n, v->data, d)) {
+      v->data = NULL;
+      return -1;
+    }
+  }
+  ir_node_to_const(g, n, v->data);
+  return 0;
+}
+
+/* Range of constant scalars (or of values that fold now): a constant
+ * [start, start+delta, ...) below limit. */
 static int import_range(node_ctx *nc, ir_value *out) {
   static const char *const what[3] = {"start", "limit", "delta"};
   for (int k = 0; k < 3; k++) {
-    const ir_value *v = nc->raw[k];
+    ir_value *v = nc->raw[k];
     if (!v) return node_err(nc, "the %s input is required", what[k]);
-    if (v->kind != IR_VALUE_CONST) return not_const(nc, v, what[k]);
+    diag fd = {{0}};
+    if (v->kind != IR_VALUE_CONST && fold_to_const(nc->c->g, v, 0, &fd)) return not_const(nc, v, what[k]);
     if (ir_value_numel(v) != 1) return node_err(nc, "%s must be a scalar", what[k]);
     if (v->dtype != nc->raw[0]->dtype) return node_err(nc, "start, limit and delta must have one type");
   }
@@ -978,7 +1020,11 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   ir_node *n = ir_node_new(c->g, s->op, nc.src, nc.raw, keep, out, c->d);
   if (!n || copy_attrs(&nc, s, n) || canonicalise(&nc, n)) return -1;
   if (nc.n_pend) { /* parameters computed from shapes: shape inference resolves them */
-    for (int k = 0; k < nc.n_pend; k++) n->in[n->n_in++] = nc.pend_in[k];
+    ir_value *all[IR_MAX_INPUTS];
+    int cnt = 0;
+    for (int k = 0; k < n->n_in; k++) all[cnt++] = n->in[k];
+    for (int k = 0; k < nc.n_pend; k++) all[cnt++] = nc.pend_in[k];
+    ir_node_set_inputs(c->g, n, all, cnt);
     if (ir_attr_set_string(c->g, n, "pending", nc.pending, c->d)) return -1;
   }
   return 0;

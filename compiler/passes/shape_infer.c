@@ -403,6 +403,18 @@ static int reduce_shape(ir_graph *g, ir_node *n, diag *d) {
   int64_t ax[IR_MAX_RANK], dims[IR_MAX_RANK];
   int na, r = 0, keep = (int)ir_attr_int(n, "keepdims", 1), red[IR_MAX_RANK] = {0};
   if (x->dtype == IR_BOOL) return ERR("input 0 '%s' has type bool", x->name);
+  const ir_attr *noop = ir_attr_get(n, "noop_with_empty_axes"); /* the importer leaves it only with computed axes */
+  if (noop) {
+    int cnt;
+    int empty = !ir_attr_ints(n, "axes", &cnt) || cnt == 0;
+    ir_attr_remove(n, "noop_with_empty_axes");
+    if (empty && noop->kind == IR_ATTR_INT && noop->i) { /* no axes: nothing reduced */
+      n->op = IR_OP_IDENTITY;
+      n->attrs = NULL;
+      ir_value_copy_type(n->out, x);
+      return 0;
+    }
+  }
   if (norm_axes(g, n, "axes", x->rank, 1, ax, &na, d)) return -1;
   for (int i = 0; i < na; i++) red[ax[i]] = 1;
   for (int i = 0; i < x->rank; i++)
@@ -627,12 +639,16 @@ static int conv_transpose_shape(ir_graph *g, ir_node *n, diag *d) {
   if (!same && strcmp(mode, "NOTSET") && strcmp(mode, "VALID")) return ERR("auto_pad='%s' is not supported", mode);
   for (int i = 0; i < s; i++) {
     if (st[i] < 1 || dl[i] < 1) return ERR("strides and dilations must be positive");
-    if (op[i] < 0 || (op[i] >= st[i] && op[i] >= dl[i]))
-      return ERR("output_padding[%d]=%lld must be smaller than the stride or the dilation", i, (long long)op[i]);
+    if (op[i] < 0) return ERR("output_padding[%d]=%lld is negative", i, (long long)op[i]);
     int64_t full = st[i] * (x->dims[2 + i] - 1) + op[i] + (k[i] - 1) * dl[i] + 1;
     if (os || same) {
       int64_t want = os ? os[i] : x->dims[2 + i] * st[i], total = full - want;
-      if (total < 0) return ERR("output_shape[%d]=%lld is larger than the full output %lld", i, (long long)want, (long long)full);
+      if (want < 1) return ERR("output_shape[%d]=%lld must be positive", i, (long long)want);
+      if (total < 0) { /* larger than the full output: the extra is output padding at the end */
+        op[i] -= total;
+        full -= total;
+        total = 0;
+      }
       int upper = !strcmp(mode, "SAME_UPPER");
       p[i] = upper ? total / 2 : total - total / 2;
       p[i + s] = total - p[i];
@@ -645,6 +661,7 @@ static int conv_transpose_shape(ir_graph *g, ir_node *n, diag *d) {
   }
   ir_attr_remove(n, "auto_pad");
   ir_attr_remove(n, "output_shape");
+  if (ir_attr_set_ints(g, n, "output_padding", op, s, d)) return -1;
   dims[0] = x->dims[0], dims[1] = m;
   set_shape(n->out, x->dtype, x->rank, dims);
   return ir_attr_set_ints(g, n, "pads", p, 2 * s, d);

@@ -174,3 +174,13 @@ onnx.save(m, os.path.join(OUT, "upsample_10.onnx"))
 save("reshape_bind", [h.make_node("Reshape", ["x", "s"], ["y"], name="r")],
      [vi("x", F, [2, 3]), vi("s", I64, [2])], Y, opset=13)
 np.save(os.path.join(OUT, "reshape_bind.s.npy"), i64(3, 2))
+# Range of a Shape computation (torch.arange(x.size(1))) folds at import
+save("range_shape", [
+    h.make_node("Shape", ["x"], ["sh"], name="shape"),
+    h.make_node("Gather", ["sh", "one"], ["n"], name="gather", axis=0),
+    h.make_node("Range", ["zero", "n", "one"], ["r"], name="range"),
+    h.make_node("Unsqueeze", ["r", "ax"], ["y"], name="unsq")], X, [vi("y", I64, None)],
+    {"one": np.array(1, np.int64), "zero": np.array(0, np.int64), "ax": i64(0)}, opset=13)
+# Reshape-1 (shape attribute) and Pad-1 (paddings)
+save("reshape_1", [h.make_node("Reshape", ["x"], ["y"], name="r", shape=[6, -1])], X, Y, opset=1)
+save("pad_1", [h.make_node("Pad", ["x"], ["y"], name="p", paddings=[0, 0, 1, 0, 0, 0, 0, 1])], X, Y, opset=1)
