@@ -397,10 +397,8 @@ static int canon_resize(node_ctx *nc, ir_node *n) {
         ir_attr_set_float(g, n, "cubic_coeff_a", -0.75f, d) || ir_attr_set_int(g, n, "exclude_outside", 0, d))
       return -1;
     if (upsample && v < 9) {
-      if (!ir_attr_get(n, "scales") || want_ints_kind(nc, n, "scales") == 0) {
-        const ir_attr *a = ir_attr_get(n, "scales");
-        if (!a || a->kind != IR_ATTR_FLOATS) return node_err(nc, "attribute 'scales' (floats) is required");
-      }
+      const ir_attr *a = ir_attr_get(n, "scales");
+      if (!a || a->kind != IR_ATTR_FLOATS) return node_err(nc, "attribute 'scales' (floats) is required");
       return 0;
     }
     if (ir_attr_get(n, "scales")) return node_err(nc, "takes scales as an input since opset 9");
@@ -850,6 +848,7 @@ static int import_range(node_ctx *nc, ir_value *out) {
   double cnt = ceil((lim - st) / dl);
   if (cnt < 0) cnt = 0;
   if (cnt > (1 << 24)) return node_err(nc, "%.0f elements are too many", cnt);
+  if (fabs(st) > 0x1p52 || fabs(dl) * (cnt + 1) > 0x1p52) return node_err(nc, "start or delta is out of range");
   out->kind = IR_VALUE_CONST;
   out->dtype = t;
   out->rank = 1;
@@ -914,7 +913,7 @@ static int import_split(node_ctx *nc) {
     n_sizes = sp->n;
     for (int i = 0; i < n_sizes; i++) {
       sizes[i] = sp->ints[i];
-      if (sizes[i] < 0) return node_err(nc, "split size %lld is negative", (long long)sizes[i]);
+      if (sizes[i] < 0 || sizes[i] > (1 << 30)) return node_err(nc, "split size %lld is out of range", (long long)sizes[i]);
     }
   }
   const ir_attr *no = ir_attr_get(&tmp, "num_outputs");

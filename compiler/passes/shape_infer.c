@@ -402,7 +402,8 @@ static int reduce_shape(ir_graph *g, ir_node *n, diag *d) {
   ir_value *x = n->in[0];
   int64_t ax[IR_MAX_RANK], dims[IR_MAX_RANK];
   int na, r = 0, keep = (int)ir_attr_int(n, "keepdims", 1), red[IR_MAX_RANK] = {0};
-  if (x->dtype == IR_BOOL) return ERR("input 0 '%s' has type bool", x->name);
+  if (x->dtype == IR_BOOL && n->op != IR_OP_REDUCE_MAX && n->op != IR_OP_REDUCE_MIN) /* bool: ReduceMax/Min-20 */
+    return ERR("input 0 '%s' has type bool", x->name);
   const ir_attr *noop = ir_attr_get(n, "noop_with_empty_axes"); /* the importer leaves it only with computed axes */
   if (noop) {
     int cnt;
@@ -570,17 +571,24 @@ static int resize_shape(ir_graph *g, ir_node *n, diag *d) {
       double q = x->dims[A[i]] ? (double)sz[i] / (double)x->dims[A[i]] : 1.0;
       s = larger ? (q < s ? q : s) : (q > s ? q : s);
     }
-    for (int i = 0; i < cnt; i++) Z[A[i]] = (int64_t)floor((double)x->dims[A[i]] * s + 0.5);
+    for (int i = 0; i < cnt; i++) {
+      double z = floor((double)x->dims[A[i]] * s + 0.5);
+      if (z > (double)MAX_ELEMS) return ERR("result dimension %lld is out of range", (long long)A[i]);
+      Z[A[i]] = (int64_t)z;
+    }
   }
   ir_attr_remove(n, "keep_aspect_ratio_policy");
   ir_attr_remove(n, "axes");
   for (int i = 0; i < r; i++) {
-    dims[i] = sc ? (int64_t)floor((double)x->dims[i] * (double)S[i]) : Z[i];
-    if (dims[i] < 0 || dims[i] > MAX_ELEMS) return ERR("result dimension %d is out of range", i);
+    double o = sc ? floor((double)x->dims[i] * (double)S[i]) : (double)Z[i];
+    if (o < 0 || o > (double)MAX_ELEMS) return ERR("result dimension %d is out of range", i);
+    dims[i] = (int64_t)o;
   }
   if (sc ? ir_attr_set_floats(g, n, "scales", S, r, d) : ir_attr_set_ints(g, n, "sizes", Z, r, d)) return -1;
-  if (want_float_in(n, 0, d) && strcmp(ir_attr_get(n, "mode") ? ir_attr_get(n, "mode")->s : "nearest", "nearest"))
-    return -1;
+  const ir_attr *mode = ir_attr_get(n, "mode");
+  int nearest = !mode || mode->kind != IR_ATTR_STRING || !strcmp(mode->s, "nearest");
+  if (!nearest && want_float_in(n, 0, d)) return -1; /* interpolation needs floats */
+  if (x->dtype == IR_BOOL) return ERR("input 0 '%s' has type bool", x->name);
   set_shape(n->out, x->dtype, r, dims);
   return 0;
 }
