@@ -257,6 +257,10 @@ static int import_graph(onnx_ctx *c, const Onnx__GraphProto *gp, const onnx_bind
   for (size_t i = 0; i < gp->n_output; i++) {
     const char *name = gp->output[i]->name ? gp->output[i]->name : "";
     ir_value *v = ir_value_find(c->g, name);
+    for (int k = 0; !v && k < c->n_dropped; k++)
+      if (!strcmp(c->dropped[k], name))
+        return diag_set(c->d, "%s: graph output '%s' is an optional output (Dropout mask, MaxPool indices, "
+                        "LayerNormalization mean, ...) that tessel does not support", c->label, name);
     if (!v) return diag_set(c->d, "%s: graph output '%s' is not produced by any node", c->label, name);
     if (import_output_decl(c, gp->output[i], &c->g->out_decl[i]) || ir_add_output(c->g, v, c->d)) return -1;
   }

@@ -146,7 +146,7 @@ static const onnx_op_spec specs[] = {
     {"Split", IR_OP_SLICE, {1, 2, 11, 13, 18}, 0, 1, 2, " axis num_outputs split ", RUN_CORE,
      "one Slice per output; split constant"},
     {"Expand", IR_OP_EXPAND, {8, 13}, 0, 2, 2, " ", RUN_CORE, "shape constant after shape inference"},
-    {"Tile", IR_OP_TILE, {6, 13}, 0, 2, 2, " ", RUN_CORE, "repeats constant after shape inference"},
+    {"Tile", IR_OP_TILE, {1, 6, 13}, 0, 2, 3, " ", RUN_CORE, "repeats constant after shape inference"},
     {"Resize", IR_OP_RESIZE, {10, 11, 13, 18, 19}, 0, 1, 4,
      " antialias axes coordinate_transformation_mode cubic_coeff_a exclude_outside extrapolation_value "
      "keep_aspect_ratio_policy mode nearest_mode ", RUN_CORE,
@@ -693,7 +693,13 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
     return 0;
   }
   case IR_OP_EXPAND: return param(nc, n, 1, "shape", 0, 1);
-  case IR_OP_TILE: return param(nc, n, 1, "repeats", 0, 1);
+  case IR_OP_TILE:
+    if (v < 6) { /* Tile-1: `tiles` copies along `axis` (scalars); shape inference makes repeats */
+      if (nc->n_raw != 3) return node_err(nc, "Tile-1 takes input, tiles and axis");
+      return param(nc, n, 1, "tiles", 0, 1) || param(nc, n, 2, "axis", 0, 1);
+    }
+    if (nc->n_raw != 2) return node_err(nc, "Tile-%d takes input and repeats", v);
+    return param(nc, n, 1, "repeats", 0, 1);
   case IR_OP_RESIZE: return canon_resize(nc, n);
   case IR_OP_DEPTH_TO_SPACE:
   case IR_OP_SPACE_TO_DEPTH: {

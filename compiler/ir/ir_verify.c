@@ -29,7 +29,8 @@ static void input_range(ir_op op, int *lo, int *hi) {
   case IR_OP_LAYER_NORM: case IR_OP_CONV_TRANSPOSE: *lo = 2, *hi = 3; break;
   /* before shape-infer, parameters computed from shapes wait as inputs ("pending") */
   case IR_OP_SLICE: *lo = 1, *hi = 5; break;
-  case IR_OP_EXPAND: case IR_OP_TILE: case IR_OP_PAD: case IR_OP_REDUCE_MEAN: case IR_OP_REDUCE_SUM:
+  case IR_OP_TILE: *lo = 1, *hi = 3; break;
+  case IR_OP_EXPAND: case IR_OP_PAD: case IR_OP_REDUCE_MEAN: case IR_OP_REDUCE_SUM:
   case IR_OP_REDUCE_MAX: case IR_OP_REDUCE_MIN: case IR_OP_REDUCE_PROD: case IR_OP_REDUCE_L1:
   case IR_OP_REDUCE_L2: case IR_OP_REDUCE_LOG_SUM_EXP: case IR_OP_REDUCE_SUM_SQUARE: *lo = 1, *hi = 2; break;
   case IR_OP_RESIZE: *lo = 1, *hi = 3; break;

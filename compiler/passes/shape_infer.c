@@ -512,11 +512,23 @@ static int expand_shape(ir_node *n, diag *d) {
   return broadcast(n, n->in[0], &t, n->out, d);
 }
 
-static int tile_shape(ir_node *n, diag *d) {
+static int tile_shape(ir_graph *g, ir_node *n, diag *d) {
   ir_value *x = n->in[0];
   int cnt;
   const int64_t *rp = ir_attr_ints(n, "repeats", &cnt);
   int64_t dims[IR_MAX_RANK];
+  int nt, na;
+  const int64_t *tiles = ir_attr_ints(n, "tiles", &nt), *axis = ir_attr_ints(n, "axis", &na);
+  if (!rp && tiles && axis) { /* Tile-1 */
+    int64_t a, r[IR_MAX_RANK];
+    if (nt != 1 || na != 1) return ERR("tiles and axis must be scalars");
+    if (norm_axis(n, axis[0], x->rank, d, &a)) return -1;
+    for (int i = 0; i < x->rank; i++) r[i] = i == a ? tiles[0] : 1;
+    if (ir_attr_set_ints(g, n, "repeats", r, x->rank, d)) return -1;
+    ir_attr_remove(n, "tiles");
+    ir_attr_remove(n, "axis");
+    rp = ir_attr_ints(n, "repeats", &cnt);
+  }
   if (!rp) return ERR("attribute repeats is required");
   if (cnt != x->rank) return ERR("repeats has %d values for rank %d", cnt, x->rank);
   for (int i = 0; i < cnt; i++) {
@@ -785,7 +797,7 @@ static int infer_new(ir_graph *g, ir_node *n, diag *d) {
   case IR_OP_ARGMAX: case IR_OP_ARGMIN: return argmax_shape(g, n, d);
   case IR_OP_SLICE: return slice_shape(g, n, d);
   case IR_OP_EXPAND: return expand_shape(n, d);
-  case IR_OP_TILE: return tile_shape(n, d);
+  case IR_OP_TILE: return tile_shape(g, n, d);
   case IR_OP_RESIZE: return resize_shape(g, n, d);
   case IR_OP_DEPTH_TO_SPACE: case IR_OP_SPACE_TO_DEPTH: return depth_space_shape(n, d);
   case IR_OP_CONV_TRANSPOSE: return conv_transpose_shape(g, n, d);

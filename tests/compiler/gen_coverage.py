@@ -184,3 +184,9 @@ save("range_shape", [
 # Reshape-1 (shape attribute) and Pad-1 (paddings)
 save("reshape_1", [h.make_node("Reshape", ["x"], ["y"], name="r", shape=[6, -1])], X, Y, opset=1)
 save("pad_1", [h.make_node("Pad", ["x"], ["y"], name="p", paddings=[0, 0, 1, 0, 0, 0, 0, 1])], X, Y, opset=1)
+# Tile-1: tiles along axis (scalar inputs)
+save("tile_1", [h.make_node("Tile", ["x", "t", "a"], ["y"], name="tile")], X, Y,
+     {"t": np.array(3, np.int64), "a": np.array(1, np.int64)}, opset=1)
+# Dropout's mask as a graph output
+save("dropout_mask_output", [h.make_node("Dropout", ["x"], ["y", "mask"], name="drop")], X,
+     Y + [vi("mask", B, None)], opset=13)
