@@ -7,8 +7,9 @@
 #   tpkg_format.h      the package format: byte layout shared by writer and readers
 #   tpkg_check.c       the package checker the firmware and `tessel` both run
 #   tessel_rt.h        the runtime's public header; tfw_exec.c its executor (kernels,
-#                      fallback ops, counters), tfw_fallback.c the fallback ops,
-#                      bit-identical on every engine
+#                      fallback ops, counters), tfw_fallback.c the fallback records,
+#                      tfw_ops*.c and tfw_math.c the control core's kernels
+#                      (tfw_ops.def), bit-identical on every engine
 #   link_proto.c       the host link's framing (docs/host-link.md)
 #   npy.c              .npy reader and writer (host only)
 #   json.c             strict JSON reader (host only: profiles, tuning logs)
@@ -19,8 +20,9 @@
 #
 #   build/lib/libtessel-shared{,-asan,-fuzz}.a   the host builds (mk/common.mk host_lib)
 
-SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c shared/tfw_fallback.c \
-                    shared/link_proto.c
+# The control core's ops: the fallback records' executor and its kernels.
+SHARED_FB_SRCS   := shared/tfw_fallback.c shared/tfw_ops.c shared/tfw_ops_stub.c
+SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c $(SHARED_FB_SRCS) shared/link_proto.c
 SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c \
                     shared/json_write.c
 SHARED_INC       := -Ishared
@@ -39,8 +41,9 @@ ALL += $(SHARED_LIB) $(SHARED_LIB_SAN)
 # archived into each target's runtime library (firmware/runtime/runtime.mk).
 SHARED_RV_OBJ  := $(BUILD)/obj/rv32/shared
 SHARED_RV_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OBJ)/%.o,$(SHARED_RV_SRCS))
+SHARED_RV_FB_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OBJ)/%.o,$(SHARED_FB_SRCS))
 $(SHARED_RV_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	$(call say,CC-RV32,$<)
 	@mkdir -p $(@D)
-	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
+	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off -DTFW_WEAK_KERNELS $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
 -include $(wildcard $(SHARED_RV_OBJS:.o=.d))

@@ -51,12 +51,19 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
   unsigned cf = TPKG_CHECK_LAZY_WEIGHTS; /* the weights are checked where they will be used, below */
   tpkg_err_code pc = tpkg_check(pkg, len, npu->target_hash, cf, &m->pkg, &pe);
   if (pc != TPKG_OK) return fail(e, TFW_E_PACKAGE, (int)pc, -1, pe.index, pe.value, pe.msg);
-  /* The fallback ops block tensors by the package's DIM (params[0], which
-   * tpkg_check only knows to be nonzero): it must be this NPU's. */
+  /* The fallback ops block tensors by the package's DIM (each BLOCKED
+   * operand's block, which tpkg_check only knows to be nonzero): it must be
+   * this NPU's. */
+  uint32_t pos = 0;
   for (uint32_t f = 0; f < m->pkg.n_fallbacks; f++) {
-    uint32_t block = tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + f * TPKG_FALLBACK_BYTES + TPKG_FB_PARAMS);
-    if (block != npu->dim)
-      return fail(e, TFW_E_PACKAGE, TPKG_E_FALLBACK, -1, f, block, "fallback block (params[0]) is not this NPU's DIM");
+    tpkg_fallback fb;
+    tpkg_view_fallback_at(&m->pkg, &pos, &fb);
+    for (uint32_t k = 0; k < fb.n_in + fb.n_out; k++) {
+      tpkg_operand o;
+      tpkg_fallback_operand(&fb, k, &o);
+      if (o.layout == TPKG_LAYOUT_BLOCKED && o.block != npu->dim)
+        return fail(e, TFW_E_PACKAGE, TPKG_E_FALLBACK, -1, f, o.block, "fallback operand's block is not this NPU's DIM");
+    }
   }
   const tpkg_window *w = &m->pkg.window;
   if (!window || (uintptr_t)window % 8 != 0)
@@ -125,16 +132,18 @@ static uint32_t kernel_field(const tfw_model *m, uint32_t k, uint32_t field) {
   return tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_KERNELS] + k * TPKG_KERNEL_BYTES + field);
 }
 
-static uint32_t fallback_before(const tfw_model *m, uint32_t f) {
-  return tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + f * TPKG_FALLBACK_BYTES + TPKG_FB_BEFORE);
+/* before_kernel of the record at byte pos of the FALLBACK section. */
+static uint32_t fallback_before(const tfw_model *m, uint32_t pos) {
+  return tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + pos + TPKG_FB_BEFORE);
 }
 
-/* Fallback records with before_kernel == k, from *next on (they are sorted). */
-static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, tfw_error *e) {
+/* Fallback records with before_kernel == k, from record *next (at byte
+ * *pos) on: they are in execution order. */
+static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, uint32_t *pos, tfw_error *e) {
   const tfw_backend *b = m->npu;
-  for (; *next < m->pkg.n_fallbacks && fallback_before(m, *next) == k; ++*next) {
+  for (; *next < m->pkg.n_fallbacks && fallback_before(m, *pos) == k; ++*next) {
     tpkg_fallback f;
-    tpkg_view_fallback(&m->pkg, *next, &f);
+    tpkg_view_fallback_at(&m->pkg, pos, &f);
     uint64_t t0 = now(m);
     int rc = tfw_fallback_run(&f, m->window, m->window_bytes, b->dim);
     if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)*next, -1, f.op, tfw_fallback_strerror(rc));
@@ -175,13 +184,13 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
 
 int tfw_run(tfw_model *m, tfw_error *e) {
   if (!m || !m->loaded) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "tfw_run before a successful tfw_load");
-  uint32_t next_fb = 0;
+  uint32_t next_fb = 0, fb_pos = 0;
   int rc;
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
-    if ((rc = run_fallbacks(m, k, &next_fb, e)) != TFW_OK) return rc;
+    if ((rc = run_fallbacks(m, k, &next_fb, &fb_pos, e)) != TFW_OK) return rc;
     if ((rc = run_kernel(m, k, e)) != TFW_OK) return rc;
   }
-  return run_fallbacks(m, m->pkg.n_kernels, &next_fb, e);
+  return run_fallbacks(m, m->pkg.n_kernels, &next_fb, &fb_pos, e);
 }
 
 const char *tfw_strerror(int code) {

@@ -5,6 +5,8 @@
  * libm. Build with -ffp-contract=off. */
 #include "tfw_fallback.h"
 
+#include "tfw_ops.h"
+
 /* f32 <-> bits without memcpy (freestanding) and without pointer casts. */
 typedef union {
   float f;
@@ -32,13 +34,7 @@ static float canon_nan(float v) { return v != v ? f32_from_bits(FB_NAN_BITS) : v
 
 /* ---- layouts ------------------------------------------------------------ */
 
-static uint32_t dtype_bytes(uint32_t dtype) {
-  switch (dtype) {
-  case TPKG_DT_F32: case TPKG_DT_I32: return 4;
-  case TPKG_DT_U8: case TPKG_DT_I8: return 1;
-  }
-  return 0;
-}
+static uint32_t dtype_bytes(uint32_t dtype) { return tpkg_dtype_bytes(dtype); }
 
 static int layout_is_4d(uint32_t layout, uint32_t rank, uint32_t dim) {
   if (rank != 4) return 0;
@@ -71,7 +67,7 @@ static uint64_t mul_sat(uint64_t a, uint32_t b) {
 uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim) {
   uint64_t n = 1;
   if (!dims) return rank ? 0 : 1;
-  for (uint32_t i = 0; i < rank && i < TPKG_MAX_RANK; i++) {
+  for (uint32_t i = 0; i < rank && i < TPKG_FB_MAX_RANK; i++) {
     uint64_t d = dims[i];
     /* BLOCKED pads the channel dim up to a multiple of DIM */
     if (i == 1 && layout == TPKG_LAYOUT_BLOCKED && layout_is_4d(layout, rank, dim)) d = (d + dim - 1) / dim * dim;
@@ -355,7 +351,7 @@ static int fb_side_init(fb_side *s, uint8_t *window, uint32_t window_bytes, uint
   s->rank = rank;
   s->dim = dim;
   s->dims = dims;
-  if (rank > TPKG_MAX_RANK) return TFW_FB_E_SHAPE;
+  if (rank > TPKG_FB_MAX_RANK) return TFW_FB_E_SHAPE;
   if (layout > TPKG_LAYOUT_BLOCKED || (layout != TPKG_LAYOUT_PLAIN && rank != 4)) return TFW_FB_E_LAYOUT;
   if (layout == TPKG_LAYOUT_BLOCKED && dim == 0) return TFW_FB_E_ARG;
   s->elems = tfw_layout_slots(TPKG_LAYOUT_PLAIN, rank, dims, dim);
@@ -407,11 +403,6 @@ static void cursor_next(fb_cursor *k) {
   k->n++;
 }
 
-/* Byte address of logical element flat (softmax's strided walk). */
-static uint8_t *side_at(const fb_side *s, uint64_t flat) {
-  return s->base + tfw_layout_offset(s->layout, s->rank, s->dims, s->dim, flat) * s->esize;
-}
-
 /* The padding lanes of a BLOCKED output: the zero point for 8-bit data, 0
  * otherwise, so a padded tensor has the same bytes on every engine. When the
  * output is not also the input, the fill starts at the word boundary below
@@ -442,26 +433,26 @@ static int32_t read_int(const uint8_t *p, uint32_t dtype) {
   return (int32_t)rd32(p);
 }
 
-static void run_quantize(const tpkg_fallback *f, const fb_side *in, const fb_side *out) {
+static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
   int32_t lo = out->dtype == TPKG_DT_U8 ? 0 : -128, hi = out->dtype == TPKG_DT_U8 ? 255 : 127;
   fb_divisor dv;
-  divisor_init(&dv, f->out_scale);
+  divisor_init(&dv, q->scale);
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
   for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
     float x = rd_f32(in->base + cursor_slot(&ci) * 4u);
-    out->base[cursor_slot(&co)] = (uint8_t)quantize_with(&dv, x, f->out_zp, lo, hi);
+    out->base[cursor_slot(&co)] = (uint8_t)quantize_with(&dv, x, q->zp, lo, hi);
   }
 }
 
-static void run_dequantize(const tpkg_fallback *f, const fb_side *in, const fb_side *out) {
+static void run_dequantize(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
   for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
-    int32_t q = read_int(in->base + cursor_slot(&ci) * in->esize, in->dtype);
-    wr_f32(out->base + cursor_slot(&co) * 4u, tfw_dequantize(q, f->in_scale, f->in_zp));
+    int32_t v = read_int(in->base + cursor_slot(&ci) * in->esize, in->dtype);
+    wr_f32(out->base + cursor_slot(&co) * 4u, tfw_dequantize(v, q->scale, q->zp));
   }
 }
 
@@ -476,45 +467,21 @@ static void run_relayout(const fb_side *in, const fb_side *out) {
   }
 }
 
-/* The same steps as tfw_softmax_f32, over window bytes: max, then exp and
- * the sum (the exps parked in the output), then the division. */
-static void run_softmax(uint32_t axis, const fb_side *in, const fb_side *out) {
-  uint64_t outer = 1, len = in->dims[axis], inner = 1;
-  for (uint32_t i = 0; i < axis; i++) outer *= in->dims[i];
-  for (uint32_t i = axis + 1; i < in->rank; i++) inner *= in->dims[i];
-  for (uint64_t o = 0; o < outer; o++)
-    for (uint64_t j = 0; j < inner; j++) {
-      uint64_t first = o * len * inner + j;
-      float m = f32_from_bits(0xff800000u);
-      for (uint64_t k = 0; k < len; k++) m = max_step(m, rd_f32(side_at(in, first + k * inner)));
-      fb_ksum s = {0.0f, 0.0f};
-      for (uint64_t k = 0; k < len; k++) {
-        float e = tfw_expf(rd_f32(side_at(in, first + k * inner)) - m);
-        wr_f32(side_at(out, first + k * inner), e);
-        ksum_add(&s, e);
-      }
-      for (uint64_t k = 0; k < len; k++) {
-        uint8_t *p = side_at(out, first + k * inner);
-        wr_f32(p, canon_nan(rd_f32(p) / s.sum));
-      }
-    }
-}
-
-/* Whether the byte ranges of in and out overlap (same bytes in the same
- * layout is allowed for softmax only: it reads each element before writing it). */
+/* Whether the byte ranges of two sides overlap. */
 static int overlap(const fb_side *in, const fb_side *out) {
   if (in->bytes == 0 || out->bytes == 0) return 0;
   return in->base < out->base + out->bytes && out->base < in->base + in->bytes;
 }
 
-int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim) {
-  if (!f || !window) return TFW_FB_E_ARG;
-  if (f->op < 1 || f->op > TPKG_OP_LAST) return TFW_FB_E_OP;
+/* QUANTIZE, DEQUANTIZE, RELAYOUT: one input, one output, any layout pair. */
+static int run_layout_op(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim) {
+  tpkg_operand oi, oo;
+  tpkg_fallback_operand(f, 0, &oi);
+  tpkg_fallback_operand(f, 1, &oo);
   /* 1. dtypes the op takes */
-  uint32_t it = f->in_dtype, ot = f->out_dtype;
+  uint32_t it = oi.dtype, ot = oo.dtype;
   int dt_ok = 0;
   switch (f->op) {
-  case TPKG_OP_SOFTMAX: dt_ok = it == TPKG_DT_F32 && ot == TPKG_DT_F32; break;
   case TPKG_OP_QUANTIZE: dt_ok = it == TPKG_DT_F32 && (ot == TPKG_DT_U8 || ot == TPKG_DT_I8); break;
   case TPKG_OP_DEQUANTIZE:
     dt_ok = (it == TPKG_DT_U8 || it == TPKG_DT_I8 || it == TPKG_DT_I32) && ot == TPKG_DT_F32;
@@ -522,46 +489,85 @@ int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_by
   case TPKG_OP_RELAYOUT: dt_ok = it == ot && dtype_bytes(it) != 0; break;
   }
   if (!dt_ok) return TFW_FB_E_DTYPE;
-  /* 2. shapes, layouts and bounds of both sides */
+  /* 2. shapes, layouts and bounds of both sides; a blocked side is blocked
+   * by this NPU's DIM */
+  if ((oi.layout == TPKG_LAYOUT_BLOCKED && oi.block != dim) || (oo.layout == TPKG_LAYOUT_BLOCKED && oo.block != dim))
+    return TFW_FB_E_LAYOUT;
   fb_side in, out;
-  int rc = fb_side_init(&in, window, window_bytes, dim, it, f->in_layout, f->in_rank, f->in_dims, f->in_offset,
-                        f->in_size);
-  if (!rc) rc = fb_side_init(&out, window, window_bytes, dim, ot, f->out_layout, f->out_rank, f->out_dims,
-                             f->out_offset, f->out_size);
+  int rc = fb_side_init(&in, window, window_bytes, dim, it, oi.layout, oi.rank, oi.dims, oi.offset, oi.size);
+  if (!rc) rc = fb_side_init(&out, window, window_bytes, dim, ot, oo.layout, oo.rank, oo.dims, oo.offset, oo.size);
   if (rc) return rc;
   if (in.elems != out.elems) return TFW_FB_E_SHAPE;
-  int same = in.base == out.base && in.layout == out.layout && in.bytes == out.bytes;
-  if (overlap(&in, &out) && !(f->op == TPKG_OP_SOFTMAX && same)) return TFW_FB_E_OVERLAP;
+  if (overlap(&in, &out)) return TFW_FB_E_OVERLAP;
   /* 3. op parameters */
-  int32_t axis = f->axis;
-  if (f->op == TPKG_OP_SOFTMAX) {
-    if (axis < 0) axis += (int32_t)in.rank;
-    if (axis < 0 || axis >= (int32_t)in.rank) return TFW_FB_E_SHAPE;
-  }
-  if (f->op == TPKG_OP_QUANTIZE && !scale_ok(f->out_scale)) return TFW_FB_E_PARAM;
-  if (f->op == TPKG_OP_DEQUANTIZE && !scale_ok(f->in_scale)) return TFW_FB_E_PARAM;
+  if (f->op == TPKG_OP_QUANTIZE && !scale_ok(oo.scale)) return TFW_FB_E_PARAM;
+  if (f->op == TPKG_OP_DEQUANTIZE && !scale_ok(oi.scale)) return TFW_FB_E_PARAM;
   /* 4. run */
-  fill_padding(&out, out.esize == 1 ? f->out_zp : 0, overlap(&in, &out));
+  fill_padding(&out, out.esize == 1 ? oo.zp : 0, 0);
   switch (f->op) {
-  case TPKG_OP_SOFTMAX: run_softmax((uint32_t)axis, &in, &out); break;
-  case TPKG_OP_QUANTIZE: run_quantize(f, &in, &out); break;
-  case TPKG_OP_DEQUANTIZE: run_dequantize(f, &in, &out); break;
+  case TPKG_OP_QUANTIZE: run_quantize(&oo, &in, &out); break;
+  case TPKG_OP_DEQUANTIZE: run_dequantize(&oi, &in, &out); break;
   case TPKG_OP_RELAYOUT: run_relayout(&in, &out); break;
   }
   return 0;
+}
+
+/* Every other op: plain operands become tfw_tensor views, the parameters
+ * are copied out of the record (which needs no alignment), tfw_op_run runs
+ * the kernel. */
+static int run_plain_op(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes) {
+  tfw_tensor t[TPKG_FB_MAX_OPERANDS];
+  int32_t ints[TPKG_FB_MAX_INTS];
+  float floats[TPKG_FB_MAX_FLOATS];
+  uint32_t n = f->n_in + f->n_out;
+  if (n > TPKG_FB_MAX_OPERANDS || f->n_ints > TPKG_FB_MAX_INTS || f->n_floats > TPKG_FB_MAX_FLOATS) return TFW_FB_E_PARAM;
+  for (uint32_t i = 0; i < n; i++) {
+    tpkg_operand o;
+    tpkg_fallback_operand(f, i, &o);
+    fb_side side;
+    if (o.layout != TPKG_LAYOUT_PLAIN) return TFW_FB_E_LAYOUT;
+    if (!dtype_bytes(o.dtype)) return TFW_FB_E_DTYPE;
+    int rc = fb_side_init(&side, window, window_bytes, 0, o.dtype, o.layout, o.rank, o.dims, o.offset, o.size);
+    if (rc) return rc;
+    for (uint32_t j = 0; j < i; j++) { /* outputs overlap nothing else */
+      fb_side other;
+      tpkg_operand p;
+      tpkg_fallback_operand(f, j, &p);
+      fb_side_init(&other, window, window_bytes, 0, p.dtype, p.layout, p.rank, p.dims, p.offset, p.size);
+      if ((i >= f->n_in || j >= f->n_in) && overlap(&side, &other)) return TFW_FB_E_OVERLAP;
+    }
+    t[i].data = side.base;
+    t[i].dtype = o.dtype;
+    t[i].rank = o.rank;
+    for (uint32_t k = 0; k < TFW_MAX_RANK; k++) t[i].dims[k] = k < o.rank ? o.dims[k] : 0;
+  }
+  for (uint32_t i = 0; i < f->n_ints; i++) ints[i] = tpkg_fallback_int(f, i);
+  for (uint32_t i = 0; i < f->n_floats; i++) floats[i] = tpkg_fallback_float(f, i);
+  tfw_call c = {f->op, f->n_in, f->n_out, t, t + f->n_in, ints, f->n_ints, floats, f->n_floats};
+  return tfw_op_run(&c);
+}
+
+int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim) {
+  if (!f || !window || !f->rec) return TFW_FB_E_ARG;
+  if (f->op == TPKG_OP_QUANTIZE || f->op == TPKG_OP_DEQUANTIZE || f->op == TPKG_OP_RELAYOUT) {
+    if (f->n_in != 1 || f->n_out != 1) return TFW_FB_E_SHAPE;
+    return run_layout_op(f, window, window_bytes, dim);
+  }
+  return run_plain_op(f, window, window_bytes);
 }
 
 const char *tfw_fallback_strerror(int code) {
   switch (code) {
   case TFW_FB_OK: return "ok";
   case TFW_FB_E_ARG: return "fallback: no record or window, or DIM 0 with a blocked layout";
-  case TFW_FB_E_OP: return "unknown fallback op";
+  case TFW_FB_E_OP: return "unknown fallback op, or one this firmware was built without";
   case TFW_FB_E_DTYPE: return "fallback op does not support this input/output dtype pair";
   case TFW_FB_E_LAYOUT: return "fallback layout unknown or not valid for the tensor's rank";
-  case TFW_FB_E_SHAPE: return "fallback shape: rank above 6, element counts differ or axis out of range";
-  case TFW_FB_E_PARAM: return "fallback scale is zero, negative, infinite or NaN";
+  case TFW_FB_E_SHAPE: return "fallback shape: rank above 8, operand count, dims that do not match the op, or axis out of range";
+  case TFW_FB_E_PARAM: return "fallback parameter: a scale that is zero, negative, infinite or NaN, or a parameter count or value the op does not take";
   case TFW_FB_E_WINDOW: return "fallback tensor larger than its size field or outside the DRAM window";
   case TFW_FB_E_OVERLAP: return "fallback input and output overlap";
+  case TFW_FB_E_INDEX: return "fallback index out of range (Gather)";
   }
   return "unknown fallback error";
 }

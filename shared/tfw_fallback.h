@@ -1,6 +1,7 @@
 /* tfw_fallback: the fallback ops the control core runs between NPU kernels
- * (package FALLBACK records: Softmax, QuantizeLinear, DequantizeLinear,
- * Relayout), and the scalar pieces they are made of.
+ * (package FALLBACK records): the layout-aware QuantizeLinear,
+ * DequantizeLinear and Relayout, the dispatch of every other op to
+ * tfw_ops.h's kernels, and the scalar pieces they are made of.
  *
  * One source for every engine: the firmware (rv32im, soft-float libgcc),
  * the host C model (`tessel run --engine model`) and the compiler's
@@ -38,11 +39,12 @@ enum {
   TFW_FB_E_OP = -2,     /* op number unknown */
   TFW_FB_E_DTYPE = -3,  /* dtype pair the op does not support */
   TFW_FB_E_LAYOUT = -4, /* layout unknown, or NHWC/BLOCKED on a rank other than 4 */
-  TFW_FB_E_SHAPE = -5,  /* rank > 6, element counts of input and output differ, axis out of range */
-  TFW_FB_E_PARAM = -6,  /* scale zero, negative, infinite or NaN */
+  TFW_FB_E_SHAPE = -5,  /* rank > 8, operand counts, dims the op does not accept, axis out of range */
+  TFW_FB_E_PARAM = -6,  /* scale zero, negative, infinite or NaN; parameter count or value */
   TFW_FB_E_WINDOW = -7, /* a tensor's bytes exceed its size field or the window */
-  TFW_FB_E_OVERLAP = -8, /* input and output bytes overlap (other than softmax in place) */
-  TFW_FB_E_NCODES = 9,
+  TFW_FB_E_OVERLAP = -8, /* an output overlaps another operand */
+  TFW_FB_E_INDEX = -9,  /* a Gather index outside its axis */
+  TFW_FB_E_NCODES = 10,
 };
 
 /* Element offset (in elements, not bytes) of logical element `flat`
@@ -88,23 +90,20 @@ float tfw_dequantize(int32_t q, float scale, int32_t zp);
  * arithmetic tfw_fallback_run uses, step for step. */
 void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride);
 
-/* Runs one fallback record over the NPU's DRAM window (window_bytes bytes at
- * window): reads the input at f->in_offset, writes the output at
- * f->out_offset (window offsets). Records come from tpkg_check, which
+/* Runs one fallback record (package format v2) over the NPU's DRAM window
+ * (window_bytes bytes at window). Records come from tpkg_check, which
  * already bounds-checked them; this checks again (cheaply: sizes and
  * offsets, in 64 bits) and returns an error instead of touching a byte
- * outside [window, window + window_bytes). dim = the target's DIM, for
- * BLOCKED layouts. Input and output shapes may differ (e.g. [1,10] ->
- * [1,10,1,1]) but must have the same number of elements; each is mapped
- * through its own dims and layout (tfw_layout_offset), so any layout pair
- * works.
- *   TPKG_OP_SOFTMAX     f32 -> f32 along f->axis of in_dims (negative counts from the end)
- *   TPKG_OP_QUANTIZE    f32 -> u8/i8, per tensor: out_scale, out_zp
- *   TPKG_OP_DEQUANTIZE  u8/i8/i32 -> f32, per tensor: in_scale, in_zp
- *   TPKG_OP_RELAYOUT    same dtype, in_layout -> out_layout; padding lanes of
- *                       a BLOCKED output hold out_zp for i8/u8 (its low byte), 0 otherwise
- * Input and output must not overlap (TFW_FB_E_OVERLAP), except Softmax on
- * the very same bytes (same offset, layout and shape), which works in place.
+ * outside [window, window + window_bytes). dim = the target's DIM: every
+ * BLOCKED operand's block must equal it.
+ *   TPKG_OP_QUANTIZE    f32 -> u8/i8, per tensor: the output operand's scale, zp
+ *   TPKG_OP_DEQUANTIZE  u8/i8/i32 -> f32, per tensor: the input operand's scale, zp
+ *   TPKG_OP_RELAYOUT    same dtype, in layout -> out layout; padding lanes of
+ *                       a BLOCKED output hold its zp for i8/u8 (its low byte), 0 otherwise
+ * These three map input and output each through its own dims and layout
+ * (tfw_layout_offset), which must hold the same number of elements. Every
+ * other op (shared/tfw_ops.def) takes plain operands and runs tfw_op_run.
+ * No output may overlap another operand (TFW_FB_E_OVERLAP).
  * Returns 0 or a TFW_FB_E_* code; on an error nothing has been written. */
 int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim);
 

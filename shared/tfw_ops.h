@@ -75,6 +75,15 @@ typedef struct tfw_call {
  * calls the op's kernel.  0 or TFW_FB_E_*; nothing written on an error. */
 int tfw_op_run(const tfw_call *c);
 
+/* The int8 definition of the unary op fn (TFW_UN_*, parameters alpha,
+ * beta; docs/quantisation.md "Lookup tables"): over the 256 int8 input
+ * codes, T[q + 128] = tfw_quantize(f(tfw_dequantize(q, s_in, zp_in)), s_out,
+ * zp_out, -128, 127) with f the UNARY kernel - exactly what
+ * DequantizeLinear -> f -> QuantizeLinear computes on the core.  The
+ * compiler builds the LUT records' tables with it.  0 or TFW_FB_E_*. */
+int tfw_lut_build(uint32_t fn, float alpha, float beta, float s_in, int32_t zp_in, float s_out, int32_t zp_out,
+                  int8_t table[256]);
+
 /* Elements of t (product of dims; 1 for rank 0); saturates at 2^62. */
 uint64_t tfw_numel(const tfw_tensor *t);
 
@@ -100,5 +109,10 @@ int tfw_k_conv(const tfw_call *c);
 int tfw_k_conv_transpose(const tfw_call *c);
 int tfw_k_pool(const tfw_call *c);
 int tfw_k_lut(const tfw_call *c);
+int tfw_k_layout(const tfw_call *c); /* refuses: QUANTIZE, DEQUANTIZE, RELAYOUT are tfw_fallback_run's */
+
+/* "tfw_k_unary", ...: the kernel function of op (what a package's firmware
+ * must link); NULL for an unknown op. */
+const char *tfw_op_kernel_name(uint32_t op);
 
 #endif

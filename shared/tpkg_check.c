@@ -84,6 +84,13 @@ const char *tpkg_op_name(uint32_t op) {
   case TPKG_OP_QUANTIZE: return "QuantizeLinear";
   case TPKG_OP_DEQUANTIZE: return "DequantizeLinear";
   case TPKG_OP_RELAYOUT: return "Relayout";
+  default: break;
+  }
+  switch (op) { /* the others by their tfw_ops.def names */
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
+  case code: return #NAME;
+#include "tfw_ops.def"
+#undef TFW_OP
   default: return "?";
   }
 }
@@ -99,11 +106,11 @@ const char *tpkg_err_name(tpkg_err_code c) {
 /* A tensor's shape fields: rank in range, used dims >= 1, unused dims 0;
  * *bytes = elements * element size (0 on a bad shape or dtype). Elements are
  * capped at 2^40 so the product never overflows 64 bits. */
-static int shape_ok(const uint8_t *dims, uint32_t rank, uint32_t dtype, uint64_t *bytes) {
+static int shape_ok(const uint8_t *dims, uint32_t rank, uint32_t max_rank, uint32_t dtype, uint64_t *bytes) {
   uint64_t n = tpkg_dtype_bytes(dtype);
   *bytes = 0;
-  if (!n || rank > TPKG_MAX_RANK) return 0;
-  for (uint32_t i = 0; i < TPKG_MAX_RANK; i++) {
+  if (!n || rank > max_rank) return 0;
+  for (uint32_t i = 0; i < max_rank; i++) {
     uint32_t d = tpkg_rd32(dims + 4 * i);
     if (i < rank) {
       if (d == 0) return 0;
@@ -175,7 +182,7 @@ static tpkg_err_code check_header(const uint8_t *b, size_t len, uint32_t expecte
 
 static tpkg_err_code check_table(tpkg_view *v, unsigned flags, tpkg_error *err) {
   static const uint32_t rec[TPKG_NSECT + 1] = {0, 1, 4, TPKG_KERNEL_BYTES, TSL_CMD_BYTES, TPKG_IO_BYTES,
-                                               TPKG_FALLBACK_BYTES, TPKG_WINDOW_BYTES, 1};
+                                               4, TPKG_WINDOW_BYTES, 1};
   for (unsigned s = 1; s <= TPKG_NSECT; s++) {
     const uint8_t *e = v->buf + TPKG_HEADER_FIXED + (s - 1) * TPKG_SECT_ENTRY;
     uint32_t kind = tpkg_rd32(e), off = tpkg_rd32(e + 4), size = tpkg_rd32(e + 8);
@@ -205,7 +212,7 @@ static tpkg_err_code check_table(tpkg_view *v, unsigned flags, tpkg_error *err) 
   v->n_kernels = v->sect_size[TPKG_SECT_KERNELS] / TPKG_KERNEL_BYTES;
   v->n_cmds = v->sect_size[TPKG_SECT_STREAMS] / TSL_CMD_BYTES;
   v->n_io = v->sect_size[TPKG_SECT_IO] / TPKG_IO_BYTES;
-  v->n_fallbacks = v->sect_size[TPKG_SECT_FALLBACK] / TPKG_FALLBACK_BYTES;
+  v->n_fallbacks = 0; /* counted by check_fallbacks */
   v->weights = sect(v, TPKG_SECT_WEIGHTS);
   v->weights_bytes = v->sect_size[TPKG_SECT_WEIGHTS];
   return TPKG_OK;
@@ -245,7 +252,7 @@ static tpkg_err_code check_io(const tpkg_view *v, tpkg_error *err) {
     if (!str_ok(v, tpkg_rd32(r + TPKG_IO_NAME))) return fail(err, TPKG_E_STRING, "I/O name offset", i, tpkg_rd32(r));
     if (r[TPKG_IO_DIR] > TPKG_DIR_OUTPUT) return fail(err, TPKG_E_IO, "I/O direction", i, r[TPKG_IO_DIR]);
     if (!tpkg_dtype_bytes(r[TPKG_IO_DTYPE])) return fail(err, TPKG_E_IO, "I/O dtype", i, r[TPKG_IO_DTYPE]);
-    if (!shape_ok(r + TPKG_IO_DIMS, r[TPKG_IO_RANK], r[TPKG_IO_DTYPE], &need))
+    if (!shape_ok(r + TPKG_IO_DIMS, r[TPKG_IO_RANK], TPKG_MAX_RANK, r[TPKG_IO_DTYPE], &need))
       return fail(err, TPKG_E_IO, "I/O shape (rank, zero or unused dimensions)", i, r[TPKG_IO_RANK]);
     if (!layout_ok(r[TPKG_IO_LAYOUT], r[TPKG_IO_RANK])) return fail(err, TPKG_E_IO, "I/O layout for its rank", i, r[TPKG_IO_LAYOUT]);
     uint32_t off = tpkg_rd32(r + TPKG_IO_OFFSET), size = tpkg_rd32(r + TPKG_IO_SIZE);
@@ -257,42 +264,102 @@ static tpkg_err_code check_io(const tpkg_view *v, tpkg_error *err) {
   return TPKG_OK;
 }
 
-static tpkg_err_code check_fallbacks(const tpkg_view *v, tpkg_error *err) {
-  uint32_t prev = 0;
-  for (uint32_t i = 0; i < v->n_fallbacks; i++) {
-    const uint8_t *r = sect(v, TPKG_SECT_FALLBACK) + (uint64_t)i * TPKG_FALLBACK_BYTES;
-    uint32_t op = tpkg_rd32(r + TPKG_FB_OP), before = tpkg_rd32(r + TPKG_FB_BEFORE);
-    uint64_t in_need, out_need;
-    if (op < 1 || op > TPKG_OP_LAST) return fail(err, TPKG_E_FALLBACK, "unknown fallback op", i, op);
+/* The counts of each fallback op (tfw_ops.def). */
+typedef struct {
+  uint32_t code;
+  uint8_t min_in, max_in, min_out, max_out;
+} fb_op_counts;
+static const fb_op_counts fb_ops[] = {
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) {code, min_in, max_in, min_out, max_out},
+#include "tfw_ops.def"
+#undef TFW_OP
+};
+
+static const fb_op_counts *fb_op_of(uint32_t op) {
+  for (uint32_t i = 0; i < sizeof fb_ops / sizeof fb_ops[0]; i++)
+    if (fb_ops[i].code == op) return &fb_ops[i];
+  return NULL;
+}
+
+/* Whether operands of the layout-aware ops (QUANTIZE, DEQUANTIZE,
+ * RELAYOUT) may be NHWC or BLOCKED; every other op reads plain tensors. */
+static int layout_aware(uint32_t op) {
+  return op == TPKG_OP_QUANTIZE || op == TPKG_OP_DEQUANTIZE || op == TPKG_OP_RELAYOUT;
+}
+
+/* One operand descriptor of record i (o = its bytes); out: an output. */
+static tpkg_err_code check_operand(const tpkg_view *v, uint32_t op, const uint8_t *o, int out, uint32_t i,
+                                   tpkg_error *err) {
+  uint64_t need;
+  uint32_t rank = o[TPKG_FBO_RANK], layout = o[TPKG_FBO_LAYOUT], block = tpkg_rd32(o + TPKG_FBO_BLOCK);
+  uint32_t off = tpkg_rd32(o + TPKG_FBO_OFFSET), size = tpkg_rd32(o + TPKG_FBO_SIZE);
+  const tpkg_window *w = &v->window;
+  if (!shape_ok(o + TPKG_FBO_DIMS, rank, TPKG_FB_MAX_RANK, o[TPKG_FBO_DTYPE], &need))
+    return fail(err, TPKG_E_FALLBACK, "fallback operand dtype or shape", i, rank);
+  if (o[TPKG_FBO_RESERVED]) return fail(err, TPKG_E_FALLBACK, "reserved fallback operand byte set", i, 0);
+  if (!layout_ok(layout, rank) || (layout != TPKG_LAYOUT_PLAIN && !layout_aware(op)))
+    return fail(err, TPKG_E_FALLBACK, "fallback operand layout (for its rank or its op)", i, layout);
+  if ((layout == TPKG_LAYOUT_BLOCKED) != (block != 0))
+    return fail(err, TPKG_E_FALLBACK, "fallback block set on a layout other than BLOCKED, or 0 on BLOCKED", i, block);
+  if (size < need) return fail(err, TPKG_E_FALLBACK, "fallback operand size smaller than its shape", i, size);
+  if (!range_ok(off, size, w->window_bytes))
+    return fail(err, TPKG_E_FALLBACK, "fallback operand outside the DRAM window", i, off);
+  if (off % tpkg_dtype_bytes(o[TPKG_FBO_DTYPE]))
+    return fail(err, TPKG_E_FALLBACK, "fallback operand not aligned to its element size", i, off);
+  /* Outputs land in the I/O or scratch region: never on the constants the
+   * next inference reads again, nor on the counter records. */
+  if (out && (overlaps(off, size, w->weights_offset, w->weights_bytes) || overlaps(off, size, w->marks_offset, w->marks_bytes)))
+    return fail(err, TPKG_E_FALLBACK, "fallback output on the weights or the counter records", i, off);
+  return TPKG_OK;
+}
+
+/* Walks the FALLBACK section: every record whole inside it, counts within
+ * its op's (tfw_ops.def), its size the sum of its parts, operands valid,
+ * outputs overlapping no input, records in execution order. Sets
+ * v->n_fallbacks. */
+static tpkg_err_code check_fallbacks(tpkg_view *v, tpkg_error *err) {
+  uint32_t prev = 0, pos = 0, i = 0, total = v->sect_size[TPKG_SECT_FALLBACK];
+  for (; pos < total; i++) {
+    const uint8_t *r = sect(v, TPKG_SECT_FALLBACK) + pos;
+    if (total - pos < TPKG_FB_HEADER_BYTES) return fail(err, TPKG_E_FALLBACK, "fallback record cut short", i, pos);
+    uint32_t op = tpkg_rd32(r + TPKG_FB_OP), before = tpkg_rd32(r + TPKG_FB_BEFORE), bytes = tpkg_rd32(r + TPKG_FB_BYTES);
+    uint32_t n_in = r[TPKG_FB_N_IN], n_out = r[TPKG_FB_N_OUT], n_ints = r[TPKG_FB_N_INTS], n_floats = r[TPKG_FB_N_FLOATS];
+    const fb_op_counts *c = fb_op_of(op);
+    if (!c) return fail(err, TPKG_E_FALLBACK, "unknown fallback op", i, op);
     if (!str_ok(v, tpkg_rd32(r + TPKG_FB_NAME))) return fail(err, TPKG_E_STRING, "fallback name offset", i, tpkg_rd32(r + TPKG_FB_NAME));
     if (before > v->n_kernels) return fail(err, TPKG_E_FALLBACK, "fallback runs before a kernel that does not exist", i, before);
     if (before < prev) return fail(err, TPKG_E_FALLBACK, "fallback records not in execution order", i, before);
     prev = before;
-    if (!shape_ok(r + TPKG_FB_IN_DIMS, r[TPKG_FB_IN_RANK], r[TPKG_FB_IN_DTYPE], &in_need))
-      return fail(err, TPKG_E_FALLBACK, "fallback input dtype or shape", i, r[TPKG_FB_IN_RANK]);
-    if (!shape_ok(r + TPKG_FB_OUT_DIMS, r[TPKG_FB_OUT_RANK], r[TPKG_FB_OUT_DTYPE], &out_need))
-      return fail(err, TPKG_E_FALLBACK, "fallback output dtype or shape", i, r[TPKG_FB_OUT_RANK]);
-    if (!layout_ok(r[TPKG_FB_IN_LAYOUT], r[TPKG_FB_IN_RANK]) || !layout_ok(r[TPKG_FB_OUT_LAYOUT], r[TPKG_FB_OUT_RANK]))
-      return fail(err, TPKG_E_FALLBACK, "fallback layout for its rank", i, r[TPKG_FB_IN_LAYOUT]);
-    uint32_t io = tpkg_rd32(r + TPKG_FB_IN_OFFSET), is = tpkg_rd32(r + TPKG_FB_IN_SIZE);
-    uint32_t oo = tpkg_rd32(r + TPKG_FB_OUT_OFFSET), os = tpkg_rd32(r + TPKG_FB_OUT_SIZE);
-    if (is < in_need || os < out_need) return fail(err, TPKG_E_FALLBACK, "fallback byte size smaller than its shape", i, is < in_need ? is : os);
-    if (!range_ok(io, is, v->window.window_bytes)) return fail(err, TPKG_E_FALLBACK, "fallback input outside the DRAM window", i, io);
-    if (!range_ok(oo, os, v->window.window_bytes)) return fail(err, TPKG_E_FALLBACK, "fallback output outside the DRAM window", i, oo);
-    if (tpkg_rd16(r + TPKG_FB_RESERVED)) return fail(err, TPKG_E_FALLBACK, "reserved fallback bytes set", i, 0);
+    if (n_in < c->min_in || n_in > c->max_in || n_out < c->min_out || n_out > c->max_out)
+      return fail(err, TPKG_E_FALLBACK, "fallback operand count outside its op's range", i, n_in + n_out);
+    if (n_ints > TPKG_FB_MAX_INTS || n_floats > TPKG_FB_MAX_FLOATS)
+      return fail(err, TPKG_E_FALLBACK, "fallback parameter count too large", i, n_ints + n_floats);
+    if (tpkg_rd32(r + TPKG_FB_RESERVED)) return fail(err, TPKG_E_FALLBACK, "reserved fallback bytes set", i, 0);
+    if (bytes != tpkg_fallback_bytes(n_in + n_out, n_ints, n_floats) || bytes > total - pos)
+      return fail(err, TPKG_E_FALLBACK, "fallback record size differs from its counts or passes the section's end", i, bytes);
+    for (uint32_t k = 0; k < n_in + n_out; k++) {
+      tpkg_err_code e = check_operand(v, op, r + TPKG_FB_HEADER_BYTES + k * TPKG_FB_OPERAND_BYTES, k >= n_in, i, err);
+      if (e) return e;
+    }
+    for (uint32_t a = n_in; a < n_in + n_out; a++) {
+      const uint8_t *oa = r + TPKG_FB_HEADER_BYTES + a * TPKG_FB_OPERAND_BYTES;
+      for (uint32_t b = 0; b < n_in + n_out; b++) {
+        const uint8_t *ob = r + TPKG_FB_HEADER_BYTES + b * TPKG_FB_OPERAND_BYTES;
+        if (b != a && overlaps(tpkg_rd32(oa + TPKG_FBO_OFFSET), tpkg_rd32(oa + TPKG_FBO_SIZE),
+                               tpkg_rd32(ob + TPKG_FBO_OFFSET), tpkg_rd32(ob + TPKG_FBO_SIZE)))
+          return fail(err, TPKG_E_FALLBACK, "fallback output overlaps another operand", i, b);
+      }
+    }
     /* The scale a (de)quantisation divides or multiplies by: a positive
      * finite f32, checked on its bits (no float arithmetic here). */
-    uint32_t sc = op == TPKG_OP_QUANTIZE ? tpkg_rd32(r + TPKG_FB_OUT_SCALE) : tpkg_rd32(r + TPKG_FB_IN_SCALE);
-    if ((op == TPKG_OP_QUANTIZE || op == TPKG_OP_DEQUANTIZE) && (sc == 0 || sc >= 0x7F800000u))
-      return fail(err, TPKG_E_FALLBACK, "fallback scale not a positive finite number", i, sc);
-    /* params[0] is the channel block of the blocked layout (the NPU's DIM:
-     * tfw_load compares it with the NPU's); no op defines the others. */
-    if (tpkg_rd32(r + TPKG_FB_PARAMS) == 0) return fail(err, TPKG_E_FALLBACK, "fallback block (params[0]) is 0", i, 0);
-    for (unsigned j = 1; j < TPKG_FB_NPARAMS; j++)
-      if (tpkg_rd32(r + TPKG_FB_PARAMS + 4 * j))
-        return fail(err, TPKG_E_FALLBACK, "fallback params[1..5] set (no op defines them)", i,
-                    tpkg_rd32(r + TPKG_FB_PARAMS + 4 * j));
+    if (op == TPKG_OP_QUANTIZE || op == TPKG_OP_DEQUANTIZE) {
+      const uint8_t *q = r + TPKG_FB_HEADER_BYTES + (op == TPKG_OP_QUANTIZE ? 1u : 0u) * TPKG_FB_OPERAND_BYTES;
+      uint32_t sc = tpkg_rd32(q + TPKG_FBO_SCALE);
+      if (sc == 0 || sc >= 0x7F800000u) return fail(err, TPKG_E_FALLBACK, "fallback scale not a positive finite number", i, sc);
+    }
+    pos += bytes;
   }
+  v->n_fallbacks = i;
   return TPKG_OK;
 }
 
@@ -322,9 +389,15 @@ static tpkg_err_code check_outputs_written(const tpkg_view *v, tpkg_error *err) 
     if (r[TPKG_IO_DIR] != TPKG_DIR_OUTPUT) continue;
     uint64_t off = tpkg_rd32(r + TPKG_IO_OFFSET), size = tpkg_rd32(r + TPKG_IO_SIZE);
     int written = 0;
+    uint32_t pos = 0;
     for (uint32_t f = 0; f < v->n_fallbacks && !written; f++) {
-      const uint8_t *fr = sect(v, TPKG_SECT_FALLBACK) + (uint64_t)f * TPKG_FALLBACK_BYTES;
-      written = overlaps(tpkg_rd32(fr + TPKG_FB_OUT_OFFSET), tpkg_rd32(fr + TPKG_FB_OUT_SIZE), off, size);
+      tpkg_fallback fb;
+      tpkg_view_fallback_at(v, &pos, &fb);
+      for (uint32_t k = fb.n_in; k < fb.n_in + fb.n_out && !written; k++) {
+        tpkg_operand o;
+        tpkg_fallback_operand(&fb, k, &o);
+        written = overlaps(o.offset, o.size, off, size);
+      }
     }
     if (!written && !stored_by_a_kernel(v, off, size))
       return fail(err, TPKG_E_IO, "graph output that no kernel and no fallback record writes", i, off);
@@ -477,29 +550,39 @@ void tpkg_view_io(const tpkg_view *v, uint32_t i, tpkg_io *io) {
   io->size = tpkg_rd32(r + TPKG_IO_SIZE);
 }
 
-void tpkg_view_fallback(const tpkg_view *v, uint32_t i, tpkg_fallback *f) {
-  const uint8_t *r = sect(v, TPKG_SECT_FALLBACK) + (uint64_t)i * TPKG_FALLBACK_BYTES;
+void tpkg_view_fallback_at(const tpkg_view *v, uint32_t *pos, tpkg_fallback *f) {
+  const uint8_t *r = sect(v, TPKG_SECT_FALLBACK) + *pos;
   f->op = tpkg_rd32(r + TPKG_FB_OP);
   f->name = str_at(v, tpkg_rd32(r + TPKG_FB_NAME));
   f->before_kernel = tpkg_rd32(r + TPKG_FB_BEFORE);
-  f->in_dtype = r[TPKG_FB_IN_DTYPE];
-  f->out_dtype = r[TPKG_FB_OUT_DTYPE];
-  f->in_rank = r[TPKG_FB_IN_RANK];
-  f->out_rank = r[TPKG_FB_OUT_RANK];
-  f->in_layout = r[TPKG_FB_IN_LAYOUT];
-  f->out_layout = r[TPKG_FB_OUT_LAYOUT];
-  f->in_offset = tpkg_rd32(r + TPKG_FB_IN_OFFSET);
-  f->in_size = tpkg_rd32(r + TPKG_FB_IN_SIZE);
-  f->out_offset = tpkg_rd32(r + TPKG_FB_OUT_OFFSET);
-  f->out_size = tpkg_rd32(r + TPKG_FB_OUT_SIZE);
-  rd_dims(r + TPKG_FB_IN_DIMS, f->in_dims);
-  rd_dims(r + TPKG_FB_OUT_DIMS, f->out_dims);
-  f->axis = (int32_t)tpkg_rd32(r + TPKG_FB_AXIS);
-  f->in_scale = f32_from_bits(tpkg_rd32(r + TPKG_FB_IN_SCALE));
-  f->in_zp = (int32_t)tpkg_rd32(r + TPKG_FB_IN_ZP);
-  f->out_scale = f32_from_bits(tpkg_rd32(r + TPKG_FB_OUT_SCALE));
-  f->out_zp = (int32_t)tpkg_rd32(r + TPKG_FB_OUT_ZP);
-  for (unsigned j = 0; j < TPKG_FB_NPARAMS; j++) f->params[j] = tpkg_rd32(r + TPKG_FB_PARAMS + 4 * j);
+  f->n_in = r[TPKG_FB_N_IN], f->n_out = r[TPKG_FB_N_OUT];
+  f->n_ints = r[TPKG_FB_N_INTS], f->n_floats = r[TPKG_FB_N_FLOATS];
+  f->rec = r;
+  f->bytes = tpkg_rd32(r + TPKG_FB_BYTES);
+  *pos += f->bytes;
+}
+
+void tpkg_view_fallback(const tpkg_view *v, uint32_t i, tpkg_fallback *f) {
+  uint32_t pos = 0;
+  for (uint32_t k = 0; k <= i; k++) tpkg_view_fallback_at(v, &pos, f);
+}
+
+void tpkg_fallback_operand(const tpkg_fallback *f, uint32_t i, tpkg_operand *o) {
+  const uint8_t *r = f->rec + TPKG_FB_HEADER_BYTES + i * TPKG_FB_OPERAND_BYTES;
+  o->dtype = r[TPKG_FBO_DTYPE], o->layout = r[TPKG_FBO_LAYOUT], o->rank = r[TPKG_FBO_RANK];
+  o->offset = tpkg_rd32(r + TPKG_FBO_OFFSET), o->size = tpkg_rd32(r + TPKG_FBO_SIZE);
+  for (unsigned k = 0; k < TPKG_FB_MAX_RANK; k++) o->dims[k] = tpkg_rd32(r + TPKG_FBO_DIMS + 4 * k);
+  o->scale = f32_from_bits(tpkg_rd32(r + TPKG_FBO_SCALE));
+  o->zp = (int32_t)tpkg_rd32(r + TPKG_FBO_ZP);
+  o->block = tpkg_rd32(r + TPKG_FBO_BLOCK);
+}
+
+static const uint8_t *fb_params(const tpkg_fallback *f) {
+  return f->rec + TPKG_FB_HEADER_BYTES + (f->n_in + f->n_out) * TPKG_FB_OPERAND_BYTES;
+}
+int32_t tpkg_fallback_int(const tpkg_fallback *f, uint32_t i) { return (int32_t)tpkg_rd32(fb_params(f) + 4 * i); }
+float tpkg_fallback_float(const tpkg_fallback *f, uint32_t i) {
+  return f32_from_bits(tpkg_rd32(fb_params(f) + 4 * (f->n_ints + i)));
 }
 
 const char *tpkg_view_node(const tpkg_view *v, uint32_t i) {

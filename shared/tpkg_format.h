@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #define TPKG_MAGIC "TPKG"          /* bytes 0..3 */
-#define TPKG_VERSION 1u            /* format version this reader accepts */
+#define TPKG_VERSION 2u            /* format version this reader accepts (docs/package-format.md, changelog) */
 #define TPKG_HEADER_FIXED 64u      /* bytes before the section table */
 #define TPKG_SECT_ENTRY 16u        /* bytes per section table entry */
 #define TPKG_ALIGN 16u             /* every section offset */
@@ -51,7 +51,7 @@ enum {
   TPKG_SECT_KERNELS = 3,  /* TPKG_KERNEL_BYTES records, execution order */
   TPKG_SECT_STREAMS = 4,  /* 16-byte NPU commands, every kernel's stream back to back */
   TPKG_SECT_IO = 5,       /* TPKG_IO_BYTES records: graph inputs, then outputs */
-  TPKG_SECT_FALLBACK = 6, /* TPKG_FALLBACK_BYTES records, sorted by before_kernel */
+  TPKG_SECT_FALLBACK = 6, /* variable-length records in execution order (before_kernel ascending) */
   TPKG_SECT_WINDOW = 7,   /* one TPKG_WINDOW_BYTES record: the DRAM window layout */
   TPKG_SECT_WEIGHTS = 8,  /* weights/constants blob, placed at window.weights_offset */
   TPKG_NSECT = 8,
@@ -91,33 +91,41 @@ enum {
   TPKG_IO_RESERVED = 48, /* u32[4], 0 */
 };
 
-/* FALLBACK record (128 bytes): an op the control core runs between kernels. */
-#define TPKG_FALLBACK_BYTES 128u
+/* FALLBACK records (variable length, each a multiple of 4 bytes, back to
+ * back in execution order): an op the control core runs between kernels.
+ *   [header TPKG_FB_HEADER_BYTES][operands (n_in + n_out) x TPKG_FB_OPERAND_BYTES,
+ *    inputs first][i32 ints[n_ints]][f32 floats[n_floats]]
+ * The op's operand and parameter counts: shared/tfw_ops.def. */
+#define TPKG_FB_HEADER_BYTES 24u
+#define TPKG_FB_OPERAND_BYTES 56u
+#define TPKG_FB_MAX_RANK 8u      /* operand dims */
+#define TPKG_FB_MAX_OPERANDS 65u /* Concat of 64 inputs and its output */
+#define TPKG_FB_MAX_INTS 96u
+#define TPKG_FB_MAX_FLOATS 16u
 enum {
-  TPKG_FB_OP = 0,            /* u32 TPKG_OP_* */
-  TPKG_FB_NAME = 4,          /* u32 string offset (ONNX node name) */
-  TPKG_FB_BEFORE = 8,        /* u32 runs before kernel i (n_kernels: after the last) */
-  TPKG_FB_IN_DTYPE = 12,     /* u8 */
-  TPKG_FB_OUT_DTYPE = 13,    /* u8 */
-  TPKG_FB_IN_RANK = 14,      /* u8 */
-  TPKG_FB_OUT_RANK = 15,     /* u8 */
-  TPKG_FB_IN_OFFSET = 16,    /* u32 window offset of the input */
-  TPKG_FB_IN_SIZE = 20,      /* u32 */
-  TPKG_FB_OUT_OFFSET = 24,   /* u32 window offset of the output */
-  TPKG_FB_OUT_SIZE = 28,     /* u32 */
-  TPKG_FB_IN_DIMS = 32,      /* u32[6] */
-  TPKG_FB_OUT_DIMS = 56,     /* u32[6] */
-  TPKG_FB_AXIS = 80,         /* i32 */
-  TPKG_FB_IN_SCALE = 84,     /* f32 bits */
-  TPKG_FB_IN_ZP = 88,        /* i32 */
-  TPKG_FB_OUT_SCALE = 92,    /* f32 bits */
-  TPKG_FB_OUT_ZP = 96,       /* i32 */
-  TPKG_FB_IN_LAYOUT = 100,   /* u8 */
-  TPKG_FB_OUT_LAYOUT = 101,  /* u8 */
-  TPKG_FB_RESERVED = 102,    /* u16, 0 */
-  TPKG_FB_PARAMS = 104,      /* u32[6]: [0] the blocked layout's block (the NPU's DIM), [1..5] 0 */
+  TPKG_FB_OP = 0,        /* u32 TPKG_OP_* */
+  TPKG_FB_NAME = 4,      /* u32 string offset (ONNX node name) */
+  TPKG_FB_BEFORE = 8,    /* u32 runs before kernel i (n_kernels: after the last) */
+  TPKG_FB_BYTES = 12,    /* u32 record bytes (header, operands, parameters) */
+  TPKG_FB_N_IN = 16,     /* u8 input operands */
+  TPKG_FB_N_OUT = 17,    /* u8 output operands */
+  TPKG_FB_N_INTS = 18,   /* u8 i32 parameters */
+  TPKG_FB_N_FLOATS = 19, /* u8 f32 parameters */
+  TPKG_FB_RESERVED = 20, /* u32, 0 */
 };
-#define TPKG_FB_NPARAMS 6u
+/* Operand descriptor, at offset TPKG_FB_HEADER_BYTES + i * TPKG_FB_OPERAND_BYTES. */
+enum {
+  TPKG_FBO_DTYPE = 0,    /* u8 TPKG_DT_* */
+  TPKG_FBO_LAYOUT = 1,   /* u8 TPKG_LAYOUT_* */
+  TPKG_FBO_RANK = 2,     /* u8 0..TPKG_FB_MAX_RANK */
+  TPKG_FBO_RESERVED = 3, /* u8, 0 */
+  TPKG_FBO_OFFSET = 4,   /* u32 window offset */
+  TPKG_FBO_SIZE = 8,     /* u32 bytes */
+  TPKG_FBO_DIMS = 12,    /* u32[8] (unused dims 0) */
+  TPKG_FBO_SCALE = 44,   /* f32 bits: quantisation scale (QUANTIZE's output, DEQUANTIZE's input), else 0 */
+  TPKG_FBO_ZP = 48,      /* i32 zero point (also the padding lanes of a BLOCKED i8/u8 output) */
+  TPKG_FBO_BLOCK = 52,   /* u32 channel block of a BLOCKED operand (the NPU's DIM), else 0 */
+};
 
 /* WINDOW record (48 bytes): regions of the NPU's DRAM window (offsets from
  * DRAM_BASE). Non-empty regions do not overlap and lie inside the window. */
@@ -145,12 +153,11 @@ enum {
 };
 /* Fallback ops: shared/tfw_ops.def (codes, operands, parameters). */
 enum {
-#define TFW_OP(NAME, code, min_in, max_in, min_out, max_out, ints, floats) TPKG_OP_##NAME = code,
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) TPKG_OP_##NAME = code,
 #include "tfw_ops.def"
 #undef TFW_OP
   TPKG_OP_END, /* one past the last code */
 };
-#define TPKG_OP_LAST TPKG_OP_RELAYOUT /* the v1 records' ops */
 
 /* Error codes (tpkg_check results). */
 typedef enum {
@@ -214,17 +221,25 @@ typedef struct {
   uint32_t size;     /* bytes in the window */
 } tpkg_io;
 
+/* A fallback operand (decoded). */
+typedef struct {
+  uint8_t dtype, layout, rank;
+  uint32_t offset, size;   /* window bytes */
+  uint32_t dims[TPKG_FB_MAX_RANK];
+  float scale;
+  int32_t zp;
+  uint32_t block;
+} tpkg_operand;
+
+/* A fallback record (decoded header; operands and parameters through the
+ * accessors below, which read the record in place). */
 typedef struct {
   uint32_t op;            /* TPKG_OP_* */
   const char *name;       /* ONNX node name */
   uint32_t before_kernel; /* runs before this kernel (n_kernels: at the end) */
-  uint8_t in_dtype, out_dtype, in_rank, out_rank, in_layout, out_layout;
-  uint32_t in_offset, in_size, out_offset, out_size;
-  uint32_t in_dims[TPKG_MAX_RANK], out_dims[TPKG_MAX_RANK];
-  int32_t axis;
-  float in_scale, out_scale;
-  int32_t in_zp, out_zp;
-  uint32_t params[TPKG_FB_NPARAMS];
+  uint32_t n_in, n_out, n_ints, n_floats;
+  const uint8_t *rec;     /* the record's bytes */
+  uint32_t bytes;         /* record size */
 } tpkg_fallback;
 
 typedef struct {
@@ -266,7 +281,19 @@ tpkg_err_code tpkg_check_weights(const tpkg_view *v, tpkg_error *err);
 /* Accessors on a validated view; i must be below the matching count. */
 void tpkg_view_kernel(const tpkg_view *v, uint32_t i, tpkg_kernel_view *k);
 void tpkg_view_io(const tpkg_view *v, uint32_t i, tpkg_io *io);
+/* Fallback record i (a walk from the first record: O(i)). */
 void tpkg_view_fallback(const tpkg_view *v, uint32_t i, tpkg_fallback *f);
+/* The record at byte *pos of the FALLBACK section; advances *pos to the
+ * next one (execution-order walks are O(1) per record). */
+void tpkg_view_fallback_at(const tpkg_view *v, uint32_t *pos, tpkg_fallback *f);
+/* Operand i of f (inputs 0..n_in-1, then outputs), int and float parameter i. */
+void tpkg_fallback_operand(const tpkg_fallback *f, uint32_t i, tpkg_operand *o);
+int32_t tpkg_fallback_int(const tpkg_fallback *f, uint32_t i);
+float tpkg_fallback_float(const tpkg_fallback *f, uint32_t i);
+/* Bytes of a record with these counts. */
+static inline uint32_t tpkg_fallback_bytes(uint32_t n_operands, uint32_t n_ints, uint32_t n_floats) {
+  return TPKG_FB_HEADER_BYTES + n_operands * TPKG_FB_OPERAND_BYTES + 4u * (n_ints + n_floats);
+}
 const char *tpkg_view_node(const tpkg_view *v, uint32_t i);
 const uint8_t *tpkg_view_cmd(const tpkg_view *v, uint32_t i); /* 16 bytes */
 

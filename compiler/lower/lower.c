@@ -50,9 +50,7 @@ static int blockable(const ir_value *v) {
   return (v->rank == 4 && v->dims[0] == 1) || (v->rank == 3 && v->dims[0] == 1) || v->rank == 2;
 }
 
-/* The tensor index of v, creating it on first use (blocked when it can be,
- * else plain: a fallback's float tensor); -1 with an error. */
-static int tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
+int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
   int found = tensor_index(p, v);
   if (found >= 0) return found;
   lower_tensor t = {.v = v, .alias = -1, .spad_row = -1};
@@ -86,7 +84,7 @@ static const lower_tensor *operand(lower_program *p, const ir_value *v, const ir
     ir_node_error(d, n, "constant operand '%s' is not lowered (only weights and biases may be constants)", v->name);
     return NULL;
   }
-  int i = tensor_of(p, v, n, d);
+  int i = lower_tensor_of(p, v, n, d);
   if (i < 0) return NULL;
   if (!p->tensors[i].blocked) {
     ir_node_error(d, n, "value '%s' is not an int8 per-tensor activation of rank 2..4 with batch 1", v->name);
@@ -105,6 +103,9 @@ int lower_is_alias(const lower_program *p, const ir_node *n) {
   }
   const lower_tensor *x = lower_find_tensor(p, n->in[0]);
   const ir_value *y = n->out;
+  /* a plain tensor (the control core's) reshaped is the same bytes too */
+  if (x && !x->blocked && !x->twin && !x->is_const && !blockable(y) && !y->is_output && y->dtype == x->v->dtype)
+    return 1;
   if (!x || !x->blocked || !blockable(y) || y->quant.zero_point[0] != x->zp) return 0;
   int64_t yc = y->rank == 2 ? y->dims[1] : y->dims[1];
   int64_t yhw = y->rank == 2 ? y->dims[0] : ir_value_numel(y) / y->dims[1];
@@ -128,10 +129,10 @@ static int concat_alias(lower_program *p, const ir_node *n, diag *d) {
     const lower_tensor *t = lower_find_tensor(p, v);
     if (t && t->alias >= 0) return 0; /* already placed inside another tensor */
   }
-  int yi = tensor_of(p, y, n, d);
+  int yi = lower_tensor_of(p, y, n, d);
   if (yi < 0) return -1;
   for (int i = 0; i < n->n_in; i++) {
-    int ti = tensor_of(p, n->in[i], n, d);
+    int ti = lower_tensor_of(p, n->in[i], n, d);
     if (ti < 0) return -1;
     p->tensors[ti].alias = yi;
     p->tensors[ti].alias_off = off;
@@ -153,10 +154,9 @@ int lower_is_concat_done(const lower_program *p, const ir_node *n) {
   return t && y && t->alias == (int)(y - p->tensors);
 }
 
-/* The firmware op that runs n, or 0 when there is none. */
+/* The layout-aware firmware op that runs n, or 0 when there is none. */
 static uint32_t fallback_op(const ir_node *n) {
   switch (n->op) {
-  case IR_OP_SOFTMAX: return LOWER_FB_SOFTMAX;
   case IR_OP_QUANTIZE: return LOWER_FB_QUANTIZE;
   case IR_OP_DEQUANTIZE: return LOWER_FB_DEQUANTIZE;
   default: return 0;
@@ -321,7 +321,7 @@ static int lower_qadd(lower_program *p, lower_kernel *k, diag *d) {
     return ir_node_error(d, n, "QAdd with broadcasting is not lowered");
   lower_vadd_params v;
   if (vadd_params(n, &v, d)) return -1;
-  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+  k->in = lower_tensor_of(p, n->in[0], n, d), k->out = lower_tensor_of(p, n->out, n, d);
   k->kind = LOWER_K_VEC;
   /* An operand its producer left in the scratchpad is read in place as
    * VADD's a (integer addition commutes: swap the multipliers). */
@@ -376,7 +376,7 @@ static int lower_qpool(lower_program *p, lower_kernel *k, diag *d) {
     q.count_include_pad = ir_attr_int(n, "count_include_pad", 0) != 0;
     q.lo = (int)ir_attr_int(n, "lo", -128), q.hi = (int)ir_attr_int(n, "hi", 127);
   }
-  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+  k->in = lower_tensor_of(p, n->in[0], n, d), k->out = lower_tensor_of(p, n->out, n, d);
   lower_tensor *yt = &p->tensors[k->out];
   const int64_t row = lower_pool_out_row(p, k, x, yt);
   if (lower_pool(p, k, x, y, &q, x->spad_row, row, d)) return -1;
@@ -455,6 +455,11 @@ static const ir_node *fusable_add(const ir_graph *g, lower_program *p, int i) {
   return lower_conv_load_bytes(p->target, &cg, &none, x->blocks, y->blocks) < 0 ? NULL : n;
 }
 
+/* Whether n multiplies and accumulates (what a float model must be calibrated for). */
+static int is_mac_op(const ir_node *n) {
+  return n->op == IR_OP_CONV || n->op == IR_OP_GEMM || n->op == IR_OP_MATMUL || n->op == IR_OP_CONV_TRANSPOSE;
+}
+
 /* Whether g holds any int8 compute op (a quantised model, from --calib or QDQ). */
 static int has_quantised_op(const ir_graph *g) {
   for (int i = 0; i < g->n_nodes; i++)
@@ -505,7 +510,7 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   case IR_OP_QCONV:
   case IR_OP_QMATMUL:
     if (!operand(p, n->in[0], n, d) || !operand(p, (k->pool ? k->pool : n)->out, n, d)) return -1;
-    k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, (k->pool ? k->pool : n)->out, n, d);
+    k->in = lower_tensor_of(p, n->in[0], n, d), k->out = lower_tensor_of(p, (k->pool ? k->pool : n)->out, n, d);
     return lower_convlike(p, k, d);
   case IR_OP_QADD:
   case IR_OP_QREQUANT:
@@ -519,27 +524,8 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   }
   k->fallback_op = fallback_op(n);
   if (!k->fallback_op) {
-    /* A float op is the user's model, not a missing feature: the NPU runs
-     * int8 only, so the model must be quantised (bad input, exit 1). */
-    if (ir_dtype_is_float(n->out->dtype) && !has_quantised_op(p->graph) && p->calibrated)
-      return ir_node_error(d, n, "stays float: post-training quantisation found nothing to quantise (it starts "
-                           "from Conv, Gemm, MatMul, Add and pooling; the NPU runs int8 only)");
-    if (ir_dtype_is_float(n->out->dtype) && !has_quantised_op(p->graph))
-      return ir_node_error(d, n, "the model is float: compile it with --calib X.npy (calibration samples for "
-                           "post-training quantisation) or give a QDQ-quantised model");
-    /* With --calib given, "give --calib" sent users in a circle, and QDQ
-     * around an op qdq-fold has no int8 form for leaves it float too: say
-     * what runs in int8, so they can see why this node is left out. */
-    if (ir_dtype_is_float(n->out->dtype) && p->calibrated)
-      return ir_node_error(d, n, "stays float after post-training quantisation, and the NPU runs int8 only: "
-                           "int8 runs Conv, Gemm, MatMul, Add, AveragePool/GlobalAveragePool, one Relu or Clip "
-                           "right after one of those, and MaxPool/Flatten/Reshape/Squeeze/Unsqueeze/Transpose/"
-                           "Concat of int8 values (docs/quantisation.md); express this part of the model with them");
-    if (ir_dtype_is_float(n->out->dtype))
-      return ir_node_error(d, n, "stays float after quantisation (the NPU runs int8 only): give --calib X.npy, or "
-                           "QuantizeLinear/DequantizeLinear around it in the model");
     if (p->unsupported) *p->unsupported = 1;
-    return ir_node_error(d, n, "%s runs neither on the NPU nor as a firmware fallback yet", ir_op_name(n->op));
+    return ir_node_error(d, n, "%s runs neither on the NPU nor on the control core yet", ir_op_name(n->op));
   }
   /* The firmware's QuantizeLinear/DequantizeLinear take one scale and zero
    * point (package FALLBACK record). */
@@ -549,7 +535,7 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
                          ir_op_name(n->op));
   }
   k->kind = LOWER_K_FALLBACK;
-  k->in = tensor_of(p, n->in[0], n, d), k->out = tensor_of(p, n->out, n, d);
+  k->in = lower_tensor_of(p, n->in[0], n, d), k->out = lower_tensor_of(p, n->out, n, d);
   return 0;
 }
 
@@ -566,12 +552,24 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   p->unsupported = o ? o->unsupported : NULL;
   p->sched_for = o ? o->sched_for : NULL;
   p->sched_ctx = o ? o->sched_ctx : NULL;
+  p->npu_only = o && o->npu_only;
+  /* A float model with convolutions or matrix products and no calibration
+   * is a user's slip, not a model for the control core: the NPU runs int8. */
+  if (!has_quantised_op(g) && !p->calibrated)
+    for (int i = 0; i < g->n_nodes; i++)
+      if (is_mac_op(g->nodes[i])) {
+        ir_node_error(d, g->nodes[i], "the model is float: compile it with --calib X.npy (calibration samples "
+                      "for post-training quantisation) or give a QDQ-quantised model");
+        goto fail;
+      }
   /* Step 1 (with the fusion decisions: fused[i] is the MaxPool fused into node i). */
   p->fused = calloc((size_t)g->n_nodes + 1, sizeof *p->fused);
   p->fused_add = calloc((size_t)g->n_nodes + 1, sizeof *p->fused_add);
+  p->fb = calloc((size_t)g->n_nodes + 1, sizeof *p->fb);
+  p->n_fb = g->n_nodes;
   p->n_ids = g->next_value_id;
   p->tensor_by_id = calloc((size_t)p->n_ids + 1, sizeof *p->tensor_by_id);
-  if (!p->fused || !p->fused_add || !p->tensor_by_id) {
+  if (!p->fused || !p->fused_add || !p->fb || !p->tensor_by_id) {
     diag_oom(d);
     goto fail;
   }
@@ -580,12 +578,12 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
     const ir_node *m = o && o->no_fusion ? NULL : fusable_pool(g, p, n);
     if (m) {
       p->fused[i] = m;
-      if (tensor_of(p, n->in[0], n, d) < 0 || tensor_of(p, m->out, m, d) < 0) goto fail;
+      if (lower_tensor_of(p, n->in[0], n, d) < 0 || lower_tensor_of(p, m->out, m, d) < 0) goto fail;
       continue;
     }
     if (n->op == IR_OP_MAXPOOL && lower_is_fused(g, p, n)) continue;
     if (lower_is_alias(p, n)) {
-      int src = tensor_of(p, n->in[0], n, d), dst = src < 0 ? -1 : tensor_of(p, n->out, n, d);
+      int src = lower_tensor_of(p, n->in[0], n, d), dst = src < 0 ? -1 : lower_tensor_of(p, n->out, n, d);
       if (dst < 0) goto fail;
       p->tensors[dst].alias = src;
       continue;
@@ -593,9 +591,13 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
     int c = concat_alias(p, n, d);
     if (c < 0) goto fail;
     if (c) continue;
+    if (lower_fb_is_core(n)) {
+      if (lower_fb_plan(p, i, n, d)) goto fail;
+      continue;
+    }
     for (int k = 0; k < n->n_in; k++)
-      if (n->in[k]->kind != IR_VALUE_CONST && tensor_of(p, n->in[k], n, d) < 0) goto fail;
-    if (tensor_of(p, n->out, n, d) < 0) goto fail;
+      if (n->in[k]->kind != IR_VALUE_CONST && lower_tensor_of(p, n->in[k], n, d) < 0) goto fail;
+    if (lower_tensor_of(p, n->out, n, d) < 0) goto fail;
   }
   /* Residual adds into the conv before them (every tensor exists now). */
   for (int i = 0; i < g->n_nodes && !(o && o->no_fusion); i++) {
@@ -608,8 +610,8 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   for (int pass = 0; pass < 2; pass++) {
     for (int i = 0; i < p->n_tensors; i++) {
       lower_tensor *te = &p->tensors[i];
-      int io = te->v->kind == IR_VALUE_INPUT || te->v->is_output;
-      if (te->alias >= 0 || io != (pass == 0)) continue;
+      int io = !te->twin && (te->v->kind == IR_VALUE_INPUT || te->v->is_output);
+      if (te->alias >= 0 || te->is_const || io != (pass == 0)) continue;
       te->dram = off;
       off = align16(off + te->bytes);
     }
@@ -629,6 +631,10 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
     if (lower_is_alias(p, n) || (n->op == IR_OP_CONCAT && lower_is_concat_done(p, n)) || lower_is_fused(g, p, n)) continue;
+    if (p->fb[i]) {
+      if (lower_fb_emit(p, i, n, d)) goto fail;
+      continue;
+    }
     lower_kernel *k = new_kernel(p, n, o, d);
     if (!k) goto fail;
     k->pool = p->fused[i];
@@ -655,6 +661,7 @@ void lower_program_free(lower_program *p) {
   free(p->tensor_by_id);
   free(p->fused);
   free(p->fused_add);
+  lower_fb_free(p);
   free(p->consts);
   free(p);
 }

@@ -24,6 +24,7 @@
 
 #include "ir.h"
 #include "tessel_targets.h"
+#include "tpkg_format.h"
 
 /* A growable command stream (16 bytes per command, as in command SRAM). */
 typedef struct lower_stream {
@@ -47,6 +48,8 @@ typedef struct lower_tensor {
   int64_t alias_off;  /* its byte offset inside that tensor */
   int64_t spad_row;   /* resident: the SPAD row of its block 0 pixel (0,0) between producer and consumer, or -1 */
   int concat_tried;   /* a Concat output whose SRAM residency was decided (at its first producer) */
+  int twin;           /* 1: a plain copy of a blocked tensor for the control core (v is the blocked one's) */
+  int is_const;       /* 1: a constant a core op reads, placed in the constants region */
 } lower_tensor;
 
 typedef enum {
@@ -57,7 +60,11 @@ typedef enum {
 } lower_kernel_kind;
 
 /* Firmware fallback ops (the numbers of tpkg_format.h's TPKG_OP_*). */
-enum { LOWER_FB_SOFTMAX = 1, LOWER_FB_QUANTIZE = 2, LOWER_FB_DEQUANTIZE = 3 };
+enum { LOWER_FB_QUANTIZE = 2, LOWER_FB_DEQUANTIZE = 3, LOWER_FB_RELAYOUT = 4 };
+
+/* A node the control core runs (lower_fallback.c): its core op and the
+ * tensor of each operand (inputs, then the output; constants included). */
+typedef struct lower_fb lower_fb;
 
 /* The schedule of one conv kernel (the knobs of docs/lowering.md). */
 typedef struct lower_sched {
@@ -86,7 +93,8 @@ typedef struct lower_kernel {
   const ir_node *add;      /* a QAdd fused after it (conv output kept in SPAD, VADD in the same stream), or NULL */
   int in, out;             /* indices into lower_program.tensors (-1: none) */
   lower_stream stream;     /* commands (empty for a fallback) */
-  uint32_t fallback_op;    /* LOWER_FB_* for a fallback */
+  uint32_t fallback_op;    /* TPKG_OP_* for a fallback */
+  const lower_fb *fb;      /* a core op (not QUANTIZE/DEQUANTIZE/RELAYOUT): its operands, else NULL */
   lower_sched sched;       /* the schedule used */
   int64_t spad_rows_used;  /* peak scratchpad rows */
   int64_t acc_rows_used;   /* peak accumulator rows */
@@ -116,6 +124,9 @@ typedef struct lower_program {
   int *unsupported;           /* lower_opts.unsupported, while lowering */
   const ir_node **fused;      /* per graph node index: the MaxPool fused into it, or NULL */
   const ir_node **fused_add;  /* per graph node index: the QAdd fused after it, or NULL */
+  lower_fb **fb;              /* per graph node index: its core op plan, or NULL */
+  int n_fb;                   /* entries of fb (the graph's nodes) */
+  int npu_only;               /* lower_opts.npu_only */
   const ir_graph *graph;      /* the graph being lowered (while lowering) */
   int no_sram_residency;      /* lower_opts.no_sram_residency */
   int calibrated;             /* lower_opts.calibrated */
@@ -133,6 +144,8 @@ typedef struct lower_opts {
   lower_sched_fn sched_for; /* if not NULL: per-kernel schedules by workload key (over `sched`) */
   void *sched_ctx;          /* its context */
   int calibrated;           /* 1: ptq ran with --calib (a float op left is then not "compile it with --calib") */
+  int npu_only;             /* 1: refuse ops the control core would run (--npu-only), but for Softmax and
+                             * the QuantizeLinear/DequantizeLinear at the edges */
 } lower_opts;
 
 /* Lowers quantised graph g for target t.  Returns a program the caller frees,
@@ -140,6 +153,13 @@ typedef struct lower_opts {
  * layer that cannot fit the target, named by its node). */
 lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower_opts *o, diag *d);
 void lower_program_free(lower_program *p);
+
+/* A core-op kernel's operand k (inputs, then the output) as a package
+ * operand; its operand count; its op (lower_fallback.c). */
+struct core_op;
+void lower_fb_operand(const lower_program *p, const lower_fb *f, int k, tpkg_operand *o);
+int lower_fb_count(const lower_fb *f);
+const struct core_op *lower_fb_op(const lower_fb *f);
 
 /* The tensor of value v, or NULL. */
 const lower_tensor *lower_find_tensor(const lower_program *p, const ir_value *v);

@@ -10,7 +10,7 @@
 
 COMPILER_lower_SRCS := compiler/lower/lower.c compiler/lower/lower_compile.c \
                        compiler/lower/lower_conv.c compiler/lower/lower_conv_ktile.c \
-                       compiler/lower/lower_cost.c compiler/lower/lower_dump.c \
+                       compiler/lower/lower_cost.c compiler/lower/lower_dump.c compiler/lower/lower_fallback.c \
                        compiler/lower/lower_key.c compiler/lower/lower_layout.c \
                        compiler/lower/lower_resident.c compiler/lower/lower_segment.c \
                        compiler/lower/lower_vec.c

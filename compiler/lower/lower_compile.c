@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_op.h"
 #include "emit_c.h"
 #include "ir_print.h"
 #include "out_file.h"
@@ -19,15 +20,7 @@
 #include "tpkg.h"
 #include "tune/tune_apply.h"
 
-static uint8_t tpkg_dtype(ir_dtype t) {
-  switch (t) {
-  case IR_F32: return TPKG_DT_F32;
-  case IR_U8: return TPKG_DT_U8;
-  case IR_I8: return TPKG_DT_I8;
-  case IR_I32: return TPKG_DT_I32;
-  default: return 0;
-  }
-}
+static uint8_t tpkg_dtype(ir_dtype t) { return (uint8_t)core_dtype(t); }
 
 /* Shape and layout of a tensor as a package record states them: blocked
  * rank 4 is BLOCKED; a blocked [1, K] row is byte-identical to plain. */
@@ -47,27 +40,27 @@ static int describe(const lower_tensor *t, const ir_node *n, uint8_t *layout, ui
   return 0;
 }
 
-/* Softmax before opset 13 (coerce2d): the input viewed as [outer, inner]
- * around the axis, the softmax along inner. Fallback tensors are plain
- * row-major, so the record may restate their shape. */
-static void coerce_2d(tpkg_fallback *f) {
-  int32_t ax = f->axis < 0 ? f->axis + f->in_rank : f->axis;
-  uint32_t outer = 1, inner = 1;
-  for (int32_t i = 0; i < f->in_rank; i++) *(i < ax ? &outer : &inner) *= f->in_dims[i];
-  for (int i = 0; i < (int)TPKG_MAX_RANK; i++) f->in_dims[i] = f->out_dims[i] = 0;
-  f->in_dims[0] = f->out_dims[0] = outer, f->in_dims[1] = f->out_dims[1] = inner;
-  f->in_rank = f->out_rank = 2, f->axis = 1;
-}
-
+/* The ONNX graph's multiply-accumulates of n (no padding), on the NPU or
+ * on the control core. */
 static uint64_t node_macs(const ir_node *n) {
-  if (n->op == IR_OP_QCONV) {
-    const ir_value *w = n->in[1];
+  const ir_value *a = n->in[0], *w = n->n_in > 1 ? n->in[1] : NULL;
+  switch (n->op) {
+  case IR_OP_QCONV: case IR_OP_CONV: {
     uint64_t per = 1;
     for (int i = 1; i < w->rank; i++) per *= (uint64_t)w->dims[i];
     return per * (uint64_t)ir_value_numel(n->out);
   }
-  if (n->op == IR_OP_QMATMUL) return (uint64_t)n->in[1]->dims[0] * (uint64_t)ir_value_numel(n->out);
-  return 0;
+  case IR_OP_CONV_TRANSPOSE: { /* every input element times a whole filter */
+    uint64_t per = 1;
+    for (int i = 1; i < w->rank; i++) per *= (uint64_t)w->dims[i];
+    return per * (uint64_t)ir_value_numel(a);
+  }
+  case IR_OP_QMATMUL: return (uint64_t)w->dims[0] * (uint64_t)ir_value_numel(n->out);
+  case IR_OP_MATMUL: return a->rank ? (uint64_t)a->dims[a->rank - 1] * (uint64_t)ir_value_numel(n->out) : 0;
+  case IR_OP_GEMM: return a->rank == 2 ? (uint64_t)a->dims[ir_attr_int(n, "transA", 0) ? 0 : 1] *
+                                             (uint64_t)ir_value_numel(n->out) : 0;
+  default: return 0;
+  }
 }
 
 static uint64_t const_bytes(const ir_node *n) {
@@ -115,6 +108,17 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
           (unsigned long long)p->io_bytes, (unsigned long long)(p->consts_base - p->io_bytes),
           (unsigned long long)p->consts_bytes);
   fprintf(f, "  estimate      %llu cycles (cost model)\n", (unsigned long long)total);
+  /* Where the nodes run (a node's RELAYOUT records count with it). */
+  uint64_t npu_macs = 0, core_macs = 0;
+  int core_ops = 0;
+  for (int i = 0; i < p->n_kernels; i++) {
+    const lower_kernel *k = &p->kernels[i];
+    if (k->kind != LOWER_K_FALLBACK) npu_macs += node_macs(k->node);
+    else if (k->fallback_op != LOWER_FB_RELAYOUT) core_ops++, core_macs += node_macs(k->node);
+  }
+  fprintf(f, "  placement     %d NPU kernels, %d ops on the control core; %.1f%% of the model's %llu MACs on the NPU\n",
+          npu, core_ops, npu_macs + core_macs ? 100.0 * (double)npu_macs / (double)(npu_macs + core_macs) : 100.0,
+          (unsigned long long)(npu_macs + core_macs));
   static const char *kinds[] = {"conv", "dwconv", "vec", "fallback"};
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
@@ -122,7 +126,9 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
     if (k->pool) fprintf(f, " + max pool '%s'", k->pool->src);
     if (k->add) fprintf(f, " + %s '%s'", k->add->op == IR_OP_QADD ? "residual add" : "requant", k->add->src);
     if (k->kind == LOWER_K_FALLBACK) {
-      fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
+      if (k->fallback_op == LOWER_FB_RELAYOUT) fprintf(f, " (relayout for %s on the control core)\n", ir_op_name(k->node->op));
+      else if (k->fb) fprintf(f, " (%s on the control core: %s)\n", ir_op_name(k->node->op), tpkg_op_name(k->fallback_op));
+      else fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
       continue;
     }
     fprintf(f, " cmds=%u spad=%lld acc=%lld cycles=%llu", k->stream.n, (long long)k->spad_rows_used,
@@ -147,6 +153,50 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
     if (te->spad_row >= 0) fprintf(f, " resident spad_row=%lld", (long long)te->spad_row);
     fprintf(f, "\n");
   }
+}
+
+/* The record of fallback kernel k, running before package kernel `before`
+ * (its operand array malloc'd: free_pkg). */
+static int fallback_record(const lower_program *p, const lower_kernel *k, uint32_t before, tpkg_fb_record *f,
+                           diag *d) {
+  const ir_node *n = k->node;
+  f->op = k->fallback_op;
+  f->name = n->src;
+  f->before_kernel = before;
+  int nops = k->fb ? lower_fb_count(k->fb) : 2;
+  tpkg_operand *ops = calloc((size_t)nops, sizeof *ops);
+  if (!ops) return diag_oom(d);
+  f->operands = ops;
+  if (k->fb) { /* a core op: plain operands with its views, its parameters */
+    const core_op *c = lower_fb_op(k->fb);
+    for (int i = 0; i < nops; i++) lower_fb_operand(p, k->fb, i, &ops[i]);
+    f->n_in = (uint32_t)nops - 1, f->n_out = 1;
+    f->ints = c->ints, f->n_ints = c->n_ints;
+    f->floats = c->floats, f->n_floats = c->n_floats;
+    return 0;
+  }
+  /* QuantizeLinear, DequantizeLinear, Relayout: input and output as stored */
+  f->n_in = f->n_out = 1;
+  for (int i = 0; i < 2; i++) {
+    const lower_tensor *t = &p->tensors[i ? k->out : k->in];
+    tpkg_operand *o = &ops[i];
+    uint32_t dims[TPKG_MAX_RANK] = {0};
+    if (describe(t, n, &o->layout, &o->rank, dims, d)) return -1;
+    for (int j = 0; j < (int)TPKG_MAX_RANK; j++) o->dims[j] = dims[j];
+    o->dtype = tpkg_dtype(t->v->dtype);
+    o->offset = (uint32_t)t->dram, o->size = (uint32_t)t->bytes;
+    o->block = o->layout == TPKG_LAYOUT_BLOCKED ? (uint32_t)p->target->dim : 0;
+    if (t->v->quant.kind != IR_QUANT_NONE) o->scale = t->v->quant.scale[0], o->zp = t->v->quant.zero_point[0];
+  }
+  /* An ONNX QuantizeLinear/DequantizeLinear of the model carries its scale
+   * and zero point as inputs (per tensor: lower.c checks). */
+  if (n->n_in > 1 && n->in[1]->kind == IR_VALUE_CONST && f->op != LOWER_FB_RELAYOUT) {
+    float sc = (float)ir_elem_f64(n->in[1]->dtype, n->in[1]->data, 0);
+    int32_t zp = n->n_in > 2 && n->in[2]->kind == IR_VALUE_CONST ? (int32_t)ir_elem_i64(n->in[2]->dtype, n->in[2]->data, 0) : 0;
+    tpkg_operand *q = &ops[k->fallback_op == LOWER_FB_QUANTIZE ? 1 : 0];
+    q->scale = sc, q->zp = zp;
+  }
+  return 0;
 }
 
 /* Fills the package from p (arrays malloc'd into *pk's pointers; free_pkg). */
@@ -186,7 +236,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     else nk += p->kernels[i].n_segs ? p->kernels[i].n_segs : 1;
   }
   tpkg_kernel *ks = calloc((size_t)nk + 1, sizeof *ks);
-  tpkg_fallback *fs = calloc((size_t)nf + 1, sizeof *fs);
+  tpkg_fb_record *fs = calloc((size_t)nf + 1, sizeof *fs);
   tpkg_io *io = calloc((size_t)(g->n_inputs + g->n_outputs) + 1, sizeof *io);
   pk->kernels = ks, pk->fallbacks = fs, pk->io = io;
   if (!ks || !fs || !io) return diag_oom(d);
@@ -206,31 +256,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     const lower_tensor *ti = k->in >= 0 ? &p->tensors[k->in] : NULL, *to = k->out >= 0 ? &p->tensors[k->out] : NULL;
     if (k->kind == LOWER_K_FALLBACK && int8_io && edge_int8(g, p, k)) continue;
     if (k->kind == LOWER_K_FALLBACK) {
-      tpkg_fallback *f = &fs[fi++];
-      f->op = k->fallback_op;
-      f->name = k->node->src;
-      f->before_kernel = (uint32_t)ki;
-      if (describe(ti, k->node, &f->in_layout, &f->in_rank, f->in_dims, d) ||
-          describe(to, k->node, &f->out_layout, &f->out_rank, f->out_dims, d))
-        return -1;
-      f->in_dtype = tpkg_dtype(ti->v->dtype), f->out_dtype = tpkg_dtype(to->v->dtype);
-      f->in_offset = (uint32_t)ti->dram, f->in_size = (uint32_t)ti->bytes;
-      f->out_offset = (uint32_t)to->dram, f->out_size = (uint32_t)to->bytes;
-      f->axis = (int32_t)ir_attr_int(k->node, "axis", k->fallback_op == LOWER_FB_SOFTMAX ? -1 : 1);
-      if (k->fallback_op == LOWER_FB_SOFTMAX && ir_attr_int(k->node, "coerce2d", 0)) coerce_2d(f);
-      if (ti->v->quant.kind != IR_QUANT_NONE) f->in_scale = ti->v->quant.scale[0], f->in_zp = ti->v->quant.zero_point[0];
-      if (to->v->quant.kind != IR_QUANT_NONE)
-        f->out_scale = to->v->quant.scale[0], f->out_zp = to->v->quant.zero_point[0];
-      /* An ONNX QuantizeLinear/DequantizeLinear of the model carries its
-       * scale and zero point as inputs (per tensor: lower.c checks). */
-      if (k->node->n_in > 1 && k->node->in[1]->kind == IR_VALUE_CONST) {
-        const ir_node *n = k->node;
-        float sc = (float)ir_elem_f64(n->in[1]->dtype, n->in[1]->data, 0);
-        int32_t zp = n->n_in > 2 && n->in[2]->kind == IR_VALUE_CONST ? (int32_t)ir_elem_i64(n->in[2]->dtype, n->in[2]->data, 0) : 0;
-        if (k->fallback_op == LOWER_FB_QUANTIZE) f->out_scale = sc, f->out_zp = zp;
-        if (k->fallback_op == LOWER_FB_DEQUANTIZE) f->in_scale = sc, f->in_zp = zp;
-      }
-      f->params[0] = (uint32_t)t->dim; /* the blocked layout's block */
+      if (fallback_record(p, k, (uint32_t)ki, &fs[fi++], d)) return -1;
       continue;
     }
     /* A stream cut into segments (lower_segment.c) becomes consecutive
@@ -298,6 +324,7 @@ static int write_outputs(const tpkg_package *pk, const lower_compile_opts *o, di
 static void free_pkg(tpkg_package *pk) {
   for (uint32_t i = 0; pk->kernels && i < pk->n_kernels; i++) free((void *)pk->kernels[i].cmds);
   free((void *)pk->kernels);
+  for (uint32_t i = 0; pk->fallbacks && i < pk->n_fallbacks; i++) free((void *)pk->fallbacks[i].operands);
   free((void *)pk->fallbacks);
   free((void *)pk->io);
 }
@@ -338,7 +365,7 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   int unsupported = 0;
   lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported,
                    .cmd_sram_limit = o->cmd_sram_limit, .sched_for = o->sched_for, .sched_ctx = o->sched_ctx,
-                   .calibrated = o->calibrated};
+                   .calibrated = o->calibrated, .npu_only = o->npu_only};
   tune_table tuned = {0};
   if (o->tuning_log && (tune_table_load(&tuned, o->tuning_log, stderr, d) ||
                         tune_apply(g, t, &lo, &tuned, stderr, d))) {

@@ -27,6 +27,20 @@ typedef struct lower_conv_geom {
   int64_t spad_limit;     /* working rows end here (resident tensors above); 0: the whole scratchpad */
 } lower_conv_geom;
 
+/* The tensor index of v, created on first use (blocked when it can be,
+ * else plain); -1 with an error. */
+int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d);
+
+/* The control core's ops (lower_fallback.c). */
+struct core_op;
+/* Whether n runs as a core op (not on the NPU, not a layout-aware Q/DQ). */
+int lower_fb_is_core(const ir_node *n);
+/* Step 1 for node i: its core op, operand tensors, plain twins. 0 or -1. */
+int lower_fb_plan(lower_program *p, int i, const ir_node *n, diag *d);
+/* Step 2 for node i: its constants placed, its kernels (RELAYOUTs around the op). */
+int lower_fb_emit(lower_program *p, int i, const ir_node *n, diag *d);
+void lower_fb_free(lower_program *p);
+
 /* Shared by the driver (lower.c) and the residency decisions. */
 /* A reshape-like node whose output is its input's bytes (no kernel). */
 int lower_is_alias(const lower_program *p, const ir_node *n);

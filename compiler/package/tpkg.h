@@ -31,8 +31,20 @@ typedef struct {
   uint64_t compulsory_dram_bytes; /* weights + inputs + outputs once */
 } tpkg_kernel;
 
-/* The whole package. tpkg_io and tpkg_fallback are the decoded record types
- * of tpkg_format.h (name strings are copied into the STRINGS section). */
+/* One fallback record (tpkg_format.h, shared/tfw_ops.def). */
+typedef struct {
+  uint32_t op;                    /* TPKG_OP_* */
+  const char *name;               /* ONNX node name */
+  uint32_t before_kernel;         /* runs before this kernel (n_kernels: after the last) */
+  uint32_t n_in, n_out;           /* operands: inputs, then outputs */
+  const tpkg_operand *operands;   /* n_in + n_out */
+  uint32_t n_ints, n_floats;
+  const int32_t *ints;            /* n_ints parameters */
+  const float *floats;            /* n_floats parameters */
+} tpkg_fb_record;
+
+/* The whole package. tpkg_io is the decoded record type of tpkg_format.h
+ * (name strings are copied into the STRINGS section). */
 typedef struct {
   const char *target_name;   /* TSL_TARGET_NAME, < 16 bytes */
   uint32_t target_hash;      /* TSL_TARGET_HASH */
@@ -43,7 +55,7 @@ typedef struct {
   uint32_t n_kernels;
   const tpkg_io *io;         /* inputs first, then outputs */
   uint32_t n_io;
-  const tpkg_fallback *fallbacks; /* sorted by before_kernel */
+  const tpkg_fb_record *fallbacks; /* sorted by before_kernel */
   uint32_t n_fallbacks;
 } tpkg_package;
 

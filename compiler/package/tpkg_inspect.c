@@ -62,22 +62,57 @@ static void print_kernels(FILE *out, const tpkg_view *v) {
 
 static void print_fallbacks(FILE *out, const tpkg_view *v) {
   fprintf(out, "fallback ops: %u\n", v->n_fallbacks);
+  uint32_t pos = 0;
   for (uint32_t i = 0; i < v->n_fallbacks; i++) {
     tpkg_fallback f;
-    tpkg_view_fallback(v, i, &f);
-    fprintf(out, "  fallback %u %s '%s' before kernel %u axis %d\n", i, tpkg_op_name(f.op), f.name, f.before_kernel, f.axis);
-    fprintf(out, "    in  %s ", tpkg_dtype_name(f.in_dtype));
-    print_shape(out, f.in_rank, f.in_dims);
-    fprintf(out, " %s scale %g zp %d at 0x%08X (%u bytes)\n", tpkg_layout_name(f.in_layout), (double)f.in_scale, f.in_zp,
-            f.in_offset, f.in_size);
-    fprintf(out, "    out %s ", tpkg_dtype_name(f.out_dtype));
-    print_shape(out, f.out_rank, f.out_dims);
-    fprintf(out, " %s scale %g zp %d at 0x%08X (%u bytes)\n", tpkg_layout_name(f.out_layout), (double)f.out_scale,
-            f.out_zp, f.out_offset, f.out_size);
-    fprintf(out, "    params");
-    for (unsigned j = 0; j < TPKG_FB_NPARAMS; j++) fprintf(out, " %u", f.params[j]);
-    fputc('\n', out);
+    tpkg_view_fallback_at(v, &pos, &f);
+    fprintf(out, "  fallback %u %s '%s' before kernel %u (%u bytes)\n", i, tpkg_op_name(f.op), f.name, f.before_kernel,
+            f.bytes);
+    for (uint32_t k = 0; k < f.n_in + f.n_out; k++) {
+      tpkg_operand o;
+      tpkg_fallback_operand(&f, k, &o);
+      fprintf(out, "    %s %s ", k < f.n_in ? "in " : "out", tpkg_dtype_name(o.dtype));
+      print_shape(out, o.rank, o.dims);
+      fprintf(out, " %s", tpkg_layout_name(o.layout));
+      if (o.block) fprintf(out, " block %u", o.block);
+      if (o.scale != 0.0f) fprintf(out, " scale %g zp %d", (double)o.scale, o.zp);
+      fprintf(out, " at 0x%08X (%u bytes)\n", o.offset, o.size);
+    }
+    if (f.n_ints) {
+      fprintf(out, "    ints");
+      for (uint32_t k = 0; k < f.n_ints; k++) fprintf(out, " %d", tpkg_fallback_int(&f, k));
+      fputc('\n', out);
+    }
+    if (f.n_floats) {
+      fprintf(out, "    floats");
+      for (uint32_t k = 0; k < f.n_floats; k++) fprintf(out, " %g", (double)tpkg_fallback_float(&f, k));
+      fputc('\n', out);
+    }
   }
+}
+
+/* Where the ONNX nodes run: the kernels' nodes on the NPU, the fallback
+ * records' (Relayout records move data for another node) on the core. */
+static void print_placement(FILE *out, const tpkg_view *v) {
+  uint32_t nodes = 0, core = 0, relayout = 0, pos = 0, kernels = 0;
+  uint64_t macs = 0;
+  for (uint32_t k = 0; k < v->n_kernels; k++) {
+    tpkg_kernel_view kv, prev;
+    tpkg_view_kernel(v, k, &kv);
+    if (k) tpkg_view_kernel(v, k - 1, &prev);
+    if (k && prev.mark_id == kv.mark_id) continue; /* a later segment of the same kernel */
+    kernels++;
+    nodes += kv.node_count;
+    macs += kv.useful_macs;
+  }
+  for (uint32_t i = 0; i < v->n_fallbacks; i++) {
+    tpkg_fallback f;
+    tpkg_view_fallback_at(v, &pos, &f);
+    if (f.op == TPKG_OP_RELAYOUT) relayout++;
+    else core++;
+  }
+  fprintf(out, "placement: %u kernels on the NPU (%u ONNX nodes, %llu MACs), %u ops on the control core (and %u "
+               "relayouts)\n", kernels, nodes, (unsigned long long)macs, core, relayout);
 }
 
 void tpkg_print(FILE *out, const uint8_t *pkg, size_t len) {
@@ -93,6 +128,7 @@ void tpkg_print(FILE *out, const uint8_t *pkg, size_t len) {
     fprintf(out, "  %-8s offset %8u size %8u crc 0x%08X\n", sect_names[s], v.sect_offset[s], v.sect_size[s], v.sect_crc[s]);
   print_window(out, &v.window);
   print_io(out, &v);
+  print_placement(out, &v);
   print_kernels(out, &v);
   print_fallbacks(out, &v);
 }

@@ -58,7 +58,16 @@ int tpkg_write(const tpkg_package *p, uint8_t **out, size_t *len, diag *d) {
     cmds += k->n_cmds;
   }
   for (uint32_t i = 0; i < p->n_io; i++) strings += str_len(p->io[i].name) + 1;
-  for (uint32_t i = 0; i < p->n_fallbacks; i++) strings += str_len(p->fallbacks[i].name) + 1;
+  uint64_t fb_bytes = 0;
+  for (uint32_t i = 0; i < p->n_fallbacks; i++) {
+    const tpkg_fb_record *f = &p->fallbacks[i];
+    strings += str_len(f->name) + 1;
+    if (f->n_in + f->n_out > TPKG_FB_MAX_OPERANDS || f->n_ints > TPKG_FB_MAX_INTS || f->n_floats > TPKG_FB_MAX_FLOATS)
+      return diag_set(d, "package: fallback '%s' has %u operands, %u ints and %u floats (at most %u, %u, %u)",
+                      f->name ? f->name : "", f->n_in + f->n_out, f->n_ints, f->n_floats, TPKG_FB_MAX_OPERANDS,
+                      TPKG_FB_MAX_INTS, TPKG_FB_MAX_FLOATS);
+    fb_bytes += tpkg_fallback_bytes(f->n_in + f->n_out, f->n_ints, f->n_floats);
+  }
 
   uint64_t size[TPKG_NSECT + 1] = {0}, off[TPKG_NSECT + 1] = {0};
   size[TPKG_SECT_STRINGS] = strings;
@@ -66,7 +75,7 @@ int tpkg_write(const tpkg_package *p, uint8_t **out, size_t *len, diag *d) {
   size[TPKG_SECT_KERNELS] = (uint64_t)p->n_kernels * TPKG_KERNEL_BYTES;
   size[TPKG_SECT_STREAMS] = cmds * 16;
   size[TPKG_SECT_IO] = (uint64_t)p->n_io * TPKG_IO_BYTES;
-  size[TPKG_SECT_FALLBACK] = (uint64_t)p->n_fallbacks * TPKG_FALLBACK_BYTES;
+  size[TPKG_SECT_FALLBACK] = fb_bytes;
   size[TPKG_SECT_WINDOW] = TPKG_WINDOW_BYTES;
   size[TPKG_SECT_WEIGHTS] = p->n_weights;
   uint64_t pos = TPKG_HEADER_BYTES;
@@ -116,30 +125,31 @@ int tpkg_write(const tpkg_package *p, uint8_t **out, size_t *len, diag *d) {
     tpkg_wr32(r + TPKG_IO_OFFSET, io->offset);
     tpkg_wr32(r + TPKG_IO_SIZE, io->size);
   }
+  uint8_t *fr = b + off[TPKG_SECT_FALLBACK];
   for (uint32_t i = 0; i < p->n_fallbacks; i++) {
-    const tpkg_fallback *f = &p->fallbacks[i];
-    uint8_t *r = b + off[TPKG_SECT_FALLBACK] + (uint64_t)i * TPKG_FALLBACK_BYTES;
-    tpkg_wr32(r + TPKG_FB_OP, f->op);
-    tpkg_wr32(r + TPKG_FB_NAME, put_str(str, &spos, f->name));
-    tpkg_wr32(r + TPKG_FB_BEFORE, f->before_kernel);
-    r[TPKG_FB_IN_DTYPE] = f->in_dtype;
-    r[TPKG_FB_OUT_DTYPE] = f->out_dtype;
-    r[TPKG_FB_IN_RANK] = f->in_rank;
-    r[TPKG_FB_OUT_RANK] = f->out_rank;
-    tpkg_wr32(r + TPKG_FB_IN_OFFSET, f->in_offset);
-    tpkg_wr32(r + TPKG_FB_IN_SIZE, f->in_size);
-    tpkg_wr32(r + TPKG_FB_OUT_OFFSET, f->out_offset);
-    tpkg_wr32(r + TPKG_FB_OUT_SIZE, f->out_size);
-    put_dims(r + TPKG_FB_IN_DIMS, f->in_dims);
-    put_dims(r + TPKG_FB_OUT_DIMS, f->out_dims);
-    tpkg_wr32(r + TPKG_FB_AXIS, (uint32_t)f->axis);
-    tpkg_wr32(r + TPKG_FB_IN_SCALE, f32_bits(f->in_scale));
-    tpkg_wr32(r + TPKG_FB_IN_ZP, (uint32_t)f->in_zp);
-    tpkg_wr32(r + TPKG_FB_OUT_SCALE, f32_bits(f->out_scale));
-    tpkg_wr32(r + TPKG_FB_OUT_ZP, (uint32_t)f->out_zp);
-    r[TPKG_FB_IN_LAYOUT] = f->in_layout;
-    r[TPKG_FB_OUT_LAYOUT] = f->out_layout;
-    for (unsigned j = 0; j < TPKG_FB_NPARAMS; j++) tpkg_wr32(r + TPKG_FB_PARAMS + 4 * j, f->params[j]);
+    const tpkg_fb_record *f = &p->fallbacks[i];
+    uint32_t n_ops = f->n_in + f->n_out, bytes = tpkg_fallback_bytes(n_ops, f->n_ints, f->n_floats);
+    tpkg_wr32(fr + TPKG_FB_OP, f->op);
+    tpkg_wr32(fr + TPKG_FB_NAME, put_str(str, &spos, f->name));
+    tpkg_wr32(fr + TPKG_FB_BEFORE, f->before_kernel);
+    tpkg_wr32(fr + TPKG_FB_BYTES, bytes);
+    fr[TPKG_FB_N_IN] = (uint8_t)f->n_in, fr[TPKG_FB_N_OUT] = (uint8_t)f->n_out;
+    fr[TPKG_FB_N_INTS] = (uint8_t)f->n_ints, fr[TPKG_FB_N_FLOATS] = (uint8_t)f->n_floats;
+    for (uint32_t k = 0; k < n_ops; k++) {
+      const tpkg_operand *o = &f->operands[k];
+      uint8_t *q = fr + TPKG_FB_HEADER_BYTES + k * TPKG_FB_OPERAND_BYTES;
+      q[TPKG_FBO_DTYPE] = o->dtype, q[TPKG_FBO_LAYOUT] = o->layout, q[TPKG_FBO_RANK] = o->rank;
+      tpkg_wr32(q + TPKG_FBO_OFFSET, o->offset);
+      tpkg_wr32(q + TPKG_FBO_SIZE, o->size);
+      for (unsigned j = 0; j < TPKG_FB_MAX_RANK; j++) tpkg_wr32(q + TPKG_FBO_DIMS + 4 * j, j < o->rank ? o->dims[j] : 0);
+      tpkg_wr32(q + TPKG_FBO_SCALE, f32_bits(o->scale));
+      tpkg_wr32(q + TPKG_FBO_ZP, (uint32_t)o->zp);
+      tpkg_wr32(q + TPKG_FBO_BLOCK, o->block);
+    }
+    uint8_t *prm = fr + TPKG_FB_HEADER_BYTES + n_ops * TPKG_FB_OPERAND_BYTES;
+    for (uint32_t k = 0; k < f->n_ints; k++) tpkg_wr32(prm + 4 * k, (uint32_t)f->ints[k]);
+    for (uint32_t k = 0; k < f->n_floats; k++) tpkg_wr32(prm + 4 * (f->n_ints + k), f32_bits(f->floats[k]));
+    fr += bytes;
   }
   {
     uint8_t *r = b + off[TPKG_SECT_WINDOW];

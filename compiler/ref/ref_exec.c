@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_op.h"
 #include "quant.h"
 #include "ref_int8.h"
 #include "ref_ops.h"
@@ -22,9 +23,16 @@ static double *to_f64(ir_dtype t, const void *data, int64_t n) {
   return p;
 }
 
-int ref_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
+int ref_eval_mode(const ir_node *n, const void *const *in, void *out, int core_exact, diag *d) {
   /* quantised operators run on their integers, with the NPU's arithmetic */
   if (quant_is_qop(n->op)) return ref_int8_eval(n, in, out, d);
+  /* the control core's kernel: for the operators ref_ops.c has no double
+   * kernel for, and for every op of a quantised graph (the core runs it) */
+  if (core_exact || !ref_op_has(n)) {
+    core_op c;
+    int rc = core_op_of(n, &c, NULL, d);
+    if (rc <= 0) return rc < 0 ? -1 : core_op_run(&c, n, in, out, d);
+  }
   double *din[IR_MAX_INPUTS] = {0};
   int64_t e = ir_value_numel(n->out);
   TSL_ASSERT(e >= 0);
@@ -45,6 +53,10 @@ int ref_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
   for (int k = 0; k < n->n_in; k++) free(din[k]);
   free(dout);
   return rc;
+}
+
+int ref_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
+  return ref_eval_mode(n, in, out, 0, d);
 }
 
 int ref_eval_node(const ir_node *n, void *out, diag *d) {
@@ -70,6 +82,8 @@ int ref_run(const ir_graph *g, const void *const *inputs, void **outputs, ref_ob
   for (int i = 0; i < g->n_values; i++)
     if (g->values[i]->kind == IR_VALUE_CONST) view[g->values[i]->id] = g->values[i]->data;
   for (int i = 0; i < g->n_inputs; i++) view[g->inputs[i]->id] = inputs[i];
+  int core_exact = 0; /* a quantised graph: its float ops are the control core's */
+  for (int i = 0; i < g->n_nodes; i++) core_exact |= quant_is_qop(g->nodes[i]->op);
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
     const void *in[IR_MAX_INPUTS];
@@ -82,7 +96,7 @@ int ref_run(const ir_graph *g, const void *const *inputs, void **outputs, ref_ob
     }
     buf[n->out->id] = o;
     view[n->out->id] = o;
-    if (ref_eval(n, in, o, d)) goto out;
+    if (ref_eval_mode(n, in, o, core_exact, d)) goto out;
     if (observe) observe(n->out, o, user);
   }
   for (int i = 0; i < g->n_outputs; i++) {

@@ -8,7 +8,8 @@
  * definitions: round half to even, saturate to the output type.
  * The quantised operators (QConv, QMatMul, QAdd, QAveragePool, QRequant)
  * are evaluated on their integers by ref_int8.c with the NPU's arithmetic,
- * so running a quantised graph here is the int8 reference. */
+ * so running a quantised graph here is the int8 reference.  Operators
+ * without a double kernel run the control core's (core_op.h). */
 #ifndef TESSEL_REF_EXEC_H
 #define TESSEL_REF_EXEC_H
 
@@ -18,6 +19,11 @@
  * inferred shape), out receives n->out's elements.  0, or -1 with a located
  * error (e.g. a Gather index out of range). */
 int ref_eval(const ir_node *n, const void *const *in, void *out, diag *d);
+/* ref_eval; with core_exact every op the control core runs (core_op.h)
+ * takes the core's kernel even where ref_ops.c has a double one: the int8
+ * reference of a quantised graph, bit-identical with the firmware.  The
+ * float reference (core_exact 0) keeps the double kernels. */
+int ref_eval_mode(const ir_node *n, const void *const *in, void *out, int core_exact, diag *d);
 /* ref_eval with the inputs' constant data (every input must be constant). */
 int ref_eval_node(const ir_node *n, void *out, diag *d);
 

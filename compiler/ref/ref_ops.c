@@ -396,6 +396,24 @@ static int64_t param_index(const ir_node *n, int64_t i, int64_t n_params) {
   return (i / inner) % x->dims[axis];
 }
 
+int ref_op_has(const ir_node *n) {
+  const ir_attr *mode = ir_attr_get(n, "mode");
+  switch (n->op) {
+  case IR_OP_CONV: case IR_OP_QLINEAR_CONV: case IR_OP_CONV_INTEGER: case IR_OP_GEMM: case IR_OP_MATMUL:
+  case IR_OP_MATMUL_INTEGER: case IR_OP_QLINEAR_MATMUL: case IR_OP_RELU: case IR_OP_LEAKY_RELU: case IR_OP_CLIP:
+  case IR_OP_BATCHNORM: case IR_OP_ADD: case IR_OP_MUL: case IR_OP_SUB: case IR_OP_DIV: case IR_OP_MAXPOOL:
+  case IR_OP_AVGPOOL: case IR_OP_GLOBAL_AVGPOOL: case IR_OP_GLOBAL_MAXPOOL: case IR_OP_FLATTEN: case IR_OP_RESHAPE:
+  case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_IDENTITY: case IR_OP_DROPOUT: case IR_OP_CAST:
+  case IR_OP_TRANSPOSE: case IR_OP_CONCAT: case IR_OP_SHAPE: case IR_OP_GATHER: case IR_OP_SOFTMAX:
+  case IR_OP_QUANTIZE: case IR_OP_DEQUANTIZE:
+    return 1;
+  case IR_OP_PAD: /* constant padding only */
+    return !mode || (mode->kind == IR_ATTR_STRING && !strcmp(mode->s, "constant"));
+  default:
+    return 0;
+  }
+}
+
 int ref_op(const ir_node *n, const double *const *in, double *out, diag *d) {
   const ir_value *x = n->in[0], *o = n->out;
   int64_t e = numel(o);

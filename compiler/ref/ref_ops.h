@@ -7,5 +7,8 @@
 #include "ir.h"
 
 int ref_op(const ir_node *n, const double *const *in, double *out, diag *d);
+/* Whether ref_op has a double kernel for n (the others run the control
+ * core's, core_op.h). */
+int ref_op_has(const ir_node *n);
 
 #endif
