@@ -593,7 +593,13 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
     if (!ir_attr_get(n, "pads")) return node_err(nc, "attribute 'pads' is required");
     return want_ints_kind(nc, n, "pads") || want_float(nc, n, "value", 0.0f);
   case IR_OP_DROPOUT:
-    /* Inference: Dropout is the identity; ratio/seed/training inputs unused. */
+    /* Inference: Dropout is the identity; ratio/seed inputs unused. */
+    if (nc->n_raw > 2 && nc->raw[2]) {
+      const ir_value *t = nc->raw[2];
+      if (t->kind != IR_VALUE_CONST) return not_const(nc, t, "training_mode");
+      if (ir_value_numel(t) != 1 || ir_elem_f64(t->dtype, t->data, 0) != 0)
+        return node_err(nc, "training_mode=true is not supported (tessel only infers)");
+    }
     n->attrs = NULL;
     return 0;
   case IR_OP_CAST: {

@@ -252,6 +252,9 @@ static int norm_axis(ir_node *n, int64_t axis, int rank, diag *d, int64_t *out) 
 
 static int reshape_shape(ir_node *n, diag *d) {
   ir_value *x = n->in[0], *s = n->in[1];
+  if (s->kind == IR_VALUE_INPUT)
+    return ERR("the target shape '%s' must be a constant (an initializer, a Constant node or a --bind input); "
+               "'%s' is a graph input", s->name, s->name);
   if (s->kind != IR_VALUE_CONST) return ERR("the target shape '%s' must be a constant", s->name);
   if (s->dtype != IR_I64 || s->rank != 1) return ERR("the target shape must be a 1-D int64 tensor");
   int64_t r = s->dims[0], *sd = s->data, dims[IR_MAX_RANK], prod = 1, in = ir_value_numel(x);
