@@ -1041,11 +1041,102 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
   return -1;
 }
 
+/* Element o of the output of n is element in_index(...) of input v:
+ * numpy broadcasting (a dimension of 1 repeats). */
+static int64_t bcast_index(const ir_value *out, const ir_value *v, int64_t o) {
+  int64_t idx = 0, stride = 1;
+  for (int i = out->rank - 1, j = v->rank - 1; i >= 0; i--, j--) {
+    int64_t c = o % out->dims[i];
+    o /= out->dims[i];
+    if (j < 0) continue;
+    if (v->dims[j] != 1) idx += c * stride;
+    stride *= v->dims[j];
+  }
+  return idx;
+}
+
+static void put_i64(ir_dtype t, void *data, int64_t i, int64_t x) {
+  if (t == IR_I64) ((int64_t *)data)[i] = x;
+  else ir_elem_set_f64(t, data, i, (double)x);
+}
+
+/* Shape computations the importer's canonical forms need while the float
+ * reference cannot run them yet (Equal -> Where -> Expand from PyTorch's
+ * exports): integer and bool results of small elementwise and data-moving
+ * operators. 0 when it computed n->out->data, -1 when it does not know n. */
+static int fold_small(const ir_node *n) {
+  const ir_value *o = n->out;
+  int64_t cnt = ir_value_numel(o);
+  if (is_float(o->dtype)) return -1;
+  for (int64_t e = 0; e < cnt; e++) {
+    const ir_value *a = n->in[0], *b = n->n_in > 1 ? n->in[1] : NULL;
+    double x = ir_elem_f64(a->dtype, a->data, bcast_index(o, a, e));
+    double y = b ? ir_elem_f64(b->dtype, b->data, bcast_index(o, b, e)) : 0;
+    int64_t xi = ir_elem_i64(a->dtype, a->data, bcast_index(o, a, e));
+    int64_t yi = b ? ir_elem_i64(b->dtype, b->data, bcast_index(o, b, e)) : 0, r;
+    switch (n->op) {
+    case IR_OP_EQUAL: r = x == y; break;
+    case IR_OP_LESS: r = x < y; break;
+    case IR_OP_GREATER: r = x > y; break;
+    case IR_OP_LESS_EQUAL: r = x <= y; break;
+    case IR_OP_GREATER_EQUAL: r = x >= y; break;
+    case IR_OP_AND: r = xi && yi; break;
+    case IR_OP_OR: r = xi || yi; break;
+    case IR_OP_XOR: r = !xi != !yi; break;
+    case IR_OP_NOT: r = !xi; break;
+    case IR_OP_NEG: r = -xi; break;
+    case IR_OP_ABS: r = xi < 0 ? -xi : xi; break;
+    case IR_OP_SIGN: r = (xi > 0) - (xi < 0); break;
+    case IR_OP_WHERE: {
+      const ir_value *v = xi ? n->in[1] : n->in[2];
+      r = ir_elem_i64(v->dtype, v->data, bcast_index(o, v, e));
+      break;
+    }
+    case IR_OP_MIN: case IR_OP_MAX:
+      r = xi;
+      for (int k = 1; k < n->n_in; k++) {
+        int64_t z = ir_elem_i64(n->in[k]->dtype, n->in[k]->data, bcast_index(o, n->in[k], e));
+        r = n->op == IR_OP_MIN ? (z < r ? z : r) : (z > r ? z : r);
+      }
+      break;
+    case IR_OP_EXPAND: r = xi; break;
+    case IR_OP_SLICE: {
+      int ns, na, nt;
+      const int64_t *st = ir_attr_ints(n, "starts", &ns), *ax = ir_attr_ints(n, "axes", &na);
+      const int64_t *sp = ir_attr_ints(n, "steps", &nt);
+      int64_t first[IR_MAX_RANK] = {0}, step[IR_MAX_RANK], rest = e, idx = 0, stride = 1;
+      for (int i = 0; i < a->rank; i++) step[i] = 1;
+      for (int i = 0; i < ns; i++) first[ax[i]] = st[i], step[ax[i]] = sp[i];
+      for (int i = a->rank - 1; i >= 0; i--) {
+        int64_t c = rest % o->dims[i];
+        rest /= o->dims[i];
+        idx += (first[i] + c * step[i]) * stride;
+        stride *= a->dims[i];
+      }
+      r = ir_elem_i64(a->dtype, a->data, idx);
+      break;
+    }
+    default: return -1;
+    }
+    put_i64(o->dtype, o->data, e, r);
+  }
+  return 0;
+}
+
 /* True when n's output can be computed now from constants (data propagation). */
-static int foldable_now(const ir_node *n) {
+/* v feeds, directly or through one more node, a parameter input waiting
+ * for shape inference (Resize scales computed by Concat of constants). */
+static int feeds_pending(const ir_value *v, int depth) {
+  for (int i = 0; i < v->n_users; i++)
+    if (ir_attr_get(v->users[i], "pending") || (depth < 1 && feeds_pending(v->users[i]->out, depth + 1))) return 1;
+  return 0;
+}
+
+static int foldable_now(const ir_graph *g, const ir_node *n) {
   if (n->op == IR_OP_SHAPE) return 1;
   if (ir_value_numel(n->out) > (1 << 16)) return 0; /* shape computations are small */
-  if (n->out->dtype != IR_I64 && n->out->dtype != IR_I32 && n->out->dtype != IR_BOOL) return 0;
+  int small_param = ir_value_numel(n->out) <= 64 && !g->uses_stale && feeds_pending(n->out, 0);
+  if (n->out->dtype != IR_I64 && n->out->dtype != IR_I32 && n->out->dtype != IR_BOOL && !small_param) return 0;
   for (int k = 0; k < n->n_in; k++)
     if (n->in[k]->kind != IR_VALUE_CONST) return 0;
   return 1;
@@ -1136,7 +1227,7 @@ int shape_infer(ir_graph *g, diag *d) {
   for (int i = 0; i < g->n_nodes; i++) {
     ir_node *n = g->nodes[i];
     if (shape_infer_node(g, n, d)) return -1;
-    if (foldable_now(n) && !n->out->is_output) {
+    if (foldable_now(g, n) && !n->out->is_output) {
       if (ir_value_alloc_data(g, n->out, d)) return -1;
       if (n->op == IR_OP_SHAPE) {
         int64_t st = ir_attr_int(n, "start", 0);
@@ -1148,7 +1239,7 @@ int shape_infer(ir_graph *g, diag *d) {
         /* an operator the reference does not run yet stays a node (ref
          * reports it); any other failure is the model's */
         diag fd = {{0}};
-        if (ref_eval_node(n, n->out->data, &fd)) {
+        if (ref_eval_node(n, n->out->data, &fd) && fold_small(n)) {
           if (n->op < IR_OP_SIGMOID) return diag_set(d, "%s", fd.msg);
           n->out->data = NULL;
           continue;

@@ -190,3 +190,34 @@ save("tile_1", [h.make_node("Tile", ["x", "t", "a"], ["y"], name="tile")], X, Y,
 # Dropout's mask as a graph output
 save("dropout_mask_output", [h.make_node("Dropout", ["x"], ["y", "mask"], name="drop")], X,
      Y + [vi("mask", B, None)], opset=13)
+
+
+# A PyTorch export (opset 17, no constant folding): LayerNorm, erf GELU,
+# Slice/Expand/Where from Shape arithmetic, Resize by scale and by size,
+# ConvTranspose, Split, ArgMax. Every shape computation must fold.
+def torch_export():
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as Fn
+
+    class M(nn.Module):
+        def __init__(s):
+            super().__init__()
+            s.ln, s.fc = nn.LayerNorm(8), nn.Linear(8, 8)
+            s.ct = nn.ConvTranspose2d(4, 2, 3, stride=2, padding=1, output_padding=1)
+
+        def forward(s, x, img):
+            n = x.shape[1]
+            y = Fn.gelu(s.ln(x))[:, 1:n - 1, :].mean(dim=-1, keepdim=True).expand(-1, -1, 8)
+            m = torch.where(y > 0, y, torch.zeros_like(y))
+            up = Fn.interpolate(img, scale_factor=2, mode="nearest")
+            up2 = Fn.interpolate(img, size=(5, 7), mode="bilinear", align_corners=False)
+            a, b = torch.split(s.ct(img), [1, 1], dim=1)
+            return s.fc(m).softmax(-1), up, up2, a.sum(dim=(2, 3)), b.argmax(dim=1)
+
+    torch.manual_seed(3)
+    torch.onnx.export(M().eval(), (torch.randn(2, 6, 8), torch.randn(1, 4, 4, 4)),
+                      os.path.join(OUT, "torch_shape_ops.onnx"), opset_version=17, do_constant_folding=False)
+
+
+torch_export()
