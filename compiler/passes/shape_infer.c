@@ -13,6 +13,10 @@
  *           propagation"): a Shape node of a known shape, and any node with an
  *           integer output whose inputs are all constant, becomes a constant,
  *           so Reshape targets built from Shape/Gather/Concat are known.
+ *           Parameter inputs the importer left `pending` (computed from
+ *           shapes) become attributes once folded; Slice bounds are clamped,
+ *           axes normalised, Resize sizes/scales one per dim, ConvTranspose
+ *           pads explicit (docs/compiler.md).
  * Invalidates: nothing; running it twice is a no-op. */
 #include <math.h>
 #include <stdlib.h>
