@@ -26,6 +26,8 @@ int input_dtype_check(const ir_value *in, const npy_array *x, const char *path, 
 
 int64_t input_samples(const ir_value *in, const npy_array *x, const char *path, diag *d) {
   if (input_dtype_check(in, x, path, d)) return -1;
+  /* a scalar input: one sample, or several as a vector */
+  if (in->rank == 0 && x->ndim <= 1) return x->ndim ? x->shape[0] : 1;
   int same = x->ndim == in->rank && in->rank >= 1;
   for (int i = 1; same && i < in->rank; i++) same = x->shape[i] == in->dims[i];
   if (same && in->dims[0] >= 1 && x->shape[0] > 0 && x->shape[0] % in->dims[0] == 0)
