@@ -31,6 +31,7 @@ enum { LIMIT = 1 << 24 };              /* largest sizing attribute value */
 static const int64_t MAX_ELEMS = 1 << 30; /* largest tensor, in elements */
 
 static int known(const ir_value *v) { return ir_value_numel(v) >= 0; }
+static int is_float(ir_dtype t) { return t == IR_F32 || t == IR_F64; }
 
 static int want_dtype(ir_node *n, int k, ir_dtype t, diag *d) {
   if (n->in[k]->dtype != t)
@@ -216,7 +217,8 @@ static int pool_shape(ir_graph *g, ir_node *n, diag *d) {
   if (want_rank(n, 0, 3, IR_MAX_RANK, d)) return -1;
   /* max pooling commutes with quantisation: int8 is fine there */
   int int8_ok = n->op == IR_OP_MAXPOOL || n->op == IR_OP_GLOBAL_MAXPOOL || n->op == IR_OP_QAVGPOOL;
-  if (!(int8_ok && x->dtype == IR_I8) && want_dtype(n, 0, n->op == IR_OP_QAVGPOOL ? IR_I8 : IR_F32, d))
+  int u8_ok = n->op == IR_OP_MAXPOOL || n->op == IR_OP_GLOBAL_MAXPOOL; /* MaxPool-12 takes uint8 */
+  if (!(int8_ok && x->dtype == IR_I8) && !(u8_ok && x->dtype == IR_U8) && want_dtype(n, 0, n->op == IR_OP_QAVGPOOL ? IR_I8 : IR_F32, d))
     return -1;
   int64_t dims[IR_MAX_RANK] = {x->dims[0], x->dims[1]};
   if (n->op == IR_OP_GLOBAL_AVGPOOL || n->op == IR_OP_GLOBAL_MAXPOOL) {
@@ -306,8 +308,6 @@ static int quant_params_check(ir_node *n, int x_i, int s_i, int axis_attr, diag 
 }
 
 /* ---- the coverage operators ---- */
-
-static int is_float(ir_dtype t) { return t == IR_F32 || t == IR_F64; }
 
 static int want_float_in(ir_node *n, int k, diag *d) {
   if (!is_float(n->in[k]->dtype))
@@ -884,6 +884,11 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
     if (integer_params(n, d)) return -1;
     return matmul_shape(n, x, n->in[3], n->in[7]->dtype, d);
   case IR_OP_RELU: case IR_OP_CLIP: case IR_OP_LEAKY_RELU: case IR_OP_SOFTMAX:
+    /* Clip-12 and later also clamp integers (the bounds are exact up to 2^24) */
+    if (n->op == IR_OP_CLIP && x->dtype != IR_F32 && x->dtype != IR_BOOL && !is_float(x->dtype)) {
+      ir_value_copy_type(o, x);
+      return 0;
+    }
     if (want_dtype(n, 0, IR_F32, d)) return -1;
     if (n->op == IR_OP_SOFTMAX && norm_axis(n, ir_attr_int(n, "axis", -1), x->rank, d, &axis)) return -1;
     ir_value_copy_type(o, x);
