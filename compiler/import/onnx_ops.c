@@ -577,8 +577,10 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
     } else if (ir_attr_get(n, "paddings")) {
       return node_err(nc, "unsupported attribute 'paddings'");
     }
-    if (check_string(nc, n, "mode", " constant ")) return -1;
-    ir_attr_remove(n, "mode");
+    /* constant padding is the default and stays implicit; reflect, edge and
+     * wrap (opset 19) keep the attribute (the core pads in every mode) */
+    if (check_string(nc, n, "mode", v >= 19 ? " constant reflect edge wrap " : " constant reflect edge ")) return -1;
+    if (ir_attr_get(n, "mode") && !strcmp(ir_attr_get(n, "mode")->s, "constant")) ir_attr_remove(n, "mode");
     if (v >= 11) {
       if (ir_attr_get(n, "pads") || ir_attr_get(n, "value"))
         return node_err(nc, "takes pads and value as inputs since opset 11");
@@ -954,6 +956,74 @@ static int import_split(node_ctx *nc) {
   return 0;
 }
 
+/* LayerNormalization whose Mean or InvStdDev output is used: ONNX's own
+ * function body, node by node (the LayerNorm op has one output):
+ *   Mean = ReduceMean(x, axes a..r-1), D = x - Mean,
+ *   InvStdDev = 1 / Sqrt(ReduceMean(D * D) + epsilon),
+ *   Y = D * InvStdDev * Scale [+ B]. */
+static int import_layer_norm_parts(node_ctx *nc) {
+  onnx_ctx *c = nc->c;
+  ir_graph *g = c->g;
+  diag *d = c->d;
+  ir_node tmp = {.op = IR_OP_LAYER_NORM};
+  if (copy_attrs(nc, nc->s, &tmp)) return -1;
+  ir_value *x = nc->raw[0];
+  int64_t axis = ir_attr_int(&tmp, "axis", -1), axes[IR_MAX_RANK];
+  if (x->rank < 0) return node_err(nc, "Mean/InvStdDev outputs need the input's rank (give it in the model)");
+  if (axis < 0) axis += x->rank;
+  if (axis < 0 || axis >= x->rank) return node_err(nc, "axis %lld out of range", (long long)ir_attr_int(&tmp, "axis", -1));
+  int na = 0;
+  for (int64_t a = axis; a < x->rank; a++) axes[na++] = a;
+  const Onnx__NodeProto *np = nc->np;
+  /* name: the ONNX output's when it is used, else a fresh one */
+  ir_value *v[11];
+  const char *outs[11] = {0};
+  outs[0] = np->n_output > 1 && np->output[1][0] ? np->output[1] : NULL;  /* Mean */
+  outs[6] = np->n_output > 2 && np->output[2][0] ? np->output[2] : NULL;  /* InvStdDev */
+  outs[10] = np->output[0];
+  for (int i = 0; i < 11; i++) {
+    char base[300];
+    snprintf(base, sizeof base, "%.250s.ln%d", np->output[0], i);
+    const char *name = outs[i] ? outs[i] : ir_unique_name(g, base);
+    if (!name || !(v[i] = outs[i] ? new_output(nc, name) : ir_value_new(g, name, IR_VALUE_NODE, d))) return -1;
+  }
+  ir_value *eps = ir_value_new(g, ir_unique_name(g, "ln.epsilon"), IR_VALUE_CONST, d);
+  if (!eps) return -1;
+  eps->dtype = IR_F32, eps->rank = 0;
+  if (ir_value_alloc_data(g, eps, d)) return -1;
+  *(float *)eps->data = ir_attr_float(&tmp, "epsilon", 1e-5f);
+  ir_value *b = nc->n_raw > 2 ? nc->raw[2] : NULL;
+  struct { ir_op op; int a, b; } steps[] = {
+      {IR_OP_REDUCE_MEAN, -1, -1}, /* 0 Mean */
+      {IR_OP_SUB, -1, 0},          /* 1 D */
+      {IR_OP_MUL, 1, 1},           /* 2 D*D */
+      {IR_OP_REDUCE_MEAN, 2, -1},  /* 3 Var */
+      {IR_OP_ADD, 3, -2},          /* 4 Var + eps */
+      {IR_OP_SQRT, 4, -1},         /* 5 */
+      {IR_OP_RECIPROCAL, 5, -1},   /* 6 InvStdDev */
+      {IR_OP_MUL, 1, 6},           /* 7 normalised */
+      {IR_OP_MUL, 7, -3},          /* 8 * Scale */
+      {IR_OP_ADD, 8, -4},          /* 9 + B */
+  };
+  int last = b ? 9 : 8;
+  for (int i = 0; i <= last; i++) {
+    ir_value *in[2];
+    int k = 0;
+    for (int j = 0; j < 2; j++) {
+      int r = j ? steps[i].b : steps[i].a;
+      if (j && r == -1 && steps[i].op != IR_OP_SUB) break;
+      in[k++] = r >= 0 ? v[r] : r == -1 ? x : r == -2 ? eps : r == -3 ? nc->raw[1] : b;
+    }
+    ir_value *out = i == last ? v[10] : v[i];
+    ir_node *n = ir_node_new(g, steps[i].op, nc->src, in, k, out, d);
+    if (!n) return -1;
+    if (steps[i].op == IR_OP_REDUCE_MEAN &&
+        (ir_attr_set_ints(g, n, "axes", axes, na, d) || ir_attr_set_int(g, n, "keepdims", 1, d)))
+      return -1;
+  }
+  return 0;
+}
+
 int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   char idx[32];
   snprintf(idx, sizeof idx, "#%d", index);
@@ -984,7 +1054,9 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   /* 2. outputs: the first used; Split uses every one */
   if (np->n_output < 1 || !np->output[0] || !np->output[0][0]) return node_err(&nc, "no output");
   int split = !strcmp(s->name, "Split");
-  for (size_t i = 1; i < np->n_output && !split; i++)
+  int ln_parts = s->op == IR_OP_LAYER_NORM && np->n_output > 1 &&
+                 ((np->output[1] && np->output[1][0]) || (np->n_output > 2 && np->output[2] && np->output[2][0]));
+  for (size_t i = 1; i < np->n_output && !split && !ln_parts; i++)
     if (np->output[i] && np->output[i][0] && remember_dropped(c, np->output[i])) return -1;
   if (!strcmp(s->name, "Constant")) return import_constant(&nc);
   /* 3. inputs: defined earlier; absent optional ones ("") are NULL */
@@ -1013,6 +1085,7 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   }
   nc.n_raw = (int)n_in;
   if (split) return import_split(&nc);
+  if (ln_parts) return import_layer_norm_parts(&nc);
   ir_value *out = new_output(&nc, np->output[0]);
   if (!out) return -1;
   if (!strcmp(s->name, "ConstantOfShape")) return import_constant_of_shape(&nc, out);
@@ -1028,6 +1101,15 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   }
   for (int i = 0; i < keep; i++)
     if (!nc.raw[i]) return node_err(&nc, "optional input %d left out is not supported", i);
+  /* Pow's exponent may have another type than its base (pow_types_*): a
+   * Cast to the base's type in front, so the core's Pow sees one type. */
+  if (s->op == IR_OP_POW && nc.raw[1]->dtype != nc.raw[0]->dtype) {
+    const char *cname = ir_unique_name(c->g, nc.raw[1]->name);
+    ir_value *cv = cname ? ir_value_new(c->g, cname, IR_VALUE_NODE, c->d) : NULL;
+    ir_node *cn = cv ? ir_node_new(c->g, IR_OP_CAST, nc.src, &nc.raw[1], 1, cv, c->d) : NULL;
+    if (!cn || ir_attr_set_string(c->g, cn, "to", ir_dtype_name(nc.raw[0]->dtype), c->d)) return cname ? -1 : diag_oom(c->d);
+    nc.raw[1] = cv;
+  }
   ir_node *n = ir_node_new(c->g, s->op, nc.src, nc.raw, keep, out, c->d);
   if (!n || copy_attrs(&nc, s, n) || canonicalise(&nc, n)) return -1;
   if (nc.n_pend) { /* parameters computed from shapes: shape inference resolves them */

@@ -1236,7 +1236,7 @@ int shape_infer(ir_graph *g, diag *d) {
   for (int i = 0; i < g->n_nodes; i++) {
     ir_node *n = g->nodes[i];
     if (shape_infer_node(g, n, d)) return -1;
-    if (foldable_now(g, n) && !n->out->is_output) {
+    if (foldable_now(g, n)) { /* a graph output too: the lowering copies a constant output */
       if (ir_value_alloc_data(g, n->out, d)) return -1;
       if (n->op == IR_OP_SHAPE) {
         int64_t st = ir_attr_int(n, "start", 0);
