@@ -21,7 +21,7 @@
 #   build/lib/libtessel-shared{,-asan,-fuzz}.a   the host builds (mk/common.mk host_lib)
 
 # The control core's ops: the fallback records' executor and its kernels.
-SHARED_FB_SRCS   := shared/tfw_fallback.c shared/tfw_ops.c shared/tfw_ops_stub.c
+SHARED_FB_SRCS   := shared/tfw_fallback.c shared/tfw_ops.c shared/tfw_math.c shared/tfw_ops_elem.c shared/tfw_ops_move.c shared/tfw_ops_reduce.c shared/tfw_ops_nn.c
 SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c $(SHARED_FB_SRCS) shared/link_proto.c
 SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c \
                     shared/json_write.c
@@ -45,5 +45,5 @@ SHARED_RV_FB_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OBJ)/%.o,$(SHARED_FB_SRCS
 $(SHARED_RV_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	$(call say,CC-RV32,$<)
 	@mkdir -p $(@D)
-	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
+	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off -DTFW_WEAK_KERNELS $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
 -include $(wildcard $(SHARED_RV_OBJS:.o=.d))

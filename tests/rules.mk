@@ -9,6 +9,9 @@
 #                              printed one line per file (build/make-all.log);
 #                              tests/SUITES describes every suite (make list-tests)
 #   make models                rerun the model generators (needs torch; not in all/test)
+#
+# Suites with their own .mk file (tests/tfw-ops/*.mk: the control core's kernels) are
+# included at the end.
 
 NPY_OBJ       := $(BUILD)/obj/tests/npy
 NPY_DEPS      := shared/npy.h
@@ -79,3 +82,7 @@ test-layout:
 	  $$c > $(BUILD)/test-tmp-layout.log; cat $(BUILD)/test-tmp-layout.log | grep -v ' passed, '; \
 	  set -- $$(tail -n 1 $(BUILD)/test-tmp-layout.log); p=$$((p + $${1:-0})); f=$$((f + $${3:-1})); \
 	done; rm -f $(BUILD)/test-tmp-layout.log; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# ONNX's backend node tests: the onnx-node and onnx-node-soc suites.
+include tests/onnx-node/onnx-node.mk
+include $(sort $(wildcard tests/tfw-ops/*.mk))

@@ -40,15 +40,27 @@ static int describe(const lower_tensor *t, const ir_node *n, uint8_t *layout, ui
   return 0;
 }
 
+/* The ONNX graph's multiply-accumulates of n (no padding), on the NPU or
+ * on the control core. */
 static uint64_t node_macs(const ir_node *n) {
-  if (n->op == IR_OP_QCONV) {
-    const ir_value *w = n->in[1];
+  const ir_value *a = n->in[0], *w = n->n_in > 1 ? n->in[1] : NULL;
+  switch (n->op) {
+  case IR_OP_QCONV: case IR_OP_CONV: {
     uint64_t per = 1;
     for (int i = 1; i < w->rank; i++) per *= (uint64_t)w->dims[i];
     return per * (uint64_t)ir_value_numel(n->out);
   }
-  if (n->op == IR_OP_QMATMUL) return (uint64_t)n->in[1]->dims[0] * (uint64_t)ir_value_numel(n->out);
-  return 0;
+  case IR_OP_CONV_TRANSPOSE: { /* every input element times a whole filter */
+    uint64_t per = 1;
+    for (int i = 1; i < w->rank; i++) per *= (uint64_t)w->dims[i];
+    return per * (uint64_t)ir_value_numel(a);
+  }
+  case IR_OP_QMATMUL: return (uint64_t)w->dims[0] * (uint64_t)ir_value_numel(n->out);
+  case IR_OP_MATMUL: return a->rank ? (uint64_t)a->dims[a->rank - 1] * (uint64_t)ir_value_numel(n->out) : 0;
+  case IR_OP_GEMM: return a->rank == 2 ? (uint64_t)a->dims[ir_attr_int(n, "transA", 0) ? 0 : 1] *
+                                             (uint64_t)ir_value_numel(n->out) : 0;
+  default: return 0;
+  }
 }
 
 static uint64_t const_bytes(const ir_node *n) {
@@ -96,6 +108,17 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
           (unsigned long long)p->io_bytes, (unsigned long long)(p->consts_base - p->io_bytes),
           (unsigned long long)p->consts_bytes);
   fprintf(f, "  estimate      %llu cycles (cost model)\n", (unsigned long long)total);
+  /* Where the nodes run (a node's RELAYOUT records count with it). */
+  uint64_t npu_macs = 0, core_macs = 0;
+  int core_ops = 0;
+  for (int i = 0; i < p->n_kernels; i++) {
+    const lower_kernel *k = &p->kernels[i];
+    if (k->kind != LOWER_K_FALLBACK) npu_macs += node_macs(k->node);
+    else if (k->fallback_op != LOWER_FB_RELAYOUT) core_ops++, core_macs += node_macs(k->node);
+  }
+  fprintf(f, "  placement     %d NPU kernels, %d ops on the control core; %.1f%% of the model's %llu MACs on the NPU\n",
+          npu, core_ops, npu_macs + core_macs ? 100.0 * (double)npu_macs / (double)(npu_macs + core_macs) : 100.0,
+          (unsigned long long)(npu_macs + core_macs));
   static const char *kinds[] = {"conv", "dwconv", "vec", "fallback"};
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
@@ -103,7 +126,9 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
     if (k->pool) fprintf(f, " + max pool '%s'", k->pool->src);
     if (k->add) fprintf(f, " + %s '%s'", k->add->op == IR_OP_QADD ? "residual add" : "requant", k->add->src);
     if (k->kind == LOWER_K_FALLBACK) {
-      fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
+      if (k->fallback_op == LOWER_FB_RELAYOUT) fprintf(f, " (relayout for %s on the control core)\n", ir_op_name(k->node->op));
+      else if (k->fb) fprintf(f, " (%s on the control core: %s)\n", ir_op_name(k->node->op), tpkg_op_name(k->fallback_op));
+      else fprintf(f, " (%s on the control core)\n", ir_op_name(k->node->op));
       continue;
     }
     fprintf(f, " cmds=%u spad=%lld acc=%lld cycles=%llu", k->stream.n, (long long)k->spad_rows_used,
@@ -150,13 +175,28 @@ static int fallback_record(const lower_program *p, const lower_kernel *k, uint32
     f->floats = c->floats, f->n_floats = c->n_floats;
     return 0;
   }
-  /* QuantizeLinear, DequantizeLinear, Relayout: input and output as stored */
+  /* QuantizeLinear, DequantizeLinear, Relayout: input and output as stored.
+   * A blocked tensor of rank 3, [N, C, W], is described as [N, C, 1, W]; a
+   * blocked matrix [R, K] (c = K, h = R) as [1, K, R, 1], and the plain side
+   * in the same shape with the NHWC layout, whose bytes are the row-major
+   * [R, K]: both sides then map element for element. */
   f->n_in = f->n_out = 1;
+  const lower_tensor *blk = p->tensors[k->in].blocked ? &p->tensors[k->in] : &p->tensors[k->out];
+  const int view3 = blk->blocked && blk->v->rank == 3, view2 = blk->blocked && blk->rk && blk->h > 1;
   for (int i = 0; i < 2; i++) {
     const lower_tensor *t = &p->tensors[i ? k->out : k->in];
     tpkg_operand *o = &ops[i];
     uint32_t dims[TPKG_MAX_RANK] = {0};
-    if (describe(t, n, &o->layout, &o->rank, dims, d)) return -1;
+    if (view3 || view2) {
+      const ir_value *v = t->v;
+      uint32_t v3[4] = {(uint32_t)v->dims[0], (uint32_t)v->dims[1], 1, (uint32_t)v->dims[v->rank - 1]};
+      uint32_t v2[4] = {1, (uint32_t)v->dims[v->rank - 1], (uint32_t)v->dims[0], 1};
+      o->rank = 4;
+      memcpy(dims, view3 ? v3 : v2, sizeof v3);
+      o->layout = t->blocked ? TPKG_LAYOUT_BLOCKED : view2 ? TPKG_LAYOUT_NHWC : TPKG_LAYOUT_PLAIN;
+    } else if (describe(t, n, &o->layout, &o->rank, dims, d)) {
+      return -1;
+    }
     for (int j = 0; j < (int)TPKG_MAX_RANK; j++) o->dims[j] = dims[j];
     o->dtype = tpkg_dtype(t->v->dtype);
     o->offset = (uint32_t)t->dram, o->size = (uint32_t)t->bytes;
@@ -340,7 +380,7 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   int unsupported = 0;
   lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported,
                    .cmd_sram_limit = o->cmd_sram_limit, .sched_for = o->sched_for, .sched_ctx = o->sched_ctx,
-                   .calibrated = o->calibrated};
+                   .calibrated = o->calibrated, .npu_only = o->npu_only};
   tune_table tuned = {0};
   if (o->tuning_log && (tune_table_load(&tuned, o->tuning_log, stderr, d) ||
                         tune_apply(g, t, &lo, &tuned, stderr, d))) {

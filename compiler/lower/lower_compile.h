@@ -18,6 +18,7 @@ typedef struct lower_compile_opts {
   int no_fusion;         /* --no-fusion */
   int no_sram_residency; /* --no-sram-residency */
   int int8_io;           /* --int8-io: graph inputs/outputs as the int8 tensors the NPU reads and writes */
+  int npu_only;          /* --npu-only: refuse ops the control core would run */
   long long cmd_sram_limit; /* --cmd-sram-limit: command SRAM budget in bytes (0: the target's) */
   const char *tuning_log;   /* --tuning-log: apply the best record per workload (docs/tuning.md), or NULL */
   int (*sched_for)(void *ctx, const char *key, struct lower_sched *s); /* the tuner: per-kernel schedules, or NULL */

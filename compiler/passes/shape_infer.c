@@ -320,6 +320,16 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
       return ERR("QAdd operands must have the same shape");
     ir_value_copy_type(o, x);
     return 0;
+  case IR_OP_QLUT: {
+    int nt = 0;
+    const int64_t *t = ir_attr_ints(n, "table", &nt);
+    if (want_dtype(n, 0, IR_I8, d)) return -1;
+    if (!t || nt != 256) return ERR("attribute table must hold 256 entries");
+    for (int i = 0; i < 256; i++)
+      if (t[i] < -128 || t[i] > 127) return ERR("table entry %d (%lld) is outside int8", i, (long long)t[i]);
+    ir_value_copy_type(o, x);
+    return 0;
+  }
   case IR_OP_QREQUANT: {
     const ir_attr *to = ir_attr_get(n, "to");
     ir_dtype t;

@@ -13,6 +13,8 @@
  *             AveragePool, GlobalAveragePool                           -> QAveragePool
  *             MaxPool, GlobalMaxPool, Flatten, Reshape, Squeeze,
  *             Unsqueeze, Transpose, Concat                             -> the same op on int8
+ *             a unary elementwise op (Sigmoid, Tanh, HardSwish, GELU,
+ *             LeakyRelu, ...; Relu/Clip alone)                         -> QLut (its table)
  *           A float bias becomes int32 round(b / (s_x * s_w[c])); a DQ'd int32
  *           bias is rescaled to that scale (unchanged when it already has
  *           it).  Relu/Clip become the op's clamp (lo, hi) in the output's
@@ -30,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core_op.h"
 #include "passes.h"
 #include "quant.h"
 
@@ -259,6 +262,29 @@ static int fold_passthrough(ir_graph *g, ir_node *p, tail *t, diag *d) {
   return quant_replace_output(g, t->q->out, res, d);
 }
 
+/* A unary elementwise op between int8 tensors (Sigmoid, Tanh, HardSwish,
+ * GELU, ...; a Relu or Clip after it clamps): its int8 definition, the table
+ * of DequantizeLinear -> op -> QuantizeLinear over the 256 input codes
+ * (tfw_lut_build, the core's own arithmetic), as a QLut. */
+static int fold_lut(ir_graph *g, ir_node *p, tail *t, diag *d) {
+  uint32_t fn;
+  float alpha, beta;
+  dq_in x;
+  int rc;
+  if (!core_unary_of(p, &fn, &alpha, &beta) || p->n_in != 1 || p->out->dtype != IR_F32) return 1;
+  if ((rc = dq_tensor(g, p->in[0], &x, d))) return rc;
+  ir_value *in[1];
+  if ((rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
+  int8_t tab[256];
+  if (tfw_lut_build(fn, alpha, beta, in[0]->quant.scale[0], in[0]->quant.zero_point[0], t->sy, t->zy8, tab)) return 1;
+  int64_t table[256];
+  for (int i = 0; i < 256; i++) table[i] = tab[i] < t->lo ? t->lo : tab[i] > t->hi ? t->hi : tab[i];
+  ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QLUT, t->src, in, 1, t->q->out->name, IR_I8,
+                               t->q->out, d);
+  if (!nn || ir_attr_set_ints(g, nn, "table", table, 256, d) || ir_attr_set_int(g, nn, "fn", fn, d)) return -1;
+  return finish(g, nn, t, d);
+}
+
 /* Tries the fold anchored at QuantizeLinear q: 0 folded, 1 not, -1 error. */
 static int fold_at(ir_graph *g, ir_node *q, diag *d) {
   quant_params py;
@@ -283,6 +309,12 @@ static int fold_at(ir_graph *g, ir_node *q, diag *d) {
     }
   }
   if (quant_single_user(g, v) != (t.act ? t.act : q)) return 1;
+  if (t.act && p->op == IR_OP_DEQUANTIZE) { /* DQ -> Relu/Clip -> Q alone: a table too */
+    ir_node *a = t.act;
+    t.act = NULL, t.lo = -128, t.hi = 127;
+    snprintf(t.src, sizeof t.src, "%.500s", a->src);
+    return fold_lut(g, a, &t, d);
+  }
   if (t.act) snprintf(t.src, sizeof t.src, "%.250s+%.250s", p->src, t.act->src);
   else snprintf(t.src, sizeof t.src, "%.500s", p->src);
   switch (p->op) {
@@ -293,7 +325,7 @@ static int fold_at(ir_graph *g, ir_node *q, diag *d) {
   case IR_OP_MAXPOOL: case IR_OP_GLOBAL_MAXPOOL: case IR_OP_FLATTEN: case IR_OP_RESHAPE:
   case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_TRANSPOSE: case IR_OP_CONCAT:
     return fold_passthrough(g, p, &t, d);
-  default: return 1;
+  default: return fold_lut(g, p, &t, d);
   }
 }
 

@@ -35,6 +35,10 @@ typedef struct core_op {
  * a float64 tensor, ...), and *unsupported (if not NULL) set. */
 int core_op_of(const ir_node *n, core_op *c, int *unsupported, diag *d);
 
+/* A unary elementwise n as the core's UNARY fn and its parameters: 1 and
+ * *fn, *alpha, *beta; 0 when n is not one. */
+int core_unary_of(const ir_node *n, uint32_t *fn, float *alpha, float *beta);
+
 /* The package dtype of an IR dtype (TPKG_DT_*), 0 when the core has none
  * (float64, int16). */
 uint32_t core_dtype(ir_dtype t);

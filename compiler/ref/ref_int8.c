@@ -201,6 +201,18 @@ static int qrequant(const ir_node *n, const void *const *in, void *out, diag *d)
   return 0;
 }
 
+/* QLut: y = table[x + 128] (the table is the int8 definition of the unary
+ * op: docs/quantisation.md). */
+static int qlut(const ir_node *n, const void *const *in, void *out, diag *d) {
+  int cnt = 0;
+  const int64_t *t = ir_attr_ints(n, "table", &cnt);
+  if (!t || cnt != 256) return ERR("attribute table must hold 256 entries");
+  const int8_t *x = in[0];
+  int8_t *y = out;
+  for (int64_t i = 0, e = ir_value_numel(n->out); i < e; i++) y[i] = (int8_t)t[x[i] + 128];
+  return 0;
+}
+
 /* The parameters the kernels index must be sane even on hand-written IR
  * (const-fold can run a kernel before the requant pass checks it): zero
  * points inside their types, per-channel only where a channel exists. */
@@ -227,6 +239,7 @@ int ref_int8_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
   case IR_OP_QADD: return qadd(n, in, out, d);
   case IR_OP_QAVGPOOL: return qavgpool(n, in, out, d);
   case IR_OP_QREQUANT: return qrequant(n, in, out, d);
+  case IR_OP_QLUT: return qlut(n, in, out, d);
   default: break;
   }
   TSL_UNREACHABLE();

@@ -12,9 +12,9 @@ def=$root/shared/tfw_ops.def doc=$root/docs/package-format.md
 table() {
   echo '| code | op | inputs | outputs | ints | floats | notes |'
   echo '|---|---|---|---|---|---|---|'
-  # TFW_OP(NAME, code, min_in, max_in, min_out, max_out, "ints", "floats") /* note */
+  # TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, "ints", "floats") /* note */
   grep '^TFW_OP(' "$def" | sed 's/|/\\|/g' | sed -E \
-    's@^TFW_OP\(([A-Z_]+), *([0-9]+), *([0-9]+), *([0-9]+), *([0-9]+), *([0-9]+), *"([^"]*)", *"([^"]*)"\) *(.*)$@\2\x1f\1\x1f\3\x1f\4\x1f\5\x1f\6\x1f\7\x1f\8\x1f\9@' |
+    's@^TFW_OP\(([A-Z_]+), *[a-z_0-9]+, *([0-9]+), *([0-9]+), *([0-9]+), *([0-9]+), *([0-9]+), *"([^"]*)", *"([^"]*)"\) *(.*)$@\2\x1f\1\x1f\3\x1f\4\x1f\5\x1f\6\x1f\7\x1f\8\x1f\9@' |
     while IFS=$'\x1f' read -r code name min_in max_in min_out max_out ints floats note; do
       ins=$min_in outs=$min_out
       [ "$min_in" = "$max_in" ] || ins="$min_in..$max_in"
