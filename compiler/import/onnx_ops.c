@@ -457,6 +457,20 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
   int64_t x;
   int v = nc->version;
   switch (n->op) {
+  case IR_OP_PRELU: { /* before opset 7 a slope of C values is per channel (axis 1), not broadcast */
+    ir_value *x0 = n->in[0], *sl = n->in[1];
+    if (v >= 7 || sl->kind != IR_VALUE_CONST || sl->rank != 1 || x0->rank < 3 || sl->dims[0] != x0->dims[1] ||
+        sl->dims[0] == 1)
+      return 0;
+    ir_value *c = ir_value_new(g, ir_unique_name(g, sl->name), IR_VALUE_CONST, d);
+    if (!c) return -1;
+    c->dtype = sl->dtype, c->rank = x0->rank - 1, c->dims[0] = sl->dims[0];
+    for (int i = 1; i < c->rank; i++) c->dims[i] = 1;
+    if (ir_value_alloc_data(g, c, d)) return -1;
+    memcpy(c->data, sl->data, ir_dtype_size(sl->dtype) * (size_t)sl->dims[0]);
+    ir_node_set_input(g, n, 1, c);
+    return 0;
+  }
   case IR_OP_CONV:
   case IR_OP_QLINEAR_CONV:
   case IR_OP_CONV_INTEGER:
@@ -596,11 +610,13 @@ static int canonicalise(node_ctx *nc, ir_node *n) {
     return want_ints_kind(nc, n, "pads") || want_float(nc, n, "value", 0.0f);
   case IR_OP_DROPOUT:
     /* Inference: Dropout is the identity; ratio/seed inputs unused. */
-    if (nc->n_raw > 2 && nc->raw[2]) {
-      const ir_value *t = nc->raw[2];
+    if (nc->n_raw > 2 && nc->raw[2]) { /* training with ratio 0 is the identity too */
+      const ir_value *t = nc->raw[2], *r = nc->n_raw > 1 ? nc->raw[1] : NULL;
       if (t->kind != IR_VALUE_CONST) return not_const(nc, t, "training_mode");
-      if (ir_value_numel(t) != 1 || ir_elem_f64(t->dtype, t->data, 0) != 0)
-        return node_err(nc, "training_mode=true is not supported (tessel only infers)");
+      int training = ir_value_numel(t) != 1 || ir_elem_f64(t->dtype, t->data, 0) != 0;
+      if (training && r && r->kind != IR_VALUE_CONST) return not_const(nc, r, "ratio");
+      if (training && (!r || ir_value_numel(r) != 1 || ir_elem_f64(r->dtype, r->data, 0) != 0))
+        return node_err(nc, "training_mode=true with a ratio other than 0 is not supported (tessel only infers)");
     }
     n->attrs = NULL;
     return 0;
@@ -1054,9 +1070,11 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   /* 2. outputs: the first used; Split uses every one */
   if (np->n_output < 1 || !np->output[0] || !np->output[0][0]) return node_err(&nc, "no output");
   int split = !strcmp(s->name, "Split");
+  /* Dropout's mask, in inference: every element kept (a constant true) */
+  int mask = s->op == IR_OP_DROPOUT && np->n_output > 1 && np->output[1] && np->output[1][0];
   int ln_parts = s->op == IR_OP_LAYER_NORM && np->n_output > 1 &&
                  ((np->output[1] && np->output[1][0]) || (np->n_output > 2 && np->output[2] && np->output[2][0]));
-  for (size_t i = 1; i < np->n_output && !split && !ln_parts; i++)
+  for (size_t i = 1 + (size_t)mask; i < np->n_output && !split && !ln_parts; i++)
     if (np->output[i] && np->output[i][0] && remember_dropped(c, np->output[i])) return -1;
   if (!strcmp(s->name, "Constant")) return import_constant(&nc);
   /* 3. inputs: defined earlier; absent optional ones ("") are NULL */
@@ -1086,6 +1104,18 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   nc.n_raw = (int)n_in;
   if (split) return import_split(&nc);
   if (ln_parts) return import_layer_norm_parts(&nc);
+  if (mask) {
+    const ir_value *x = nc.raw[0];
+    int known = x->rank >= 0;
+    for (int i = 0; i < x->rank; i++) known &= x->dims[i] >= 0;
+    if (!known) return node_err(&nc, "the mask output needs the input's shape (give it in the model)");
+    ir_value *m = new_output(&nc, np->output[1]);
+    if (!m) return -1;
+    m->kind = IR_VALUE_CONST, m->dtype = IR_BOOL, m->rank = x->rank;
+    for (int i = 0; i < x->rank; i++) m->dims[i] = x->dims[i];
+    if (ir_value_alloc_data(c->g, m, c->d)) return -1;
+    memset(m->data, 1, (size_t)ir_value_numel(m));
+  }
   ir_value *out = new_output(&nc, np->output[0]);
   if (!out) return -1;
   if (!strcmp(s->name, "ConstantOfShape")) return import_constant_of_shape(&nc, out);

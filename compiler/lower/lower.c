@@ -527,8 +527,13 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
     if (p->unsupported) *p->unsupported = 1;
     return ir_node_error(d, n, "%s runs neither on the NPU nor on the control core yet", ir_op_name(n->op));
   }
-  /* The firmware's QuantizeLinear/DequantizeLinear take one scale and zero
-   * point (package FALLBACK record). */
+  /* The firmware's QuantizeLinear/DequantizeLinear take one constant scale
+   * and zero point (package FALLBACK record). */
+  for (int j = 1; j < n->n_in; j++)
+    if (n->in[j]->kind != IR_VALUE_CONST)
+      return ir_node_error(d, n, "%s must be a constant (an initializer, a Constant node or a --bind input); '%s' is %s",
+                           j == 1 ? "the scale" : "the zero point", n->in[j]->name,
+                           n->in[j]->kind == IR_VALUE_INPUT ? "a graph input" : "computed in the model");
   if ((n->op == IR_OP_QUANTIZE || n->op == IR_OP_DEQUANTIZE) && n->n_in > 1 && ir_value_numel(n->in[1]) != 1) {
     if (p->unsupported) *p->unsupported = 1;
     return ir_node_error(d, n, "per-axis %s runs neither on the NPU nor as a firmware fallback yet",
@@ -633,11 +638,11 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   /* Step 2. */
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
-    if (lower_is_alias(p, n) || (n->op == IR_OP_CONCAT && lower_is_concat_done(p, n)) || lower_is_fused(g, p, n)) continue;
-    if (p->fb[i]) {
+    if (p->fb[i]) { /* step 1's decision (an alias check now could see tensors step 1 made after it) */
       if (lower_fb_emit(p, i, n, d)) goto fail;
       continue;
     }
+    if (lower_is_alias(p, n) || (n->op == IR_OP_CONCAT && lower_is_concat_done(p, n)) || lower_is_fused(g, p, n)) continue;
     lower_kernel *k = new_kernel(p, n, o, d);
     if (!k) goto fail;
     k->pool = p->fused[i];

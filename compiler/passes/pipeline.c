@@ -77,6 +77,7 @@ int pipeline_quant(ir_graph *g, const pipeline_opts *o, diag *d) {
   if (run(g, "quant-ops", o, d)) return -1;
   if (run(g, "qdq-fold", o, d)) return -1;
   if (run(g, "requant", o, d)) return -1;
+  if (quant_core_forms(g, d)) return -1;
   return outputs_computed(g, d);
 }
 

@@ -61,8 +61,9 @@ static int is_anchor(const ir_node *n) {
     return n->in[0]->rank == n->in[1]->rank && n->in[0]->kind != IR_VALUE_CONST &&
            n->in[1]->kind != IR_VALUE_CONST &&
            !memcmp(n->in[0]->dims, n->in[1]->dims, sizeof(int64_t) * (size_t)n->in[0]->rank);
-  case IR_OP_AVGPOOL: return !(ir_attr_int(n, "ceil_mode", 0) && ir_attr_int(n, "count_include_pad", 0));
-  case IR_OP_GLOBAL_AVGPOOL: return 1;
+  case IR_OP_AVGPOOL: /* the NPU pools 2-D windows */
+    return n->in[0]->rank == 4 && !(ir_attr_int(n, "ceil_mode", 0) && ir_attr_int(n, "count_include_pad", 0));
+  case IR_OP_GLOBAL_AVGPOOL: return n->in[0]->rank == 4;
   default: return 0;
   }
 }

@@ -21,6 +21,10 @@ typedef struct quant_params {
   ir_dtype type;     /* integer type of the quantised tensor: u8, i8 or i32 */
 } quant_params;
 
+/* core_forms.c: raw int32 QConv/QMatMul (ConvInteger, MatMulInteger) and
+ * per-axis QuantizeLinear/DequantizeLinear as exact core ops.  0 or -1. */
+int quant_core_forms(ir_graph *g, diag *d);
+
 /* True for the quantised operators QConv ... QRequant. */
 int quant_is_qop(ir_op op);
 

@@ -435,6 +435,15 @@ int core_op_of(const ir_node *n, core_op *c, int *unsupported, diag *d) {
     put_f(c, 2.0f);
     return 0;
   }
+  case IR_OP_QLINEAR_CONV: case IR_OP_QLINEAR_MATMUL: case IR_OP_CONV_INTEGER: case IR_OP_MATMUL_INTEGER:
+    /* quant-ops makes them NPU ops when their weights and parameters are
+     * constants; say which one is not */
+    for (int i = 1; i < n->n_in; i++)
+      if (n->in[i]->kind != IR_VALUE_CONST)
+        return ir_node_error(d, n, "input %d '%s' must be a constant for the NPU (an initializer, a Constant node or "
+                             "a --bind input); '%s' is %s", i, n->in[i]->name, n->in[i]->name,
+                             n->in[i]->kind == IR_VALUE_INPUT ? "a graph input" : "computed in the model");
+    return unsup(n, unsupported, d, "no core kernel for this operator yet");
   default:
     return unsup(n, unsupported, d, "no core kernel for this operator yet");
   }

@@ -1,0 +1,156 @@
+/* core_forms: quantised nodes neither the NPU nor a single core op runs,
+ * rewritten into core ops that compute the same numbers exactly
+ * (docs/quantisation.md, "On the control core").
+ *
+ * Requires: the quantised IR (requant done).  Guarantees:
+ *  1. a QConv or QMatMul with raw int32 output (ConvInteger, MatMulInteger:
+ * the NPU stores no raw accumulators yet) becomes Cast(x -> i32) - zp_x -> Cast(f32) -> Conv/MatMul with the
+ * constant weights (w - zp_w) in f32 -> Cast(i32), which is exactly the
+ * int8 reference's sum of (x - zp_x) * (w - zp_w) as long as no partial sum
+ * can reach 2^24 (f32 holds every integer below it): K * 255 * max|w - zp_w|
+ * < 2^24 for a reduction of K products, checked on the weights; a node
+ * outside that bound is left as it is (the lowering names it).  The int32
+ * wrap of ONNX cannot happen within the bound.
+ *  2. a per-axis DequantizeLinear becomes Cast(x -> i32) - zp -> Cast(f32) *
+ * scale, and a per-axis QuantizeLinear x / scale -> Round (half to even) +
+ * zp -> Clip to the type -> Cast: the per-tensor ops' arithmetic step for
+ * step (tfw_quantize, tfw_dequantize), with scale and zero point as
+ * constants broadcast along the axis (a NaN input gives 0, not the zero
+ * point). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "passes.h"
+#include "quant.h"
+
+static ir_node *add(ir_graph *g, int pos, ir_op op, const ir_node *at, ir_value **in, int n_in, ir_dtype t,
+                    const ir_value *like, diag *d) {
+  char base[300];
+  snprintf(base, sizeof base, "%.250s.core", at->out->name);
+  return quant_new_node(g, pos, op, at->src, in, n_in, base, t, like, d);
+}
+
+static int to_core(ir_graph *g, ir_node *n, diag *d) {
+  ir_value *x = n->in[0], *w = n->in[1];
+  const int conv = n->op == IR_OP_QCONV;
+  if (w->kind != IR_VALUE_CONST || w->dtype != IR_I8 || x->quant.kind != IR_QUANT_TENSOR) return 0;
+  /* 1. the weights without their zero points, and the bound */
+  int64_t m = conv ? w->dims[0] : w->dims[1], e = ir_value_numel(w), k = e / (m ? m : 1), wmax = 0;
+  ir_value *wf = quant_new_const(g, w->name, IR_F32, w->rank, w->dims, d);
+  if (!wf) return -1;
+  for (int64_t i = 0; i < e; i++) {
+    int64_t c = conv ? i / k : i % m; /* QConv: axis 0; QMatMul [K, N]: axis 1 */
+    int64_t v = ((int8_t *)w->data)[i] - (w->quant.n > 1 ? w->quant.zero_point[c] : w->quant.zero_point[0]);
+    ((float *)wf->data)[i] = (float)v;
+    if (llabs(v) > wmax) wmax = llabs(v);
+  }
+  if (k * 255 * wmax >= (1 << 24)) return 0; /* f32 sums would round: leave it */
+  /* 2. x - zp_x in f32 */
+  int pos = quant_node_pos(g, n);
+  ir_node *xi = add(g, pos++, IR_OP_CAST, n, &x, 1, IR_I32, x, d);
+  ir_value *zx = xi ? quant_new_const(g, "zp_x", IR_I32, 0, NULL, d) : NULL;
+  if (!zx || ir_attr_set_string(g, xi, "to", ir_dtype_name(IR_I32), d)) return -1;
+  *(int32_t *)zx->data = x->quant.zero_point[0];
+  ir_value *sub_in[2] = {xi->out, zx};
+  ir_node *xs = add(g, pos++, IR_OP_SUB, n, sub_in, 2, IR_I32, x, d);
+  ir_node *xf = xs ? add(g, pos++, IR_OP_CAST, n, &xs->out, 1, IR_F32, x, d) : NULL;
+  if (!xf || ir_attr_set_string(g, xf, "to", ir_dtype_name(IR_F32), d)) return -1;
+  /* 3. the float op and the int32 result in the node's place */
+  ir_value *op_in[2] = {xf->out, wf};
+  ir_node *f = add(g, pos++, conv ? IR_OP_CONV : IR_OP_MATMUL, n, op_in, 2, IR_F32, n->out, d);
+  if (!f || (conv && ir_attrs_copy(g, f, n, d))) return -1;
+  if (conv) { /* the conv attributes only */
+    static const char *const drop[] = {"raw", "lo", "hi", "mult", "shift"};
+    for (int i = 0; i < 5; i++) ir_attr_remove(f, drop[i]);
+  }
+  ir_node *y = add(g, pos, IR_OP_CAST, n, &f->out, 1, IR_I32, n->out, d);
+  if (!y || ir_attr_set_string(g, y, "to", ir_dtype_name(IR_I32), d)) return -1;
+  for (ir_node *s = xi; s; s = s == xi ? xs : s == xs ? xf : s == xf ? f : s == f ? y : NULL)
+    if (shape_infer_node(g, s, d)) return -1;
+  const char *name = n->out->name, *tmp = ir_unique_name(g, "dead");
+  if (!tmp) return diag_oom(d);
+  ir_replace_uses(g, n->out, y->out);
+  ir_value_rename(g, n->out, tmp);
+  ir_value_rename(g, y->out, name);
+  ir_node_remove(g, n);
+  return 1;
+}
+
+/* A constant of the per-axis parameters along `axis` of a rank-r value:
+ * dims 1 but the axis. */
+static ir_value *along(ir_graph *g, const char *base, ir_dtype t, int r, int axis, int n, const float *f,
+                       const int32_t *z, diag *d) {
+  int64_t dims[IR_MAX_RANK];
+  for (int i = 0; i < r; i++) dims[i] = i == axis ? n : 1;
+  ir_value *c = quant_new_const(g, base, t, r, dims, d);
+  for (int i = 0; c && i < n; i++) {
+    if (t == IR_F32) ((float *)c->data)[i] = f ? f[i] : (float)z[i];
+    else ((int32_t *)c->data)[i] = z[i];
+  }
+  return c;
+}
+
+static ir_node *cast(ir_graph *g, int pos, const ir_node *at, ir_value *x, ir_dtype t, const ir_value *like, diag *d) {
+  ir_node *c = add(g, pos, IR_OP_CAST, at, &x, 1, t, like, d);
+  return c && !ir_attr_set_string(g, c, "to", ir_dtype_name(t), d) ? c : NULL;
+}
+
+static int per_axis_to_core(ir_graph *g, ir_node *n, diag *d) {
+  quant_params p;
+  ir_value *x = n->in[0];
+  int rc = quant_params_of_node(g, n, x->rank, &p, d);
+  if (rc) return rc < 0 ? -1 : 0;
+  if (p.n == 1) return 0;
+  int pos = quant_node_pos(g, n), r = x->rank;
+  ir_node *steps[5];
+  int k = 0;
+  if (n->op == IR_OP_DEQUANTIZE) {
+    ir_value *zb = along(g, "zp", IR_I32, r, p.axis, p.n, NULL, p.zp, d);
+    ir_value *sb = along(g, "scale", IR_F32, r, p.axis, p.n, p.scale, NULL, d);
+    if (!zb || !sb || !(steps[k++] = cast(g, pos++, n, x, IR_I32, x, d))) return -1;
+    ir_value *s_in[2] = {steps[0]->out, zb};
+    if (!(steps[k++] = add(g, pos++, IR_OP_SUB, n, s_in, 2, IR_I32, x, d))) return -1;
+    if (!(steps[k++] = cast(g, pos++, n, steps[1]->out, IR_F32, x, d))) return -1;
+    ir_value *m_in[2] = {steps[2]->out, sb};
+    if (!(steps[k++] = add(g, pos, IR_OP_MUL, n, m_in, 2, IR_F32, n->out, d))) return -1;
+  } else {
+    const int u8 = n->out->dtype == IR_U8;
+    ir_value *sb = along(g, "scale", IR_F32, r, p.axis, p.n, p.scale, NULL, d);
+    ir_value *zb = along(g, "zp", IR_F32, r, p.axis, p.n, NULL, p.zp, d);
+    if (!zb || !sb) return -1;
+    ir_value *d_in[2] = {x, sb};
+    if (!(steps[k++] = add(g, pos++, IR_OP_DIV, n, d_in, 2, IR_F32, x, d))) return -1;
+    if (!(steps[k++] = add(g, pos++, IR_OP_ROUND, n, &steps[0]->out, 1, IR_F32, x, d))) return -1;
+    ir_value *a_in[2] = {steps[1]->out, zb};
+    if (!(steps[k++] = add(g, pos++, IR_OP_ADD, n, a_in, 2, IR_F32, x, d))) return -1;
+    if (!(steps[k++] = add(g, pos++, IR_OP_CLIP, n, &steps[2]->out, 1, IR_F32, x, d)) ||
+        ir_attr_set_float(g, steps[3], "min", u8 ? 0.0f : -128.0f, d) ||
+        ir_attr_set_float(g, steps[3], "max", u8 ? 255.0f : 127.0f, d))
+      return -1;
+    if (!(steps[k++] = cast(g, pos, n, steps[3]->out, n->out->dtype, n->out, d))) return -1;
+  }
+  for (int i = 0; i < k; i++)
+    if (shape_infer_node(g, steps[i], d)) return -1;
+  ir_value *y = steps[k - 1]->out;
+  const char *name = n->out->name, *tmp = ir_unique_name(g, "dead");
+  if (!tmp) return diag_oom(d);
+  ir_replace_uses(g, n->out, y);
+  ir_value_rename(g, n->out, tmp);
+  ir_value_rename(g, y, name);
+  ir_node_remove(g, n);
+  return 1;
+}
+
+int quant_core_forms(ir_graph *g, diag *d) {
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    int raw = (n->op == IR_OP_QCONV || n->op == IR_OP_QMATMUL) && ir_attr_int(n, "raw", 0);
+    int qdq = n->op == IR_OP_QUANTIZE || n->op == IR_OP_DEQUANTIZE;
+    if (!raw && !qdq) continue;
+    int rc = raw ? to_core(g, n, d) : per_axis_to_core(g, n, d);
+    if (rc < 0) return -1;
+    if (rc) i = -1; /* nodes went in before it: rescan */
+  }
+  return 0;
+}
