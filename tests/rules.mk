@@ -63,6 +63,7 @@ models:
 	/usr/bin/python3 tests/npy/gen_data.py
 	/usr/bin/python3 tests/models/gen_ops.py
 	/usr/bin/python3 tests/models/gen_nets.py
+	/usr/bin/python3 tests/models/gen_real.py
 	/usr/bin/python3 tests/models/gen_bad.py
 	/usr/bin/python3 tests/models/gen_quant.py
 	/usr/bin/python3 tests/models/gen_calib.py
@@ -79,3 +80,5 @@ test-layout:
 	  $$c > $(BUILD)/test-tmp-layout.log; cat $(BUILD)/test-tmp-layout.log | grep -v ' passed, '; \
 	  set -- $$(tail -n 1 $(BUILD)/test-tmp-layout.log); p=$$((p + $${1:-0})); f=$$((f + $${3:-1})); \
 	done; rm -f $(BUILD)/test-tmp-layout.log; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+include tests/real-nets/real-nets.mk
