@@ -9,7 +9,7 @@ set -euo pipefail
 demo_pkgs=(make gcc g++ verilator gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
            protobuf-c-compiler libprotobuf-c-dev libonnx-dev)
 test_pkgs=("${demo_pkgs[@]}" yosys nextpnr-ice40 fpga-icestorm libcmocka-dev
-           llvm-14-tools clang libclang-rt-14-dev procps)
+           llvm-14-tools clang libclang-rt-14-dev procps libonnx-testdata)
 model_pkgs=("${test_pkgs[@]}" python3-onnx python3-numpy python3-torch
             python3-torchvision python3-sklearn)
 

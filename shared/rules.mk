@@ -45,5 +45,5 @@ SHARED_RV_FB_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OBJ)/%.o,$(SHARED_FB_SRCS
 $(SHARED_RV_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	$(call say,CC-RV32,$<)
 	@mkdir -p $(@D)
-	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
+	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off -DTFW_WEAK_KERNELS $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
 -include $(wildcard $(SHARED_RV_OBJS:.o=.d))

@@ -560,7 +560,7 @@ const char *tfw_fallback_strerror(int code) {
   switch (code) {
   case TFW_FB_OK: return "ok";
   case TFW_FB_E_ARG: return "fallback: no record or window, or DIM 0 with a blocked layout";
-  case TFW_FB_E_OP: return "unknown fallback op";
+  case TFW_FB_E_OP: return "unknown fallback op, or one this firmware was built without";
   case TFW_FB_E_DTYPE: return "fallback op does not support this input/output dtype pair";
   case TFW_FB_E_LAYOUT: return "fallback layout unknown or not valid for the tensor's rank";
   case TFW_FB_E_SHAPE: return "fallback shape: rank above 8, operand count, dims that do not match the op, or axis out of range";

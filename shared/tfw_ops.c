@@ -20,36 +20,45 @@ typedef struct {
 } op_row;
 
 static const op_row ops[] = {
-#define TFW_OP(NAME, code, min_in, max_in, min_out, max_out, ints, floats) \
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
   {code, min_in, max_in, min_out, max_out},
 #include "tfw_ops.def"
 #undef TFW_OP
 };
 
-/* The kernel of a plain op; 0 for the layout-aware ops (QUANTIZE,
- * DEQUANTIZE, RELAYOUT: tfw_fallback.c) and unknown codes. */
+/* The layout-aware ops (QUANTIZE, DEQUANTIZE, RELAYOUT) need the operands'
+ * layouts: tfw_fallback_run runs them, tfw_op_run refuses them. */
+int tfw_k_layout(const tfw_call *c) {
+  (void)c;
+  return TFW_FB_E_LAYOUT;
+}
+
+/* A firmware built for one package links only the kernels its records use
+ * (`tessel emit-c` lists them): the others are weak, and NULL here. The
+ * generic runners link them all (firmware/runtime/tfw_ops_all.c). */
+#ifdef TFW_WEAK_KERNELS
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
+  extern int tfw_k_##kernel(const tfw_call *c) __attribute__((weak));
+#include "tfw_ops.def"
+#undef TFW_OP
+#endif
+
 static tfw_kernel kernel_of(uint32_t op) {
   switch (op) {
-  case TPKG_OP_SOFTMAX: return tfw_k_softmax;
-  case TPKG_OP_UNARY: return tfw_k_unary;
-  case TPKG_OP_BINARY: return tfw_k_binary;
-  case TPKG_OP_WHERE: return tfw_k_where;
-  case TPKG_OP_CAST: return tfw_k_cast;
-  case TPKG_OP_TRANSPOSE: return tfw_k_transpose;
-  case TPKG_OP_SLICE: return tfw_k_slice;
-  case TPKG_OP_CONCAT: return tfw_k_concat;
-  case TPKG_OP_GATHER: return tfw_k_gather;
-  case TPKG_OP_TILE: return tfw_k_tile;
-  case TPKG_OP_PAD: return tfw_k_pad;
-  case TPKG_OP_RESIZE: return tfw_k_resize;
-  case TPKG_OP_REDUCE: return tfw_k_reduce;
-  case TPKG_OP_ARG: return tfw_k_arg;
-  case TPKG_OP_NORM: return tfw_k_norm;
-  case TPKG_OP_MATMUL: return tfw_k_matmul;
-  case TPKG_OP_CONV: return tfw_k_conv;
-  case TPKG_OP_CONV_TRANSPOSE: return tfw_k_conv_transpose;
-  case TPKG_OP_POOL: return tfw_k_pool;
-  case TPKG_OP_LUT: return tfw_k_lut;
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
+  case code: return tfw_k_##kernel;
+#include "tfw_ops.def"
+#undef TFW_OP
+  default: return 0;
+  }
+}
+
+const char *tfw_op_kernel_name(uint32_t op) {
+  switch (op) {
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
+  case code: return "tfw_k_" #kernel;
+#include "tfw_ops.def"
+#undef TFW_OP
   default: return 0;
   }
 }

@@ -109,5 +109,10 @@ int tfw_k_conv(const tfw_call *c);
 int tfw_k_conv_transpose(const tfw_call *c);
 int tfw_k_pool(const tfw_call *c);
 int tfw_k_lut(const tfw_call *c);
+int tfw_k_layout(const tfw_call *c); /* refuses: QUANTIZE, DEQUANTIZE, RELAYOUT are tfw_fallback_run's */
+
+/* "tfw_k_unary", ...: the kernel function of op (what a package's firmware
+ * must link); NULL for an unknown op. */
+const char *tfw_op_kernel_name(uint32_t op);
 
 #endif

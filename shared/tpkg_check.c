@@ -87,7 +87,7 @@ const char *tpkg_op_name(uint32_t op) {
   default: break;
   }
   switch (op) { /* the others by their tfw_ops.def names */
-#define TFW_OP(NAME, code, min_in, max_in, min_out, max_out, ints, floats) \
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
   case code: return #NAME;
 #include "tfw_ops.def"
 #undef TFW_OP
@@ -270,7 +270,7 @@ typedef struct {
   uint8_t min_in, max_in, min_out, max_out;
 } fb_op_counts;
 static const fb_op_counts fb_ops[] = {
-#define TFW_OP(NAME, code, min_in, max_in, min_out, max_out, ints, floats) {code, min_in, max_in, min_out, max_out},
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) {code, min_in, max_in, min_out, max_out},
 #include "tfw_ops.def"
 #undef TFW_OP
 };

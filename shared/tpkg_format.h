@@ -153,7 +153,7 @@ enum {
 };
 /* Fallback ops: shared/tfw_ops.def (codes, operands, parameters). */
 enum {
-#define TFW_OP(NAME, code, min_in, max_in, min_out, max_out, ints, floats) TPKG_OP_##NAME = code,
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) TPKG_OP_##NAME = code,
 #include "tfw_ops.def"
 #undef TFW_OP
   TPKG_OP_END, /* one past the last code */

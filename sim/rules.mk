@@ -28,7 +28,7 @@ CORE_SV := $(wildcard rtl-model/core/*.sv)
 SOC_ALL_SV := $(SOC_SV) $(CORE_SV)
 
 # TCM sizes of the simulated SoC (docs/memory-map.md); the harness is told.
-SIM_IMEM_BYTES := 65536
+SIM_IMEM_BYTES := 262144
 SIM_DMEM_BYTES := 65536
 
 SIM_HARNESS_CXX := sim/main.cpp sim/dram_model.cpp

@@ -81,4 +81,8 @@ test-layout:
 	  set -- $$(tail -n 1 $(BUILD)/test-tmp-layout.log); p=$$((p + $${1:-0})); f=$$((f + $${3:-1})); \
 	done; rm -f $(BUILD)/test-tmp-layout.log; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
+# ONNX's backend node tests: the onnx-node and onnx-node-soc suites.
+include tests/onnx-node/onnx-node.mk
+
+# Real architectures from PyTorch: the real-nets suite and make check-torchvision.
 include tests/real-nets/real-nets.mk

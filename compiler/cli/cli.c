@@ -85,7 +85,7 @@ static const char *const usage_main =
 static const char *const usage_ir =
     "usage: tessel ir MODEL.onnx|IN.tir [--bind NAME=FILE.npy]... [--input-shape NAME=D0xD1x...]...\n"
     "                 [--raw] [--elide=N] [-o OUT.tir]\n"
-    "                 [--quantised [--calib X.npy]... [--calib-method minmax|percentile|mse]\n"
+    "                 [--quantised [--calib [NAME=]X.npy]... [--calib-method minmax|percentile|mse]\n"
     "                  [--calib-percentile P] [--print-after=PASS ...]]\n"
     "  prints the imported IR after shape inference (--raw: exactly as imported or parsed)\n"
     "  --quantised runs the graph and quantisation passes (ptq from --calib data for a\n"
@@ -101,7 +101,7 @@ static const char *const usage_opt =
 static const char *const usage_ref =
     "usage: tessel ref MODEL.onnx|IN.tir [--input [NAME=]X.npy]... -o OUT.npy [-o OUT2.npy]...\n"
     "                  [--bind NAME=FILE.npy]... [--print-after=PASS ...] [--verify-each] [--ranges]\n"
-    "                  [--dump-tensors DIR] [--quantised] [--calib X.npy]... [--calib-method M] [--calib-percentile P]\n"
+    "                  [--dump-tensors DIR] [--quantised] [--calib [NAME=]X.npy]... [--calib-method M] [--calib-percentile P]\n"
     "  imports, runs the graph passes, then the float reference executor.  Inputs\n"
     "  are given by name or in graph-input order (symbolic dimensions take the\n"
     "  .npy's sizes); one -o per graph output, in order.  --ranges prints\n"
@@ -113,7 +113,7 @@ static const char *const usage_ref =
     "  (quantised values X.q also dequantised as X.npy): compare dumps with tessel compare.\n";
 
 static const char *const usage_compile =
-    "usage: tessel compile MODEL.onnx [-o OUT.tpkg] [--emit-c OUT.c] [--target T] [--calib X.npy]...\n"
+    "usage: tessel compile MODEL.onnx [-o OUT.tpkg] [--emit-c OUT.c] [--target T] [--calib [NAME=]X.npy]...\n"
     "                      [--bind NAME=FILE.npy]... [--print-after=PASS|STAGE | --print-after-all]\n"
     "                      [--print-before=PASS|STAGE] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
@@ -122,6 +122,8 @@ static const char *const usage_compile =
     "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
     "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
     "  package (-o and/or --emit-c: the same bytes as a C array, see `tessel emit-c`).\n"
+    "  --calib NAME=X.npy: samples of graph input NAME, stacked along dimension 0; repeat it\n"
+    "  for more samples and for every input (a bare X.npy: the input of a one-input model).\n"
     "  --report prints the target's memory fit and every kernel.\n"
     "  --int8-io: graph inputs and outputs are the int8 tensors the NPU reads and writes\n"
     "  (scale, zero point and blocked layout in the package's I/O records) instead of\n"
@@ -388,43 +390,29 @@ static int print_out(const cli_args *a, const ir_graph *g, diag *d) {
   return out_file_commit(&of, d);
 }
 
-/* --calib files: each holds one sample of the (single) graph input, or a
- * batch of them stacked along dimension 0. */
+static const char *file_of(const char *spec);
+
+/* --calib [NAME=]FILE options: samples of every graph input (input_samples.h). */
 typedef struct calib_set {
-  npy_array arrs[MAX_LIST];          /* the files */
-  const void *samples[MAX_LIST * 16]; /* pointers into them, one per sample */
-  calib_data data;                   /* what ptq reads */
+  input_sample_set set; /* the files and the pointers into them */
+  calib_data data;      /* what ptq reads */
 } calib_set;
 
 static int load_calib(const cli_args *a, const ir_graph *g, calib_set *cs, diag *d) {
-  if (g->n_inputs != 1)
-    return diag_set(d, "--calib: the model has %d graph inputs; calibration supports one", g->n_inputs);
-  const ir_value *in = g->inputs[0];
-  int64_t per = ir_value_numel(in);
-  if (per == 0) return diag_set(d, "--calib: input '%s' has no elements (a dimension is 0)", in->name);
-  if (per < 0) return diag_set(d, "--calib: the shape of input '%s' is unknown (use --input-shape)", in->name);
-  int n = 0;
+  if (input_sample_set_load(g, a->calib, a->n_calib, &cs->set, d)) return -1;
   for (int k = 0; k < a->n_calib; k++) {
-    char err[512];
-    npy_array *x = &cs->arrs[k];
-    if (npy_read(a->calib[k], x, err, sizeof err)) return diag_set(d, "--calib: %s", err);
-    int64_t k_samples = input_samples(in, x, a->calib[k], d);
-    if (k_samples < 0) return -1;
-    if (x->dtype == NPY_F32 && calib_check_finite(x->data, x->nbytes / sizeof(float), a->calib[k], d)) return -1;
-    for (int64_t s = 0; s < k_samples; s++) {
-      if (n == (int)(sizeof cs->samples / sizeof cs->samples[0])) return diag_set(d, "--calib: too many samples");
-      cs->samples[n++] = (const char *)x->data + (size_t)(s * per) * ir_dtype_size(in->dtype);
-    }
+    const npy_array *x = &cs->set.files[k];
+    const char *eq = strchr(a->calib[k], '=');
+    if (x->dtype == NPY_F32 && calib_check_finite(x->data, x->nbytes / sizeof(float), eq ? eq + 1 : a->calib[k], d))
+      return -1;
   }
-  cs->data = (calib_data){.n_samples = n, .n_inputs = 1, .samples = cs->samples,
+  cs->data = (calib_data){.n_samples = cs->set.n_samples, .n_inputs = cs->set.n_inputs, .samples = cs->set.samples,
                           .method = a->calib_method, .percentile = a->calib_percentile,
-                          .source = a->n_calib == 1 ? a->calib[0] : "the --calib files"};
+                          .source = a->n_calib == 1 ? file_of(a->calib[0]) : "the --calib files"};
   return 0;
 }
 
-static void free_calib(calib_set *cs) {
-  for (int k = 0; k < MAX_LIST; k++) npy_free(&cs->arrs[k]);
-}
+static void free_calib(calib_set *cs) { input_sample_set_free(&cs->set); }
 
 /* The quantisation passes, with calibration data when --calib was given. */
 static int quantise(cli_args *a, ir_graph *g, diag *d) {
@@ -573,19 +561,28 @@ static int cmd_compile(cli_args *a) {
   return 0;
 }
 
-/* Loads the .npy for graph input i per the --input options. An input whose
- * model shape starts with a batch of 1 also takes [N, ...]: *batch = N (the
- * reference then runs N times); otherwise *batch = 1. */
-static int load_input(const cli_args *a, ir_value *in, int idx, npy_array *arr, int64_t *batch, diag *d) {
-  const char *file = NULL;
+/* The --input file of every graph input: NAME=FILE by name, a bare FILE by
+ * its position among the --input options.  An unknown NAME, an input given
+ * twice or one not given is an error naming it. */
+static int match_inputs(const cli_args *a, const ir_graph *g, const char **files, diag *d) {
+  for (int i = 0; i < g->n_inputs; i++) files[i] = NULL;
   for (int k = 0; k < a->n_inputs; k++) {
-    const char *eq = strchr(a->inputs[k], '=');
-    if (eq && (size_t)(eq - a->inputs[k]) == strlen(in->name) &&
-        !strncmp(a->inputs[k], in->name, strlen(in->name)))
-      file = eq + 1;
+    const char *file;
+    int i = input_spec_find(g, "--input", a->inputs[k], &file, d);
+    if (i == -1) return -1;
+    if (i == -2) i = k;
+    if (files[i]) return diag_set(d, "--input: graph input '%s' given twice", g->inputs[i]->name);
+    files[i] = file;
   }
-  if (!file && idx < a->n_inputs && !strchr(a->inputs[idx], '=')) file = a->inputs[idx];
-  if (!file) return diag_set(d, "no --input given for graph input '%s'", in->name);
+  for (int i = 0; i < g->n_inputs; i++)
+    if (!files[i]) return diag_set(d, "no --input given for graph input '%s'", g->inputs[i]->name);
+  return 0;
+}
+
+/* Loads FILE for graph input in. An input whose model shape starts with a
+ * batch of 1 also takes [N, ...]: *batch = N (the reference then runs N
+ * times); otherwise *batch = 1. */
+static int load_input(const cli_args *a, ir_value *in, const char *file, npy_array *arr, int64_t *batch, diag *d) {
   char err[512];
   if (npy_read(file, arr, err, sizeof err)) return diag_set(d, "input '%s': %s", in->name, err);
   if (input_dtype_check(in, arr, file, d)) return -1;
@@ -661,10 +658,12 @@ static int cmd_ref(cli_args *a) {
     goto out;
   }
   /* 1. inputs first: their shapes settle symbolic dimensions */
+  const char *files[MAX_LIST];
+  if (match_inputs(a, g, files, &d)) goto out;
   int64_t batch = 1;
   for (int i = 0; i < g->n_inputs; i++) {
     int64_t b;
-    if (load_input(a, g->inputs[i], i, &arrs[i], &b, &d)) goto out;
+    if (load_input(a, g->inputs[i], files[i], &arrs[i], &b, &d)) goto out;
     if (i > 0 && b != batch) {
       diag_set(&d, "input '%s' holds a batch of %lld, another input %lld", g->inputs[i]->name, (long long)b,
                (long long)batch);
@@ -760,7 +759,7 @@ static int check_outputs(const cli_args *a, diag *d) {
     int bad = out_file_not_input(opt, o, a->model, "the model", d);
     for (int k = 0; !bad && k < a->n_binds; k++) bad = out_file_not_input(opt, o, file_of(a->binds[k]), "--bind", d);
     for (int k = 0; !bad && k < a->n_inputs; k++) bad = out_file_not_input(opt, o, file_of(a->inputs[k]), "--input", d);
-    for (int k = 0; !bad && k < a->n_calib; k++) bad = out_file_not_input(opt, o, a->calib[k], "--calib", d);
+    for (int k = 0; !bad && k < a->n_calib; k++) bad = out_file_not_input(opt, o, file_of(a->calib[k]), "--calib", d);
     if (!bad) bad = out_file_not_input(opt, o, a->tuning_log, "--tuning-log", d);
     for (int k = 0; !bad && k < i; k++)
       if (!strcmp(o, outs[k])) bad = diag_set(d, "%s %s: the same file is also %s", opt, o, opts[k]);

@@ -1,4 +1,5 @@
-/* compare_cli: `tessel compare A B [--labels L.npy] [--atol X]`: tensor by
+/* compare_cli: `tessel compare A B [--labels L.npy] [--atol X] [--steps N]
+ * [--rtol R] [--int-atol X]`: tensor by
  * tensor comparison of .npy files or of folders of them (matched by file
  * name), e.g. the outputs or dumps of two engines, of an engine and the int8
  * reference, or of the int8 and the float reference (docs/runtime.md,
@@ -7,8 +8,14 @@
  * Per tensor: elements, how many are identical, largest and mean absolute
  * difference, signal-to-noise ratio of B against A, and for [N, C] results
  * the top-1 agreement of the rows (and with --labels, each side's accuracy).
- * Exit 0 when every tensor matches (bit for bit, or within --atol), 4 when
- * one differs, 1 on unreadable or mismatched files, 2 on usage errors. */
+ * Exit 0 when every tensor matches (bit for bit, or within the tolerance),
+ * 4 when one differs, 1 on unreadable or mismatched files, 2 on usage errors.
+ *
+ * The tolerance of element i (A the expected side): for float tensors
+ *   |b - a| <= atol + steps * (max(A) - min(A)) / 255 + rtol * |a|
+ * (steps: int8 quantisation steps of A's range, the error an int8 engine may
+ * make), for integer and bool tensors |b - a| <= int-atol (default atol).
+ * Equal infinities and two NaNs match under a tolerance. */
 #include "compare_cli.h"
 
 #include <dirent.h>
@@ -25,16 +32,19 @@
 enum { COMPARE_DIFFER = 4, COMPARE_MAX_FILES = 4096 };
 
 static const char *const usage_compare =
-    "usage: tessel compare A B [--labels L.npy] [--atol X]\n"
+    "usage: tessel compare A B [--labels L.npy] [--atol X] [--steps N] [--rtol R] [--int-atol X]\n"
     "Compares two .npy files, or every .npy file two folders share (by name): identical elements,\n"
     "largest and mean absolute difference, SNR of B against A, and for [N, C] results the top-1\n"
     "agreement of the rows (with --labels, the accuracy of each side).\n"
-    "Exit 0 if every tensor matches (bit for bit, or within --atol), 4 if one differs, 1 on bad files.\n";
+    "Exit 0 if every tensor matches (bit for bit, or within the tolerance), 4 if one differs, 1 on bad files.\n"
+    "Tolerance of an element a of A (any of the options turns it on; each defaults to 0):\n"
+    "  float tensors      |b-a| <= atol + steps * (max(A)-min(A))/255 + rtol * |a|\n"
+    "  integer and bool   |b-a| <= int-atol (default: atol)\n";
 
 typedef struct {
   const char *labels;
-  double atol;
-  int has_atol;
+  double atol, steps, rtol, int_atol;
+  int has_tol, has_int_atol;
 } compare_opts;
 
 static double elem(const npy_array *a, size_t i) {
@@ -70,6 +80,16 @@ static void shape_text(const npy_array *a, char *buf, size_t n) {
   if (k < n) snprintf(buf + k, n - k, "]");
 }
 
+/* The tolerance's part that depends on the tensor: steps of A's finite range. */
+static double steps_tol(const npy_array *a, size_t n, double steps) {
+  double lo = INFINITY, hi = -INFINITY;
+  for (size_t i = 0; i < n && steps > 0; i++) {
+    double x = elem(a, i);
+    if (isfinite(x)) lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+  }
+  return hi > lo ? steps * (hi - lo) / 255 : 0;
+}
+
 static int compare_pair(const char *name, const char *pa, const char *pb, const compare_opts *o,
                         const npy_array *labels) {
   npy_array a = {0}, b = {0};
@@ -88,16 +108,27 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
     fprintf(stderr, "tessel compare: %s: the shapes differ (%s and %s)\n", name, sa, sb);
     goto out;
   }
-  size_t n = count(&a), ident = 0;
-  double maxd = 0, sumd = 0, sig = 0, noise = 0;
+  size_t n = count(&a), ident = 0, outside = 0, worst = 0;
+  double maxd = 0, sumd = 0, sig = 0, noise = 0, worst_excess = -1;
+  int is_float = a.dtype == NPY_F32 || a.dtype == NPY_F64;
+  double base = is_float ? o->atol + steps_tol(&a, n, o->steps) : o->has_int_atol ? o->int_atol : o->atol;
   int bitwise = a.dtype == b.dtype;
   size_t es = npy_dtype_size(a.dtype);
   for (size_t i = 0; i < n; i++) {
-    double x = elem(&a, i), y = elem(&b, i), dd = fabs(x - y);
+    double x = elem(&a, i), y = elem(&b, i), dd = x == y ? 0 : fabs(x - y); /* equal infinities: 0 */
+    if (x != x && y != y) { /* NaN on both sides: no difference to add up, a match under a tolerance */
+      if (bitwise && !memcmp((uint8_t *)a.data + i * es, (uint8_t *)b.data + i * es, es)) ident++;
+      continue;
+    }
     if (bitwise ? !memcmp((uint8_t *)a.data + i * es, (uint8_t *)b.data + i * es, es) : x == y) ident++;
     if (dd > maxd || dd != dd) maxd = dd != dd ? INFINITY : dd;
     sumd += dd;
     sig += x * x, noise += (x - y) * (x - y);
+    double tol = base + (is_float ? o->rtol * fabs(x) : 0), excess = dd != dd ? INFINITY : dd - tol;
+    if (o->has_tol && x != y && !(dd <= tol)) {
+      if (excess > worst_excess) worst_excess = excess, worst = i;
+      outside++;
+    }
   }
   double snr = noise == 0 ? INFINITY : 10 * log10(sig / noise);
   printf("%-32s %-8s %-8s %10zu %10zu %12.6g %12.6g %9.2f", name, npy_dtype_name(a.dtype), npy_dtype_name(b.dtype),
@@ -121,8 +152,11 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
     else if (labels)
       printf("  (labels: %zu entries for %zu rows, ignored)", count(labels), rows);
   }
+  if (outside)
+    printf("  %zu outside the tolerance (worst: element %zu, %.9g and %.9g)", outside, worst, elem(&a, worst),
+           elem(&b, worst));
   printf("\n");
-  rc = o->has_atol ? !(maxd <= o->atol) : ident != n;
+  rc = o->has_tol ? outside != 0 : ident != n;
 out:
   npy_free(&a);
   npy_free(&b);
@@ -156,13 +190,28 @@ static void free_list(char **v, size_t n) {
   free(v);
 }
 
-enum { CMP_OPT_LABELS = 1, CMP_OPT_ATOL };
+enum { CMP_OPT_LABELS = 1, CMP_OPT_ATOL, CMP_OPT_STEPS, CMP_OPT_RTOL, CMP_OPT_INT_ATOL };
 
 static const cli_opt compare_options[] = {
     {CMP_OPT_LABELS, "--labels", NULL, 1, CLI_OPT_ONCE},
     {CMP_OPT_ATOL, "--atol", NULL, 1, CLI_OPT_ONCE},
+    {CMP_OPT_STEPS, "--steps", NULL, 1, CLI_OPT_ONCE},
+    {CMP_OPT_RTOL, "--rtol", NULL, 1, CLI_OPT_ONCE},
+    {CMP_OPT_INT_ATOL, "--int-atol", NULL, 1, CLI_OPT_ONCE},
     {0},
 };
+
+/* A tolerance option's value: a number >= 0 (the option's name in the
+ * message). 0, or CLI_USAGE after printing it. */
+static int tol_value(const cli_opts *p, double *x) {
+  char *end;
+  *x = strtod(p->value, &end);
+  if (*end || end == p->value || !(*x >= 0) || !isfinite(*x)) {
+    fprintf(stderr, "tessel compare: %s '%s': expected a number >= 0\n%s", p->opt->name, p->value, usage_compare);
+    return CLI_USAGE;
+  }
+  return 0;
+}
 
 int compare_main(int argc, char **argv) {
   compare_opts o = {0};
@@ -171,19 +220,19 @@ int compare_main(int argc, char **argv) {
   cli_opts_init(&p, "compare", compare_options, argc, argv, 1);
   for (int id; (id = cli_opts_next(&p)) != CLI_OPTS_END;) {
     const char *v = p.value;
-    char *end;
     switch (id) {
     case CLI_OPTS_HELP: fputs(usage_compare, stdout); return CLI_OK;
     case CLI_OPTS_ERROR: return cli_opts_fail(&p, usage_compare);
     case CMP_OPT_LABELS: o.labels = v; break;
     case CMP_OPT_ATOL:
-      o.atol = strtod(v, &end);
-      o.has_atol = 1;
-      if (*end || end == v || !(o.atol >= 0)) {
-        fprintf(stderr, "tessel compare: --atol '%s': expected a number >= 0\n%s", v, usage_compare);
-        return CLI_USAGE;
-      }
+    case CMP_OPT_STEPS:
+    case CMP_OPT_RTOL:
+    case CMP_OPT_INT_ATOL: {
+      double *x = id == CMP_OPT_ATOL ? &o.atol : id == CMP_OPT_STEPS ? &o.steps : id == CMP_OPT_RTOL ? &o.rtol : &o.int_atol;
+      if (tol_value(&p, x)) return CLI_USAGE;
+      o.has_tol = 1, o.has_int_atol |= id == CMP_OPT_INT_ATOL;
       break;
+    }
     case CLI_OPTS_ARG:
       if (pb) {
         fprintf(stderr, "tessel compare: more than two paths ('%s')\n%s", v, usage_compare);

@@ -599,6 +599,9 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
       if (n->in[k]->kind != IR_VALUE_CONST && lower_tensor_of(p, n->in[k], n, d) < 0) goto fail;
     if (lower_tensor_of(p, n->out, n, d) < 0) goto fail;
   }
+  for (int i = 0; i < g->n_inputs; i++) /* an unused graph input still has its I/O record */
+    if (!lower_find_tensor(p, g->inputs[i]) && lower_tensor_of(p, g->inputs[i], g->n_nodes ? g->nodes[0] : NULL, d) < 0)
+      goto fail;
   /* Residual adds into the conv before them (every tensor exists now). */
   for (int i = 0; i < g->n_nodes && !(o && o->no_fusion); i++) {
     p->fused_add[i] = fusable_add(g, p, i);

@@ -39,7 +39,8 @@ static void dump_layout(FILE *f, const lower_program *p) {
   for (int i = 0; i < p->n_tensors; i++) {
     const lower_tensor *t = &p->tensors[i];
     if (!t->blocked) {
-      fprintf(f, "tensor '%s' plain bytes=%llu\n", t->v->name, (unsigned long long)t->bytes);
+      fprintf(f, "tensor '%s' plain%s bytes=%llu\n", t->v->name, t->twin ? " twin" : t->is_const ? " const" : "",
+              (unsigned long long)t->bytes);
       continue;
     }
     fprintf(f, "tensor '%s' blocked%s c=%lld h=%lld w=%lld blocks=%lld zp=%d bytes=%llu", t->v->name,
@@ -53,7 +54,9 @@ static void dump_layout(FILE *f, const lower_program *p) {
 static void dump_fusion(FILE *f, const lower_program *p) {
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
-    fprintf(f, "kernel %d %s %s '%s'", i, kind_name(k->kind), ir_op_name(k->node->op), k->node->src);
+    const char *what = k->kind == LOWER_K_FALLBACK && k->fallback_op == LOWER_FB_RELAYOUT ? "Relayout"
+                                                                                           : ir_op_name(k->node->op);
+    fprintf(f, "kernel %d %s %s '%s'", i, kind_name(k->kind), what, k->node->src);
     if (k->pool) fprintf(f, " + MaxPool '%s'", k->pool->src);
     if (k->add) fprintf(f, " + %s '%s'", ir_op_name(k->add->op), k->add->src);
     fprintf(f, " in='%s' out='%s'\n", tensor_name(p, k->in), tensor_name(p, k->out));

@@ -27,9 +27,11 @@ struct lower_fb {
  * pool the NPU's STORE runs. */
 int lower_fb_is_core(const ir_node *n) {
   switch (n->op) {
-  case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD: case IR_OP_QAVGPOOL: case IR_OP_QREQUANT:
-  case IR_OP_QUANTIZE: case IR_OP_DEQUANTIZE:
+  case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD: case IR_OP_QAVGPOOL: case IR_OP_QUANTIZE:
+  case IR_OP_DEQUANTIZE:
     return 0;
+  case IR_OP_QREQUANT: /* the VADD requantises int8; a uint8 edge is a table on the core */
+    return n->in[0]->dtype != IR_I8 || n->out->dtype != IR_I8;
   case IR_OP_MAXPOOL: case IR_OP_GLOBAL_MAXPOOL:
     return n->in[0]->dtype != IR_I8;
   default:

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_opts.h"
 #include "out_file.h"
+#include "tfw_ops.h"
 #include "tpkg.h"
 
 static int is_c_identifier(const char *s) {
@@ -40,6 +41,23 @@ int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const c
   for (uint32_t i = 0; i < v.total_bytes; i++)
     fprintf(f, "%s0x%02X,%s", i % 16 ? " " : "  ", pkg[i], i % 16 == 15 || i + 1 == v.total_bytes ? "\n" : "");
   fprintf(f, "};\nconst uint32_t %s_size = %uu;\n", symbol, v.total_bytes);
+  /* The core's kernels the fallback records run, each once: a firmware
+   * linking this file links these and no other (shared/tfw_ops.c). */
+  uint32_t pos = 0, seen[64] = {0}, n_kern = 0;
+  for (uint32_t i = 0; i < v.n_fallbacks; i++) {
+    tpkg_fallback fb;
+    tpkg_view_fallback_at(&v, &pos, &fb);
+    const char *k = tfw_op_kernel_name(fb.op);
+    if (!k || !strcmp(k, "tfw_k_layout") || fb.op >= 64 || seen[fb.op]++) continue;
+    if (!n_kern++) fputs("\nstruct tfw_call;\n", f);
+    fprintf(f, "int %s(const struct tfw_call *c);\n", k);
+  }
+  if (n_kern) {
+    fprintf(f, "/* The control core's kernels this package runs (docs/package-format.md, section 6). */\n"
+               "__attribute__((used)) int (*const %s_kernels[])(const struct tfw_call *) = {", symbol);
+    for (uint32_t op = 0; op < 64; op++)
+      if (seen[op]) fprintf(f, "%s", tfw_op_kernel_name(op)), fprintf(f, --n_kern ? ", " : "};\n");
+  }
   return out_file_commit(&of, d);
 }
 

@@ -91,6 +91,30 @@ static void print_fallbacks(FILE *out, const tpkg_view *v) {
   }
 }
 
+/* Where the ONNX nodes run: the kernels' nodes on the NPU, the fallback
+ * records' (Relayout records move data for another node) on the core. */
+static void print_placement(FILE *out, const tpkg_view *v) {
+  uint32_t nodes = 0, core = 0, relayout = 0, pos = 0, kernels = 0;
+  uint64_t macs = 0;
+  for (uint32_t k = 0; k < v->n_kernels; k++) {
+    tpkg_kernel_view kv, prev;
+    tpkg_view_kernel(v, k, &kv);
+    if (k) tpkg_view_kernel(v, k - 1, &prev);
+    if (k && prev.mark_id == kv.mark_id) continue; /* a later segment of the same kernel */
+    kernels++;
+    nodes += kv.node_count;
+    macs += kv.useful_macs;
+  }
+  for (uint32_t i = 0; i < v->n_fallbacks; i++) {
+    tpkg_fallback f;
+    tpkg_view_fallback_at(v, &pos, &f);
+    if (f.op == TPKG_OP_RELAYOUT) relayout++;
+    else core++;
+  }
+  fprintf(out, "placement: %u kernels on the NPU (%u ONNX nodes, %llu MACs), %u ops on the control core (and %u "
+               "relayouts)\n", kernels, nodes, (unsigned long long)macs, core, relayout);
+}
+
 void tpkg_print(FILE *out, const uint8_t *pkg, size_t len) {
   tpkg_view v;
   if (tpkg_check(pkg, len, 0, TPKG_CHECK_ANY_TARGET, &v, NULL) != TPKG_OK) {
@@ -104,6 +128,7 @@ void tpkg_print(FILE *out, const uint8_t *pkg, size_t len) {
     fprintf(out, "  %-8s offset %8u size %8u crc 0x%08X\n", sect_names[s], v.sect_offset[s], v.sect_size[s], v.sect_crc[s]);
   print_window(out, &v.window);
   print_io(out, &v);
+  print_placement(out, &v);
   print_kernels(out, &v);
   print_fallbacks(out, &v);
 }

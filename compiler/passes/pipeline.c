@@ -5,6 +5,7 @@
 
 #include "ir_verify.h"
 #include "ptq.h"
+#include "quant.h"
 
 #ifdef TESSEL_TEST_BUILD
 enum { ALWAYS_VERIFY = 1 };
@@ -51,12 +52,32 @@ int pipeline_graph(ir_graph *g, const pipeline_opts *o, diag *d) {
 
 int ptq_pass(ir_graph *g, const pipeline_opts *o, diag *d) { return ptq(g, o->calib, d); }
 
+/* A graph output that no node computes (a constant after folding: Shape,
+ * ConstantOfShape, Range; or a graph input passed through) becomes an
+ * Identity's output, so that the package writes every output in a run. The
+ * output keeps its name. */
+static int outputs_computed(ir_graph *g, diag *d) {
+  for (int i = 0; i < g->n_outputs; i++) {
+    ir_value *v = g->outputs[i];
+    if (v->kind == IR_VALUE_NODE) continue;
+    ir_node *n = quant_new_node(g, g->n_nodes, IR_OP_IDENTITY, v->name, &v, 1, v->name, v->dtype, v, d);
+    const char *tmp = n ? ir_unique_name(g, v->name) : NULL;
+    if (!tmp) return n ? diag_oom(d) : -1;
+    const char *name = v->name;
+    ir_value_rename(g, v, tmp);
+    ir_value_rename(g, n->out, name);
+    v->is_output = 0, n->out->is_output = 1;
+    g->outputs[i] = n->out;
+  }
+  return 0;
+}
+
 int pipeline_quant(ir_graph *g, const pipeline_opts *o, diag *d) {
   if (o->calib && run(g, "ptq", o, d)) return -1;
   if (run(g, "quant-ops", o, d)) return -1;
   if (run(g, "qdq-fold", o, d)) return -1;
   if (run(g, "requant", o, d)) return -1;
-  return 0;
+  return outputs_computed(g, d);
 }
 
 int pipeline_check_pass_name(const char *option, const char *name, diag *d) {

@@ -12,7 +12,8 @@
  *               [lo*f, hi*f] (f from 1 down to 0.21) with the least expected
  *               squared quantisation error: rounding noise inside, clipping
  *               outside.
- * Graph inputs get ranges too (from the samples themselves). */
+ * Float graph inputs get ranges too (from the samples themselves); inputs
+ * of other dtypes (indices, masks) go into each run as given, unranged. */
 #ifndef TESSEL_CALIBRATE_H
 #define TESSEL_CALIBRATE_H
 

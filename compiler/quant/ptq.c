@@ -37,7 +37,15 @@ typedef struct qparam {
   int32_t zp;   /* its int8 zero point */
 } qparam;
 
+/* An activation shape the NPU holds (the lowering's blocked layout: rank
+ * 2, or rank 3 or 4 with batch 1); an op on other shapes runs in float on
+ * the control core instead, so it is not quantised. */
+static int npu_shape(const ir_value *v) {
+  return v->rank == 2 || ((v->rank == 3 || v->rank == 4) && v->dims[0] == 1);
+}
+
 static int is_anchor(const ir_node *n) {
+  if (!npu_shape(n->in[0]) || !npu_shape(n->out)) return 0;
   switch (n->op) {
   case IR_OP_CONV:
     return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->dtype == IR_F32 &&

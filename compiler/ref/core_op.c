@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "npu_arith.h"
+
 uint32_t core_dtype(ir_dtype t) {
   switch (t) {
   case IR_F32: return TPKG_DT_F32;
@@ -265,23 +267,54 @@ static int resize_params(const ir_node *n, core_op *c, int *unsupported, diag *d
   return 0;
 }
 
+/* A LUT record's 256 entries, 4 a word, little-endian. */
+static void put_table(core_op *c, const int64_t *t) {
+  for (int w = 0; w < 64; w++)
+    put_i(c, (int32_t)((uint32_t)(uint8_t)t[4 * w] | (uint32_t)(uint8_t)t[4 * w + 1] << 8 |
+                       (uint32_t)(uint8_t)t[4 * w + 2] << 16 | (uint32_t)(uint8_t)t[4 * w + 3] << 24));
+}
+
+/* QRequant between uint8 and int8 as a table: entry e is input code e (u8)
+ * or e - 128 (i8), through clamp(rne_shift((x - zp_x) * mult, shift) + zp_y). */
+static int requant_table(const ir_node *n, core_op *c, diag *d) {
+  int nm = 0, ns = 0;
+  const int64_t *m = ir_attr_ints(n, "mult", &nm), *sh = ir_attr_ints(n, "shift", &ns);
+  if (!m || !sh || nm != 1 || ns != 1 || sh[0] < 0 || sh[0] > 63)
+    return ir_node_error(d, n, "missing or bad mult/shift (run requant first)");
+  const ir_value *x = n->in[0], *y = n->out;
+  int64_t zx = x->quant.kind == IR_QUANT_TENSOR ? x->quant.zero_point[0] : 0;
+  int64_t zy = y->quant.kind == IR_QUANT_TENSOR ? y->quant.zero_point[0] : 0;
+  int64_t lo = y->dtype == IR_U8 ? 0 : -128, hi = y->dtype == IR_U8 ? 255 : 127, t[256];
+  for (int e = 0; e < 256; e++) {
+    int64_t q = x->dtype == IR_U8 ? e : e - 128;
+    int64_t v = npu_rne_shift((q - zx) * m[0], (unsigned)sh[0]) + zy;
+    t[e] = v < lo ? lo : v > hi ? hi : v;
+  }
+  put_table(c, t);
+  return 0;
+}
+
 int core_op_of(const ir_node *n, core_op *c, int *unsupported, diag *d) {
   memset(c, 0, sizeof *c);
   switch (n->op) {
-  case IR_OP_QLUT: { /* the table, 4 entries a word, little-endian */
+  case IR_OP_QLUT: {
     int cnt = 0;
     const int64_t *t = ir_attr_ints(n, "table", &cnt);
     if (!t || cnt != 256) return ir_node_error(d, n, "attribute table must hold 256 entries");
     c->op = TPKG_OP_LUT;
     c->n_in = 1;
     view(c, 0, n->in[0]), view(c, 1, n->out);
-    for (int w = 0; w < 64; w++)
-      put_i(c, (int32_t)((uint32_t)(uint8_t)t[4 * w] | (uint32_t)(uint8_t)t[4 * w + 1] << 8 |
-                         (uint32_t)(uint8_t)t[4 * w + 2] << 16 | (uint32_t)(uint8_t)t[4 * w + 3] << 24));
+    put_table(c, t);
     return 0;
   }
+  case IR_OP_QREQUANT: /* at a uint8 edge: a table of the NPU's requantisation (the int8 reference's) */
+    if (n->in[0]->dtype == IR_I8 && n->out->dtype == IR_I8) return 1;
+    c->op = TPKG_OP_LUT;
+    c->n_in = 1;
+    view(c, 0, n->in[0]), view(c, 1, n->out);
+    return requant_table(n, c, d);
   case IR_OP_QUANTIZE: case IR_OP_DEQUANTIZE: case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD:
-  case IR_OP_QAVGPOOL: case IR_OP_QREQUANT:
+  case IR_OP_QAVGPOOL:
     return 1;
   default: break;
   }

@@ -324,7 +324,12 @@ static int match_io(const tpkg_io *ios, int n, const char *spec, int pos, const 
   if (!eq) return pos < n ? pos : (diag_set(d, "more files (%d) than the package has tensors (%d)", pos + 1, n), -1);
   for (int i = 0; i < n; i++)
     if (strlen(ios[i].name) == (size_t)(eq - spec) && !strncmp(ios[i].name, spec, (size_t)(eq - spec))) return i;
-  diag_set(d, "the package has no tensor named '%.*s'", (int)(eq - spec), spec);
+  char names[400];
+  size_t at = 0;
+  names[0] = 0;
+  for (int i = 0; i < n && at < sizeof names; i++)
+    at += (size_t)snprintf(names + at, sizeof names - at, "%s%s", i ? ", " : "", ios[i].name);
+  diag_set(d, "the package has no tensor named '%.*s' (it has: %s)", (int)(eq - spec), spec, names);
   return -1;
 }
 
@@ -338,6 +343,8 @@ static void print_output(const tpkg_io *io, const npy_array *a) {
     case NPY_F32: printf(" %.9g", ((float *)a->data)[i]); break;
     case NPY_U8: printf(" %u", ((uint8_t *)a->data)[i]); break;
     case NPY_I8: printf(" %d", ((int8_t *)a->data)[i]); break;
+    case NPY_BOOL: printf(" %u", ((uint8_t *)a->data)[i]); break;
+    case NPY_I64: printf(" %lld", (long long)((int64_t *)a->data)[i]); break;
     default: printf(" %d", ((int32_t *)a->data)[i]); break;
     }
   }
@@ -546,7 +553,7 @@ static int open_package(const char *path, run_job *j, diag *d) {
 /* The --input files: each matched to a package input, its dtype and shape
  * checked, the number of inferences they hold agreed on. */
 static int read_inputs(const run_args *a, run_job *j, diag *d) {
-  if (a->n_in_spec != j->n_in)
+  if (a->n_in_spec > j->n_in)
     return diag_set(d, "the package has %d input%s, %d given with --input", j->n_in, j->n_in == 1 ? "" : "s",
                     a->n_in_spec);
   j->runs = -1, j->lead = -1;
@@ -575,6 +582,10 @@ static int read_inputs(const run_args *a, run_job *j, diag *d) {
     j->runs = r, j->lead = l;
     (void)nonfinite_warn("run", file, io->name, arr, 1); /* every engine quantises it the same: warn, run */
   }
+  for (int i = 0; i < j->n_in; i++)
+    if (!j->arr[i].data)
+      return diag_set(d, "the package has %d input%s, %d given with --input (none for '%s')", j->n_in,
+                      j->n_in == 1 ? "" : "s", a->n_in_spec, j->ins[i].name);
   if (j->runs > 1000000) return diag_set(d, "%lld inferences in one call: at most 1000000", (long long)j->runs);
   if (j->runs < 0) j->runs = 1, j->lead = 0; /* a model without inputs */
   return 0;

@@ -16,10 +16,11 @@ LINK_TEST_OBJ := $(BUILD)/obj/link-tests
 
 define link_target
 $(FW_OUT)/$(1)/tessel-link.elf: $(BUILD)/obj/fw-rt/$(1)/link.o $(SHARED_RV_OBJ)/link_proto.o \
-                                $(FW_OUT)/$(1)/libtessel-rt.a $(FW_LINK_DEPS)
+                                $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o $(FW_OUT)/$(1)/libtessel-rt.a $(FW_LINK_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,LD-RV32,$$@)
-	$$(Q)$$(call fw_link,sim.ld,$$< $(SHARED_RV_OBJ)/link_proto.o $(FW_OUT)/$(1)/libtessel-rt.a)
+	$$(Q)$$(call fw_link,sim.ld,$$< $(SHARED_RV_OBJ)/link_proto.o $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o \
+	  $(FW_OUT)/$(1)/libtessel-rt.a)
 endef
 $(foreach t,$(LINK_TARGETS),$(eval $(call link_target,$(t))))
 .SECONDARY: $(foreach t,$(LINK_TARGETS),$(BUILD)/obj/fw-rt/$(t)/link.o $(SHARED_RV_OBJ)/link_proto.o)
@@ -42,9 +43,10 @@ $(LINK_TEST_OBJ)/link-short.o: firmware/runtime/link.c shared/link_proto.h $(RT_
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(call RT_CFLAGS,npu8) -DTFW_LINK_RX_TIMEOUT=2000000 -c $< -o $@
 $(LINK_TEST_OBJ)/tessel-link-short.elf: $(LINK_TEST_OBJ)/link-short.o $(SHARED_RV_OBJ)/link_proto.o \
-                                        $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
+                                        $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
 	$(call say,LD-RV32,$@)
-	$(Q)$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(FW_OUT)/npu8/libtessel-rt.a)
+	$(Q)$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o \
+	  $(FW_OUT)/npu8/libtessel-rt.a)
 
 TEST_SUITES += link
 .PHONY: test-link

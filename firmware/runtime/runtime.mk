@@ -5,6 +5,7 @@
 #   build/firmware/<t>/libtessel-rt.a   runtime + fallback ops + package reader + NPU driver:
 #                                       what a firmware links to run a package (docs/runtime.md)
 #   build/firmware/<t>/tessel-fw.elf    the runner `tessel run --engine rtl` boots on tessel-sim
+#                                       (with every core kernel: tfw_ops_all.c)
 #   build/firmware/tessel-fw.elf        the default target's runner (npu8)
 #
 # The executor and fallback ops are shared/'s (one for every engine: the host's
@@ -33,10 +34,11 @@ $(FW_OUT)/$(1)/libtessel-rt.a: $(call rt_members,$(1)) \
 	@rm -f $$@
 	$$(call say,AR,$$@)
 	$$(Q)$(RV_PREFIX)ar rcs $$@ $$^
-$(FW_OUT)/$(1)/tessel-fw.elf: $(BUILD)/obj/fw-rt/$(1)/runner.o $(FW_OUT)/$(1)/libtessel-rt.a $(FW_LINK_DEPS)
+$(FW_OUT)/$(1)/tessel-fw.elf: $(BUILD)/obj/fw-rt/$(1)/runner.o $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o \
+                              $(FW_OUT)/$(1)/libtessel-rt.a $(FW_LINK_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,LD-RV32,$$@)
-	$$(Q)$$(call fw_link,sim.ld,$$< $(FW_OUT)/$(1)/libtessel-rt.a)
+	$$(Q)$$(call fw_link,sim.ld,$$< $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o $(FW_OUT)/$(1)/libtessel-rt.a)
 endef
 $(foreach t,$(RT_TARGETS),$(eval $(call rt_target,$(t))))
 
@@ -47,4 +49,4 @@ $(FW_OUT)/tessel-fw.elf: $(FW_OUT)/npu8/tessel-fw.elf
 # npu16's runner is built on demand, like its simulator.
 RT_FW_ELFS := $(FW_OUT)/npu4/tessel-fw.elf $(FW_OUT)/npu8/tessel-fw.elf $(FW_OUT)/tessel-fw.elf
 ALL += $(RT_FW_ELFS)
-.SECONDARY: $(foreach t,$(RT_TARGETS),$(patsubst %.c,$(BUILD)/obj/fw-rt/$(t)/%.o,$(notdir $(RT_SRCS)) runner.c))
+.SECONDARY: $(foreach t,$(RT_TARGETS),$(patsubst %.c,$(BUILD)/obj/fw-rt/$(t)/%.o,$(notdir $(RT_SRCS)) runner.c tfw_ops_all.c))

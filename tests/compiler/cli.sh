@@ -276,6 +276,59 @@ if_pass=$pass if_fail=$fail
 pass=$if_pass fail=$if_fail
 killed_clean killed-compile-midway TERM 'sleep 0.5; true' \
   "$tessel" compile $m/resnet18.onnx --calib $m/resnet18.in0.npy -o "$tmp/killed-compile-midway.scratch/r18.tpkg"
+# Several graph inputs: --calib NAME=FILE (each input its own samples; files
+# of one name add samples), run/ref --input NAME=FILE or in graph-input order
+# (tests/compiler/multi/gen.py). Calibration used to refuse two inputs.
+mu=tests/compiler/multi
+expect 0 "" compile $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.b.calib.npy -o $tmp/add2.tpkg
+check "add2-scales-per-input" bash -c "'$tessel' ir $mu/add2.onnx --calib b=$mu/add2.b.calib.npy --calib a=$mu/add2.a.calib.npy 2>/dev/null |
+  grep -q '%a.scale : f32\[\] = const \[0.0251604896\]' && '$tessel' ir $mu/add2.onnx --calib a=$mu/add2.a.calib.npy \
+  --calib b=$mu/add2.b.calib.npy 2>/dev/null | grep -q '%b.scale : f32\[\] = const \[0.0209695213\]'"
+expect 0 "" ref $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.b.calib.npy --input b=$mu/add2.b.in.npy --input a=$mu/add2.a.in.npy -o $tmp/add2_ref.npy
+expect 0 "" run $tmp/add2.tpkg -q --engine model --input b=$mu/add2.b.in.npy --input a=$mu/add2.a.in.npy -o $tmp/add2_run.npy
+expect 0 "" run $tmp/add2.tpkg -q --engine model --input $mu/add2.a.in.npy --input $mu/add2.b.in.npy -o $tmp/add2_run2.npy
+check "add2-run-equals-int8-ref" "$tessel" compare $tmp/add2_ref.npy $tmp/add2_run.npy
+check "add2-by-name-equals-by-order" cmp -s $tmp/add2_run.npy $tmp/add2_run2.npy
+# two files of one input are more samples: the same ranges as one stacked file
+expect 0 "" ir $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.b.calib.npy --calib a=$mu/add2.a.in.npy --calib b=$mu/add2.b.in.npy -o $tmp/add2_3.tir
+expect 1 "--calib add2.a.calib.npy: the model has 2 graph inputs (a, b): give --calib NAME=FILE.npy for each" compile $mu/add2.onnx --calib add2.a.calib.npy -o $tmp/x.tpkg
+expect 1 "--calib c=$mu/add2.a.calib.npy: the model has no graph input 'c' (its inputs: a, b)" compile $mu/add2.onnx --calib c=$mu/add2.a.calib.npy -o $tmp/x.tpkg
+expect 1 "--calib: no samples for graph input 'b' (give --calib b=FILE.npy)" compile $mu/add2.onnx --calib a=$mu/add2.a.calib.npy -o $tmp/x.tpkg
+expect 1 "--calib: input 'a' has 3 samples, input 'b' 2: give each input as many (or one, used with every sample)" \
+  compile $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.a.in.npy --calib b=$mu/add2.b.in.npy -o $tmp/x.tpkg
+expect 0 "" compile $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.b.in.npy -o $tmp/x.tpkg
+expect 1 "add2.a.calib.npy: shape [3,8,4,4] does not match input 'data' [5,3]" compile $mu/gather.onnx --calib data=$mu/add2.a.calib.npy --calib idx=$mu/gather.idx.npy -o $tmp/x.tpkg
+expect 1 "run: the package has 2 inputs, 1 given with --input (none for 'b')" run $tmp/add2.tpkg --engine model --input a=$mu/add2.a.in.npy
+expect 1 "run: input 'a' given twice" run $tmp/add2.tpkg --engine model --input a=$mu/add2.a.in.npy --input a=$mu/add2.a.in.npy
+expect 1 "run: the package has no tensor named 'c' (it has: a, b)" run $tmp/add2.tpkg --engine model --input c=$mu/add2.a.in.npy --input a=$mu/add2.a.in.npy
+expect 1 "gather.idx.npy: input 'b' must be float32 [1,8,4,4] (or with a leading batch dimension), not int64 [2]" run $tmp/add2.tpkg --engine model --input a=$mu/add2.a.in.npy --input b=$mu/gather.idx.npy
+expect 1 "--input: graph input 'a' given twice" ref $mu/add2.onnx --input a=$mu/add2.a.in.npy --input a=$mu/add2.a.in.npy -o $tmp/x.npy
+expect 1 "--input x=$mu/add2.a.in.npy: the model has no graph input 'x' (its inputs: a, b)" ref $mu/add2.onnx --input x=$mu/add2.a.in.npy -o $tmp/x.npy
+expect 1 "no --input given for graph input 'b'" ref $mu/add2.onnx --input a=$mu/add2.a.in.npy -o $tmp/x.npy
+# A MatMul whose B is a runtime input: both sides calibrated; the int8
+# reference equals the float one while MatMul stays float.
+expect 0 "" ref $mu/matmul2.onnx --calib a=$mu/matmul2.a.calib.npy --calib b=$mu/matmul2.b.calib.npy --input b=$mu/matmul2.b.in.npy --input a=$mu/matmul2.a.in.npy -o $tmp/mm_q.npy
+expect 0 "" ref $mu/matmul2.onnx --input $mu/matmul2.a.in.npy --input $mu/matmul2.b.in.npy -o $tmp/mm_f.npy
+check "matmul2-calibrated" "$tessel" compare $tmp/mm_f.npy $tmp/mm_q.npy --steps 3 --rtol 1e-3
+check "matmul2-compile-not-refused-for-calibration" bash -c "! '$tessel' compile $mu/matmul2.onnx --calib a=$mu/matmul2.a.calib.npy --calib b=$mu/matmul2.b.calib.npy -o $tmp/mm.tpkg 2>&1 | grep -q -e '--calib'"
+# Integer inputs (Gather indices) pass through calibration: no range, their own dtype.
+expect 0 "" ref $mu/gather.onnx --calib data=$mu/gather.data.npy --calib idx=$mu/gather.idx.npy --input idx=$mu/gather.idx.npy --input data=$mu/gather.data.npy -o $tmp/g_q.npy
+expect 0 "" ref $mu/gather.onnx --input $mu/gather.data.npy --input $mu/gather.idx.npy -o $tmp/g_f.npy
+check "gather-int64-index-input" "$tessel" compare $tmp/g_f.npy $tmp/g_q.npy
+expect 1 "gather.idx32.npy: holds int32, input 'idx' is i64" compile $mu/gather.onnx --calib data=$mu/gather.data.npy --calib idx=$mu/gather.idx32.npy -o $tmp/x.tpkg
+expect 1 "gather.idx32.npy: holds int32, input 'idx' is i64" ref $mu/gather.onnx --input data=$mu/gather.data.npy --input idx=$mu/gather.idx32.npy -o $tmp/x.npy
+# compare's tolerance mode: int8 steps of A's range plus relative (floats),
+# --int-atol (integers); two NaNs match. A: 0..254 and a NaN, one step ~1.
+expect 0 "" compare $mu/tol.exp.npy $mu/tol.near.npy --steps 3 --rtol 1e-3
+expect 4 "1 outside the tolerance (worst: element 0, 0 and 3.5)" compare $mu/tol.exp.npy $mu/tol.far.npy --steps 3 --rtol 1e-3
+expect 0 "" compare $mu/tol.exp.npy $mu/tol.far.npy --steps 3 --rtol 1e-3 --atol 0.6
+expect 0 "" compare $mu/tol.i.npy $mu/tol.i1.npy --steps 3 --rtol 1e-3 --int-atol 1
+expect 4 "1 outside the tolerance (worst: element 0, 1 and 3)" compare $mu/tol.i.npy $mu/tol.i2.npy --steps 3 --int-atol 1
+expect 4 "1 outside the tolerance (worst: element 0, 1 and 2)" compare $mu/tol.i.npy $mu/tol.i1.npy --steps 3
+expect 2 "--steps '-3': expected a number >= 0" compare $mu/tol.i.npy $mu/tol.i1.npy --steps -3
+expect 2 "--rtol 'x': expected a number >= 0" compare $mu/tol.i.npy $mu/tol.i1.npy --rtol x
+expect 2 "give --int-atol once" compare $mu/tol.i.npy $mu/tol.i1.npy --int-atol 1 --int-atol 2
+
 for sig in TERM INT HUP; do
   killed_clean "killed-compile-before-rename-$sig" $sig 'ls "$scratch"/d.tpkg.tmp* >/dev/null 2>&1' \
     env TESSEL_TEST_OUT_PAUSE=30 "$tessel" compile $m/tiny_cnn.onnx --calib $m/tiny_cnn.in0.npy \

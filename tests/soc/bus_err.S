@@ -25,7 +25,7 @@ TEST_START
   EXPECT_FAULT(3,  7, li a0, 0x4000FFF0; sw a1, 0(a0))  /* NPU command window past the SRAM */
   EXPECT_FAULT(4,  5, li a0, 0x4000FFFC; lw a1, 0(a0))  /* NPU command window past the SRAM */
   EXPECT_FAULT(5,  5, li a0, 0x10010000; lw a1, 0(a0))  /* past DMEM */
-  EXPECT_FAULT(6,  5, li a0, 0x00010000; lw a1, 0(a0))  /* past IMEM */
+  EXPECT_FAULT(6,  5, li a0, 0x00040000; lw a1, 0(a0))  /* past IMEM */
   EXPECT_FAULT(7,  5, li a0, 0x84000000; lw a1, 0(a0))  /* past DRAM (64 MiB) */
   EXPECT_FAULT(8,  7, li a0, 0x84000000; sw a1, 0(a0))  /* past DRAM */
   EXPECT_FAULT(9,  5, li a0, 0x20000010; lw a1, 0(a0))  /* no UART register */

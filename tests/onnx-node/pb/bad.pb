@@ -1,0 +1,1 @@
+ÿÿÿÿ not a tensor
