@@ -81,7 +81,8 @@ def first_line(text):
     for line in text.splitlines():
         line = line.strip()
         if line:
-            return re.sub(r"^tessel[a-z -]*: \S+\.(onnx|tpkg|npy): ", "", line)[:200]
+            line = re.sub(r"^tessel( [a-z-]+)?: ", "", line)
+            return re.sub(r"^\S+\.(onnx|tpkg|npy): ", "", line)[:200]
     return "(no message)"
 
 

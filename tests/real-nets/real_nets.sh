@@ -57,7 +57,9 @@ result() {
 }
 
 # first_error LOG: the log's first line without the "tessel: FILE: " prefix.
-first_error() { head -n 1 "$1" | sed 's/^tessel[a-z -]*: [^ ]*\.\(onnx\|tpkg\|npy\): //' | cut -c1-200; }
+first_error() {
+  head -n 1 "$1" | sed -E 's/^tessel( [a-z-]+)?: //; s/^[^ ]*\.(onnx|tpkg|npy): //' | cut -c1-200
+}
 
 # failed RC LOG: nothing for exit 0, else "exit RC: " and the first error.
 failed() { [ "$1" -eq 0 ] || echo "exit $1: $(first_error "$2")"; }
