@@ -78,60 +78,7 @@ uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, 
 
 /* ---- scalar ops ----------------------------------------------------------- */
 
-/* exp in integer fixed point. The control core has no FPU: every soft-float
- * operation is a libgcc call of ~100 instructions, and a float polynomial
- * cost ~2300 instructions per exp. Integer arithmetic is exact on every
- * machine, so this is as deterministic and ~15x cheaper:
- *   1. x -> X = x * 2^56 (int64, exact for |x| >= 2^-32; |X| < 2^63 for |x| <= 104.5)
- *   2. k = round(x / ln2); r = X - k * ln2 * 2^56 (ln 2 to 2^-56: |k| <= 151 keeps
- *      the product exact and r good to ~2^-48), then r to Q32 (|r| <= ~0.35)
- *   3. e^r by its Taylor series to r^9 (truncation < 2^-32) in Q30 Horner steps
- *      (32x32->64 multiplies), the last step kept whole in Q62: error < 2^-29
- *   4. one rounding (to nearest, ties to even) of e^r * 2^k to f32: to 24 bits
- *      for normal results, to the subnormal grid below 2^-126, +inf above FLT_MAX.
- * Worst error: 0.5 ulp + 2^-29 / 2^-24 ulp. */
-#define EXP_LN2_Q56 49946518145322874ll /* ln 2 * 2^56 */
-#define EXP_LOG2E_Q30 1549082005ll      /* log2(e) * 2^30 */
-static const int32_t exp_taylor_q30[10] = {0,         1073741824, 536870912, 178956971, 44739243,
-                                           8947849,   1491308,    213044,    26631,     2959}; /* 2^30 / n! */
-
-/* m >> s rounded to nearest, ties to even (s <= 63; 0 when s >= 64). */
-static uint64_t shift_rne64(uint64_t m, uint32_t s) {
-  if (s == 0) return m;
-  if (s >= 64) return 0;
-  uint64_t q = m >> s, rem = m & ((1ull << s) - 1), half = 1ull << (s - 1);
-  if (rem > half || (rem == half && (q & 1))) q++;
-  return q;
-}
-
-float tfw_expf(float x) {
-  uint32_t b = f32_to_bits(x), mag = b & 0x7fffffffu, neg = b >> 31;
-  if (mag > FB_INF_BITS) return f32_from_bits(FB_NAN_BITS);
-  if (!neg && mag > 0x42b20000u) return f32_from_bits(FB_INF_BITS); /* x > 89 */
-  if (neg && mag > 0x42d10000u) return 0.0f;                        /* x < -104.5 */
-  /* 1. X = |x| * 2^56 */
-  int32_t ex = (int32_t)(mag >> 23);
-  uint64_t m = (mag & 0x7fffffu) | (ex ? 0x800000u : 0u), xa;
-  int32_t sh = ex - 94 + (ex ? 0 : 1); /* |x| = m * 2^(ex - 150) (subnormal: ex - 149) */
-  xa = sh >= 0 ? m << sh : (-sh < 64 ? m >> -sh : 0);
-  int64_t X = neg ? -(int64_t)xa : (int64_t)xa;
-  /* 2. k and r */
-  int32_t xq24 = (int32_t)(X >> 32); /* x in Q24, floor */
-  int32_t k = (int32_t)(((int64_t)xq24 * EXP_LOG2E_Q30 + (1ll << 53)) >> 54);
-  int64_t r56 = X - (int64_t)k * EXP_LN2_Q56;
-  int32_t r = (int32_t)((r56 + (1ll << 23)) >> 24); /* Q32 */
-  /* 3. e^r: p = 1 + r/2 + r^2/6 + ..., e = 1 + r * p */
-  int32_t p = exp_taylor_q30[9];
-  for (int n = 8; n >= 1; n--) p = exp_taylor_q30[n] + (int32_t)(((int64_t)r * p) >> 32);
-  uint64_t e = (1ull << 62) + (uint64_t)((int64_t)r * p); /* Q62, in [0.70, 1.42] */
-  /* 4. normalise to [1, 2) * 2^K and round once */
-  int32_t K = k;
-  if (e < (1ull << 62)) e <<= 1, K--;
-  int32_t B = K + 127; /* biased exponent */
-  if (B >= 255) return f32_from_bits(FB_INF_BITS);
-  if (B >= 1) return f32_from_bits(((uint32_t)(B - 1) << 23) + (uint32_t)shift_rne64(e, 39)); /* carry may reach inf */
-  return f32_from_bits((uint32_t)shift_rne64(e, (uint32_t)(40 - B))); /* subnormal (or 0) */
-}
+/* exp: tfw_expf (tfw_math.c). */
 
 /* Round half to even of a finite f32 (given as bits) to an integer;
  * magnitudes of 2^32 and more come back as +-2^32 (they saturate anyway). */
@@ -567,7 +514,7 @@ const char *tfw_fallback_strerror(int code) {
   case TFW_FB_E_PARAM: return "fallback parameter: a scale that is zero, negative, infinite or NaN, or a parameter count or value the op does not take";
   case TFW_FB_E_WINDOW: return "fallback tensor larger than its size field or outside the DRAM window";
   case TFW_FB_E_OVERLAP: return "fallback input and output overlap";
-  case TFW_FB_E_INDEX: return "fallback index out of range (Gather)";
+  case TFW_FB_E_INDEX: return "fallback index out of range";
   }
   return "unknown fallback error";
 }

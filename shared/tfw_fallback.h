@@ -30,6 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tfw_math.h" /* tfw_expf */
 #include "tpkg_format.h"
 
 /* Return codes of tfw_fallback_run: 0 or one of these. */
@@ -60,16 +61,6 @@ uint64_t tfw_layout_offset(uint32_t layout, uint32_t rank, const uint32_t *dims,
 /* Number of element slots the layout occupies (BLOCKED counts the padding
  * lanes), the product of the dims otherwise. Saturates at 2^62. */
 uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim);
-
-/* exp(x), computed in integer fixed point (no float operation at all, so
- * it is exact-by-construction the same everywhere, and ~15x cheaper than
- * soft-float on the RV32 core): within 1 ulp of the correctly rounded
- * result on every float of [-104, 89] (the fallback suite and
- * `make bench-fallback` measure it), exactly 1 at 0, +inf above ~88.72,
- * 0 below ~-103.97, subnormal results rounded once. Every NaN this module
- * returns is the quiet NaN 0x7fc00000 (x86 would keep an operand's
- * payload, RISC-V soft-float would not). */
-float tfw_expf(float x);
 
 /* ONNX QuantizeLinear of one value: q = x / scale in f32, rounded half to
  * even, + zp, saturated to [lo, hi]. +-inf saturate to hi/lo. NaN gives zp

@@ -104,6 +104,56 @@ int tfw_k_resize(const tfw_call *c);
 int tfw_k_reduce(const tfw_call *c);
 int tfw_k_arg(const tfw_call *c);
 int tfw_k_norm(const tfw_call *c);
+
+/* The network kernels (tfw_ops_nn.c), f32 unless stated.  Each takes
+ * exactly the parameters tfw_ops.def lists (n_ints, n_floats), returns
+ * TFW_FB_E_PARAM for a count or value out of range, TFW_FB_E_SHAPE for
+ * dims that disagree with them, TFW_FB_E_DTYPE for another dtype.  Window
+ * sizes, strides and dilations are 1..65536, pads 0..65536; an operand holds
+ * at most 2^29 elements and no dim above 2^29 (even an empty one).  An empty
+ * output is valid and writes nothing.  Every NaN written is 0x7fc00000.
+ *
+ * tfw_k_matmul  A, B, optional C -> Y; ints trans_a trans_b (0|1), floats
+ *   alpha beta.  numpy matmul: a 1-D A is [1,K], a 1-D B is [K,1], the
+ *   added dim left out of Y; batch dims (all but the last two) broadcast
+ *   multidirectionally; trans_* transposes the last two dims of A / B (a
+ *   1-D operand cannot be transposed).  C broadcasts to Y (Gemm: ranks
+ *   right-aligned, each dim Y's or 1).  Each element, in this order:
+ *     acc = +0; for k ascending: acc = acc + a[i][k] * b[k][j];
+ *     if alpha != 1: acc = alpha * acc;      (MatMul: a plain dot product)
+ *     if C: acc = acc + (beta == 1 ? c : beta * c).
+ * tfw_k_conv  x [N,C,H,W], w [M,C/group,kh,kw], optional bias [M] ->
+ *   y [N,M,OH,OW]; ints group kh kw sy sx pt pl pb pr dy dx.  OH must be
+ *   floor((H + pt + pb - dy*(kh-1) - 1) / sy) + 1 with a non-negative
+ *   numerator (OW alike); group divides C and M.  1-D convs come as H = 1.
+ *     acc = bias[m] (or +0); for c = 0..C/group-1, ky, kx ascending,
+ *     skipping the taps in the padding:
+ *       acc = acc + x[n][g*C/group + c][iy][ix] * w[m][c][ky][kx]
+ *   with g = m / (M/group), iy = oy*sy - pt + ky*dy, ix = ox*sx - pl + kx*dx.
+ * tfw_k_conv_transpose  x [N,C,H,W], w [C,M/group,kh,kw], optional bias [M]
+ *   -> y [N,M,OH,OW]; the same ints.  OH lies in [b, b + sy - 1] with
+ *   b = sy*(H-1) + dy*(kh-1) + 1 - pt - pb (the excess is output_padding;
+ *   OW alike).  Gathered, no scratch: each output element is
+ *     acc = bias[m] (or +0); for c = 0..C/group-1, ky, kx ascending:
+ *       acc = acc + x[n][cc][iy][ix] * w[cc][m mod M/group][ky][kx]
+ *   (cc = g*C/group + c, g = m / (M/group)) over the taps with
+ *   oy + pt - ky*dy = iy*sy and ox + pl - kx*dx = ix*sx, 0 <= iy < H,
+ *   0 <= ix < W (ky ascending is iy descending).
+ * tfw_k_pool  x [N,C,H,W] -> y [N,C,OH,OW]; ints kind(0 max, 1 avg, 2 lp)
+ *   kh kw sy sx pt pl pb pr dy dx count_include_pad(0|1), float p (read
+ *   by lp only).  OH is the floor or the ceil (ceil_mode) of
+ *   (H + pt + pb - dy*(kh-1) - 1) / sy, + 1.  Taps in the padding or beyond
+ *   it are skipped; the in-image taps are visited ky, kx ascending:
+ *     max: the largest (the first of equal ones, so -0 before +0 stays -0);
+ *          padding never wins (ONNX); a NaN tap gives NaN; no tap gives
+ *          -inf.  Also i8/u8 (y the same dtype), no tap giving -128 / 0;
+ *     avg: sum from +0, then one division by the count: of the in-image
+ *          taps (count_include_pad 0), or of the taps inside the padded
+ *          extent [-pt, H + pb) x [-pl, W + pr) (1; ceil_mode's taps beyond
+ *          it do not count); a count of 0 gives NaN;
+ *     lp:  0 < p < inf; p == 1: sum of |x|; p == 2: tfw_sqrtf(sum of x*x);
+ *          else tfw_powf(sum of tfw_powf(|x|, p), 1/p) (1/p rounded to f32).
+ *          No tap gives 0. */
 int tfw_k_matmul(const tfw_call *c);
 int tfw_k_conv(const tfw_call *c);
 int tfw_k_conv_transpose(const tfw_call *c);

@@ -9,6 +9,9 @@
 #                              printed one line per file (build/make-all.log);
 #                              tests/SUITES describes every suite (make list-tests)
 #   make models                rerun the model generators (needs torch; not in all/test)
+#
+# Suites with their own .mk file (tests/tfw-ops/*.mk: the control core's kernels) are
+# included at the end.
 
 NPY_OBJ       := $(BUILD)/obj/tests/npy
 NPY_DEPS      := shared/npy.h
@@ -83,6 +86,7 @@ test-layout:
 
 # ONNX's backend node tests: the onnx-node and onnx-node-soc suites.
 include tests/onnx-node/onnx-node.mk
+include $(sort $(wildcard tests/tfw-ops/*.mk))
 
 # Real architectures from PyTorch: the real-nets suite and make check-torchvision.
 include tests/real-nets/real-nets.mk

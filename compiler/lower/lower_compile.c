@@ -175,13 +175,28 @@ static int fallback_record(const lower_program *p, const lower_kernel *k, uint32
     f->floats = c->floats, f->n_floats = c->n_floats;
     return 0;
   }
-  /* QuantizeLinear, DequantizeLinear, Relayout: input and output as stored */
+  /* QuantizeLinear, DequantizeLinear, Relayout: input and output as stored.
+   * A blocked tensor of rank 3, [N, C, W], is described as [N, C, 1, W]; a
+   * blocked matrix [R, K] (c = K, h = R) as [1, K, R, 1], and the plain side
+   * in the same shape with the NHWC layout, whose bytes are the row-major
+   * [R, K]: both sides then map element for element. */
   f->n_in = f->n_out = 1;
+  const lower_tensor *blk = p->tensors[k->in].blocked ? &p->tensors[k->in] : &p->tensors[k->out];
+  const int view3 = blk->blocked && blk->v->rank == 3, view2 = blk->blocked && blk->rk && blk->h > 1;
   for (int i = 0; i < 2; i++) {
     const lower_tensor *t = &p->tensors[i ? k->out : k->in];
     tpkg_operand *o = &ops[i];
     uint32_t dims[TPKG_MAX_RANK] = {0};
-    if (describe(t, n, &o->layout, &o->rank, dims, d)) return -1;
+    if (view3 || view2) {
+      const ir_value *v = t->v;
+      uint32_t v3[4] = {(uint32_t)v->dims[0], (uint32_t)v->dims[1], 1, (uint32_t)v->dims[v->rank - 1]};
+      uint32_t v2[4] = {1, (uint32_t)v->dims[v->rank - 1], (uint32_t)v->dims[0], 1};
+      o->rank = 4;
+      memcpy(dims, view3 ? v3 : v2, sizeof v3);
+      o->layout = t->blocked ? TPKG_LAYOUT_BLOCKED : view2 ? TPKG_LAYOUT_NHWC : TPKG_LAYOUT_PLAIN;
+    } else if (describe(t, n, &o->layout, &o->rank, dims, d)) {
+      return -1;
+    }
     for (int j = 0; j < (int)TPKG_MAX_RANK; j++) o->dims[j] = dims[j];
     o->dtype = tpkg_dtype(t->v->dtype);
     o->offset = (uint32_t)t->dram, o->size = (uint32_t)t->bytes;

@@ -12,7 +12,7 @@
 # use -ffp-contract=off (no fused multiply-add, so both machines round alike).
 # The tests link those builds; only the tests' own sources are compiled here.
 
-TFW_FALLBACK_HDRS   := shared/tfw_fallback.h shared/tpkg_format.h
+TFW_FALLBACK_HDRS   := shared/tfw_fallback.h shared/tfw_math.h shared/tpkg_format.h
 TFW_FALLBACK_CFLAGS := -ffp-contract=off $(SHARED_INC)
 
 FB_OBJ      := $(BUILD)/obj/fallback

@@ -1,0 +1,433 @@
+/* tfw_ops_reduce: the control core's reduction kernels (tfw_ops.h): Reduce*,
+ * ArgMax/ArgMin, Softmax/LogSoftmax along any axis, and Layer, Instance and
+ * Batch normalisation.
+ *
+ * Order of the arithmetic (every engine runs this file, so it is the
+ * definition; tfw_ops.h's rules: f32 only, no reassociation):
+ *   - a reduction visits its elements in row-major order of the input (the
+ *     reduced dims as an odometer, the last fastest) and accumulates in f32;
+ *   - sums (SUM, MEAN, L1, L2, SUM_SQUARE, LOG_SUM_EXP, the normalisations'
+ *     mean and variance, LogSoftmax's denominator) are compensated (Kahan):
+ *     t = s + (v - c), c = (t - s) - (v - c), s = t, from s = c = 0;
+ *   - PROD multiplies from 1 in order; integer SUM and PROD wrap (two's
+ *     complement); MAX and MIN of f32 give NaN when any element is NaN;
+ *   - MEAN = sum / count; L2 = sqrt(sum of x*x); LOG_SUM_EXP = m + log(sum of
+ *     exp(x - m)), m the maximum (NaN if any is NaN, m itself if m is +-inf);
+ *   - an empty reduction gives SUM, L1, L2, SUM_SQUARE 0, PROD 1, MEAN NaN,
+ *     LOG_SUM_EXP -inf; MAX and MIN refuse it (TFW_FB_E_SHAPE);
+ *   - Softmax is tfw_softmax_f32 (tfw_fallback.h) along the axis with the
+ *     axis' stride; LogSoftmax takes the same max and sum and gives
+ *     (x - m) - log(s);
+ *   - normalisation: mean = sum(x) / n, var = sum((x - mean)^2) / n (two
+ *     passes), y = (x - mean) / sqrt(var + eps) * scale + bias, evaluated left
+ *     to right.
+ * NaN results are the quiet NaN 0x7fc00000.  No scratch memory: each output
+ * element is computed from the input directly. */
+#include "tfw_ops.h"
+#include "tfw_math.h"
+
+#define RD_NAN_BITS 0x7fc00000u
+
+#if defined(__GNUC__)
+typedef uint32_t __attribute__((may_alias)) rd_u32;
+typedef uint64_t __attribute__((may_alias)) rd_u64;
+typedef float __attribute__((may_alias)) rd_f32;
+#else
+typedef uint32_t rd_u32;
+typedef uint64_t rd_u64;
+typedef float rd_f32;
+#endif
+
+/* ---- shared pieces ---------------------------------------------------------- */
+
+static float canon(float v) { return v != v ? tfw_bits_f32(RD_NAN_BITS) : v; }
+
+typedef struct {
+  float sum, comp;
+} rd_ksum;
+
+static void ksum_add(rd_ksum *s, float v) {
+  float y = v - s->comp;
+  float t = s->sum + y;
+  s->comp = (t - s->sum) - y;
+  s->sum = t;
+}
+
+/* Elements of t; 0 with *ok cleared when its bytes would not fit a size_t. */
+static size_t elems(const tfw_tensor *t, int *ok) {
+  uint64_t n = 1;
+  if (t->rank > TFW_MAX_RANK || !tpkg_dtype_bytes(t->dtype)) return *ok = 0, 0;
+  for (uint32_t i = 0; i < t->rank; i++) {
+    n *= t->dims[i];
+    if (n > (uint64_t)SIZE_MAX / 8u) return *ok = 0, 0;
+  }
+  return (size_t)n;
+}
+
+/* 0 when the operands are usable (present, typed, sized), else the error. */
+static int check_operands(const tfw_call *c, uint32_t min_in, uint32_t max_in) {
+  if (!c || !c->in || !c->out || c->n_out != 1) return TFW_FB_E_ARG;
+  if (c->n_in < min_in || c->n_in > max_in) return TFW_FB_E_SHAPE;
+  for (uint32_t i = 0; i <= c->n_in; i++) {
+    const tfw_tensor *t = i < c->n_in ? &c->in[i] : c->out;
+    int ok = 1;
+    if (!tpkg_dtype_bytes(t->dtype)) return TFW_FB_E_DTYPE;
+    if (!t->data) return TFW_FB_E_ARG;
+    elems(t, &ok);
+    if (!ok) return TFW_FB_E_SHAPE;
+  }
+  return 0;
+}
+
+static int norm_axis(int32_t a, uint32_t r, uint32_t *ax) {
+  int64_t v = a < 0 ? (int64_t)a + r : a;
+  if (v < 0 || v >= (int64_t)r) return 0;
+  *ax = (uint32_t)v;
+  return 1;
+}
+
+static void strides(const tfw_tensor *t, size_t *st) {
+  size_t s = 1;
+  for (uint32_t i = t->rank; i-- > 0;) {
+    st[i] = s;
+    s *= t->dims[i];
+  }
+}
+
+static int same_dims(const tfw_tensor *a, const tfw_tensor *b) {
+  if (a->rank != b->rank) return 0;
+  for (uint32_t d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d]) return 0;
+  return 1;
+}
+
+/* A split of a tensor's dims into kept and reduced ones, each walked as an
+ * odometer: element offsets of the kept dims' start and of each reduced
+ * element relative to it. */
+typedef struct {
+  uint32_t n;                    /* dims in the group */
+  uint32_t dims[TFW_MAX_RANK];   /* their lengths */
+  size_t st[TFW_MAX_RANK];       /* their element strides in the input */
+  uint32_t idx[TFW_MAX_RANK];    /* the odometer */
+  size_t off;                    /* current offset */
+  size_t count;                  /* product of dims */
+} rd_group;
+
+static void group_add(rd_group *g, uint32_t dim, size_t st) {
+  g->dims[g->n] = dim, g->st[g->n] = st, g->idx[g->n] = 0;
+  g->n++;
+  g->count *= dim;
+}
+
+static void group_reset(rd_group *g) {
+  for (uint32_t i = 0; i < g->n; i++) g->idx[i] = 0;
+  g->off = 0;
+}
+
+/* Next element of g; 0 when it wraps. */
+static int group_next(rd_group *g) {
+  for (uint32_t i = g->n; i-- > 0;) {
+    g->off += g->st[i];
+    if (++g->idx[i] < g->dims[i]) return 1;
+    g->off -= g->st[i] * g->dims[i];
+    g->idx[i] = 0;
+  }
+  return 0;
+}
+
+/* ---- Reduce: fn axes_mask --------------------------------------------------- */
+
+static float reduce_f32(const float *x, rd_group *g, int fn) {
+  group_reset(g);
+  if (fn == TFW_RED_PROD) {
+    float p = 1.0f;
+    if (g->count) do p *= x[g->off]; while (group_next(g));
+    return p;
+  }
+  if (fn == TFW_RED_MAX || fn == TFW_RED_MIN || fn == TFW_RED_LOG_SUM_EXP) {
+    float m = g->count ? x[g->off] : tfw_bits_f32(0xff800000u);
+    int nan = 0;
+    if (g->count) do {
+        float v = x[g->off];
+        if (v != v) nan = 1;
+        else if (fn == TFW_RED_MIN ? v < m : v > m) m = v;
+      } while (group_next(g));
+    if (nan) return tfw_bits_f32(RD_NAN_BITS);
+    if (fn != TFW_RED_LOG_SUM_EXP) return m;
+    if (!g->count) return tfw_logf(0.0f);
+    if (m - m != 0.0f) return m; /* +-inf */
+    rd_ksum s = {0.0f, 0.0f};
+    group_reset(g);
+    do ksum_add(&s, tfw_expf(x[g->off] - m)); while (group_next(g));
+    return m + tfw_logf(s.sum);
+  }
+  rd_ksum s = {0.0f, 0.0f};
+  if (g->count) do {
+      float v = x[g->off];
+      if (fn == TFW_RED_L1) v = tfw_fabsf(v);
+      else if (fn == TFW_RED_L2 || fn == TFW_RED_SUM_SQUARE) v = v * v;
+      ksum_add(&s, v);
+    } while (group_next(g));
+  if (fn == TFW_RED_MEAN) return s.sum / (float)g->count;
+  if (fn == TFW_RED_L2) return tfw_sqrtf(s.sum);
+  return s.sum;
+}
+
+static int64_t load_int(const uint8_t *p, uint32_t dtype, size_t i) {
+  switch (dtype) {
+  case TPKG_DT_I32: return (int32_t)((const rd_u32 *)p)[i];
+  case TPKG_DT_I64: return (int64_t)((const rd_u64 *)p)[i];
+  case TPKG_DT_I8: return (int8_t)p[i];
+  default: return p[i]; /* u8, bool */
+  }
+}
+
+static int64_t reduce_int(const uint8_t *x, uint32_t dtype, rd_group *g, int fn) {
+  group_reset(g);
+  uint64_t acc = fn == TFW_RED_PROD ? 1u : 0u;
+  int64_t m = load_int(x, dtype, g->off);
+  do {
+    int64_t v = load_int(x, dtype, g->off);
+    switch (fn) {
+    case TFW_RED_SUM: acc += (uint64_t)v; break;
+    case TFW_RED_PROD: acc *= (uint64_t)v; break;
+    case TFW_RED_MAX: m = v > m ? v : m; break;
+    default: m = v < m ? v : m;
+    }
+  } while (group_next(g));
+  return fn == TFW_RED_MAX || fn == TFW_RED_MIN ? m : (int64_t)acc;
+}
+
+int tfw_k_reduce(const tfw_call *c) {
+  int e = check_operands(c, 1, 1);
+  if (e) return e;
+  const tfw_tensor *x = &c->in[0], *y = c->out;
+  if (c->n_ints != 2 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
+  int fn = c->ints[0];
+  uint32_t r = x->rank, mask = (uint32_t)c->ints[1];
+  if (fn < TFW_RED_SUM || fn > TFW_RED_SUM_SQUARE || (r < 32 && (mask >> r))) return TFW_FB_E_PARAM;
+  if (x->dtype != y->dtype) return TFW_FB_E_DTYPE;
+  int is_int = x->dtype == TPKG_DT_I32 || x->dtype == TPKG_DT_I64;
+  if (x->dtype != TPKG_DT_F32 &&
+      !(is_int && (fn == TFW_RED_SUM || fn == TFW_RED_MAX || fn == TFW_RED_MIN || fn == TFW_RED_PROD)))
+    return TFW_FB_E_DTYPE;
+  size_t xs[TFW_MAX_RANK];
+  strides(x, xs);
+  rd_group keep = {.count = 1}, red = {.count = 1};
+  for (uint32_t d = 0; d < r; d++) group_add(mask >> d & 1u ? &red : &keep, x->dims[d], xs[d]);
+  int ok = 1;
+  if (elems(y, &ok) != keep.count) return TFW_FB_E_SHAPE;
+  if (!red.count && keep.count && (fn == TFW_RED_MAX || fn == TFW_RED_MIN)) return TFW_FB_E_SHAPE;
+  if (!keep.count) return TFW_FB_OK;
+  size_t o = 0;
+  group_reset(&keep);
+  do {
+    if (x->dtype == TPKG_DT_F32) {
+      ((rd_f32 *)y->data)[o] = canon(reduce_f32((const float *)x->data + keep.off, &red, fn));
+    } else {
+      int64_t v = red.count ? reduce_int(x->data + keep.off * tpkg_dtype_bytes(x->dtype), x->dtype, &red, fn)
+                            : fn == TFW_RED_PROD;
+      if (x->dtype == TPKG_DT_I32) ((rd_u32 *)y->data)[o] = (uint32_t)v;
+      else ((rd_u64 *)y->data)[o] = (uint64_t)v;
+    }
+    o++;
+  } while (group_next(&keep));
+  return TFW_FB_OK;
+}
+
+/* ---- ArgMax / ArgMin: axis select_last is_min; out i64 ---------------------- */
+/* The first extreme element's index (the last with select_last).  For f32 a
+ * NaN beats every number (numpy's rule): the first NaN, or the last with
+ * select_last, as ONNX's reference computes it on the reversed axis. */
+
+int tfw_k_arg(const tfw_call *c) {
+  int e = check_operands(c, 1, 1);
+  if (e) return e;
+  const tfw_tensor *x = &c->in[0], *y = c->out;
+  if (c->n_ints != 3 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
+  int last = c->ints[1], is_min = c->ints[2];
+  if ((last != 0 && last != 1) || (is_min != 0 && is_min != 1)) return TFW_FB_E_PARAM;
+  uint32_t ax;
+  if (!norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
+  if (y->dtype != TPKG_DT_I64 || x->dtype == TPKG_DT_BOOL) return TFW_FB_E_DTYPE;
+  int ok = 1;
+  size_t n = x->dims[ax], outer = 1, inner = 1;
+  for (uint32_t d = 0; d < ax; d++) outer *= x->dims[d];
+  for (uint32_t d = ax + 1; d < x->rank; d++) inner *= x->dims[d];
+  if (elems(y, &ok) != outer * inner) return TFW_FB_E_SHAPE;
+  if (!n && outer && inner) return TFW_FB_E_SHAPE;
+  rd_u64 *out = (rd_u64 *)y->data;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t i = 0; i < inner; i++) {
+      size_t base = o * n * inner + i, best = 0;
+      if (x->dtype == TPKG_DT_F32) {
+        const float *v = (const float *)x->data + base;
+        float m = v[0];
+        int nan = m != m;
+        for (size_t k = 1; k < n; k++) {
+          float a = v[k * inner];
+          int better;
+          if (nan) better = last && a != a;
+          else if (a != a) better = 1;
+          else if (a == m) better = last;
+          else better = is_min ? a < m : a > m;
+          if (better) best = k, m = a, nan = a != a;
+        }
+      } else {
+        int64_t m = load_int(x->data, x->dtype, base);
+        for (size_t k = 1; k < n; k++) {
+          int64_t a = load_int(x->data, x->dtype, base + k * inner);
+          if (a == m ? last : is_min ? a < m : a > m) best = k, m = a;
+        }
+      }
+      out[o * inner + i] = (uint64_t)best;
+    }
+  return TFW_FB_OK;
+}
+
+/* ---- Softmax / LogSoftmax: axis log ----------------------------------------- */
+
+static void log_softmax_row(const float *x, float *y, size_t len, size_t st) {
+  float m = tfw_bits_f32(0xff800000u); /* -inf; NaN skipped as in tfw_softmax_f32 */
+  for (size_t k = 0; k < len; k++)
+    if (x[k * st] > m) m = x[k * st];
+  rd_ksum s = {0.0f, 0.0f};
+  for (size_t k = 0; k < len; k++) ksum_add(&s, tfw_expf(x[k * st] - m));
+  float ls = tfw_logf(s.sum);
+  for (size_t k = 0; k < len; k++) y[k * st] = canon((x[k * st] - m) - ls);
+}
+
+int tfw_k_softmax(const tfw_call *c) {
+  int e = check_operands(c, 1, 1);
+  if (e) return e;
+  const tfw_tensor *x = &c->in[0], *y = c->out;
+  if (c->n_ints != 2 || !c->ints || c->n_floats || (c->ints[1] != 0 && c->ints[1] != 1)) return TFW_FB_E_PARAM;
+  if (x->dtype != TPKG_DT_F32 || y->dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
+  uint32_t ax;
+  if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
+  size_t n = x->dims[ax], outer = 1, inner = 1;
+  for (uint32_t d = 0; d < ax; d++) outer *= x->dims[d];
+  for (uint32_t d = ax + 1; d < x->rank; d++) inner *= x->dims[d];
+  const float *xp = (const float *)x->data;
+  float *yp = (float *)y->data;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t i = 0; i < inner; i++) {
+      size_t base = o * n * inner + i;
+      if (c->ints[1]) log_softmax_row(xp + base, yp + base, n, inner);
+      else tfw_softmax_f32(xp + base, yp + base, n, inner);
+    }
+  return TFW_FB_OK;
+}
+
+/* ---- Normalisation: kind axis; epsilon -------------------------------------- */
+
+enum { NORM_LAYER = 0, NORM_INSTANCE = 1, NORM_BATCH = 2 };
+
+/* mean and variance of n elements x[0], x[st], ... */
+static void mean_var(const float *x, size_t n, size_t st, float *mean, float *var) {
+  rd_ksum s = {0.0f, 0.0f};
+  for (size_t k = 0; k < n; k++) ksum_add(&s, x[k * st]);
+  float m = s.sum / (float)n;
+  rd_ksum q = {0.0f, 0.0f};
+  for (size_t k = 0; k < n; k++) {
+    float d = x[k * st] - m;
+    ksum_add(&q, d * d);
+  }
+  *mean = m, *var = q.sum / (float)n;
+}
+
+/* t broadcasts unidirectionally to dims[0..n-1] (right-aligned, each dim 1 or
+ * equal); its element strides per target dim into st (0 where broadcast). */
+static int bcast_to(const tfw_tensor *t, const uint32_t *dims, uint32_t n, size_t *st) {
+  if (t->rank > n || t->dtype != TPKG_DT_F32) return 0;
+  size_t s = 1;
+  for (uint32_t i = n; i-- > 0;) {
+    uint32_t j = t->rank + i - n, d = i + t->rank >= n ? t->dims[j] : 1u;
+    if (i + t->rank >= n && d != 1 && d != dims[i]) return 0;
+    st[i] = d == 1 ? 0 : s;
+    s *= d;
+  }
+  return 1;
+}
+
+static int layer_norm(const tfw_call *c, float eps) {
+  const tfw_tensor *x = &c->in[0], *y = c->out;
+  uint32_t ax;
+  if (c->n_in < 2 || c->n_in > 3 || !norm_axis(c->ints[1], x->rank, &ax)) return TFW_FB_E_SHAPE;
+  uint32_t n = x->rank - ax;
+  const uint32_t *td = x->dims + ax;
+  size_t sst[TFW_MAX_RANK], bst[TFW_MAX_RANK] = {0};
+  for (uint32_t i = 1; i < c->n_in; i++)
+    if (c->in[i].dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
+  if (!bcast_to(&c->in[1], td, n, sst) || (c->n_in == 3 && !bcast_to(&c->in[2], td, n, bst)))
+    return TFW_FB_E_SHAPE;
+  size_t outer = 1, len = 1;
+  for (uint32_t d = 0; d < ax; d++) outer *= x->dims[d];
+  for (uint32_t d = 0; d < n; d++) len *= td[d];
+  const float *xp = (const float *)x->data, *sp = (const float *)c->in[1].data;
+  const float *bp = c->n_in == 3 ? (const float *)c->in[2].data : 0;
+  float *yp = (float *)y->data;
+  if (!len) return TFW_FB_OK;
+  for (size_t o = 0; o < outer; o++) {
+    const float *row = xp + o * len;
+    float mean, var;
+    mean_var(row, len, 1, &mean, &var);
+    float sd = tfw_sqrtf(var + eps);
+    uint32_t idx[TFW_MAX_RANK] = {0};
+    size_t so = 0, bo = 0;
+    for (size_t k = 0; k < len; k++) {
+      float v = (row[k] - mean) / sd * sp[so];
+      if (bp) v = v + bp[bo];
+      yp[o * len + k] = canon(v);
+      for (uint32_t d = n; d-- > 0;) {
+        so += sst[d], bo += bst[d];
+        if (++idx[d] < td[d]) break;
+        so -= sst[d] * td[d], bo -= bst[d] * td[d];
+        idx[d] = 0;
+      }
+    }
+  }
+  return TFW_FB_OK;
+}
+
+/* A per-channel operand: f32 with exactly C elements. */
+static int per_channel(const tfw_tensor *t, uint32_t ch) {
+  int ok = 1;
+  return t->dtype == TPKG_DT_F32 && elems(t, &ok) == ch;
+}
+
+static int channel_norm(const tfw_call *c, int kind, float eps) {
+  const tfw_tensor *x = &c->in[0], *y = c->out;
+  if (c->n_in != (kind == NORM_INSTANCE ? 3u : 5u) || x->rank < 2) return TFW_FB_E_SHAPE;
+  uint32_t ch = x->dims[1];
+  for (uint32_t i = 1; i < c->n_in; i++)
+    if (!per_channel(&c->in[i], ch)) return c->in[i].dtype != TPKG_DT_F32 ? TFW_FB_E_DTYPE : TFW_FB_E_SHAPE;
+  size_t batch = x->dims[0], len = 1;
+  for (uint32_t d = 2; d < x->rank; d++) len *= x->dims[d];
+  const float *xp = (const float *)x->data, *sc = (const float *)c->in[1].data, *bi = (const float *)c->in[2].data;
+  float *yp = (float *)y->data;
+  if (!len) return TFW_FB_OK;
+  for (size_t b = 0; b < batch; b++)
+    for (size_t k = 0; k < ch; k++) {
+      const float *row = xp + (b * ch + k) * len;
+      float mean, var;
+      if (kind == NORM_INSTANCE) mean_var(row, len, 1, &mean, &var);
+      else mean = ((const float *)c->in[3].data)[k], var = ((const float *)c->in[4].data)[k];
+      float sd = tfw_sqrtf(var + eps);
+      for (size_t i = 0; i < len; i++) yp[(b * ch + k) * len + i] = canon((row[i] - mean) / sd * sc[k] + bi[k]);
+    }
+  return TFW_FB_OK;
+}
+
+int tfw_k_norm(const tfw_call *c) {
+  int e = check_operands(c, 1, 5);
+  if (e) return e;
+  const tfw_tensor *x = &c->in[0], *y = c->out;
+  if (c->n_ints != 2 || !c->ints || c->n_floats != 1 || !c->floats) return TFW_FB_E_PARAM;
+  int kind = c->ints[0];
+  float eps = c->floats[0];
+  if (kind < NORM_LAYER || kind > NORM_BATCH || !(eps >= 0.0f && eps < 1e30f)) return TFW_FB_E_PARAM;
+  if (x->dtype != TPKG_DT_F32 || y->dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
+  if (!same_dims(x, y)) return TFW_FB_E_SHAPE;
+  return kind == NORM_LAYER ? layer_norm(c, eps) : channel_norm(c, kind, eps);
+}
