@@ -19,9 +19,12 @@ survey, not a gate).
 
   /usr/bin/python3 tests/real-nets/check_torchvision.py [--tessel build/bin/tessel]
       [--tmp DIR] [--target npu8] [--max-params 25e6] [--models a,b,...] [--list]
+      [--lock FILE]   (hold an flock on FILE while each model runs: a shared machine)
 """
 import argparse
 import collections
+import contextlib
+import fcntl
 import io
 import os
 import re
@@ -168,7 +171,7 @@ def main():
     ap.add_argument("--max-params", type=float, default=25e6)
     ap.add_argument("--models", help="comma-separated names (default: every candidate)")
     ap.add_argument("--list", action="store_true", help="print the candidates and stop")
-    ap.add_argument("--no-header", action="store_true", help="(for runs model by model)")
+    ap.add_argument("--lock", help="hold an flock on this file while each model runs")
     opts = ap.parse_args()
     todo = candidates(opts.max_params)
     if opts.models:
@@ -184,15 +187,17 @@ def main():
         return
     os.makedirs(opts.tmp, exist_ok=True)
     torch.set_num_threads(1)
-    if not opts.no_header:
-        print("torch %s, torchvision %s; target %s, %d calibration and %d compared samples"
-              % (torch.__version__, torchvision.__version__, opts.target, CALIB, EVAL))
-        print("%-22s %11s %8s %-13s %8s %6s  %s" % ("model", "parameters", "input", "compile",
-                                                  "rel-L2", "top-1", "first error"))
+    print("torch %s, torchvision %s; target %s, %d calibration and %d compared samples"
+          % (torch.__version__, torchvision.__version__, opts.target, CALIB, EVAL))
+    print("%-22s %11s %8s %-13s %8s %6s  %s" % ("model", "parameters", "input", "compile",
+                                              "rel-L2", "top-1", "first error"))
     results = []
     t0 = time.time()
     for name, params in todo:
-        r = check(name, params, opts)
+        with open(opts.lock, "a") if opts.lock else contextlib.nullcontext() as lock:
+            if lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            r = check(name, params, opts)
         show(r)
         results.append(r)
     compiled = sum(r["compile"] == "ok" for r in results)
