@@ -179,14 +179,7 @@ def export(name, model, shape, opset, what, rng):
     pool = activations(rng, (EVAL_POOL,) + shape[1:], -64, 64)
     with torch.no_grad():
         y_pool = model(torch.from_numpy(pool)).numpy()
-    # A random-weight classifier often has near-ties between its two largest
-    # logits, where any rounding flips the decision: keep the samples whose
-    # top-1 margin is largest against the spread of their logits (in draw
-    # order), so that top-1 agreement tests the arithmetic, not luck.
-    top2 = np.sort(y_pool, axis=1)[:, -2:]
-    margin = (top2[:, 1] - top2[:, 0]) / (y_pool.std(axis=1) + 1e-30)
-    keep = np.sort(np.argsort(-margin, kind="stable")[:EVAL_SAMPLES])
-    evals = pool[keep]
+    evals = pool[torchprep.clearest(y_pool, EVAL_SAMPLES)]
     x = evals[:1]
     buf = io.BytesIO()
     with torch.no_grad():

@@ -93,3 +93,14 @@ def prepare(model, input_shape, seed, residual_scale=1.0, bits=4, batches=4):
     model.eval()
     return model
 
+
+
+def clearest(logits, k):
+    """The indices (in draw order) of the k rows of logits [N, C] whose two
+    largest values are furthest apart against the row's spread.  A
+    random-weight classifier has many near-ties, where any rounding flips
+    the top-1 decision: samples with a clear margin make top-1 agreement
+    test the arithmetic, not luck."""
+    top2 = np.sort(logits, axis=1)[:, -2:]
+    margin = (top2[:, 1] - top2[:, 0]) / (logits.std(axis=1) + 1e-30)
+    return np.sort(np.argsort(-margin, kind="stable")[:k])
