@@ -476,6 +476,8 @@ static int run_plain_op(const tpkg_fallback *f, uint8_t *window, uint32_t window
     if (!dtype_bytes(o.dtype)) return TFW_FB_E_DTYPE;
     int rc = fb_side_init(&side, window, window_bytes, 0, o.dtype, o.layout, o.rank, o.dims, o.offset, o.size);
     if (rc) return rc;
+    for (uint32_t k = 0; k < o.rank; k++) /* as tpkg_check: no empty tensors reach a kernel */
+      if (!o.dims[k]) return TFW_FB_E_SHAPE;
     for (uint32_t j = 0; j < i; j++) { /* outputs overlap nothing else */
       fb_side other;
       tpkg_operand p;

@@ -28,6 +28,7 @@
 #include "tessel_rt.h"
 #include "tensor_dump.h"
 #include "compare_cli.h"
+#include "operators_cli.h"
 #include "tpkg_inspect.h"
 #include "tune_cli.h"
 
@@ -64,6 +65,7 @@ typedef struct cli_args {
   const char *emit_c;                /* compile: --emit-c OUT.c, the package as a C array */
   long long cmd_sram_limit;          /* compile: command SRAM budget in bytes (0: the target's) */
   const char *tuning_log;            /* compile: --tuning-log tune.jsonl (docs/tuning.md) */
+  int unsupported_op;                /* the import failed on an operator outside its table */
 } cli_args;
 
 static const char *const usage_main =
@@ -74,6 +76,7 @@ static const char *const usage_main =
     "  ref      run a model on the float reference executor (.npy in, .npy out)\n"
     "  compile  compile a model into a package (.tpkg) for an NPU target\n"
     "  passes   list the graph passes\n"
+    "  operators list the ONNX operators the importer reads (--markdown: docs/operators.md)\n"
     "  inspect  validate a model package and print it (streams disassembled)\n"
     "  emit-c   write a model package as a C array for firmware\n"
     "  run      run a model package on the simulated SoC or the C model (.npy in, .npy out)\n"
@@ -297,6 +300,13 @@ static int fail(diag *d) {
   return CLI_BAD_INPUT;
 }
 
+/* A failed load: exit 3 when the model needs an operator the importer does
+ * not know (docs/compiler.md), else 1. */
+static int fail_load(const cli_args *a, diag *d) {
+  fail(d);
+  return a->unsupported_op ? CLI_UNSUPPORTED : CLI_BAD_INPUT;
+}
+
 static int ends_with(const char *s, const char *suffix) {
   size_t n = strlen(s), m = strlen(suffix);
   return n >= m && !strcmp(s + n - m, suffix);
@@ -337,7 +347,7 @@ static int apply_input_shapes(ir_graph *g, const cli_args *a, diag *d) {
 }
 
 /* Loads the model: textual IR (.tir) or ONNX with --bind applied. */
-static ir_graph *load_model(const cli_args *a, diag *d) {
+static ir_graph *load_model(cli_args *a, diag *d) {
   if (ends_with(a->model, ".tir")) {
     if (a->n_binds) {
       diag_set(d, "%s: --bind needs an ONNX model", a->model);
@@ -367,7 +377,9 @@ static ir_graph *load_model(const cli_args *a, diag *d) {
     binds[n].name = names[n];
     binds[n].value = &arrs[n];
   }
-  g = onnx_import_file(a->model, binds, n, d);
+  onnx_status st = {0};
+  g = onnx_import_file_status(a->model, binds, n, &st, d);
+  a->unsupported_op = st.unsupported_op;
   if (g && apply_input_shapes(g, a, d)) {
     ir_graph_free(g);
     g = NULL;
@@ -443,7 +455,7 @@ static int cmd_ir(cli_args *a) {
   diag d = {{0}};
   if (!a->model) return usage_error("ir", "%s", "missing MODEL");
   ir_graph *g = load_model(a, &d);
-  if (!g) return fail(&d);
+  if (!g) return fail_load(a, &d);
   if (a->quantised) {
     if (a->raw) {
       ir_graph_free(g);
@@ -537,7 +549,7 @@ static int cmd_compile(cli_args *a) {
       lower_compile_check_print("--print-before", a->pipe.print_before, &d))
     return usage_error("compile", "%s", d.msg);
   ir_graph *g = front_end(a, &d);
-  if (!g) return fail(&d);
+  if (!g) return fail_load(a, &d);
   if (quantise(a, g, &d)) {
     ir_graph_free(g);
     return fail(&d);
@@ -644,7 +656,7 @@ static int cmd_ref(cli_args *a) {
     if (eq == a->inputs[k] || (eq && !eq[1])) return usage_error("ref", "bad --input '%s'", a->inputs[k]);
   }
   ir_graph *g = load_model(a, &d);
-  if (!g) return fail(&d);
+  if (!g) return fail_load(a, &d);
   int rc = CLI_BAD_INPUT;
   npy_array arrs[MAX_LIST] = {{0}};
   const void *ins[MAX_LIST];
@@ -702,7 +714,7 @@ static int cmd_ref(cli_args *a) {
     if (w.dir && tensor_dump_dir(w.dir, &d)) goto out;
     for (int i = 0; w.dir && i < g->n_inputs; i++)
       if (tensor_dump_value(w.dir, g->inputs[i], ins[i], &d)) goto out;
-    int bad = ref_run(g, ins, one, w.dir || w.ranges ? watch_value : NULL, &w, &d);
+    int bad = ref_run_mode(g, ins, one, w.dir || w.ranges ? watch_value : NULL, &w, a->quantised || a->n_calib, &d);
     if (!bad && w.d.msg[0]) {
       diag_set(&d, "%s", w.d.msg);
       bad = 1;
@@ -791,6 +803,7 @@ int cli_main(int argc, char **argv) {
   if (!strcmp(cmd, "compare")) return compare_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "emit-c")) return tpkg_emit_c_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "tune")) return tune_main(argc - 1, argv + 1);
+  if (!strcmp(cmd, "operators")) return operators_main(argc - 1, argv + 1);
   if (!strcmp(cmd, "passes")) {
     cli_opts po;
     cli_opts_init(&po, "passes", passes_options, argc, argv, 2);

@@ -2,8 +2,8 @@
  *
  * Exit codes: CLI_OK 0; CLI_BAD_INPUT 1 (model, IR or .npy rejected, with a
  * located message on stderr); CLI_USAGE 2 (bad command line);
- * CLI_UNSUPPORTED 3 (the model needs an operator that neither the NPU nor
- * the firmware runs yet). */
+ * CLI_UNSUPPORTED 3 (the model needs an operator that the importer does not
+ * read, or that neither the NPU nor the firmware runs yet). */
 #ifndef TESSEL_CLI_H
 #define TESSEL_CLI_H
 

@@ -257,6 +257,10 @@ static int import_graph(onnx_ctx *c, const Onnx__GraphProto *gp, const onnx_bind
   for (size_t i = 0; i < gp->n_output; i++) {
     const char *name = gp->output[i]->name ? gp->output[i]->name : "";
     ir_value *v = ir_value_find(c->g, name);
+    for (int k = 0; !v && k < c->n_dropped; k++)
+      if (!strcmp(c->dropped[k], name))
+        return diag_set(c->d, "%s: graph output '%s' is an optional output (Dropout mask, MaxPool indices, "
+                        "LayerNormalization mean, ...) that tessel does not support", c->label, name);
     if (!v) return diag_set(c->d, "%s: graph output '%s' is not produced by any node", c->label, name);
     if (import_output_decl(c, gp->output[i], &c->g->out_decl[i]) || ir_add_output(c->g, v, c->d)) return -1;
   }
@@ -357,8 +361,8 @@ static long long nesting_too_deep(const uint8_t *buf, size_t len) {
   }
 }
 
-ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
-                             const onnx_bind *binds, int n_binds, diag *d) {
+static ir_graph *import_buffer(const uint8_t *buf, size_t len, const char *label,
+                               const onnx_bind *binds, int n_binds, onnx_status *st, diag *d) {
   if (len == 0) {
     diag_set(d, "%s: the file is empty", label);
     return NULL;
@@ -391,11 +395,23 @@ ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
     ir_uses_rebuild(g); /* canonicalisation trimmed inputs (Clip bounds, axes, pads) in place */
   }
 out:
+  if (st) st->unsupported_op = c.unsupported_op;
   onnx__model_proto__free_unpacked(m, NULL);
   return g;
 }
 
+ir_graph *onnx_import_buffer(const uint8_t *buf, size_t len, const char *label,
+                             const onnx_bind *binds, int n_binds, diag *d) {
+  return import_buffer(buf, len, label, binds, n_binds, NULL, d);
+}
+
 ir_graph *onnx_import_file(const char *path, const onnx_bind *binds, int n_binds, diag *d) {
+  return onnx_import_file_status(path, binds, n_binds, NULL, d);
+}
+
+ir_graph *onnx_import_file_status(const char *path, const onnx_bind *binds, int n_binds,
+                                  onnx_status *status, diag *d) {
+  if (status) status->unsupported_op = 0;
   /* The file is mapped, not read: a 45 MB model then costs no copy.
    * O_NONBLOCK: a FIFO with no writer would block open() forever; this way
    * it opens at once and fstat rejects it. */
@@ -417,7 +433,7 @@ ir_graph *onnx_import_file(const char *path, const onnx_bind *binds, int n_binds
     diag_set(d, "%s: cannot map: %s", path, strerror(errno));
     return NULL;
   }
-  ir_graph *g = onnx_import_buffer(map, len, path, binds, n_binds, d);
+  ir_graph *g = import_buffer(map, len, path, binds, n_binds, status, d);
   if (len) munmap(map, len);
   return g;
 }

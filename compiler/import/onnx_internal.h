@@ -15,6 +15,7 @@ typedef struct onnx_ctx {
   const Onnx__GraphProto *gp; /* the graph being imported */
   const char **dropped; /* names of optional node outputs tessel does not model */
   int n_dropped, cap_dropped;
+  int unsupported_op;   /* set when a node's operator is outside the table */
 } onnx_ctx;
 
 /* The IR dtype of ONNX TensorProto.DataType `t`; -1 (no message) when

@@ -21,6 +21,19 @@ static void input_range(ir_op op, int *lo, int *hi) {
   case IR_OP_CONV_INTEGER: case IR_OP_MATMUL_INTEGER: *lo = 2, *hi = 4; break;
   case IR_OP_QCONV: case IR_OP_QMATMUL: *lo = 2, *hi = 3; break;
   case IR_OP_QADD: *lo = *hi = 2; break;
+  case IR_OP_PRELU: case IR_OP_POW: case IR_OP_EQUAL: case IR_OP_LESS: case IR_OP_GREATER:
+  case IR_OP_LESS_EQUAL: case IR_OP_GREATER_EQUAL: case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR:
+    *lo = *hi = 2; break;
+  case IR_OP_MIN: case IR_OP_MAX: case IR_OP_MEAN: case IR_OP_SUM: *lo = 1, *hi = IR_MAX_INPUTS; break;
+  case IR_OP_WHERE: case IR_OP_INSTANCE_NORM: *lo = *hi = 3; break;
+  case IR_OP_LAYER_NORM: case IR_OP_CONV_TRANSPOSE: *lo = 2, *hi = 3; break;
+  /* before shape-infer, parameters computed from shapes wait as inputs ("pending") */
+  case IR_OP_SLICE: *lo = 1, *hi = 5; break;
+  case IR_OP_TILE: *lo = 1, *hi = 3; break;
+  case IR_OP_EXPAND: case IR_OP_PAD: case IR_OP_REDUCE_MEAN: case IR_OP_REDUCE_SUM:
+  case IR_OP_REDUCE_MAX: case IR_OP_REDUCE_MIN: case IR_OP_REDUCE_PROD: case IR_OP_REDUCE_L1:
+  case IR_OP_REDUCE_L2: case IR_OP_REDUCE_LOG_SUM_EXP: case IR_OP_REDUCE_SUM_SQUARE: *lo = 1, *hi = 2; break;
+  case IR_OP_RESIZE: *lo = 1, *hi = 3; break;
   default: break;
   }
 }

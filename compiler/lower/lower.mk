@@ -32,8 +32,9 @@ test-lower-exact: $(LOWER_TEST_OBJ)/test-lower-exact
 
 TEST_SUITES += lower-filecheck
 .PHONY: test-lower-filecheck
-# The --emit-c test compiles the C array for rv32 with the firmware's flags.
-test-lower-filecheck: $(BIN)/tessel-asan
+# The --emit-c test compiles the C array for rv32 with the firmware's flags;
+# lower-core-ops.test runs a package on the SoC too.
+test-lower-filecheck: $(BIN)/tessel-asan $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
 	@RV_CC="$(RV_CC)" RV_CFLAGS="$(RV_CFLAGS)" RV_OBJCOPY="$(RV_OBJCOPY)" bash tests/compiler/lit.sh $(BIN)/tessel-asan $(sort $(wildcard tests/lower/filecheck/*.test))
 
 # ---- bench: make bench-lower (figures only, no limits) ----

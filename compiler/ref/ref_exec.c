@@ -70,6 +70,13 @@ int ref_eval_node(const ir_node *n, void *out, diag *d) {
 
 int ref_run(const ir_graph *g, const void *const *inputs, void **outputs, ref_observer observe,
             void *user, diag *d) {
+  int core_exact = 0; /* a quantised graph: its float ops are the control core's */
+  for (int i = 0; i < g->n_nodes; i++) core_exact |= quant_is_qop(g->nodes[i]->op);
+  return ref_run_mode(g, inputs, outputs, observe, user, core_exact, d);
+}
+
+int ref_run_mode(const ir_graph *g, const void *const *inputs, void **outputs, ref_observer observe, void *user,
+                 int core_exact, diag *d) {
   int max_id = 0, rc = -1;
   for (int i = 0; i < g->n_values; i++)
     if (g->values[i]->id > max_id) max_id = g->values[i]->id;
@@ -82,8 +89,6 @@ int ref_run(const ir_graph *g, const void *const *inputs, void **outputs, ref_ob
   for (int i = 0; i < g->n_values; i++)
     if (g->values[i]->kind == IR_VALUE_CONST) view[g->values[i]->id] = g->values[i]->data;
   for (int i = 0; i < g->n_inputs; i++) view[g->inputs[i]->id] = inputs[i];
-  int core_exact = 0; /* a quantised graph: its float ops are the control core's */
-  for (int i = 0; i < g->n_nodes; i++) core_exact |= quant_is_qop(g->nodes[i]->op);
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
     const void *in[IR_MAX_INPUTS];

@@ -34,5 +34,11 @@ int ref_eval_node(const ir_node *n, void *out, diag *d);
 typedef void (*ref_observer)(const ir_value *v, const void *data, void *user);
 int ref_run(const ir_graph *g, const void *const *inputs, void **outputs, ref_observer observe,
             void *user, diag *d);
+/* ref_run with the core_exact of ref_eval_mode chosen by the caller (the
+ * int8 reference of `tessel ref --quantised`: every op as the package runs
+ * it, even in a graph with nothing quantised); ref_run takes it when g
+ * holds a quantised op. */
+int ref_run_mode(const ir_graph *g, const void *const *inputs, void **outputs, ref_observer observe, void *user,
+                 int core_exact, diag *d);
 
 #endif

@@ -18,10 +18,11 @@ TFW_FALLBACK_CFLAGS := -ffp-contract=off $(SHARED_INC)
 FB_OBJ      := $(BUILD)/obj/fallback
 FB_TEST     := $(FB_OBJ)/test_fallback
 FB_FW_ELF   := $(FW_OUT)/tests/fw_fallback_crc.elf
-FB_CK_HDRS  := tests/runtime/fb_checksum.h shared/crc32.h $(TFW_FALLBACK_HDRS)
+FB_CK_HDRS  := tests/runtime/fb_checksum.h tests/runtime/fb_record.h shared/crc32.h $(TFW_FALLBACK_HDRS)
 FB_HOST_SRC := tests/runtime/test_fallback.c tests/runtime/fb_checksum.c
 FB_FW_SRC   := tests/runtime/fw_fallback_crc.c tests/runtime/fb_checksum.c firmware/runtime/tfw_ops_all.c
-FB_FW_OBJS  := $(patsubst %.c,$(FB_OBJ)/rv32/%.o,$(FB_FW_SRC)) $(SHARED_RV_OBJ)/crc32.o $(SHARED_RV_FB_OBJS)
+FB_FW_OBJS  := $(patsubst %.c,$(FB_OBJ)/rv32/%.o,$(FB_FW_SRC)) $(SHARED_RV_OBJ)/crc32.o $(SHARED_RV_OBJ)/tpkg_check.o \
+               $(SHARED_RV_FB_OBJS)
 
 # Host: the test and everything it links, under ASan/UBSan.
 $(FB_TEST): $(FB_HOST_SRC) $(FB_CK_HDRS) $(SHARED_LIB_SAN)
@@ -46,6 +47,7 @@ test-fallback: $(FB_TEST) $(FB_FW_ELF) $(TESSEL_ISS)
 # ---- benchmark: cost on the RV32 core, and tfw_expf's error on every input ----
 FB_BENCH_ELF  := $(FW_OUT)/bench-fallback.elf
 FB_BENCH_OBJS := $(FB_OBJ)/rv32/tests/runtime/bench_fallback_fw.o $(FB_OBJ)/rv32/firmware/runtime/tfw_ops_all.o \
+                 $(SHARED_RV_OBJ)/tpkg_check.o $(SHARED_RV_OBJ)/crc32.o \
                  $(SHARED_RV_FB_OBJS)
 FB_EXHAUSTIVE := $(FB_OBJ)/expf_exhaustive
 $(FB_BENCH_ELF): $(FB_BENCH_OBJS) $(FW_LINK_DEPS)

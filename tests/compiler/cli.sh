@@ -122,7 +122,7 @@ expect 2 "unknown format 'xml'" profile p.json --format=xml
 expect 2 "--calib-method needs minmax, percentile or mse, got 'entropy'" ir m.onnx --calib-method=entropy
 # One wording, exit 2, for an unknown option, a missing value, a value given
 # to a flag and a repeated single option, in every subcommand.
-for c in ir opt ref compile passes inspect emit-c run compare profile tune; do
+for c in ir opt ref compile passes operators inspect emit-c run compare profile tune; do
   expect 2 "tessel $c: unknown option '--frob'" $c --frob
   expect 2 "tessel $c: unknown option '--frob=1'" $c --frob=1
   expect 0 "usage: tessel $c" $c --help
@@ -137,6 +137,23 @@ expect 2 "tessel emit-c: give -o once" emit-c p.tpkg -o a.c --output=b.c
 expect 2 "tessel run: --quiet takes no value" run p.tpkg --quiet=1
 expect 2 "tessel compile: --report takes no value" compile m.onnx --report=yes
 expect 2 "tessel passes: unexpected argument 'dce'" passes dce
+# tessel operators: the importer's table; docs/operators.md is its --markdown
+# output (up to the backend test section, which the backend suite fills).
+expect 0 "LayerNormalization     17..21" operators
+expect 2 "tessel operators: unexpected argument 'x'" operators x
+expect 2 "tessel operators: --markdown takes no value" operators --markdown=1
+docs_head() { sed '/^<!-- onnx-node: begin/,$d' "$@"; }
+if diff <("$tessel" operators --markdown | docs_head) <(docs_head docs/operators.md) > "$tmp/operators.diff"; then
+  pass=$((pass + 1))
+  echo "PASS: docs/operators.md matches tessel operators --markdown"
+else
+  fail=$((fail + 1))
+  echo "FAIL: docs/operators.md differs from tessel operators --markdown (regenerate it:"
+  echo "  build/bin/tessel operators --markdown > docs/operators.md, then make onnx-node-markdown)"
+  head -n 5 "$tmp/operators.diff" | sed 's/^/  | /'
+fi
+# An operator outside the importer's table: exit 3, naming operator, node and opset.
+expect 3 "node 'es' (Einsum): unsupported operator Einsum at opset 12" ir $in/cov/unknown_op.onnx
 # Options that repeat on purpose still add up, in either spelling.
 expect 1 "2 --input given, the graph has 1 inputs" ref $in/convbn.onnx --input a.npy --input=b.npy -o $tmp/y.npy
 expect 1 "--input-shape y: the model has no graph input of that name" ir $in/convbn.onnx --input-shape x=1x3x4x4 --input-shape=y=1
@@ -232,11 +249,18 @@ check "relu-clip-merged" bash -c "'$tessel' opt '$tmp/relu6.tir' --pass=remove-n
 sed 's/max=6.0, min=-1.0/max=-1.0, min=-2.0/' "$tmp/relu6.tir" >"$tmp/relu_negclip.tir"
 check "relu-negative-clip-kept" bash -c "'$tessel' opt '$tmp/relu_negclip.tir' --pass=remove-noops | grep -q ' = Relu(%y)'"
 expect 0 "" compile "$tmp/relu6.tir" --calib $in/quant_x_2.npy -o "$tmp/relu6.tpkg"
-# A float op left by ptq: the message says what runs in int8 (it said "give
-# --calib X.npy" to a user who had given it, or QDQ around the node, which
-# leaves an op with no int8 form float too).
-expect 1 "node 'c' (Clip): stays float after post-training quantisation, and the NPU runs int8 only: int8 runs Conv" \
-  compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip.tpkg"
+# A float op left by ptq runs on the control core (it was an error, "stays
+# float after post-training quantisation"), bit for bit the int8 reference;
+# --npu-only keeps the strict behaviour and names the node.
+expect 0 "" compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip.tpkg"
+"$tessel" ref "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy --input $in/quant_x_2.npy -o "$tmp/negclip_ref.npy" 2>/dev/null
+"$tessel" run "$tmp/negclip.tpkg" --engine model --input $in/quant_x_2.npy -o "$tmp/negclip_run.npy" 2>/dev/null
+check "float-op-on-core-equals-ref" "$tessel" compare "$tmp/negclip_ref.npy" "$tmp/negclip_run.npy"
+expect 1 "node 'c' (Clip): Clip would run on the control core (--npu-only" \
+  compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip2.tpkg" --npu-only
+check "npu-only-writes-nothing" test ! -e "$tmp/negclip2.tpkg"
+expect 0 "placement     1 NPU kernels, 3 ops on the control core; 100.0% of the model's 2 MACs on the NPU" \
+  compile "$tmp/relu_negclip.tir" --calib $in/quant_x_2.npy -o "$tmp/negclip.tpkg" --report
 "$tessel" ref "$tmp/relu6.tir" --calib $in/quant_x_2.npy --input $in/quant_x_2.npy -o "$tmp/relu6_ref.npy" 2>/dev/null
 "$tessel" run "$tmp/relu6.tpkg" --engine model --input $in/quant_x_2.npy -o "$tmp/relu6_run.npy" 2>/dev/null
 check "relu-clip-run-equals-ref" "$tessel" compare "$tmp/relu6_ref.npy" "$tmp/relu6_run.npy"

@@ -128,11 +128,11 @@ save("bad_auto_pad.onnx",
            [init("w", np.zeros((4, 3, 3, 3), np.float32))]),
      "auto_pad", "Conv auto_pad='BOGUS'")
 
-save("opset6.onnx",
+save("opset22.onnx",
      model([helper.make_node("Relu", ["x"], ["y"], name="relu0")],
            [vi("x", TensorProto.FLOAT, [1, 4])], [vi("y", TensorProto.FLOAT, [1, 4])],
-           opset=6),
-     "opset", "default-domain opset 6 (older than the supported 7)")
+           opset=22),
+     "opset 22 is newer", "default-domain opset 22 (newer than the supported 21)")
 
 save("undefined_input.onnx",
      model([helper.make_node("Add", ["x", "no_such_value"], ["y"], name="add0")],

@@ -42,6 +42,7 @@ def main():
     onnx.save(m, os.path.join(OUT, "core_ops.onnx"))
     x = (rng.integers(-64, 65, (8, 3, 8, 8)) / 64).astype(np.float32)
     np.save(os.path.join(OUT, "core_ops.calib.npy"), x)
+    np.save(os.path.join(OUT, "core_ops.in0.npy"), x[:1])
 
 
 if __name__ == "__main__":

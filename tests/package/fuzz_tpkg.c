@@ -25,10 +25,23 @@ static void read_all(const tpkg_view *v) {
     tpkg_view_io(v, i, &io);
     sink += (uint32_t)strlen(io.name);
   }
+  uint32_t pos = 0;
   for (uint32_t i = 0; i < v->n_fallbacks; i++) {
     tpkg_fallback f;
-    tpkg_view_fallback(v, i, &f);
+    tpkg_view_fallback_at(v, &pos, &f);
     sink += (uint32_t)strlen(f.name);
+    for (uint32_t k = 0; k < f.n_in + f.n_out; k++) {
+      tpkg_operand o;
+      tpkg_fallback_operand(&f, k, &o);
+      sink += o.dims[TPKG_FB_MAX_RANK - 1] + o.block;
+    }
+    for (uint32_t k = 0; k < f.n_ints; k++) sink += (uint32_t)tpkg_fallback_int(&f, k);
+    for (uint32_t k = 0; k < f.n_floats; k++) sink += tpkg_fallback_float(&f, k) > 0.0f;
+  }
+  if (v->n_fallbacks) {
+    tpkg_fallback f;
+    tpkg_view_fallback(v, v->n_fallbacks - 1, &f); /* the indexed walk to the last */
+    sink += f.bytes;
   }
   if (v->weights_bytes) sink += v->weights[v->weights_bytes - 1];
   (void)sink;

@@ -42,7 +42,9 @@ t emit-c bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/pkg.c' --symbol m
   cmp '$tmp/pkg.bin' '$tmp/sample.tpkg' &&
   ${RV_CC%gcc}readelf -S -W '$tmp/pkg.o' | grep -E '\\.tessel_pkg +PROGBITS .* 64\$' &&
   $RV_NM '$tmp/pkg.o' | grep -q ' R model_pkg_size\$'"
-t emit-c-place bash -c "$RV_CC $RV_ARCH_FLAGS -nostdlib -nostartfiles -Wl,-e,0 -Wl,--no-warn-rwx-segments -T '$here/place.ld' '$tmp/pkg.o' -o '$tmp/pkg.elf' &&
+# (the kernels the package names, tfw_k_*, are the firmware's: given as 0 here)
+t emit-c-place bash -c "defs=\$($RV_NM -u '$tmp/pkg.o' | awk '\$2 ~ /^tfw_k_/ { printf \" -Wl,--defsym=%s=0\", \$2 }') &&
+  $RV_CC $RV_ARCH_FLAGS -nostdlib \$defs -nostartfiles -Wl,-e,0 -Wl,--no-warn-rwx-segments -T '$here/place.ld' '$tmp/pkg.o' -o '$tmp/pkg.elf' &&
   a=\$($RV_NM '$tmp/pkg.elf' | sed -n 's/^\\([0-9a-f]*\\) R model_pkg\$/\\1/p') && echo \$a && [ \$((0x\$a % 64)) -eq 0 ] && [ \$((0x\$a)) -ge \$((0x80000000)) ]"
 t emit-c-host bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/pkg_host.c' && gcc -std=c11 -Wall -Wextra -Werror -c '$tmp/pkg_host.c' -o '$tmp/pkg_host.o'"
 t emit-c-bad-symbol bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/x.c' --symbol '1bad'; [ \$? -eq 2 ]"
@@ -74,20 +76,24 @@ t emit-c-failed-write-keeps-old bash -c "(trap '' XFSZ; ulimit -f 4; '$tessel' e
   grep -q 'keep.c: write failed: File too large' '$tmp/keep.err' && [ \"\$(cat '$tmp/keep.c')\" = old ] && ! ls '$tmp' | grep -q 'keep.c.tmp'"
 
 # 7. The validator rule list (docs/package-format.md section 4) names a test
-#    for every rule: each m_*/test_* it names is in test_package.c, each
-#    fw:NAME a firmware-rejects check of tests/run/run.sh.
+#    for every rule: each m_*/test_* it names is in test_package.c (or, for
+#    the run-time checks, in tests/runtime/test_fallback.c), each fw:NAME a
+#    firmware-rejects check of tests/run/run.sh.
 sed -n '/^### Validator rules/,/^Not checked/p' "$here/../../docs/package-format.md" | grep '^| [0-9]' >"$tmp/rules.txt"
 untested=$(awk -F'|' '$7 !~ /[a-z]/ { print $2 }' "$tmp/rules.txt")
 if [ "$(wc -l <"$tmp/rules.txt")" -ge 60 ] && [ -z "$untested" ]; then ok rule-list-complete
 else ko "rule-list-complete (rules without a test:$untested)"; fi
 missing=
 for name in $(grep -o '`\(m\|test\)_[a-z0-9_]*`' "$tmp/rules.txt" | tr -d '`' | sort -u); do
-  grep -q "\b$name\b" "$here/test_package.c" || missing="$missing $name"
+  grep -q "\b$name\b" "$here/test_package.c" "$here/../runtime/test_fallback.c" || missing="$missing $name"
 done
 for name in $(grep -o 'fw:[a-z0-9-]*' "$tmp/rules.txt" | sed 's/^fw://' | sort -u); do
   grep -q "^rej $name " "$here/../run/run.sh" || missing="$missing fw:$name"
 done
 if [ -z "$missing" ]; then ok rule-list-tests-exist; else ko "rule-list-tests-exist (not found:$missing)"; fi
+
+# 8. The table of fallback ops in docs/package-format.md is shared/tfw_ops.def's.
+t ops-table-matches-def bash "$here/ops_table.sh"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

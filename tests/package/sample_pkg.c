@@ -7,6 +7,7 @@
 
 #include "tessel_isa.h"
 #include "tessel_target.h"
+#include "tfw_ops.h"
 
 #define ENC(kind, ...)                                                        \
   do {                                                                        \
@@ -21,7 +22,10 @@ static const char *const nodes1[] = {"Conv_2"};
 static const char *const nodes2[] = {"GlobalAveragePool_3", "Gemm_4"};
 static tpkg_kernel kernels[3];
 static tpkg_io io[2];
-static tpkg_fallback fallbacks[2];
+static tpkg_fb_record fallbacks[4];
+static tpkg_operand operands[8];
+static const int32_t hsig_ints[1] = {TFW_UN_HARD_SIGMOID}, softmax_ints[2] = {1, 0};
+static const float hsig_floats[2] = {0.2f, 0.5f};
 
 void sample_pkg(tpkg_package *p) {
   unsigned n = 0;
@@ -56,17 +60,28 @@ void sample_pkg(tpkg_package *p) {
                     .rank = 4, .dims = {1, 3, 8, 8}, .scale = 0.0f, .zero_point = 0, .offset = 4096, .size = 768};
   io[1] = (tpkg_io){.name = "prob", .dir = TPKG_DIR_OUTPUT, .dtype = TPKG_DT_F32, .layout = TPKG_LAYOUT_PLAIN,
                     .rank = 2, .dims = {1, 10}, .scale = 0.0f, .zero_point = 0, .offset = 4864, .size = 40};
-  fallbacks[0] = (tpkg_fallback){.op = TPKG_OP_QUANTIZE, .name = "input_q", .before_kernel = 0,
-                                 .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_I8, .in_rank = 4, .out_rank = 4,
-                                 .in_layout = TPKG_LAYOUT_PLAIN, .out_layout = TPKG_LAYOUT_BLOCKED,
-                                 .in_offset = 4096, .in_size = 768, .out_offset = 8192, .out_size = 512,
-                                 .in_dims = {1, 3, 8, 8}, .out_dims = {1, 3, 8, 8}, .axis = 0,
-                                 .out_scale = 0.5f, .out_zp = -3, .params = {TSL_DIM}};
-  fallbacks[1] = (tpkg_fallback){.op = TPKG_OP_SOFTMAX, .name = "prob", .before_kernel = 3,
-                                 .in_dtype = TPKG_DT_I8, .out_dtype = TPKG_DT_F32, .in_rank = 2, .out_rank = 2,
-                                 .in_offset = 16384, .in_size = 16, .out_offset = 4864, .out_size = 40,
-                                 .in_dims = {1, 10}, .out_dims = {1, 10}, .axis = 1,
-                                 .in_scale = 0.25f, .in_zp = 5, .params = {TSL_DIM}};
+  /* the image to int8 blocked by DIM; the logits (int8, in scratch) to f32,
+   * a HardSigmoid (a plain op with an int and two floats), the Softmax that
+   * writes 'prob' */
+  operands[0] = (tpkg_operand){.dtype = TPKG_DT_F32, .rank = 4, .offset = 4096, .size = 768, .dims = {1, 3, 8, 8}};
+  operands[1] = (tpkg_operand){.dtype = TPKG_DT_I8, .layout = TPKG_LAYOUT_BLOCKED, .rank = 4, .offset = 8192, .size = 512,
+                               .dims = {1, 3, 8, 8}, .scale = 0.5f, .zp = -3, .block = TSL_DIM};
+  operands[2] = (tpkg_operand){.dtype = TPKG_DT_I8, .rank = 2, .offset = 16384, .size = 16, .dims = {1, 10},
+                               .scale = 0.25f, .zp = 5};
+  operands[3] = (tpkg_operand){.dtype = TPKG_DT_F32, .rank = 2, .offset = 16400, .size = 40, .dims = {1, 10}};
+  operands[4] = operands[3];
+  operands[5] = (tpkg_operand){.dtype = TPKG_DT_F32, .rank = 2, .offset = 16448, .size = 40, .dims = {1, 10}};
+  operands[6] = operands[5];
+  operands[7] = (tpkg_operand){.dtype = TPKG_DT_F32, .rank = 2, .offset = 4864, .size = 40, .dims = {1, 10}};
+  fallbacks[0] = (tpkg_fb_record){.op = TPKG_OP_QUANTIZE, .name = "input_q", .before_kernel = 0, .n_in = 1, .n_out = 1,
+                                  .operands = operands};
+  fallbacks[1] = (tpkg_fb_record){.op = TPKG_OP_DEQUANTIZE, .name = "logits_dq", .before_kernel = 3, .n_in = 1,
+                                  .n_out = 1, .operands = operands + 2};
+  fallbacks[2] = (tpkg_fb_record){.op = TPKG_OP_UNARY, .name = "HardSigmoid_5", .before_kernel = 3, .n_in = 1,
+                                  .n_out = 1, .operands = operands + 4, .n_ints = 1, .ints = hsig_ints,
+                                  .n_floats = 2, .floats = hsig_floats};
+  fallbacks[3] = (tpkg_fb_record){.op = TPKG_OP_SOFTMAX, .name = "prob", .before_kernel = 3, .n_in = 1, .n_out = 1,
+                                  .operands = operands + 6, .n_ints = 2, .ints = softmax_ints};
   *p = (tpkg_package){
       .target_name = TSL_TARGET_NAME,
       .target_hash = TSL_TARGET_HASH,
@@ -78,6 +93,6 @@ void sample_pkg(tpkg_package *p) {
       .weights = weights, .n_weights = SAMPLE_WEIGHTS_BYTES,
       .kernels = kernels, .n_kernels = 3,
       .io = io, .n_io = 2,
-      .fallbacks = fallbacks, .n_fallbacks = 2,
+      .fallbacks = fallbacks, .n_fallbacks = 4,
   };
 }

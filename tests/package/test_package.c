@@ -103,25 +103,35 @@ static void test_round_trip(void **state) {
     assert_int_equal(io.size, w->size);
   }
   assert_int_equal(v->n_fallbacks, in.n_fallbacks);
+  assert_int_equal(v->sect_size[TPKG_SECT_FALLBACK], SAMPLE_FALLBACK_BYTES);
+  uint32_t pos = 0;
   for (uint32_t i = 0; i < in.n_fallbacks; i++) {
-    tpkg_fallback f;
-    memset(&f, 0, sizeof f); /* padding bytes compare equal too */
-    tpkg_view_fallback(v, i, &f);
-    assert_string_equal(f.name, in.fallbacks[i].name);
-    assert_int_equal(f.op, in.fallbacks[i].op);
-    assert_int_equal(f.before_kernel, in.fallbacks[i].before_kernel);
-    assert_int_equal(f.in_offset, in.fallbacks[i].in_offset);
-    assert_int_equal(f.out_size, in.fallbacks[i].out_size);
-    assert_memory_equal(f.in_dims, in.fallbacks[i].in_dims, sizeof f.in_dims);
-    assert_memory_equal(f.out_dims, in.fallbacks[i].out_dims, sizeof f.out_dims);
-    assert_memory_equal(f.params, in.fallbacks[i].params, sizeof f.params);
-    assert_int_equal(f.axis, in.fallbacks[i].axis);
-    assert_true(f.in_scale == in.fallbacks[i].in_scale && f.out_scale == in.fallbacks[i].out_scale);
-    assert_int_equal(f.in_zp, in.fallbacks[i].in_zp);
-    assert_int_equal(f.out_zp, in.fallbacks[i].out_zp);
-    assert_int_equal(f.in_layout, in.fallbacks[i].in_layout);
-    assert_int_equal(f.out_layout, in.fallbacks[i].out_layout);
+    tpkg_fallback f, g;
+    const tpkg_fb_record *w = &in.fallbacks[i];
+    tpkg_view_fallback(v, i, &g);
+    tpkg_view_fallback_at(v, &pos, &f); /* the walk and the indexed read agree */
+    assert_ptr_equal(f.rec, g.rec);
+    assert_string_equal(f.name, w->name);
+    assert_int_equal(f.op, w->op);
+    assert_int_equal(f.before_kernel, w->before_kernel);
+    assert_true(f.n_in == w->n_in && f.n_out == w->n_out && f.n_ints == w->n_ints && f.n_floats == w->n_floats);
+    assert_int_equal(f.bytes, tpkg_fallback_bytes(w->n_in + w->n_out, w->n_ints, w->n_floats));
+    for (uint32_t k = 0; k < f.n_in + f.n_out; k++) {
+      tpkg_operand o;
+      const tpkg_operand *wo = &w->operands[k];
+      tpkg_fallback_operand(&f, k, &o);
+      assert_true(o.dtype == wo->dtype && o.layout == wo->layout && o.rank == wo->rank);
+      assert_int_equal(o.offset, wo->offset);
+      assert_int_equal(o.size, wo->size);
+      assert_memory_equal(o.dims, wo->dims, sizeof o.dims);
+      assert_true(o.scale == wo->scale);
+      assert_int_equal(o.zp, wo->zp);
+      assert_int_equal(o.block, wo->block);
+    }
+    for (uint32_t k = 0; k < f.n_ints; k++) assert_int_equal(tpkg_fallback_int(&f, k), w->ints[k]);
+    for (uint32_t k = 0; k < f.n_floats; k++) assert_true(tpkg_fallback_float(&f, k) == w->floats[k]);
   }
+  assert_int_equal(pos, SAMPLE_FALLBACK_BYTES);
   /* Deterministic: the same package gives the same bytes. */
   pkg_t q;
   make(&q);
@@ -193,6 +203,22 @@ static void test_future_version(void **state) {
   tpkg_error e;
   assert_int_equal(check(&p, &e), TPKG_E_VERSION);
   assert_int_equal(e.value, TPKG_VERSION + 1);
+  free(p.b);
+}
+
+/* A package of format version 1 (fixed 128-byte FALLBACK records) is
+ * refused by its version field, before anything else is read. */
+static void test_version_1(void **state) {
+  (void)state;
+  pkg_t p;
+  make(&p);
+  tpkg_wr16(p.b + TPKG_H_VERSION, 1);
+  tpkg_error e;
+  assert_int_equal(check(&p, &e), TPKG_E_VERSION);
+  assert_int_equal(e.value, 1);
+  assert_non_null(strstr(e.msg, "format version not supported"));
+  refresh(p.b, p.n);
+  assert_int_equal(check(&p, &e), TPKG_E_VERSION);
   free(p.b);
 }
 
@@ -354,14 +380,22 @@ static void test_section_table(void **state) {
 
 static uint8_t *kernel_rec(pkg_t *p, unsigned k) { return sect_at(p, TPKG_SECT_KERNELS) + k * TPKG_KERNEL_BYTES; }
 static uint8_t *io_rec(pkg_t *p, unsigned i) { return sect_at(p, TPKG_SECT_IO) + i * TPKG_IO_BYTES; }
-static uint8_t *fb_rec(pkg_t *p, unsigned i) { return sect_at(p, TPKG_SECT_FALLBACK) + i * TPKG_FALLBACK_BYTES; }
+/* Fallback record i (a walk by the records' sizes) and its operand k. */
+static uint8_t *fb_rec(pkg_t *p, unsigned i) {
+  uint8_t *r = sect_at(p, TPKG_SECT_FALLBACK);
+  while (i--) r += tpkg_rd32(r + TPKG_FB_BYTES);
+  return r;
+}
+static uint8_t *fb_opnd(pkg_t *p, unsigned i, unsigned k) {
+  return fb_rec(p, i) + TPKG_FB_HEADER_BYTES + k * TPKG_FB_OPERAND_BYTES;
+}
 static uint8_t *win(pkg_t *p) { return sect_at(p, TPKG_SECT_WINDOW); }
 
 static void m_strings_unterminated(pkg_t *p) { sect_at(p, TPKG_SECT_STRINGS)[p->v.sect_size[TPKG_SECT_STRINGS] - 1] = 'x'; }
 static void m_kernel_name(pkg_t *p) { tpkg_wr32(kernel_rec(p, 1) + TPKG_K_NAME, p->v.sect_size[TPKG_SECT_STRINGS]); }
 static void m_node_name(pkg_t *p) { tpkg_wr32(sect_at(p, TPKG_SECT_NODES) + 4, 0xFFFFFFFFu); }
 static void m_io_name(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_NAME, 0x7FFFFFFFu); }
-static void m_fb_name(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_NAME, 100000); }
+static void m_fb_name(pkg_t *p) { tpkg_wr32(fb_rec(p, 2) + TPKG_FB_NAME, 100000); }
 
 static void m_win_region_out(pkg_t *p) { tpkg_wr32(win(p) + TPKG_W_SCRATCH_BYTES, SAMPLE_WINDOW_BYTES); }
 static void m_win_region_wrap(pkg_t *p) {
@@ -428,63 +462,157 @@ static void test_kernels_and_io(void **state) {
   EXPECT(m_io_reserved, TPKG_E_IO);
 }
 
-static void m_fb_op(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OP, TPKG_OP_LAST + 1); }
+static void m_fb_op(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OP, TPKG_OP_END); }
 static void m_fb_op0(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OP, 0); }
-static void m_fb_before(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_BEFORE, 4); }
+static void m_fb_op_huge(pkg_t *p) { tpkg_wr32(fb_rec(p, 2) + TPKG_FB_OP, 0xFFFFFFFFu); }
+static void m_fb_before(pkg_t *p) { tpkg_wr32(fb_rec(p, 3) + TPKG_FB_BEFORE, 4); }
 static void m_fb_order(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_BEFORE, 3); tpkg_wr32(fb_rec(p, 1) + TPKG_FB_BEFORE, 1); }
-static void m_fb_in_dtype(pkg_t *p) { fb_rec(p, 0)[TPKG_FB_IN_DTYPE] = 0; }
-static void m_fb_out_rank(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_OUT_RANK] = 9; }
-static void m_fb_layout(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_OUT_LAYOUT] = TPKG_LAYOUT_BLOCKED; }
-static void m_fb_in_outside(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_IN_OFFSET, SAMPLE_WINDOW_BYTES); }
-static void m_fb_out_wrap(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_OFFSET, 0xFFFFFFFFu); }
-static void m_fb_small(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_SIZE, 39); }
-static void m_fb_reserved(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_RESERVED] = 1; }
-
-/* params: [0] the block (DIM), no op defines [1..5]; the records of the
- * reproducer: 12345 3735928559 ... */
-static void m_fb_params(pkg_t *p) {
-  tpkg_wr32(fb_rec(p, 1) + TPKG_FB_PARAMS, 12345);
-  tpkg_wr32(fb_rec(p, 1) + TPKG_FB_PARAMS + 4, 3735928559u);
+/* Counts outside the op's range (tfw_ops.def): Softmax takes one input and
+ * one output, HardSigmoid (UNARY) one input. */
+static void m_fb_n_in_over(pkg_t *p) { fb_rec(p, 3)[TPKG_FB_N_IN] = 2; }
+static void m_fb_n_in_zero(pkg_t *p) { fb_rec(p, 2)[TPKG_FB_N_IN] = 0; }
+static void m_fb_n_out_zero(pkg_t *p) { fb_rec(p, 0)[TPKG_FB_N_OUT] = 0; }
+static void m_fb_n_out_over(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_N_OUT] = 2; }
+static void m_fb_n_ints_over(pkg_t *p) { fb_rec(p, 3)[TPKG_FB_N_INTS] = TPKG_FB_MAX_INTS + 1; }
+static void m_fb_n_floats_over(pkg_t *p) { fb_rec(p, 2)[TPKG_FB_N_FLOATS] = TPKG_FB_MAX_FLOATS + 1; }
+static void m_fb_reserved(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_RESERVED + 3] = 1; }
+/* The record size against its counts, and against the section's end. */
+static void m_fb_bytes_more(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_BYTES, tpkg_rd32(fb_rec(p, 1) + TPKG_FB_BYTES) + 4); }
+static void m_fb_bytes_less(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_BYTES, TPKG_FB_HEADER_BYTES); }
+static void m_fb_bytes_zero(pkg_t *p) { tpkg_wr32(fb_rec(p, 2) + TPKG_FB_BYTES, 0); }
+static void m_fb_counts(pkg_t *p) { fb_rec(p, 2)[TPKG_FB_N_FLOATS] = 1; /* size still says 2 */ }
+static void m_fb_past_end(pkg_t *p) { /* size and counts agree, one int past the section */
+  fb_rec(p, 3)[TPKG_FB_N_INTS] = 3;
+  tpkg_wr32(fb_rec(p, 3) + TPKG_FB_BYTES, tpkg_rd32(fb_rec(p, 3) + TPKG_FB_BYTES) + 4);
 }
-static void m_fb_param5(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_PARAMS + 20, 1); }
-/* The (de)quantisation scale: QuantizeLinear's out_scale (record 0). */
-static void m_fb_scale_zero(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OUT_SCALE, 0); }
-static void m_fb_scale_inf(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OUT_SCALE, 0x7F800000u); }
-static void m_fb_scale_nan(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OUT_SCALE, 0xFFC00000u); }
-static void m_fb_block0(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_PARAMS, 0); }
-static void m_fb_block_other(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_PARAMS, 12345); /* tfw_load's check */ }
+/* The section ends inside the last record: inside its header, after it. */
+static void m_fb_cut_header(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, SAMPLE_FALLBACK_BYTES - 144 + 20); }
+static void m_fb_cut_operands(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, SAMPLE_FALLBACK_BYTES - 4); }
+/* Operands: dtype and shape as for I/O, with rank up to 8. */
+static void m_fb_dtype0(pkg_t *p) { fb_opnd(p, 0, 0)[TPKG_FBO_DTYPE] = 0; }
+static void m_fb_dtype7(pkg_t *p) { fb_opnd(p, 3, 1)[TPKG_FBO_DTYPE] = TPKG_DT_BOOL + 1; }
+static void m_fb_dtype_i64(pkg_t *p) { /* the output as int64 [1,5]: 40 bytes (the kernel's to refuse) */
+  fb_opnd(p, 3, 1)[TPKG_FBO_DTYPE] = TPKG_DT_I64;
+  tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_DIMS + 4, 5);
+}
+static void m_fb_rank(pkg_t *p) { fb_opnd(p, 3, 1)[TPKG_FBO_RANK] = TPKG_FB_MAX_RANK + 1; }
+static void m_fb_rank8(pkg_t *p) { /* [1,10] as [1,10,1,1,1,1,1,1]: valid */
+  fb_opnd(p, 3, 1)[TPKG_FBO_RANK] = 8;
+  for (unsigned i = 2; i < 8; i++) tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_DIMS + 4 * i, 1);
+}
+static void m_fb_zero_dim(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 0) + TPKG_FBO_DIMS + 4, 0); }
+static void m_fb_unused_dim(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 1) + TPKG_FBO_DIMS + 28, 1); }
+static void m_fb_opnd_reserved(pkg_t *p) { fb_opnd(p, 2, 1)[TPKG_FBO_RESERVED] = 1; }
+/* Layouts: NHWC/BLOCKED at rank 4 only, and only on the layout-aware ops. */
+static void m_fb_layout(pkg_t *p) { fb_opnd(p, 1, 1)[TPKG_FBO_LAYOUT] = TPKG_LAYOUT_NHWC; /* rank 2 */ }
+static void m_fb_layout3(pkg_t *p) { fb_opnd(p, 0, 0)[TPKG_FBO_LAYOUT] = 3; }
+static void m_fb_layout_plain_op(pkg_t *p) { /* the Softmax's output as [1,10,1,1] NHWC */
+  uint8_t *o = fb_opnd(p, 3, 1);
+  o[TPKG_FBO_RANK] = 4, o[TPKG_FBO_LAYOUT] = TPKG_LAYOUT_NHWC;
+  tpkg_wr32(o + TPKG_FBO_DIMS + 8, 1), tpkg_wr32(o + TPKG_FBO_DIMS + 12, 1);
+}
+static void m_fb_layout_aware_nhwc(pkg_t *p) { fb_opnd(p, 0, 0)[TPKG_FBO_LAYOUT] = TPKG_LAYOUT_NHWC; /* valid */ }
+/* The block: set exactly on BLOCKED operands. */
+static void m_fb_block_plain(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 0) + TPKG_FBO_BLOCK, TSL_DIM); }
+static void m_fb_block_plain_op(pkg_t *p) { tpkg_wr32(fb_opnd(p, 3, 0) + TPKG_FBO_BLOCK, 1); }
+static void m_fb_block0(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 1) + TPKG_FBO_BLOCK, 0); }
+static void m_fb_block_other(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 1) + TPKG_FBO_BLOCK, 12345); /* tfw_load's check */ }
+/* Sizes and offsets. */
+static void m_fb_small(pkg_t *p) { tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_SIZE, 39); }
+static void m_fb_in_outside(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 0) + TPKG_FBO_OFFSET, SAMPLE_WINDOW_BYTES); }
+static void m_fb_out_wrap(pkg_t *p) { tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_OFFSET, 0xFFFFFFFCu); }
+static void m_fb_misaligned(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 1) + TPKG_FBO_OFFSET, 16402); /* f32 */ }
+static void m_fb_misaligned_i8_ok(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 0) + TPKG_FBO_OFFSET, 16383); /* i8 */ }
+/* Outputs never on the weights or the MARK records; inputs may read them. */
+static void m_fb_out_weights(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 1) + TPKG_FBO_OFFSET, 960); }
+static void m_fb_out_marks(pkg_t *p) { tpkg_wr32(fb_opnd(p, 2, 1) + TPKG_FBO_OFFSET, 61440 + 1000); }
+static void m_fb_in_weights_ok(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 0) + TPKG_FBO_OFFSET, 0); }
+/* An output overlapping another operand of its record. */
+static void m_fb_out_overlaps_in(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 1) + TPKG_FBO_OFFSET, 16384 + 12); }
+static void m_fb_in_shared_ok(pkg_t *p) { tpkg_wr32(fb_opnd(p, 3, 0) + TPKG_FBO_OFFSET, 16400); /* reads record 1's output */ }
+/* The (de)quantisation scale: QuantizeLinear's output operand (record 0),
+ * DequantizeLinear's input operand (record 1). */
+static void m_fb_scale_zero(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 1) + TPKG_FBO_SCALE, 0); }
+static void m_fb_scale_neg(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 1) + TPKG_FBO_SCALE, 0xBF000000u); }
+static void m_fb_scale_inf(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 1) + TPKG_FBO_SCALE, 0x7F800000u); }
+static void m_fb_scale_nan(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 1) + TPKG_FBO_SCALE, 0xFFC00000u); }
+static void m_fb_dq_scale_zero(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 0) + TPKG_FBO_SCALE, 0); }
+static void m_fb_scale_unread_ok(pkg_t *p) { tpkg_wr32(fb_opnd(p, 0, 0) + TPKG_FBO_SCALE, 0x7F800000u); }
 
 static void test_fallbacks(void **state) {
   (void)state;
-  EXPECT(m_fb_op, TPKG_E_FALLBACK);
-  EXPECT(m_fb_op0, TPKG_E_FALLBACK);
+  EXPECT_MSG(m_fb_op, TPKG_E_FALLBACK, "unknown fallback op");
+  EXPECT_MSG(m_fb_op0, TPKG_E_FALLBACK, "unknown fallback op");
+  EXPECT_MSG(m_fb_op_huge, TPKG_E_FALLBACK, "unknown fallback op");
   EXPECT(m_fb_before, TPKG_E_FALLBACK);
   EXPECT(m_fb_order, TPKG_E_FALLBACK);
-  EXPECT(m_fb_in_dtype, TPKG_E_FALLBACK);
-  EXPECT(m_fb_out_rank, TPKG_E_FALLBACK);
-  EXPECT(m_fb_layout, TPKG_E_FALLBACK);
-  EXPECT(m_fb_in_outside, TPKG_E_FALLBACK);
-  EXPECT(m_fb_out_wrap, TPKG_E_FALLBACK);
-  EXPECT(m_fb_small, TPKG_E_FALLBACK);
-  EXPECT(m_fb_reserved, TPKG_E_FALLBACK);
+  EXPECT_MSG(m_fb_n_in_over, TPKG_E_FALLBACK, "operand count outside its op's range");
+  EXPECT_MSG(m_fb_n_in_zero, TPKG_E_FALLBACK, "operand count outside its op's range");
+  EXPECT_MSG(m_fb_n_out_zero, TPKG_E_FALLBACK, "operand count outside its op's range");
+  EXPECT_MSG(m_fb_n_out_over, TPKG_E_FALLBACK, "operand count outside its op's range");
+  EXPECT_MSG(m_fb_n_ints_over, TPKG_E_FALLBACK, "parameter count too large");
+  EXPECT_MSG(m_fb_n_floats_over, TPKG_E_FALLBACK, "parameter count too large");
+  EXPECT_MSG(m_fb_reserved, TPKG_E_FALLBACK, "reserved fallback bytes set");
+  EXPECT_MSG(m_fb_bytes_more, TPKG_E_FALLBACK, "record size differs from its counts");
+  EXPECT_MSG(m_fb_bytes_less, TPKG_E_FALLBACK, "record size differs from its counts");
+  EXPECT_MSG(m_fb_bytes_zero, TPKG_E_FALLBACK, "record size differs from its counts");
+  EXPECT_MSG(m_fb_counts, TPKG_E_FALLBACK, "record size differs from its counts");
+  EXPECT_MSG(m_fb_past_end, TPKG_E_FALLBACK, "passes the section's end");
+  EXPECT_MSG(m_fb_cut_header, TPKG_E_FALLBACK, "fallback record cut short");
+  EXPECT_MSG(m_fb_cut_operands, TPKG_E_FALLBACK, "passes the section's end");
+  EXPECT_MSG(m_fb_dtype0, TPKG_E_FALLBACK, "operand dtype or shape");
+  EXPECT_MSG(m_fb_dtype7, TPKG_E_FALLBACK, "operand dtype or shape");
+  EXPECT(m_fb_dtype_i64, TPKG_OK);
+  EXPECT_MSG(m_fb_rank, TPKG_E_FALLBACK, "operand dtype or shape");
+  EXPECT(m_fb_rank8, TPKG_OK);
+  EXPECT_MSG(m_fb_zero_dim, TPKG_E_FALLBACK, "operand dtype or shape");
+  EXPECT_MSG(m_fb_unused_dim, TPKG_E_FALLBACK, "operand dtype or shape");
+  EXPECT_MSG(m_fb_opnd_reserved, TPKG_E_FALLBACK, "reserved fallback operand byte set");
+  EXPECT_MSG(m_fb_layout, TPKG_E_FALLBACK, "operand layout");
+  EXPECT_MSG(m_fb_layout3, TPKG_E_FALLBACK, "operand layout");
+  EXPECT_MSG(m_fb_layout_plain_op, TPKG_E_FALLBACK, "operand layout (for its rank or its op)");
+  EXPECT(m_fb_layout_aware_nhwc, TPKG_OK);
+  EXPECT_MSG(m_fb_block_plain, TPKG_E_FALLBACK, "block set on a layout other than BLOCKED");
+  EXPECT_MSG(m_fb_block_plain_op, TPKG_E_FALLBACK, "block set on a layout other than BLOCKED");
+  EXPECT_MSG(m_fb_block0, TPKG_E_FALLBACK, "or 0 on BLOCKED");
+  EXPECT(m_fb_block_other, TPKG_OK);
+  EXPECT_MSG(m_fb_small, TPKG_E_FALLBACK, "size smaller than its shape");
+  EXPECT_MSG(m_fb_in_outside, TPKG_E_FALLBACK, "outside the DRAM window");
+  EXPECT_MSG(m_fb_out_wrap, TPKG_E_FALLBACK, "outside the DRAM window");
+  EXPECT_MSG(m_fb_misaligned, TPKG_E_FALLBACK, "not aligned to its element size");
+  EXPECT(m_fb_misaligned_i8_ok, TPKG_OK);
+  EXPECT_MSG(m_fb_out_weights, TPKG_E_FALLBACK, "output on the weights or the counter records");
+  EXPECT_MSG(m_fb_out_marks, TPKG_E_FALLBACK, "output on the weights or the counter records");
+  EXPECT(m_fb_in_weights_ok, TPKG_OK);
+  EXPECT_MSG(m_fb_out_overlaps_in, TPKG_E_FALLBACK, "output overlaps another operand");
+  EXPECT(m_fb_in_shared_ok, TPKG_OK);
   EXPECT_MSG(m_fb_scale_zero, TPKG_E_FALLBACK, "scale not a positive finite number");
+  EXPECT_MSG(m_fb_scale_neg, TPKG_E_FALLBACK, "scale not a positive finite number");
   EXPECT_MSG(m_fb_scale_inf, TPKG_E_FALLBACK, "scale not a positive finite number");
   EXPECT_MSG(m_fb_scale_nan, TPKG_E_FALLBACK, "scale not a positive finite number");
-  EXPECT_MSG(m_fb_params, TPKG_E_FALLBACK, "params[1..5] set");
-  EXPECT_MSG(m_fb_param5, TPKG_E_FALLBACK, "params[1..5] set");
-  EXPECT_MSG(m_fb_block0, TPKG_E_FALLBACK, "block (params[0]) is 0");
-  EXPECT(m_fb_block_other, TPKG_OK);
+  EXPECT_MSG(m_fb_dq_scale_zero, TPKG_E_FALLBACK, "scale not a positive finite number");
+  EXPECT(m_fb_scale_unread_ok, TPKG_OK);
+  /* index and value: the record and the offending field */
+  pkg_t p;
+  make(&p);
+  m_fb_n_in_over(&p);
+  refresh(p.b, p.n);
+  tpkg_error e;
+  assert_int_equal(check(&p, &e), TPKG_E_FALLBACK);
+  assert_int_equal(e.index, 3);
+  assert_int_equal(e.value, 3);
+  free(p.b);
 }
 
 /* ---- every graph output is written ---- */
 
-/* The FALLBACK section cut from 2 records to 1 (the Softmax that writes
+/* The FALLBACK section cut from 4 records to 3 (the Softmax that writes
  * 'prob' gone), CRCs recomputed: it used to pass, and the run returned the
  * window's old bytes (all zeros). */
-static void m_fb_cut(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, TPKG_FALLBACK_BYTES); }
+static void m_fb_cut(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, SAMPLE_FALLBACK_BYTES - 144); }
 static void m_fb_all_cut(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, 0); }
 /* The Softmax writes elsewhere: no record overlaps 'prob'. */
-static void m_fb_writes_elsewhere(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_OUT_OFFSET, 4864 + 40); }
+static void m_fb_writes_elsewhere(pkg_t *p) { tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_OFFSET, 4864 + 40); }
 /* 'prob' moved to where kernel 0's STORE writes: a kernel writes it. */
 static void m_out_by_store(pkg_t *p) { tpkg_wr32(io_rec(p, 1) + TPKG_IO_OFFSET, 12288); }
 /* One byte past that STORE's offset: its first byte is outside 'prob'. */
@@ -585,12 +713,12 @@ static void test_tfw_load_checks(void **state) {
   (void)state;
   tfw_error e;
   assert_int_equal(load(NULL, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_OK);
-  /* params[0] is the NPU's DIM: tpkg_check cannot know it */
+  /* a BLOCKED operand's block is the NPU's DIM: tpkg_check cannot know it */
   assert_int_equal(load(m_fb_block_other, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_E_PACKAGE);
   assert_int_equal(e.detail, TPKG_E_FALLBACK);
   assert_int_equal(e.index, 0);
   assert_int_equal(e.value, 12345);
-  assert_non_null(strstr(e.msg, "fallback block (params[0]) is not this NPU's DIM"));
+  assert_non_null(strstr(e.msg, "fallback operand's block is not this NPU's DIM"));
   /* tpkg_check's verdict comes through: the cut FALLBACK section */
   assert_int_equal(load(m_fb_cut, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_E_PACKAGE);
   assert_int_equal(e.detail, TPKG_E_IO);
@@ -626,6 +754,17 @@ static void test_writer_rejects(void **state) {
   p.n_weights = 10;
   assert_int_equal(tpkg_write(&p, &b, &n, &d), -1);
   assert_non_null(strstr(d.msg, "weights"));
+  /* A fallback record with more operands or parameters than the format holds. */
+  sample_pkg(&p);
+  d.msg[0] = 0;
+  tpkg_fb_record big = p.fallbacks[3];
+  big.n_in = TPKG_FB_MAX_OPERANDS; /* and one output */
+  p.fallbacks = &big, p.n_fallbacks = 1;
+  assert_int_equal(tpkg_write(&p, &b, &n, &d), -1);
+  assert_non_null(strstr(d.msg, "fallback 'prob' has 66 operands"));
+  big.n_in = 1, big.n_ints = TPKG_FB_MAX_INTS + 1, d.msg[0] = 0;
+  assert_int_equal(tpkg_write(&p, &b, &n, &d), -1);
+  assert_non_null(strstr(d.msg, "97 ints"));
   /* An empty package (no kernels, weights, I/O) is valid. */
   tpkg_package e = {.target_name = "npu8", .target_hash = TSL_TARGET_HASH, .window = {.window_bytes = 64}};
   assert_int_equal(tpkg_write(&e, &b, &n, &d), 0);
@@ -637,7 +776,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_crc32_known_value), cmocka_unit_test(test_crc32_every_byte), cmocka_unit_test(test_round_trip),
       cmocka_unit_test(test_truncated_every_length), cmocka_unit_test(test_bad_magic),
-      cmocka_unit_test(test_future_version), cmocka_unit_test(test_wrong_target),
+      cmocka_unit_test(test_future_version), cmocka_unit_test(test_version_1),
+      cmocka_unit_test(test_wrong_target),
       cmocka_unit_test(test_header_fields), cmocka_unit_test(test_every_crc),
       cmocka_unit_test(test_section_table), cmocka_unit_test(test_strings_and_window),
       cmocka_unit_test(test_target_name_padding), cmocka_unit_test(test_kernels_and_io),

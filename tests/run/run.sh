@@ -137,7 +137,7 @@ rej() { # rej NAME EXPECTED ARGS...
 rej good "^ok$"
 rej truncated "PACKAGE/TRUNCATED" --truncate $((size - 100))
 rej magic "PACKAGE/MAGIC" --patch 0:58
-rej version "PACKAGE/VERSION" --patch 4:0200
+rej version "PACKAGE/VERSION" --patch 4:0100 # a version-1 header (the reader knows 2)
 rej header-bit "PACKAGE/HEADER_CRC" --patch 20:37
 rej streams-bit "PACKAGE/SECTION_CRC" --patch $((s_off + 5)):FF
 rej kernels-bit "PACKAGE/SECTION_CRC" --patch $((k_off + 3)):80
@@ -148,21 +148,23 @@ rej hostile-total "PACKAGE/TRUNCATED" --patch 8:F0FFFFFF --fix-crc
 rej io-offset "PACKAGE/IO" --patch $((io_off + 40)):00FFFFFF --fix-crc
 rej kernel-cmds "PACKAGE/KERNEL" --patch $((k_off + 16)):FFFF0000 --fix-crc
 rej cmd-opcode "PACKAGE/CMD_OPCODE" --patch "$s_off:FF" --fix-crc
-# A package that drops work: FALLBACK cut from 3 records (384 bytes) to the
-# first (the Dequantize and Softmax that write 'probs' gone). It used to load
+# A package that drops work: FALLBACK cut from 3 records (416 bytes) to the
+# first (136 bytes: the Dequantize and Softmax that write 'probs' gone). It used to load
 # and run, exit 0 with probs all zeros.
 fb_entry=$((64 + 16 * 5))
-rej fallback-cut "PACKAGE/IO.*no kernel and no fallback record writes" --patch "$((fb_entry + 8)):$(le32 128)" --fix-crc
-"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_entry + 8)):$(le32 128)" --fix-crc --save "$tmp/fb_cut.tpkg" >/dev/null 2>&1
+rej fallback-cut "PACKAGE/IO.*no kernel and no fallback record writes" --patch "$((fb_entry + 8)):$(le32 136)" --fix-crc
+"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_entry + 8)):$(le32 136)" --fix-crc --save "$tmp/fb_cut.tpkg" >/dev/null 2>&1
 for engine in model rtl; do
   expect_fail "fallback-cut-run-$engine" 1 "not a valid package: IO: graph output that no kernel and no fallback record writes" \
     "$tessel" run "$tmp/fb_cut.tpkg" --engine $engine --input "$digits/digits_cnn.in0.npy" -o "$tmp/fb_cut.npy"
 done
 expect_fail fallback-cut-inspect 1 "bad package: IO: graph output that no kernel and no fallback record writes" "$tessel" inspect "$tmp/fb_cut.tpkg"
-# Fields no op defines, and the target name's padding after its NUL.
-rej fallback-params "PACKAGE/FALLBACK.*params\[1..5\] set" --patch "$((fb_off + 104)):$(le32 12345)$(le32 3735928559)" --fix-crc
-rej fallback-block "PACKAGE/FALLBACK.*not this NPU's DIM" --patch "$((fb_off + 104)):$(le32 12345)" --fix-crc
-"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_off + 104)):$(le32 4)" --fix-crc --save "$tmp/fb_block.tpkg" >/dev/null 2>&1
+# A fallback record's reserved header bytes (20..23), the block of record 0's
+# blocked output (operand 1: 24 + 56 + 52 = byte 132 of the record), and the
+# target name's padding after its NUL.
+rej fallback-reserved "PACKAGE/FALLBACK.*reserved fallback bytes set" --patch "$((fb_off + 20)):$(le32 12345)" --fix-crc
+rej fallback-block "PACKAGE/FALLBACK.*not this NPU's DIM" --patch "$((fb_off + 132)):$(le32 12345)" --fix-crc
+"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_off + 132)):$(le32 4)" --fix-crc --save "$tmp/fb_block.tpkg" >/dev/null 2>&1
 expect_fail fallback-block-run-model 1 "not this NPU's DIM" \
   "$tessel" run "$tmp/fb_block.tpkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "$tmp/fb_block.npy"
 rej target-padding "PACKAGE/HEADER.*target name not NUL-padded" --patch 25:FF --fix-crc

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "csr.h"
+#include "fb_record.h"
 #include "tfw_fallback.h"
 
 #define N_CALLS 1000u
@@ -45,9 +46,11 @@ static void put_f32(uint8_t *p, float v) {
   for (int k = 0; k < 4; k++) p[k] = (uint8_t)(b.u >> (8 * k));
 }
 
-static int run(const tpkg_fallback *f, uint8_t *w, uint32_t dim, const char *what, const char *where, uint32_t units) {
+static int run(const fb_desc *f, uint8_t *w, uint32_t dim, const char *what, const char *where, uint32_t units) {
+  fb_encoded e;
+  const tpkg_fallback *rec = fb_encode(f, &e); /* encoding outside the measured span */
   mark m = now();
-  int rc = tfw_fallback_run(f, w, WIN_BYTES, dim);
+  int rc = tfw_fallback_run(rec, w, WIN_BYTES, dim);
   report(what, where, m, units);
   return rc;
 }
@@ -55,28 +58,30 @@ static int run(const tpkg_fallback *f, uint8_t *w, uint32_t dim, const char *wha
 static int records(uint8_t *w, const char *where) {
   for (uint32_t k = 0; k < 3 * 32 * 32; k++) put_f32(w + 4 * k, inputs[k % N_CALLS]);
   /* the digits demo: 1x1x8x8 image -> int8 blocked by 8; 10 logits -> f32 -> softmax */
-  tpkg_fallback q = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_I8, .in_rank = 4,
-                     .out_rank = 4, .in_offset = 0, .in_size = 256, .out_offset = 12288, .out_size = 512,
-                     .in_dims = {1, 1, 8, 8}, .out_dims = {1, 1, 8, 8}, .out_scale = 0.00392157f,
-                     .out_zp = -128, .out_layout = TPKG_LAYOUT_BLOCKED};
+  static const uint32_t img[4] = {1, 1, 8, 8}, logits[2] = {1, 10}, big_dims[4] = {1, 3, 32, 32};
+  fb_desc q = {.op = TPKG_OP_QUANTIZE, .n_in = 1, .n_out = 1};
+  q.o[0] = fb_operand(TPKG_DT_F32, 4, img, 0, 256);
+  q.o[1] = fb_operand(TPKG_DT_I8, 4, img, 12288, 512);
+  fb_set_layout(&q.o[1], TPKG_LAYOUT_BLOCKED, 8);
+  q.o[1].scale = 0.00392157f, q.o[1].zp = -128;
   int rc = run(&q, w, 8, "QUANTIZE 1x1x8x8 -> blocked, record", where, 1);
-  tpkg_fallback d = {.op = TPKG_OP_DEQUANTIZE, .in_dtype = TPKG_DT_I8, .out_dtype = TPKG_DT_F32, .in_rank = 2,
-                     .out_rank = 2, .in_offset = 12288, .in_size = 16, .out_offset = 12304, .out_size = 40,
-                     .in_dims = {1, 10}, .out_dims = {1, 10}, .in_scale = 0.218712f, .in_zp = 3};
+  fb_desc d = {.op = TPKG_OP_DEQUANTIZE, .n_in = 1, .n_out = 1};
+  d.o[0] = fb_operand(TPKG_DT_I8, 2, logits, 12288, 16);
+  d.o[0].scale = 0.218712f, d.o[0].zp = 3;
+  d.o[1] = fb_operand(TPKG_DT_F32, 2, logits, 12304, 40);
   rc |= run(&d, w, 8, "DEQUANTIZE 1x10, record", where, 1);
-  tpkg_fallback s = d;
-  s.op = TPKG_OP_SOFTMAX, s.in_dtype = TPKG_DT_F32, s.in_offset = 12304, s.in_size = 40, s.out_offset = 12352;
-  s.axis = 1;
+  fb_desc s = {.op = TPKG_OP_SOFTMAX, .n_in = 1, .n_out = 1, .n_ints = 2, .ints = {1, 0}};
+  s.o[0] = d.o[1];
+  s.o[1] = fb_operand(TPKG_DT_F32, 2, logits, 12352, 40);
   rc |= run(&s, w, 8, "SOFTMAX 1x10, record", where, 1);
   /* a larger input: 1x3x32x32 -> blocked by 8, and back to plain */
-  tpkg_fallback big = q;
-  big.in_size = 3 * 32 * 32 * 4, big.out_size = 32 * 32 * 8, big.in_dims[1] = big.out_dims[1] = 3;
-  big.in_dims[2] = big.out_dims[2] = big.in_dims[3] = big.out_dims[3] = 32;
+  fb_desc big = q;
+  big.o[0] = fb_operand(TPKG_DT_F32, 4, big_dims, 0, 3 * 32 * 32 * 4);
+  big.o[1].rank = 4, big.o[1].dims[1] = 3, big.o[1].dims[2] = big.o[1].dims[3] = 32, big.o[1].size = 32 * 32 * 8;
   rc |= run(&big, w, 8, "QUANTIZE 1x3x32x32 -> blocked, /el", where, 3 * 32 * 32);
-  tpkg_fallback r = big;
-  r.op = TPKG_OP_RELAYOUT, r.in_dtype = TPKG_DT_I8, r.in_offset = big.out_offset, r.in_size = big.out_size;
-  r.in_layout = TPKG_LAYOUT_BLOCKED, r.out_offset = big.out_offset + big.out_size, r.out_size = 3 * 32 * 32;
-  r.out_layout = TPKG_LAYOUT_PLAIN;
+  fb_desc r = {.op = TPKG_OP_RELAYOUT, .n_in = 1, .n_out = 1};
+  r.o[0] = big.o[1];
+  r.o[1] = fb_operand(TPKG_DT_I8, 4, big_dims, big.o[1].offset + big.o[1].size, 3 * 32 * 32);
   rc |= run(&r, w, 8, "RELAYOUT blocked -> plain, /el", where, 3 * 32 * 32);
   return rc;
 }

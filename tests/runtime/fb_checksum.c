@@ -3,6 +3,7 @@
 #include "fb_checksum.h"
 
 #include "crc32.h"
+#include "fb_record.h"
 #include "tfw_fallback.h"
 
 typedef union {
@@ -41,7 +42,7 @@ static float small_float(uint32_t r, float range) { return (float)(int32_t)r * (
 #define N_EXP 24000u
 #define N_Q 6000u
 #define ROW 37u
-#define WIN 2560u
+#define WIN 2816u
 
 static uint32_t sum_expf(void) {
   uint32_t crc = 0, s = 1;
@@ -95,35 +96,42 @@ static uint32_t sum_softmax(void) {
 }
 
 /* A few whole records: quantize into a blocked tensor, relayout it,
- * dequantize, softmax along the channels. */
+ * dequantize, softmax along the channels, relayout the f32 result into a
+ * tensor blocked by 8 (f32 padding lanes). */
 static uint32_t sum_run(int32_t *rc_all) {
   static uint8_t win[WIN];
+  static const uint32_t dims[4] = {2, 5, 3, 4};
   uint32_t s = 5;
   for (uint32_t i = 0; i < WIN; i++) win[i] = (uint8_t)next(&s);
   for (uint32_t i = 0; i < 2 * 5 * 3 * 4; i++) {
     uint32_t v = bits_of(small_float(next(&s), 6.0f));
     for (uint32_t b = 0; b < 4; b++) win[i * 4 + b] = (uint8_t)(v >> (8 * b));
   }
-  tpkg_fallback q = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_I8, .in_rank = 4,
-                     .out_rank = 4, .in_offset = 0, .in_size = 480, .out_offset = 512, .out_size = 192,
-                     .in_dims = {2, 5, 3, 4}, .out_dims = {2, 5, 3, 4}, .out_scale = 0.05f, .out_zp = -3,
-                     .in_layout = TPKG_LAYOUT_PLAIN, .out_layout = TPKG_LAYOUT_BLOCKED};
-  tpkg_fallback r = q;
-  r.op = TPKG_OP_RELAYOUT;
-  r.in_dtype = TPKG_DT_I8, r.in_offset = 512, r.in_size = 192, r.in_layout = TPKG_LAYOUT_BLOCKED;
-  r.out_offset = 768, r.out_size = 120, r.out_layout = TPKG_LAYOUT_NHWC;
-  tpkg_fallback d = r;
-  d.op = TPKG_OP_DEQUANTIZE;
-  d.out_dtype = TPKG_DT_F32, d.in_offset = 768, d.in_size = 120, d.in_layout = TPKG_LAYOUT_NHWC;
-  d.in_scale = 0.05f, d.in_zp = -3, d.out_offset = 1024, d.out_size = 480, d.out_layout = TPKG_LAYOUT_PLAIN;
-  tpkg_fallback sm = d;
-  sm.op = TPKG_OP_SOFTMAX;
-  sm.in_dtype = TPKG_DT_F32, sm.in_offset = 1024, sm.in_size = 480, sm.in_layout = TPKG_LAYOUT_PLAIN;
-  sm.out_offset = 1536, sm.out_size = 768, sm.out_layout = TPKG_LAYOUT_BLOCKED, sm.axis = 1;
-  int32_t rc = tfw_fallback_run(&q, win, WIN, 4);
-  rc |= tfw_fallback_run(&r, win, WIN, 4);
-  rc |= tfw_fallback_run(&d, win, WIN, 4);
-  rc |= tfw_fallback_run(&sm, win, WIN, 8);
+  fb_desc q = {.op = TPKG_OP_QUANTIZE, .n_in = 1, .n_out = 1};
+  q.o[0] = fb_operand(TPKG_DT_F32, 4, dims, 0, 480);
+  q.o[1] = fb_operand(TPKG_DT_I8, 4, dims, 512, 192);
+  fb_set_layout(&q.o[1], TPKG_LAYOUT_BLOCKED, 4);
+  q.o[1].scale = 0.05f, q.o[1].zp = -3;
+  fb_desc r = {.op = TPKG_OP_RELAYOUT, .n_in = 1, .n_out = 1};
+  r.o[0] = q.o[1];
+  r.o[1] = fb_operand(TPKG_DT_I8, 4, dims, 768, 120);
+  fb_set_layout(&r.o[1], TPKG_LAYOUT_NHWC, 4);
+  fb_desc d = {.op = TPKG_OP_DEQUANTIZE, .n_in = 1, .n_out = 1};
+  d.o[0] = r.o[1];
+  d.o[0].scale = 0.05f, d.o[0].zp = -3;
+  d.o[1] = fb_operand(TPKG_DT_F32, 4, dims, 1024, 480);
+  fb_desc sm = {.op = TPKG_OP_SOFTMAX, .n_in = 1, .n_out = 1, .n_ints = 2, .ints = {1, 0}};
+  sm.o[0] = d.o[1];
+  sm.o[1] = fb_operand(TPKG_DT_F32, 4, dims, 1536, 480);
+  fb_desc rb = {.op = TPKG_OP_RELAYOUT, .n_in = 1, .n_out = 1};
+  rb.o[0] = sm.o[1];
+  rb.o[1] = fb_operand(TPKG_DT_F32, 4, dims, 2048, 768);
+  fb_set_layout(&rb.o[1], TPKG_LAYOUT_BLOCKED, 8);
+  int32_t rc = fb_run(&q, win, WIN, 4);
+  rc |= fb_run(&r, win, WIN, 4);
+  rc |= fb_run(&d, win, WIN, 4);
+  rc |= fb_run(&sm, win, WIN, 4);
+  rc |= fb_run(&rb, win, WIN, 8);
   *rc_all = rc;
   return crc32_update(crc_word(0, (uint32_t)rc), win, WIN);
 }

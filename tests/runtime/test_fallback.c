@@ -2,7 +2,8 @@
  * host, under ASan/UBSan: quantise/dequantise rounding and saturation,
  * tfw_expf against libm, softmax against a double reference, every layout
  * pair of RELAYOUT, bad records (error code, nothing written, guard bytes
- * intact), and the bit-exactness check against the RV32 firmware.
+ * intact; package format v2 records, made with fb_record.h), and the
+ * bit-exactness check against the RV32 firmware.
  *
  *   test_fallback [TESSEL_ISS FW_FALLBACK_CRC.elf]
  * Without the two arguments the firmware comparison fails (it is part of
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "fb_checksum.h"
+#include "fb_record.h"
 #include "tfw_fallback.h"
 
 static const char *iss_path, *fw_elf_path;
@@ -314,13 +316,30 @@ static void test_layout_offset(void **state) {
 
 static uint32_t esize(uint32_t dt) { return dt == TPKG_DT_F32 || dt == TPKG_DT_I32 ? 4 : 1; }
 
-static tpkg_fallback relayout_rec(uint32_t dt, const uint32_t *dims, uint32_t lin, uint32_t lout, uint32_t in_off,
-                                  uint32_t in_size, uint32_t out_off, uint32_t out_size) {
-  tpkg_fallback f = {.op = TPKG_OP_RELAYOUT, .in_dtype = (uint8_t)dt, .out_dtype = (uint8_t)dt, .in_rank = 4,
-                     .out_rank = 4, .in_offset = in_off, .in_size = in_size, .out_offset = out_off,
-                     .out_size = out_size, .in_layout = (uint8_t)lin, .out_layout = (uint8_t)lout, .out_zp = -7};
-  memcpy(f.in_dims, dims, 16);
-  memcpy(f.out_dims, dims, 16);
+/* A one-in, one-out record of op over rank-4 dims (both operands PLAIN). */
+static fb_desc rec1(uint32_t op, uint32_t in_dt, uint32_t out_dt, const uint32_t *dims, uint32_t in_off,
+                    uint32_t in_size, uint32_t out_off, uint32_t out_size) {
+  fb_desc f = {.op = op, .n_in = 1, .n_out = 1};
+  f.o[0] = fb_operand(in_dt, 4, dims, in_off, in_size);
+  f.o[1] = fb_operand(out_dt, 4, dims, out_off, out_size);
+  return f;
+}
+
+static fb_desc relayout_rec(uint32_t dt, const uint32_t *dims, uint32_t lin, uint32_t lout, uint32_t dim,
+                            uint32_t in_off, uint32_t in_size, uint32_t out_off, uint32_t out_size) {
+  fb_desc f = rec1(TPKG_OP_RELAYOUT, dt, dt, dims, in_off, in_size, out_off, out_size);
+  fb_set_layout(&f.o[0], lin, dim);
+  fb_set_layout(&f.o[1], lout, dim);
+  f.o[1].zp = -7; /* the padding lanes of an 8-bit blocked output */
+  return f;
+}
+
+/* A softmax record (plain f32 operands; ints axis, log 0). */
+static fb_desc softmax_rec(uint32_t rank, const uint32_t *dims, int32_t axis, uint32_t in_off, uint32_t out_off,
+                           uint32_t size) {
+  fb_desc f = {.op = TPKG_OP_SOFTMAX, .n_in = 1, .n_out = 1, .n_ints = 2, .ints = {axis, 0}};
+  f.o[0] = fb_operand(TPKG_DT_F32, rank, dims, in_off, size);
+  f.o[1] = fb_operand(TPKG_DT_F32, rank, dims, out_off, size);
   return f;
 }
 
@@ -342,9 +361,9 @@ static void test_relayout_all_pairs(void **state) {
             uint32_t win_bytes = 6 * 1024;
             uint8_t *win = malloc(win_bytes);
             for (uint32_t i = 0; i < win_bytes; i++) win[i] = (uint8_t)rnd();
-            tpkg_fallback ab = relayout_rec(dt, dims, LAYOUTS[a], LAYOUTS[b], 0, sa, 2048, sb);
-            tpkg_fallback ba = relayout_rec(dt, dims, LAYOUTS[b], LAYOUTS[a], 2048, sb, 4096, sa);
-            assert_int_equal(tfw_fallback_run(&ab, win, win_bytes, dim), 0);
+            fb_desc ab = relayout_rec(dt, dims, LAYOUTS[a], LAYOUTS[b], dim, 0, sa, 2048, sb);
+            fb_desc ba = relayout_rec(dt, dims, LAYOUTS[b], LAYOUTS[a], dim, 2048, sb, 4096, sa);
+            assert_int_equal(fb_run(&ab, win, win_bytes, dim), 0);
             uint64_t n = 2ull * dims[1] * 6;
             uint8_t *pad = calloc(sb / es, 1);
             for (uint64_t f = 0; f < n; f++) {
@@ -357,7 +376,7 @@ static void test_relayout_all_pairs(void **state) {
                 for (uint32_t k = 0; k < es; k++) assert_int_equal(win[2048 + s * es + k], es == 1 ? (uint8_t)-7 : 0);
               }
             free(pad);
-            assert_int_equal(tfw_fallback_run(&ba, win, win_bytes, dim), 0);
+            assert_int_equal(fb_run(&ba, win, win_bytes, dim), 0);
             for (uint64_t f = 0; f < n; f++) {
               uint64_t oa = tfw_layout_offset(LAYOUTS[a], 4, dims, dim, f);
               assert_memory_equal(win + 4096 + oa * es, win + oa * es, es);
@@ -368,8 +387,9 @@ static void test_relayout_all_pairs(void **state) {
   assert_int_equal(runs, 4 * 5 * 3 * 9);
 }
 
-/* QUANTIZE/DEQUANTIZE/SOFTMAX through the window equal the scalar functions
- * element by element, across layouts (and softmax along each axis). */
+/* QUANTIZE/DEQUANTIZE through the window equal the scalar functions element
+ * by element across layouts; SOFTMAX (a plain op) along each axis equals
+ * tfw_softmax_f32 row by row, and refuses to work in place. */
 static void test_ops_through_window(void **state) {
   (void)state;
   uint32_t dims[4] = {2, 5, 3, 4}, n = 120, dim = 4;
@@ -383,87 +403,76 @@ static void test_ops_through_window(void **state) {
         uint32_t u = bits(x[i]);
         memcpy(win + tfw_layout_offset(LAYOUTS[a], 4, dims, dim, i) * 4, &u, 4);
       }
-      tpkg_fallback q = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_I8, .in_rank = 4,
-                         .out_rank = 4, .in_offset = 0, .in_size = 1024, .out_offset = 1024, .out_size = 1024,
-                         .out_scale = 0.0625f, .out_zp = 3, .in_layout = (uint8_t)LAYOUTS[a],
-                         .out_layout = (uint8_t)LAYOUTS[b]};
-      memcpy(q.in_dims, dims, 16);
-      memcpy(q.out_dims, dims, 16);
-      assert_int_equal(tfw_fallback_run(&q, win, WB, dim), 0);
+      fb_desc q = rec1(TPKG_OP_QUANTIZE, TPKG_DT_F32, TPKG_DT_I8, dims, 0, 1024, 1024, 1024);
+      fb_set_layout(&q.o[0], LAYOUTS[a], dim);
+      fb_set_layout(&q.o[1], LAYOUTS[b], dim);
+      q.o[1].scale = 0.0625f, q.o[1].zp = 3;
+      assert_int_equal(fb_run(&q, win, WB, dim), 0);
       for (uint32_t i = 0; i < n; i++)
         assert_int_equal((int8_t)win[1024 + tfw_layout_offset(LAYOUTS[b], 4, dims, dim, i)],
                          tfw_quantize(x[i], 0.0625f, 3, -128, 127));
-      tpkg_fallback d = q;
-      d.op = TPKG_OP_DEQUANTIZE, d.in_dtype = TPKG_DT_I8, d.out_dtype = TPKG_DT_F32;
-      d.in_offset = 1024, d.out_offset = 2048, d.in_scale = 0.0625f, d.in_zp = 3;
-      d.in_layout = (uint8_t)LAYOUTS[b], d.out_layout = (uint8_t)LAYOUTS[a];
-      assert_int_equal(tfw_fallback_run(&d, win, WB, dim), 0);
+      fb_desc d = rec1(TPKG_OP_DEQUANTIZE, TPKG_DT_I8, TPKG_DT_F32, dims, 1024, 1024, 2048, 1024);
+      fb_set_layout(&d.o[0], LAYOUTS[b], dim);
+      fb_set_layout(&d.o[1], LAYOUTS[a], dim);
+      d.o[0].scale = 0.0625f, d.o[0].zp = 3;
+      assert_int_equal(fb_run(&d, win, WB, dim), 0);
       for (uint32_t i = 0; i < n; i++) {
         float v = tfw_dequantize(tfw_quantize(x[i], 0.0625f, 3, -128, 127), 0.0625f, 3);
         assert_memory_equal(win + 2048 + tfw_layout_offset(LAYOUTS[a], 4, dims, dim, i) * 4, &v, 4);
       }
-      for (int axis = -4; axis < 4; axis++) {
-        tpkg_fallback s = q;
-        s.op = TPKG_OP_SOFTMAX, s.out_dtype = TPKG_DT_F32, s.out_offset = 3072, s.axis = axis;
-        s.out_layout = (uint8_t)LAYOUTS[b];
-        assert_int_equal(tfw_fallback_run(&s, win, WB, dim), 0);
-        int ax = axis < 0 ? axis + 4 : axis;
-        uint64_t len = dims[ax], inner = 1, outer = 1;
-        for (int i = ax + 1; i < 4; i++) inner *= dims[i];
-        for (int i = 0; i < ax; i++) outer *= dims[i];
-        for (uint64_t o = 0; o < outer; o++)
-          for (uint64_t j = 0; j < inner; j++) tfw_softmax_f32(x + o * len * inner + j, y + o * len * inner + j, len, inner);
-        for (uint32_t i = 0; i < n; i++)
-          assert_memory_equal(win + 3072 + tfw_layout_offset(LAYOUTS[b], 4, dims, dim, i) * 4, &y[i], 4);
-      }
-      /* softmax in place on the same bytes */
-      tpkg_fallback sp = q;
-      sp.op = TPKG_OP_SOFTMAX, sp.out_dtype = TPKG_DT_F32, sp.out_offset = 0, sp.axis = 1;
-      sp.out_layout = (uint8_t)LAYOUTS[a];
-      assert_int_equal(tfw_fallback_run(&sp, win, WB, dim), 0);
-      for (uint32_t o = 0; o < 2; o++)
-        for (uint32_t j = 0; j < 12; j++) tfw_softmax_f32(x + o * 60 + j, y + o * 60 + j, 5, 12);
-      for (uint32_t i = 0; i < n; i++)
-        assert_memory_equal(win + tfw_layout_offset(LAYOUTS[a], 4, dims, dim, i) * 4, &y[i], 4);
     }
+  memcpy(win, x, sizeof x);
+  for (int axis = -4; axis < 4; axis++) {
+    fb_desc s = softmax_rec(4, dims, axis, 0, 3072, 480);
+    assert_int_equal(fb_run(&s, win, WB, dim), 0);
+    int ax = axis < 0 ? axis + 4 : axis;
+    uint64_t len = dims[ax], inner = 1, outer = 1;
+    for (int i = ax + 1; i < 4; i++) inner *= dims[i];
+    for (int i = 0; i < ax; i++) outer *= dims[i];
+    for (uint64_t o = 0; o < outer; o++)
+      for (uint64_t j = 0; j < inner; j++) tfw_softmax_f32(x + o * len * inner + j, y + o * len * inner + j, len, inner);
+    assert_memory_equal(win + 3072, y, sizeof y);
+  }
+  /* v2: no op works in place (the output overlaps its input) */
+  fb_desc sp = softmax_rec(4, dims, 1, 0, 0, 480);
+  assert_int_equal(fb_run(&sp, win, WB, dim), TFW_FB_E_OVERLAP);
   /* a reshape on the way: [1,10] plain in, [1,10,1,1] blocked out */
-  tpkg_fallback r = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_U8, .in_rank = 2,
-                     .out_rank = 4, .in_offset = 0, .in_size = 40, .out_offset = 64, .out_size = 16,
-                     .in_dims = {1, 10}, .out_dims = {1, 10, 1, 1}, .out_scale = 0.5f, .out_zp = 128,
-                     .out_layout = TPKG_LAYOUT_BLOCKED};
+  static const uint32_t d2[2] = {1, 10}, d4[4] = {1, 10, 1, 1};
+  fb_desc r = {.op = TPKG_OP_QUANTIZE, .n_in = 1, .n_out = 1};
+  r.o[0] = fb_operand(TPKG_DT_F32, 2, d2, 0, 40);
+  r.o[1] = fb_operand(TPKG_DT_U8, 4, d4, 64, 16);
+  fb_set_layout(&r.o[1], TPKG_LAYOUT_BLOCKED, 8);
+  r.o[1].scale = 0.5f, r.o[1].zp = 128;
   for (uint32_t i = 0; i < 10; i++) {
     float v = (float)i - 4.75f;
     memcpy(win + 4 * i, &v, 4);
   }
-  assert_int_equal(tfw_fallback_run(&r, win, WB, 8), 0);
+  assert_int_equal(fb_run(&r, win, WB, 8), 0);
   for (uint32_t i = 0; i < 10; i++) assert_int_equal(win[64 + i], tfw_quantize((float)i - 4.75f, 0.5f, 128, 0, 255));
   for (uint32_t i = 10; i < 16; i++) assert_int_equal(win[64 + i], 128);
 }
 
-/* The same records over a window at every byte alignment (the word
- * accesses are taken only where aligned) give the same bytes. */
+/* The same layout-aware records over a window at every byte alignment (the
+ * word accesses are taken only where aligned) give the same bytes. A plain
+ * op (Softmax) needs its operands aligned to their element size: it runs at
+ * the 4-byte shifts, with the same result, and is refused (nothing written)
+ * at the others. */
 static void test_unaligned_window(void **state) {
   (void)state;
   enum { WB = 2304 };
-  static uint8_t ref[WB], buf[WB + 8];
+  static uint8_t ref[WB], buf[WB + 8], ref_sm[WB];
   uint32_t dims[4] = {2, 5, 3, 3};
-  tpkg_fallback q = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_U8, .in_rank = 4,
-                     .out_rank = 4, .in_offset = 0, .in_size = 360, .out_offset = 400, .out_size = 144,
-                     .out_scale = 0.03f, .out_zp = 77, .in_layout = TPKG_LAYOUT_NHWC,
-                     .out_layout = TPKG_LAYOUT_BLOCKED};
-  memcpy(q.in_dims, dims, 16);
-  memcpy(q.out_dims, dims, 16);
-  tpkg_fallback d = q;
-  d.op = TPKG_OP_DEQUANTIZE, d.in_dtype = TPKG_DT_U8, d.out_dtype = TPKG_DT_F32, d.in_offset = 400;
-  d.in_size = 144, d.in_layout = TPKG_LAYOUT_BLOCKED, d.in_scale = 0.03f, d.in_zp = 77, d.out_offset = 600;
-  d.out_size = 576, d.out_layout = TPKG_LAYOUT_BLOCKED;
-  tpkg_fallback sm = d;
-  sm.op = TPKG_OP_SOFTMAX, sm.in_dtype = TPKG_DT_F32, sm.in_offset = 600, sm.in_size = 576, sm.axis = 1;
-  sm.out_offset = 1200, sm.out_size = 360, sm.out_layout = TPKG_LAYOUT_PLAIN;
-  tpkg_fallback r = sm;
-  r.op = TPKG_OP_RELAYOUT, r.in_offset = 1200, r.in_size = 360, r.in_layout = TPKG_LAYOUT_PLAIN;
-  r.out_offset = 1600, r.out_size = 576, r.out_layout = TPKG_LAYOUT_BLOCKED;
-  const tpkg_fallback *recs[] = {&q, &d, &sm, &r};
+  fb_desc q = rec1(TPKG_OP_QUANTIZE, TPKG_DT_F32, TPKG_DT_U8, dims, 0, 360, 400, 144);
+  fb_set_layout(&q.o[0], TPKG_LAYOUT_NHWC, 4);
+  fb_set_layout(&q.o[1], TPKG_LAYOUT_BLOCKED, 4);
+  q.o[1].scale = 0.03f, q.o[1].zp = 77;
+  fb_desc d = rec1(TPKG_OP_DEQUANTIZE, TPKG_DT_U8, TPKG_DT_F32, dims, 400, 144, 600, 576);
+  d.o[0] = q.o[1];
+  fb_set_layout(&d.o[1], TPKG_LAYOUT_BLOCKED, 4);
+  fb_desc r1 = relayout_rec(TPKG_DT_F32, dims, TPKG_LAYOUT_BLOCKED, TPKG_LAYOUT_PLAIN, 4, 600, 576, 1200, 360);
+  fb_desc r2 = relayout_rec(TPKG_DT_F32, dims, TPKG_LAYOUT_PLAIN, TPKG_LAYOUT_BLOCKED, 4, 1200, 360, 1600, 576);
+  fb_desc sm = softmax_rec(4, dims, 1, 1200, 1600, 360);
+  const fb_desc *recs[] = {&q, &d, &r1, &r2};
   for (uint32_t i = 0; i < WB; i++) ref[i] = (uint8_t)rnd();
   for (uint32_t i = 0; i < 90; i++) {
     float v = rnd_float(-3.0f, 3.0f);
@@ -471,9 +480,17 @@ static void test_unaligned_window(void **state) {
   }
   for (int shift = 0; shift < 8; shift++) {
     memcpy(buf + shift, ref, WB);
-    for (int k = 0; k < 4; k++) assert_int_equal(tfw_fallback_run(recs[k], buf + shift, WB, 4), 0);
+    for (int k = 0; k < 4; k++) assert_int_equal(fb_run(recs[k], buf + shift, WB, 4), 0);
     if (shift == 0) memcpy(ref, buf, WB); /* the aligned run's result is the reference */
     else assert_memory_equal(buf + shift, ref, WB);
+    if (shift % 4 == 0) {
+      assert_int_equal(fb_run(&sm, buf + shift, WB, 4), 0);
+      if (shift == 0) memcpy(ref_sm, buf, WB);
+      else assert_memory_equal(buf + shift, ref_sm, WB);
+    } else {
+      assert_int_equal(fb_run(&sm, buf + shift, WB, 4), TFW_FB_E_ARG);
+      assert_memory_equal(buf + shift, ref, WB);
+    }
   }
 }
 
@@ -481,78 +498,132 @@ static void test_unaligned_window(void **state) {
 
 enum { GUARD = 64, SMALL_WIN = 256 };
 
-static tpkg_fallback good_quantize(void) {
-  tpkg_fallback f = {.op = TPKG_OP_QUANTIZE, .in_dtype = TPKG_DT_F32, .out_dtype = TPKG_DT_I8, .in_rank = 2,
-                     .out_rank = 2, .in_offset = 0, .in_size = 64, .out_offset = 128, .out_size = 16,
-                     .in_dims = {4, 4}, .out_dims = {4, 4}, .out_scale = 0.5f, .axis = 1};
+static fb_desc good_quantize(void) {
+  static const uint32_t dims[2] = {4, 4};
+  fb_desc f = {.op = TPKG_OP_QUANTIZE, .n_in = 1, .n_out = 1};
+  f.o[0] = fb_operand(TPKG_DT_F32, 2, dims, 0, 64);
+  f.o[1] = fb_operand(TPKG_DT_I8, 2, dims, 128, 16);
+  f.o[1].scale = 0.5f;
   return f;
 }
 
-/* Runs f on a 256-byte window inside guard bytes; checks the code and that
- * not a byte changed (errors write nothing). */
-static void expect_error(const tpkg_fallback *f, uint32_t dim, int want, int line) {
+static fb_desc good_softmax(void) {
+  static const uint32_t dims[2] = {4, 4};
+  return softmax_rec(2, dims, 1, 0, 128, 64);
+}
+
+/* Runs f (its encoding, with *tweak applied to the decoded header when
+ * given) on a 256-byte window inside guard bytes; checks the code (any
+ * error when want is 1) and that not a byte changed (errors write nothing). */
+static void expect_error_t(const fb_desc *d, const tpkg_fallback *tweak, uint32_t dim, int want, int line) {
   static uint8_t buf[GUARD + SMALL_WIN + GUARD], copy[sizeof buf];
   for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 7 + 1);
   memcpy(copy, buf, sizeof buf);
-  int rc = tfw_fallback_run(f, buf + GUARD, SMALL_WIN, dim);
-  if (rc != want) fail_msg("line %d: got %d (%s), want %d (%s)", line, rc, tfw_fallback_strerror(rc), want,
-                           tfw_fallback_strerror(want));
+  fb_encoded e;
+  tpkg_fallback f = *fb_encode(d, &e);
+  if (tweak) f.n_in = tweak->n_in, f.n_out = tweak->n_out, f.n_ints = tweak->n_ints, f.n_floats = tweak->n_floats;
+  int rc = tfw_fallback_run(&f, buf + GUARD, SMALL_WIN, dim);
+  if (want == 1 ? rc >= 0 : rc != want)
+    fail_msg("line %d: got %d (%s), want %d (%s)", line, rc, tfw_fallback_strerror(rc), want,
+             want == 1 ? "any error" : tfw_fallback_strerror(want));
   if (memcmp(buf, copy, sizeof buf)) fail_msg("line %d: the failed record wrote bytes", line);
 }
-#define EXPECT(f, dim, want) expect_error(&(f), dim, want, __LINE__)
+#define EXPECT(f, dim, want) expect_error_t(&(f), NULL, dim, want, __LINE__)
+#define ANY_ERROR 1 /* a code the op's kernel chooses (shared/tfw_ops*.c) */
 
 static void test_bad_records(void **state) {
   (void)state;
-  tpkg_fallback f = good_quantize();
+  fb_desc f = good_quantize();
   {
     static uint8_t buf[GUARD + SMALL_WIN + GUARD];
-    assert_int_equal(tfw_fallback_run(&f, buf + GUARD, SMALL_WIN, 8), 0); /* the base record is good */
+    assert_int_equal(fb_run(&f, buf + GUARD, SMALL_WIN, 8), 0); /* the base records are good */
+    f = good_softmax();
+    assert_int_equal(fb_run(&f, buf + GUARD, SMALL_WIN, 8), 0);
   }
-  f.op = 0; EXPECT(f, 8, TFW_FB_E_OP);
-  f.op = 5; EXPECT(f, 8, TFW_FB_E_OP);
-  f = good_quantize(), f.in_dtype = TPKG_DT_I8; EXPECT(f, 8, TFW_FB_E_DTYPE);
-  f = good_quantize(), f.out_dtype = TPKG_DT_I32; EXPECT(f, 8, TFW_FB_E_DTYPE);
-  f = good_quantize(), f.out_dtype = 9; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.op = 0; EXPECT(f, 8, TFW_FB_E_OP);
+  f.op = TPKG_OP_END; EXPECT(f, 8, TFW_FB_E_OP);
+  f.op = 0x7FFFFFFFu; EXPECT(f, 8, TFW_FB_E_OP);
+  f = good_quantize(), f.o[0].dtype = TPKG_DT_I8; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.o[1].dtype = TPKG_DT_I32; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_quantize(), f.o[1].dtype = 9; EXPECT(f, 8, TFW_FB_E_DTYPE);
   f = good_quantize(), f.op = TPKG_OP_DEQUANTIZE; EXPECT(f, 8, TFW_FB_E_DTYPE);
-  f = good_quantize(), f.op = TPKG_OP_SOFTMAX; EXPECT(f, 8, TFW_FB_E_DTYPE);
   f = good_quantize(), f.op = TPKG_OP_RELAYOUT; EXPECT(f, 8, TFW_FB_E_DTYPE);
-  f = good_quantize(), f.in_rank = 7; EXPECT(f, 8, TFW_FB_E_SHAPE);
-  f = good_quantize(), f.out_dims[1] = 5, f.out_size = 20; EXPECT(f, 8, TFW_FB_E_SHAPE);
-  f = good_quantize(), f.in_layout = TPKG_LAYOUT_NHWC; EXPECT(f, 8, TFW_FB_E_LAYOUT);
-  f = good_quantize(), f.out_layout = 3; EXPECT(f, 8, TFW_FB_E_LAYOUT);
-  f = good_quantize(), f.in_rank = f.out_rank = 4, f.in_dims[2] = f.in_dims[3] = f.out_dims[2] = f.out_dims[3] = 1;
-  f.out_layout = TPKG_LAYOUT_BLOCKED; EXPECT(f, 0, TFW_FB_E_ARG);
-  f = good_quantize(), f.in_size = 63; EXPECT(f, 8, TFW_FB_E_WINDOW);
-  f = good_quantize(), f.out_size = 15; EXPECT(f, 8, TFW_FB_E_WINDOW);
-  f = good_quantize(), f.out_offset = SMALL_WIN - 15; EXPECT(f, 8, TFW_FB_E_WINDOW);
-  f = good_quantize(), f.out_offset = SMALL_WIN - 16, f.out_size = 17; EXPECT(f, 8, TFW_FB_E_WINDOW);
-  f = good_quantize(), f.in_offset = 0xFFFFFFF0u; EXPECT(f, 8, TFW_FB_E_WINDOW);
-  f = good_quantize(), f.out_size = 0xFFFFFFFFu; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.o[0].rank = 9; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_quantize(), f.o[1].dims[1] = 5, f.o[1].size = 20; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  /* the layout-aware ops take one input and one output */
+  f = good_quantize(), f.n_in = 2, f.o[2] = f.o[1], f.o[1] = f.o[0]; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_quantize(), f.n_out = 0; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_quantize(), fb_set_layout(&f.o[0], TPKG_LAYOUT_NHWC, 8); EXPECT(f, 8, TFW_FB_E_LAYOUT);
+  f = good_quantize(), f.o[1].layout = 3; EXPECT(f, 8, TFW_FB_E_LAYOUT);
+  /* a blocked operand: its block is this NPU's DIM */
+  f = good_quantize(), f.o[0].rank = f.o[1].rank = 4, f.o[0].dims[2] = f.o[0].dims[3] = f.o[1].dims[2] = f.o[1].dims[3] = 1;
+  fb_set_layout(&f.o[1], TPKG_LAYOUT_BLOCKED, 0); EXPECT(f, 0, TFW_FB_E_ARG);
+  fb_set_layout(&f.o[1], TPKG_LAYOUT_BLOCKED, 8); EXPECT(f, 4, TFW_FB_E_LAYOUT);
+  f.o[1].block = 0; EXPECT(f, 8, TFW_FB_E_LAYOUT);
+  f = good_quantize(), f.o[0].size = 63; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.o[1].size = 15; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.o[1].offset = SMALL_WIN - 15; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.o[1].offset = SMALL_WIN - 16, f.o[1].size = 17; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.o[0].offset = 0xFFFFFFF0u; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.o[1].size = 0xFFFFFFFFu; EXPECT(f, 8, TFW_FB_E_WINDOW);
   /* dims whose product wraps 32 and 64 bits */
-  f = good_quantize(), f.in_rank = f.out_rank = 6;
-  for (int i = 0; i < 6; i++) f.in_dims[i] = f.out_dims[i] = 0xFFFFFFFFu;
+  f = good_quantize(), f.o[0].rank = f.o[1].rank = 8;
+  for (int i = 0; i < 8; i++) f.o[0].dims[i] = f.o[1].dims[i] = 0xFFFFFFFFu;
   EXPECT(f, 8, TFW_FB_E_WINDOW);
-  f = good_quantize(), f.in_dims[0] = f.out_dims[0] = 0x40000001u; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_quantize(), f.o[0].dims[0] = f.o[1].dims[0] = 0x40000001u; EXPECT(f, 8, TFW_FB_E_WINDOW);
   /* a blocked output whose padding does not fit */
-  f = good_quantize(), f.in_rank = f.out_rank = 4, f.in_dims[2] = f.in_dims[3] = f.out_dims[2] = f.out_dims[3] = 1;
-  f.out_layout = TPKG_LAYOUT_BLOCKED; EXPECT(f, 16, TFW_FB_E_WINDOW);
-  f = good_quantize(), f.out_scale = 0.0f; EXPECT(f, 8, TFW_FB_E_PARAM);
-  f = good_quantize(), f.out_scale = -0.5f; EXPECT(f, 8, TFW_FB_E_PARAM);
-  f = good_quantize(), f.out_scale = from_bits(0x7fc00000u); EXPECT(f, 8, TFW_FB_E_PARAM);
-  f = good_quantize(), f.out_scale = from_bits(0x7f800000u); EXPECT(f, 8, TFW_FB_E_PARAM);
-  f = good_quantize(), f.op = TPKG_OP_DEQUANTIZE, f.in_dtype = TPKG_DT_U8, f.out_dtype = TPKG_DT_F32;
-  f.in_size = 16, f.out_size = 64, f.in_scale = 0; EXPECT(f, 8, TFW_FB_E_PARAM);
-  f = good_quantize(), f.op = TPKG_OP_SOFTMAX, f.out_dtype = TPKG_DT_F32, f.out_size = 64, f.axis = 2;
-  EXPECT(f, 8, TFW_FB_E_SHAPE);
-  f.axis = -3; EXPECT(f, 8, TFW_FB_E_SHAPE);
-  f.in_rank = f.out_rank = 0, f.axis = 0; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_quantize(), f.o[0].rank = f.o[1].rank = 4, f.o[0].dims[2] = f.o[0].dims[3] = f.o[1].dims[2] = f.o[1].dims[3] = 1;
+  fb_set_layout(&f.o[1], TPKG_LAYOUT_BLOCKED, 16); EXPECT(f, 16, TFW_FB_E_WINDOW);
+  /* the scale: QuantizeLinear's output operand's, DequantizeLinear's input operand's */
+  f = good_quantize(), f.o[1].scale = 0.0f; EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.o[1].scale = -0.5f; EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.o[1].scale = from_bits(0x7fc00000u); EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.o[1].scale = from_bits(0x7f800000u); EXPECT(f, 8, TFW_FB_E_PARAM);
+  f = good_quantize(), f.o[0].scale = 0.0f; /* the input's is not read */
+  {
+    static uint8_t buf[SMALL_WIN];
+    assert_int_equal(fb_run(&f, buf, SMALL_WIN, 8), 0);
+  }
+  f = good_quantize(), f.op = TPKG_OP_DEQUANTIZE, f.o[0].dtype = TPKG_DT_U8, f.o[1].dtype = TPKG_DT_F32;
+  f.o[0].size = 16, f.o[1].size = 64, f.o[0].scale = 0; EXPECT(f, 8, TFW_FB_E_PARAM);
+  /* Softmax: the axis inside the rank, plain operands, counts of tfw_ops.def */
+  f = good_softmax(), f.ints[0] = 2; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f.ints[0] = -3; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_softmax(), f.o[0].rank = f.o[1].rank = 0, f.ints[0] = 0; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_softmax(), f.o[1].dtype = TPKG_DT_I8, f.o[1].size = 16; EXPECT(f, 8, ANY_ERROR);
+  f = good_softmax(), f.n_ints = 1; EXPECT(f, 8, ANY_ERROR);
+  f = good_softmax(), fb_set_layout(&f.o[1], TPKG_LAYOUT_NHWC, 8), f.o[0].rank = f.o[1].rank = 4;
+  f.o[0].dims[2] = f.o[0].dims[3] = f.o[1].dims[2] = f.o[1].dims[3] = 1; EXPECT(f, 8, TFW_FB_E_LAYOUT);
+  f = good_softmax(), f.o[0].dtype = 0; EXPECT(f, 8, TFW_FB_E_DTYPE);
+  f = good_softmax(), f.o[0].dims[0] = f.o[1].dims[0] = 0; EXPECT(f, 8, TFW_FB_E_SHAPE); /* empty: as tpkg_check */
+  f = good_softmax(), f.n_in = 2, f.o[2] = f.o[1], f.o[1] = f.o[0]; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_softmax(), f.n_out = 0; EXPECT(f, 8, TFW_FB_E_SHAPE);
+  f = good_softmax(), f.o[1].offset = 130; EXPECT(f, 8, TFW_FB_E_ARG); /* f32 at an odd address */
+  f = good_softmax(), f.o[0].size = 63; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  f = good_softmax(), f.o[1].offset = SMALL_WIN - 60; EXPECT(f, 8, TFW_FB_E_WINDOW);
+  {
+    /* parameter counts past the format's limits (the decoded header says so) */
+    tpkg_fallback t = {.n_in = 1, .n_out = 1, .n_ints = TPKG_FB_MAX_INTS + 1};
+    f = good_softmax();
+    expect_error_t(&f, &t, 8, TFW_FB_E_PARAM, __LINE__);
+    t.n_ints = 2, t.n_floats = TPKG_FB_MAX_FLOATS + 1;
+    expect_error_t(&f, &t, 8, TFW_FB_E_PARAM, __LINE__);
+    t.n_floats = 0, t.n_in = TPKG_FB_MAX_OPERANDS;
+    expect_error_t(&f, &t, 8, TFW_FB_E_PARAM, __LINE__);
+  }
   /* overlapping input and output */
-  f = good_quantize(), f.out_offset = 60; EXPECT(f, 8, TFW_FB_E_OVERLAP);
-  f = good_quantize(), f.op = TPKG_OP_SOFTMAX, f.out_dtype = TPKG_DT_F32, f.out_size = 64, f.out_offset = 32;
-  EXPECT(f, 8, TFW_FB_E_OVERLAP);
+  f = good_quantize(), f.o[1].offset = 60; EXPECT(f, 8, TFW_FB_E_OVERLAP);
+  f = good_softmax(), f.o[1].offset = 32; EXPECT(f, 8, TFW_FB_E_OVERLAP);
   assert_int_equal(tfw_fallback_run(NULL, (uint8_t *)"", 1, 8), TFW_FB_E_ARG);
   f = good_quantize();
-  assert_int_equal(tfw_fallback_run(&f, NULL, 256, 8), TFW_FB_E_ARG);
+  {
+    fb_encoded e;
+    tpkg_fallback r = *fb_encode(&f, &e);
+    assert_int_equal(tfw_fallback_run(&r, NULL, 256, 8), TFW_FB_E_ARG);
+    r.rec = NULL;
+    static uint8_t buf[SMALL_WIN];
+    assert_int_equal(tfw_fallback_run(&r, buf, SMALL_WIN, 8), TFW_FB_E_ARG);
+  }
   /* every code has its own message */
   for (int c = 0; c > -TFW_FB_E_NCODES; c--)
     for (int c2 = c - 1; c2 > -TFW_FB_E_NCODES; c2--) assert_string_not_equal(tfw_fallback_strerror(c), tfw_fallback_strerror(c2));
@@ -569,41 +640,52 @@ static void test_random_records(void **state) {
   for (int it = 0; it < 30000; it++) {
     memset(buf, 0xA5, sizeof buf);
     for (size_t i = GUARD; i < GUARD + SMALL_WIN; i++) buf[i] = (uint8_t)rnd();
-    tpkg_fallback f = {0};
+    fb_desc f = {0};
+    uint32_t dim = rnd() % 10;
     if (it % 2) {
-      /* a plausible record (op and dtypes that fit, small plain tensors) with one field changed */
-      static const uint8_t in_dt[] = {0, TPKG_DT_F32, TPKG_DT_F32, TPKG_DT_I8, TPKG_DT_U8};
-      static const uint8_t out_dt[] = {0, TPKG_DT_F32, TPKG_DT_U8, TPKG_DT_F32, TPKG_DT_U8};
-      f.op = 1 + rnd() % 4, f.in_dtype = in_dt[f.op], f.out_dtype = out_dt[f.op];
-      f.in_rank = f.out_rank = 4;
-      for (int i = 0; i < 4; i++) f.in_dims[i] = f.out_dims[i] = 1 + rnd() % 3;
-      f.in_offset = 0, f.in_size = 128, f.out_offset = 128, f.out_size = 128;
-      f.in_scale = f.out_scale = 0.25f, f.axis = (int32_t)(rnd() % 4);
-      f.in_layout = (uint8_t)(rnd() % 3), f.out_layout = (uint8_t)(rnd() % 3);
+      /* a plausible record (op and dtypes that fit, small tensors) with one field changed */
+      static const uint8_t in_dt[] = {TPKG_DT_F32, TPKG_DT_F32, TPKG_DT_I8, TPKG_DT_U8};
+      static const uint8_t out_dt[] = {TPKG_DT_F32, TPKG_DT_U8, TPKG_DT_F32, TPKG_DT_U8};
+      uint32_t k = rnd() % 4, dims[4];
+      for (int i = 0; i < 4; i++) dims[i] = 1 + rnd() % 3;
+      f = rec1(TPKG_OP_SOFTMAX + k, in_dt[k], out_dt[k], dims, 0, 128, 128, 128);
+      f.o[0].scale = f.o[1].scale = 0.25f;
+      if (f.op == TPKG_OP_SOFTMAX) {
+        f.n_ints = 2, f.ints[0] = (int32_t)(rnd() % 4);
+      } else {
+        fb_set_layout(&f.o[0], rnd() % 3, dim);
+        fb_set_layout(&f.o[1], rnd() % 3, dim);
+      }
       uint32_t v = rnd();
-      switch (rnd() % 8) {
-      case 0: f.in_offset = v % 300; break;
-      case 1: f.out_offset = v % 300; break;
-      case 2: f.in_size = v % 300; break;
-      case 3: f.out_size = v % 300; break;
-      case 4: f.out_dims[v % 6] = rnd() % 4; break;
-      case 5: f.out_zp = (int32_t)v; break;
-      case 6: f.axis = (int32_t)(v % 15) - 7; break;
-      default: f.in_rank = f.out_rank = (uint8_t)(v % 8); break;
+      switch (rnd() % 10) {
+      case 0: f.o[0].offset = v % 300; break;
+      case 1: f.o[1].offset = v % 300; break;
+      case 2: f.o[0].size = v % 300; break;
+      case 3: f.o[1].size = v % 300; break;
+      case 4: f.o[1].dims[v % 8] = rnd() % 4; break;
+      case 5: f.o[1].zp = (int32_t)v; break;
+      case 6: f.ints[0] = (int32_t)(v % 15) - 7; break;
+      case 7: f.o[v % 2].block = rnd() % 10; break;
+      case 8: f.n_in = v % 3, f.n_out = rnd() % 3; f.o[2] = f.o[1]; break;
+      default: f.o[0].rank = f.o[1].rank = (uint8_t)(v % 10); break;
       }
     } else {
-      f.op = rnd() % 6, f.in_dtype = (uint8_t)(rnd() % 6), f.out_dtype = (uint8_t)(rnd() % 6);
-      if (rnd() % 2) f.out_dtype = f.in_dtype;
-      f.in_rank = (uint8_t)(rnd() % 8), f.out_rank = rnd() % 2 ? f.in_rank : (uint8_t)(rnd() % 8);
-      for (int i = 0; i < 6; i++) f.in_dims[i] = rnd() % 4 + (rnd() % 16 == 0 ? 0xFFFFFFF0u : 0);
-      for (int i = 0; i < 6; i++) f.out_dims[i] = rnd() % 2 ? f.in_dims[i] : rnd() % 5;
-      f.in_offset = rnd() % 300, f.out_offset = rnd() % 300, f.in_size = rnd() % 300, f.out_size = rnd() % 300;
-      f.in_layout = (uint8_t)(rnd() % 4), f.out_layout = (uint8_t)(rnd() % 4);
-      f.axis = (int32_t)(rnd() % 15) - 7;
-      f.in_scale = scales[rnd() % 6], f.out_scale = scales[rnd() % 6];
-      f.in_zp = (int32_t)(rnd() % 512) - 256, f.out_zp = (int32_t)rnd();
+      f.op = rnd() % (TPKG_OP_END + 2);
+      f.n_in = rnd() % 4, f.n_out = rnd() % 3, f.n_ints = rnd() % 5, f.n_floats = rnd() % 3;
+      for (uint32_t k = 0; k < f.n_in + f.n_out; k++) {
+        tpkg_operand *o = &f.o[k];
+        o->dtype = (uint8_t)(rnd() % 8);
+        o->rank = (uint8_t)(rnd() % 10);
+        for (int i = 0; i < 8; i++) o->dims[i] = rnd() % 4 + (rnd() % 16 == 0 ? 0xFFFFFFF0u : 0);
+        o->offset = rnd() % 300, o->size = rnd() % 300;
+        o->layout = (uint8_t)(rnd() % 4), o->block = rnd() % 2 ? dim : rnd() % 10;
+        o->scale = scales[rnd() % 6], o->zp = (int32_t)rnd();
+      }
+      if (rnd() % 2) f.o[1] = f.o[0], f.o[1].offset = rnd() % 300;
+      for (uint32_t i = 0; i < f.n_ints; i++) f.ints[i] = (int32_t)(rnd() % 15) - 7;
+      for (uint32_t i = 0; i < f.n_floats; i++) f.floats[i] = scales[rnd() % 6];
     }
-    int rc = tfw_fallback_run(&f, buf + GUARD, SMALL_WIN, rnd() % 10);
+    int rc = fb_run(&f, buf + GUARD, SMALL_WIN, dim);
     assert_true(rc <= 0 && rc > -TFW_FB_E_NCODES);
     ok += rc == 0;
     for (size_t i = 0; i < GUARD; i++) {
@@ -614,7 +696,6 @@ static void test_random_records(void **state) {
   printf("random records: %d of 30000 ran, the rest were rejected; no write outside the window\n", ok);
   assert_true(ok > 3000);
 }
-
 /* ---- bit-exact against the RV32 firmware ---------------------------------------- */
 
 static void test_firmware_checksums(void **state) {

@@ -14,7 +14,7 @@
 # The kernels are shared/'s (its host library and RV32 objects, both -ffp-contract=off);
 # only the tests are built here.
 
-TFW_ELEM_OBJ  := $(BUILD)/obj/tests/tfw-ops
+TFW_ELEM_OBJ  := $(BUILD)/obj/tests/tfw-ops-elem
 TFW_ELEM_TEST := $(TFW_ELEM_OBJ)/test_elem
 TFW_ELEM_SRCS := tests/tfw-ops/test_elem.c tests/tfw-ops/test_elem_math.c tests/tfw-ops/elem_checksum.c
 TFW_ELEM_HDRS := tests/tfw-ops/elem_test.h tests/tfw-ops/elem_checksum.h shared/tfw_ops.h shared/tfw_math.h \

@@ -10,7 +10,7 @@
 # the RV32 objects (both -ffp-contract=off); only the tests' own sources are compiled
 # here.
 
-TOPS_MOVE_OBJ    := $(BUILD)/obj/tests/tfw-ops
+TOPS_MOVE_OBJ    := $(BUILD)/obj/tests/tfw-ops-move
 TOPS_MOVE_TEST   := $(TOPS_MOVE_OBJ)/test_ops_move
 TOPS_MOVE_FW_ELF := $(FW_OUT)/tests/fw_ops_move_crc.elf
 TOPS_MOVE_SRC    := tests/tfw-ops/test_ops_move.c tests/tfw-ops/move_checksum.c

@@ -13,7 +13,7 @@
 # tfw_powf/tfw_sqrtf are shared/tfw_math.c's (the firmware checksum covers Lp
 # pooling with p = 3, -DNN_CK_POWF).
 
-TFW_NN_OBJ     := $(BUILD)/obj/tests/tfw-ops
+TFW_NN_OBJ     := $(BUILD)/obj/tests/tfw-ops-nn
 TFW_NN_TEST    := $(TFW_NN_OBJ)/test_nn
 TFW_NN_FW_ELF  := $(FW_OUT)/tests/fw_nn_crc.elf
 TFW_NN_HDRS    := shared/tfw_ops.h shared/tfw_math.h shared/tfw_fallback.h shared/tpkg_format.h \
