@@ -66,6 +66,7 @@ models:
 	/usr/bin/python3 tests/npy/gen_data.py
 	/usr/bin/python3 tests/models/gen_ops.py
 	/usr/bin/python3 tests/models/gen_nets.py
+	/usr/bin/python3 tests/models/gen_real.py
 	/usr/bin/python3 tests/models/gen_bad.py
 	/usr/bin/python3 tests/models/gen_quant.py
 	/usr/bin/python3 tests/models/gen_calib.py
@@ -86,3 +87,6 @@ test-layout:
 # ONNX's backend node tests: the onnx-node and onnx-node-soc suites.
 include tests/onnx-node/onnx-node.mk
 include $(sort $(wildcard tests/tfw-ops/*.mk))
+
+# Real architectures from PyTorch: the real-nets suite and make check-torchvision.
+include tests/real-nets/real-nets.mk

@@ -4,7 +4,7 @@
 # One test per MANIFEST line: the model's .onnx exists, the line's fields are
 # well formed (inputs=, outputs=, kind=float|quant, opset=N, optional binds=),
 # and every .npy it names exists and parses with NPY_CHECK (shared/npy.c).
-# Plus: every .onnx under ops/ and nets/ is listed; every bad/EXPECT line names
+# Plus: every .onnx under ops/, nets/ and real/ is listed; every bad/EXPECT line names
 # an existing file and a non-empty expected substring.
 # Ends with "N passed, N failed".
 set -u
@@ -82,7 +82,7 @@ while IFS= read -r f; do
   found=0
   for l in "${listed[@]}"; do [[ "$l" == "$rel" ]] && found=1 && break; done
   [[ $found -eq 1 ]] || { echo "  $rel is not in MANIFEST"; unlisted=1; }
-done < <(find "$dir/ops" "$dir/nets" -name '*.onnx' 2>/dev/null | sort)
+done < <(find "$dir/ops" "$dir/nets" "$dir/real" -name '*.onnx' 2>/dev/null | sort)
 if [[ $unlisted -eq 0 ]]; then ok; else bad "models missing from MANIFEST"; fi
 
 # bad/EXPECT: "FILE  SUBSTRING", the file exists.

@@ -49,74 +49,18 @@ import torchvision
 from onnx import helper
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import torchprep  # noqa: E402
 from common import Writer, activations, init, make_model, vinfo, weights  # noqa: E402
+from torchprep import residual_branch_bns  # noqa: E402
 
 SEED = 20261130
 W = Writer("nets")
 rng = np.random.default_rng(SEED)
 
 
-def few_bits(tensor, bits=4):
-    """Round each element to `bits` significant bits relative to the tensor's
-    largest magnitude (one power-of-two step per tensor)."""
-    m = tensor.abs().max().item()
-    if m == 0:
-        return tensor
-    step = 2.0 ** (np.floor(np.log2(m)) + 1 - bits)
-    return torch.round(tensor / step) * step
-
-
-def power_of_two_var(var, eps):
-    """A running variance near `var` for which sqrt(var + eps) is a power of
-    two in float32, so that the exporter's Conv+BatchNorm folding
-    (w * gamma / sqrt(var + eps)) keeps the few-bit weights few-bit."""
-    std = torch.sqrt(var.clamp(min=1e-6))
-    p2 = torch.pow(2.0, torch.round(torch.log2(std)))
-    out = (p2 * p2 - eps).float()
-    assert torch.equal(torch.sqrt(out + torch.tensor(eps, dtype=torch.float32)), p2.float())
-    return out
-
-
-def residual_branch_bns(model):
-    """The last BatchNorm of each residual branch (the one whose output is
-    added to the block's input)."""
-    out = []
-    for m in model.modules():
-        if isinstance(m, torchvision.models.resnet.BasicBlock):
-            out.append(m.bn2)
-        elif isinstance(m, torchvision.models.resnet.Bottleneck):
-            out.append(m.bn3)
-        elif isinstance(m, torchvision.models.mobilenetv2.InvertedResidual) and m.use_res_connect:
-            out.append(m.conv[-1])
-    return out
-
-
 def prepare(model, input_shape, residual_scale=1.0):
-    """Settle BatchNorm running statistics on random data (train mode, no
-    weight updates), round weights and means to few bits and variances to
-    powers of two (see power_of_two_var), then scale residual branches (see
-    --residual-scale)."""
-    g = torch.Generator().manual_seed(SEED)
-    with torch.no_grad():
-        for p in model.parameters():
-            p.copy_(few_bits(p))
-        model.train()
-        for m in model.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.momentum = None  # cumulative average over the batches below
-                m.reset_running_stats()
-        for _ in range(4):
-            model(torch.rand(input_shape, generator=g) * 2 - 1)
-        for m in model.modules():
-            if isinstance(m, torch.nn.BatchNorm2d):
-                m.running_mean.copy_(few_bits(m.running_mean, 6))
-                m.running_var.copy_(power_of_two_var(m.running_var, m.eps))
-        for bn in residual_branch_bns(model):
-            assert isinstance(bn, torch.nn.BatchNorm2d), bn
-            bn.weight.mul_(residual_scale)
-            bn.bias.mul_(residual_scale)
-    model.eval()
-    return model
+    """torchprep.prepare with this generator's seed."""
+    return torchprep.prepare(model, input_shape, SEED, residual_scale)
 
 
 def export(name, model, x, opset=13, comment=None, **kw):
