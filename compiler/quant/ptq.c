@@ -44,14 +44,27 @@ static int npu_shape(const ir_value *v) {
   return v->rank == 2 || ((v->rank == 3 || v->rank == 4) && v->dims[0] == 1);
 }
 
+/* Window attributes inside the NPU's conv window fields (docs/isa.md
+ * CFG_CONV: strides and dilations 1..7, kernel 1..255). */
+static int npu_window(const ir_node *n) {
+  static const char *const names[] = {"strides", "dilations", "kernel_shape"};
+  for (int a = 0; a < 3; a++) {
+    int cnt = 0;
+    const int64_t *v = ir_attr_ints(n, names[a], &cnt);
+    for (int i = 0; v && i < cnt; i++)
+      if (v[i] < 1 || v[i] > (a < 2 ? 7 : 255)) return 0;
+  }
+  return 1;
+}
+
 static int is_anchor(const ir_node *n) {
-  if (!npu_shape(n->in[0]) || !npu_shape(n->out)) return 0;
+  if (!npu_shape(n->in[0]) || !npu_shape(n->out) || !npu_window(n)) return 0;
   switch (n->op) {
   case IR_OP_CONV:
     return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->dtype == IR_F32 &&
            (n->n_in < 3 || n->in[2]->kind == IR_VALUE_CONST);
-  case IR_OP_MATMUL:
-    return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->rank == 2 && n->in[0]->rank >= 2 &&
+  case IR_OP_MATMUL: /* a [M, K] matrix: the lowering lays rank 3 out as an image of channels dims[1] */
+    return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->rank == 2 && n->in[0]->rank == 2 &&
            n->in[1]->dtype == IR_F32;
   case IR_OP_GEMM:
     return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->dtype == IR_F32 && !ir_attr_int(n, "transA", 0) &&
