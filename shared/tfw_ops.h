@@ -32,10 +32,11 @@
 #include "tfw_fallback.h"
 #include "tpkg_format.h"
 
-#define TFW_MAX_RANK 8u    /* most dimensions of an operand */
-#define TFW_MAX_INTS 96u   /* most integer parameters of a record */
-#define TFW_MAX_FLOATS 16u /* most float parameters of a record */
-#define TFW_MAX_OPERANDS 65u
+/* The package format's limits (tpkg_format.h), for the kernels. */
+#define TFW_MAX_RANK TPKG_FB_MAX_RANK     /* most dimensions of an operand */
+#define TFW_MAX_INTS TPKG_FB_MAX_INTS     /* most integer parameters of a record */
+#define TFW_MAX_FLOATS TPKG_FB_MAX_FLOATS /* most float parameters of a record */
+#define TFW_MAX_OPERANDS TPKG_FB_MAX_OPERANDS
 
 enum {
 #define TFW_UN(name, id, formula) TFW_UN_##name = id,

@@ -163,7 +163,7 @@ static uint32_t fallback_op(const ir_node *n) {
   }
 }
 
-static lower_kernel *new_kernel(lower_program *p, const ir_node *n, const lower_opts *o, diag *d) {
+lower_kernel *lower_new_kernel(lower_program *p, const ir_node *n, const lower_opts *o, diag *d) {
   lower_kernel *nk = realloc(p->kernels, sizeof *nk * (size_t)(p->n_kernels + 1));
   if (!nk) {
     diag_oom(d);
@@ -643,7 +643,7 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
       continue;
     }
     if (lower_is_alias(p, n) || (n->op == IR_OP_CONCAT && lower_is_concat_done(p, n)) || lower_is_fused(g, p, n)) continue;
-    lower_kernel *k = new_kernel(p, n, o, d);
+    lower_kernel *k = lower_new_kernel(p, n, o, d);
     if (!k) goto fail;
     k->pool = p->fused[i];
     k->add = p->fused_add[i];

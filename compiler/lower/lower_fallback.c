@@ -94,18 +94,11 @@ int lower_fb_plan(lower_program *p, int i, const ir_node *n, diag *d) {
   return 0;
 }
 
-/* A new kernel at the end of p's list (pointers into the list move). */
+/* A fallback kernel at the end of p's list (pointers into the list move). */
 static lower_kernel *push_kernel(lower_program *p, const ir_node *n, uint32_t op, int in, int out, diag *d) {
-  lower_kernel *nk = realloc(p->kernels, sizeof *nk * (size_t)(p->n_kernels + 1));
-  if (!nk) {
-    diag_oom(d);
-    return NULL;
-  }
-  p->kernels = nk;
-  lower_kernel *k = &p->kernels[p->n_kernels++];
-  memset(k, 0, sizeof *k);
+  lower_kernel *k = lower_new_kernel(p, n, NULL, d);
+  if (!k) return NULL;
   k->kind = LOWER_K_FALLBACK;
-  k->node = n;
   k->fallback_op = op;
   k->in = in, k->out = out;
   return k;

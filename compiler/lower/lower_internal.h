@@ -31,6 +31,10 @@ typedef struct lower_conv_geom {
  * else plain); -1 with an error. */
 int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d);
 
+/* A new kernel for node n at the end of p's list (pointers into the list
+ * move), its schedule o's; NULL on out of memory. */
+lower_kernel *lower_new_kernel(lower_program *p, const ir_node *n, const lower_opts *o, diag *d);
+
 /* The control core's ops (lower_fallback.c). */
 struct core_op;
 /* Whether n runs as a core op (not on the NPU, not a layout-aware Q/DQ). */

@@ -212,7 +212,7 @@ static int slice_params(const ir_node *n, core_op *c, diag *d) {
 
 /* DepthToSpace / SpaceToDepth as one 6-D transpose of the same bytes. */
 static int space_depth(const ir_node *n, core_op *c, diag *d) {
-  const ir_value *x = n->in[0], *y = n->out;
+  const ir_value *x = n->in[0];
   int64_t b = ir_attr_int(n, "blocksize", 0);
   if (x->rank != 4 || b < 1) return ir_node_error(d, n, "needs a rank-4 input and a blocksize >= 1");
   uint32_t N = (uint32_t)x->dims[0], C = (uint32_t)x->dims[1], H = (uint32_t)x->dims[2], W = (uint32_t)x->dims[3];
@@ -236,7 +236,6 @@ static int space_depth(const ir_node *n, core_op *c, diag *d) {
     memcpy(in6, i6, sizeof in6), memcpy(perm, p6, sizeof perm);
   }
   for (int i = 0; i < 6; i++) out6[i] = in6[perm[i]];
-  (void)y;
   view_dims(c, 0, 6, in6);
   view_dims(c, 1, 6, out6);
   for (int i = 0; i < 6; i++) put_i(c, perm[i]);

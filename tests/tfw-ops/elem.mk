@@ -25,7 +25,7 @@ TFW_ELEM_FW   := $(TFW_ELEM_OBJ)/rv32/fw_elem_crc.o $(TFW_ELEM_OBJ)/rv32/elem_ch
                  $(SHARED_RV_OBJ)/crc32.o
 
 $(TFW_ELEM_TEST): $(TFW_ELEM_SRCS) $(TFW_ELEM_HDRS) $(SHARED_LIB_SAN)
-	$(call host_link,$@,$(TFW_ELEM_SRCS) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops)
+	$(call host_link,$@,$(TFW_ELEM_SRCS) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops -Itests/runtime)
 
 # RV32: the same checksum code on the firmware base.
 $(TFW_ELEM_OBJ)/rv32/%.o: tests/tfw-ops/%.c $(TFW_ELEM_HDRS) $(FW_HDRS)

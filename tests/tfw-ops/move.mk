@@ -21,7 +21,7 @@ TOPS_MOVE_FW_OBJS := $(patsubst %.c,$(TOPS_MOVE_OBJ)/rv32/%.o,$(TOPS_MOVE_FW_SRC
                      $(addprefix $(SHARED_RV_OBJ)/,tfw_ops_move.o tfw_ops_reduce.o tfw_fallback.o tfw_math.o crc32.o tpkg_check.o)
 
 $(TOPS_MOVE_TEST): $(TOPS_MOVE_SRC) $(TOPS_MOVE_HDRS) $(SHARED_LIB_SAN)
-	$(call host_link,$@,$(TOPS_MOVE_SRC) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops)
+	$(call host_link,$@,$(TOPS_MOVE_SRC) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops -Itests/runtime)
 
 $(TOPS_MOVE_OBJ)/rv32/%.o: %.c $(TOPS_MOVE_HDRS) $(FW_HDRS)
 	@mkdir -p $(@D)

@@ -27,7 +27,7 @@ TFW_NN_FW_OBJS := $(patsubst %.c,$(TFW_NN_OBJ)/rv32/%.o,$(TFW_NN_FW_SRCS)) $(SHA
 
 # Host: the test and everything it links, under ASan/UBSan.
 $(TFW_NN_TEST): $(TFW_NN_SRCS) $(TFW_NN_HDRS) $(SHARED_LIB_SAN)
-	$(call host_link,$@,$(TFW_NN_SRCS) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops $(TFW_NN_CK))
+	$(call host_link,$@,$(TFW_NN_SRCS) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops -Itests/runtime $(TFW_NN_CK))
 
 # RV32: the same checksum code on the firmware base.
 # (shared/rules.mk: whether tfw_math.c is built changes TFW_NN_CK)
