@@ -7,22 +7,6 @@
 
 #include "tfw_ops.h"
 
-/* f32 <-> bits without memcpy (freestanding) and without pointer casts. */
-typedef union {
-  float f;
-  uint32_t u;
-} fb_bits;
-
-static float f32_from_bits(uint32_t u) {
-  fb_bits b;
-  b.u = u;
-  return b.f;
-}
-static uint32_t f32_to_bits(float f) {
-  fb_bits b;
-  b.f = f;
-  return b.u;
-}
 
 #define FB_INF_BITS 0x7f800000u
 /* The one NaN this module returns: x86 keeps a NaN operand's payload (and
@@ -30,7 +14,7 @@ static uint32_t f32_to_bits(float f) {
  * every NaN result is replaced by this one. */
 #define FB_NAN_BITS 0x7fc00000u
 
-static float canon_nan(float v) { return v != v ? f32_from_bits(FB_NAN_BITS) : v; }
+static float canon_nan(float v) { return v != v ? tfw_bits_f32(FB_NAN_BITS) : v; }
 
 /* ---- layouts ------------------------------------------------------------ */
 
@@ -110,7 +94,7 @@ typedef struct {
 } fb_divisor;
 
 static void divisor_init(fb_divisor *d, float scale) {
-  uint32_t b = f32_to_bits(scale), e = (b >> 23) & 0xffu;
+  uint32_t b = tfw_f32_bits(scale), e = (b >> 23) & 0xffu;
   d->scale = scale;
   d->ms = 0;
   if (e == 0 || e == 255) return;
@@ -124,8 +108,8 @@ static void divisor_init(fb_divisor *d, float scale) {
  * come back as +-0 and those of 2^32 or more as +-2^33: all round_half_even
  * needs to give the same integer as the exact f32 quotient would. */
 static uint32_t quotient_bits(const fb_divisor *d, float x) {
-  uint32_t bx = f32_to_bits(x), ex = (bx >> 23) & 0xffu, sign = (bx & 0x80000000u) ^ d->sign;
-  if (!d->ms || ex == 255 || (ex == 0 && (bx & 0x7fffffu))) return f32_to_bits(x / d->scale);
+  uint32_t bx = tfw_f32_bits(x), ex = (bx >> 23) & 0xffu, sign = (bx & 0x80000000u) ^ d->sign;
+  if (!d->ms || ex == 255 || (ex == 0 && (bx & 0x7fffffu))) return tfw_f32_bits(x / d->scale);
   if (ex == 0) return sign; /* +-0 / scale */
   /* |x| / |s| = (mx / ms) * 2^(ex - es); with mx < ms one more quotient bit */
   uint32_t mx = (bx & 0x7fffffu) | 0x800000u, sh = 24;
@@ -183,11 +167,11 @@ static uint32_t msb32(uint32_t v) {
  * needs rounding itself, scale subnormal/inf/NaN, a subnormal or infinite
  * result) take the float path: same bits, rare. */
 static float scale_int(int64_t d, float scale) {
-  uint32_t sb = f32_to_bits(scale), es = (sb >> 23) & 0xffu;
+  uint32_t sb = tfw_f32_bits(scale), es = (sb >> 23) & 0xffu;
   uint32_t sign = (sb & 0x80000000u) ^ (d < 0 ? 0x80000000u : 0u);
   uint32_t ad = (uint32_t)(d < 0 ? -d : d);
   if (es == 0 || es == 255 || d >= (1 << 24) || d <= -(1 << 24)) return canon_nan((float)d * scale);
-  if (!ad) return f32_from_bits(sign); /* +-0 */
+  if (!ad) return tfw_bits_f32(sign); /* +-0 */
   uint64_t P = (uint64_t)ad * ((sb & 0x7fffffu) | 0x800000u);
   uint32_t t = msb32(ad) + 23 + (uint32_t)((P >> (msb32(ad) + 24)) != 0); /* the product's top bit */
   int32_t E = (int32_t)es + (int32_t)t - 23; /* biased exponent: value = (P / 2^(t-23)) * 2^(E-150) */
@@ -201,7 +185,7 @@ static float scale_int(int64_t d, float scale) {
   } else {
     mant = (uint32_t)P << (23 - t);
   }
-  return f32_from_bits(sign | (((uint32_t)(E - 1) << 23) + mant)); /* a carry may reach +-inf: right */
+  return tfw_bits_f32(sign | (((uint32_t)(E - 1) << 23) + mant)); /* a carry may reach +-inf: right */
 }
 
 float tfw_dequantize(int32_t q, float scale, int32_t zp) { return scale_int((int64_t)q - zp, scale); }
@@ -226,7 +210,7 @@ static float max_step(float m, float v) { return v > m ? v : m; } /* skips NaN *
 
 void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride) {
   if (!x || !y || !len) return;
-  float m = f32_from_bits(0xff800000u); /* -inf */
+  float m = tfw_bits_f32(0xff800000u); /* -inf */
   for (uint64_t k = 0; k < len; k++) m = max_step(m, x[k * stride]);
   fb_ksum s = {0.0f, 0.0f};
   for (uint64_t k = 0; k < len; k++) {
@@ -277,8 +261,8 @@ static void fill_bytes(uint8_t *p, uint32_t n, uint8_t b) {
   for (; i + 4 <= n; i += 4) wr32(p + i, b * 0x01010101u);
   for (; i < n; i++) p[i] = b;
 }
-static float rd_f32(const uint8_t *p) { return f32_from_bits(rd32(p)); }
-static void wr_f32(uint8_t *p, float v) { wr32(p, f32_to_bits(v)); }
+static float rd_f32(const uint8_t *p) { return tfw_bits_f32(rd32(p)); }
+static void wr_f32(uint8_t *p, float v) { wr32(p, tfw_f32_bits(v)); }
 
 /* One side (input or output) of a record, checked: after fb_side_check
  * every slot offset * esize fits in 32 bits and inside the window. */
@@ -372,7 +356,7 @@ static void fill_padding(const fb_side *s, int32_t zp, int in_place) {
 
 /* ---- the ops ------------------------------------------------------------------ */
 
-static int scale_ok(float s) { return s > 0.0f && s < f32_from_bits(FB_INF_BITS); } /* false for NaN */
+static int scale_ok(float s) { return s > 0.0f && s < tfw_bits_f32(FB_INF_BITS); } /* false for NaN */
 
 static int32_t read_int(const uint8_t *p, uint32_t dtype) {
   if (dtype == TPKG_DT_U8) return p[0];

@@ -18,23 +18,8 @@
 
 /* ---- scalars ------------------------------------------------------------- */
 
-static float f32_of_bits(uint32_t b) {
-  union {
-    uint32_t u;
-    float f;
-  } v = {b};
-  return v.f;
-}
-static float qnan(void) { return f32_of_bits(0x7fc00000u); }
-static float neg_inf(void) { return f32_of_bits(0xff800000u); }
-static float abs_f32(float x) {
-  union {
-    float f;
-    uint32_t u;
-  } v = {x};
-  v.u &= 0x7fffffffu;
-  return v.f;
-}
+static float qnan(void) { return tfw_bits_f32(0x7fc00000u); }
+static float neg_inf(void) { return tfw_bits_f32(0xff800000u); }
 /* Every NaN stored is the quiet NaN 0x7fc00000 (x86 keeps an operand's
  * payload or makes 0xffc00000; rv32 soft-float makes 0x7fc00000). */
 static float canon(float x) { return x != x ? qnan() : x; }
@@ -452,7 +437,7 @@ int tfw_k_pool(const tfw_call *c) {
   win1 wy, wx;
   if ((e = window_of(c->ints + 1, &wy, &wx))) return e;
   if (kind < 0 || kind > 2 || (cip != 0 && cip != 1)) return TFW_FB_E_PARAM;
-  if (kind == 2 && !(p > 0.0f && p < f32_of_bits(0x7f800000u))) return TFW_FB_E_PARAM; /* Lp: 0 < p < inf */
+  if (kind == 2 && !(p > 0.0f && p < tfw_bits_f32(0x7f800000u))) return TFW_FB_E_PARAM; /* Lp: 0 < p < inf */
   if (X->rank != 4 || Y->rank != 4 || Y->dims[0] != X->dims[0] || Y->dims[1] != X->dims[1]) return TFW_FB_E_SHAPE;
   if (!fwd_size_ok(&wy, X->dims[2], Y->dims[2], 1) || !fwd_size_ok(&wx, X->dims[3], Y->dims[3], 1))
     return TFW_FB_E_SHAPE;
@@ -486,11 +471,11 @@ int tfw_k_pool(const tfw_call *c) {
             }
           } else if (kind == 1 || p == 1.0f) {
             for (int32_t kx = tx.lo, ix = ix0; kx < tx.hi; kx++, ix += wx.d)
-              acc = acc + (kind == 1 ? xr[ix] : abs_f32(xr[ix]));
+              acc = acc + (kind == 1 ? xr[ix] : tfw_fabsf(xr[ix]));
           } else if (p == 2.0f) {
             for (int32_t kx = tx.lo, ix = ix0; kx < tx.hi; kx++, ix += wx.d) acc = acc + xr[ix] * xr[ix];
           } else {
-            for (int32_t kx = tx.lo, ix = ix0; kx < tx.hi; kx++, ix += wx.d) acc = acc + tfw_powf(abs_f32(xr[ix]), p);
+            for (int32_t kx = tx.lo, ix = ix0; kx < tx.hi; kx++, ix += wx.d) acc = acc + tfw_powf(tfw_fabsf(xr[ix]), p);
           }
         }
         if (nan) {

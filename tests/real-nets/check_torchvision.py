@@ -177,16 +177,16 @@ def main():
     ap.add_argument("--list", action="store_true", help="print the candidates and stop")
     ap.add_argument("--lock", help="hold an flock on this file while each model runs")
     opts = ap.parse_args()
-    todo = candidates(opts.max_params)
+    chosen = candidates(opts.max_params)
     if opts.models:
         want = opts.models.split(",")
-        unknown = sorted(set(want) - {n for n, _ in todo})
+        unknown = sorted(set(want) - {n for n, _ in chosen})
         if unknown:
             sys.exit("check_torchvision: not a candidate (a torchvision classifier of at most "
                      "%g parameters): %s" % (opts.max_params, ", ".join(unknown)))
-        todo = [(n, p) for n, p in todo if n in want]
+        chosen = [(n, p) for n, p in chosen if n in want]
     if opts.list:
-        for n, p in todo:
+        for n, p in chosen:
             print(n, p)
         return
     os.makedirs(opts.tmp, exist_ok=True)
@@ -197,7 +197,7 @@ def main():
                                               "rel-L2", "top-1", "first error"))
     results = []
     t0 = time.time()
-    for name, params in todo:
+    for name, params in chosen:
         with open(opts.lock, "a") if opts.lock else contextlib.nullcontext() as lock:
             if lock:
                 fcntl.flock(lock, fcntl.LOCK_EX)
