@@ -31,31 +31,53 @@ static ir_node *add(ir_graph *g, int pos, ir_op op, const ir_node *at, ir_value 
   return quant_new_node(g, pos, op, at->src, in, n_in, base, t, like, d);
 }
 
+static ir_node *cast(ir_graph *g, int pos, const ir_node *at, ir_value *x, ir_dtype t, const ir_value *like, diag *d) {
+  ir_node *c = add(g, pos, IR_OP_CAST, at, &x, 1, t, like, d);
+  return c && !ir_attr_set_string(g, c, "to", ir_dtype_name(t), d) ? c : NULL;
+}
+
+/* The last of the new nodes takes over n's output (and its name); n goes. */
+static int take_over(ir_graph *g, ir_node *n, ir_node *const *steps, int k, diag *d) {
+  for (int i = 0; i < k; i++)
+    if (shape_infer_node(g, steps[i], d)) return -1;
+  ir_value *y = steps[k - 1]->out;
+  const char *name = n->out->name, *tmp = ir_unique_name(g, "dead");
+  if (!tmp) return diag_oom(d);
+  ir_replace_uses(g, n->out, y);
+  ir_value_rename(g, n->out, tmp);
+  ir_value_rename(g, y, name);
+  ir_node_remove(g, n);
+  return 1;
+}
+
+/* Weight i of QConv (axis 0) or QMatMul [K, N] (axis 1) less its zero point. */
+static int64_t weight(const ir_value *w, int conv, int64_t m, int64_t k, int64_t i) {
+  int64_t c = conv ? i / k : i % m;
+  return ((int8_t *)w->data)[i] - (w->quant.n > 1 ? w->quant.zero_point[c] : w->quant.zero_point[0]);
+}
+
 static int to_core(ir_graph *g, ir_node *n, diag *d) {
   ir_value *x = n->in[0], *w = n->in[1];
   const int conv = n->op == IR_OP_QCONV;
   if (w->kind != IR_VALUE_CONST || w->dtype != IR_I8 || x->quant.kind != IR_QUANT_TENSOR) return 0;
-  /* 1. the weights without their zero points, and the bound */
+  /* 1. the bound, then the weights without their zero points */
   int64_t m = conv ? w->dims[0] : w->dims[1], e = ir_value_numel(w), k = e / (m ? m : 1), wmax = 0;
+  for (int64_t i = 0; i < e; i++)
+    if (llabs(weight(w, conv, m, k, i)) > wmax) wmax = llabs(weight(w, conv, m, k, i));
+  if (k * 255 * wmax >= (1 << 24)) return 0; /* f32 sums would round: leave it */
   ir_value *wf = quant_new_const(g, w->name, IR_F32, w->rank, w->dims, d);
   if (!wf) return -1;
-  for (int64_t i = 0; i < e; i++) {
-    int64_t c = conv ? i / k : i % m; /* QConv: axis 0; QMatMul [K, N]: axis 1 */
-    int64_t v = ((int8_t *)w->data)[i] - (w->quant.n > 1 ? w->quant.zero_point[c] : w->quant.zero_point[0]);
-    ((float *)wf->data)[i] = (float)v;
-    if (llabs(v) > wmax) wmax = llabs(v);
-  }
-  if (k * 255 * wmax >= (1 << 24)) return 0; /* f32 sums would round: leave it */
+  for (int64_t i = 0; i < e; i++) ((float *)wf->data)[i] = (float)weight(w, conv, m, k, i);
   /* 2. x - zp_x in f32 */
   int pos = quant_node_pos(g, n);
-  ir_node *xi = add(g, pos++, IR_OP_CAST, n, &x, 1, IR_I32, x, d);
+  ir_node *xi = cast(g, pos++, n, x, IR_I32, x, d);
   ir_value *zx = xi ? quant_new_const(g, "zp_x", IR_I32, 0, NULL, d) : NULL;
-  if (!zx || ir_attr_set_string(g, xi, "to", ir_dtype_name(IR_I32), d)) return -1;
+  if (!zx) return -1;
   *(int32_t *)zx->data = x->quant.zero_point[0];
   ir_value *sub_in[2] = {xi->out, zx};
   ir_node *xs = add(g, pos++, IR_OP_SUB, n, sub_in, 2, IR_I32, x, d);
-  ir_node *xf = xs ? add(g, pos++, IR_OP_CAST, n, &xs->out, 1, IR_F32, x, d) : NULL;
-  if (!xf || ir_attr_set_string(g, xf, "to", ir_dtype_name(IR_F32), d)) return -1;
+  ir_node *xf = xs ? cast(g, pos++, n, xs->out, IR_F32, x, d) : NULL;
+  if (!xf) return -1;
   /* 3. the float op and the int32 result in the node's place */
   ir_value *op_in[2] = {xf->out, wf};
   ir_node *f = add(g, pos++, conv ? IR_OP_CONV : IR_OP_MATMUL, n, op_in, 2, IR_F32, n->out, d);
@@ -64,17 +86,10 @@ static int to_core(ir_graph *g, ir_node *n, diag *d) {
     static const char *const drop[] = {"raw", "lo", "hi", "mult", "shift"};
     for (int i = 0; i < 5; i++) ir_attr_remove(f, drop[i]);
   }
-  ir_node *y = add(g, pos, IR_OP_CAST, n, &f->out, 1, IR_I32, n->out, d);
-  if (!y || ir_attr_set_string(g, y, "to", ir_dtype_name(IR_I32), d)) return -1;
-  for (ir_node *s = xi; s; s = s == xi ? xs : s == xs ? xf : s == xf ? f : s == f ? y : NULL)
-    if (shape_infer_node(g, s, d)) return -1;
-  const char *name = n->out->name, *tmp = ir_unique_name(g, "dead");
-  if (!tmp) return diag_oom(d);
-  ir_replace_uses(g, n->out, y->out);
-  ir_value_rename(g, n->out, tmp);
-  ir_value_rename(g, y->out, name);
-  ir_node_remove(g, n);
-  return 1;
+  ir_node *y = cast(g, pos, n, f->out, IR_I32, n->out, d);
+  if (!y) return -1;
+  ir_node *steps[] = {xi, xs, xf, f, y};
+  return take_over(g, n, steps, 5, d);
 }
 
 /* A constant of the per-axis parameters along `axis` of a rank-r value:
@@ -89,11 +104,6 @@ static ir_value *along(ir_graph *g, const char *base, ir_dtype t, int r, int axi
     else ((int32_t *)c->data)[i] = z[i];
   }
   return c;
-}
-
-static ir_node *cast(ir_graph *g, int pos, const ir_node *at, ir_value *x, ir_dtype t, const ir_value *like, diag *d) {
-  ir_node *c = add(g, pos, IR_OP_CAST, at, &x, 1, t, like, d);
-  return c && !ir_attr_set_string(g, c, "to", ir_dtype_name(t), d) ? c : NULL;
 }
 
 static int per_axis_to_core(ir_graph *g, ir_node *n, diag *d) {
@@ -130,16 +140,7 @@ static int per_axis_to_core(ir_graph *g, ir_node *n, diag *d) {
       return -1;
     if (!(steps[k++] = cast(g, pos, n, steps[3]->out, n->out->dtype, n->out, d))) return -1;
   }
-  for (int i = 0; i < k; i++)
-    if (shape_infer_node(g, steps[i], d)) return -1;
-  ir_value *y = steps[k - 1]->out;
-  const char *name = n->out->name, *tmp = ir_unique_name(g, "dead");
-  if (!tmp) return diag_oom(d);
-  ir_replace_uses(g, n->out, y);
-  ir_value_rename(g, n->out, tmp);
-  ir_value_rename(g, y, name);
-  ir_node_remove(g, n);
-  return 1;
+  return take_over(g, n, steps, k, d);
 }
 
 int quant_core_forms(ir_graph *g, diag *d) {
