@@ -278,7 +278,12 @@ int ptq(ir_graph *g, const calib_data *c, diag *d) {
   if (n0) memcpy(nodes, g->nodes, sizeof(ir_node *) * (size_t)n0); /* a graph of no nodes has NULL nodes */
   for (int i = 0; i < n0; i++) {
     ir_node *n = nodes[i];
-    if (is_anchor(n)) {
+    /* An Add goes to the NPU only where both operands are int8 already: one
+     * that would quantise a float operand (a transformer's residual stream
+     * beside its float LayerNorms, two graph inputs) costs a conversion on
+     * the core and the operand's precision, and saves nothing. */
+    int add_float = n->op == IR_OP_ADD && (!qp[n->in[0]->id].set || !qp[n->in[1]->id].set);
+    if (is_anchor(n) && !add_float) {
       int nin = n->op == IR_OP_ADD ? 2 : 1;
       for (int k = 0; k < nin; k++) WANT(n->in[k], from_range(&r[n->in[k]->id]));
       ir_value *out = n->out;

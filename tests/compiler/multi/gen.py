@@ -5,13 +5,15 @@ by hand with /usr/bin/python3):
   add2     y = a + b, both [1,8,4,4] float inputs
   matmul2  y = a @ b with B a runtime input: [4,8] @ [8,4]
   gather   y = Gather(data, idx): a float and an int64 input
+  add2conv y = Conv1x1(a) + Conv1x1(b), a and b as add2's (its data): each
+           input quantised by its own calibration samples
 plus calibration samples (NAME.calib.npy: 3 stacked samples) and one test
 input each (NAME.in.npy), and the tol.* files of tessel compare's
 tolerance mode."""
 import os
 import numpy as np
 import onnx
-from onnx import helper as h, TensorProto as T
+from onnx import helper as h, numpy_helper, TensorProto as T
 
 OUT = os.path.dirname(os.path.abspath(__file__))
 rng = np.random.default_rng(11)
@@ -58,3 +60,15 @@ np.save(os.path.join(OUT, "tol.far.npy"), far)
 np.save(os.path.join(OUT, "tol.i.npy"), np.array([1, 2, 3], dtype=np.int64))
 np.save(os.path.join(OUT, "tol.i1.npy"), np.array([2, 2, 3], dtype=np.int64))
 np.save(os.path.join(OUT, "tol.i2.npy"), np.array([3, 2, 3], dtype=np.int64))
+# add2conv: both inputs feed a convolution, so each gets its own QDQ pair.
+wa = (rng.integers(-8, 9, (8, 8, 1, 1)) / 8).astype(np.float32)
+wb = (rng.integers(-8, 9, (8, 8, 1, 1)) / 8).astype(np.float32)
+g = h.make_graph([h.make_node("Conv", ["a", "wa"], ["ca"], name="conv_a"),
+                  h.make_node("Conv", ["b", "wb"], ["cb"], name="conv_b"),
+                  h.make_node("Add", ["ca", "cb"], ["y"], name="add")], "add2conv",
+                 [vi("a", T.FLOAT, [1, 8, 4, 4]), vi("b", T.FLOAT, [1, 8, 4, 4])], [vi("y", T.FLOAT, [1, 8, 4, 4])],
+                 [numpy_helper.from_array(wa, "wa"), numpy_helper.from_array(wb, "wb")])
+m = h.make_model(g, opset_imports=[h.make_opsetid("", 13)], producer_name="tessel-tests")
+m.ir_version = 7
+onnx.checker.check_model(m)
+onnx.save(m, os.path.join(OUT, "add2conv.onnx"))
