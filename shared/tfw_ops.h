@@ -85,6 +85,21 @@ int tfw_op_run(const tfw_call *c);
 int tfw_lut_build(uint32_t fn, float alpha, float beta, float s_in, int32_t zp_in, float s_out, int32_t zp_out,
                   int8_t table[256]);
 
+/* The int8 Softmax's constants (docs/quantisation.md "Softmax and LayerNorm
+ * in int8"): table[k] = rint(2^15 * exp(-s_in * k)) for the 256 differences
+ * from the row's maximum (tfw_expf; table[0] = 2^15), and 1/s_out as
+ * mult * 2^-shift, mult in [2^30, 2^31).  0 or TFW_FB_E_PARAM (a scale that
+ * is not positive and finite, 1/s_out outside [2^-66, 2^31)). */
+int tfw_softmax_q_build(float s_in, float s_out, int32_t table[256], int32_t *mult, int32_t *shift);
+
+/* The int8 LayerNorm's constants over a row of n (1..65536) elements:
+ * g[k] = rint(gamma[k] / s_out * 2^gs) with the largest gs in 0..30 that
+ * keeps |g| < 2^30, b[k] = rint(beta[k] / s_out * 2^(16 + gs)) (beta NULL:
+ * 0; |b| < 2^61), *gshift = gs, and E = rint(eps / s_in^2 * n^2) (at most
+ * 2^61) as two words, low first.  0 or TFW_FB_E_PARAM. */
+int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const float *gamma, const float *beta,
+                          int32_t *g, int64_t *b, int32_t *gshift, uint32_t eps_words[2]);
+
 /* Elements of t (product of dims; 1 for rank 0); saturates at 2^62. */
 uint64_t tfw_numel(const tfw_tensor *t);
 
@@ -105,6 +120,8 @@ int tfw_k_resize(const tfw_call *c);
 int tfw_k_reduce(const tfw_call *c);
 int tfw_k_arg(const tfw_call *c);
 int tfw_k_norm(const tfw_call *c);
+int tfw_k_softmax_q(const tfw_call *c);
+int tfw_k_layernorm_q(const tfw_call *c);
 
 /* The network kernels (tfw_ops_nn.c), f32 unless stated.  Each takes
  * exactly the parameters tfw_ops.def lists (n_ints, n_floats), returns

@@ -431,3 +431,175 @@ int tfw_k_norm(const tfw_call *c) {
   if (!same_dims(x, y)) return TFW_FB_E_SHAPE;
   return kind == NORM_LAYER ? layer_norm(c, eps) : channel_norm(c, kind, eps);
 }
+
+/* ---- Int8 Softmax and LayerNorm (docs/quantisation.md "Softmax and
+ * LayerNorm in int8") -------------------------------------------------------
+ * Integer arithmetic only, so the definition is the same on every engine and
+ * cheap on the core and in hardware; the constants come from
+ * tfw_softmax_q_build / tfw_layernorm_q_build (tfw_ops.c). */
+
+/* x / 2^s rounded to nearest, ties to even; s 1..62. */
+static int64_t shr_rne(int64_t x, unsigned s) {
+  uint64_t ux = (uint64_t)x, half = 1ull << (s - 1);
+  int neg = x < 0;
+  uint64_t m = neg ? 0u - ux : ux; /* |x| < 2^63 by the callers' bounds */
+  uint64_t q = m >> s, r = m & ((1ull << s) - 1u);
+  if (r > half || (r == half && (q & 1u))) q++;
+  return neg ? -(int64_t)q : (int64_t)q;
+}
+
+static int8_t sat8(int64_t v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
+
+/* floor(sqrt(v)), bit by bit. */
+static uint64_t isqrt64(uint64_t v) {
+  uint64_t r = 0, bit = 1ull << 62;
+  while (bit > v) bit >>= 2;
+  while (bit) {
+    if (v >= r + bit) v -= r + bit, r = (r >> 1) + bit;
+    else r >>= 1;
+    bit >>= 2;
+  }
+  return r;
+}
+
+/* Rows of x along [ax, ax + n_axes): *outer rows of *len elements, *inner
+ * apart (inner = 1 when the row is the trailing dims). */
+static void rows_of(const tfw_tensor *x, uint32_t ax, uint32_t n_axes, size_t *outer, size_t *len, size_t *inner) {
+  *outer = *len = *inner = 1;
+  for (uint32_t d = 0; d < x->rank; d++) {
+    size_t *p = d < ax ? outer : d < ax + n_axes ? len : inner;
+    *p *= x->dims[d];
+  }
+}
+
+/* 1/s as mult * 2^-shift, mult in [2^30, 2^31), from the f32 reciprocal's
+ * bits; 0, or -1 when s is not a positive finite scale with 1/s in
+ * [2^-66, 2^31). */
+static int recip_mult(float s, int32_t *mult, int32_t *shift) {
+  if (!(s > 0.0f) || !(s < 3.0e38f)) return -1;
+  uint32_t bits = tfw_f32_bits(1.0f / s), ex = (bits >> 23) & 0xffu;
+  if (ex < 157u - 96u || ex >= 157u) return -1; /* 1/s = (mantissa << 7) * 2^(ex - 157) */
+  *mult = (int32_t)(((bits & 0x7fffffu) | 0x800000u) << 7);
+  *shift = (int32_t)(157u - ex);
+  return 0;
+}
+
+int tfw_softmax_q_build(float s_in, float s_out, int32_t table[256], int32_t *mult, int32_t *shift) {
+  if (!(s_in > 0.0f) || !(s_in < 3.0e38f) || recip_mult(s_out, mult, shift)) return TFW_FB_E_PARAM;
+  for (int k = 0; k < 256; k++) table[k] = (int32_t)tfw_rintf(tfw_expf(-(s_in * (float)k)) * 32768.0f);
+  return TFW_FB_OK;
+}
+
+int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const float *gamma, const float *beta,
+                          int32_t *g, int64_t *b, int32_t *gshift, uint32_t eps_words[2]) {
+  if (!(s_in > 0.0f) || !(s_in < 3.0e38f) || !(s_out > 0.0f) || !(s_out < 3.0e38f) || !(eps >= 0.0f) ||
+      !(eps < 3.0e38f) || !n || n > 65536u || !gamma)
+    return TFW_FB_E_PARAM;
+  float gmax = 0.0f;
+  for (uint32_t k = 0; k < n; k++) {
+    float v = tfw_fabsf(gamma[k] / s_out);
+    if (!(v < 3.0e38f) || (beta && !(tfw_fabsf(beta[k]) < 3.0e38f))) return TFW_FB_E_PARAM;
+    gmax = v > gmax ? v : gmax;
+  }
+  int32_t gs = 30;
+  float f = 1073741824.0f; /* 2^gs */
+  while (gs > 0 && gmax * f >= 1073741824.0f) gs--, f = f * 0.5f;
+  if (gmax * f >= 1073741824.0f) return TFW_FB_E_PARAM;
+  for (uint32_t k = 0; k < n; k++) {
+    g[k] = (int32_t)tfw_rintf(gamma[k] / s_out * f);
+    float bv = beta ? tfw_rintf(beta[k] / s_out * f * 65536.0f) : 0.0f;
+    if (!(tfw_fabsf(bv) < 2305843009213693952.0f)) return TFW_FB_E_PARAM; /* 2^61 */
+    b[k] = (int64_t)bv;
+  }
+  float e = eps / s_in / s_in * (float)n * (float)n;
+  uint64_t ev = e < 2305843009213693952.0f ? (uint64_t)tfw_rintf(e) : (1ull << 61);
+  *gshift = gs;
+  eps_words[0] = (uint32_t)ev, eps_words[1] = (uint32_t)(ev >> 32);
+  return TFW_FB_OK;
+}
+
+int tfw_k_softmax_q(const tfw_call *c) {
+  int e = check_operands(c, 2, 2);
+  if (e) return e;
+  const tfw_tensor *x = &c->in[0], *tt = &c->in[1], *y = c->out;
+  if (c->n_ints != 4 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
+  int32_t mult = c->ints[1], shift = c->ints[2], zp = c->ints[3];
+  if (mult < (1 << 30) || shift < 0 || shift > 96 || zp < -128 || zp > 127) return TFW_FB_E_PARAM;
+  if (x->dtype != TPKG_DT_I8 || y->dtype != TPKG_DT_I8 || tt->dtype != TPKG_DT_I32) return TFW_FB_E_DTYPE;
+  uint32_t ax;
+  if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax) || tt->rank != 1 || tt->dims[0] != 256)
+    return TFW_FB_E_SHAPE;
+  const int32_t *t = (const int32_t *)tt->data;
+  if (t[0] != 32768) return TFW_FB_E_PARAM;
+  for (int k = 1; k < 256; k++)
+    if (t[k] < 0 || t[k] > t[k - 1]) return TFW_FB_E_PARAM;
+  size_t outer, n, inner;
+  rows_of(x, ax, 1, &outer, &n, &inner);
+  if (n > 65536u) return TFW_FB_E_SHAPE;
+  const int8_t *xp = (const int8_t *)x->data;
+  int8_t *yp = (int8_t *)y->data;
+  unsigned sh = 31u + (unsigned)shift;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t i = 0; i < inner; i++) {
+      const int8_t *xr = xp + o * n * inner + i;
+      int8_t *yr = yp + o * n * inner + i;
+      int32_t m = -128;
+      for (size_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
+      uint32_t s = 0; /* <= 65536 * 2^15 */
+      for (size_t k = 0; k < n; k++) s += (uint32_t)t[m - xr[k * inner]];
+      uint64_t r = s ? ((uint64_t)(uint32_t)mult << 31) / s : 0; /* < 2^47: s >= 2^15 */
+      for (size_t k = 0; k < n; k++) {
+        uint64_t v = (uint64_t)(uint32_t)t[m - xr[k * inner]] * r; /* < 2^62 */
+        int64_t q = sh >= 63u ? 0 : (int64_t)((v + (1ull << (sh - 1))) >> sh);
+        yr[k * inner] = sat8(q + zp);
+      }
+    }
+  return TFW_FB_OK;
+}
+
+int tfw_k_layernorm_q(const tfw_call *c) {
+  int e = check_operands(c, 3, 3);
+  if (e) return e;
+  const tfw_tensor *x = &c->in[0], *gt = &c->in[1], *bt = &c->in[2], *y = c->out;
+  if (c->n_ints != 6 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
+  int32_t zx = c->ints[1], zy = c->ints[2], gs = c->ints[3];
+  uint64_t eps = (uint64_t)(uint32_t)c->ints[4] | (uint64_t)(uint32_t)c->ints[5] << 32;
+  if (zx < -128 || zx > 127 || zy < -128 || zy > 127 || gs < 0 || gs > 30 || eps >= (1ull << 62))
+    return TFW_FB_E_PARAM;
+  if (x->dtype != TPKG_DT_I8 || y->dtype != TPKG_DT_I8 || gt->dtype != TPKG_DT_I32 || bt->dtype != TPKG_DT_I64)
+    return TFW_FB_E_DTYPE;
+  uint32_t ax;
+  if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
+  size_t outer, n, inner;
+  rows_of(x, ax, x->rank - ax, &outer, &n, &inner);
+  int ok = 1;
+  if (n > 65536u || elems(gt, &ok) != n || elems(bt, &ok) != n || !ok) return TFW_FB_E_SHAPE;
+  const int32_t *g = (const int32_t *)gt->data;
+  const int64_t *b = (const int64_t *)bt->data;
+  for (size_t k = 0; k < n; k++)
+    if (g[k] <= -(1 << 30) || g[k] >= (1 << 30) || b[k] <= -(1ll << 61) || b[k] >= (1ll << 61))
+      return TFW_FB_E_PARAM;
+  const int8_t *xp = (const int8_t *)x->data;
+  int8_t *yp = (int8_t *)y->data;
+  for (size_t o = 0; o < outer; o++) {
+    const int8_t *xr = xp + o * n;
+    int32_t s = 0;
+    uint64_t q = 0;
+    for (size_t k = 0; k < n; k++) {
+      int32_t d = xr[k] - zx;
+      s += d, q += (uint64_t)(d * d);
+    }
+    /* V = n * Q - S^2 + E = n^2 (var + eps) / s_in^2, normalised to 32 bits by an even shift */
+    uint64_t v = (uint64_t)n * q - (uint64_t)((int64_t)s * s) + eps;
+    unsigned ev = 0;
+    while ((v >> ev) >> 32) ev += 2;
+    uint64_t vn = v >> ev, inv = vn ? isqrt64((1ull << 62) / vn) : 0; /* ~ 2^(31 + ev/2) / sqrt(V) */
+    for (size_t k = 0; k < n; k++) {
+      int64_t cz = (int64_t)n * (xr[k] - zx) - s;                   /* |cz| < 2^25 */
+      int64_t z = shr_rne(cz * (int64_t)inv, 15u + ev / 2u);       /* the normalised value, Q16 */
+      int64_t acc = z * g[k] + b[k];                                /* Q(16 + gs) output steps */
+      yp[o * n + k] = sat8(shr_rne(acc, 16u + (unsigned)gs) + zy);
+    }
+  }
+  return TFW_FB_OK;
+}

@@ -53,6 +53,10 @@ static void print_markdown(void) {
          "  Conv/Gemm/MatMul); elsewhere it runs on the core in float.\n"
          "- **moves int8 data (alias or copy)**: no arithmetic; the quantised tensor is\n"
          "  aliased or copied.\n"
+         "- **core int8**: between int8 tensors (a DequantizeLinear before it, a\n"
+         "  QuantizeLinear after it) the control core's integer definition (a table\n"
+         "  of the 256 input codes for unary operators, integer Softmax and LayerNorm:\n"
+         "  docs/quantisation.md); elsewhere core float.\n"
          "- **core float**: the control core's float kernels.\n"
          "- **constant at import or shape inference**: never runs; folded into a constant.\n\n",
          ONNX_MIN_OPSET, ONNX_MAX_OPSET, ONNX_MAX_OPSET);

@@ -846,6 +846,20 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
     ir_value_copy_type(o, x);
     return 0;
   }
+  case IR_OP_QSOFTMAX: case IR_OP_QLAYERNORM: { /* x i8, then the constants tfw_ops.h's builders give */
+    int soft = n->op == IR_OP_QSOFTMAX;
+    int64_t ax = ir_attr_int(n, "axis", -1), len = 1;
+    if (want_dtype(n, 0, IR_I8, d) || want_dtype(n, 1, IR_I32, d) || (!soft && want_dtype(n, 2, IR_I64, d)))
+      return -1;
+    if (ax < -x->rank || ax >= x->rank) return ERR("axis %lld is out of range for rank %d", (long long)ax, x->rank);
+    ax = ax < 0 ? ax + x->rank : ax;
+    for (int i = (int)ax; i < x->rank; i++) len *= soft && i > ax ? 1 : x->dims[i];
+    for (int k = 1; k < n->n_in; k++)
+      if (ir_value_numel(n->in[k]) != (soft ? 256 : len))
+        return ERR("input %d '%s' must hold %lld values", k, n->in[k]->name, (long long)(soft ? 256 : len));
+    ir_value_copy_type(o, x);
+    return 0;
+  }
   case IR_OP_QREQUANT: {
     const ir_attr *to = ir_attr_get(n, "to");
     ir_dtype t;
@@ -1164,7 +1178,10 @@ static int check_attr_ranges(const ir_node *n, diag *d) {
         return ERR("attribute %s must be 0 or 1", a->name);
     /* requantisation multipliers are int32 by design (the requant pass and
      * the int8 reference check their range) */
-    if (!strncmp(a->name, "mult", 4) && n->op >= IR_OP_QCONV && n->op <= IR_OP_QREQUANT) continue;
+    if (!strncmp(a->name, "mult", 4) && ((n->op >= IR_OP_QCONV && n->op <= IR_OP_QREQUANT) || n->op == IR_OP_QSOFTMAX))
+      continue;
+    /* the int8 LayerNorm's epsilon term is two 32-bit words (the kernel checks it) */
+    if (n->op == IR_OP_QLAYERNORM && !strcmp(a->name, "eps")) continue;
     /* Slice bounds are clamped to the dims (INT64_MAX means "to the end") */
     if (n->op == IR_OP_SLICE && (!strcmp(a->name, "starts") || !strcmp(a->name, "ends"))) continue;
     if (a->kind == IR_ATTR_INT && (a->i < -LIMIT || a->i > LIMIT))

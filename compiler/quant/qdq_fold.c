@@ -30,6 +30,7 @@
  * Invalidates: nothing; leaves dead nodes for the dce at its end. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core_op.h"
@@ -285,6 +286,79 @@ static int fold_lut(ir_graph *g, ir_node *p, tail *t, diag *d) {
   return finish(g, nn, t, d);
 }
 
+/* A new int32 or int64 constant of n elements named after node p, holding
+ * a copy of data. */
+static ir_value *int_const(ir_graph *g, const ir_node *p, const char *what, ir_dtype t, int64_t n, const void *data,
+                           diag *d) {
+  char base[512];
+  snprintf(base, sizeof base, "%.400s.%s", p->out->name, what);
+  ir_value *c = quant_new_const(g, base, t, 1, &n, d);
+  if (c) memcpy(c->data, data, (size_t)n * ir_dtype_size(t));
+  return c;
+}
+
+/* Softmax along one axis between int8 tensors: its int8 definition
+ * (tfw_softmax_q_build's exp table and output multiplier), as a QSoftmax.
+ * Before opset 13 only where the coerced row is the last axis.  The
+ * constants are built before the graph changes: a Softmax that stays float
+ * leaves nothing behind. */
+static int fold_softmax(ir_graph *g, ir_node *p, tail *t, diag *d) {
+  int rank = p->in[0]->rank, ax = (int)ir_attr_int(p, "axis", -1), rc;
+  ax = ax < 0 ? ax + rank : ax;
+  if (t->act || p->out->dtype != IR_F32 || (ir_attr_int(p, "coerce2d", 0) && ax != rank - 1)) return 1;
+  dq_in x;
+  if ((rc = dq_tensor(g, p->in[0], &x, d))) return rc;
+  int32_t table[256], mult, shift;
+  if (tfw_softmax_q_build(x.p.scale[0], t->sy, table, &mult, &shift)) return 1;
+  ir_value *in[2];
+  if ((rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
+  if (!(in[1] = int_const(g, p, "exp", IR_I32, 256, table, d))) return -1;
+  ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QSOFTMAX, t->src, in, 2, t->q->out->name, IR_I8,
+                               t->q->out, d);
+  if (!nn || ir_attr_set_int(g, nn, "axis", ax, d) || ir_attr_set_int(g, nn, "mult", mult, d) ||
+      ir_attr_set_int(g, nn, "shift", shift, d))
+    return -1;
+  return finish(g, nn, t, d);
+}
+
+/* LayerNormalization with float constant scale and bias of the normalised
+ * shape between int8 tensors: its int8 definition (tfw_layernorm_q_build),
+ * as a QLayerNorm whose per-element multipliers and biases are constants.
+ * Broadcast scales and biases keep the float path. */
+static int fold_layernorm(ir_graph *g, ir_node *p, tail *t, diag *d) {
+  int rank = p->in[0]->rank, ax = (int)ir_attr_int(p, "axis", -1), rc;
+  ax = ax < 0 ? ax + rank : ax;
+  int64_t n = 1;
+  for (int i = ax; i < rank; i++) n *= p->in[0]->dims[i];
+  const ir_value *gv = p->in[1], *bv = p->n_in > 2 ? p->in[2] : NULL;
+  if (t->act || p->out->dtype != IR_F32 || n < 1 || n > 65536 || gv->kind != IR_VALUE_CONST ||
+      gv->dtype != IR_F32 || ir_value_numel(gv) != n ||
+      (bv && (bv->kind != IR_VALUE_CONST || bv->dtype != IR_F32 || ir_value_numel(bv) != n)))
+    return 1;
+  dq_in x;
+  if ((rc = dq_tensor(g, p->in[0], &x, d))) return rc;
+  int32_t *gq = malloc(sizeof *gq * (size_t)n), gs;
+  int64_t *bq = malloc(sizeof *bq * (size_t)n);
+  uint32_t eps[2];
+  rc = gq && bq ? 0 : diag_oom(d);
+  if (!rc && tfw_layernorm_q_build(x.p.scale[0], t->sy, ir_attr_float(p, "epsilon", 1e-5f), (uint32_t)n, gv->data,
+                                   bv ? bv->data : NULL, gq, bq, &gs, eps))
+    rc = 1;
+  ir_value *in[3] = {0};
+  if (!rc) rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[0], d);
+  if (!rc && (!(in[1] = int_const(g, p, "g", IR_I32, n, gq, d)) || !(in[2] = int_const(g, p, "b", IR_I64, n, bq, d))))
+    rc = -1;
+  free(gq), free(bq);
+  if (rc) return rc;
+  ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QLAYERNORM, t->src, in, 3, t->q->out->name,
+                               IR_I8, t->q->out, d);
+  int64_t e2[2] = {eps[0], eps[1]};
+  if (!nn || ir_attr_set_int(g, nn, "axis", ax, d) || ir_attr_set_int(g, nn, "gshift", gs, d) ||
+      ir_attr_set_ints(g, nn, "eps", e2, 2, d))
+    return -1;
+  return finish(g, nn, t, d);
+}
+
 /* Tries the fold anchored at QuantizeLinear q: 0 folded, 1 not, -1 error. */
 static int fold_at(ir_graph *g, ir_node *q, diag *d) {
   quant_params py;
@@ -325,6 +399,8 @@ static int fold_at(ir_graph *g, ir_node *q, diag *d) {
   case IR_OP_MAXPOOL: case IR_OP_GLOBAL_MAXPOOL: case IR_OP_FLATTEN: case IR_OP_RESHAPE:
   case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_TRANSPOSE: case IR_OP_CONCAT:
     return fold_passthrough(g, p, &t, d);
+  case IR_OP_SOFTMAX: return fold_softmax(g, p, &t, d);
+  case IR_OP_LAYER_NORM: return fold_layernorm(g, p, &t, d);
   default: return fold_lut(g, p, &t, d);
   }
 }

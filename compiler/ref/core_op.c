@@ -42,6 +42,9 @@ static void view_dims(core_op *c, int k, int rank, const uint32_t *dims) {
 static void put_i(core_op *c, int64_t v) { c->ints[c->n_ints++] = (int32_t)v; }
 static void put_f(core_op *c, float v) { c->floats[c->n_floats++] = v; }
 
+/* The int8 value v's zero point (0 without parameters). */
+static int64_t zp_of(const ir_value *v) { return v->quant.kind == IR_QUANT_TENSOR ? v->quant.zero_point[0] : 0; }
+
 static int norm_axis(int64_t a, int rank) { return (int)(a < 0 ? a + rank : a); }
 
 static const char *attr_str(const ir_node *n, const char *name, const char *dflt) {
@@ -281,8 +284,7 @@ static int requant_table(const ir_node *n, core_op *c, diag *d) {
   if (!m || !sh || nm != 1 || ns != 1 || sh[0] < 0 || sh[0] > 63)
     return ir_node_error(d, n, "missing or bad mult/shift (run requant first)");
   const ir_value *x = n->in[0], *y = n->out;
-  int64_t zx = x->quant.kind == IR_QUANT_TENSOR ? x->quant.zero_point[0] : 0;
-  int64_t zy = y->quant.kind == IR_QUANT_TENSOR ? y->quant.zero_point[0] : 0;
+  int64_t zx = zp_of(x), zy = zp_of(y);
   int64_t lo = y->dtype == IR_U8 ? 0 : -128, hi = y->dtype == IR_U8 ? 255 : 127, t[256];
   for (int e = 0; e < 256; e++) {
     int64_t q = x->dtype == IR_U8 ? e : e - 128;
@@ -290,6 +292,26 @@ static int requant_table(const ir_node *n, core_op *c, diag *d) {
     t[e] = v < lo ? lo : v > hi ? hi : v;
   }
   put_table(c, t);
+  return 0;
+}
+
+/* QSoftmax and QLayerNorm: every input an operand; the integer constants
+ * from the attributes, the zero points from the values. */
+static int int8_norm(const ir_node *n, core_op *c, diag *d) {
+  int soft = n->op == IR_OP_QSOFTMAX, cnt = 0;
+  c->op = soft ? TPKG_OP_SOFTMAX_Q : TPKG_OP_LAYERNORM_Q;
+  c->n_in = n->n_in;
+  for (int i = 0; i < n->n_in; i++) c->in_of[i] = i, view(c, i, n->in[i]);
+  view(c, n->n_in, n->out);
+  put_i(c, norm_axis(ir_attr_int(n, "axis", -1), n->in[0]->rank));
+  if (soft) {
+    put_i(c, ir_attr_int(n, "mult", 0)), put_i(c, ir_attr_int(n, "shift", -1)), put_i(c, zp_of(n->out));
+    return 0;
+  }
+  const int64_t *e = ir_attr_ints(n, "eps", &cnt);
+  if (!e || cnt != 2) return ir_node_error(d, n, "attribute eps must hold 2 words");
+  put_i(c, zp_of(n->in[0])), put_i(c, zp_of(n->out)), put_i(c, ir_attr_int(n, "gshift", -1));
+  put_i(c, e[0]), put_i(c, e[1]);
   return 0;
 }
 
@@ -312,6 +334,7 @@ int core_op_of(const ir_node *n, core_op *c, int *unsupported, diag *d) {
     c->n_in = 1;
     view(c, 0, n->in[0]), view(c, 1, n->out);
     return requant_table(n, c, d);
+  case IR_OP_QSOFTMAX: case IR_OP_QLAYERNORM: return int8_norm(n, c, d);
   case IR_OP_QUANTIZE: case IR_OP_DEQUANTIZE: case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD:
   case IR_OP_QAVGPOOL:
     return 1;

@@ -7,7 +7,7 @@
 int main(void) {
   move_checksums c;
   move_checksum_all(&c);
-  printf("tfw-ops-move-crc move %08x resize %08x reduce %08x norm %08x rc %d\n", (unsigned)c.move,
-         (unsigned)c.resize, (unsigned)c.reduce, (unsigned)c.norm, (int)c.rc);
+  printf("tfw-ops-move-crc move %08x resize %08x reduce %08x norm %08x int8 %08x rc %d\n", (unsigned)c.move,
+         (unsigned)c.resize, (unsigned)c.reduce, (unsigned)c.norm, (unsigned)c.int8, (int)c.rc);
   return 0;
 }

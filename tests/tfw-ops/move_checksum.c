@@ -174,11 +174,45 @@ static void sweep_norm(move_checksums *m) {
   }
 }
 
+/* The int8 Softmax and LayerNorm: their constants from the builders (f32
+ * code, so the builders must agree too) and the integer kernels. */
+static void sweep_int8(move_checksums *m) {
+  static const uint32_t xd[2] = {4, 40}, ld[2] = {3, 48}, gd[1] = {48};
+  static const float s_in[3] = {0.0125f, 0.05f, 0.17f}, s_out[3] = {0.00390625f, 0.0047f, 0.02f};
+  for (int v = 0; v < 3; v++) {
+    int32_t mult, shift;
+    tfw_tensor in[3] = {operand(0, TPKG_DT_I8, 2, xd, 0), {(uint8_t *)buf_in[1], TPKG_DT_I32, 1, {256}}};
+    m->rc |= tfw_softmax_q_build(s_in[v], s_out[v], (int32_t *)in[1].data, &mult, &shift);
+    m->int8 = crc32_update(m->int8, in[1].data, 256 * 4);
+    int32_t ints[4] = {v == 1 ? 0 : 1, mult, shift, v == 2 ? 5 : -128};
+    tfw_tensor y = output(TPKG_DT_I8, 2, xd);
+    tfw_call c = call(in, 2, &y, ints, 4, 0, 0);
+    run(m, &m->int8, tfw_k_softmax_q, &c);
+  }
+  for (int v = 0; v < 3; v++) {
+    tfw_tensor gam = operand(3, TPKG_DT_F32, 1, gd, 0), bet = operand(4, TPKG_DT_F32, 1, gd, 0);
+    tfw_tensor in[3] = {operand(0, TPKG_DT_I8, 2, ld, 0), {(uint8_t *)buf_in[1], TPKG_DT_I32, 1, {48}},
+                        {(uint8_t *)buf_in[2], TPKG_DT_I64, 1, {48}}};
+    int32_t gs;
+    uint32_t eps[2];
+    m->rc |= tfw_layernorm_q_build(s_in[v], s_out[v] * 4.0f, v == 2 ? 0.0f : 1e-5f, 48, (const float *)gam.data,
+                                   v == 1 ? 0 : (const float *)bet.data, (int32_t *)in[1].data,
+                                   (int64_t *)in[2].data, &gs, eps);
+    m->int8 = crc32_update(m->int8, in[1].data, 48 * 4);
+    m->int8 = crc32_update(m->int8, in[2].data, 48 * 8);
+    int32_t ints[6] = {-1, v * 7 - 3, v == 1 ? 9 : -2, gs, (int32_t)eps[0], (int32_t)eps[1]};
+    tfw_tensor y = output(TPKG_DT_I8, 2, ld);
+    tfw_call c = call(in, 3, &y, ints, 6, 0, 0);
+    run(m, &m->int8, tfw_k_layernorm_q, &c);
+  }
+}
+
 void move_checksum_all(move_checksums *c) {
   lcg = 12345u;
-  c->move = c->resize = c->reduce = c->norm = 0, c->rc = 0;
+  c->move = c->resize = c->reduce = c->norm = c->int8 = 0, c->rc = 0;
   sweep_move(c);
   sweep_resize(c);
   sweep_reduce(c);
   sweep_norm(c);
+  sweep_int8(c);
 }

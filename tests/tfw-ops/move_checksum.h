@@ -16,6 +16,7 @@ typedef struct {
   uint32_t resize; /* every Resize mode, coordinate mode, nearest mode, exclude_outside */
   uint32_t reduce; /* every Reduce fn, ArgMax/ArgMin, Softmax/LogSoftmax */
   uint32_t norm;   /* Layer, Instance and Batch normalisation */
+  uint32_t int8;   /* the int8 Softmax and LayerNorm, their builders' constants */
   int32_t rc;      /* the calls' return codes ORed (0: all ran) */
 } move_checksums;
 

@@ -1007,6 +1007,154 @@ static void test_errors(void **state) {
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
 }
 
+/* ---- Int8 Softmax and LayerNorm against their float definitions ------------ */
+
+/* ONNX QuantizeLinear of a double: rint, plus zp, saturated to int8. */
+static int q_ref(double y, double s, int32_t zp) {
+  double v = nearbyint(y / s) + zp;
+  return v < -128 ? -128 : v > 127 ? 127 : (int)v;
+}
+
+/* Tallies |kernel - ONNX float definition| in output steps. */
+typedef struct {
+  long n, off1;
+  int worst;
+} q_tally;
+
+static void tally(q_tally *t, int got, int want) {
+  int e = abs(got - want);
+  t->n++, t->off1 += e == 1;
+  t->worst = e > t->worst ? e : t->worst;
+}
+
+/* Softmax: DequantizeLinear -> float Softmax (double) -> QuantizeLinear is
+ * the definition int8 must match within one step, over random rows, input
+ * scales 0.002..0.3 and output scales around 1/256. */
+static void test_softmax_q_bound(void **state) {
+  (void)state;
+  q_tally t = {0};
+  for (int it = 0; it < 400; it++) {
+    uint32_t rows = 1 + rnd_below(4), n = 1 + rnd_below(it % 8 ? 64 : 1000), xd[2] = {rows, n}, td[1] = {256};
+    float s_in = rnd_f(0.002f, 0.3f), s_out = it % 3 ? 1.0f / 256 : rnd_f(0.002f, 0.02f);
+    int32_t zp_in = rnd_range(-128, 127), zp_out = it % 3 ? -128 : rnd_range(-128, 0), mult, shift;
+    tfw_tensor in[2] = {mk(TPKG_DT_I8, 2, xd), mk(TPKG_DT_I32, 1, td)}, y = mk(TPKG_DT_I8, 2, xd);
+    fill_random(&in[0]);
+    if (it % 5 == 0) memset(in[0].data, 0x7f, n); /* one row of equal values */
+    assert_int_equal(tfw_softmax_q_build(s_in, s_out, (int32_t *)in[1].data, &mult, &shift), 0);
+    int32_t ints[4] = {1, mult, shift, zp_out};
+    tfw_call c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ints, 4, 0, 0);
+    assert_int_equal(tfw_k_softmax_q(&c), 0);
+    const int8_t *x = (const int8_t *)in[0].data, *yq = (const int8_t *)y.data;
+    for (uint32_t r = 0; r < rows; r++) {
+      double m = -1e30, sum = 0;
+      for (uint32_t k = 0; k < n; k++) m = fmax(m, ((double)x[r * n + k] - zp_in) * s_in);
+      for (uint32_t k = 0; k < n; k++) sum += exp(((double)x[r * n + k] - zp_in) * s_in - m);
+      for (uint32_t k = 0; k < n; k++)
+        tally(&t, yq[r * n + k], q_ref(exp(((double)x[r * n + k] - zp_in) * s_in - m) / sum, s_out, zp_out));
+    }
+    free(in[0].data), free(in[1].data), free(y.data);
+  }
+  print_message("int8 Softmax vs its float definition: %ld elements, %ld (%.3f%%) one step off, worst %d\n", t.n,
+                t.off1, 100.0 * (double)t.off1 / (double)t.n, t.worst);
+  assert_true(t.worst <= 1);
+}
+
+/* LayerNorm likewise: random rows of 1..1024 elements, scales, zero
+ * points, gamma, beta and epsilon. */
+static void test_layernorm_q_bound(void **state) {
+  (void)state;
+  q_tally t = {0};
+  for (int it = 0; it < 300; it++) {
+    uint32_t rows = 1 + rnd_below(3), n = 1 + rnd_below(it % 6 ? 96 : 1024), xd[2] = {rows, n}, cd[1] = {n};
+    float s_in = rnd_f(0.005f, 0.2f), s_out = rnd_f(0.01f, 0.1f), eps = it % 4 ? 1e-5f : rnd_f(0.0f, 0.5f);
+    int32_t zx = rnd_range(-100, 100), zy = rnd_range(-60, 60), gs;
+    uint32_t ew[2];
+    tfw_tensor in[3] = {mk(TPKG_DT_I8, 2, xd), mk(TPKG_DT_I32, 1, cd), mk(TPKG_DT_I64, 1, cd)};
+    tfw_tensor gam = mk(TPKG_DT_F32, 1, cd), bet = mk(TPKG_DT_F32, 1, cd), y = mk(TPKG_DT_I8, 2, xd);
+    fill_random(&in[0]), fill_f32(&gam, -2, 2), fill_f32(&bet, -1, 1);
+    if (it % 7 == 3) /* a narrow row: a few codes around the zero point */
+      for (uint32_t k = 0; k < n; k++) in[0].data[k] = (uint8_t)(zx + rnd_range(-2, 2));
+    const float *g = (const float *)gam.data, *b = (const float *)bet.data;
+    assert_int_equal(tfw_layernorm_q_build(s_in, s_out, eps, n, g, b, (int32_t *)in[1].data, (int64_t *)in[2].data,
+                                           &gs, ew), 0);
+    int32_t ints[6] = {1, zx, zy, gs, (int32_t)ew[0], (int32_t)ew[1]};
+    tfw_call c = call1(TPKG_OP_LAYERNORM_Q, in, 3, &y, ints, 6, 0, 0);
+    assert_int_equal(tfw_k_layernorm_q(&c), 0);
+    const int8_t *x = (const int8_t *)in[0].data, *yq = (const int8_t *)y.data;
+    for (uint32_t r = 0; r < rows; r++) {
+      double mean = 0, var = 0;
+      for (uint32_t k = 0; k < n; k++) mean += ((double)x[r * n + k] - zx) * s_in;
+      mean /= n;
+      for (uint32_t k = 0; k < n; k++) var += pow(((double)x[r * n + k] - zx) * s_in - mean, 2);
+      var /= n;
+      for (uint32_t k = 0; k < n; k++) {
+        double z = var + eps > 0 ? (((double)x[r * n + k] - zx) * s_in - mean) / sqrt(var + eps) : 0;
+        tally(&t, yq[r * n + k], q_ref(z * g[k] + b[k], s_out, zy));
+      }
+    }
+    for (int i = 0; i < 3; i++) free(in[i].data);
+    free(gam.data), free(bet.data), free(y.data);
+  }
+  print_message("int8 LayerNorm vs its float definition: %ld elements, %ld (%.3f%%) one step off, worst %d\n", t.n,
+                t.off1, 100.0 * (double)t.off1 / (double)t.n, t.worst);
+  assert_true(t.worst <= 1);
+}
+
+/* Bad calls and constants of the int8 kernels: refused, nothing written. */
+static void test_int8_norm_errors(void **state) {
+  (void)state;
+  uint32_t xd[2] = {2, 8}, td[1] = {256}, cd[1] = {8}, c7[1] = {7};
+  tfw_tensor in[3] = {mk(TPKG_DT_I8, 2, xd), mk(TPKG_DT_I32, 1, td)}, y = mk(TPKG_DT_I8, 2, xd);
+  tfw_tensor f = mk(TPKG_DT_F32, 2, xd), t7 = mk(TPKG_DT_I32, 1, c7);
+  int32_t mult, shift;
+  assert_int_equal(tfw_softmax_q_build(0.1f, 0.0f, (int32_t *)in[1].data, &mult, &shift), TFW_FB_E_PARAM);
+  assert_int_equal(tfw_softmax_q_build(-0.1f, 0.01f, (int32_t *)in[1].data, &mult, &shift), TFW_FB_E_PARAM);
+  assert_int_equal(tfw_softmax_q_build(0.1f, 1.0f / 256, (int32_t *)in[1].data, &mult, &shift), 0);
+  int32_t ok[4] = {1, mult, shift, -128}, lowm[4] = {1, 1 << 29, shift, -128}, zp[4] = {1, mult, shift, 128};
+  int32_t ax[4] = {2, mult, shift, -128};
+  tfw_call c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 4, 0, 0);
+  assert_int_equal(tfw_k_softmax_q(&c), 0);
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, lowm, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, zp, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 3, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ax, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_SHAPE);
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &f, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_DTYPE);
+  tfw_tensor short_t[2] = {in[0], t7};
+  c = call1(TPKG_OP_SOFTMAX_Q, short_t, 2, &y, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_SHAPE);
+  ((int32_t *)in[1].data)[0] = 32767; /* the table must start at 2^15 and never rise */
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
+  ((int32_t *)in[1].data)[0] = 32768, ((int32_t *)in[1].data)[9] = 40000;
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
+  free(in[1].data);
+  in[1] = mk(TPKG_DT_I32, 1, cd), in[2] = mk(TPKG_DT_I64, 1, cd);
+  float gam[8] = {1, -1, 0.5f, 2, 1, 1, 1, 1};
+  int32_t gs;
+  uint32_t ew[2];
+  assert_int_equal(tfw_layernorm_q_build(0.05f, 0.02f, 1e-5f, 8, gam, NULL, (int32_t *)in[1].data,
+                                         (int64_t *)in[2].data, &gs, ew), 0);
+  assert_int_equal(tfw_layernorm_q_build(0.05f, 0.02f, 1e-5f, 0, gam, NULL, (int32_t *)in[1].data,
+                                         (int64_t *)in[2].data, &gs, ew), TFW_FB_E_PARAM);
+  float huge[8] = {3e30f};
+  assert_int_equal(tfw_layernorm_q_build(0.05f, 1e-9f, 1e-5f, 1, huge, NULL, (int32_t *)in[1].data,
+                                         (int64_t *)in[2].data, &gs, ew), TFW_FB_E_PARAM);
+  int32_t lok[6] = {-1, 0, 0, gs, (int32_t)ew[0], (int32_t)ew[1]}, lgs[6] = {-1, 0, 0, 31, 0, 0};
+  int32_t leps[6] = {-1, 0, 0, gs, 0, 0x40000000}, lzp[6] = {-1, -129, 0, gs, 0, 0};
+  c = call1(TPKG_OP_LAYERNORM_Q, in, 3, &y, lok, 6, 0, 0);
+  assert_int_equal(tfw_k_layernorm_q(&c), 0);
+  c = call1(TPKG_OP_LAYERNORM_Q, in, 3, &y, lgs, 6, 0, 0), expect_error(tfw_k_layernorm_q, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_LAYERNORM_Q, in, 3, &y, leps, 6, 0, 0), expect_error(tfw_k_layernorm_q, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_LAYERNORM_Q, in, 3, &y, lzp, 6, 0, 0), expect_error(tfw_k_layernorm_q, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_LAYERNORM_Q, in, 2, &y, lok, 6, 0, 0), expect_error(tfw_k_layernorm_q, &c, TFW_FB_E_SHAPE);
+  tfw_tensor wrong_b[3] = {in[0], in[1], in[1]};
+  c = call1(TPKG_OP_LAYERNORM_Q, wrong_b, 3, &y, lok, 6, 0, 0), expect_error(tfw_k_layernorm_q, &c, TFW_FB_E_DTYPE);
+  tfw_tensor short_g[3] = {in[0], t7, in[2]};
+  c = call1(TPKG_OP_LAYERNORM_Q, short_g, 3, &y, lok, 6, 0, 0), expect_error(tfw_k_layernorm_q, &c, TFW_FB_E_SHAPE);
+  ((int32_t *)in[1].data)[3] = 1 << 30; /* a multiplier at or above 2^30 */
+  c = call1(TPKG_OP_LAYERNORM_Q, in, 3, &y, lok, 6, 0, 0), expect_error(tfw_k_layernorm_q, &c, TFW_FB_E_PARAM);
+  for (int i = 0; i < 3; i++) free(in[i].data);
+  free(y.data), free(f.data), free(t7.data);
+}
+
 /* ---- host and RV32 agree bit for bit ---------------------------------------- */
 
 static const char *iss_path, *fw_elf_path;
@@ -1018,8 +1166,8 @@ static void test_firmware_checksums(void **state) {
   move_checksum_all(&h);
   assert_int_equal(h.rc, 0); /* every checksum call is valid: it ran */
   char want[200];
-  snprintf(want, sizeof want, "tfw-ops-move-crc move %08x resize %08x reduce %08x norm %08x rc %d\n", (unsigned)h.move,
-           (unsigned)h.resize, (unsigned)h.reduce, (unsigned)h.norm, (int)h.rc);
+  snprintf(want, sizeof want, "tfw-ops-move-crc move %08x resize %08x reduce %08x norm %08x int8 %08x rc %d\n",
+           (unsigned)h.move, (unsigned)h.resize, (unsigned)h.reduce, (unsigned)h.norm, (unsigned)h.int8, (int)h.rc);
   fw_crc_check(iss_path, fw_elf_path, "2000000000", "tfw-ops-move-crc", want);
 }
 
@@ -1036,7 +1184,9 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_reduce_random),    cmocka_unit_test(test_reduce_edges),
       cmocka_unit_test(test_arg_random),       cmocka_unit_test(test_softmax_axis),
       cmocka_unit_test(test_layer_norm),       cmocka_unit_test(test_channel_norms),
-      cmocka_unit_test(test_errors),           cmocka_unit_test(test_firmware_checksums),
+      cmocka_unit_test(test_softmax_q_bound),  cmocka_unit_test(test_layernorm_q_bound),
+      cmocka_unit_test(test_int8_norm_errors), cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_firmware_checksums),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
