@@ -12,7 +12,7 @@
 #                           cost model's error before/after the refit
 
 COMPILER_tune_SRCS := compiler/tune/tune.c compiler/tune/tune_apply.c compiler/tune/tune_cli.c \
-                      compiler/tune/tune_fit.c compiler/tune/tune_front.c \
+                      compiler/tune/tune_fit.c compiler/tune/tune_front.c compiler/tune/tune_launch.c \
                       compiler/tune/tune_log.c compiler/tune/tune_measure.c \
                       compiler/tune/tune_space.c
 
