@@ -279,6 +279,15 @@ int tune_round_next(tune_round *r, int block, int *exit_code, char *why, size_t 
         r->state[i] = rc == 0 ? TUNE_TASK_DONE : TUNE_TASK_FAILED;
         *exit_code = rc;
         snprintf(why, n_why, "exit %d", rc);
+        /* killed by a signal: Slurm's scancel or time limit, when it says so
+         * (asked once the task has left the queue) */
+        if (rc > 128 && r->l->kind == TUNE_LAUNCH_SLURM && !(queue_known && !in_queue[i])) continue;
+        if (rc > 128 && r->l->kind == TUNE_LAUNCH_SLURM) {
+          char st[96];
+          slurm_state(r, i, st, sizeof st);
+          if (strstr(st, "CANCELLED") || strstr(st, "TIMEOUT") || strstr(st, "PREEMPTED") || strstr(st, "FAIL"))
+            *exit_code = -1, snprintf(why, n_why, "%s", st);
+        }
         found = i;
         break;
       }

@@ -102,8 +102,8 @@ int tune_pool_start(tune_pool *p, int seq, const char *pkg, diag *d) {
   size_t len = strlen(pkg);
   if (p->fold && len > 4 && !strcmp(pkg + len - 4, ".new")) len -= 4; /* compiled beside the kept one */
   if (snprintf(j->pkg, sizeof j->pkg, "%.*s", (int)len, pkg) >= (int)sizeof j->pkg ||
-      snprintf(j->prof, sizeof j->prof, "%s.profile.json", pkg) >= (int)sizeof j->prof ||
-      snprintf(j->out, sizeof j->out, "%s.log", pkg) >= (int)sizeof j->out)
+      snprintf(j->prof, sizeof j->prof, "%s.profile.json", j->pkg) >= (int)sizeof j->prof ||
+      snprintf(j->out, sizeof j->out, "%s.log", j->pkg) >= (int)sizeof j->out)
     return diag_set(d, "%s: path too long", pkg);
   if (p->fold && strcmp(pkg, j->pkg)) {
     if (same_file(pkg, j->pkg) && read_profile(j) == 0) { /* measured before: its profile is the result */
@@ -225,7 +225,7 @@ static void finish_task(tune_pool *p, tune_job *j, int code, const char *why) {
     if (code == 124) snprintf(j->error, sizeof j->error, "no result after %.0f s (killed)", p->timeout);
     else snprintf(j->error, sizeof j->error, "%.120s (the time limit)", why);
   } else if (code < 0) {
-    snprintf(j->error, sizeof j->error, "no status: %.140s", why);
+    snprintf(j->error, sizeof j->error, "ended without a result: %.120s", why);
   } else if (code > 128 && code < 192) {
     snprintf(j->error, sizeof j->error, "killed by signal %d: %.120s", code - 128, last);
   } else {

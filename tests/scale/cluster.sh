@@ -68,17 +68,22 @@ CONF
   return 1
 }
 
+# Whether any of the pids runs.
+any_alive() { local pid; for pid in "$@"; do kill -0 "$pid" 2>/dev/null && return 0; done; return 1; }
+
 cluster_stop() {
   [ -n "${cdir:-}" ] || return 0
+  local f pid slurm="" munge i
+  for f in slurmd.pid slurmctld.pid; do
+    pid=$(cat "$cdir/$f" 2>/dev/null) && [ -n "$pid" ] && slurm="$slurm $pid"
+  done
+  munge=$(cat "$cdir/munge/munged.pid" 2>/dev/null)
   [ -f "$cdir/slurm.conf" ] && scontrol -f "$cdir/slurm.conf" shutdown >/dev/null 2>&1
-  local f pid i
-  for i in $(seq 50); do
-    [ -f "$cdir/slurmctld.pid" ] || [ -f "$cdir/slurmd.pid" ] || break
-    sleep 0.1
-  done
-  for f in slurmd.pid slurmctld.pid munge/munged.pid; do
-    pid=$(cat "$cdir/$f" 2>/dev/null) || continue
-    [ -n "$pid" ] && kill "$pid" 2>/dev/null
-  done
+  # slurmctld saves its state first: up to 10 s, then TERM, then KILL.
+  for i in $(seq 100); do any_alive $slurm || break; sleep 0.1; done
+  # shellcheck disable=SC2086
+  for pid in $slurm $munge; do kill "$pid" 2>/dev/null; done
+  for i in $(seq 30); do any_alive $slurm $munge || break; sleep 0.1; done
+  for pid in $slurm $munge; do kill -KILL "$pid" 2>/dev/null; done
   return 0
 }
