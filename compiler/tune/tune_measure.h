@@ -24,7 +24,7 @@
 #include "tessel_isa.h"
 #include "tune_launch.h"
 
-enum { TUNE_PATH_MAX = 512, TUNE_ROUND_MAX = 2048 };
+enum { TUNE_PATH_MAX = 512, TUNE_ROUND_MAX = 1000 /* tasks of one array: Slurm's default MaxArraySize is 1001 */ };
 
 /* One run and, when it is done, what it measured. */
 typedef struct tune_job {
