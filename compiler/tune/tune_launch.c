@@ -12,7 +12,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli_opts.h"
 #include "scratch.h"
 #include "tune_measure.h"
 

@@ -303,7 +303,14 @@ static tune_job *wait_remote(tune_pool *p, int block) {
         p->running--;
         return &p->slot[i];
       }
-    if (!p->running || !p->round.state) return NULL;
+    if (!p->running) return NULL;
+    if (!p->round.state) { /* the round before ended: the next one goes */
+      diag d = {{0}};
+      if (!p->queued) return NULL;
+      p->since = 0;
+      if (submit(p, &d)) fprintf(stderr, "tessel tune: warning: %s\n", d.msg);
+      continue;
+    }
     int code = -1;
     char why[128] = "";
     int t = tune_round_next(&p->round, block, &code, why, sizeof why);
