@@ -117,6 +117,10 @@ t run-slurm-bytes cmp "$tmp/local.npy" "$tmp/slurm.npy"
 t run-parallel-bytes cmp "$tmp/local.npy" "$tmp/parallel.npy"
 if grep -q "360 inferences of .* in 6 chunks (slurm" "$tmp/run-slurm.log"; then ok "run: the chunks named in the summary"
 else ko "run: the chunks named in the summary"; cat "$tmp/run-slurm.log" | sed 's/^/  /'; fi
+# A chunk that fails fails the run, named, with its output file; the engine
+# options reach every chunk (here a simulator that cannot run).
+expect_fail run-chunk-fails 1 "chunk 0 of 4 failed (exit 1: .*t00000.out)" "$tessel" run "$tmp/digits.tpkg" \
+  --input "$digits/digits.test.npy" --engine rtl --sim /bin/false --output "$tmp/f.npy" --launcher parallel --chunk 100 --workdir "$tmp/rf"
 t run-slurm-agreement "$tessel" compare "$tmp/local.npy" "$tmp/slurm.npy" --labels "$digits/digits.labels.npy"
 
 # 6. Bad arguments: exit 2 with the reason.
