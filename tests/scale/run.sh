@@ -64,6 +64,15 @@ else ko "slurm: one array per round, kept with every task's status"; ls "$tmp/sw
 #    (the measuring binary is /bin/false).
 t fold-slurm tune_kinds --trials 8 --log "$tmp/fold.jsonl" --fold "$tmp/sw" --tessel /bin/false
 same_log fold-same-records "$tmp/local.jsonl" "$tmp/fold.jsonl"
+# A run cut short (round 2's results lost): --fold takes rounds 0, 1 and 3
+# from the folder and runs round 2 again, on parallel.
+cp -r "$tmp/sw" "$tmp/sw2" && rm -f "$tmp/sw2/round-002/"*.profile.json "$tmp/sw2/round-002/"t*
+t fold-partial tune_kinds --trials 8 --log "$tmp/fold2.jsonl" --fold "$tmp/sw2" --launcher parallel --sshlogin :
+same_log fold-partial-same-records "$tmp/local.jsonl" "$tmp/fold2.jsonl"
+if [ "$(wc -l <"$tmp/sw2/round-002/tasks.txt")" = "$(wc -l <"$tmp/sw/round-002/tasks.txt")" ] &&
+   [ "$(cat "$tmp/sw2/round-001/tasks.txt")" = "$(cat "$tmp/sw/round-001/tasks.txt")" ] &&
+   [ "$(ls "$tmp/sw2/round-001/"*.tpkg.new 2>/dev/null | wc -l)" = 0 ]; then ok "--fold ran only the round it lacked"
+else ko "--fold ran only the round it lacked"; fi
 
 # 3. A task killed mid-run: recorded with its status, the tune goes on and
 #    exits 0, the log stays valid.  The wrapper does to measurement 3 what
