@@ -211,19 +211,21 @@ int tune_round_start(tune_round *r, const tune_launcher *l, const char *dir, cha
  * -1 when squeue did not answer (nothing is then known to be lost). */
 static int slurm_queue(tune_round *r, unsigned char *in_queue) {
   char cmd[128];
-  snprintf(cmd, sizeof cmd, "squeue -h -r -j %s -o '%%K %%t' 2>/dev/null", r->jobid);
+  snprintf(cmd, sizeof cmd, "squeue -h -r -j %s -o '%%K %%t' 2>&1", r->jobid);
   FILE *p = popen(cmd, "r");
   if (!p) return -1;
-  char line[128];
+  char line[256];
+  int purged = 0; /* the whole array ended long ago (MinJobAge): none of it is queued */
   while (fgets(line, sizeof line, p)) {
     int k;
     char st[16];
+    if (strstr(line, "Invalid job id")) purged = 1;
     if (sscanf(line, "%d %15s", &k, st) == 2 && k >= 0 && k < r->n) {
       in_queue[k] = 1;
       if (!strcmp(st, "R") && r->state[k] == TUNE_TASK_QUEUED) r->state[k] = TUNE_TASK_RUNNING;
     }
   }
-  return pclose(p) == 0 ? 0 : -1;
+  return pclose(p) == 0 || purged ? 0 : -1;
 }
 
 /* Slurm's word for a task that ended without a status (CANCELLED, TIMEOUT,
