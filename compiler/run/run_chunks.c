@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { CMD_MAX = 16384 };
@@ -121,8 +122,12 @@ int run_chunks(const run_chunks_job *c, diag *d) {
   /* Every chunk's end is waited for (a failure is reported once all ended). */
   int failed = -1, code = 0, fcode = 0;
   char why[128], fwhy[128] = "";
-  for (int t; !rc && (t = tune_round_next(&r, 1, &code, why, sizeof why)) >= 0;) {
-    if (code != 0 && (failed < 0 || t < failed)) failed = t, fcode = code, snprintf(fwhy, sizeof fwhy, "%s", why);
+  for (int t; !rc && (t = tune_round_next(&r, !c->progress, &code, why, sizeof why)) != -2;) {
+    if (t >= 0 && code != 0 && (failed < 0 || t < failed)) failed = t, fcode = code, snprintf(fwhy, sizeof fwhy, "%s", why);
+    if (t < 0) { /* only with the progress line: redrawn about every 0.2 s */
+      struct timespec ts = {0, 200000000};
+      nanosleep(&ts, NULL);
+    }
     if (c->progress) {
       int k[4];
       tune_round_counts(&r, k);

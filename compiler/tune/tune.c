@@ -346,6 +346,8 @@ static void progress(const tuner *T) {
   fflush(stderr);
 }
 
+static void progress_tick(void *ctx) { progress(ctx); }
+
 /* A job ended: its records. */
 static void handle(tuner *T, tune_job *j) {
   outcome *oc = &T->out[j->seq];
@@ -727,7 +729,8 @@ static int setup(tuner *T, diag *d) {
   T->log = fopen(o->log, "a");
   if (!T->log) return diag_set(d, "%s: cannot append: %s", o->log, strerror(errno));
   T->pool = (tune_pool){.tessel = T->tessel, .input = T->input, .engine = o->engine, .timeout = o->timeout,
-                        .jobs = o->jobs, .launch = &o->launch, .dir = T->dir, .fold = o->fold};
+                        .jobs = o->jobs, .launch = &o->launch, .dir = T->dir, .fold = o->fold,
+                        .tick = o->progress ? progress_tick : NULL, .tick_ctx = T};
   if (tune_pool_init(&T->pool)) return diag_oom(d);
   T->rng = tune_rng_seed(o->seed);
   T->fit = tune_fit_identity();

@@ -313,7 +313,14 @@ static tune_job *wait_remote(tune_pool *p, int block) {
     }
     int code = -1;
     char why[128] = "";
-    int t = tune_round_next(&p->round, block, &code, why, sizeof why);
+    int t = tune_round_next(&p->round, 0, &code, why, sizeof why);
+    if (t == -1 && block) { /* nothing ended yet: the progress line, then look again */
+      double now = tune_now();
+      if (p->tick && now - p->last_tick >= 0.5) p->tick(p->tick_ctx), p->last_tick = now;
+      struct timespec ts = {0, 50000000}; /* 50 ms */
+      nanosleep(&ts, NULL);
+      continue;
+    }
     if (t == -2) {
       tune_round_free(&p->round);
       continue;

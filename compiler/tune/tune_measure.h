@@ -62,6 +62,9 @@ typedef struct tune_pool {
   tune_round round;    /* the round running (round.state: NULL when none) */
   int *round_slot;     /* its task i is slot round_slot[i] */
   int done, failed;    /* remote: tasks ended ok / not (for the progress line) */
+  void (*tick)(void *ctx); /* remote, while a wait blocks: called about twice a second (NULL: never) */
+  void *tick_ctx;
+  double last_tick;
 } tune_pool;
 
 /* Monotonic seconds. */
