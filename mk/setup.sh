@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install, from Debian, what a goal needs and is not there yet.
 #   mk/setup.sh demo   simulation toolchain (enough for `make demo`)
-#   mk/setup.sh test   also synthesis, test and fuzzing tools (`make test`)
+#   mk/setup.sh test   also synthesis, test and fuzzing tools (`make test`), and a
+#                      single-node Slurm and GNU parallel for the scale suite
 #   mk/setup.sh models also python3-onnx/torch, only to regenerate test models
 # Idempotent: when everything is installed it only runs dpkg-query.
 set -euo pipefail
@@ -9,7 +10,8 @@ set -euo pipefail
 demo_pkgs=(make gcc g++ verilator gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
            protobuf-c-compiler libprotobuf-c-dev libonnx-dev)
 test_pkgs=("${demo_pkgs[@]}" yosys nextpnr-ice40 fpga-icestorm libcmocka-dev
-           llvm-14-tools clang libclang-rt-14-dev procps libonnx-testdata)
+           llvm-14-tools clang libclang-rt-14-dev procps libonnx-testdata
+           slurmctld slurmd munge parallel)
 model_pkgs=("${test_pkgs[@]}" python3-onnx python3-numpy python3-torch
             python3-torchvision python3-sklearn)
 

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_opts.h"
@@ -20,6 +21,7 @@
 #include "nonfinite.h"
 #include "npy.h"
 #include "out_file.h"
+#include "run_chunks.h"
 #include "run_engine.h"
 #include "serial_port.h"
 #include "tensor_dump.h"
@@ -59,7 +61,15 @@ static const char *const usage_run =
     "  --max-cycles N         rtl: simulation cycle limit (default: from the package's estimates)\n"
     "  --check-weights        rtl: the firmware checks the weights' CRC too (slow on large models)\n"
     "  --watchdog N           rtl: abort any NPU run after N cycles (default: 20M + 16 x its estimate)\n"
-    "  -q, --quiet            no summary line on stderr\n";
+    "  -q, --quiet            no summary line on stderr\n"
+    "  --launcher L           local (default), or parallel / slurm: the batch in chunks of --chunk\n"
+    "                         inferences, one `tessel run` task each, outputs merged in order into the\n"
+    "                         --output files (the bytes a local run writes; docs/tuning.md)\n"
+    "  --chunk N              parallel/slurm: inferences per task (default 100)\n"
+    "  --workdir DIR          parallel/slurm: the chunks and their logs, on a file system the nodes share\n"
+    "  --jobs J               parallel: tasks at once per login\n"
+    "  --sshlogin LIST        parallel: its --sshlogin (':' is this host)\n"
+    "  --partition P, --time-limit T, --sbatch-opt OPT  slurm: passed to sbatch (--partition, --time, OPT)\n";
 
 typedef struct {
   const char *pkg_path;
@@ -69,6 +79,11 @@ typedef struct {
   int timeline;
   run_opts o;
   int quiet;
+  tune_launcher launch;
+  int64_t chunk;
+  const char *workdir;
+  const char *pass[RUN_CHUNKS_MAX_PASS]; /* the engine options, for every chunk's run */
+  int n_pass;
 } run_args;
 
 static int usage(const char *fmt, const char *arg) {
@@ -104,7 +119,7 @@ static int check_outputs(const run_args *a) {
 enum {
   RUN_INPUT = 1, RUN_OUTPUT, RUN_ENGINE, RUN_PORT, RUN_BAUD, RUN_TIMEOUT, RUN_PROFILE, RUN_TIMELINE, RUN_TRACE,
   RUN_TRACE_KERNEL, RUN_DUMP_TENSORS, RUN_SIM, RUN_FIRMWARE, RUN_MAX_CYCLES, RUN_CHECK_WEIGHTS, RUN_WATCHDOG,
-  RUN_QUIET,
+  RUN_QUIET, RUN_CHUNK, RUN_WORKDIR, RUN_JOBS, RUN_LAUNCH, /* RUN_LAUNCH .. + TUNE_LAUNCH_NOPTS - 1 */
 };
 
 static const cli_opt run_options[] = {
@@ -125,6 +140,10 @@ static const cli_opt run_options[] = {
     {RUN_CHECK_WEIGHTS, "--check-weights", NULL, 0, CLI_OPT_ONCE},
     {RUN_WATCHDOG, "--watchdog", NULL, 1, CLI_OPT_ONCE},
     {RUN_QUIET, "--quiet", "-q", 0, CLI_OPT_ONCE},
+    {RUN_CHUNK, "--chunk", NULL, 1, CLI_OPT_ONCE},
+    {RUN_WORKDIR, "--workdir", NULL, 1, CLI_OPT_ONCE},
+    {RUN_JOBS, "--jobs", "-j", 1, CLI_OPT_ONCE},
+    TUNE_LAUNCH_OPTIONS(RUN_LAUNCH),
     {0},
 };
 
@@ -145,6 +164,22 @@ static int parse_args(int argc, char **argv, run_args *a) {
       a->pkg_path = v;
       break;
     case RUN_QUIET: a->quiet = 1; break;
+    case RUN_CHUNK: {
+      long long n = strtoll(v, &end, 10);
+      if (*v < '0' || *v > '9' || *end || n < 1 || n > 1000000) return usage("--chunk '%s': expected inferences in 1..1000000", v);
+      a->chunk = n;
+      break;
+    }
+    case RUN_WORKDIR:
+      if (!*v) return usage("%s", "--workdir needs a folder name");
+      a->workdir = v;
+      break;
+    case RUN_JOBS: {
+      long n = strtol(v, &end, 10);
+      if (*v < '0' || *v > '9' || *end || n < 1 || n > 256) return usage("--jobs '%s': expected a count in [1, 256]", v);
+      a->launch.jobs = (int)n;
+      break;
+    }
     case RUN_TIMELINE: a->timeline = 1; break;
     case RUN_CHECK_WEIGHTS: a->o.check_weights = 1; break;
     case RUN_INPUT:
@@ -196,7 +231,17 @@ static int parse_args(int argc, char **argv, run_args *a) {
       a->o.max_cycles = n;
       break;
     }
-    default: TSL_ASSERT(!"an option without a case");
+    default: {
+      diag ld = {{0}};
+      TSL_ASSERT(id >= RUN_LAUNCH && id < RUN_LAUNCH + TUNE_LAUNCH_NOPTS);
+      if (tune_launch_opt(&a->launch, id - RUN_LAUNCH, v, &ld)) return usage("%s", ld.msg);
+    }
+    }
+    /* the engine's options, as every chunk's run gets them */
+    if (id == RUN_SIM || id == RUN_FIRMWARE || id == RUN_MAX_CYCLES || id == RUN_WATCHDOG || id == RUN_CHECK_WEIGHTS) {
+      if (a->n_pass + 2 > RUN_CHUNKS_MAX_PASS) return usage("%s", "too many engine options");
+      a->pass[a->n_pass++] = p.opt->name;
+      if (p.opt->takes_value) a->pass[a->n_pass++] = v;
     }
   }
   if (!a->pkg_path) return usage("%s", "no package given");
@@ -209,6 +254,17 @@ static int parse_args(int argc, char **argv, run_args *a) {
   if (!board && a->o.port) return usage("%s is for --engine board", "--port");
   if (board && (a->timeline || a->dump_dir))
     return usage("%s: the board sends outputs and counters only", a->timeline ? "--timeline" : "--dump-tensors");
+  diag d = {{0}};
+  if (tune_launch_check(&a->launch, a->workdir, &d)) return usage("%s", d.msg);
+  if (a->launch.kind == TUNE_LAUNCH_LOCAL) {
+    const char *remote_only = a->chunk ? "--chunk" : a->workdir ? "--workdir" : a->launch.jobs ? "--jobs" : NULL;
+    if (remote_only) return usage("%s is for --launcher parallel or slurm", remote_only);
+  } else {
+    const char *one_run = a->profile ? "--profile" : a->dump_dir ? "--dump-tensors" : a->o.trace ? "--trace" : board ? "--engine board" : NULL;
+    if (one_run) return usage("%s is for one run: not with --launcher parallel or slurm", one_run);
+    if (!a->n_out_spec) return usage("%s", "--launcher parallel or slurm needs --output files to merge the chunks into");
+    if (!a->chunk) a->chunk = 100;
+  }
   return CLI_OK;
 }
 
@@ -669,6 +725,21 @@ int run_main(int argc, char **argv) {
   if (open_package(a.pkg_path, &j, &d) || read_inputs(&a, &j, &d) || match_outputs(&a, &j, &d) ||
       stage_inputs(&j, inbuf, &d))
     goto out;
+  if (a.launch.kind != TUNE_LAUNCH_LOCAL) {
+    run_chunks_job c = {.pkg = a.pkg_path, .n_in = j.n_in, .n_out = j.n_out, .runs = j.runs, .engine = a.engine,
+                        .n_pass = a.n_pass, .launch = &a.launch, .chunk = a.chunk, .workdir = a.workdir,
+                        .quiet = a.quiet, .progress = isatty(2)};
+    for (int i = 0; i < j.n_in; i++) c.in_name[i] = j.ins[i].name, c.in[i] = &j.arr[i];
+    for (int i = 0; i < j.n_out; i++) c.out_name[i] = j.outs[i].name, c.out_file[i] = j.out_file[i];
+    for (int i = 0; i < a.n_pass; i++) c.pass[i] = a.pass[i];
+    if (j.runs < 1 || j.lead == 0) {
+      diag_set(&d, "--launcher %s: the inputs hold one inference, not a batch to split", tune_launch_name(a.launch.kind));
+      goto out;
+    }
+    if (run_chunks(&c, &d)) goto out;
+    rc = CLI_OK;
+    goto out;
+  }
   b = (run_batch){.runs = (uint32_t)j.runs, .n_in = (uint32_t)j.n_in, .n_out = (uint32_t)j.n_out, .in = inbuf,
                   .want_window = a.dump_dir != NULL, .want_timeline = a.timeline};
   if (a.trace_kernel && trace_window(a.trace_kernel, j.pkg, j.len, &j.v, &a.o, &b, &d)) goto out;

@@ -337,8 +337,16 @@ static void progress(const tuner *T) {
   for (int i = 0; i < width; i++) fputc(i < fill ? '#' : '.', stderr);
   fprintf(stderr, "] tasks %d/%d, trials %d/%d, best %llu cycles (default %llu)%s", tasks_done, T->nt, T->done,
           T->planned, (unsigned long long)best, (unsigned long long)dflt, T->over_budget ? ", time budget spent" : "");
+  if (T->o->launch.kind != TUNE_LAUNCH_LOCAL) {
+    int c[4];
+    tune_pool_counts(&T->pool, c);
+    fprintf(stderr, "; %s: %d queued, %d running, %d done, %d failed", tune_launch_name(T->o->launch.kind),
+            c[TUNE_TASK_QUEUED], c[TUNE_TASK_RUNNING], c[TUNE_TASK_DONE], c[TUNE_TASK_FAILED]);
+  }
   fflush(stderr);
 }
+
+static void progress_tick(void *ctx) { progress(ctx); }
 
 /* A job ended: its records. */
 static void handle(tuner *T, tune_job *j) {
@@ -417,8 +425,7 @@ static int launch(tuner *T, int kind, const int *pt, const int *pc, int np, diag
       if (T->t[i].best >= 0) T->t[i].active = 1, T->t[i].cur = T->t[i].c[T->t[i].best].eff;
   }
   char pkg[TUNE_PATH_MAX];
-  if (snprintf(pkg, sizeof pkg, "%s/m%05d.tpkg", T->dir, seq) >= (int)sizeof pkg)
-    return diag_set(d, "work folder path too long");
+  if (tune_pool_path(&T->pool, seq, pkg, sizeof pkg, d)) return -1;
   lower_compile_opts co = {.target = T->tg->name, .out = pkg, .no_sram_residency = kind == JOB_GRAPH_OFF,
                            .sched_for = kind == JOB_CAND || kind == JOB_GRAPH_ON ? hook : NULL, .sched_ctx = T};
   diag cd = {{0}};
@@ -667,7 +674,11 @@ static int setup(tuner *T, diag *d) {
   const tune_opts *o = T->o;
   T->tg = tsl_target_find(o->target);
   if (!T->tg) return diag_set(d, "--target: unknown target '%s' (npu4, npu8, npu16)", o->target);
-  if (o->tessel) {
+  char abs[PATH_MAX];
+  if (o->tessel && o->launch.kind != TUNE_LAUNCH_LOCAL && strchr(o->tessel, '/') && realpath(o->tessel, abs)) {
+    if (snprintf(T->tessel, sizeof T->tessel, "%s", abs) >= (int)sizeof T->tessel) /* tasks run in their round folder */
+      return diag_set(d, "--tessel %s: path too long", abs);
+  } else if (o->tessel) {
     snprintf(T->tessel, sizeof T->tessel, "%s", o->tessel);
   } else {
     ssize_t n = readlink("/proc/self/exe", T->tessel, sizeof T->tessel - 1);
@@ -684,7 +695,10 @@ static int setup(tuner *T, diag *d) {
     if (stat(o->workdir, &st) != 0 && mkdir(o->workdir, 0777) != 0)
       return diag_set(d, "--workdir %s: cannot create: %s", o->workdir, strerror(errno));
     if (stat(o->workdir, &st) != 0 || !S_ISDIR(st.st_mode)) return diag_set(d, "--workdir %s: not a folder", o->workdir);
-    snprintf(T->dir, sizeof T->dir, "%s", o->workdir);
+    /* absolute: the tasks of a remote launcher run elsewhere */
+    char wabs[PATH_MAX];
+    if (!realpath(o->workdir, wabs) || snprintf(T->dir, sizeof T->dir, "%s", wabs) >= (int)sizeof T->dir)
+      return diag_set(d, "--workdir %s: path too long or unreadable", o->workdir);
   } else {
     /* under $TMPDIR, removed on every exit, a signal's too (scratch.h) */
     if (scratch_dir(T->dir, sizeof T->dir, "tessel-tune", d)) return -1;
@@ -715,7 +729,8 @@ static int setup(tuner *T, diag *d) {
   T->log = fopen(o->log, "a");
   if (!T->log) return diag_set(d, "%s: cannot append: %s", o->log, strerror(errno));
   T->pool = (tune_pool){.tessel = T->tessel, .input = T->input, .engine = o->engine, .timeout = o->timeout,
-                        .jobs = o->jobs};
+                        .jobs = o->jobs, .launch = &o->launch, .dir = T->dir, .fold = o->fold,
+                        .tick = o->progress ? progress_tick : NULL, .tick_ctx = T};
   if (tune_pool_init(&T->pool)) return diag_oom(d);
   T->rng = tune_rng_seed(o->seed);
   T->fit = tune_fit_identity();

@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "diag.h"
+#include "tune_launch.h"
 
 enum { TUNE_MAX_CALIB = 64 };
 
@@ -37,6 +38,8 @@ typedef struct tune_opts {
   const char *workdir;                /* packages and profiles (NULL: a fresh /tmp folder, removed after) */
   const char *tessel;                 /* the tessel binary measurements run (NULL: this one) */
   int progress;                       /* 1: progress bar on stderr */
+  tune_launcher launch;               /* where measurements run (local: this machine, --jobs at once) */
+  int fold;                           /* 1: results already in workdir's round folders are taken, not run */
 } tune_opts;
 
 /* Tunes o->model; prints the report to stdout.  0, or -1 with d filled

@@ -16,6 +16,8 @@ static const char *const usage_tune =
     "                   [--log tune.jsonl] [--engine rtl|model] [--time-budget S] [--timeout S] [--resume]\n"
     "                   [--batch]\n"
     "                   [--seed N] [--explore N] [--workdir DIR] [--tessel PATH] [--no-progress]\n"
+    "                   [--launcher local|parallel|slurm] [--sshlogin LIST] [--partition P] [--time-limit T]\n"
+    "                   [--sbatch-opt OPT]... [--fold DIR]\n"
     "Searches a schedule per conv/matmul workload (docs/tuning.md): the cost model explores the\n"
     "knobs, the best candidates (the default always among them) are compiled and run as separate\n"
     "`tessel run` processes, J at a time; every measurement is a JSON line appended to the log.\n"
@@ -40,7 +42,16 @@ static const char *const usage_tune =
     "  --seed N          seed of the search (default 1)\n"
     "  --workdir DIR     keep packages, profiles and run logs in DIR (default: a removed /tmp folder)\n"
     "  --tessel PATH     the tessel binary that runs measurements (default: this one)\n"
-    "  --no-progress     no progress bar (it is drawn only when stderr is a terminal anyway)\n";
+    "  --no-progress     no progress bar (it is drawn only when stderr is a terminal anyway)\n"
+    "  --launcher L      local: --jobs processes here (default); parallel: GNU parallel; slurm: one\n"
+    "                    sbatch --array per round (both need --workdir on a file system every node sees)\n"
+    "  --sshlogin LIST   parallel: its --sshlogin (e.g. 8/host1,8/host2; ':' is this host); --jobs is\n"
+    "                    then tasks at once per login\n"
+    "  --partition P     slurm: the partition\n"
+    "  --time-limit T    slurm: --time of each task (MINUTES or D-HH:MM:SS)\n"
+    "  --sbatch-opt OPT  slurm: one more sbatch option (--sbatch-opt=--account=A), repeatable\n"
+    "  --fold DIR        DIR is the work folder, and a measurement whose package its round folders\n"
+    "                    already hold with a profile is taken from there (the same seed and options)\n";
 
 static int usage(const char *fmt, const char *arg) {
   fprintf(stderr, "tessel tune: ");
@@ -52,6 +63,7 @@ static int usage(const char *fmt, const char *arg) {
 enum {
   TUNE_TARGET = 1, TUNE_CALIB, TUNE_INPUT, TUNE_TRIALS, TUNE_EXPLORE, TUNE_JOBS, TUNE_LOG, TUNE_ENGINE,
   TUNE_TIME_BUDGET, TUNE_TIMEOUT, TUNE_SEED, TUNE_WORKDIR, TUNE_TESSEL, TUNE_RESUME, TUNE_BATCH, TUNE_NO_PROGRESS,
+  TUNE_FOLD, TUNE_LAUNCH, /* TUNE_LAUNCH .. + TUNE_LAUNCH_NOPTS - 1: tune_launch.h */
 };
 
 /* Files, folders and the engine once (a second one used to win silently);
@@ -73,6 +85,8 @@ static const cli_opt tune_options[] = {
     {TUNE_RESUME, "--resume", NULL, 0, CLI_OPT_ONCE},
     {TUNE_BATCH, "--batch", NULL, 0, CLI_OPT_ONCE},
     {TUNE_NO_PROGRESS, "--no-progress", NULL, 0, CLI_OPT_ONCE},
+    {TUNE_FOLD, "--fold", NULL, 1, CLI_OPT_ONCE},
+    TUNE_LAUNCH_OPTIONS(TUNE_LAUNCH),
     {0},
 };
 
@@ -88,6 +102,8 @@ static int number(const char *v, double lo, double hi, int integral, double *out
 int tune_main(int argc, char **argv) {
   tune_opts o = {.target = "npu8", .trials = 16, .jobs = 2, .log = "tune.jsonl", .engine = "rtl", .timeout = 600,
                  .seed = 1, .progress = isatty(2)};
+  int jobs_given = 0;
+  const char *fold_dir = NULL;
   cli_opts p;
   cli_opts_init(&p, "tune", tune_options, argc, argv, 1);
   for (int id; (id = cli_opts_next(&p)) != CLI_OPTS_END;) {
@@ -120,6 +136,7 @@ int tune_main(int argc, char **argv) {
     case TUNE_JOBS:
       if (number(v, 1, 256, 1, &x)) return usage("--jobs '%s': expected a count in [1, 256]", v);
       o.jobs = (int)x;
+      jobs_given = 1;
       break;
     case TUNE_LOG:
       if (!*v) return usage("%s", "--log needs a file name");
@@ -146,11 +163,26 @@ int tune_main(int argc, char **argv) {
       o.workdir = v;
       break;
     case TUNE_TESSEL: o.tessel = v; break;
-    default: TSL_ASSERT(!"an option without a case");
+    case TUNE_FOLD:
+      if (!*v) return usage("%s", "--fold needs the work folder of the run to fold in");
+      o.fold = 1;
+      fold_dir = v;
+      break;
+    default: {
+      diag ld = {{0}};
+      TSL_ASSERT(id >= TUNE_LAUNCH && id < TUNE_LAUNCH + TUNE_LAUNCH_NOPTS);
+      if (tune_launch_opt(&o.launch, id - TUNE_LAUNCH, v, &ld)) return usage("%s", ld.msg);
+    }
     }
   }
   if (!o.model) return usage("%s", "no model given");
   diag d = {{0}};
+  if (fold_dir && o.workdir && strcmp(fold_dir, o.workdir))
+    return usage("%s", "--fold DIR is the work folder: give --workdir DIR too, or only --fold");
+  if (fold_dir) o.workdir = fold_dir;
+  o.launch.jobs = jobs_given ? o.jobs : 0;
+  o.launch.timeout = o.timeout;
+  if (tune_launch_check(&o.launch, o.workdir, &d)) return usage("%s", d.msg);
   /* The log is appended to: naming the model there would corrupt it. */
   int bad = out_file_not_input("--log", o.log, o.model, "the model", &d) ||
             out_file_not_input("--log", o.log, o.input, "--input", &d);

@@ -52,6 +52,12 @@ for n in $nets; do
     *) onnx=$models/nets/$n.onnx calib=$models/calib/$n.calib.npy in=$models/nets/$n.in0.npy
        if [ "$n" = tiny_cnn ]; then eng=rtl extra="--trials 12"; else eng=rtl extra="--trials 6 --batch --time-budget $budget"; fi ;;
   esac
+  # LAUNCHER=parallel|slurm (make bench-tune LAUNCHER=slurm LAUNCHER_OPTS='--partition P'): the
+  # measurements on that launcher, each net's rounds in $tmp/$n.work (docs/tuning.md).
+  case ${LAUNCHER:-local} in
+    local) ;;
+    *) extra="$extra --launcher $LAUNCHER --workdir $tmp/$n.work ${LAUNCHER_OPTS:-}" ;;
+  esac
   t0=$(date +%s.%N)
   # shellcheck disable=SC2086
   "$tessel" tune "$onnx" --calib "$calib" --input "$in" --engine $eng --jobs 2 --seed 1 --log "$tmp/$n.jsonl" \

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "tune/tune_fit.h"
+#include "tune/tune_launch.h"
 #include "tune/tune_log.h"
 #include "tune/tune_space.h"
 
@@ -209,10 +210,41 @@ static void test_fit(void **state) {
   assert_true(tune_fit_mae(a, a, 5) == 0.0);
 }
 
+/* The launcher's quoting (every task command goes through sh) and options. */
+static void test_launch(void **state) {
+  (void)state;
+  char q[64];
+  assert_int_equal(tune_shell_quote("a b", q, sizeof q), 0);
+  assert_string_equal(q, "'a b'");
+  assert_int_equal(tune_shell_quote("it's $x", q, sizeof q), 0);
+  assert_string_equal(q, "'it'\\''s $x'");
+  assert_int_equal(tune_shell_quote("", q, sizeof q), 0);
+  assert_string_equal(q, "''");
+  assert_int_equal(tune_shell_quote("0123456789", q, 13), 0);
+  assert_int_equal(tune_shell_quote("0123456789", q, 12), -1); /* does not fit: an error, never cut */
+  tune_launcher l = {0};
+  diag d = {{0}};
+  assert_int_equal(tune_launch_opt(&l, 0, "slurm", &d), 0);
+  assert_int_equal(l.kind, TUNE_LAUNCH_SLURM);
+  d = (diag){{0}};
+  assert_int_equal(tune_launch_opt(&l, 0, "lsf", &d), -1);
+  assert_non_null(strstr(d.msg, "expected local, parallel or slurm"));
+  for (int i = 0; i < TUNE_LAUNCH_MAX_SBATCH; i++) assert_int_equal(tune_launch_opt(&l, 4, "--qos=x", &d), 0);
+  assert_int_equal(tune_launch_opt(&l, 4, "--qos=x", &d), -1);
+  d = (diag){{0}};
+  assert_int_equal(tune_launch_check(&l, NULL, &d), -1); /* a remote launcher needs a work folder */
+  assert_non_null(strstr(d.msg, "--workdir"));
+  l = (tune_launcher){.kind = TUNE_LAUNCH_LOCAL, .partition = "p"};
+  d = (diag){{0}};
+  assert_int_equal(tune_launch_check(&l, NULL, &d), -1);
+  assert_non_null(strstr(d.msg, "--partition is for --launcher slurm"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_round_trip), cmocka_unit_test(test_foreign_and_corrupt), cmocka_unit_test(test_table_best),
       cmocka_unit_test(test_table_load), cmocka_unit_test(test_space),         cmocka_unit_test(test_fit),
+      cmocka_unit_test(test_launch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
