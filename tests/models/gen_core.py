@@ -8,8 +8,11 @@ QDQ model of Softmax (uint8 output at 1/256, as ONNX Runtime's quantiser
 writes it) and LayerNormalization between QuantizeLinear/DequantizeLinear
 pairs, with ONNX's float outputs of its samples (int8_norms.out0/out1.npy:
 float Softmax and LayerNorm of the dequantised input, quantised as
-QuantizeLinear does). Fixed seed; run with /usr/bin/python3; outputs are
-committed.
+QuantizeLinear does). lower/qlinear_zp.onnx (lower-weight-zp.test) is a
+QLinearConv with uint8 weights whose zero point leaves w - zp outside int8,
+and a QLinearMatMul of a batch of 2 (no NPU layout): both run on the core;
+qlinear_zp.out0/out1.npy are ONNX's integer results. Fixed seed; run with
+/usr/bin/python3; outputs are committed.
 """
 import os
 
@@ -50,6 +53,7 @@ def main():
     np.save(os.path.join(OUT, "core_ops.calib.npy"), x)
     np.save(os.path.join(OUT, "core_ops.in0.npy"), x[:1])
     int8_norms(rng)
+    qlinear_zp(rng)
 
 
 def quantize(x, s, zp, lo, hi):
@@ -96,6 +100,50 @@ def int8_norms(rng):
             ((quantize(sm, ss, zs, 0, 255) - zs) * ss).astype(np.float32))
     np.save(os.path.join(OUT, "int8_norms.out1.npy"),
             ((quantize(ln, sl, zl, -128, 127) - zl) * sl).astype(np.float32))
+
+
+
+def qlinear_zp(rng):
+    sx, zx, sw, zw, sy, zy = 0.02, 130, 0.004, 120, 0.05, 100
+    w = rng.integers(0, 256, (8, 4, 3, 3)).astype(np.uint8)
+    w[0, 0, 0, 0], w[1, 0, 0, 0] = 255, 0      # w - zw reaches 135 and -120
+    b = rng.integers(-3000, 3000, 8).astype(np.int32)
+    sa, za, sb, zb, sm, zm = 0.03, -5, 0.01, -14, 0.08, 3
+    bm = rng.integers(-128, 114, (6, 5)).astype(np.int8)
+    c = lambda v, t, n: numpy_helper.from_array(np.array(v, t), n)
+    nodes = [helper.make_node("QLinearConv", ["x", "sx", "zx", "w", "sw", "zw", "sy", "zy", "b"], ["y"],
+                              name="qconv", pads=[1, 1, 1, 1]),
+             helper.make_node("QLinearMatMul", ["a", "sa", "za", "bm", "sb", "zb", "sm", "zm"], ["m"], name="qmm")]
+    inits = [c(sx, np.float32, "sx"), c(zx, np.uint8, "zx"), numpy_helper.from_array(w, "w"),
+             c(sw, np.float32, "sw"), c(zw, np.uint8, "zw"), c(sy, np.float32, "sy"), c(zy, np.uint8, "zy"),
+             numpy_helper.from_array(b, "b"), c(sa, np.float32, "sa"), c(za, np.int8, "za"),
+             numpy_helper.from_array(bm, "bm"), c(sb, np.float32, "sb"), c(zb, np.int8, "zb"),
+             c(sm, np.float32, "sm"), c(zm, np.int8, "zm")]
+    g = helper.make_graph(
+        nodes, "qlinear_zp",
+        [helper.make_tensor_value_info("x", TensorProto.UINT8, [1, 4, 6, 6]),
+         helper.make_tensor_value_info("a", TensorProto.INT8, [2, 3, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, [1, 8, 6, 6]),
+         helper.make_tensor_value_info("m", TensorProto.INT8, [2, 3, 5])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, "qlinear_zp.onnx"))
+    x = rng.integers(0, 256, (1, 4, 6, 6)).astype(np.uint8)
+    a = rng.integers(-128, 128, (2, 3, 6)).astype(np.int8)
+    np.save(os.path.join(OUT, "qlinear_zp.in0.npy"), x)
+    np.save(os.path.join(OUT, "qlinear_zp.in1.npy"), a)
+    # ONNX's definition: integer sums, then round(acc * sx * sw / sy) + zy, saturated
+    xp = np.pad(x.astype(np.int64) - zx, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    acc = np.zeros((1, 8, 6, 6), np.int64)
+    for i in range(6):
+        for j in range(6):
+            acc[0, :, i, j] = np.tensordot(w.astype(np.int64) - zw, xp[0, :, i:i + 3, j:j + 3], 3)
+    y = np.clip(np.rint((acc + b[None, :, None, None]) * (sx * sw / sy)) + zy, 0, 255).astype(np.uint8)
+    mm = np.clip(np.rint(((a.astype(np.int64) - za) @ (bm.astype(np.int64) - zb)) * (sa * sb / sm)) + zm,
+                 -128, 127).astype(np.int8)
+    np.save(os.path.join(OUT, "qlinear_zp.out0.npy"), y)
+    np.save(os.path.join(OUT, "qlinear_zp.out1.npy"), mm)
 
 
 if __name__ == "__main__":
