@@ -19,7 +19,10 @@
  *             Flatten, Reshape, ...) reuse their input's parameters so they
  *             stay exact on int8.
  *           Ops that are not quantisable stay float between DQ and Q (the
- *           float reference, a firmware fallback downstream).
+ *           float reference, a firmware fallback downstream).  Before
+ *           calibration a MatMul of a rank-3+ activation by constant [K, N]
+ *           weights (plus a constant bias Add) becomes Flatten -> MatMul or
+ *           Gemm of the rows -> Reshape (matmul_rows), which the NPU takes.
  * Invalidates: nothing. */
 #include "ptq.h"
 
@@ -247,13 +250,73 @@ static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
   return 0;
 }
 
+/* A MatMul of an activation of rank 3 or more by constant [K, N] weights
+ * (a transformer's projections and MLPs: [1, T, K] x [K, N]) multiplies
+ * rows: it becomes Flatten -> MatMul of [rows, K] -> Reshape back, with a
+ * following Add of a constant [N] bias folded in as a Gemm, so that the NPU
+ * takes it (its blocked layout holds a matrix as rank 2).  The float graph
+ * computes the same numbers. */
+static int matmul_rows(ir_graph *g, diag *d) {
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    ir_value *x = n->in[0], *w = n->n_in > 1 ? n->in[1] : NULL;
+    if (n->op != IR_OP_MATMUL || x->rank < 3 || x->dtype != IR_F32 || w->kind != IR_VALUE_CONST ||
+        w->dtype != IR_F32 || w->rank != 2)
+      continue;
+    int64_t rows = 1, nn = w->dims[1];
+    for (int k = 0; k < x->rank - 1; k++) rows *= x->dims[k];
+    if (rows < 1) continue;
+    ir_node *u = quant_single_user(g, n->out);
+    ir_value *b = NULL, *y = n->out;
+    if (u && u->op == IR_OP_ADD) { /* MatMul + bias: a Gemm */
+      ir_value *o = u->in[0] == n->out ? u->in[1] : u->in[0];
+      if (o->kind == IR_VALUE_CONST && o->dtype == IR_F32 && ir_value_numel(o) == nn && o->dims[o->rank - 1] == nn)
+        b = o, y = u->out;
+    }
+    char base[512];
+    int pos = quant_node_pos(g, n);
+    snprintf(base, sizeof base, "%.480s.rows", x->name);
+    ir_node *f = quant_new_node(g, pos++, IR_OP_FLATTEN, n->src, &x, 1, base, IR_F32, x, d);
+    if (!f || ir_attr_set_int(g, f, "axis", x->rank - 1, d) || shape_infer_node(g, f, d)) return -1;
+    ir_value *bias = NULL;
+    if (b) { /* the bias as [N] */
+      snprintf(base, sizeof base, "%.480s.n", b->name);
+      if (!(bias = quant_new_const(g, base, IR_F32, 1, &nn, d))) return -1;
+      memcpy(bias->data, b->data, sizeof(float) * (size_t)nn);
+    }
+    ir_value *m_in[3] = {f->out, w, bias};
+    snprintf(base, sizeof base, "%.480s.rows", y->name);
+    ir_node *m = quant_new_node(g, pos++, b ? IR_OP_GEMM : IR_OP_MATMUL, b ? u->src : n->src, m_in, b ? 3 : 2, base,
+                                IR_F32, x, d);
+    if (!m || shape_infer_node(g, m, d)) return -1;
+    int64_t r = y->rank;
+    snprintf(base, sizeof base, "%.480s.shape", y->name);
+    ir_value *shape = quant_new_const(g, base, IR_I64, 1, &r, d);
+    if (!shape) return -1;
+    memcpy(shape->data, y->dims, sizeof(int64_t) * (size_t)r);
+    ir_value *r_in[2] = {m->out, shape};
+    ir_node *back = quant_new_node(g, pos, IR_OP_RESHAPE, b ? u->src : n->src, r_in, 2, base, IR_F32, y, d);
+    if (!back || shape_infer_node(g, back, d)) return -1;
+    /* the new Reshape takes over y (its uses and its name); MatMul and Add go */
+    const char *name = y->name, *tmp = ir_unique_name(g, "dead");
+    if (!tmp) return diag_oom(d);
+    ir_replace_uses(g, y, back->out);
+    ir_value_rename(g, y, tmp);
+    ir_value_rename(g, back->out, name);
+    if (b) ir_node_remove(g, u);
+    ir_node_remove(g, n);
+    i = quant_node_pos(g, back);
+  }
+  return 0;
+}
+
 int ptq(ir_graph *g, const calib_data *c, diag *d) {
   if (!c || c->n_samples < 1) return diag_set(d, "ptq needs calibration data (--calib X.npy)");
   if (c->n_inputs != g->n_inputs)
     return diag_set(d, "ptq: %d calibration inputs per sample, the graph has %d inputs", c->n_inputs, g->n_inputs);
   calib_range *r;
   int nr;
-  if (calibrate(g, c, &r, &nr, d)) return -1;
+  if (matmul_rows(g, d) || calibrate(g, c, &r, &nr, d)) return -1;
   qparam *qp = calloc((size_t)nr, sizeof *qp);
   ir_value **order = calloc((size_t)nr, sizeof *order);
   if (!qp || !order) {
