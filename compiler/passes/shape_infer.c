@@ -745,7 +745,7 @@ static int infer_new(ir_graph *g, ir_node *n, diag *d) {
   ir_value *x = n->in[0], *o = n->out;
   int64_t axis;
   switch (n->op) {
-  case IR_OP_SIGMOID: case IR_OP_TANH: case IR_OP_HARD_SIGMOID: case IR_OP_HARD_SWISH: case IR_OP_ELU:
+  case IR_OP_SIGMOID: case IR_OP_SILU: case IR_OP_TANH: case IR_OP_HARD_SIGMOID: case IR_OP_HARD_SWISH: case IR_OP_ELU:
   case IR_OP_SELU: case IR_OP_CELU: case IR_OP_SOFTPLUS: case IR_OP_SOFTSIGN: case IR_OP_ERF: case IR_OP_GELU:
   case IR_OP_MISH: case IR_OP_EXP: case IR_OP_LOG: case IR_OP_SQRT: case IR_OP_RECIPROCAL: case IR_OP_FLOOR:
   case IR_OP_CEIL: case IR_OP_ROUND: case IR_OP_THRESHOLDED_RELU:

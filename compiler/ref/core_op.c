@@ -73,6 +73,7 @@ static int unary_fn(ir_op op, const ir_node *n) {
   case IR_OP_MISH: return TFW_UN_MISH;
   case IR_OP_HARD_SIGMOID: return TFW_UN_HARD_SIGMOID;
   case IR_OP_HARD_SWISH: return TFW_UN_HARD_SWISH;
+  case IR_OP_SILU: return TFW_UN_SILU;
   case IR_OP_ELU: return TFW_UN_ELU;
   case IR_OP_SELU: return TFW_UN_SELU;
   case IR_OP_CELU: return TFW_UN_CELU;
