@@ -22,7 +22,8 @@
  *           float reference, a firmware fallback downstream).  Before
  *           calibration a MatMul of a rank-3+ activation by constant [K, N]
  *           weights (plus a constant bias Add) becomes Flatten -> MatMul or
- *           Gemm of the rows -> Reshape (matmul_rows), which the NPU takes.
+ *           Gemm of the rows -> Reshape (matmul_rows), which the NPU takes;
+ *           a unary op between two of them stays on the rows.
  * Invalidates: nothing. */
 #include "ptq.h"
 
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core_op.h"
 #include "passes.h"
 #include "quant.h"
 
@@ -250,6 +252,30 @@ static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
   return 0;
 }
 
+/* Between two row products the rows stay rows: Reshape(v) -> a unary
+ * elementwise op (GELU, SiLU, ...) -> Flatten back to v's shape becomes the
+ * op on v itself, so that the op sits between two quantised matrices (one
+ * int8 table) instead of between reshapes of float tensors. */
+static int rows_through_unary(ir_graph *g, diag *d) {
+  uint32_t fn;
+  float alpha, beta;
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *r = g->nodes[i], *u = r->op == IR_OP_RESHAPE ? quant_single_user(g, r->out) : NULL;
+    ir_node *f = u && core_unary_of(u, &fn, &alpha, &beta) ? quant_single_user(g, u->out) : NULL;
+    const ir_value *v = r->in[0];
+    if (!f || f->op != IR_OP_FLATTEN || f->out->rank != v->rank ||
+        memcmp(f->out->dims, v->dims, sizeof(int64_t) * (size_t)v->rank))
+      continue;
+    ir_node_set_input(g, u, 0, r->in[0]);
+    if (shape_infer_node(g, u, d)) return -1;
+    ir_replace_uses(g, f->out, u->out);
+    ir_node_remove(g, f);
+    ir_node_remove(g, r);
+    i = -1;
+  }
+  return 0;
+}
+
 /* A MatMul of an activation of rank 3 or more by constant [K, N] weights
  * (a transformer's projections and MLPs: [1, T, K] x [K, N]) multiplies
  * rows: it becomes Flatten -> MatMul of [rows, K] -> Reshape back, with a
@@ -307,7 +333,7 @@ static int matmul_rows(ir_graph *g, diag *d) {
     ir_node_remove(g, n);
     i = quant_node_pos(g, back);
   }
-  return 0;
+  return rows_through_unary(g, d);
 }
 
 int ptq(ir_graph *g, const calib_data *c, diag *d) {
