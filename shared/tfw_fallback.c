@@ -387,7 +387,52 @@ static void run_dequantize(const tpkg_operand *q, const fb_side *in, const fb_si
   }
 }
 
+/* One channel's hw bytes between a BLOCKED tensor (at b, dim bytes apart)
+ * and a PLAIN one (at p, contiguous), either way.  On the SoC each access
+ * is a trip to DRAM: the plain side moves a word per four bytes from the
+ * first aligned one. */
+static void relayout_channel(uint8_t *b, uint8_t *p, uint32_t hw, uint32_t dim, int to_plain) {
+  uint32_t i = 0, words = 0;
+#ifdef FB_WORD_ACCESS
+  while (i < hw && !aligned4(p + i)) i++;
+  words = (hw - i) / 4;
+#endif
+  uint32_t head = i, tail = head + 4 * words;
+  if (to_plain) {
+    for (uint32_t k = 0; k < head; k++) p[k] = b[k * dim];
+    for (uint32_t k = head; k < tail; k += 4) {
+      const uint8_t *q = b + k * dim;
+      wr32(p + k, (uint32_t)q[0] | (uint32_t)q[dim] << 8 | (uint32_t)q[2 * dim] << 16 | (uint32_t)q[3 * dim] << 24);
+    }
+    for (uint32_t k = tail; k < hw; k++) p[k] = b[k * dim];
+  } else {
+    for (uint32_t k = 0; k < head; k++) b[k * dim] = p[k];
+    for (uint32_t k = head; k < tail; k += 4) {
+      uint32_t v = rd32(p + k);
+      uint8_t *q = b + k * dim;
+      q[0] = (uint8_t)v, q[dim] = (uint8_t)(v >> 8), q[2 * dim] = (uint8_t)(v >> 16), q[3 * dim] = (uint8_t)(v >> 24);
+    }
+    for (uint32_t k = tail; k < hw; k++) b[k * dim] = p[k];
+  }
+}
+
+/* RELAYOUT copies each element to its slot.  Bytes between BLOCKED and
+ * PLAIN (the records beside every NPU kernel) go channel by channel with
+ * strided pointers; any other pair walks both cursors. */
 static void run_relayout(const fb_side *in, const fb_side *out) {
+  int b2p = in->layout == TPKG_LAYOUT_BLOCKED && out->layout == TPKG_LAYOUT_PLAIN;
+  int p2b = in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_BLOCKED;
+  if (in->esize == 1 && (b2p || p2b)) {
+    const fb_side *blk = b2p ? in : out;
+    uint8_t *plain = b2p ? out->base : in->base;
+    uint32_t N = blk->dims[0], C = blk->dims[1], hw = blk->dims[2] * blk->dims[3], dim = blk->dim;
+    uint32_t CB = (C + dim - 1) / dim;
+    for (uint32_t n = 0; n < N; n++)
+      for (uint32_t cb = 0, c = 0; cb < CB; cb++)
+        for (uint32_t lane = 0; lane < dim && c < C; lane++, c++)
+          relayout_channel(blk->base + (n * CB + cb) * hw * dim + lane, plain + (n * C + c) * hw, hw, dim, b2p);
+    return;
+  }
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
