@@ -849,6 +849,19 @@ static void test_lut(void **state) {
   assert_int_equal(call(tfw_k_lut, &in, 1, &o2, table, 63, NULL, 0), TFW_FB_E_PARAM);
   assert_int_equal(call(tfw_k_lut, &in, 1, &of, table, 64, NULL, 0), TFW_FB_E_DTYPE);
   assert_int_equal(call(tfw_k_lut, &in, 1, &o3, table, 64, NULL, 0), TFW_FB_E_SHAPE);
+  /* the word-at-a-time path: every length 1..67 at every alignment pair of
+   * input and output gives the entry of each element */
+  static uint8_t src[80], dst[80];
+  for (uint32_t len = 1; len <= 67; len++)
+    for (uint32_t ai = 0; ai < 4; ai++)
+      for (uint32_t ao = 0; ao < 4; ao++) {
+        for (uint32_t k = 0; k < 80; k++) src[k] = (uint8_t)(k * 37 + len), dst[k] = 0xa5;
+        tfw_tensor a = {src + ai, TPKG_DT_I8, 1, {len}}, y = {dst + ao, TPKG_DT_U8, 1, {len}};
+        tfw_call lc = {0, 1, 1, &a, &y, table, 64, NULL, 0}; /* the guard checked below: no pool buffer */
+        assert_int_equal(tfw_k_lut(&lc), 0);
+        for (uint32_t k = 0; k < len; k++) assert_int_equal(dst[ao + k], 255 - (uint8_t)(src[ai + k] ^ 0x80u));
+        assert_int_equal(dst[ao + len], 0xa5);
+      }
 }
 
 /* ---- the same bits on the RV32 core -------------------------------------------- */
