@@ -560,21 +560,37 @@ static int is_npu_node(const ir_node *n) {
   return !lower_fb_is_core(n) && n->op != IR_OP_QUANTIZE && n->op != IR_OP_DEQUANTIZE;
 }
 
-/* How many of n's inputs (the first ones) its output may share bytes with
- * in the blocked layout: a reshape-like node's data input, or every input
- * of a Concat, when all are blockable; 0 otherwise.  A superset of
- * lower_is_alias and concat_alias, decided before any tensor exists. */
+/* Channels and pixels of v in the blocked layout (as lower_tensor_of lays
+ * it out). */
+static void blocked_shape(const ir_value *v, int64_t *c, int64_t *pixels) {
+  *c = v->dims[1];
+  *pixels = v->rank == 4 ? v->dims[2] * v->dims[3] : v->rank == 3 ? v->dims[2] : v->dims[0];
+}
+
+/* How many of n's inputs (the first ones) share bytes with its output when
+ * they are blocked: 1 for a reshape-like node of one pixel (lower_is_alias:
+ * same channels and zero point), every input of a channel Concat of
+ * blockable values (a superset of concat_alias); 0 otherwise.  Decided
+ * from the values alone, before any tensor exists. */
 static int alias_inputs(const ir_node *n) {
-  int k;
+  const ir_value *y = n->out;
   switch (n->op) {
-  case IR_OP_FLATTEN: case IR_OP_RESHAPE: case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_IDENTITY: k = 1; break;
-  case IR_OP_CONCAT: k = n->n_in; break;
-  default: return 0;
+  case IR_OP_FLATTEN: case IR_OP_RESHAPE: case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_IDENTITY: {
+    const ir_value *x = n->in[0];
+    if (!blockable(x) || !blockable(y) || x->quant.zero_point[0] != y->quant.zero_point[0]) return 0;
+    int64_t xc, xp, yc, yp;
+    blocked_shape(x, &xc, &xp);
+    blocked_shape(y, &yc, &yp);
+    return xc == yc && xp == 1 && yp == 1;
   }
-  if (n->n_in < k || !blockable(n->out)) return 0;
-  for (int i = 0; i < k; i++)
-    if (!blockable(n->in[i])) return 0;
-  return k;
+  case IR_OP_CONCAT:
+    if (ir_attr_int(n, "axis", 0) != 1 || y->rank != 4 || !blockable(y)) return 0;
+    for (int i = 0; i < n->n_in; i++)
+      if (!blockable(n->in[i])) return 0;
+    return n->n_in;
+  default:
+    return 0;
+  }
 }
 
 static int on_npu_side(const lower_program *p, const ir_value *v) {
@@ -589,11 +605,13 @@ static void mark_npu_side(lower_program *p, const ir_value *v, int *changed) {
 }
 
 /* Step 0: which values are on the NPU's side.  An NPU kernel's inputs and
- * output are, and so is every value an alias_inputs node joins to one (its
- * bytes must stay in the layout of the other side); lower_tensor_of gives
- * those the blocked layout and every other value the plain one, so a chain
- * of control-core ops pays no RELAYOUT.  Joining too much only keeps a
- * value blocked (each core op then relayouts, as it always may). */
+ * output are, and so is every value an alias_inputs node joins to one (an
+ * alias has its input's bytes: it must keep the other side's layout);
+ * lower_tensor_of gives those the blocked layout and every other value the
+ * plain one, so a chain of control-core ops pays no RELAYOUT.  Joining too
+ * much only keeps a value blocked (each core op then relayouts, as it
+ * always may); a reshape that is no alias joins nothing: it runs as a core
+ * op between the layouts of its two sides. */
 static void find_npu_side(const ir_graph *g, lower_program *p) {
   int changed = 0;
   for (int i = 0; i < g->n_nodes; i++) {
