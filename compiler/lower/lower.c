@@ -1,11 +1,13 @@
 /* lower: the driver of the lowering: walks the quantised graph in order,
- * gives every activation a DRAM home (blocked layout), and turns each
- * supported node into a kernel (lower_conv.c) or a fallback record.
+ * gives every activation a DRAM home (the blocked layout for the NPU's
+ * values, plain for the control core's), and turns each supported node into
+ * a kernel (lower_conv.c) or a fallback record.
  *
  * Requires: g after `requant` (quantised ops carry mult/shift), static shapes,
  * batch 1.  Guarantees: kernels in graph order; activations from window
  * offset 0, then the constants (16-byte aligned); every kernel's stream
  * leaves its output in DRAM.
+ *  0. the values NPU kernels read or write (find_npu_side);
  *  1. every activation a kernel touches gets a tensor and a DRAM home;
  *  2. each node becomes a kernel (constants appended as it is emitted).  Unsupported ops are errors naming the node unless they
  * are fallbacks (non-quantised ops: the firmware runs them in float). */
@@ -50,12 +52,20 @@ static int blockable(const ir_value *v) {
   return (v->rank == 4 && v->dims[0] == 1) || (v->rank == 3 && v->dims[0] == 1) || v->rank == 2;
 }
 
+/* Whether v takes the blocked layout: it can, and step 0 found it on the
+ * NPU's side (a value the id map does not cover keeps the NPU's layout). */
+static int wants_blocked(const lower_program *p, const ir_value *v) {
+  if (!blockable(v)) return 0;
+  if (v->id < 0 || v->id >= p->n_ids || !p->npu_side) return 1;
+  return p->npu_side[v->id];
+}
+
 int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
   int found = tensor_index(p, v);
   if (found >= 0) return found;
   lower_tensor t = {.v = v, .alias = -1, .spad_row = -1};
   if (ir_value_numel(v) < 1) return ir_node_error(d, n, "value '%s' has an empty or unknown shape", v->name);
-  if (blockable(v)) {
+  if (wants_blocked(p, v)) {
     t.blocked = 1;
     t.zp = v->quant.zero_point[0];
     if (v->rank == 4) t.c = v->dims[1], t.h = v->dims[2], t.w = v->dims[3];
@@ -104,9 +114,9 @@ int lower_is_alias(const lower_program *p, const ir_node *n) {
   const lower_tensor *x = lower_find_tensor(p, n->in[0]);
   const ir_value *y = n->out;
   /* a plain tensor (the control core's) reshaped is the same bytes too */
-  if (x && !x->blocked && !x->twin && !x->is_const && !blockable(y) && !y->is_output && y->dtype == x->v->dtype)
+  if (x && !x->blocked && !x->twin && !x->is_const && !wants_blocked(p, y) && !y->is_output && y->dtype == x->v->dtype)
     return 1;
-  if (!x || !x->blocked || !blockable(y) || y->quant.zero_point[0] != x->zp) return 0;
+  if (!x || !x->blocked || !wants_blocked(p, y) || y->quant.zero_point[0] != x->zp) return 0;
   int64_t yc = y->rank == 2 ? y->dims[1] : y->dims[1];
   int64_t yhw = y->rank == 2 ? y->dims[0] : ir_value_numel(y) / y->dims[1];
   return x->h * x->w == 1 && yhw == 1 && yc == x->c;
@@ -117,12 +127,13 @@ int lower_is_alias(const lower_program *p, const ir_node *n) {
  * into its part of the output.  Makes the inputs aliases of the output;
  * 1 when it did, 0 when the Concat needs another way (-1 on an error). */
 static int concat_alias(lower_program *p, const ir_node *n, diag *d) {
-  if (n->op != IR_OP_CONCAT || ir_attr_int(n, "axis", 0) != 1 || n->out->rank != 4 || !blockable(n->out)) return 0;
+  if (n->op != IR_OP_CONCAT || ir_attr_int(n, "axis", 0) != 1 || n->out->rank != 4 || !wants_blocked(p, n->out))
+    return 0;
   const ir_value *y = n->out;
   int64_t off = 0;
   for (int i = 0; i < n->n_in; i++) {
     const ir_value *v = n->in[i];
-    if (v->kind != IR_VALUE_NODE || !blockable(v) || v->rank != 4 || v->dims[2] != y->dims[2] ||
+    if (v->kind != IR_VALUE_NODE || !wants_blocked(p, v) || v->rank != 4 || v->dims[2] != y->dims[2] ||
         v->dims[3] != y->dims[3] || v->quant.zero_point[0] != y->quant.zero_point[0] ||
         v->quant.scale[0] != y->quant.scale[0] || (i < n->n_in - 1 && v->dims[1] % p->target->dim) || v->is_output)
       return 0;
@@ -544,6 +555,86 @@ static int lower_node(lower_program *p, lower_kernel *k, diag *d) {
   return 0;
 }
 
+/* Whether n runs as an NPU kernel (lower_node's NPU cases). */
+static int is_npu_node(const ir_node *n) {
+  return !lower_fb_is_core(n) && n->op != IR_OP_QUANTIZE && n->op != IR_OP_DEQUANTIZE;
+}
+
+/* Channels and pixels of v in the blocked layout (as lower_tensor_of lays
+ * it out). */
+static void blocked_shape(const ir_value *v, int64_t *c, int64_t *pixels) {
+  *c = v->dims[1];
+  *pixels = v->rank == 4 ? v->dims[2] * v->dims[3] : v->rank == 3 ? v->dims[2] : v->dims[0];
+}
+
+/* How many of n's inputs (the first ones) share bytes with its output when
+ * they are blocked: 1 for a reshape-like node of one pixel (lower_is_alias:
+ * same channels and zero point), every input of a channel Concat of
+ * blockable values (a superset of concat_alias); 0 otherwise.  Decided
+ * from the values alone, before any tensor exists. */
+static int alias_inputs(const ir_node *n) {
+  const ir_value *y = n->out;
+  switch (n->op) {
+  case IR_OP_FLATTEN: case IR_OP_RESHAPE: case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_IDENTITY: {
+    const ir_value *x = n->in[0];
+    if (!blockable(x) || !blockable(y) || x->quant.zero_point[0] != y->quant.zero_point[0]) return 0;
+    int64_t xc, xp, yc, yp;
+    blocked_shape(x, &xc, &xp);
+    blocked_shape(y, &yc, &yp);
+    return xc == yc && xp == 1 && yp == 1;
+  }
+  case IR_OP_CONCAT:
+    if (ir_attr_int(n, "axis", 0) != 1 || y->rank != 4 || !blockable(y)) return 0;
+    for (int i = 0; i < n->n_in; i++)
+      if (!blockable(n->in[i])) return 0;
+    return n->n_in;
+  default:
+    return 0;
+  }
+}
+
+static int on_npu_side(const lower_program *p, const ir_value *v) {
+  return v->id >= 0 && v->id < p->n_ids && p->npu_side[v->id];
+}
+
+/* Sets npu_side[v's id]; *changed when it was not set. */
+static void mark_npu_side(lower_program *p, const ir_value *v, int *changed) {
+  if (v->kind == IR_VALUE_CONST || v->id < 0 || v->id >= p->n_ids || p->npu_side[v->id]) return;
+  p->npu_side[v->id] = 1;
+  *changed = 1;
+}
+
+/* Step 0: which values are on the NPU's side.  An NPU kernel's inputs and
+ * output are, and so is every value an alias_inputs node joins to one (an
+ * alias has its input's bytes: it must keep the other side's layout);
+ * lower_tensor_of gives those the blocked layout and every other value the
+ * plain one, so a chain of control-core ops pays no RELAYOUT.  Joining too
+ * much only keeps a value blocked (each core op then relayouts, as it
+ * always may); a reshape that is no alias joins nothing: it runs as a core
+ * op between the layouts of its two sides. */
+static void find_npu_side(const ir_graph *g, lower_program *p) {
+  int changed = 0;
+  for (int i = 0; i < g->n_nodes; i++) {
+    const ir_node *n = g->nodes[i];
+    if (!is_npu_node(n)) continue;
+    for (int k = 0; k < n->n_in; k++) mark_npu_side(p, n->in[k], &changed);
+    mark_npu_side(p, n->out, &changed);
+  }
+  do { /* an alias chain carries the mark both ways: until nothing changes */
+    changed = 0;
+    for (int i = 0; i < g->n_nodes; i++) {
+      const ir_node *n = g->nodes[i];
+      const int na = alias_inputs(n);
+      if (!na) continue;
+      int any = on_npu_side(p, n->out);
+      for (int k = 0; k < na; k++) any |= on_npu_side(p, n->in[k]);
+      if (!any) continue;
+      for (int k = 0; k < na; k++) mark_npu_side(p, n->in[k], &changed);
+      mark_npu_side(p, n->out, &changed);
+    }
+  } while (changed);
+}
+
 lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower_opts *o, diag *d) {
   lower_program *p = calloc(1, sizeof *p);
   if (!p) {
@@ -574,10 +665,12 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   p->n_fb = g->n_nodes;
   p->n_ids = g->next_value_id;
   p->tensor_by_id = calloc((size_t)p->n_ids + 1, sizeof *p->tensor_by_id);
-  if (!p->fused || !p->fused_add || !p->fb || !p->tensor_by_id) {
+  p->npu_side = calloc((size_t)p->n_ids + 1, 1);
+  if (!p->fused || !p->fused_add || !p->fb || !p->tensor_by_id || !p->npu_side) {
     diag_oom(d);
     goto fail;
   }
+  find_npu_side(g, p);
   for (int i = 0; i < g->n_nodes; i++) {
     const ir_node *n = g->nodes[i];
     const ir_node *m = o && o->no_fusion ? NULL : fusable_pool(g, p, n);
@@ -667,6 +760,7 @@ void lower_program_free(lower_program *p) {
   free(p->kernels);
   free(p->tensors);
   free(p->tensor_by_id);
+  free(p->npu_side);
   free(p->fused);
   free(p->fused_add);
   lower_fb_free(p);

@@ -43,7 +43,7 @@ typedef struct lower_tensor {
   int64_t blocks;     /* ceil(c / DIM) */
   int zp;             /* zero point: the value of lanes >= c */
   int rk;             /* 1: the IR holds it as [R, K] (matmul operand), not NCHW */
-  int blocked;        /* 1: the blocked layout above; 0: plain row-major (a fallback's float tensor) */
+  int blocked;        /* 1: the blocked layout above (an NPU kernel's value); 0: plain row-major (the control core's) */
   int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1], a Concat input), or -1 */
   int64_t alias_off;  /* its byte offset inside that tensor */
   int64_t spad_row;   /* resident: the SPAD row of its block 0 pixel (0,0) between producer and consumer, or -1 */
@@ -116,6 +116,7 @@ typedef struct lower_program {
   int n_tensors, cap_tensors;
   int *tensor_by_id;          /* value id -> tensor index + 1 (0: none yet), n_ids long */
   int n_ids;
+  uint8_t *npu_side;          /* value id -> 1: an NPU kernel's value (blocked when it can be), n_ids long */
   uint8_t *consts;            /* weight tiles and PARAM rows */
   uint64_t io_bytes;          /* graph inputs and outputs: window [0, io_bytes) */
   uint64_t consts_base;       /* the constants' offset; intermediates in [io_bytes, consts_base) */

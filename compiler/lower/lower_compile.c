@@ -217,8 +217,9 @@ static int fallback_record(const lower_program *p, const lower_kernel *k, uint32
 /* Fills the package from p (arrays malloc'd into *pk's pointers; free_pkg). */
 /* --int8-io: the QuantizeLinear of a graph input used by nothing else, and
  * the DequantizeLinear of a graph output, are left to the caller: the I/O
- * record describes the int8 tensor (its scale and zero point, the blocked
- * layout) and the fallback op is not in the package. Returns the kernel's
+ * record describes the int8 tensor (its scale and zero point, its layout:
+ * blocked when an NPU kernel reads or writes it) and the fallback op is not
+ * in the package. Returns the kernel's
  * int8 tensor, or NULL when k is not such an edge op. */
 static const lower_tensor *edge_int8(const ir_graph *g, const lower_program *p, const lower_kernel *k) {
   if (k->kind != LOWER_K_FALLBACK) return NULL;

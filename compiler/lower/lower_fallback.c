@@ -3,9 +3,10 @@
  * for), as package FALLBACK records of the op core_op.h gives.
  *
  * Core ops read and write plain row-major tensors.  A blocked int8 tensor
- * (an NPU kernel's input or output) crosses with a RELAYOUT record into a
- * plain twin before the op, or out of one after it; constants are copied
- * into the constants region.
+ * (an NPU kernel's input or output: lower.c's step 0 leaves every other
+ * value plain) crosses with a RELAYOUT record into a plain twin before the
+ * op, or out of one after it; constants are copied into the constants
+ * region.
  *  1. plan (lower_graph step 1, before DRAM homes): the core op, the operand
  *     tensors, plain twins for blocked ones, tensors for constants;
  *  2. emit (step 2): RELAYOUT records into the input twins, the op's record,

@@ -11,7 +11,9 @@ float Softmax and LayerNorm of the dequantised input, quantised as
 QuantizeLinear does). lower/qlinear_zp.onnx (lower-weight-zp.test) is a
 QLinearConv with uint8 weights whose zero point leaves w - zp outside int8,
 and a QLinearMatMul of a batch of 2 (no NPU layout): both run on the core;
-qlinear_zp.out0/out1.npy are ONNX's integer results. Fixed seed; run with
+qlinear_zp.out0/out1.npy are ONNX's integer results. lower/int8_chain.onnx
+(lower-plain-chain.test) is a QDQ model of int8 values the NPU touches and
+ones only the control core does (int8_chain below). Fixed seeds; run with
 /usr/bin/python3; outputs are committed.
 """
 import os
@@ -54,6 +56,7 @@ def main():
     np.save(os.path.join(OUT, "core_ops.in0.npy"), x[:1])
     int8_norms(rng)
     qlinear_zp(rng)
+    int8_chain(np.random.default_rng(17))
 
 
 def quantize(x, s, zp, lo, hi):
@@ -145,6 +148,56 @@ def qlinear_zp(rng):
     np.save(os.path.join(OUT, "qlinear_zp.out0.npy"), y)
     np.save(os.path.join(OUT, "qlinear_zp.out1.npy"), mm)
 
+
+def int8_chain(rng):
+    """lower/int8_chain.onnx (tests/lower/filecheck/lower-plain-chain.test):
+    a QDQ model of two chains.  y: Conv -> LeakyRelu -> Conv -> LeakyRelu ->
+    Transpose -> LeakyRelu, the first table between two NPU kernels (its
+    int8 tensors blocked: RELAYOUT records around it), the rest after the
+    second Conv (one RELAYOUT out of its blocked output).  y2: LeakyRelu ->
+    Transpose of the second input, int8 values only the control core
+    touches (plain: no RELAYOUT)."""
+    c = lambda v, t, n: numpy_helper.from_array(np.array(v, t), n)
+    inits = [numpy_helper.from_array(rng.integers(-32, 33, (8, 3, 3, 3)).astype(np.int8), "w1q"),
+             numpy_helper.from_array(rng.integers(-32, 33, (8, 8, 3, 3)).astype(np.int8), "w2q"),
+             c(1 / 64, np.float32, "sw"), c(0, np.int8, "zw")]
+    nodes = []
+
+    def qdq(src, name, s, zp):
+        nodes.extend([helper.make_node("QuantizeLinear", [src, name + ".s", name + ".zp"], [name + ".q"],
+                                       name=name + "_q"),
+                      helper.make_node("DequantizeLinear", [name + ".q", name + ".s", name + ".zp"], [name + ".d"],
+                                       name=name + "_dq")])
+        inits.extend([c(s, np.float32, name + ".s"), c(zp, np.int8, name + ".zp")])
+        return name + ".d"
+
+    for w in ("w1", "w2"):
+        nodes.append(helper.make_node("DequantizeLinear", [w + "q", "sw", "zw"], [w], name=w + "_dq"))
+    x = qdq("x", "xq", 1 / 64, 0)
+    nodes.append(helper.make_node("Conv", [x, "w1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]))
+    nodes.append(helper.make_node("LeakyRelu", [qdq("c1", "c1", 1 / 16, 3)], ["a1"], name="leaky1", alpha=0.1))
+    nodes.append(helper.make_node("Conv", [qdq("a1", "a1", 1 / 16, -5), "w2"], ["c2"], name="conv2",
+                                  pads=[1, 1, 1, 1]))
+    nodes.append(helper.make_node("LeakyRelu", [qdq("c2", "c2", 1 / 8, 2)], ["a2"], name="leaky2", alpha=0.2))
+    nodes.append(helper.make_node("Transpose", [qdq("a2", "a2", 1 / 8, -1)], ["t2"], name="flip", perm=[0, 1, 3, 2]))
+    nodes.append(helper.make_node("LeakyRelu", [qdq("t2", "t2", 1 / 8, -1)], ["y3"], name="leaky3", alpha=0.3))
+    nodes.append(helper.make_node("Identity", [qdq("y3", "y3", 1 / 8, 4)], ["y"], name="out"))
+    z = qdq("z", "zq", 1 / 32, 1)
+    nodes.append(helper.make_node("LeakyRelu", [z], ["b1"], name="leaky_z", alpha=0.25))
+    nodes.append(helper.make_node("Transpose", [qdq("b1", "b1", 1 / 32, 2)], ["bt"], name="flip_z", perm=[0, 1, 3, 2]))
+    nodes.append(helper.make_node("Identity", [qdq("bt", "bt", 1 / 32, 2)], ["y2"], name="out_z"))
+    g = helper.make_graph(
+        nodes, "int8_chain",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8]),
+         helper.make_tensor_value_info("z", TensorProto.FLOAT, [1, 8, 4, 6])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 8, 8]),
+         helper.make_tensor_value_info("y2", TensorProto.FLOAT, [1, 8, 6, 4])], inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, "int8_chain.onnx"))
+    np.save(os.path.join(OUT, "int8_chain.in0.npy"), (rng.integers(-64, 65, (1, 3, 8, 8)) / 64).astype(np.float32))
+    np.save(os.path.join(OUT, "int8_chain.in1.npy"), (rng.standard_normal((1, 8, 4, 6)) * 2).astype(np.float32))
 
 if __name__ == "__main__":
     main()
