@@ -20,7 +20,8 @@
  * zp -> Clip to the type -> Cast: the per-tensor ops' arithmetic step for
  * step (tfw_quantize, tfw_dequantize), with scale and zero point as
  * constants broadcast along the axis (a NaN input gives 0, not the zero
- * point). */
+ * point); one whose scalar scale or zero point is computed at run time,
+ * the same steps with those values as operands. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -174,11 +175,50 @@ static int to_core(ir_graph *g, ir_node *n, diag *d) {
   return rc;
 }
 
+/* QuantizeLinear/DequantizeLinear whose scalar scale or zero point is
+ * computed at run time (DynamicQuantizeLinear as ONNX expands it): the
+ * per-tensor ops' steps with the runtime values as operands. */
+static int runtime_to_core(ir_graph *g, ir_node *n, diag *d) {
+  ir_value *x = n->in[0], *s = n->in[1], *z = n->n_in > 2 ? n->in[2] : NULL;
+  if (s->dtype != IR_F32 || ir_value_numel(s) != 1 || (z && ir_value_numel(z) != 1)) return 0;
+  int pos = quant_node_pos(g, n), k = 0;
+  ir_node *steps[6];
+  if (n->op == IR_OP_DEQUANTIZE) {
+    if (!(steps[k++] = cast(g, pos++, n, x, IR_I32, x, d))) return -1;
+    if (z) {
+      if (!(steps[k++] = cast(g, pos++, n, z, IR_I32, z, d))) return -1;
+      ir_value *s_in[2] = {steps[0]->out, steps[1]->out};
+      if (!(steps[k++] = add(g, pos++, IR_OP_SUB, n, s_in, 2, IR_I32, x, d))) return -1;
+    }
+    if (!(steps[k] = cast(g, pos++, n, steps[k - 1]->out, IR_F32, x, d))) return -1;
+    ir_value *m_in[2] = {steps[k++]->out, s};
+    if (!(steps[k++] = add(g, pos, IR_OP_MUL, n, m_in, 2, IR_F32, n->out, d))) return -1;
+    return take_over(g, n, steps, k, d);
+  }
+  const int u8 = n->out->dtype == IR_U8;
+  ir_value *d_in[2] = {x, s};
+  if (!(steps[k++] = add(g, pos++, IR_OP_DIV, n, d_in, 2, IR_F32, x, d))) return -1;
+  if (!(steps[k] = add(g, pos++, IR_OP_ROUND, n, &steps[k - 1]->out, 1, IR_F32, x, d))) return -1;
+  k++;
+  if (z) {
+    if (!(steps[k++] = cast(g, pos++, n, z, IR_F32, z, d))) return -1;
+    ir_value *a_in[2] = {steps[k - 2]->out, steps[k - 1]->out};
+    if (!(steps[k++] = add(g, pos++, IR_OP_ADD, n, a_in, 2, IR_F32, x, d))) return -1;
+  }
+  if (!(steps[k] = add(g, pos++, IR_OP_CLIP, n, &steps[k - 1]->out, 1, IR_F32, x, d)) ||
+      ir_attr_set_float(g, steps[k], "min", u8 ? 0.0f : -128.0f, d) ||
+      ir_attr_set_float(g, steps[k], "max", u8 ? 255.0f : 127.0f, d))
+    return -1;
+  k++;
+  if (!(steps[k] = cast(g, pos, n, steps[k - 1]->out, n->out->dtype, n->out, d))) return -1;
+  return take_over(g, n, steps, k + 1, d);
+}
+
 static int per_axis_to_core(ir_graph *g, ir_node *n, diag *d) {
   quant_params p;
   ir_value *x = n->in[0];
   int rc = quant_params_of_node(g, n, x->rank, &p, d);
-  if (rc) return rc < 0 ? -1 : 0;
+  if (rc) return rc < 0 ? -1 : runtime_to_core(g, n, d);
   if (p.n == 1) return 0;
   int pos = quant_node_pos(g, n), r = x->rank;
   ir_node *steps[5];
