@@ -76,6 +76,12 @@ int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag 
   } else {
     t.bytes = (uint64_t)ir_value_numel(v) * ir_dtype_size(v->dtype);
   }
+  int i = lower_add_tensor(p, t, d);
+  if (i >= 0 && v->id >= 0 && v->id < p->n_ids) p->tensor_by_id[v->id] = i + 1;
+  return i;
+}
+
+int lower_add_tensor(lower_program *p, lower_tensor t, diag *d) {
   if (p->n_tensors == p->cap_tensors) { /* doubling: one element more each time copies O(N^2) */
     int ncap = p->cap_tensors ? p->cap_tensors * 2 : 16;
     lower_tensor *nt = realloc(p->tensors, sizeof *nt * (size_t)ncap);
@@ -84,7 +90,6 @@ int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag 
     p->cap_tensors = ncap;
   }
   p->tensors[p->n_tensors] = t;
-  if (v->id >= 0 && v->id < p->n_ids) p->tensor_by_id[v->id] = p->n_tensors + 1;
   return p->n_tensors++;
 }
 

@@ -48,24 +48,12 @@ int lower_fb_is_core(const ir_node *n) {
   }
 }
 
-static int add_tensor(lower_program *p, lower_tensor t, diag *d) {
-  if (p->n_tensors == p->cap_tensors) {
-    int ncap = p->cap_tensors ? p->cap_tensors * 2 : 16;
-    lower_tensor *nt = realloc(p->tensors, sizeof *nt * (size_t)ncap);
-    if (!nt) return diag_oom(d);
-    p->tensors = nt;
-    p->cap_tensors = ncap;
-  }
-  p->tensors[p->n_tensors] = t;
-  return p->n_tensors++;
-}
-
 /* A plain tensor of v's elements: the twin of v's blocked tensor, or a
  * constant. */
 static int plain_tensor(lower_program *p, const ir_value *v, int twin, diag *d) {
   lower_tensor t = {.v = v, .alias = -1, .spad_row = -1, .twin = twin, .is_const = v->kind == IR_VALUE_CONST};
   t.bytes = (uint64_t)ir_value_numel(v) * ir_dtype_size(v->dtype);
-  return add_tensor(p, t, d);
+  return lower_add_tensor(p, t, d);
 }
 
 int lower_fb_plan(lower_program *p, int i, const ir_node *n, diag *d) {

@@ -30,6 +30,8 @@ typedef struct lower_conv_geom {
 /* The tensor index of v, created on first use (blocked when it can be,
  * else plain); -1 with an error. */
 int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d);
+/* Appends t to p's tensor list: its index, or -1 (out of memory). */
+int lower_add_tensor(lower_program *p, lower_tensor t, diag *d);
 
 /* A new kernel for node n at the end of p's list (pointers into the list
  * move), its schedule o's; NULL on out of memory. */
