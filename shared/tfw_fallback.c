@@ -192,31 +192,17 @@ float tfw_dequantize(int32_t q, float scale, int32_t zp) { return scale_int((int
 
 /* ---- softmax: the steps both drivers below take --------------------------- */
 
-/* Compensated f32 sum (Kahan): the row sum stays within a few ulp however
- * long the row, and is the same on every machine (fixed order, no
- * reassociation under -ffp-contract=off and without -ffast-math). */
-typedef struct {
-  float sum, comp;
-} fb_ksum;
-
-static void ksum_add(fb_ksum *s, float v) {
-  float y = v - s->comp;
-  float t = s->sum + y;
-  s->comp = (t - s->sum) - y;
-  s->sum = t;
-}
-
 static float max_step(float m, float v) { return v > m ? v : m; } /* skips NaN */
 
 void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride) {
   if (!x || !y || !len) return;
   float m = tfw_bits_f32(0xff800000u); /* -inf */
   for (uint64_t k = 0; k < len; k++) m = max_step(m, x[k * stride]);
-  fb_ksum s = {0.0f, 0.0f};
+  tfw_ksum s = {0.0f, 0.0f};
   for (uint64_t k = 0; k < len; k++) {
     float e = tfw_expf(x[k * stride] - m);
     y[k * stride] = e;
-    ksum_add(&s, e);
+    tfw_ksum_add(&s, e);
   }
   for (uint64_t k = 0; k < len; k++) y[k * stride] = canon_nan(y[k * stride] / s.sum);
 }

@@ -24,6 +24,20 @@
 
 #include <stdint.h>
 
+/* A compensated f32 sum (Kahan), the order every engine keeps: from
+ * {0, 0}, add each v in turn; .sum stays within a few ulp however long the
+ * run (no reassociation under -ffp-contract=off, without -ffast-math). */
+typedef struct {
+  float sum, comp;
+} tfw_ksum;
+
+static inline void tfw_ksum_add(tfw_ksum *s, float v) {
+  float y = v - s->comp;
+  float t = s->sum + y;
+  s->comp = (t - s->sum) - y;
+  s->sum = t;
+}
+
 /* exp(x), computed in integer fixed point (no float operation at all, so
  * it is exact-by-construction the same everywhere, and ~15x cheaper than
  * soft-float on the RV32 core): within 1 ulp of the correctly rounded

@@ -42,17 +42,6 @@ typedef float rd_f32;
 
 static float canon(float v) { return v != v ? tfw_bits_f32(RD_NAN_BITS) : v; }
 
-typedef struct {
-  float sum, comp;
-} rd_ksum;
-
-static void ksum_add(rd_ksum *s, float v) {
-  float y = v - s->comp;
-  float t = s->sum + y;
-  s->comp = (t - s->sum) - y;
-  s->sum = t;
-}
-
 /* Elements of t; 0 with *ok cleared when its bytes would not fit a size_t. */
 static size_t elems(const tfw_tensor *t, int *ok) {
   uint64_t n = 1;
@@ -156,17 +145,17 @@ static float reduce_f32(const float *x, rd_group *g, int fn) {
     if (fn != TFW_RED_LOG_SUM_EXP) return m;
     if (!g->count) return tfw_logf(0.0f);
     if (m - m != 0.0f) return m; /* +-inf */
-    rd_ksum s = {0.0f, 0.0f};
+    tfw_ksum s = {0.0f, 0.0f};
     group_reset(g);
-    do ksum_add(&s, tfw_expf(x[g->off] - m)); while (group_next(g));
+    do tfw_ksum_add(&s, tfw_expf(x[g->off] - m)); while (group_next(g));
     return m + tfw_logf(s.sum);
   }
-  rd_ksum s = {0.0f, 0.0f};
+  tfw_ksum s = {0.0f, 0.0f};
   if (g->count) do {
       float v = x[g->off];
       if (fn == TFW_RED_L1) v = tfw_fabsf(v);
       else if (fn == TFW_RED_L2 || fn == TFW_RED_SUM_SQUARE) v = v * v;
-      ksum_add(&s, v);
+      tfw_ksum_add(&s, v);
     } while (group_next(g));
   if (fn == TFW_RED_MEAN) return s.sum / (float)g->count;
   if (fn == TFW_RED_L2) return tfw_sqrtf(s.sum);
@@ -291,8 +280,8 @@ static void log_softmax_row(const float *x, float *y, size_t len, size_t st) {
   float m = tfw_bits_f32(0xff800000u); /* -inf; NaN skipped as in tfw_softmax_f32 */
   for (size_t k = 0; k < len; k++)
     if (x[k * st] > m) m = x[k * st];
-  rd_ksum s = {0.0f, 0.0f};
-  for (size_t k = 0; k < len; k++) ksum_add(&s, tfw_expf(x[k * st] - m));
+  tfw_ksum s = {0.0f, 0.0f};
+  for (size_t k = 0; k < len; k++) tfw_ksum_add(&s, tfw_expf(x[k * st] - m));
   float ls = tfw_logf(s.sum);
   for (size_t k = 0; k < len; k++) y[k * st] = canon((x[k * st] - m) - ls);
 }
@@ -325,13 +314,13 @@ enum { NORM_LAYER = 0, NORM_INSTANCE = 1, NORM_BATCH = 2 };
 
 /* mean and variance of n elements x[0], x[st], ... */
 static void mean_var(const float *x, size_t n, size_t st, float *mean, float *var) {
-  rd_ksum s = {0.0f, 0.0f};
-  for (size_t k = 0; k < n; k++) ksum_add(&s, x[k * st]);
+  tfw_ksum s = {0.0f, 0.0f};
+  for (size_t k = 0; k < n; k++) tfw_ksum_add(&s, x[k * st]);
   float m = s.sum / (float)n;
-  rd_ksum q = {0.0f, 0.0f};
+  tfw_ksum q = {0.0f, 0.0f};
   for (size_t k = 0; k < n; k++) {
     float d = x[k * st] - m;
-    ksum_add(&q, d * d);
+    tfw_ksum_add(&q, d * d);
   }
   *mean = m, *var = q.sum / (float)n;
 }
