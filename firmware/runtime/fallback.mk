@@ -18,7 +18,7 @@ TFW_FALLBACK_CFLAGS := -ffp-contract=off $(SHARED_INC)
 FB_OBJ      := $(BUILD)/obj/fallback
 FB_TEST     := $(FB_OBJ)/test_fallback
 FB_FW_ELF   := $(FW_OUT)/tests/fw_fallback_crc.elf
-FB_CK_HDRS  := tests/runtime/fb_checksum.h tests/runtime/fb_record.h shared/crc32.h $(TFW_FALLBACK_HDRS)
+FB_CK_HDRS  := tests/runtime/fb_checksum.h tests/runtime/fb_record.h tests/runtime/ck_rand.h shared/crc32.h $(TFW_FALLBACK_HDRS)
 FB_HOST_SRC := tests/runtime/test_fallback.c tests/runtime/fb_checksum.c
 FB_FW_SRC   := tests/runtime/fw_fallback_crc.c tests/runtime/fb_checksum.c firmware/runtime/tfw_ops_all.c
 FB_FW_OBJS  := $(patsubst %.c,$(FB_OBJ)/rv32/%.o,$(FB_FW_SRC)) $(SHARED_RV_OBJ)/crc32.o $(SHARED_RV_OBJ)/tpkg_check.o \

@@ -2,6 +2,7 @@
  * integer-to-float conversions, so both machines feed the ops the same bits. */
 #include "fb_checksum.h"
 
+#include "ck_rand.h"
 #include "crc32.h"
 #include "fb_record.h"
 #include "tfw_fallback.h"
@@ -22,23 +23,6 @@ static float float_of(uint32_t u) {
   return b.f;
 }
 
-/* xorshift32: the same sequence everywhere. */
-static uint32_t next(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-
-static uint32_t crc_word(uint32_t crc, uint32_t w) {
-  uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
-  return crc32_update(crc, b, 4);
-}
-
-/* A value in [-range, range) with 18 fractional bits, from 32 random bits. */
-static float small_float(uint32_t r, float range) { return (float)(int32_t)r * (range / 2147483648.0f); }
-
 #define N_EXP 24000u
 #define N_Q 6000u
 #define ROW 37u
@@ -48,9 +32,9 @@ static uint32_t sum_expf(void) {
   uint32_t crc = 0, s = 1;
   /* every 2^-7 step over [-110, 95] (the interesting range), then random bit
    * patterns (NaN, inf, subnormal, huge inputs) */
-  for (int32_t i = -110 * 128; i <= 95 * 128; i++) crc = crc_word(crc, bits_of(tfw_expf((float)i / 128.0f)));
-  for (uint32_t i = 0; i < N_EXP; i++) crc = crc_word(crc, bits_of(tfw_expf(float_of(next(&s)))));
-  for (uint32_t i = 0; i < N_EXP; i++) crc = crc_word(crc, bits_of(tfw_expf(small_float(next(&s), 100.0f))));
+  for (int32_t i = -110 * 128; i <= 95 * 128; i++) crc = ck_crc_word(crc, bits_of(tfw_expf((float)i / 128.0f)));
+  for (uint32_t i = 0; i < N_EXP; i++) crc = ck_crc_word(crc, bits_of(tfw_expf(float_of(ck_next(&s)))));
+  for (uint32_t i = 0; i < N_EXP; i++) crc = ck_crc_word(crc, bits_of(tfw_expf(ck_small_float(ck_next(&s), 100.0f))));
   return crc;
 }
 
@@ -60,9 +44,9 @@ static uint32_t sum_quantize(void) {
   uint32_t crc = 0, s = 2;
   for (uint32_t k = 0; k < 6; k++)
     for (uint32_t i = 0; i < N_Q; i++) {
-      float x = (i & 7) == 7 ? float_of(next(&s)) : small_float(next(&s), 300.0f * scales[k]);
-      crc = crc_word(crc, (uint32_t)tfw_quantize(x, scales[k], zps[k], -128, 127));
-      crc = crc_word(crc, (uint32_t)tfw_quantize(x, scales[k], zps[k], 0, 255));
+      float x = (i & 7) == 7 ? float_of(ck_next(&s)) : ck_small_float(ck_next(&s), 300.0f * scales[k]);
+      crc = ck_crc_word(crc, (uint32_t)tfw_quantize(x, scales[k], zps[k], -128, 127));
+      crc = ck_crc_word(crc, (uint32_t)tfw_quantize(x, scales[k], zps[k], 0, 255));
     }
   return crc;
 }
@@ -72,9 +56,9 @@ static uint32_t sum_dequantize(void) {
   uint32_t crc = 0, s = 3;
   for (uint32_t k = 0; k < 5; k++)
     for (uint32_t i = 0; i < N_Q; i++) {
-      uint32_t r = next(&s);
-      int32_t q = (i & 1) ? (int32_t)r : (int8_t)r, zp = (int32_t)(next(&s) >> 24) - 128;
-      crc = crc_word(crc, bits_of(tfw_dequantize(q, scales[k], zp)));
+      uint32_t r = ck_next(&s);
+      int32_t q = (i & 1) ? (int32_t)r : (int8_t)r, zp = (int32_t)(ck_next(&s) >> 24) - 128;
+      crc = ck_crc_word(crc, bits_of(tfw_dequantize(q, scales[k], zp)));
     }
   return crc;
 }
@@ -84,13 +68,13 @@ static uint32_t sum_softmax(void) {
   uint32_t crc = 0, s = 4;
   for (uint32_t row = 0; row < 40; row++) {
     float range = (float)(row % 8 + 1) * 4.0f;
-    for (uint32_t i = 0; i < ROW * 3; i++) x[i] = small_float(next(&s), range);
+    for (uint32_t i = 0; i < ROW * 3; i++) x[i] = ck_small_float(ck_next(&s), range);
     if (row == 30) x[5] = float_of(0x7fc00001u); /* a NaN with a payload */
     if (row == 31) x[7] = float_of(0x7f800000u); /* +inf: inf - inf */
     if (row == 32) x[2] = float_of(0xff800000u); /* -inf: exp gives 0 */
     tfw_softmax_f32(x, y, ROW, 3);               /* strided rows */
     tfw_softmax_f32(x + 1, y + 1, ROW * 2, 1);   /* a contiguous one */
-    for (uint32_t i = 0; i < ROW * 3; i++) crc = crc_word(crc, bits_of(y[i]));
+    for (uint32_t i = 0; i < ROW * 3; i++) crc = ck_crc_word(crc, bits_of(y[i]));
   }
   return crc;
 }
@@ -102,9 +86,9 @@ static uint32_t sum_run(int32_t *rc_all) {
   static uint8_t win[WIN];
   static const uint32_t dims[4] = {2, 5, 3, 4};
   uint32_t s = 5;
-  for (uint32_t i = 0; i < WIN; i++) win[i] = (uint8_t)next(&s);
+  for (uint32_t i = 0; i < WIN; i++) win[i] = (uint8_t)ck_next(&s);
   for (uint32_t i = 0; i < 2 * 5 * 3 * 4; i++) {
-    uint32_t v = bits_of(small_float(next(&s), 6.0f));
+    uint32_t v = bits_of(ck_small_float(ck_next(&s), 6.0f));
     for (uint32_t b = 0; b < 4; b++) win[i * 4 + b] = (uint8_t)(v >> (8 * b));
   }
   fb_desc q = {.op = TPKG_OP_QUANTIZE, .n_in = 1, .n_out = 1};
@@ -133,7 +117,7 @@ static uint32_t sum_run(int32_t *rc_all) {
   rc |= fb_run(&sm, win, WIN, 4);
   rc |= fb_run(&rb, win, WIN, 8);
   *rc_all = rc;
-  return crc32_update(crc_word(0, (uint32_t)rc), win, WIN);
+  return crc32_update(ck_crc_word(0, (uint32_t)rc), win, WIN);
 }
 
 void fb_checksum_all(fb_checksums *c) {

@@ -17,7 +17,7 @@
 TFW_ELEM_OBJ  := $(BUILD)/obj/tests/tfw-ops-elem
 TFW_ELEM_TEST := $(TFW_ELEM_OBJ)/test_elem
 TFW_ELEM_SRCS := tests/tfw-ops/test_elem.c tests/tfw-ops/test_elem_math.c tests/tfw-ops/elem_checksum.c
-TFW_ELEM_HDRS := tests/tfw-ops/elem_test.h tests/tfw-ops/elem_checksum.h shared/tfw_ops.h shared/tfw_math.h \
+TFW_ELEM_HDRS := tests/tfw-ops/elem_test.h tests/tfw-ops/elem_checksum.h tests/runtime/ck_rand.h shared/tfw_ops.h shared/tfw_math.h \
                  shared/tfw_ops_fn.def shared/tfw_fallback.h shared/tpkg_format.h shared/crc32.h
 TFW_ELEM_ELF  := $(FW_OUT)/tests/fw_elem_crc.elf
 TFW_ELEM_FW   := $(TFW_ELEM_OBJ)/rv32/fw_elem_crc.o $(TFW_ELEM_OBJ)/rv32/elem_checksum.o \
@@ -31,7 +31,7 @@ $(TFW_ELEM_TEST): $(TFW_ELEM_SRCS) $(TFW_ELEM_HDRS) $(SHARED_LIB_SAN)
 $(TFW_ELEM_OBJ)/rv32/%.o: tests/tfw-ops/%.c $(TFW_ELEM_HDRS) $(FW_HDRS)
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops -c $< -o $@
+	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops -Itests/runtime -c $< -o $@
 $(TFW_ELEM_ELF): $(TFW_ELEM_FW) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)

@@ -2,26 +2,10 @@
  * integer-to-float conversions, so both machines feed the same bits. */
 #include "elem_checksum.h"
 
+#include "ck_rand.h"
 #include "crc32.h"
 #include "tfw_math.h"
 #include "tfw_ops.h"
-
-/* xorshift32: the same sequence everywhere. */
-static uint32_t next(uint32_t *s) {
-  uint32_t x = *s;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return *s = x;
-}
-
-static uint32_t crc_word(uint32_t crc, uint32_t w) {
-  uint8_t b[4] = {(uint8_t)w, (uint8_t)(w >> 8), (uint8_t)(w >> 16), (uint8_t)(w >> 24)};
-  return crc32_update(crc, b, 4);
-}
-
-/* A value in [-range, range) from 32 random bits. */
-static float small_float(uint32_t r, float range) { return (float)(int32_t)r * (range / 2147483648.0f); }
 
 #define N_MATH 1500u
 #define N_EL 96u /* elements per kernel operand */
@@ -33,8 +17,8 @@ static uint32_t sum_math(void) {
                              tfw_log1pf, tfw_expm1f, tfw_floorf, tfw_ceilf, tfw_rintf,   tfw_fabsf};
   uint32_t crc = 0, s = 7;
   for (uint32_t k = 0; k < sizeof fs / sizeof fs[0]; k++) {
-    for (uint32_t i = 0; i < N_MATH; i++) crc = crc_word(crc, tfw_f32_bits(fs[k](tfw_bits_f32(next(&s)))));
-    for (uint32_t i = 0; i < N_MATH; i++) crc = crc_word(crc, tfw_f32_bits(fs[k](small_float(next(&s), 12.0f))));
+    for (uint32_t i = 0; i < N_MATH; i++) crc = ck_crc_word(crc, tfw_f32_bits(fs[k](tfw_bits_f32(ck_next(&s)))));
+    for (uint32_t i = 0; i < N_MATH; i++) crc = ck_crc_word(crc, tfw_f32_bits(fs[k](ck_small_float(ck_next(&s), 12.0f))));
   }
   return crc;
 }
@@ -42,13 +26,13 @@ static uint32_t sum_math(void) {
 static uint32_t sum_pow(void) {
   uint32_t crc = 0, s = 11;
   for (uint32_t i = 0; i < N_MATH; i++) {
-    float x = tfw_bits_f32(next(&s)), y = tfw_bits_f32(next(&s)); /* initialisers are sequenced */
-    crc = crc_word(crc, tfw_f32_bits(tfw_powf(x, y)));
-    float a = small_float(next(&s), 20.0f), b = small_float(next(&s), 8.0f); /* arguments would not be */
-    crc = crc_word(crc, tfw_f32_bits(tfw_powf(a, b)));
+    float x = tfw_bits_f32(ck_next(&s)), y = tfw_bits_f32(ck_next(&s)); /* initialisers are sequenced */
+    crc = ck_crc_word(crc, tfw_f32_bits(tfw_powf(x, y)));
+    float a = ck_small_float(ck_next(&s), 20.0f), b = ck_small_float(ck_next(&s), 8.0f); /* arguments would not be */
+    crc = ck_crc_word(crc, tfw_f32_bits(tfw_powf(a, b)));
   }
   for (int32_t a = -6; a <= 6; a++)
-    for (int32_t b = -8; b <= 12; b++) crc = crc_word(crc, tfw_f32_bits(tfw_powf((float)a, (float)b)));
+    for (int32_t b = -8; b <= 12; b++) crc = ck_crc_word(crc, tfw_f32_bits(tfw_powf((float)a, (float)b)));
   return crc;
 }
 
@@ -62,8 +46,8 @@ static tfw_tensor tens(void *data, uint32_t dt, uint32_t rank, uint32_t d0, uint
 
 static void fill(uint64_t *p, uint32_t *s) {
   for (uint32_t i = 0; i < N_EL; i++) {
-    uint64_t hi = next(s);
-    p[i] = hi << 32 | next(s);
+    uint64_t hi = ck_next(s);
+    p[i] = hi << 32 | ck_next(s);
   }
 }
 
@@ -73,7 +57,7 @@ static void fill_as(uint64_t *p, uint32_t dt, uint32_t *s) {
   uint8_t *b = (uint8_t *)p;
   float *f = (float *)p;
   for (uint32_t i = 0; i < N_EL; i++) {
-    if (dt == TPKG_DT_F32) f[i] = (i & 7) == 7 ? tfw_bits_f32(next(s)) : small_float(next(s), 6.0f);
+    if (dt == TPKG_DT_F32) f[i] = (i & 7) == 7 ? tfw_bits_f32(ck_next(s)) : ck_small_float(ck_next(s), 6.0f);
     if (dt == TPKG_DT_BOOL) b[i] &= 1;
   }
 }
@@ -81,7 +65,7 @@ static void fill_as(uint64_t *p, uint32_t dt, uint32_t *s) {
 static uint32_t crc_out(uint32_t crc, int rc, const tfw_tensor *o) {
   size_t n = 1;
   for (uint32_t i = 0; i < o->rank; i++) n *= o->dims[i];
-  return crc32_update(crc_word(crc, (uint32_t)rc), o->data, n * tpkg_dtype_bytes(o->dtype));
+  return crc32_update(ck_crc_word(crc, (uint32_t)rc), o->data, n * tpkg_dtype_bytes(o->dtype));
 }
 
 static int32_t rc_all;
@@ -155,7 +139,7 @@ static uint32_t sum_other(void) {
     crc = crc_out(crc, rc, &wo);
   }
   int32_t table[64];
-  for (uint32_t i = 0; i < 64; i++) table[i] = (int32_t)next(&s);
+  for (uint32_t i = 0; i < 64; i++) table[i] = (int32_t)ck_next(&s);
   for (uint32_t k = 0; k < 4; k++) {
     fill(buf_a, &s);
     tfw_tensor in = tens(buf_a, k & 1 ? TPKG_DT_I8 : TPKG_DT_U8, 1, 96, 0, 0);

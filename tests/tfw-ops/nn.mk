@@ -16,7 +16,7 @@
 TFW_NN_OBJ     := $(BUILD)/obj/tests/tfw-ops-nn
 TFW_NN_TEST    := $(TFW_NN_OBJ)/test_nn
 TFW_NN_FW_ELF  := $(FW_OUT)/tests/fw_nn_crc.elf
-TFW_NN_HDRS    := shared/tfw_ops.h shared/tfw_math.h shared/tfw_fallback.h shared/tpkg_format.h \
+TFW_NN_HDRS    := tests/runtime/ck_rand.h shared/tfw_ops.h shared/tfw_math.h shared/tfw_fallback.h shared/tpkg_format.h \
                   shared/crc32.h tests/tfw-ops/nn_checksum.h
 TFW_NN_MATH_RV := $(SHARED_RV_OBJ)/tfw_math.o
 TFW_NN_CK      := -DNN_CK_POWF
@@ -34,7 +34,7 @@ $(TFW_NN_TEST): $(TFW_NN_SRCS) $(TFW_NN_HDRS) $(SHARED_LIB_SAN)
 $(TFW_NN_OBJ)/rv32/%.o: %.c $(TFW_NN_HDRS) $(FW_HDRS) shared/rules.mk tests/tfw-ops/nn.mk
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops $(TFW_NN_CK) -c $< -o $@
+	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops -Itests/runtime $(TFW_NN_CK) -c $< -o $@
 $(TFW_NN_FW_ELF): $(filter-out -lm,$(TFW_NN_FW_OBJS)) $(FW_LINK_DEPS)
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
