@@ -10,13 +10,19 @@
  * as many blocks as fit the scratchpad (a MARK between passes, since a pass
  * overwrites what the previous one read):
  *  1. LOADs of the pass's planes (the last pushes one LOAD->EXEC token);
- *  2. per chunk of at most 8 blocks a LOOP of EXEC commands pushing
- *     EXEC->STORE and a LOOP of STOREs popping them (chunks keep the tokens
- *     under token_max and the dispatcher from blocking on a full queue before
- *     it reaches the STOREs). */
+ *  2. per chunk of at most min(8, token_max) blocks a LOOP of EXEC commands
+ *     pushing EXEC->STORE and a LOOP of STOREs popping them (chunks keep the
+ *     tokens under token_max and the dispatcher from blocking on a full
+ *     queue before it reaches the STOREs: more pushes than token_max before
+ *     the first STORE deadlock, as at npu2's token_max 3). */
 #include "lower_internal.h"
 
-enum { CHUNK = 8 };
+enum { CHUNK_MAX = 8 };
+
+/* Blocks per EXEC->STORE chunk: each pushes one token before its STORE pops it. */
+static int64_t chunk_blocks(const lower_program *p) {
+  return p->target->token_max < CHUNK_MAX ? p->target->token_max : CHUNK_MAX;
+}
 
 /* LOAD of blocks b0..b0+nb-1 of t into SPAD from row `row`. */
 static void load_blocks(lower_stream *s, const lower_tensor *t, int dim, int64_t b0, int64_t nb, int64_t row, int pad,
@@ -79,6 +85,7 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
     if (!nb) return -1;
     brow = b ? nb * plane : 0; /* QRequant: b is a, with mult_b = 0 */
   }
+  const int64_t chunk = chunk_blocks(p);
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
   LOWER_EMIT(s, cfg_store, .src_pitch = y->w, .stride_x = dim, .stride_y = y->w * dim);
   for (int64_t p0 = 0; p0 < y->blocks; p0 += nb) {
@@ -90,8 +97,8 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
      * conv's stores), so there is no LOAD->EXEC token to take. */
     LOWER_EMIT(s, cfg_vec, .pop_prev = b || a_spad < 0, .shift = v->shift, .zp_out = y->zp, .mult_a = v->mult_a,
                .mult_b = v->mult_b, .zp_a = a->zp, .zp_b = b ? b->zp : 0, .lo = v->lo, .hi = v->hi);
-    for (int64_t c0 = 0; c0 < pn; c0 += CHUNK) {
-      int64_t cnt = pn - c0 < CHUNK ? pn - c0 : CHUNK;
+    for (int64_t c0 = 0; c0 < pn; c0 += chunk) {
+      int64_t cnt = pn - c0 < chunk ? pn - c0 : chunk;
       LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = plane, .stride_c = plane, .stride_d = plane);
       if (out_spad >= 0) { /* into the resident region the next kernel reads: no store */
         LOWER_EMIT(s, vadd, .a = arow + c0 * plane, .b = brow + c0 * plane, .out = out_spad + c0 * plane,
@@ -161,9 +168,10 @@ int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
       continue;
     }
     if (!res) LOWER_EMIT(s, enop, .pop_prev = 1);
+    const int64_t chunk = chunk_blocks(p);
     const int64_t obase = res_out ? out_spad + p0 * oplane : res ? 0 : pn * plane;
-    for (int64_t c0 = 0; c0 < pn; c0 += CHUNK) {
-      int64_t cnt = pn - c0 < CHUNK ? pn - c0 : CHUNK;
+    for (int64_t c0 = 0; c0 < pn; c0 += chunk) {
+      int64_t cnt = pn - c0 < chunk ? pn - c0 : chunk;
       LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = plane, .stride_c = oplane);
       LOWER_EMIT(s, vpool, .push_next = !res_out, .exclude_pad = !q->count_include_pad, .oh = y->h, .ow = y->w,
                  .in = in0 + c0 * plane, .out = obase + c0 * oplane, .iy0 = -q->pt, .ix0 = -q->pl);

@@ -39,6 +39,11 @@ static void put32(uint8_t *p, int32_t v) {
   for (int i = 0; i < 4; i++) p[i] = (uint8_t)((uint32_t)v >> (8 * i));
 }
 
+/* The cases here are sized for npu4 and up (channel counts, SPAD and ACC
+ * rows): npu2, the core-sequenced iCEBreaker target, has 1,024 SPAD and 128
+ * ACC rows and is covered by the model suite and the boards suite instead. */
+static int cases_fit(const tsl_target_t *t) { return t->spad_rows >= 4096 && t->acc_rows >= 512; }
+
 /* Runs sb on a fresh model of t, expecting success; returns the model. Also
  * runs it timing-only on a copy of the DRAM: the counters must be identical
  * (costs never depend on data) and that copy must stay untouched. */
@@ -191,6 +196,7 @@ static ref_conv_t conv_params(int h, int w, int cin, int cout, int k, int s, int
 static void test_conv_bias_requant_relu(void **state) {
   (void)state;
   for (int i = 0; i < tsl_ntargets; i++) {
+    if (!cases_fit(&tsl_targets[i])) continue;
     rng = 7;
     conv_case(&tsl_targets[i], conv_params(9, 7, 11, 10, 3, 2, 1, 1, 3), 0); /* stride 2, pad 1, zx 3 */
     conv_case(&tsl_targets[i], conv_params(9, 7, 11, 10, 3, 2, 1, 1, 3), 1); /* the same with DMA padding */
@@ -207,6 +213,7 @@ static void test_conv_bias_requant_relu(void **state) {
 static void test_grouped_conv(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     const tsl_target_t *t = &tsl_targets[ti];
     rng = 13;
     ref_conv_t p = conv_params(7, 6, 12, 10, 3, 1, 1, 1, 4);
@@ -280,7 +287,8 @@ static void test_conv_random(void **state) {
   (void)state;
   rng = 2718;
   quiet = 1;
-  for (int ti = 0; ti < tsl_ntargets; ti++)
+  for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     for (int n = 0; n < 40; n++) {
       int k = rnd_range(1, 4), s = rnd_range(1, 3), d = rnd_range(1, 2), pad = rnd_range(0, k - 1);
       int h = rnd_range(k * d, 11), w = rnd_range(k * d, 11);
@@ -291,6 +299,7 @@ static void test_conv_random(void **state) {
       if (p.oh < 1 || p.ow < 1) continue;
       conv_case(&tsl_targets[ti], p, (int)(rnd() & 1));
     }
+  }
   quiet = 0;
 }
 
@@ -363,6 +372,7 @@ static void dw_case(const tsl_target_t *t, ref_conv_t p) {
 static void test_depthwise(void **state) {
   (void)state;
   for (int i = 0; i < tsl_ntargets; i++) {
+    if (!cases_fit(&tsl_targets[i])) continue;
     rng = 11;
     ref_conv_t p = conv_params(9, 8, 12, 12, 3, 1, 1, 1, 9);
     p.groups = 12;
@@ -433,6 +443,7 @@ static void matmul_case(const tsl_target_t *t, int M, int K, int N) {
 static void test_matmul(void **state) {
   (void)state;
   for (int i = 0; i < tsl_ntargets; i++) {
+    if (!cases_fit(&tsl_targets[i])) continue;
     rng = 5;
     matmul_case(&tsl_targets[i], 20, 19, 37);
     matmul_case(&tsl_targets[i], 64, 48, 33);
@@ -473,6 +484,7 @@ static void test_rounding_helpers(void **state) {
 static void test_epilogue_ties_and_saturation(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     const tsl_target_t *t = &tsl_targets[ti];
     const int dim = (int)t->dim, nrows = 12;
     int32_t acc[12 * 16];
@@ -534,6 +546,7 @@ static void test_epilogue_ties_and_saturation(void **state) {
 static void test_residual_add(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     const tsl_target_t *t = &tsl_targets[ti];
     const int dim = (int)t->dim, h = 5, w = 7, c = 11, ncb = cdiv(c, dim), n = h * w;
     const int za = 4, zb = -9, zo = 2, lo = -128, hi = 127, sh = 20;
@@ -635,6 +648,7 @@ static void pool_case(const tsl_target_t *t, int h, int w, int k, int s, int pad
 static void test_pooling_borders(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     rng = 23;
     pool_case(&tsl_targets[ti], 7, 6, 3, 2, 1, 0, 0); /* exclude pad: border divisors 4, 6 */
     pool_case(&tsl_targets[ti], 7, 6, 3, 2, 1, 1, 0); /* include pad: always 9 */
@@ -647,6 +661,7 @@ static void test_pooling_borders(void **state) {
 static void test_epilogue_maxpool(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     const tsl_target_t *t = &tsl_targets[ti];
     const int dim = (int)t->dim, sh = 6, sw = 5, n = sh * sw, oh = 3, ow = 3; /* 2x2 s2 pad 1 (top-left) */
     int32_t bias[16], mult[16];
@@ -737,6 +752,7 @@ static void build_tile_copy(sb_t *sb, int dim, int unrolled) {
 static void test_loops(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     const tsl_target_t *t = &tsl_targets[ti];
     size_t half = 18 * 40 * 3;
     uint8_t *d1 = calloc(2 * half, 1), *d2 = calloc(2 * half, 1);
@@ -855,6 +871,7 @@ static void pipeline(const tsl_target_t *t, int tokens, uint8_t *dram, size_t si
 static void test_tokens_double_buffer(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     const tsl_target_t *t = &tsl_targets[ti];
     const int dim = (int)t->dim, M = 64, T = 6;
     size_t a_sz = (size_t)(dim * dim + T * M * dim), size = a_sz + (size_t)(T * M * 4 * dim);
@@ -946,6 +963,7 @@ static void test_counters_exact(void **state) {
 static void test_step_order_independent(void **state) {
   (void)state;
   for (int ti = 0; ti < tsl_ntargets; ti++) {
+    if (!cases_fit(&tsl_targets[ti])) continue;
     const tsl_target_t *t = &tsl_targets[ti];
     const int dim = (int)t->dim, M = 64, T = 6;
     size_t size = (size_t)(dim * dim + T * M * dim) + (size_t)(T * M * 4 * dim);
