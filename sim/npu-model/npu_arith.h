@@ -8,6 +8,11 @@
 
 #include <stdint.h>
 
+/* The little-endian int32 at p (ACC rows in DRAM, PARAM rows' fields). */
+static inline int32_t npu_rd32(const uint8_t *p) {
+  return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
+}
+
 /* p / 2^s rounded to nearest, ties to even; 0 <= s <= 63 (s is masked). */
 int64_t npu_rne_shift(int64_t p, unsigned s);
 

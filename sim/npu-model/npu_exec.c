@@ -6,11 +6,9 @@
 #include <string.h>
 
 #include "npu_arith.h"
+#include "npu_datapath.h"
 #include "npu_internal.h"
 
-static int32_t rd32(const uint8_t *p) {
-  return (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-}
 static void wr32(uint8_t *p, int32_t v) {
   uint32_t u = (uint32_t)v;
   p[0] = (uint8_t)u;
@@ -23,29 +21,31 @@ static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_
   const int dim = m->dim;
   const int64_t e = l->mem == TSL_MEM_SPAD ? 1 : l->mem == TSL_MEM_ACC ? 4 : 9; /* PARAM: 9 bytes per channel */
   uint64_t real = 0, pad = 0;
+  /* Rows r = row, row+1, ... in (z, y, x) order; sources by additions
+   * along x (the loop runs on the core of the core-sequenced NPU). */
+  const int64_t rowb = dim * e; /* bytes of one destination row */
+  uint8_t *dst = l->mem == TSL_MEM_SPAD ? (uint8_t *)m->spad : l->mem == TSL_MEM_ACC ? (uint8_t *)m->acc : m->param;
+  dst += l->row * rowb;
   for (int64_t z = 0; z < l->nz; z++)
-    for (int64_t y = 0; y < l->ny; y++)
-      for (int64_t x = 0; x < l->nx; x++) {
-        int64_t r = l->row + (z * l->ny + y) * l->nx + x;
-        int is_pad = y < l->pad_top || y >= l->ny - l->pad_bottom || x < l->pad_left || x >= l->nx - l->pad_right;
-        const uint8_t *src = NULL;
-        if (!is_pad) {
-          src = m->dram + l->dram + z * c->stride_z + (y - l->pad_top) * c->stride_y + (x - l->pad_left) * c->stride_x;
-          real++;
-        } else {
-          pad++;
-        }
+    for (int64_t y = 0; y < l->ny; y++) {
+      const int ypad = y < l->pad_top || y >= l->ny - l->pad_bottom;
+      int64_t off = l->dram + z * c->stride_z + (y - l->pad_top) * c->stride_y - l->pad_left * c->stride_x;
+      for (int64_t x = 0; x < l->nx; x++, off += c->stride_x, dst += rowb) {
+        const int is_pad = ypad || x < l->pad_left || x >= l->nx - l->pad_right;
+        const uint8_t *src = is_pad ? NULL : m->dram + off;
+        if (is_pad) pad++;
+        else real++;
         if (m->timing_only) continue;
         if (l->mem == TSL_MEM_SPAD) {
-          int8_t *row = m->spad + r * dim;
-          for (int k = 0; k < dim; k++) row[k] = (src && k < l->n0) ? (int8_t)src[k] : (int8_t)l->pad;
+          for (int k = 0; k < dim; k++) dst[k] = (uint8_t)((src && k < l->n0) ? src[k] : l->pad);
         } else if (l->mem == TSL_MEM_ACC) {
-          int32_t *row = m->acc + r * dim;
-          for (int k = 0; k < dim; k++) row[k] = (src && k < l->n0) ? rd32(src + 4 * k) : (int32_t)l->pad;
+          int32_t *row = (int32_t *)(void *)dst;
+          for (int k = 0; k < dim; k++) row[k] = (src && k < l->n0) ? npu_rd32(src + 4 * k) : (int32_t)l->pad;
         } else {
-          memcpy(m->param + r * 9 * dim, src, (size_t)(9 * dim));
+          memcpy(dst, src, (size_t)(9 * dim));
         }
       }
+    }
   m->cnt[TSL_CNT_DRAM_RD_BYTES] += real * (uint64_t)(l->n0 * e);
   if (l->mem == TSL_MEM_SPAD) m->cnt[TSL_CNT_SPAD_WR_BYTES] += (real + pad) * (uint64_t)dim;
   if (l->mem == TSL_MEM_ACC) m->cnt[TSL_CNT_ACC_WR_BYTES] += (real + pad) * 4u * (uint64_t)dim;
@@ -57,19 +57,50 @@ static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_
   return cost_load(m->t, runs, run_rows * rb, real + pad);
 }
 
-/* The SPAD row of a conv tap, or NULL when the tap is outside the image. */
-static const int8_t *tap_row(const npu_model_t *m, const tsl_cfg_exec_t *g, int64_t in, int64_t iy0, int64_t ix0,
-                             int64_t y, int64_t x, int64_t ky, int64_t kx, int64_t cb) {
-  int64_t iy = iy0 + y * g->stride_y + ky * g->dil_y;
-  int64_t ix = ix0 + x * g->stride_x + kx * g->dil_x;
-  if (iy < 0 || iy >= g->in_h || ix < 0 || ix >= g->in_w) return NULL;
-  return m->spad + (in + cb * g->cb_stride + iy * g->in_pitch + ix) * m->dim;
+/* The taps of one output pixel in the ISA's order (ky outer, kx inner),
+ * walked by additions only: no multiply or divide per tap, since the
+ * core-sequenced NPU runs these loops on an RV32 core (docs/npu-seq.md).
+ * Coordinates and the byte offset stay int64 (`in` may be a virtual row and
+ * iy0/ix0 far outside, docs/isa.md); a pointer is formed only for a tap
+ * inside the image, whose rows the checks put in the SPAD. */
+typedef struct {
+  const npu_model_t *m;
+  const tsl_cfg_exec_t *g;
+  int64_t iy, ix, off;  /* the current tap: input row and column, SPAD byte offset of channel block 0 */
+  int64_t ix0, off0;    /* the same at kx = 0 of the current ky */
+  int64_t kx, dxb, dyb; /* kx; byte steps of one kx and one ky */
+} taps_t;
+
+static void taps_start(taps_t *t, const npu_model_t *m, const tsl_cfg_exec_t *g, int64_t in, int64_t iy0,
+                       int64_t ix0, int64_t y, int64_t x) {
+  const int64_t dim = m->dim;
+  t->m = m, t->g = g, t->kx = 0;
+  t->iy = iy0 + y * g->stride_y;
+  t->ix = t->ix0 = ix0 + x * g->stride_x;
+  t->off = t->off0 = (in + t->iy * g->in_pitch + t->ix) * dim;
+  t->dxb = g->dil_x * dim, t->dyb = g->dil_y * g->in_pitch * dim;
+}
+
+/* The current tap's SPAD row of channel block 0, or NULL outside the image. */
+static const int8_t *taps_row(const taps_t *t) {
+  const tsl_cfg_exec_t *g = t->g;
+  if (t->iy < 0 || t->iy >= g->in_h || t->ix < 0 || t->ix >= g->in_w) return NULL;
+  return t->m->spad + t->off;
+}
+
+static void taps_next(taps_t *t) {
+  if (++t->kx < t->g->kw) {
+    t->ix += t->g->dil_x, t->off += t->dxb;
+    return;
+  }
+  t->kx = 0, t->iy += t->g->dil_y;
+  t->ix = t->ix0, t->off = t->off0 += t->dyb;
 }
 
 static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_exec_t *g) {
   const int dim = m->dim;
-  const int64_t ntap = g->kh * g->kw, ncb = g->ncb;
-  int8_t padrow[16];
+  const int64_t ntap = g->kh * g->kw, ncb = g->ncb, cbb = g->cb_stride * dim;
+  _Alignas(4) int8_t padrow[16]; /* halfword loads on the core-sequenced NPU */
   memset(padrow, (int)(int8_t)g->pad, sizeof padrow);
   uint64_t inside = 0;
   for (int64_t y = 0; y < c->oh; y++)
@@ -77,22 +108,23 @@ static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_e
       int32_t *out = m->acc + (c->acc + y * g->out_pitch + x) * dim;
       uint32_t sum[16];
       for (int n = 0; n < dim; n++) sum[n] = c->acc_mode == TSL_ACCMODE_ACCUMULATE ? (uint32_t)out[n] : 0u;
-      for (int64_t t = 0; t < ntap; t++)
-        for (int64_t cb = 0; cb < ncb; cb++) {
-          const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, cb);
-          if (in) inside++;
-          else in = padrow;
-          if (m->timing_only) continue;
-          const int8_t *w = m->spad + (c->wgt + (t * ncb + cb) * dim) * dim;
-          for (int k = 0; k < dim; k++) {
-            int32_t v = in[k];
-            if (v == 0) continue;
-            const int8_t *wr = w + k * dim;
-            for (int n = 0; n < dim; n++) sum[n] += (uint32_t)(v * wr[n]);
-          }
+      if (!m->timing_only) npu_dp_pixel_begin(sum, dim);
+      const int8_t *w = m->spad + c->wgt * dim; /* weight rows: (tap, channel block) in order, DIM rows each */
+      taps_t tp;
+      taps_start(&tp, m, g, c->in, c->iy0, c->ix0, y, x);
+      for (int64_t t = 0; t < ntap; t++, taps_next(&tp)) {
+        const int8_t *in = taps_row(&tp);
+        if (in) inside += (uint64_t)ncb;
+        if (m->timing_only) continue;
+        for (int64_t cb = 0; cb < ncb; cb++, w += dim * dim) {
+          npu_dp_tap(sum, in ? in : padrow, w, dim);
+          if (in) in += cbb;
         }
-      if (!m->timing_only)
+      }
+      if (!m->timing_only) {
+        npu_dp_pixel_end(sum, dim);
         for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
+      }
     }
   uint64_t rows = (uint64_t)(c->oh * c->ow), passes = (uint64_t)(ntap * ncb), d = (uint64_t)dim;
   m->cnt[TSL_CNT_MACS] += rows * passes * d * d;
@@ -111,9 +143,11 @@ static cost_t exec_dwconv(npu_model_t *m, const tsl_dwconv_t *c, const tsl_cfg_e
       int32_t *out = m->acc + (c->acc + y * g->out_pitch + x) * dim;
       uint32_t sum[16];
       for (int n = 0; n < dim; n++) sum[n] = c->acc_mode == TSL_ACCMODE_ACCUMULATE ? (uint32_t)out[n] : 0u;
-      for (int64_t t = 0; t < ntap; t++) {
-        const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, 0);
-        const int8_t *w = m->spad + (c->wgt + t) * dim;
+      const int8_t *w = m->spad + c->wgt * dim;
+      taps_t tp;
+      taps_start(&tp, m, g, c->in, c->iy0, c->ix0, y, x);
+      for (int64_t t = 0; t < ntap; t++, taps_next(&tp), w += dim) {
+        const int8_t *in = taps_row(&tp);
         if (in) inside++;
         if (m->timing_only) continue;
         for (int n = 0; n < dim; n++) sum[n] += (uint32_t)((in ? in[n] : (int32_t)(int8_t)g->pad) * w[n]);
@@ -152,8 +186,10 @@ static cost_t exec_vpool(npu_model_t *m, const tsl_vpool_t *c, const tsl_cfg_exe
     for (int64_t x = 0; x < c->ow; x++) {
       int64_t sum[16] = {0};
       int64_t cnt = 0;
-      for (int64_t t = 0; t < ntap; t++) {
-        const int8_t *in = tap_row(m, g, c->in, c->iy0, c->ix0, y, x, t / g->kw, t % g->kw, 0);
+      taps_t tp;
+      taps_start(&tp, m, g, c->in, c->iy0, c->ix0, y, x);
+      for (int64_t t = 0; t < ntap; t++, taps_next(&tp)) {
+        const int8_t *in = taps_row(&tp);
         if (!in) continue;
         cnt++;
         for (int k = 0; k < dim && !m->timing_only; k++) sum[k] += (int64_t)in[k] - v->zp_a;
@@ -172,8 +208,8 @@ static cost_t exec_vpool(npu_model_t *m, const tsl_vpool_t *c, const tsl_cfg_exe
   return cost_vpool(m->t, outs, inside);
 }
 
-/* One source pixel through the epilogue (ACC) or as is (SPAD), into v[]. */
-static void store_value(npu_model_t *m, const tsl_store_t *s, const tsl_cfg_epi_t *e, int64_t row, int32_t *v) {
+/* One source pixel through the epilogue ep (ACC) or as is (SPAD), into v[]. */
+static void store_value(npu_model_t *m, const tsl_store_t *s, const npu_dp_epi *ep, int64_t row, int32_t *v) {
   const int dim = m->dim;
   if (s->src_mem == TSL_SRC_SPAD) {
     for (int k = 0; k < dim; k++) v[k] = m->spad[row * dim + k];
@@ -184,10 +220,7 @@ static void store_value(npu_model_t *m, const tsl_store_t *s, const tsl_cfg_epi_
     for (int k = 0; k < dim; k++) v[k] = a[k];
     return;
   }
-  const uint8_t *p = m->param + s->param * 9 * dim;
-  for (int k = 0; k < dim; k++)
-    v[k] = npu_requant(a[k], rd32(p + 4 * k), rd32(p + 4 * (dim + k)), p[8 * dim + k], (int8_t)e->zp_out,
-                       (int8_t)e->lo, (int8_t)e->hi);
+  for (int k = 0; k < dim; k++) v[k] = npu_dp_requant(ep, k, a[k]);
 }
 
 static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *c) {
@@ -199,6 +232,9 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
     memset(m->rowseen, 0, m->rowseen_len * sizeof *m->rowseen);
     m->rowgen = 1;
   }
+  npu_dp_epi ep = {0};
+  if (!m->timing_only && s->src_mem == TSL_SRC_ACC && !s->raw)
+    npu_dp_epi_begin(&ep, m->param + s->param * 9 * dim, dim, (int8_t)e->zp_out, (int8_t)e->lo, (int8_t)e->hi);
   uint64_t src_rows = 0;
   for (int64_t y = 0; y < s->oh; y++)
     for (int64_t x = 0; x < s->ow; x++) {
@@ -207,7 +243,7 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
         int64_t r = s->src_row + y * pitch + x;
         if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
         if (m->timing_only) continue;
-        store_value(m, s, e, r, v);
+        store_value(m, s, &ep, r, v);
       } else {
         int32_t none = s->src_mem == TSL_SRC_ACC ? (int32_t)e->lo : -128;
         int any = 0;
@@ -219,7 +255,7 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
             int64_t r = s->src_row + sy * pitch + sx;
             if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
             if (m->timing_only) continue;
-            store_value(m, s, e, r, w);
+            store_value(m, s, &ep, r, w);
             for (int k = 0; k < dim; k++)
               if (!any || w[k] > v[k]) v[k] = w[k];
             any = 1;

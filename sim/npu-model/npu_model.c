@@ -34,14 +34,14 @@ static const int cmds_cnt[NUNITS] = {TSL_CNT_LOAD_CMDS, TSL_CNT_EXEC_CMDS, TSL_C
 typedef struct {
   npu_qcmd_t *slot;    /* ring of queue_depth commands */
   int head, n;
-  uint64_t starts[64]; /* start time of queued command j (ring by sequence number) */
+  uint64_t *starts;    /* [64] start time of queued command j (ring by sequence number) */
   uint64_t ndispatched, nstarted;
 } queue_t;
 
 typedef struct {
-  uint64_t time[256];  /* push time of each token held (ring) */
+  uint64_t *time;      /* [256] push time of each token held (ring) */
   int head, n;
-  uint64_t pops[256];  /* time token j was taken (ring by sequence number) */
+  uint64_t *pops;      /* [256] time token j was taken (ring by sequence number) */
   uint64_t npushed, npopped;
 } tokens_t;
 
@@ -81,6 +81,9 @@ typedef struct {
   uint64_t max_dispatch;
   uint64_t max_cycles;
 } run_t;
+
+/* Words of the rings a run uses: each queue's starts, each counter's times and pops. */
+enum { RING_WORDS = NUNITS * 64 + NFIFOS * 2 * 256 };
 
 /* The name of an outcome: the hardware's error names, and the model's own
  * (npu_model.h) as LIMIT and NOMEM rather than tsl_err_name's "?". */
@@ -418,21 +421,26 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
   m->dram = run->dram;
   m->dram_size = run->dram ? run->dram_size : 0;
   m->timing_only = run->timing_only;
-  run_t *s = calloc(1, sizeof *s);
-  npu_qcmd_t *slots = calloc((size_t)(NUNITS * m->t->queue_depth), sizeof *slots);
-  if (!s || !slots) {
-    free(s);
-    free(slots);
-    r->code = NPU_MODEL_ERR_NOMEM;
-    snprintf(r->message, sizeof r->message, "MODEL: out of memory");
-    return r->code;
-  }
+  /* The run state is the model's, allocated once (npu_model_new): a run
+   * clears only its scalars. The queue slots and the rings are not cleared:
+   * every entry is written before it is read (a slot when a command is
+   * queued, a token's time when pushed, a start when the command starts);
+   * allocating and clearing them per run was a fifth of the core-sequenced
+   * NPU's time (docs/npu-seq.md). */
+  run_t *s = m->run_state;
+  memset(s, 0, sizeof *s);
+  npu_qcmd_t *slots = m->run_slots;
+  uint64_t *ring = m->run_rings;
   s->m = m;
   s->run = run;
   s->r = r;
   s->max_dispatch = run->max_dispatch ? run->max_dispatch : NPU_MODEL_DEFAULT_MAX_DISPATCH;
   s->max_cycles = run->max_cycles ? run->max_cycles : NPU_MODEL_DEFAULT_MAX_CYCLES;
-  for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth;
+  for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth, s->q[k].starts = ring + k * 64;
+  for (int f = 0; f < NFIFOS; f++) {
+    s->tok[f].time = ring + NUNITS * 64 + f * 512;
+    s->tok[f].pops = s->tok[f].time + 256;
+  }
   static const int orders[6][NUNITS] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   const int *order = orders[(npu_model_step_order % 6 + 6) % 6];
   for (;;) {
@@ -464,8 +472,6 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
     if (s->u[k].clock > end) end = s->u[k].clock;
   m->cnt[TSL_CNT_CYCLES] = end;
   wrap_counters(m->t, m->cnt);
-  free(slots);
-  free(s);
   return r->code;
 }
 
@@ -499,7 +505,10 @@ npu_model_t *npu_model_new(const tsl_target_t *t) {
   m->param = calloc((size_t)(t->param_rows * 9 * t->dim), 1);
   m->rowseen_len = (size_t)(t->spad_rows > t->acc_rows ? t->spad_rows : t->acc_rows);
   m->rowseen = calloc(m->rowseen_len, sizeof *m->rowseen);
-  if (!m->spad || !m->acc || !m->param || !m->rowseen) {
+  m->run_state = malloc(sizeof(run_t));
+  m->run_slots = malloc((size_t)(NUNITS * t->queue_depth) * sizeof(npu_qcmd_t));
+  m->run_rings = malloc(RING_WORDS * sizeof(uint64_t));
+  if (!m->spad || !m->acc || !m->param || !m->rowseen || !m->run_state || !m->run_slots || !m->run_rings) {
     npu_model_free(m);
     return NULL;
   }
@@ -512,6 +521,9 @@ void npu_model_free(npu_model_t *m) {
   free(m->acc);
   free(m->param);
   free(m->rowseen);
+  free(m->run_state);
+  free(m->run_slots);
+  free(m->run_rings);
   free(m->snaps);
   free(m->events);
   free(m);
