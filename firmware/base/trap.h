@@ -23,6 +23,11 @@ typedef int (*trap_handler_fn)(trap_frame *frame);
 /* Installs handler (NULL: none) and returns the previous one. */
 trap_handler_fn trap_set_handler(trap_handler_fn handler);
 
+/* Reads the 32-bit word at addr into *value with a load access fault
+ * caught instead of fatal (a device that is not built answers a bus error).
+ * Returns 0, or -1 (and *value = 0) if the load faulted. */
+int trap_probe_read32(uint32_t addr, uint32_t *value);
+
 /* Name of an mcause value ("illegal instruction", "machine timer" ...). */
 const char *trap_cause_name(uint32_t mcause);
 

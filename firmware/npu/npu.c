@@ -10,33 +10,10 @@
 static inline uint32_t reg_read(uint32_t off) { return mmio_read32(NPU_REG_BASE + off); }
 static inline void reg_write(uint32_t off, uint32_t v) { mmio_write32(NPU_REG_BASE + off, v); }
 
-/* ---- probing: a missing NPU answers with a bus error ------------------------
- * npu_init reads ID under a handler that turns a load access fault (mcause 5)
- * into a flag and skips the load, so firmware on a SoC without the NPU gets
- * NPU_ERR_NO_DEVICE instead of dying in the default trap handler. */
-static volatile int probe_faulted;
-
-static int probe_handler(trap_frame *f) {
-  if (f->mcause != TSL_CAUSE_LOAD_FAULT) return 0;
-  probe_faulted = 1;
-  f->x[10] = 0; /* the probe's load targets a0 (see probe_read) */
-  f->mepc += 4;
-  return 1;
-}
-
-/* One lw into a0 at a known pc, so the handler knows which register to fill. */
-static uint32_t probe_read(uint32_t addr) {
-  register uint32_t a0 __asm__("a0") = addr;
-  __asm__ volatile("lw a0, 0(a0)" : "+r"(a0) : : "memory");
-  return a0;
-}
-
 int npu_init(void) {
-  probe_faulted = 0;
-  trap_handler_fn prev = trap_set_handler(probe_handler);
-  uint32_t id = probe_read(NPU_REG_BASE + TSL_REG_ID);
-  trap_set_handler(prev);
-  if (probe_faulted || id != TSL_REG_ID_VALUE) return NPU_ERR_NO_DEVICE;
+  /* A missing NPU answers with a bus error: the probe turns it into a code. */
+  uint32_t id;
+  if (trap_probe_read32(NPU_REG_BASE + TSL_REG_ID, &id) != 0 || id != TSL_REG_ID_VALUE) return NPU_ERR_NO_DEVICE;
   uint32_t version = reg_read(TSL_REG_VERSION);
   if ((version & 0xFFu) != TSL_ISA_VERSION || ((version >> 8) & 0xFFu) != TSL_DIM) return NPU_ERR_TARGET;
   if (reg_read(TSL_REG_TARGET_HASH) != TSL_TARGET_HASH) return NPU_ERR_TARGET;
