@@ -332,7 +332,7 @@ static int write_outputs(const tpkg_package *pk, const lower_compile_opts *o, di
   if (tpkg_write(pk, &b, &n, d)) return -1;
   int rc = 0;
   if (o->out) rc = out_file_write(o->out, b, n, d);
-  if (!rc && o->emit_c) rc = tpkg_emit_c_file(b, n, NULL, o->emit_c, d);
+  if (!rc && o->emit_c) rc = tpkg_emit_c_file(b, n, NULL, o->emit_c, 0, d);
   free(b);
   return rc;
 }

@@ -19,8 +19,10 @@
 
 /* Writes the C source of the len-byte package pkg (validated first, any
  * target) to path, with the array named symbol (a C identifier; NULL:
- * TPKG_C_SYMBOL). Returns 0, or -1 with d filled. */
-int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const char *path, diag *d);
+ * TPKG_C_SYMBOL) and the list symbol_kernels of the core kernels it runs;
+ * kernels_only: the list alone. Returns 0, or -1 with d filled. */
+int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const char *path, int kernels_only,
+                     diag *d);
 
 /* `tessel emit-c PKG.tpkg -o OUT.c [--symbol NAME]`; argv[0] is "emit-c".
  * Returns the exit code. */

@@ -47,6 +47,12 @@ t emit-c-place bash -c "defs=\$($RV_NM -u '$tmp/pkg.o' | awk '\$2 ~ /^tfw_k_/ { 
   $RV_CC $RV_ARCH_FLAGS -nostdlib \$defs -nostartfiles -Wl,-e,0 -Wl,--no-warn-rwx-segments -T '$here/place.ld' '$tmp/pkg.o' -o '$tmp/pkg.elf' &&
   a=\$($RV_NM '$tmp/pkg.elf' | sed -n 's/^\\([0-9a-f]*\\) R model_pkg\$/\\1/p') && echo \$a && [ \$((0x\$a % 64)) -eq 0 ] && [ \$((0x\$a)) -ge \$((0x80000000)) ]"
 t emit-c-host bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/pkg_host.c' && gcc -std=c11 -Wall -Wextra -Werror -c '$tmp/pkg_host.c' -o '$tmp/pkg_host.o'"
+# --kernels-only: the same kernel list (undefined tfw_k_* references), no package bytes.
+t emit-c-kernels-only bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/kern.c' --kernels-only &&
+  $RV_CC $RV_CFLAGS -c '$tmp/kern.c' -o '$tmp/kern.o' &&
+  ! ${RV_CC%gcc}readelf -S -W '$tmp/kern.o' | grep -q ' \\.tessel_pkg ' &&
+  $RV_NM -u '$tmp/kern.o' >'$tmp/kern.u' && $RV_NM -u '$tmp/pkg.o' >'$tmp/pkg.u' &&
+  cmp '$tmp/kern.u' '$tmp/pkg.u' && grep -q tfw_k_ '$tmp/kern.u'"
 t emit-c-bad-symbol bash -c "'$tessel' emit-c '$tmp/sample.tpkg' -o '$tmp/x.c' --symbol '1bad'; [ \$? -eq 2 ]"
 t emit-c-bad-package bash -c "'$tessel' emit-c '$tmp/hcrc.tpkg' -o '$tmp/x.c' 2>'$tmp/x.err'; [ \$? -eq 1 ] && grep -q HEADER_CRC '$tmp/x.err'"
 t emit-c-no-output bash -c "'$tessel' emit-c '$tmp/sample.tpkg'; [ \$? -eq 2 ]"
