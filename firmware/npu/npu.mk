@@ -102,3 +102,39 @@ test-npu-driver: $(foreach r,$(NPU_DRIVER_RUNS),$(lastword $(subst :, ,$(r))))
 	  p=$$((p + $$(grep -c '^PASS' $$log))); n=$$(grep -c '^FAIL' $$log); f=$$((f + n)); \
 	  if [ $$st -ne 0 ] && [ $$n -eq 0 ]; then echo "FAIL firmware ended with status $$st"; f=$$((f + 1)); fi; \
 	done; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
+
+# ---- the core-sequenced NPU (docs/npu-seq.md) ----------------------------------
+# npu_seq.c is npu.h's driver on the C model's own sources, compiled for the
+# core: build/obj/fw-seq/<t>/libnpu-seq.a (driver, model, target table, ISA
+# tables). It replaces npu.o in the runtime library of a board whose NPU is
+# core-sequenced (firmware/runtime/runtime.mk, the <t>-seq flavour).
+# NPU_SEQ_DP_FLAGS: -DTSL_NPU_SEQ_DP puts the MACs and the requantiser on the
+# npu_seq_dp registers (npu_seq_dp.h); without it they are plain C.
+NPU_SEQ_TARGETS   := npu2
+NPU_SEQ_MODEL_SRC := npu_arith.c npu_model.c npu_exec.c npu_check.c cost_model.c
+NPU_SEQ_HDRS      := $(NPU_FW_HDRS) firmware/npu/npu_seq_dp.h $(wildcard sim/npu-model/*.h) \
+                     $(NPU_GEN)/tessel_targets.h $(NPU_GEN)/tessel_memmap.h
+NPU_SEQ_DP_FLAGS  ?=
+npu_seq_cflags     = $(FW_CFLAGS) $(NPU_SEQ_DP_FLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Isim/npu-model
+npu_seq_objs       = $(patsubst %.c,$(BUILD)/obj/fw-seq/$(1)/%.o,npu_seq.c $(NPU_SEQ_MODEL_SRC) tessel_targets.c) \
+                     $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o
+define npu_seq_target
+$(BUILD)/obj/fw-seq/$(1)/npu_seq.o: firmware/npu/npu_seq.c $(NPU_SEQ_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $$(call npu_seq_cflags,$(1)) -c $$< -o $$@
+$(BUILD)/obj/fw-seq/$(1)/%.o: sim/npu-model/%.c $(NPU_SEQ_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $$(call npu_seq_cflags,$(1)) -c $$< -o $$@
+$(BUILD)/obj/fw-seq/$(1)/tessel_targets.o: $(NPU_GEN)/tessel_targets.c $(NPU_GEN)/tessel_targets.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN) -c $$< -o $$@
+$(BUILD)/obj/fw-seq/$(1)/libnpu-seq.a: $(call npu_seq_objs,$(1))
+	@rm -f $$@
+	$$(call say,AR,$$@)
+	$$(Q)$(RV_PREFIX)ar rcs $$@ $$^
+endef
+$(foreach t,$(NPU_SEQ_TARGETS),$(eval $(call npu_seq_target,$(t))))
+.SECONDARY: $(foreach t,$(NPU_SEQ_TARGETS),$(call npu_seq_objs,$(t)))

@@ -12,7 +12,7 @@
 # `tessel` links the host build of the same sources); their RV32 objects come from
 # shared/rules.mk.
 
-RT_TARGETS  := npu4 npu8 npu16
+RT_TARGETS  := npu2 npu4 npu8 npu16
 RT_SRCS     := firmware/runtime/tfw_npu.c
 # Archive members in this order: the executor first, as before the move to shared/.
 rt_members   = $(SHARED_RV_OBJ)/tfw_exec.o $(SHARED_RV_FB_OBJS) $(BUILD)/obj/fw-rt/$(1)/tfw_npu.o \
@@ -41,6 +41,23 @@ $(FW_OUT)/$(1)/tessel-fw.elf: $(BUILD)/obj/fw-rt/$(1)/runner.o $(BUILD)/obj/fw-r
 	$$(Q)$$(call fw_link,sim.ld,$$< $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o $(FW_OUT)/$(1)/libtessel-rt.a)
 endef
 $(foreach t,$(RT_TARGETS),$(eval $(call rt_target,$(t))))
+
+# rt_seq_target T: the same for T's core-sequenced NPU (docs/npu-seq.md), in
+# build/firmware/T-seq/: the driver is npu_seq.c on the C model's sources
+# (firmware/npu/npu.mk) instead of npu.c.
+define rt_seq_target
+$(FW_OUT)/$(1)-seq/libtessel-rt.a: $(call rt_members,$(1)) $(call npu_seq_objs,$(1))
+	@mkdir -p $$(@D)
+	@rm -f $$@
+	$$(call say,AR,$$@)
+	$$(Q)$(RV_PREFIX)ar rcs $$@ $$^
+$(FW_OUT)/$(1)-seq/tessel-fw.elf: $(BUILD)/obj/fw-rt/$(1)/runner.o $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o \
+                                  $(FW_OUT)/$(1)-seq/libtessel-rt.a $(FW_LINK_DEPS)
+	@mkdir -p $$(@D)
+	$$(call say,LD-RV32,$$@)
+	$$(Q)$$(call fw_link,sim.ld,$$< $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o $(FW_OUT)/$(1)-seq/libtessel-rt.a)
+endef
+$(foreach t,$(NPU_SEQ_TARGETS),$(eval $(call rt_seq_target,$(t))))
 
 $(FW_OUT)/tessel-fw.elf: $(FW_OUT)/npu8/tessel-fw.elf
 	$(call say,COPY,$@)
