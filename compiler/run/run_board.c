@@ -126,6 +126,16 @@ static int wait_hello(board_link *l, diag *d) {
 /* The board must run this protocol, this runtime, this target and this
  * package, loaded without error. (The package itself was checked in full
  * on this side before: run_cli's open_package, weights CRC included.) */
+static uint32_t io_total(const tpkg_view *v, uint32_t dir) {
+  uint32_t s = 0;
+  tpkg_io io;
+  for (uint32_t k = 0; k < v->n_io; k++) {
+    tpkg_view_io(v, k, &io);
+    if (io.dir == dir) s += io.size;
+  }
+  return s;
+}
+
 static int check_hello(const board_link *l, const uint8_t *pkg, uint32_t len, const tpkg_view *v, diag *d) {
   const uint8_t *h = l->payload;
   char text[256];
@@ -141,6 +151,11 @@ static int check_hello(const board_link *l, const uint8_t *pkg, uint32_t len, co
                        "use build/firmware/%s/tessel-link.elf or a package for the board's target",
                     target, v->target_name, v->target_hash, v->target_name);
   if (bytes == 0) return diag_set(d, "the board found no package at its package address (%s)", text);
+  uint32_t max_payload = tlink_rd32(h + TLINK_HELLO_MAX_PAYLOAD), in = io_total(v, TPKG_DIR_INPUT);
+  if (TLINK_RUN_HDR + (uint64_t)in > max_payload)
+    return diag_set(d, "the package's inputs (%u bytes) exceed the largest RUN frame the board takes (%u bytes of "
+                       "payload, 4 of them the header): rebuild its link firmware with a larger TFW_LINK_RX_BYTES",
+                    in, max_payload);
   /* A package the board refused first, whichever it is: its check at boot
    * (every CRC, the weights' included) is what failed. */
   uint32_t want = crc32(pkg, len);
@@ -154,15 +169,6 @@ static int check_hello(const board_link *l, const uint8_t *pkg, uint32_t len, co
   return 0;
 }
 
-static uint32_t io_total(const tpkg_view *v, uint32_t dir) {
-  uint32_t s = 0;
-  tpkg_io io;
-  for (uint32_t k = 0; k < v->n_io; k++) {
-    tpkg_view_io(v, k, &io);
-    if (io.dir == dir) s += io.size;
-  }
-  return s;
-}
 
 /* A RESULT for inference r: outputs into b->out, counters of the run. */
 static int take_result(const board_link *l, const tpkg_view *v, uint32_t r, run_batch *b, diag *d) {

@@ -37,10 +37,19 @@
 #endif
 
 /* Per-kernel statistics live in data memory (fast) up to this many kernel
- * records; beyond, in DRAM after the window. */
-enum { LINK_STATS_MAX = 64, LINK_MSG_BYTES = 160 };
+ * records; beyond, in DRAM after the window. The receive buffer holds the
+ * largest frame payload the board takes (HELLO says how large: a RUN frame
+ * is 4 bytes + the package's inputs). A board short of memory makes both
+ * smaller. */
+#ifndef TFW_LINK_STATS_MAX
+#define TFW_LINK_STATS_MAX 64
+#endif
+#ifndef TFW_LINK_RX_BYTES
+#define TFW_LINK_RX_BYTES TLINK_MAX_PAYLOAD
+#endif
+enum { LINK_STATS_MAX = TFW_LINK_STATS_MAX, LINK_MSG_BYTES = 160 };
 
-static uint8_t rx_buf[TLINK_MAX_PAYLOAD];
+static uint8_t rx_buf[TFW_LINK_RX_BYTES];
 static tlink_rx rx;
 static tfw_model m;
 static tfw_kernel_stats stats_buf[LINK_STATS_MAX];
@@ -98,7 +107,7 @@ static void send_hello(uint8_t seq) {
   tlink_wr32(h + TLINK_HELLO_PKG_CRC, boot.pkg_crc);
   tlink_wr32(h + TLINK_HELLO_STATUS, (uint32_t)boot.e.code);
   tlink_wr32(h + TLINK_HELLO_DETAIL, (uint32_t)boot.e.detail);
-  tlink_wr32(h + TLINK_HELLO_MAX_PAYLOAD, TLINK_MAX_PAYLOAD);
+  tlink_wr32(h + TLINK_HELLO_MAX_PAYLOAD, TFW_LINK_RX_BYTES);
   tlink_wr64(h + TLINK_HELLO_LOAD_CYCLES, boot.cycles);
   uint32_t crc = tx_begin(TLINK_T_HELLO, seq, sizeof h + n);
   crc = tx_part(crc, h, sizeof h);

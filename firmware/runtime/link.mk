@@ -47,14 +47,26 @@ $(LINK_TEST_OBJ)/tessel-link-short.elf: $(LINK_TEST_OBJ)/link-short.o $(SHARED_R
 	$(call say,LD-RV32,$@)
 	$(Q)$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o \
 	  $(FW_OUT)/npu8/libtessel-rt.a)
+# A link firmware whose receive buffer is 256 bytes: the host must refuse a
+# package whose RUN frame is larger (HELLO's largest payload).
+$(LINK_TEST_OBJ)/link-small.o: firmware/runtime/link.c shared/link_proto.h $(RT_HDRS) $(BUILD)/gen/npu8/tessel_target.h
+	@mkdir -p $(@D)
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(call RT_CFLAGS,npu8) -DTFW_LINK_RX_BYTES=256 -c $< -o $@
+$(LINK_TEST_OBJ)/tessel-link-small.elf: $(LINK_TEST_OBJ)/link-small.o $(SHARED_RV_OBJ)/link_proto.o \
+                                        $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o \
+	  $(FW_OUT)/npu8/libtessel-rt.a)
 
 TEST_SUITES += link
 .PHONY: test-link
 test-link: $(LINK_TEST_OBJ)/link_proto_test $(LINK_TEST_OBJ)/link_poke $(LINK_TEST_OBJ)/tessel-link-short.elf \
+           $(LINK_TEST_OBJ)/tessel-link-small.elf \
            $(BIN)/tessel-asan $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf
 	@bash tests/link/run.sh $(BUILD)/test-tmp/link $(LINK_TEST_OBJ)/link_proto_test $(BIN)/tessel-asan \
 	  $(BUILD)/npu8/tessel-sim $(FW_OUT)/npu8/tessel-link.elf $(BUILD)/isa/cli/loop.elf \
-	  $(LINK_TEST_OBJ)/link_poke $(LINK_TEST_OBJ)/tessel-link-short.elf
+	  $(LINK_TEST_OBJ)/link_poke $(LINK_TEST_OBJ)/tessel-link-short.elf $(LINK_TEST_OBJ)/tessel-link-small.elf
 
 # bench-link: the link's speed over the pty against the rtl engine (tests/link/bench.sh).
 BENCHES += link

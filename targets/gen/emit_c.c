@@ -241,7 +241,11 @@ void emit_isa_h(FILE *o, const Isa *isa) {
 
 void emit_isa_tables_c(FILE *o, const Isa *isa) {
   fprintf(o, "/* tessel_isa_tables.c: command descriptors, names and a disassembler.\n"
-             " * " GEN_NOTE " */\n#include <stddef.h>\n#include <stdio.h>\n\n#include \"tessel_isa.h\"\n\n");
+             " * " GEN_NOTE " */\n#include <stddef.h>\n#include <stdio.h>\n\n#include \"tessel_isa.h\"\n\n"
+             "/* TSL_ISA_LEAN (firmware that must be small, a core-sequenced NPU's on a board):\n"
+             " * no encoders (descriptors' encode is NULL) and no field or command doc strings. */\n"
+             "#ifdef TSL_ISA_LEAN\n#define TSL_DOC(s) \"\"\n#define TSL_ENC(f) NULL\n#else\n"
+             "#define TSL_DOC(s) s\n#define TSL_ENC(f) f\n#endif\n\n");
   for (int i = 0; i < isa->ncmds; i++) {
     const Cmd *c = &isa->cmds[i];
     char lo[MAX_NAME];
@@ -250,7 +254,7 @@ void emit_isa_tables_c(FILE *o, const Isa *isa) {
     fprintf(o, "static const tsl_field_desc_t fields_%s[%d] = {\n", lo, c->nfields);
     for (int j = 0; j < c->nfields; j++) {
       const Field *f = &c->fields[j];
-      fprintf(o, "    {\"%s\", %d, %d, '%c', %d, offsetof(tsl_%s_t, %s), \"%s\"},\n", f->name, f->lsb,
+      fprintf(o, "    {\"%s\", %d, %d, '%c', %d, offsetof(tsl_%s_t, %s), TSL_DOC(\"%s\")},\n", f->name, f->lsb,
               f->width, "usbe"[f->type], f->slot, lo, f->name, f->doc);
     }
     fprintf(o, "};\n");
@@ -258,7 +262,8 @@ void emit_isa_tables_c(FILE *o, const Isa *isa) {
   for (int i = 0; i < isa->ncmds; i++) {
     char lo[MAX_NAME];
     lower(lo, isa->cmds[i].name);
-    fprintf(o, "static int enc_%s(const void *c, uint32_t w[4]) { return tsl_%s_encode(c, w); }\n", lo, lo);
+    fprintf(o, "#ifndef TSL_ISA_LEAN\nstatic int enc_%s(const void *c, uint32_t w[4]) { return tsl_%s_encode(c, w); }\n#endif\n",
+            lo, lo);
     fprintf(o, "static int dec_%s(const uint32_t w[4], void *c) { return tsl_%s_decode(w, c); }\n", lo, lo);
   }
   fprintf(o, "\nconst tsl_cmd_desc_t tsl_cmd_descs[TSL_NCMDS] = {\n");
@@ -269,7 +274,7 @@ void emit_isa_tables_c(FILE *o, const Isa *isa) {
     fprintf(o, "    {\"%s\", 0x%02X, %lld, %d, ", c->name, c->opcode, isa->queues[c->queue].a, c->nfields);
     if (c->nfields) fprintf(o, "fields_%s, ", lo);
     else fprintf(o, "NULL, ");
-    fprintf(o, "{0x%08Xu, 0x%08Xu, 0x%08Xu, 0x%08Xu}, sizeof(tsl_%s_t), enc_%s, dec_%s, \"%s\"},\n",
+    fprintf(o, "{0x%08Xu, 0x%08Xu, 0x%08Xu, 0x%08Xu}, sizeof(tsl_%s_t), TSL_ENC(enc_%s), dec_%s, TSL_DOC(\"%s\")},\n",
             cmd_used_mask(c, 0), cmd_used_mask(c, 1), cmd_used_mask(c, 2), cmd_used_mask(c, 3), lo, lo, lo, c->doc);
   }
   fprintf(o, "};\n\nconst tsl_cmd_desc_t *tsl_cmd_desc(unsigned opcode) {\n"

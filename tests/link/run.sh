@@ -9,7 +9,7 @@
 # "N passed, N failed".
 #   tests/link/run.sh TMP UNIT_TEST TESSEL SIM LINK_FW SILENT_ELF POKE SHORT_FW
 set -u
-tmp=$1 unit=$2 tessel=$3 sim=$4 fw=$5 silent=$6 poke=$7 short_fw=$8
+tmp=$1 unit=$2 tessel=$3 sim=$4 fw=$5 silent=$6 poke=$7 short_fw=$8 small_fw=$9
 here=$(cd "$(dirname "$0")" && pwd)
 digits=$(cd "$here/../models/digits" && pwd)
 rm -rf "$tmp" && mkdir -p "$tmp"
@@ -109,6 +109,14 @@ fi
 # 4. Boards that must be refused: another package, another target, no package.
 if start_board other "$fw" --load "0x80010000=$tmp/other.tpkg" --max-cycles 400000000; then
   expect_fail refuse-other-package 1 "the board runs another package" \
+    timeout 120 "$tessel" run "$pkg" --engine board --port "$port" --timeout 20 --input "$batch" -o "$tmp/x.npy"
+fi
+stop_board 0
+# A board whose receive buffer (TFW_LINK_RX_BYTES = 256, HELLO says so) is
+# smaller than a RUN frame of this package (4 + 256 bytes): refused before
+# any frame is sent.
+if start_board small "$small_fw" --load "0x80010000=$pkg" --max-cycles 400000000; then
+  expect_fail refuse-small-board 1 "the package's inputs (256 bytes) exceed the largest RUN frame the board takes (256 bytes" \
     timeout 120 "$tessel" run "$pkg" --engine board --port "$port" --timeout 20 --input "$batch" -o "$tmp/x.npy"
 fi
 stop_board 0
