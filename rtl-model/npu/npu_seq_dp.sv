@@ -4,12 +4,12 @@
 //   - a Dim x Dim int8 weight array W[k][n], Dim int8 inputs X[k] and Dim
 //     int32 sums S[n]; the store that writes X[Dim-1] starts
 //       S[n] += sum_k X[k] * W[k][n]        (every n; wraps mod 2^32)
-//     one k per cycle, Dim multipliers (one per n), so Dim cycles;
+//     one k per two cycles, Dim multipliers (one per n), so 2 * Dim cycles;
 //   - one requantiser lane, bit-exact with npu_requant() in
 //     sim/npu-model/npu_arith.c: the write of REQ_ACC[k] starts
 //       clamp(rne_shift(sat32(acc + bias[k]) * mult[k], shift[k] & 63) + zp, lo, hi)
-//     sum, multiply (one cycle each), one shift of the 64-bit product per
-//     cycle (guard and sticky bits kept), round and clamp: ready shift + 3
+//     sum (one cycle), multiply (two), one shift of the 64-bit product per
+//     cycle (guard and sticky bits kept), round and clamp: ready shift + 4
 //     cycles after the REQ_ACC write is taken.
 // While the array runs, accesses to X, S and W wait (req_ready_o low); while
 // the requantiser runs, accesses to the REQ_* registers wait, so a read of
@@ -69,9 +69,16 @@ module npu_seq_dp #(
   logic [WBytes*8-1:0] w_q, w_d;          // W[k][n]: byte k*Dim + n
   logic [XWords*32-1:0] x_q, x_d;         // X[k]: byte k (bytes past Dim unused)
   logic [Dim*32-1:0]   s_q, s_d;          // S[n]
-  logic [Dim*32-1:0]   bias_q, bias_d;    // per lane
-  logic [Dim*32-1:0]   mult_q, mult_d;
-  logic [Dim*6-1:0]    shift_q, shift_d;
+  logic [Dim*6-1:0]    shift_q, shift_d;  // per lane
+  // REQ_BIAS and REQ_MULT: a block RAM, entry 2k bias, 2k+1 mult of lane k.
+  // The requantiser reads them one after the other; a read never meets a
+  // write to the same entry (the REQ_* registers wait while it runs), so
+  // yosys need not emulate a collision (no_rw_check).
+  (* ram_style = "block", no_rw_check *)
+  logic [31:0]         prm_q [2 * Dim];
+  logic                prm_we;
+  logic [LaneW:0]      prm_waddr, prm_raddr;
+  logic [31:0]         prm_rd_q;          // the entry read last cycle
   logic [23:0]         outp_q, outp_d;    // zp 7:0, lo 15:8, hi 23:16
 
   // ---- bus decode -------------------------------------------------------------
@@ -113,10 +120,11 @@ module npu_seq_dp #(
   // ---- the array: one k per cycle while mac_busy_q --------------------------------
   logic             mac_busy_q, mac_busy_d;
   logic [LaneW-1:0] mac_k_q, mac_k_d;
+  logic             mac_ph_q, mac_ph_d;   // 0: the products settle, 1: S takes them
   logic             mac_start;            // the bus writes the X word of lane Dim-1
 
   // ---- the requantiser -----------------------------------------------------------
-  typedef enum logic [1:0] {RqIdle, RqSum, RqMul, RqShift} rq_state_e;
+  typedef enum logic [2:0] {RqIdle, RqSum, RqMulWait, RqMul, RqShift} rq_state_e;
   rq_state_e        rq_q, rq_d;
   logic [LaneW-1:0] rq_lane_q, rq_lane_d;
   logic [63:0]      p_q, p_d;             // acc, then the product, shifted right
@@ -139,8 +147,6 @@ module npu_seq_dp #(
   always_comb begin
     w_d         = w_q;
     x_d         = x_q;
-    bias_d      = bias_q;
-    mult_d      = mult_q;
     shift_d     = shift_q;
     outp_d      = outp_q;
     rsp_rdata_d = 32'h0;
@@ -157,9 +163,7 @@ module npu_seq_dp #(
           if (sel_w && 32'(ww) == 32'(b) / 4 && req_be_i[b % 4]) w_d[b*8 +: 8] = req_wdata_i[(b % 4)*8 +: 8];
         for (int k = 0; k < Dim; k++) begin
           if (32'(lane) == k) begin
-            if (sel_bias)  bias_d[k*32 +: 32] = req_wdata_i;
-            if (sel_mult)  mult_d[k*32 +: 32] = req_wdata_i;
-            if (sel_shift) shift_d[k*6 +: 6]  = req_wdata_i[5:0];
+            if (sel_shift) shift_d[k*6 +: 6] = req_wdata_i[5:0];
           end
         end
         if (sel_outp) outp_d = req_wdata_i[23:0];
@@ -183,19 +187,25 @@ module npu_seq_dp #(
     w_k        = '0;
     mac_busy_d = mac_busy_q;
     mac_k_d    = mac_k_q;
+    mac_ph_d   = mac_ph_q;
     for (int k = 0; k < Dim; k++) begin
       if (32'(mac_k_q) == k) begin
         x_k = x_q[k*8 +: 8];
         w_k = w_q[k*Dim*8 +: Dim*8];
       end
     end
+    // Two cycles per k: the path through the DSPs (combinational SB_MAC16s,
+    // which nextpnr times as registers) has two clock periods.
     if (mac_busy_q) begin
-      for (int n = 0; n < Dim; n++)
-        s_d[n*32 +: 32] = s_q[n*32 +: 32] + 32'($signed(x_k) * $signed(w_k[n*8 +: 8]));
-      mac_k_d = mac_k_q + 1'b1;
-      if (32'(mac_k_q) == Dim - 1) begin
-        mac_busy_d = 1'b0;
-        mac_k_d    = '0;
+      mac_ph_d = !mac_ph_q;
+      if (mac_ph_q) begin
+        for (int n = 0; n < Dim; n++)
+          s_d[n*32 +: 32] = s_q[n*32 +: 32] + 32'($signed(x_k) * $signed(w_k[n*8 +: 8]));
+        mac_k_d = mac_k_q + 1'b1;
+        if (32'(mac_k_q) == Dim - 1) begin
+          mac_busy_d = 1'b0;
+          mac_k_d    = '0;
+        end
       end
     end else if (fire && req_we_i && sel_s && full_word) begin
       for (int n = 0; n < Dim; n++)
@@ -212,19 +222,20 @@ module npu_seq_dp #(
   assign zp = outp_q[7:0];
   assign lo = outp_q[15:8];
   assign hi = outp_q[23:16];
-  logic [31:0] bias_l, mult_l;            // the parameters of lane rq_lane_q
-  logic [5:0]  shift_l;
+  // the parameter memory: the bus writes bias and mult; the requantiser reads
+  // bias[lane] as REQ_ACC is taken (for RqSum), then mult (for RqMul)
+  assign prm_we    = fire && req_we_i && full_word && (sel_bias || sel_mult);
+  assign prm_waddr = {lane, sel_mult};
+  assign prm_raddr = (rq_q == RqIdle) ? {lane, 1'b0} : {rq_lane_q, 1'b1};
+  always_ff @(posedge clk_i) begin
+    if (prm_we) prm_q[prm_waddr] <= req_wdata_i;
+    prm_rd_q <= prm_q[prm_raddr];
+  end
+  logic [5:0] shift_l;                    // the shift of lane rq_lane_q
   always_comb begin
-    bias_l  = '0;
-    mult_l  = '0;
     shift_l = '0;
-    for (int k = 0; k < Dim; k++) begin
-      if (32'(rq_lane_q) == k) begin
-        bias_l  = bias_q[k*32 +: 32];
-        mult_l  = mult_q[k*32 +: 32];
-        shift_l = shift_q[k*6 +: 6];
-      end
-    end
+    for (int k = 0; k < Dim; k++)
+      if (32'(rq_lane_q) == k) shift_l = shift_q[k*6 +: 6];
   end
   always_comb begin
     rq_d      = rq_q;
@@ -235,7 +246,7 @@ module npu_seq_dp #(
     g_d       = g_q;
     st_d      = st_q;
     out_d     = out_q;
-    sum  = $signed({p_q[31], p_q[31:0]}) + $signed({bias_l[31], bias_l});
+    sum  = $signed({p_q[31], p_q[31:0]}) + $signed({prm_rd_q[31], prm_rd_q});
     // p_q is floor(product / 2^shift) once the shifts are done: it fits 12
     // bits iff its bits 63..11 are all equal
     fits = (p_q[63:11] == '0) || (p_q[63:11] == '1);
@@ -253,10 +264,13 @@ module npu_seq_dp #(
         // sat32: the 33-bit sum overflows 32 bits when its top two bits differ
         if (sum[32] != sum[31]) t_d = sum[32] ? 32'h8000_0000 : 32'h7fff_ffff;
         else                    t_d = sum[31:0];
-        rq_d = RqMul;
+        rq_d = RqMulWait;
       end
+      // the product takes two cycles (t_q and the mult read hold still): the
+      // path through the DSPs has two clock periods
+      RqMulWait: rq_d = RqMul;
       RqMul: begin
-        p_d   = 64'($signed(t_q) * $signed(mult_l));
+        p_d   = 64'($signed(t_q) * $signed(prm_rd_q));
         cnt_d = shift_l;
         g_d   = 1'b0;
         st_d  = 1'b0;
@@ -286,12 +300,11 @@ module npu_seq_dp #(
       w_q         <= '0;
       x_q         <= '0;
       s_q         <= '0;
-      bias_q      <= '0;
-      mult_q      <= '0;
       shift_q     <= '0;
       outp_q      <= '0;
       mac_busy_q  <= 1'b0;
       mac_k_q     <= '0;
+      mac_ph_q    <= 1'b0;
       rq_q        <= RqIdle;
       rq_lane_q   <= '0;
       p_q         <= '0;
@@ -307,12 +320,11 @@ module npu_seq_dp #(
       w_q         <= w_d;
       x_q         <= x_d;
       s_q         <= s_d;
-      bias_q      <= bias_d;
-      mult_q      <= mult_d;
       shift_q     <= shift_d;
       outp_q      <= outp_d;
       mac_busy_q  <= mac_busy_d;
       mac_k_q     <= mac_k_d;
+      mac_ph_q    <= mac_ph_d;
       rq_q        <= rq_d;
       rq_lane_q   <= rq_lane_d;
       p_q         <= p_d;
