@@ -145,9 +145,11 @@ test-sim-cli: $(TESSEL_SIM_BIN) $(TESSEL_SIM_TRACE_BIN) $(SOC_TEST_ELFS) $(TESSE
 
 # ---- lint: core + SoC, the SoC with the NPU per target, and the arbiter ------
 LINT_SOC_NPU_TGTS := npu4 npu8 npu16
+# the SoC with the core-sequenced NPU's datapath (NpuSeq) at npu2's DIM
+LINT_SOC_SEQ_SV   := $(BUILD)/gen/npu2/tessel_target_pkg.sv rtl-model/npu/npu_seq_dp.sv
 TEST_SUITES += lint-soc
 .PHONY: test-lint-soc
-test-lint-soc: $(foreach t,$(LINT_SOC_NPU_TGTS),$(call sim_npu_sv,$(t)))
+test-lint-soc: $(foreach t,$(LINT_SOC_NPU_TGTS),$(call sim_npu_sv,$(t))) $(LINT_SOC_SEQ_SV)
 	@p=0; f=0; \
 	if $(VERILATOR) --lint-only -Wall --top-module tessel_soc $(SOC_ALL_SV); \
 	then echo "PASS lint tessel_soc"; p=$$((p+1)); else echo "FAIL lint tessel_soc"; f=$$((f+1)); fi; \
@@ -156,6 +158,11 @@ test-lint-soc: $(foreach t,$(LINT_SOC_NPU_TGTS),$(call sim_npu_sv,$(t)))
 	$(foreach t,$(LINT_SOC_NPU_TGTS),if $(VERILATOR) --lint-only -Wall --top-module tessel_soc $(sim_npu_vflags) \
 	     $(call sim_npu_sv,$(t)) $(SOC_ALL_SV); \
 	then echo "PASS lint tessel_soc+$(t)"; p=$$((p+1)); else echo "FAIL lint tessel_soc+$(t)"; f=$$((f+1)); fi;) \
+	if $(VERILATOR) --lint-only -Wall --top-module tessel_soc -GNpuSeq=1\'b1 $(LINT_SOC_SEQ_SV) $(SOC_ALL_SV); \
+	then echo "PASS lint tessel_soc+npu_seq (npu2)"; p=$$((p+1)); else echo "FAIL lint tessel_soc+npu_seq (npu2)"; f=$$((f+1)); fi; \
+	if $(VERILATOR) --lint-only --top-module tessel_soc -GNpuSeq=1\'b1 -GNpu=1\'b1 \
+	     $(call sim_npu_sv,npu4) $(SOC_ALL_SV) 2>&1 | grep -q "Npu and NpuSeq"; \
+	then echo "PASS tessel_soc refuses Npu with NpuSeq"; p=$$((p+1)); else echo "FAIL tessel_soc accepts Npu with NpuSeq"; f=$$((f+1)); fi; \
 	for n in 1 3 4; do \
 	  if $(VERILATOR) --lint-only -Wall --top-module tessel_memport_arbiter -GNumMasters=$$n \
 	       rtl-model/soc/tessel_memport_pkg.sv rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_memport_arbiter.sv; \

@@ -22,6 +22,7 @@ module board_soc #(
   parameter int unsigned TimerBits  = 64,         // machine timer width (docs/boards.md)
   parameter bit          MemSlice   = 1'b1,       // register slice on the memory port
   parameter bit          Npu        = 1'b0,       // the NPU (the build reads a target's RTL)
+  parameter bit          NpuSeq     = 1'b0,       // the core-sequenced NPU's datapath (docs/npu-seq.md)
   parameter logic [23:0] FwFlash    = 24'h100000, // flash offsets of the images
   parameter logic [23:0] PkgFlash   = 24'h140000
 ) (
@@ -113,7 +114,8 @@ module board_soc #(
     .CoreLite  (CoreLite),
     .TimerBits (TimerBits),
     .MemSlice  (MemSlice),
-    .Npu       (Npu)
+    .Npu       (Npu),
+    .NpuSeq    (NpuSeq)
   ) u_soc (
     .clk_i              (clk_i),
     .rst_ni             (soc_rst_n),

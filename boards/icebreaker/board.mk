@@ -33,12 +33,18 @@ IB_CPB    := $(shell echo $$(( $(IB_CLOCK) * 1000000 / $(IB_BAUD) )))
 # The package window of linker/icebreaker.ld, as an offset in the SPRAM.
 IB_PKG_DEST := 0x10000
 
-# RTL (BOARD_SOC_SV and board_npu_sv: boards/rules.mk).
-IB_NPU_SV  := $(if $(filter-out none,$(IB_TARGET)),$(call board_npu_sv,$(IB_TARGET)))
+# RTL (BOARD_SOC_SV and board_npu_sv: boards/rules.mk). With npu_seq = 1 the
+# NPU is the core-sequenced one (docs/npu-seq.md): the datapath npu_seq_dp at
+# the DIM of the board's target (npu2's while target = none), not tessel_npu.
+IB_SEQ     := $(if $(filter 1,$(call board_cfg,icebreaker,npu_seq)),1,0)
+IB_SEQ_TGT := $(if $(filter-out none,$(IB_TARGET)),$(IB_TARGET),npu2)
+IB_SEQ_SV  := $(if $(filter 1,$(IB_SEQ)),$(BUILD)/gen/$(IB_SEQ_TGT)/tessel_target_pkg.sv rtl-model/npu/npu_seq_dp.sv)
+IB_NPU_SV  := $(if $(filter 0,$(IB_SEQ)),$(if $(filter-out none,$(IB_TARGET)),$(call board_npu_sv,$(IB_TARGET))))
 IB_NPU     := $(if $(IB_NPU_SV),1,0)
-IB_SV      := $(IB_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv
+IB_SV      := $(IB_SEQ_SV) $(IB_NPU_SV) $(BOARD_SOC_SV) $(BOARDS_COMMON_SV) $(IB_DIR)/icebreaker_top.sv
 IB_PARAMS  := chparam -set ClksPerBit $(IB_CPB) -set ImemBytes $(IB_IMEM) -set DmemBytes $(IB_DMEM) \
               -set CoreLite $(IB_LITE) -set TimerBits $(IB_TIMERW) -set MemSlice $(IB_SLICE) -set Npu $(IB_NPU) \
+              -set NpuSeq $(IB_SEQ) \
               -set DramBytes $(IB_DRAM) -set FwFlash $(shell printf %d $(IB_FL_FW)) -set PkgFlash $(shell printf %d $(IB_FL_PKG)) icebreaker_top
 
 IB_JSON    := $(IB_OUT)/icebreaker.json
@@ -68,7 +74,7 @@ $(IB_REPORT): $(IB_JSON) $(IB_PCF) $(IB_DIR)/ice40-report.sh
 	@rm -f $(IB_ASC).tmp; nice -n 10 nextpnr-ice40 --$(IB_DEVICE) --package $(IB_PKG) --seed $(IB_SEED) \
 	  --freq $(IB_CLOCK) --timing-allow-fail --json $(IB_JSON) --pcf $(IB_PCF) --asc $(IB_ASC).tmp \
 	  >$(IB_OUT)/nextpnr.log 2>&1; \
-	bash $(IB_DIR)/ice40-report.sh $(IB_OUT)/nextpnr.log $(IB_CLOCK) $(IB_TARGET) $$? > $@.tmp; \
+	bash $(IB_DIR)/ice40-report.sh $(IB_OUT)/nextpnr.log $(IB_CLOCK) $(IB_TARGET) $$? $(if $(filter 1,$(IB_SEQ)),$(IB_SEQ_TGT)) > $@.tmp; \
 	mv -f $@.tmp $@
 
 $(IB_ASC): $(IB_REPORT)
@@ -121,7 +127,8 @@ flash-icebreaker: $(IB_BIN) $(FLASH_IMAGE)
 IB_FW_OBJ   := $(IB_OBJ)/fw
 IB_FW_ELF   := $(IB_OUT)/board-selftest.elf
 IB_FW_IMG   := $(IB_OUT)/board-selftest.img
-IB_FW_NPU   := $(if $(IB_NPU_SV),-DBOARD_NPU -I$(BUILD)/gen/$(IB_TARGET) -I$(BUILD)/gen -Ifirmware/npu)
+IB_FW_NPU   := $(if $(IB_NPU_SV),-DBOARD_NPU -I$(BUILD)/gen/$(IB_TARGET) -I$(BUILD)/gen -Ifirmware/npu) \
+               $(if $(filter 1,$(IB_SEQ)),-DBOARD_NPU_SEQ)
 IB_FW_OBJS  := $(IB_FW_OBJ)/board_selftest.o $(if $(IB_NPU_SV),$(BUILD)/obj/fw-npu/$(IB_TARGET)/npu.o)
 IB_FW_GEN   := $(if $(IB_NPU_SV),$(BUILD)/gen/tessel_isa.h $(BUILD)/gen/$(IB_TARGET)/tessel_target.h)
 
@@ -160,7 +167,7 @@ define ib_tb
 	  $(3) $(abspath $(IB_TB_CPP)) >$(1)/build.log 2>&1 || { tail -n 30 $(1)/build.log; exit 1; }
 endef
 $(IB_RTL_TB): $(IB_SV) $(IB_TB_CPP) $(IB_TB_HDRS) $(IB_DIR)/board.cfg
-	$(call ib_tb,$(@D),$(IB_GPARAMS) -GNpu=1\'b$(IB_NPU),$(IB_SV))
+	$(call ib_tb,$(@D),$(IB_GPARAMS) -GNpu=1\'b$(IB_NPU) -GNpuSeq=1\'b$(IB_SEQ),$(IB_SV))
 $(IB_GATE_TB): $(IB_NETLIST) $(IB_TB_CPP) $(IB_TB_HDRS)
 	$(call ib_tb,$(@D),-DNO_ICE40_DEFAULT_ASSIGNMENTS -Wno-TIMESCALEMOD,$(abspath $(IB_NETLIST)) $(IB_CELLS))
 

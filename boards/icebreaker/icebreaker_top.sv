@@ -15,6 +15,7 @@ module icebreaker_top #(
   parameter int unsigned TimerBits  = 32,         // board.cfg timer_bits
   parameter bit          MemSlice   = 1'b0,       // board.cfg mem_slice
   parameter bit          Npu        = 1'b0,       // board.cfg target (none: no NPU)
+  parameter bit          NpuSeq     = 1'b0,       // board.cfg npu_seq: the core-sequenced NPU's datapath
   parameter int unsigned DramBytes  = 131072,     // the four 32 KiB SPRAMs
   parameter logic [23:0] FwFlash    = 24'h100000, // flash offsets of the images
   parameter logic [23:0] PkgFlash   = 24'h140000
@@ -58,6 +59,7 @@ module icebreaker_top #(
     .TimerBits  (TimerBits),
     .MemSlice   (MemSlice),
     .Npu        (Npu),
+    .NpuSeq     (NpuSeq),
     .FwFlash    (FwFlash),
     .PkgFlash   (PkgFlash)
   ) u_board (

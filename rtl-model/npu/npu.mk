@@ -3,7 +3,8 @@
 # npu8, npu16; yosys.
 #
 #   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue and one
-#                            requant lane; the dispatcher's checks vs the C model's)
+#                            requant lane; the dispatcher's checks vs the C model's; the
+#                            core-sequenced NPU's datapath, npu_seq_dp, vs npu_requant and a C MAC)
 #   make test-lint-npu       verilator --lint-only -Wall for npu2, npu4, npu8, npu16
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
 #   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (yosys
@@ -87,6 +88,22 @@ $(NPU_OBJ)/requant/requant_tb: rtl-model/npu/npu_requant.sv $(NPU_TB_DIR)/requan
 	  rtl-model/npu/npu_requant.sv $(abspath $(NPU_TB_DIR)/requant_tb.cpp) \
 	  > $(@D).log 2>&1 || { tail -n 30 $(@D).log; exit 1; }
 NPU_TB_BINS += $(NPU_OBJ)/requant/requant_tb
+
+# the core-sequenced NPU's datapath (npu_seq_dp) through its bus at the generated
+# map's offsets, against npu_requant() and a C MAC, at npu2 (the iCEBreaker's) and npu4
+NPU_SEQ_TGTS := npu2 npu4
+define npu_seq_tb
+$(NPU_OBJ)/$(1)/seq_dp/seq_dp_tb: rtl-model/npu/npu_seq_dp.sv $(NPU_TB_DIR)/seq_dp_tb.cpp $(NPU_TB_DIR)/tb_util.h \
+    $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(BUILD)/gen/$(1)/tessel_target.h $(BUILD)/gen/tessel_memmap.h $(NPU_MODEL_LINK)
+	@mkdir -p $$(@D)
+	$$(call say,VERILATE,$$@)
+	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_seq_dp --Mdir $$(@D) -o seq_dp_tb \
+	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
+	  $(BUILD)/gen/$(1)/tessel_target_pkg.sv rtl-model/npu/npu_seq_dp.sv $(abspath $(NPU_TB_DIR)/seq_dp_tb.cpp) \
+	  > $$(@D).log 2>&1 || { tail -n 30 $$(@D).log; exit 1; }
+endef
+$(foreach t,$(NPU_SEQ_TGTS),$(eval $(call npu_seq_tb,$(t))))
+NPU_TB_BINS += $(foreach t,$(NPU_SEQ_TGTS),$(NPU_OBJ)/$(t)/seq_dp/seq_dp_tb)
 
 test-npu-rtl-unit: $(NPU_TB_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TB_BINS)

@@ -1,14 +1,16 @@
 // tessel_soc: the Tessel chip. Control core, instruction and data TCMs,
 // UART, machine timer, simulation control, the NPU (Npu = 1, built with a
-// target's packages; with Npu = 0 its two windows answer a bus error) and
-// the external memory port (docs/memory-map.md, docs/memory-port.md,
-// docs/simulator.md).
+// target's packages; with Npu = 0 its two windows answer a bus error), or
+// the core-sequenced NPU's datapath (NpuSeq = 1, docs/npu-seq.md; else its
+// window answers a bus error), and the external memory port
+// (docs/memory-map.md, docs/memory-port.md, docs/simulator.md).
 //
 //   core I-bus -> demux -> IMEM.a | DMEM.a | DRAM line buffer (master 0) | err
 //   (CoreLite: the I-bus joins the D-bus before its decoder; ImemBytes or
 //   DmemBytes 0: that TCM is not built and its window is a bus error)
 //   core D-bus -> demux -> IMEM.b | DMEM.b | UART | timer | simctl
-//                          | NPU regs | NPU cmd SRAM | DRAM bridge (master 1) | err
+//                          | NPU regs | NPU cmd SRAM | NPU_SEQ datapath
+//                          | DRAM bridge (master 1) | err
 //   line buffer, bridge, NPU DMA (master 2) -> memport arbiter -> mem_* port
 //   (inside, every memory-port link is a tessel_memport_pkg req_t/rsp_t pair;
 //   at the SoC's own boundary the port is flat, one signal per field, for
@@ -36,6 +38,11 @@ module tessel_soc #(
   // Npu: the NPU (tessel_npu) on its two windows and as memory-port master 2;
   // the build then reads the NPU's RTL and a target's packages.
   parameter bit          Npu       = 1'b0,
+  // NpuSeq: the core-sequenced NPU's datapath (npu_seq_dp) on the NPU_SEQ
+  // window: the firmware runs the commands, the datapath does the MACs and
+  // the requantising. The build then reads rtl-model/npu/npu_seq_dp.sv and
+  // a target's tessel_target_pkg (its DIM). Not with Npu.
+  parameter bit          NpuSeq    = 1'b0,
   localparam int unsigned MemIdW   = tessel_memport_pkg::IdW
 ) (
   input  wire logic              clk_i,
@@ -247,6 +254,7 @@ module tessel_soc #(
   localparam int unsigned TS = 32'(tessel_soc_pkg::TgtSimctl);
   localparam int unsigned TR = 32'(tessel_soc_pkg::TgtNpuReg);
   localparam int unsigned TC = 32'(tessel_soc_pkg::TgtNpuCmd);
+  localparam int unsigned TQ = 32'(tessel_soc_pkg::TgtNpuSeq);
   localparam int unsigned TM = 32'(tessel_soc_pkg::TgtDram);
   localparam int unsigned TE = 32'(tessel_soc_pkg::TgtErr);
 
@@ -557,6 +565,50 @@ module tessel_soc #(
       .rsp_valid_o (dt_rsp_valid[TC]),
       .rsp_rdata_o (dt_rsp_rdata[TC*32 +: 32]),
       .rsp_err_o   (dt_rsp_err[TC])
+    );
+  end
+
+  // ---- core-sequenced NPU: the datapath on the NPU_SEQ window (TgtNpuSeq),
+  // with the offsets of the generated map; with NpuSeq = 0 the window
+  // answers with a bus error.
+  if (Npu && NpuSeq) begin : g_npu_and_npu_seq
+    $error("tessel_soc: Npu and NpuSeq are two NPUs of one ISA: build one");
+  end
+  if (NpuSeq) begin : g_npu_seq
+    npu_seq_dp #(
+      .IdOff       (tessel_memmap_pkg::NpuSeqIdOff),
+      .DimOff      (tessel_memmap_pkg::NpuSeqDimOff),
+      .ReqOutpOff  (tessel_memmap_pkg::NpuSeqReqOutpOff),
+      .ReqOutOff   (tessel_memmap_pkg::NpuSeqReqOutOff),
+      .XOff        (tessel_memmap_pkg::NpuSeqXOff),
+      .SOff        (tessel_memmap_pkg::NpuSeqSOff),
+      .ReqBiasOff  (tessel_memmap_pkg::NpuSeqReqBiasOff),
+      .ReqMultOff  (tessel_memmap_pkg::NpuSeqReqMultOff),
+      .ReqShiftOff (tessel_memmap_pkg::NpuSeqReqShiftOff),
+      .ReqAccOff   (tessel_memmap_pkg::NpuSeqReqAccOff),
+      .WOff        (tessel_memmap_pkg::NpuSeqWOff)
+    ) u_npu_seq (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (dt_req_valid[TQ]),
+      .req_ready_o (dt_req_ready[TQ]),
+      .req_we_i    (xbus_req_we),
+      .req_be_i    (xbus_req_be),
+      .req_addr_i  (xbus_req_addr[11:0]),
+      .req_wdata_i (xbus_req_wdata),
+      .rsp_valid_o (dt_rsp_valid[TQ]),
+      .rsp_rdata_o (dt_rsp_rdata[TQ*32 +: 32]),
+      .rsp_err_o   (dt_rsp_err[TQ])
+    );
+  end else begin : g_no_npu_seq
+    tessel_bus_err u_npuseq_err (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (dt_req_valid[TQ]),
+      .req_ready_o (dt_req_ready[TQ]),
+      .rsp_valid_o (dt_rsp_valid[TQ]),
+      .rsp_rdata_o (dt_rsp_rdata[TQ*32 +: 32]),
+      .rsp_err_o   (dt_rsp_err[TQ])
     );
   end
 

@@ -44,6 +44,8 @@ module tessel_soc_decoder #(
         tgt_o = tessel_soc_pkg::TgtNpuReg;
       end else if (addr_i[31:16] == tessel_memmap_pkg::NpuCmdBase[31:16]) begin
         tgt_o = tessel_soc_pkg::TgtNpuCmd;
+      end else if (addr_i[31:12] == tessel_memmap_pkg::NpuSeqBase[31:12]) begin
+        tgt_o = tessel_soc_pkg::TgtNpuSeq;
       end
     end
   end

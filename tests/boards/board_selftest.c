@@ -5,8 +5,10 @@
  * Then: UART output, a RAM pattern over every byte lane and burst, the
  * iterative multiplier and divider, the machine timer, bus errors (the
  * board builds no TCMs, and fetches may not reach peripherals), and, with an NPU
- * (BOARD_NPU), a command stream through the firmware's NPU driver; last,
- * the first two words of the package window.
+ * (BOARD_NPU), a command stream through the firmware's NPU driver, or with
+ * the core-sequenced NPU's datapath (BOARD_NPU_SEQ, docs/npu-seq.md) one MAC
+ * and one requantisation through its registers; last, the first two words of
+ * the package window.
  * Prints "PASS x"/"FAIL x" lines and exits 0 when all pass (the board's
  * green LED goes out; red on failure). */
 #include <stdint.h>
@@ -76,6 +78,30 @@ static int bus_error_test(void) {
   return load_ok && fetch_ok;
 }
 
+#ifdef BOARD_NPU_SEQ
+/* The datapath at DIM 2: W = [[1, -2], [3, 4]], S = (10, -10), X = (5, -6):
+ * S = (10 + 5 - 18, -10 - 10 - 24) = (-3, -44). Then lane 1 requantises
+ * acc 100 with bias -1, mult 2^30, shift 31: 99 / 2 = 49.5, a tie, rounds to
+ * the even 50; + zp -3 = 47, inside [-128, 127]. */
+static int npu_seq_mac_test(void) {
+  int ok = mmio_read32(TSL_NPU_SEQ_ID) == 0x51455354u && mmio_read32(TSL_NPU_SEQ_DIM) == 2u;
+  mmio_write32(TSL_NPU_SEQ_W, 0x0403FE01u);   /* bytes W[0][0], W[0][1], W[1][0], W[1][1] */
+  mmio_write32(TSL_NPU_SEQ_S, 10u);
+  mmio_write32(TSL_NPU_SEQ_S + 4u, (uint32_t)-10);
+  mmio_write32(TSL_NPU_SEQ_X, 0xFA05u);       /* X[0] = 5, X[1] = -6: starts the MAC */
+  return ok && (int32_t)mmio_read32(TSL_NPU_SEQ_S) == -3 && (int32_t)mmio_read32(TSL_NPU_SEQ_S + 4u) == -44;
+}
+
+static int npu_seq_requant_test(void) {
+  mmio_write32(TSL_NPU_SEQ_REQ_BIAS + 4u, (uint32_t)-1);
+  mmio_write32(TSL_NPU_SEQ_REQ_MULT + 4u, 1u << 30);
+  mmio_write32(TSL_NPU_SEQ_REQ_SHIFT + 4u, 31u);
+  mmio_write32(TSL_NPU_SEQ_REQ_OUTP, 0x7F80FDu);   /* zp -3, lo -128, hi 127 */
+  mmio_write32(TSL_NPU_SEQ_REQ_ACC + 4u, 100u);
+  return (int32_t)mmio_read32(TSL_NPU_SEQ_REQ_OUT) == 47;
+}
+#endif
+
 int main(void) {
   uart_puts("tessel board selftest\n");
   check(1, "boot from flash: main reached");
@@ -108,6 +134,10 @@ int main(void) {
     check(rc == NPU_ERR_HW && info.err_code == TSL_ERR_BAD_OPCODE && info.err_index == 1,
           "NPU reports a bad command with its index");
   }
+#endif
+#ifdef BOARD_NPU_SEQ
+  check(npu_seq_mac_test(), "NPU_SEQ datapath: ID, DIM and one MAC");
+  check(npu_seq_requant_test(), "NPU_SEQ datapath: one requantisation (a tie, rounded to even)");
 #endif
   /* What the loader put in the package window (the bench compares it with
    * the image it loaded; with no package it is whatever the RAM held). */

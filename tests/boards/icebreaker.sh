@@ -48,6 +48,15 @@ if cmp -s "$out/rtl.uart" "$out/gate.uart"; then
 else
   bad "gate-level UART output differs from the RTL's ($out/rtl.uart, $out/gate.uart)"
 fi
+# With the core-sequenced NPU's datapath (board.cfg npu_seq = 1) the
+# self-test drives it through its registers: on the RTL and on the netlist.
+if grep -q "NPU_SEQ" "$out/rtl.uart"; then
+  if [ "$(grep -c '^PASS NPU_SEQ' "$out/rtl.uart")" = 2 ] && [ "$(grep -c '^PASS NPU_SEQ' "$out/gate.uart")" = 2 ]; then
+    ok "NPU_SEQ datapath: a MAC and a requantisation on the RTL and the gate-level board"
+  else
+    bad "NPU_SEQ datapath check on the RTL or the gate-level board ($out/rtl.uart, $out/gate.uart)"
+  fi
+fi
 
 # The board with an NPU (RTL only; it does not fit the UP5K): the self-test
 # with the NPU driver: init (ID, target hash), a looped stream to DONE

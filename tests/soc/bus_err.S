@@ -1,5 +1,6 @@
 /* bus_err.S: unmapped addresses, the NPU command window past its SRAM
- * (the whole window when the SoC is built without the NPU), addresses past
+ * (the whole window when the SoC is built without the NPU), the NPU_SEQ
+ * window of a SoC built without the core-sequenced NPU, addresses past
  * the TCMs and past DRAM, bad peripheral offsets, and fetches from where
  * the instruction bus cannot go all answer with a bus error: the core
  * traps with the access-fault cause. Exit code = the failing case. */
@@ -21,7 +22,7 @@
 TEST_START
   la   t0, handler
   csrw mtvec, t0
-  EXPECT_FAULT(2,  5, li a0, 0x50000000; lw a1, 0(a0))  /* unmapped */
+  EXPECT_FAULT(2,  5, li a0, 0x60000000; lw a1, 0(a0))  /* unmapped */
   EXPECT_FAULT(3,  7, li a0, 0x4000FFF0; sw a1, 0(a0))  /* NPU command window past the SRAM */
   EXPECT_FAULT(4,  5, li a0, 0x4000FFFC; lw a1, 0(a0))  /* NPU command window past the SRAM */
   EXPECT_FAULT(5,  5, li a0, 0x10010000; lw a1, 0(a0))  /* past DMEM */
@@ -33,6 +34,10 @@ TEST_START
   EXPECT_FAULT(11, 1, li a0, 0x30000000; jalr a0)       /* fetch: NPU window */
   EXPECT_FAULT(12, 1, li a0, 0x20000000; jalr a0)       /* fetch: UART */
   EXPECT_FAULT(13, 1, li a0, 0x84000000; jalr a0)       /* fetch: past DRAM */
+  EXPECT_FAULT(15, 5, li a0, 0x50000000; lw a1, 0(a0))  /* NPU_SEQ window, NpuSeq = 0 */
+  EXPECT_FAULT(16, 7, li a0, 0x50000040; sw a1, 0(a0))  /* NPU_SEQ window, NpuSeq = 0 */
+  EXPECT_FAULT(17, 5, li a0, 0x50001000; lw a1, 0(a0))  /* past the 4 KiB NPU_SEQ window */
+  EXPECT_FAULT(18, 1, li a0, 0x50000000; jalr a0)       /* fetch: NPU_SEQ window */
   /* Memory still works after all that. */
   li   gp, 14
   li   a0, 0x10000100
