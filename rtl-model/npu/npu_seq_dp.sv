@@ -8,9 +8,10 @@
 //   - one requantiser lane, bit-exact with npu_requant() in
 //     sim/npu-model/npu_arith.c: the write of REQ_ACC[k] starts
 //       clamp(rne_shift(sat32(acc + bias[k]) * mult[k], shift[k] & 63) + zp, lo, hi)
-//     sum (one cycle), multiply (two), one shift of the 64-bit product per
-//     cycle (guard and sticky bits kept), round and clamp: ready shift + 4
-//     cycles after the REQ_ACC write is taken.
+//     sum (one cycle), multiply (two, with a first shift of 32 when the
+//     shift is 32 or more), one shift of the 64-bit product per cycle for the
+//     rest (guard and sticky bits kept), round and clamp: ready
+//     (shift & 31) + 4 cycles after the REQ_ACC write is taken.
 // While the array runs, accesses to X, S and W wait (req_ready_o low); while
 // the requantiser runs, accesses to the REQ_* registers wait, so a read of
 // REQ_OUT returns the finished result. ID and DIM never wait.
@@ -216,6 +217,8 @@ module npu_seq_dp #(
 
   // The requantiser.
   logic signed [32:0] sum;
+  logic        [63:0] prod;               // sat32(acc + bias) * mult
+  assign prod = 64'($signed(t_q) * $signed(prm_rd_q));
   logic signed [13:0] qz;                 // q + zp when the shifted product fits 12 bits
   logic               fits, up;
   logic [7:0]         zp, lo, hi;
@@ -270,10 +273,19 @@ module npu_seq_dp #(
       // path through the DSPs has two clock periods
       RqMulWait: rq_d = RqMul;
       RqMul: begin
-        p_d   = 64'($signed(t_q) * $signed(prm_rd_q));
-        cnt_d = shift_l;
-        g_d   = 1'b0;
-        st_d  = 1'b0;
+        // a shift of 32 or more starts with 32 at once: p >> 32, its bit 31
+        // the guard, the OR of bits 30..0 the sticky
+        if (shift_l[5]) begin
+          p_d   = {{32{prod[63]}}, prod[63:32]};
+          g_d   = prod[31];
+          st_d  = prod[30:0] != 31'd0;
+          cnt_d = {1'b0, shift_l[4:0]};
+        end else begin
+          p_d   = prod;
+          g_d   = 1'b0;
+          st_d  = 1'b0;
+          cnt_d = shift_l;
+        end
         rq_d  = RqShift;
       end
       RqShift: begin

@@ -82,7 +82,8 @@ static int bus_error_test(void) {
 /* The datapath at DIM 2: W = [[1, -2], [3, 4]], S = (10, -10), X = (5, -6):
  * S = (10 + 5 - 18, -10 - 10 - 24) = (-3, -44). Then lane 1 requantises
  * acc 100 with bias -1, mult 2^30, shift 31: 99 / 2 = 49.5, a tie, rounds to
- * the even 50; + zp -3 = 47, inside [-128, 127]. */
+ * the even 50; + zp -3 = 47, inside [-128, 127]; and lane 0 one with a
+ * shift of 33. */
 static int npu_seq_mac_test(void) {
   int ok = mmio_read32(TSL_NPU_SEQ_ID) == 0x51455354u && mmio_read32(TSL_NPU_SEQ_DIM) == 2u;
   mmio_write32(TSL_NPU_SEQ_W, 0x0403FE01u);   /* bytes W[0][0], W[0][1], W[1][0], W[1][1] */
@@ -98,7 +99,14 @@ static int npu_seq_requant_test(void) {
   mmio_write32(TSL_NPU_SEQ_REQ_SHIFT + 4u, 31u);
   mmio_write32(TSL_NPU_SEQ_REQ_OUTP, 0x7F80FDu);   /* zp -3, lo -128, hi 127 */
   mmio_write32(TSL_NPU_SEQ_REQ_ACC + 4u, 100u);
-  return (int32_t)mmio_read32(TSL_NPU_SEQ_REQ_OUT) == 47;
+  int ok = (int32_t)mmio_read32(TSL_NPU_SEQ_REQ_OUT) == 47;
+  /* lane 0, a shift past 32 (the first 32 at once): 1004 * 2^30 / 2^33 =
+   * 125.5, a tie, rounds to 126; + zp -3 = 123 */
+  mmio_write32(TSL_NPU_SEQ_REQ_BIAS, 0u);
+  mmio_write32(TSL_NPU_SEQ_REQ_MULT, 1u << 30);
+  mmio_write32(TSL_NPU_SEQ_REQ_SHIFT, 33u);
+  mmio_write32(TSL_NPU_SEQ_REQ_ACC, 1004u);
+  return ok && (int32_t)mmio_read32(TSL_NPU_SEQ_REQ_OUT) == 123;
 }
 #endif
 
@@ -137,7 +145,7 @@ int main(void) {
 #endif
 #ifdef BOARD_NPU_SEQ
   check(npu_seq_mac_test(), "NPU_SEQ datapath: ID, DIM and one MAC");
-  check(npu_seq_requant_test(), "NPU_SEQ datapath: one requantisation (a tie, rounded to even)");
+  check(npu_seq_requant_test(), "NPU_SEQ datapath: two requantisations (ties, rounded to even; shifts 31 and 33)");
 #endif
   /* What the loader put in the package window (the bench compares it with
    * the image it loaded; with no package it is whatever the RAM held). */

@@ -52,7 +52,7 @@ fi
 # self-test drives it through its registers: on the RTL and on the netlist.
 if grep -q "NPU_SEQ" "$out/rtl.uart"; then
   if [ "$(grep -c '^PASS NPU_SEQ' "$out/rtl.uart")" = 2 ] && [ "$(grep -c '^PASS NPU_SEQ' "$out/gate.uart")" = 2 ]; then
-    ok "NPU_SEQ datapath: a MAC and a requantisation on the RTL and the gate-level board"
+    ok "NPU_SEQ datapath: a MAC and two requantisations on the RTL and the gate-level board"
   else
     bad "NPU_SEQ datapath check on the RTL or the gate-level board ($out/rtl.uart, $out/gate.uart)"
   fi
