@@ -604,6 +604,9 @@ class Harness {
 void print_version() {
 #ifdef TESSEL_SIM_NPU
   std::printf("tessel-sim target %s hash 0x%08X dim %d\n", TSL_TARGET_NAME, unsigned(TSL_TARGET_HASH), int(TSL_DIM));
+#ifdef TESSEL_SIM_NPU_SEQ
+  std::printf("tessel-sim: the core-sequenced NPU (its datapath on the NPU_SEQ window; docs/npu-seq.md)\n");
+#endif
 #else
   std::printf("tessel-sim target none (SoC without the NPU)\n");
 #endif

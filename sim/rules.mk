@@ -89,6 +89,22 @@ $(SOC_ONLY_SIM_TRACE): $(SOC_ALL_SV) $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_H
 	$(call say,COPY,$@)
 	$(Q)cp $(SIM_OBJ)/rtl-trace/tessel-sim-trace $@.tmp && mv -f $@.tmp $@
 
+# ---- the core-sequenced NPU (docs/npu-seq.md) -----------------------------------
+# build/<t>-seq/tessel-sim: the SoC with the core-sequenced NPU's datapath
+# (NpuSeq=1) at target t's DIM and no hardware NPU; `--version` names t, so
+# `tessel run --engine rtl --sim build/npu2-seq/tessel-sim --firmware
+# build/firmware/npu2-seq/tessel-fw.elf` runs a package for t on it.
+SIM_SEQ_TARGETS := npu2
+define sim_seq_target
+$(BUILD)/$(1)-seq/tessel-sim: $(SOC_ALL_SV) rtl-model/npu/npu_seq_dp.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv \
+    $(BUILD)/gen/$(1)/tessel_target.h $(SIM_HARNESS_CXX) $(SIM_HARNESS_H) $(SIM_HOST_LIB) sim/rules.mk
+	$$(call verilate_soc,$(SIM_OBJ)/$(1)-seq/rtl,tessel-sim,$(SIM_IMEM_BYTES),$(SIM_DMEM_BYTES),-GNpuSeq=1\'b1 -GImemBytes=$(SIM_IMEM_BYTES) -GDmemBytes=$(SIM_DMEM_BYTES),-DTESSEL_SIM_NPU -DTESSEL_SIM_NPU_SEQ -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath $(BUILD)/gen),$(BUILD)/gen/$(1)/tessel_target_pkg.sv rtl-model/npu/npu_seq_dp.sv $(SOC_ALL_SV))
+	@mkdir -p $$(@D)
+	$$(call say,COPY,$$@)
+	$$(Q)cp $(SIM_OBJ)/$(1)-seq/rtl/tessel-sim $$@.tmp && mv -f $$@.tmp $$@
+endef
+$(foreach t,$(SIM_SEQ_TARGETS),$(eval $(call sim_seq_target,$(t))))
+
 # build/bin/tessel-sim is the default target's simulator, npu8; the
 # ISS, traps and diff suites fault only on the memory map's gaps, where both
 # answer alike. gate-sim and synth keep the SoC-only build (SOC_ONLY_SIM):

@@ -104,37 +104,33 @@ test-npu-driver: $(foreach r,$(NPU_DRIVER_RUNS),$(lastword $(subst :, ,$(r))))
 	done; echo "$$p passed, $$f failed"; [ $$f -eq 0 ]
 
 # ---- the core-sequenced NPU (docs/npu-seq.md) ----------------------------------
-# npu_seq.c is npu.h's driver on the C model's own sources, compiled for the
-# core: build/obj/fw-seq/<t>/libnpu-seq.a (driver, model, target table, ISA
-# tables). It replaces npu.o in the runtime library of a board whose NPU is
+# npu_seq.c is npu.h's driver on the C model's own sources compiled for the
+# core (their RV32 objects: sim/npu-model/npu-model.mk, NPU_MODEL_RV_OBJS);
+# it replaces npu.o in the runtime library of a SoC whose NPU is
 # core-sequenced (firmware/runtime/runtime.mk, the <t>-seq flavour).
-# NPU_SEQ_DP_FLAGS: -DTSL_NPU_SEQ_DP puts the MACs and the requantiser on the
-# npu_seq_dp registers (npu_seq_dp.h); without it they are plain C.
+# -DTSL_NPU_SEQ_DP (NPU_SEQ_DP_FLAGS) puts the MACs and the requantiser on
+# the npu_seq_dp registers (npu_seq_dp.h); -Os: the boards that run this NPU
+# have 64 KiB for the whole firmware.
 NPU_SEQ_TARGETS   := npu2
-NPU_SEQ_MODEL_SRC := npu_arith.c npu_model.c npu_exec.c npu_check.c cost_model.c
-NPU_SEQ_HDRS      := $(NPU_FW_HDRS) firmware/npu/npu_seq_dp.h $(wildcard sim/npu-model/*.h) \
-                     $(NPU_GEN)/tessel_targets.h $(NPU_GEN)/tessel_memmap.h
-NPU_SEQ_DP_FLAGS  ?=
-npu_seq_cflags     = $(FW_CFLAGS) $(NPU_SEQ_DP_FLAGS) -I$(NPU_GEN)/$(1) -I$(NPU_GEN) -Ifirmware/npu -Isim/npu-model
-npu_seq_objs       = $(patsubst %.c,$(BUILD)/obj/fw-seq/$(1)/%.o,npu_seq.c $(NPU_SEQ_MODEL_SRC) tessel_targets.c) \
-                     $(BUILD)/obj/fw-npu/$(1)/tessel_isa_tables.o
+NPU_SEQ_HDRS      := $(NPU_FW_HDRS) firmware/npu/npu_seq_dp.h $(NPU_MODEL_HDRS) $(NPU_GEN)/tessel_memmap.h
+npu_seq_objs       = $(BUILD)/obj/fw-seq/$(1)/npu_seq.o $(call NPU_MODEL_RV_OBJS,$(1))
 define npu_seq_target
 $(BUILD)/obj/fw-seq/$(1)/npu_seq.o: firmware/npu/npu_seq.c $(NPU_SEQ_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)
-	$$(Q)$(RV_CC) $$(call npu_seq_cflags,$(1)) -c $$< -o $$@
-$(BUILD)/obj/fw-seq/$(1)/%.o: sim/npu-model/%.c $(NPU_SEQ_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
-	@mkdir -p $$(@D)
-	$$(call say,CC-RV32,$$@)
-	$$(Q)$(RV_CC) $$(call npu_seq_cflags,$(1)) -c $$< -o $$@
-$(BUILD)/obj/fw-seq/$(1)/tessel_targets.o: $(NPU_GEN)/tessel_targets.c $(NPU_GEN)/tessel_targets.h
-	@mkdir -p $$(@D)
-	$$(call say,CC-RV32,$$@)
-	$$(Q)$(RV_CC) $(FW_CFLAGS) -I$(NPU_GEN) -c $$< -o $$@
-$(BUILD)/obj/fw-seq/$(1)/libnpu-seq.a: $(call npu_seq_objs,$(1))
-	@rm -f $$@
-	$$(call say,AR,$$@)
-	$$(Q)$(RV_PREFIX)ar rcs $$@ $$^
+	$$(Q)$(RV_CC) $$(call NPU_MODEL_RV_CFLAGS,$(1)) -c $$< -o $$@
 endef
 $(foreach t,$(NPU_SEQ_TARGETS),$(eval $(call npu_seq_target,$(t))))
 .SECONDARY: $(foreach t,$(NPU_SEQ_TARGETS),$(call npu_seq_objs,$(t)))
+
+# ---- npu-seq: models on the core-sequenced NPU -----------------------------------
+# The model suite's small models (ops, quantised, runtime cases: a minute; the
+# nets take the core minutes each) compiled for npu2, run by the core-sequenced
+# firmware on build/npu2-seq/tessel-sim against the int8 reference, digits'
+# test set against the C model, and the firmware on a SoC without the datapath.
+TEST_SUITES += npu-seq
+NPU_SEQ_MODELS ?= ^(ops|quant|run)/
+.PHONY: test-npu-seq
+test-npu-seq: $(BIN)/tessel $(BUILD)/npu2-seq/tessel-sim $(FW_OUT)/npu2-seq/tessel-fw.elf $(NPU_NODEV_SIM)
+	@bash tests/npu-seq/run.sh $(BUILD)/test-tmp/npu-seq $(BIN)/tessel $(BUILD)/npu2-seq/tessel-sim \
+	  $(FW_OUT)/npu2-seq/tessel-fw.elf $(NPU_NODEV_SIM) '$(NPU_SEQ_MODELS)'

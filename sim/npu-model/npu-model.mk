@@ -147,3 +147,32 @@ $(NPU_SYSGEN_MUTANT): $(NPU_SYSGEN_OBJS) $(NPU_SYS_OBJ)/probe-mutant.o $(SHARED_
 	$(Q)$(HOST_CC) $(NPU_SYS_CFLAGS) $^ -o $@
 
 ALL += $(NPU_SYSGEN)
+
+# ---- the C model compiled for the control core ------------------------------------
+# The core-sequenced NPU (docs/npu-seq.md) runs these sources as its command
+# semantics: build/obj/fw-seq/<t>/*.o, with the datapath hooks on its
+# registers (-DTSL_NPU_SEQ_DP, firmware/npu/npu_seq_dp.h), -Os, and the lean
+# ISA tables (TSL_ISA_LEAN: no encoders, no doc strings). Linked by the
+# firmware's npu_seq driver (firmware/npu/npu.mk).
+NPU_MODEL_HDRS       := $(wildcard sim/npu-model/*.h) $(TSL_GEN_DIR)/tessel_targets.h
+NPU_MODEL_RV_SRCS    := npu_arith.c npu_model.c npu_exec.c npu_check.c cost_model.c
+NPU_MODEL_RV_CFLAGS   = $(FW_CFLAGS) -Os -DTSL_NPU_SEQ_DP -I$(TSL_GEN_DIR)/$(1) -I$(TSL_GEN_DIR) -Ifirmware/npu \
+                        -Isim/npu-model
+NPU_MODEL_RV_OBJS     = $(patsubst %.c,$(BUILD)/obj/fw-seq/$(1)/%.o,$(NPU_MODEL_RV_SRCS) tessel_targets.c \
+                        tessel_isa_tables.c)
+define npu_model_rv
+$(BUILD)/obj/fw-seq/$(1)/%.o: sim/npu-model/%.c $(NPU_MODEL_HDRS) firmware/npu/npu_seq_dp.h \
+                              $(TSL_GEN_DIR)/$(1)/tessel_target.h $(TSL_GEN_DIR)/tessel_memmap.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $$(call NPU_MODEL_RV_CFLAGS,$(1)) -c $$< -o $$@
+$(BUILD)/obj/fw-seq/$(1)/tessel_targets.o: $(TSL_GEN_DIR)/tessel_targets.c $(TSL_GEN_DIR)/tessel_targets.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $$(FW_CFLAGS) -Os -I$(TSL_GEN_DIR) -c $$< -o $$@
+$(BUILD)/obj/fw-seq/$(1)/tessel_isa_tables.o: $(TSL_GEN_DIR)/tessel_isa_tables.c $(TSL_GEN_DIR)/tessel_isa.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $$(FW_CFLAGS) -Os -DTSL_ISA_LEAN -I$(TSL_GEN_DIR) -c $$< -o $$@
+endef
+$(foreach t,npu2,$(eval $(call npu_model_rv,$(t))))

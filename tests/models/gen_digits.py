@@ -21,6 +21,7 @@ Writes, under digits/ (MANIFEST section `digits`):
   digits.calib.npy                64 training images [64,1,8,8] f32 (`tessel --calib`)
   digits.test.npy                 the 360 test images [360,1,8,8] f32
   digits.labels.npy               their labels [360] int64
+  digits.test16.npy, digits.labels16.npy   the first 16 of them (suites on slow engines)
 """
 import os
 import sys
@@ -113,6 +114,8 @@ def main():
     np.save(os.path.join(OUT, "digits.calib.npy"), np.ascontiguousarray(xtr[:N_CALIB]))
     np.save(os.path.join(OUT, "digits.test.npy"), np.ascontiguousarray(xte))
     np.save(os.path.join(OUT, "digits.labels.npy"), np.ascontiguousarray(yte))
+    np.save(os.path.join(OUT, "digits.test16.npy"), np.ascontiguousarray(xte[:16]))
+    np.save(os.path.join(OUT, "digits.labels16.npy"), np.ascontiguousarray(yte[:16]))
     w.finish()
 
 

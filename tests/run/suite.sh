@@ -8,16 +8,24 @@
 # uint8 activations) are listed as skipped with the compiler's reason; the
 # lowering's own suites (lower-exact, lower-filecheck) pin what compiles.
 # Every model that compiles must run and equal the int8 reference.
-#   tests/run/suite.sh TMP_DIR TESSEL ENGINE      (ENGINE: model or rtl)
+#   tests/run/suite.sh TMP_DIR TESSEL ENGINE [TARGET [MODELS_RE [RUN-ARG...]]]
+# (ENGINE: model or rtl; TARGET: the compile target, default the compiler's;
+# MODELS_RE: only the MANIFEST names matching this extended regex; RUN-ARGs
+# go to `tessel run`, e.g. --sim and --firmware of another NPU).
 # make test-run-suite runs the C model (the suite runs in seconds);
-# make bench-run-suite runs every model on the cycle-accurate SoC.
+# make bench-run-suite runs every model on the cycle-accurate SoC;
+# make test-npu-seq runs a part of it on the core-sequenced NPU at npu2.
 set -u
 tmp=$1 tessel=$2 engine=$3
+target=(); [ -n "${4:-}" ] && target=(--target "$4")
+filter=${5:-.}
+run_args=("${@:6}")
 models=$(cd "$(dirname "$0")/../models" && pwd)
 rm -rf "$tmp" && mkdir -p "$tmp"
 pass=0 fail=0 skip=0
 while read -r name rest; do
   case "$name" in ''|'#'*) continue ;; esac
+  [[ "$name" =~ $filter ]] || continue
   inputs=$(sed -n 's/.*inputs=\([^ ]*\).*/\1/p' <<<"$rest")
   outputs=$(sed -n 's/.*outputs=\([^ ]*\).*/\1/p' <<<"$rest")
   kind=$(sed -n 's/.*kind=\([^ ]*\).*/\1/p' <<<"$rest")
@@ -27,7 +35,7 @@ while read -r name rest; do
   in=$models/$inputs
   quant=(--calib "$in"); [ "$kind" = quant ] && quant=(--quantised)
   ccalib=(--calib "$in"); [ "$kind" = quant ] && ccalib=()
-  "$tessel" compile "$models/$name.onnx" "${ccalib[@]}" -o "$base.tpkg" >"$base.compile.log" 2>&1
+  "$tessel" compile "$models/$name.onnx" "${ccalib[@]}" "${target[@]}" -o "$base.tpkg" >"$base.compile.log" 2>&1
   rc=$?
   if [ $rc -eq 1 ] || [ $rc -eq 3 ]; then
     skip=$((skip + 1)); echo "SKIP: $name: $(sed 's/^tessel: [^ ]*: //' "$base.compile.log" | head -n 1 | cut -c1-160)"; continue
@@ -38,7 +46,7 @@ while read -r name rest; do
   if ! "$tessel" ref "$models/$name.onnx" "${quant[@]}" --input "$in" "${refs[@]}" >"$base.ref.log" 2>&1; then
     fail=$((fail + 1)); echo "FAIL: $name: int8 reference"; sed 's/^/  /' "$base.ref.log" | head -3; continue
   fi
-  if ! "$tessel" run "$base.tpkg" -q --engine "$engine" --input "$in" "${outs[@]}" >"$base.run.log" 2>&1; then
+  if ! "$tessel" run "$base.tpkg" -q --engine "$engine" "${run_args[@]}" --input "$in" "${outs[@]}" >"$base.run.log" 2>&1; then
     fail=$((fail + 1)); echo "FAIL: $name: tessel run"; sed 's/^/  /' "$base.run.log" | head -3; continue
   fi
   ok=1

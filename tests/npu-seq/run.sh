@@ -1,0 +1,49 @@
+#!/bin/bash
+# The `npu-seq` suite: the core-sequenced NPU (docs/npu-seq.md) at npu2.
+#   1. the model suite (tests/run/suite.sh) compiled for npu2, run by the
+#      core-sequenced firmware on the SoC with its datapath
+#      (build/npu2-seq/tessel-sim), bit for bit against the int8 reference;
+#   2. 16 digits of the test set: the same bits as the C model;
+#   3. the core-sequenced firmware on a SoC without the datapath (the SoC
+#      alone, behind a wrapper that names npu2 so the host lets it run):
+#      refused with the driver's message, not a crash or a wrong result.
+#   tests/npu-seq/run.sh TMP TESSEL SEQ_SIM SEQ_FW SOC_ONLY_SIM MODELS_RE
+set -u
+tmp=$1 tessel=$2 sim=$3 fw=$4 nosim=$5 models_re=$6
+here=$(cd "$(dirname "$0")" && pwd)
+digits=$here/../models/digits
+rm -rf "$tmp" && mkdir -p "$tmp"
+. "$here/../lib/check.sh"
+
+# 1. The model suite: its own PASS/FAIL lines and counts.
+bash "$here/../run/suite.sh" "$tmp/suite" "$tessel" rtl npu2 "$models_re" --sim "$sim" --firmware "$fw" \
+  >"$tmp/suite.log" 2>&1
+grep -E '^(FAIL|SKIP)' "$tmp/suite.log" | head -20
+set -- $(tail -n 1 "$tmp/suite.log")
+pass=$((pass + ${1:-0})); fail=$((fail + ${3:-1}))
+echo "model suite on the core-sequenced npu2: $(tail -n 1 "$tmp/suite.log")"
+
+# 2. Digits, the first 16 test images: the same bytes as the C model.
+run=(--engine rtl --sim "$sim" --firmware "$fw")
+t digits-compile "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --target npu2 \
+  -o "$tmp/digits.tpkg"
+t digits-model "$tessel" run "$tmp/digits.tpkg" --engine model -q --input "$digits/digits.test16.npy" -o "$tmp/model.npy"
+t digits-seq "$tessel" run "$tmp/digits.tpkg" "${run[@]}" -q --input "$digits/digits.test16.npy" -o "$tmp/seq.npy" \
+  --profile "$tmp/seq.json"
+t digits-same-bytes cmp "$tmp/model.npy" "$tmp/seq.npy"
+t digits-accuracy bash -c "'$tessel' compare '$tmp/model.npy' '$tmp/seq.npy' --labels '$digits/digits.labels16.npy' |
+  grep -q 'top-1 agree 16/16'"
+# The counters of the profile are the C model's (byte and MAC counts exact).
+t digits-counters bash -c "grep -q '\"MACS\": [1-9]' '$tmp/seq.json'"
+
+# 3. Without the datapath (the SoC alone): the driver's NO_DEVICE, named.
+{ echo '#!/bin/bash'
+  echo "[ \"\$1\" = --version ] && { \"$sim\" --version | head -n 1; exit 0; }"
+  echo "exec \"$nosim\" \"\$@\""; } >"$tmp/nodp-sim"
+chmod +x "$tmp/nodp-sim"
+expect_fail no-datapath 1 "DEVICE (code -1): no NPU" \
+  "$tessel" run "$tmp/digits.tpkg" --engine rtl --sim "$tmp/nodp-sim" --firmware "$fw" \
+  --input "$digits/digits_cnn.in0.npy" -o "$tmp/x.npy"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
