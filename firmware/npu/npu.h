@@ -1,6 +1,7 @@
 /* npu.h: firmware driver of the Tessel NPU (docs/npu-system.md).
  *
- * The driver places a command stream in the NPU's command SRAM, gives the NPU
+ * The driver places a command stream in the NPU's command SRAM (copied by
+ * the core, or fetched by the NPU from DRAM: npu_fetch_stream), gives the NPU
  * its DRAM window, starts the stream and waits for the end-of-run interrupt
  * (wfi on the external interrupt, with a cycle watchdog that aborts a hung
  * run), then reads status, error code and index, and the counters.
