@@ -5,7 +5,8 @@
  * magic, version, target, CRCs, every offset, size and command address),
  * places its weights in the NPU's DRAM window, keeps the command streams
  * resident in the NPU command SRAM when they fit (loaded once, replayed by
- * every run), and runs the kernels in order with the fallback ops
+ * every run) or else has the NPU fetch each kernel's stream while the one
+ * before it runs (the backend's stream fetch), and runs the kernels in order with the fallback ops
  * (shared/tfw_fallback.c) between them, taking a counter snapshot
  * per kernel and guarding every NPU run with a watchdog.
  *
@@ -85,6 +86,17 @@ typedef struct tfw_backend {
   void (*counters)(void *ctx, uint64_t out[TSL_NCOUNTERS]); /* of the last run */
   uint64_t (*now)(void *ctx); /* a cycle clock for fallback timing (may be NULL: 0) */
   const char *(*strerror)(int code); /* backend code -> name (may be NULL) */
+  /* The stream fetch (optional: NULL, or set_fetch_window refusing, and the
+   * streams that do not fit are copied with load_stream before each run).
+   * set_fetch_window lets the NPU read bytes [base, base+bytes) (the
+   * package's streams); fetch_stream starts copying ncmds commands from cmds
+   * (inside that window) to sram_off and returns at once, a run may go on
+   * meanwhile from another part of the command SRAM; fetch_wait waits for
+   * the fetch to end. Each returns 0, else a backend code (< 0) or the
+   * NPU's TSL_ERR_* (> 0, a refused fetch). */
+  int (*set_fetch_window)(void *ctx, const uint8_t *base, uint32_t bytes);
+  int (*fetch_stream)(void *ctx, uint32_t sram_off, const uint8_t *cmds, uint32_t ncmds);
+  int (*fetch_wait)(void *ctx);
 } tfw_backend;
 
 /* Per kernel record, filled by every tfw_run when the caller gave room. */
@@ -112,6 +124,9 @@ typedef struct {
   uint8_t *window;
   uint32_t window_bytes;
   int streams_resident;            /* 1: all of STREAMS is in command SRAM, loaded once */
+  int streams_fetched;             /* 1: not resident; the NPU fetches each kernel's stream */
+  int32_t fetch_kernel;            /* kernel whose stream is fetched (or in flight) at fetch_off; -1 none */
+  uint32_t fetch_off;              /* its command SRAM byte offset */
   uint64_t watchdog_base;          /* TFW_WATCHDOG_BASE unless changed after load */
   uint32_t watchdog_per_est;       /* TFW_WATCHDOG_PER_EST unless changed after load */
   tfw_kernel_stats *kstats;        /* optional: n_kernels entries (tfw_set_stats) */

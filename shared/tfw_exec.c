@@ -23,8 +23,10 @@ static void copy_bytes(uint8_t *dst, const uint8_t *src, uint32_t n) {
 }
 
 /* The whole STREAMS section fits the command SRAM: loaded once at offset 0,
- * each kernel starts at its first command. Otherwise each kernel record is
- * loaded at offset 0 before its run. */
+ * each kernel starts at its first command. Otherwise, when the backend has
+ * the stream fetch and takes STREAMS as its fetch window, the NPU fetches
+ * each kernel record's stream itself, the next one while the current one
+ * runs (fetch_streams); else each is loaded at offset 0 before its run. */
 static int place_streams(tfw_model *m, tfw_error *e) {
   const tfw_backend *b = m->npu;
   uint32_t max_cmds = b->cmd_sram_bytes / TSL_CMD_BYTES;
@@ -36,6 +38,10 @@ static int place_streams(tfw_model *m, tfw_error *e) {
                   "kernel stream has more commands than the command SRAM holds (recompile for this target)");
   }
   m->streams_resident = m->pkg.n_cmds <= max_cmds;
+  m->fetch_kernel = -1;
+  if (!m->streams_resident && b->set_fetch_window && b->fetch_stream && b->fetch_wait)
+    m->streams_fetched =
+        b->set_fetch_window(b->ctx, tpkg_view_cmd(&m->pkg, 0), m->pkg.n_cmds * TSL_CMD_BYTES) == 0;
   if (m->streams_resident && m->pkg.n_cmds > 0) {
     int rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, 0), m->pkg.n_cmds);
     if (rc) return fail(e, TFW_E_DEVICE, rc, -1, -1, 0, "loading the command streams failed");
@@ -152,6 +158,37 @@ static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, uint32_t *pos
   return TFW_OK;
 }
 
+/* Streams fetched by the NPU: kernel k's stream is at fetch_off if it was
+ * fetched while kernel k-1 ran, else it is fetched to offset 0 now; *off
+ * says where once it is there. Then kernel k+1's fetch starts, into command
+ * SRAM clear of kernel k's: at offset 0 when it fits below, else right
+ * after kernel k's commands; when neither fits, it is fetched after kernel
+ * k's run. The core copies nothing. */
+static int fetch_streams(tfw_model *m, uint32_t k, uint32_t count, uint32_t *off, tfw_error *e) {
+  const tfw_backend *b = m->npu;
+  int rc;
+  if (m->fetch_kernel != (int32_t)k) {
+    rc = b->fetch_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, kernel_field(m, k, TPKG_K_CMD_FIRST)), count);
+    if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting a kernel's stream fetch failed");
+    m->fetch_kernel = (int32_t)k, m->fetch_off = 0;
+  }
+  rc = b->fetch_wait(b->ctx);
+  m->fetch_kernel = -1;
+  if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "fetching a kernel's stream failed");
+  *off = m->fetch_off;
+  if (k + 1 >= m->pkg.n_kernels) return TFW_OK;
+  uint32_t max = b->cmd_sram_bytes / TSL_CMD_BYTES, at = *off / TSL_CMD_BYTES;
+  uint32_t next = kernel_field(m, k + 1, TPKG_K_CMD_COUNT);
+  if (next <= at) at = 0;
+  else if (at + count + next <= max) at += count;
+  else return TFW_OK;
+  rc = b->fetch_stream(b->ctx, at * TSL_CMD_BYTES, tpkg_view_cmd(&m->pkg, kernel_field(m, k + 1, TPKG_K_CMD_FIRST)),
+                       next);
+  if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k + 1, -1, 0, "starting a kernel's stream fetch failed");
+  m->fetch_kernel = (int32_t)k + 1, m->fetch_off = at * TSL_CMD_BYTES;
+  return TFW_OK;
+}
+
 /* Kernel record k on the NPU. */
 static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
   const tfw_backend *b = m->npu;
@@ -161,6 +198,8 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
   int rc;
   if (m->streams_resident) {
     off = first * TSL_CMD_BYTES;
+  } else if (m->streams_fetched) {
+    if ((rc = fetch_streams(m, k, count, &off, e)) != TFW_OK) return rc;
   } else if ((rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, first), count)) != 0) {
     return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "loading a kernel's stream failed");
   }
@@ -185,11 +224,18 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
 int tfw_run(tfw_model *m, tfw_error *e) {
   if (!m || !m->loaded) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "tfw_run before a successful tfw_load");
   uint32_t next_fb = 0, fb_pos = 0;
-  int rc;
+  int rc = TFW_OK;
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
-    if ((rc = run_fallbacks(m, k, &next_fb, &fb_pos, e)) != TFW_OK) return rc;
-    if ((rc = run_kernel(m, k, e)) != TFW_OK) return rc;
+    if ((rc = run_fallbacks(m, k, &next_fb, &fb_pos, e)) != TFW_OK) break;
+    if ((rc = run_kernel(m, k, e)) != TFW_OK) break;
   }
+  /* A failed run may leave the next kernel's fetch in flight: it ends
+   * here, so the next tfw_run (or tfw_load) finds the NPU's fetch idle. */
+  if (m->fetch_kernel >= 0) {
+    m->npu->fetch_wait(m->npu->ctx);
+    m->fetch_kernel = -1;
+  }
+  if (rc != TFW_OK) return rc;
   return run_fallbacks(m, m->pkg.n_kernels, &next_fb, &fb_pos, e);
 }
 

@@ -15,6 +15,10 @@ typedef struct {
   uint32_t cmd_sram_bytes;
   uint8_t *window;
   uint32_t window_bytes;
+  const uint8_t *fetch_win; /* the stream fetch's window (FETCH_BASE/FETCH_SIZE) */
+  uint32_t fetch_win_bytes;
+  npu_fetch_t fetch;        /* the fetch in flight (pending until a run or fetch_wait) */
+  int fetch_err;            /* TSL_ERR_* of the last fetch started */
   uint64_t npu_cycles; /* all runs */
   char message[256];   /* the model's message for the last failed run */
   /* --timeline: the commands of the current inference, and the kernel
@@ -64,11 +68,34 @@ static int model_load(void *c, uint32_t off, const uint8_t *cmds, uint32_t n) {
   return 0;
 }
 
+/* The stream fetch as the hardware's (npu_fetch_start): no run is going on
+ * when the runtime starts one (model runs end before they return). */
+static int model_fetch_window(void *c, const uint8_t *base, uint32_t bytes) {
+  model_ctx *m = c;
+  m->fetch_win = base, m->fetch_win_bytes = bytes;
+  return 0;
+}
+
+static int model_fetch(void *c, uint32_t off, const uint8_t *cmds, uint32_t n) {
+  model_ctx *m = c;
+  if (m->fetch.pending) return MODEL_E_ARG; /* the driver's NPU_ERR_BUSY */
+  uint32_t src = (uint32_t)(cmds - m->fetch_win);
+  m->fetch_err = npu_fetch_start(&m->fetch, m->fetch_win, m->fetch_win_bytes, src, off, n, m->cmd_sram_bytes, 0, 0);
+  return 0;
+}
+
+static int model_fetch_wait(void *c) {
+  model_ctx *m = c;
+  npu_fetch_finish(&m->fetch, m->cmd_sram);
+  return m->fetch_err;
+}
+
 static int model_run(void *c, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
   model_ctx *m = c;
   npu_result_t res;
   (void)timeout; /* the model ends every run: deadlocks are detected, dispatch and cycles are bounded */
-  npu_model_run_sram(m->npu, m->cmd_sram, m->cmd_sram_bytes, off, n, m->window, m->window_bytes, &res);
+  npu_model_run_fetching(m->npu, m->cmd_sram, m->cmd_sram_bytes, off, n, m->window, m->window_bytes, &m->fetch,
+                         &res);
   if (res.code == NPU_MODEL_ERR_NOMEM) return MODEL_E_NOMEM;
   if (res.code == NPU_MODEL_ERR_LIMIT) return MODEL_E_LIMIT;
   m->npu_cycles += npu_model_counters(m->npu)[TSL_CNT_CYCLES];
@@ -134,7 +161,9 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   uint8_t *window = aligned_alloc(64, ((size_t)v->window.window_bytes + 63) / 64 * 64 + 64);
   tfw_backend be = {.ctx = &c, .target_hash = t->hash, .dim = (uint32_t)t->dim,
                     .cmd_sram_bytes = c.cmd_sram_bytes, .set_window = model_window, .load_stream = model_load,
-                    .run = model_run, .counters = model_counters, .strerror = model_strerror};
+                    .run = model_run, .counters = model_counters, .strerror = model_strerror,
+                    .set_fetch_window = model_fetch_window, .fetch_stream = model_fetch,
+                    .fetch_wait = model_fetch_wait};
   tfw_model m;
   tfw_error e;
   int rc = -1;

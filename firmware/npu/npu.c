@@ -60,6 +60,48 @@ int npu_start(uint32_t sram_off, uint32_t ncmds) {
 
 void npu_abort(void) { reg_write(TSL_REG_CTRL, TSL_REG_CTRL_ABORT); }
 
+static int fetch_busy(void) { return (npu_status() & TSL_REG_STATUS_FETCH_BUSY) != 0; }
+
+int npu_set_fetch_window(uint32_t base, uint32_t size) {
+  /* as npu_set_window: the NPU checks fetches only against size */
+  if (base % 8 != 0 || base < NPU_DRAM_BUS_BASE || size > 0xFFFFFFFFu - base + 1u) return NPU_ERR_ARG;
+  if (fetch_busy()) return NPU_ERR_BUSY;
+  reg_write(TSL_REG_FETCH_BASE, base);
+  reg_write(TSL_REG_FETCH_SIZE, size);
+  return NPU_OK;
+}
+
+int npu_fetch_stream(uint32_t src_off, uint32_t sram_off, uint32_t ncmds) {
+  if (sram_off % TSL_CMD_BYTES != 0 || sram_off > TSL_CMD_SRAM_BYTES ||
+      ncmds > (TSL_CMD_SRAM_BYTES - sram_off) / TSL_CMD_BYTES)
+    return NPU_ERR_ARG;
+  if (fetch_busy()) return NPU_ERR_BUSY;
+  reg_write(TSL_REG_FETCH_SRC, src_off);
+  reg_write(TSL_REG_FETCH_DST, sram_off);
+  reg_write(TSL_REG_FETCH_LEN, ncmds);
+  reg_write(TSL_REG_CTRL, TSL_REG_CTRL_FETCH);
+  return NPU_OK;
+}
+
+int npu_fetch_wait(uint64_t timeout_cycles, uint32_t *err_code) {
+  uint64_t deadline = timer_now() + timeout_cycles;
+  int timed_out = 0;
+  while (fetch_busy()) {
+    if (timer_now() >= deadline) {
+      timed_out = 1;
+      npu_abort();
+      /* the fetch stops after its command in flight; bound the wait anyway */
+      for (int i = 0; i < 1000 && fetch_busy(); i++) {
+      }
+      break;
+    }
+  }
+  uint32_t code = reg_read(TSL_REG_FETCH_ERR);
+  if (err_code) *err_code = code;
+  if (timed_out) return NPU_ERR_TIMEOUT;
+  return code != TSL_ERR_NONE ? NPU_ERR_HW : NPU_OK;
+}
+
 static void read_info(npu_run_info_t *info, uint32_t status) {
   info->status = status;
   info->err_code = reg_read(TSL_REG_ERR_CODE);

@@ -1,6 +1,7 @@
 /* npu.h: firmware driver of the Tessel NPU (docs/npu-system.md).
  *
- * The driver places a command stream in the NPU's command SRAM, gives the NPU
+ * The driver places a command stream in the NPU's command SRAM (copied by
+ * the core, or fetched by the NPU from DRAM: npu_fetch_stream), gives the NPU
  * its DRAM window, starts the stream and waits for the end-of-run interrupt
  * (wfi on the external interrupt, with a cycle watchdog that aborts a hung
  * run), then reads status, error code and index, and the counters.
@@ -85,8 +86,40 @@ int npu_start(uint32_t sram_off, uint32_t ncmds);
  * Returns NPU_OK, NPU_ERR_HW or NPU_ERR_TIMEOUT. */
 int npu_wait(uint64_t timeout_cycles, npu_run_info_t *info);
 
-/* npu_start + npu_wait. */
+/* npu_start + npu_wait. A run whose stream overlaps the destination of a
+ * fetch in flight ends at once with NPU_ERR_HW, TSL_ERR_FETCH_OVERLAP. */
 int npu_run(uint32_t sram_off, uint32_t ncmds, uint64_t timeout_cycles, npu_run_info_t *info);
+
+/* ---- the stream fetch (docs/isa.md section 9) ---------------------------------
+ * The NPU copies command streams from DRAM into its command SRAM itself,
+ * beside a run from another part of the SRAM, so the core copies nothing:
+ *   npu_set_fetch_window(pkg_streams, bytes);       // once
+ *   npu_fetch_stream(0, 0, n0);  npu_fetch_wait(T, &code);
+ *   npu_start(0, n0);  npu_fetch_stream(16 * n0, half, n1);  npu_wait(...);
+ * An NPU without the fetch (a core-sequenced one) may implement these as a
+ * plain copy in npu_fetch_stream and an npu_fetch_wait that returns NPU_OK. */
+
+/* Cycles npu_fetch_wait waits by default before it aborts the fetch. */
+#define NPU_FETCH_TIMEOUT_DEFAULT 50000000ull
+
+/* Sets the fetch window, which the fetch only reads: bus address base
+ * (8-byte aligned) and size bytes, wholly inside DRAM (checked). Refused
+ * (NPU_ERR_BUSY) while a fetch is in progress; allowed during a run. */
+int npu_set_fetch_window(uint32_t base, uint32_t size);
+
+/* Starts copying ncmds commands from byte src_off of the fetch window to
+ * byte sram_off of the command SRAM; returns at once. sram_off must be
+ * 16-byte aligned and the commands must fit TSL_CMD_SRAM_BYTES
+ * (NPU_ERR_ARG); NPU_ERR_BUSY while a fetch is in progress. The NPU checks
+ * the rest (src_off 8-byte aligned and inside the window, the destination
+ * clear of the running stream) and reports it through npu_fetch_wait. */
+int npu_fetch_stream(uint32_t src_off, uint32_t sram_off, uint32_t ncmds);
+
+/* Polls until the fetch ends; after timeout_cycles it writes CTRL.ABORT
+ * (which also aborts a run). Returns NPU_OK, NPU_ERR_HW with the NPU's code
+ * in *err_code (TSL_ERR_FETCH_RANGE, TSL_ERR_FETCH_OVERLAP, TSL_ERR_ABORTED;
+ * err_code may be NULL) or NPU_ERR_TIMEOUT. */
+int npu_fetch_wait(uint64_t timeout_cycles, uint32_t *err_code);
 
 /* Writes CTRL.ABORT (the run ends with TSL_ERR_ABORTED). */
 void npu_abort(void);

@@ -19,6 +19,28 @@ static int npu_backend_load(void *ctx, uint32_t off, const uint8_t *cmds, uint32
   return npu_load_stream(off, cmds, n);
 }
 
+/* The fetch window is the package's STREAMS section: a command's offset in
+ * it is its address less the window's. */
+static uint32_t fetch_base;
+
+static int npu_backend_fetch_window(void *ctx, const uint8_t *base, uint32_t bytes) {
+  (void)ctx;
+  fetch_base = (uint32_t)(uintptr_t)base;
+  return npu_set_fetch_window(fetch_base, bytes);
+}
+
+static int npu_backend_fetch(void *ctx, uint32_t off, const uint8_t *cmds, uint32_t n) {
+  (void)ctx;
+  return npu_fetch_stream((uint32_t)(uintptr_t)cmds - fetch_base, off, n);
+}
+
+static int npu_backend_fetch_wait(void *ctx) {
+  (void)ctx;
+  uint32_t code;
+  int rc = npu_fetch_wait(NPU_FETCH_TIMEOUT_DEFAULT, &code);
+  return rc == NPU_ERR_HW ? (int)code : rc;
+}
+
 static int npu_backend_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
   (void)ctx;
   npu_run_info_t info;
@@ -51,6 +73,9 @@ static const tfw_backend npu_backend = {
     .counters = npu_backend_counters,
     .now = npu_backend_now,
     .strerror = npu_strerror,
+    .set_fetch_window = npu_backend_fetch_window,
+    .fetch_stream = npu_backend_fetch,
+    .fetch_wait = npu_backend_fetch_wait,
 };
 
 const tfw_backend *tfw_npu_backend(void) { return &npu_backend; }

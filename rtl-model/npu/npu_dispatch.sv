@@ -1,5 +1,6 @@
 // npu_dispatch: the dispatcher (FRONT, docs/isa.md sections 2, 5, 7).
-// On START it checks STREAM_BASE/STREAM_LEN, then per command: closes or
+// On START it checks STREAM_BASE/STREAM_LEN (and that the stream does not
+// overlap the destination of a fetch in flight: npu_fetch), then per command: closes or
 // repeats finished loop levels, fetches the command from the command SRAM,
 // runs NOP/LOOP/LSTRIDE/MARK itself, checks every other command (npu_check,
 // with the slot offsets of the open loop levels and the configuration
@@ -26,6 +27,7 @@ module npu_dispatch #(
   input  wire logic              abort_i,
   input  wire logic [31:0]       stream_base_i,
   input  wire logic [31:0]       stream_len_i,
+  input  wire logic              fetch_clash_i,  // the stream overlaps a fetch in flight
   input  wire logic [31:0]       dram_base_i,
   input  wire logic [31:0]       dram_size_i,
   output      logic              busy_o,
@@ -290,6 +292,9 @@ module npu_dispatch #(
             if (stream_base_i[3:0] != 4'd0 ||
                 {32'd0, stream_base_i} + {28'd0, stream_len_i, 4'd0} > 64'(CmdSramBytes)) begin
               err_d   = tessel_isa_pkg::ErrStreamRange;
+              state_d = StErrDrain;
+            end else if (fetch_clash_i) begin
+              err_d   = tessel_isa_pkg::ErrFetchOverlap;
               state_d = StErrDrain;
             end else begin
               state_d = StAdvance;

@@ -4,6 +4,9 @@
 // busy) and CTRL.ABORT are pulses in the cycle the write is taken, so a read
 // right after START already sees BUSY. The run's end latches DONE or ERROR
 // and, with IRQ_EN, the interrupt (STATUS.IRQ, write 1 to clear).
+// CTRL.FETCH (ignored while a fetch is busy) starts the stream fetch
+// (npu_fetch); its registers are written while no fetch is busy, whether or
+// not a run is, and STATUS.FETCH_BUSY/FETCH_ERROR and FETCH_ERR come from it.
 `default_nettype none
 
 module npu_regs #(
@@ -30,6 +33,14 @@ module npu_regs #(
   output      logic [31:0]   dram_size_o,
   output      logic [31:0]   stream_base_o,
   output      logic [31:0]   stream_len_o,
+  output      logic          fetch_o,
+  output      logic [31:0]   fetch_base_o,
+  output      logic [31:0]   fetch_size_o,
+  output      logic [31:0]   fetch_src_o,
+  output      logic [31:0]   fetch_dst_o,
+  output      logic [31:0]   fetch_len_o,
+  input  wire logic          fetch_busy_i,
+  input  wire logic [7:0]    fetch_err_i,
   input  wire logic          busy_i,
   input  wire logic          end_i,
   input  wire logic [7:0]    err_code_i,
@@ -44,6 +55,7 @@ module npu_regs #(
 );
   logic        done_d, done_q, error_d, error_q, irq_d, irq_q, irqen_d, irqen_q;
   logic [31:0] base_d, base_q, size_d, size_q, sbase_d, sbase_q, slen_d, slen_q;
+  logic [31:0] fbase_d, fbase_q, fsize_d, fsize_q, fsrc_d, fsrc_q, fdst_d, fdst_q, flen_d, flen_q;
   logic        rv_d, rv_q;
   logic [31:0] rd_d, rd_q;
   logic        wr;
@@ -67,9 +79,11 @@ module npu_regs #(
     wr    = req_valid_i && req_we_i;
     start_o = 1'b0;
     abort_o = 1'b0;
+    fetch_o = 1'b0;
     if (wr && a == tessel_isa_pkg::RegCtrl && req_be_i[0]) begin
       start_o = req_wdata_i[tessel_isa_pkg::RegCtrlStartBit] && !busy_i;
       abort_o = req_wdata_i[tessel_isa_pkg::RegCtrlAbortBit];
+      fetch_o = req_wdata_i[tessel_isa_pkg::RegCtrlFetchBit] && !fetch_busy_i;
     end
   end
 
@@ -83,6 +97,11 @@ module npu_regs #(
     size_d  = size_q;
     sbase_d = sbase_q;
     slen_d  = slen_q;
+    fbase_d = fbase_q;
+    fsize_d = fsize_q;
+    fsrc_d  = fsrc_q;
+    fdst_d  = fdst_q;
+    flen_d  = flen_q;
     if (wr && a == tessel_isa_pkg::RegStatus && req_be_i[0] && req_wdata_i[tessel_isa_pkg::RegStatusIrqBit])
       irq_d = 1'b0;
     if (wr && !busy_i) begin
@@ -92,6 +111,16 @@ module npu_regs #(
         tessel_isa_pkg::RegDramSize:   size_d  = merge(size_q, req_wdata_i, wmask);
         tessel_isa_pkg::RegStreamBase: sbase_d = merge(sbase_q, req_wdata_i, wmask);
         tessel_isa_pkg::RegStreamLen:  slen_d  = merge(slen_q, req_wdata_i, wmask);
+        default: ;
+      endcase
+    end
+    if (wr && !fetch_busy_i) begin
+      unique case (a)
+        tessel_isa_pkg::RegFetchBase: fbase_d = merge(fbase_q, req_wdata_i, wmask);
+        tessel_isa_pkg::RegFetchSize: fsize_d = merge(fsize_q, req_wdata_i, wmask);
+        tessel_isa_pkg::RegFetchSrc:  fsrc_d  = merge(fsrc_q, req_wdata_i, wmask);
+        tessel_isa_pkg::RegFetchDst:  fdst_d  = merge(fdst_q, req_wdata_i, wmask);
+        tessel_isa_pkg::RegFetchLen:  flen_d  = merge(flen_q, req_wdata_i, wmask);
         default: ;
       endcase
     end
@@ -115,7 +144,8 @@ module npu_regs #(
           tessel_isa_pkg::RegId:         rd_d = tessel_isa_pkg::RegIdValue;
           tessel_isa_pkg::RegVersion:    rd_d = {16'd0, 8'(tessel_target_pkg::Dim), 8'(tessel_isa_pkg::IsaVersion)};
           tessel_isa_pkg::RegTargetHash: rd_d = tessel_target_pkg::TargetHash;
-          tessel_isa_pkg::RegStatus:     rd_d = {28'd0, irq_q, error_q, done_q, busy_i || start_o};
+          tessel_isa_pkg::RegStatus:     rd_d = {26'd0, fetch_err_i != tessel_isa_pkg::ErrNone && !fetch_busy_i,
+                                                  fetch_busy_i || fetch_o, irq_q, error_q, done_q, busy_i || start_o};
           tessel_isa_pkg::RegIrqEn:      rd_d = {31'd0, irqen_q};
           tessel_isa_pkg::RegErrCode:    rd_d = {24'd0, err_code_i};
           tessel_isa_pkg::RegErrIndex:   rd_d = err_index_i;
@@ -126,6 +156,12 @@ module npu_regs #(
           tessel_isa_pkg::RegMarkCount:  rd_d = mark_count_i;
           tessel_isa_pkg::RegMarkKernel: rd_d = mark_kernel_i;
           tessel_isa_pkg::RegCurIndex:   rd_d = cur_index_i;
+          tessel_isa_pkg::RegFetchBase:  rd_d = fbase_q;
+          tessel_isa_pkg::RegFetchSize:  rd_d = fsize_q;
+          tessel_isa_pkg::RegFetchSrc:   rd_d = fsrc_q;
+          tessel_isa_pkg::RegFetchDst:   rd_d = fdst_q;
+          tessel_isa_pkg::RegFetchLen:   rd_d = flen_q;
+          tessel_isa_pkg::RegFetchErr:   rd_d = {24'd0, fetch_err_i};
           default: ;
         endcase
       end
@@ -143,6 +179,11 @@ module npu_regs #(
       size_q  <= '0;
       sbase_q <= '0;
       slen_q  <= '0;
+      fbase_q <= '0;
+      fsize_q <= '0;
+      fsrc_q  <= '0;
+      fdst_q  <= '0;
+      flen_q  <= '0;
       rv_q    <= 1'b0;
     end else begin
       done_q  <= done_d;
@@ -153,6 +194,11 @@ module npu_regs #(
       size_q  <= size_d;
       sbase_q <= sbase_d;
       slen_q  <= slen_d;
+      fbase_q <= fbase_d;
+      fsize_q <= fsize_d;
+      fsrc_q  <= fsrc_d;
+      fdst_q  <= fdst_d;
+      flen_q  <= flen_d;
       rv_q    <= rv_d;
     end
   end
@@ -166,6 +212,11 @@ module npu_regs #(
   assign dram_size_o   = size_q;
   assign stream_base_o = sbase_q;
   assign stream_len_o  = slen_q;
+  assign fetch_base_o  = fbase_q;
+  assign fetch_size_o  = fsize_q;
+  assign fetch_src_o   = fsrc_q;
+  assign fetch_dst_o   = fdst_q;
+  assign fetch_len_o   = flen_q;
   assign irq_o         = irq_q;
 endmodule
 

@@ -3,7 +3,9 @@
 // interrupt. Inside: the dispatcher (npu_dispatch + npu_check), three queues
 // with the token counters between neighbours (npu_queue), the LOAD, EXEC and
 // STORE units, the scratchpad, accumulator and parameter memories with their
-// port arbitration, and the counters.
+// port arbitration, the counters, and the stream fetch (npu_fetch), which
+// copies command streams from its read-only fetch window in DRAM into the
+// command SRAM, during a run or not.
 //
 // Sharing rules (results never depend on them; docs/isa.md leaves races
 // between unsynchronised queues undefined):
@@ -11,8 +13,10 @@
 //         write: EXEC (VADD/VPOOL), else STORE, else LOAD (they wait)
 //   ACC   read port A: EXEC; port B: STORE; write: EXEC, else LOAD (waits)
 //   PARAM read: STORE; write: LOAD
-//   DMA   reads (id 0): LOAD; writes (id 1): STORE, or MARK records while
-//         every unit is idle; requests alternate when both wait
+//   DMA   reads: LOAD (id 0) and the fetch (id 2), alternating when both
+//         wait; writes (id 1): STORE, or MARK records while every unit is
+//         idle; reads and writes alternate when both wait
+//   CMD   SRAM core port: the fetch's word writes, else the core (it waits)
 `default_nettype none
 
 module tessel_npu (
@@ -50,9 +54,10 @@ module tessel_npu (
   input  wire logic        dma_r_valid_i,
   output      logic        dma_r_ready_o,
   input  wire logic [63:0] dma_r_data_i,
-  // one id for reads (in order), errors are not reported by the ISA
-  /* verilator lint_off UNUSEDSIGNAL */
+  // read beats are routed on the id (LOAD 0, fetch 2); errors are not
+  // reported by the ISA
   input  wire logic [3:0]  dma_r_id_i,
+  /* verilator lint_off UNUSEDSIGNAL */
   input  wire logic        dma_r_last_i,
   input  wire logic        dma_r_err_i,
   /* verilator lint_on UNUSEDSIGNAL */
@@ -83,6 +88,9 @@ module tessel_npu (
   logic [31:0] err_index, cur_index, mark_count, mark_kernel;
   logic [NCnt*64-1:0] counters;
   logic [NCnt*32-1:0] cnt_inc;
+  logic        fetch, fe_busy, fe_clash;
+  logic [31:0] fe_base, fe_size, fe_src, fe_dst, fe_len;
+  logic [7:0]  fe_err;
 
   npu_regs u_regs (
     .clk_i, .rst_ni,
@@ -101,6 +109,14 @@ module tessel_npu (
     .dram_size_o   (dram_size),
     .stream_base_o (stream_base),
     .stream_len_o  (stream_len),
+    .fetch_o       (fetch),
+    .fetch_base_o  (fe_base),
+    .fetch_size_o  (fe_size),
+    .fetch_src_o   (fe_src),
+    .fetch_dst_o   (fe_dst),
+    .fetch_len_o   (fe_len),
+    .fetch_busy_i  (fe_busy),
+    .fetch_err_i   (fe_err),
     .busy_i        (busy),
     .end_i         (run_end),
     .err_code_i    (err_code),
@@ -112,21 +128,27 @@ module tessel_npu (
     .irq_o         (irq_o)
   );
 
-  // command window: the first CmdSramBytes are the SRAM, the rest a bus error
-  logic          cmd_in_range, crsp_valid_q, crsp_err_q;
+  // command window: the first CmdSramBytes are the SRAM, the rest a bus error;
+  // the fetch's word writes go first, the core waits for them
+  logic          cmd_in_range, crsp_valid_q, crsp_err_q, cmd_take;
   logic          d_re;
   logic [CAw-1:0] d_row;
   tessel_isa_pkg::cmd_t d_rdata;
+  logic          fe_we;
+  logic [CAw-1:0] fe_row;
+  logic [1:0]    fe_lane;
+  logic [31:0]   fe_wdata;
   assign cmd_in_range    = 32'(cmd_req_addr_i) < tessel_target_pkg::CmdSramBytes;
-  assign cmd_req_ready_o = 1'b1;
+  assign cmd_req_ready_o = !fe_we;
+  assign cmd_take        = cmd_req_valid_i && !fe_we;
   npu_cmd_sram u_cmd (
     .clk_i,
-    .c_en_i    (cmd_req_valid_i && cmd_in_range),
-    .c_we_i    (cmd_req_we_i),
-    .c_row_i   (cmd_req_addr_i[CAw+3:4]),
-    .c_lane_i  (cmd_req_addr_i[3:2]),
-    .c_be_i    (cmd_req_be_i),
-    .c_wdata_i (cmd_req_wdata_i),
+    .c_en_i    (fe_we || (cmd_take && cmd_in_range)),
+    .c_we_i    (fe_we || cmd_req_we_i),
+    .c_row_i   (fe_we ? fe_row : cmd_req_addr_i[CAw+3:4]),
+    .c_lane_i  (fe_we ? fe_lane : cmd_req_addr_i[3:2]),
+    .c_be_i    (fe_we ? 4'hF : cmd_req_be_i),
+    .c_wdata_i (fe_we ? fe_wdata : cmd_req_wdata_i),
     .c_rdata_o (cmd_rsp_rdata_o),
     .d_re_i    (d_re),
     .d_row_i   (d_row),
@@ -137,8 +159,8 @@ module tessel_npu (
       crsp_valid_q <= 1'b0;
       crsp_err_q   <= 1'b0;
     end else begin
-      crsp_valid_q <= cmd_req_valid_i;
-      crsp_err_q   <= cmd_req_valid_i && !cmd_in_range;
+      crsp_valid_q <= cmd_take;
+      crsp_err_q   <= cmd_take && !cmd_in_range;
     end
   end
   assign cmd_rsp_valid_o = crsp_valid_q;
@@ -161,6 +183,7 @@ module tessel_npu (
     .abort_i         (abort),
     .stream_base_i   (stream_base),
     .stream_len_i    (stream_len),
+    .fetch_clash_i   (fe_clash),
     .dram_base_i     (dram_base),
     .dram_size_i     (dram_size),
     .busy_o          (busy),
@@ -353,8 +376,8 @@ module tessel_npu (
     .dma_req_ready_i (ld_req_ready),
     .dma_req_addr_o  (ld_req_addr),
     .dma_req_len_o   (ld_req_len),
-    .dma_r_valid_i   (dma_r_valid_i),
-    .dma_r_ready_o   (dma_r_ready_o),
+    .dma_r_valid_i   (dma_r_valid_i && !fe_beat),
+    .dma_r_ready_o   (ld_r_ready),
     .dma_r_data_i    (dma_r_data_i),
     .spad_we_o       (ld_swe),
     .spad_gnt_i      (!st_swe && !ex_swe),
@@ -446,35 +469,76 @@ module tessel_npu (
     .dram_wr_bytes_o (st_dram_wr)
   );
 
+  // ---- stream fetch ------------------------------------------------------------------------
+  logic        fe_req_valid, fe_req_ready, fe_beat, ld_r_ready;
+  logic [31:0] fe_req_addr;
+  assign fe_beat = dma_r_valid_i && dma_r_id_i == 4'd2;
+
+  npu_fetch u_fetch (
+    .clk_i, .rst_ni,
+    .start_i     (fetch),
+    .abort_i     (abort),
+    .win_base_i  (fe_base),
+    .win_size_i  (fe_size),
+    .src_i       (fe_src),
+    .dst_i       (fe_dst),
+    .len_i       (fe_len),
+    .run_busy_i  (busy),
+    .run_base_i  (stream_base),
+    .run_len_i   (stream_len),
+    .clash_o     (fe_clash),
+    .busy_o      (fe_busy),
+    .err_o       (fe_err),
+    .req_valid_o (fe_req_valid),
+    .req_ready_i (fe_req_ready),
+    .req_addr_o  (fe_req_addr),
+    .r_valid_i   (fe_beat),
+    .r_data_i    (dma_r_data_i),
+    .we_o        (fe_we),
+    .row_o       (fe_row),
+    .lane_o      (fe_lane),
+    .wdata_o     (fe_wdata)
+  );
+
   // ---- DMA port ----------------------------------------------------------------------------
   // the write side is the STORE unit, or the dispatcher's MARK record writer
   logic        wr_req_valid;
   logic [31:0] wr_req_addr;
   logic        pick_wr, lock_d, lock_q, lock_wr_d, lock_wr_q, last_wr_d, last_wr_q;
+  logic        rd_req_valid, pick_fe, lock_fe_d, lock_fe_q, last_fe_d, last_fe_q;
   // Three blocks, so the request side (valid, address) does not depend on the
   // port's ready: in one block Verilator sees a loop through the SoC's arbiter
   // (UNOPTFLAT) and evaluates it all again each time ready changes.
   always_comb begin
     wr_req_valid = mark_active ? mk_req_valid : st_req_valid;
     wr_req_addr  = mark_active ? mk_req_addr : st_req_addr;
-    // a request shown and not taken stays (port rule 2); else alternate
+    // a request shown and not taken stays (port rule 2); else alternate,
+    // between the two readers, then between reads and writes
+    if (lock_q) pick_fe = lock_fe_q;
+    else if (ld_req_valid && fe_req_valid) pick_fe = !last_fe_q;
+    else pick_fe = fe_req_valid;
+    rd_req_valid = pick_fe ? fe_req_valid : ld_req_valid;
     if (lock_q) pick_wr = lock_wr_q;
-    else if (ld_req_valid && wr_req_valid) pick_wr = !last_wr_q;
+    else if (rd_req_valid && wr_req_valid) pick_wr = !last_wr_q;
     else pick_wr = wr_req_valid;
-    dma_req_valid_o = pick_wr ? wr_req_valid : ld_req_valid;
+    dma_req_valid_o = pick_wr ? wr_req_valid : rd_req_valid;
     dma_req_write_o = pick_wr;
-    dma_req_addr_o  = pick_wr ? wr_req_addr : ld_req_addr;
-    dma_req_len_o   = pick_wr ? (mark_active ? 8'd0 : st_req_len) : ld_req_len;
-    dma_req_id_o    = pick_wr ? 4'd1 : 4'd0;
+    dma_req_addr_o  = pick_wr ? wr_req_addr : pick_fe ? fe_req_addr : ld_req_addr;
+    dma_req_len_o   = pick_wr ? (mark_active ? 8'd0 : st_req_len) : pick_fe ? 8'd1 : ld_req_len;
+    dma_req_id_o    = pick_wr ? 4'd1 : pick_fe ? 4'd2 : 4'd0;
     lock_wr_d       = pick_wr;
+    lock_fe_d       = pick_fe;
   end
   // what the port's ready decides
   always_comb begin
-    ld_req_ready = !pick_wr && dma_req_ready_i;
+    ld_req_ready = !pick_wr && !pick_fe && dma_req_ready_i;
+    fe_req_ready = !pick_wr && pick_fe && dma_req_ready_i;
     wr_req_ready = pick_wr && dma_req_ready_i;
     st_req_ready = wr_req_ready && !mark_active;
     lock_d       = dma_req_valid_o && !dma_req_ready_i;
     last_wr_d    = (dma_req_valid_o && dma_req_ready_i) ? pick_wr : last_wr_q;
+    last_fe_d    = (dma_req_valid_o && dma_req_ready_i && !pick_wr) ? pick_fe : last_fe_q;
+    dma_r_ready_o = fe_beat || ld_r_ready;   // the fetch takes every beat of its id
   end
   // write data and write responses
   always_comb begin
@@ -493,10 +557,14 @@ module tessel_npu (
       lock_q    <= 1'b0;
       lock_wr_q <= 1'b0;
       last_wr_q <= 1'b0;
+      lock_fe_q <= 1'b0;
+      last_fe_q <= 1'b0;
     end else begin
       lock_q    <= lock_d;
       lock_wr_q <= lock_wr_d;
       last_wr_q <= last_wr_d;
+      lock_fe_q <= lock_fe_d;
+      last_fe_q <= last_fe_d;
     end
   end
 

@@ -12,7 +12,8 @@
 # Bench: npu-model. Fuzzer: npu-model.
 
 NPU_MODEL_SRCS := sim/npu-model/npu_arith.c sim/npu-model/npu_model.c sim/npu-model/npu_exec.c \
-                  sim/npu-model/npu_check.c sim/npu-model/npu_profile.c sim/npu-model/cost_model.c
+                  sim/npu-model/npu_check.c sim/npu-model/npu_profile.c sim/npu-model/cost_model.c \
+                  sim/npu-model/npu_fetch.c
 NPU_MODEL_INC  := -Isim/npu-model -I$(TSL_GEN_DIR) $(SHARED_INC)
 tessel-npu-model_CFLAGS = $(HOST_CFLAGS) $(NPU_MODEL_INC)
 tessel-npu-model_DEPS   = $(TSL_ISA_OUT) $(TSL_TGTS_OUT)

@@ -492,6 +492,24 @@ int npu_model_run_sram(npu_model_t *m, const uint8_t *cmd_sram, uint32_t sram_by
   return npu_model_run(m, &run, r);
 }
 
+int npu_model_run_fetching(npu_model_t *m, uint8_t *cmd_sram, uint32_t sram_bytes, uint32_t stream_base,
+                           uint32_t stream_len, uint8_t *dram, uint64_t dram_size, npu_fetch_t *f,
+                           npu_result_t *r) {
+  uint64_t cap = (uint64_t)m->t->cmd_sram_bytes < sram_bytes ? (uint64_t)m->t->cmd_sram_bytes : sram_bytes;
+  int in_range = stream_base % 16 == 0 && (uint64_t)stream_base + 16ull * stream_len <= cap;
+  if (f && in_range && npu_fetch_clash(f, stream_base, stream_len) != TSL_ERR_NONE) {
+    memset(r, 0, sizeof *r);
+    reset_run_state(m);
+    r->code = TSL_ERR_FETCH_OVERLAP;
+    snprintf(r->message, sizeof r->message,
+             "FETCH_OVERLAP: stream at byte %u, %u commands, meets bytes %u..%u of the fetch in flight",
+             (unsigned)stream_base, (unsigned)stream_len, (unsigned)f->dst, (unsigned)(f->dst + 16u * f->len - 1));
+    return r->code;
+  }
+  if (f) npu_fetch_finish(f, cmd_sram);
+  return npu_model_run_sram(m, cmd_sram, sram_bytes, stream_base, stream_len, dram, dram_size, r);
+}
+
 npu_model_t *npu_model_new(const tsl_target_t *t) {
   if (!t || t->dim < 2 || t->dim > 16 || t->spad_rows < 1 || t->acc_rows < 1 || t->param_rows < 1 ||
       t->queue_depth < 1 || t->token_max < 1 || t->token_max > 255 || t->loop_depth < 1 || t->loop_depth > 8)

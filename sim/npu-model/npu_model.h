@@ -92,6 +92,47 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r);
 int npu_model_run_sram(npu_model_t *m, const uint8_t *cmd_sram, uint32_t sram_bytes, uint32_t stream_base,
                        uint32_t stream_len, uint8_t *dram, uint64_t dram_size, npu_result_t *r);
 
+/* ---- the stream fetch (CTRL.FETCH, docs/isa.md section 9) ------------------
+ * The hardware copies commands from its read-only fetch window into the
+ * command SRAM, possibly while a run goes on from another part of it. The
+ * model's runs end before they return, so a fetch is modelled as pending:
+ * npu_fetch_start makes CTRL.FETCH's checks, npu_fetch_finish copies the
+ * commands (at FETCH_BUSY's fall), and npu_model_run_fetching starts a run
+ * with a fetch pending as CTRL.START does (FETCH_OVERLAP if they meet, else
+ * the fetch completes and the run goes). Same checks, same codes as the
+ * hardware; the caller owns the SRAM image and the window. */
+typedef struct {
+  int pending;            /* 1: started, not finished */
+  const uint8_t *src;     /* the first command, in the window */
+  uint32_t dst;           /* FETCH_DST: byte offset in the command SRAM */
+  uint32_t len;           /* FETCH_LEN: commands */
+} npu_fetch_t;
+
+/* CTRL.FETCH of len commands from byte src of the window (win, win_size
+ * bytes) to byte dst of a sram_bytes command SRAM, while the stream of
+ * run_len commands at byte run_base runs (run_len 0: no run). Returns
+ * TSL_ERR_FETCH_RANGE (src not 8-byte or dst not 16-byte aligned, or either
+ * range leaves its memory), TSL_ERR_FETCH_OVERLAP (the destination meets the
+ * running stream), or TSL_ERR_NONE with *f pending (len 0: not pending).
+ * The caller must finish a pending fetch before starting another. */
+int npu_fetch_start(npu_fetch_t *f, const uint8_t *win, uint64_t win_size, uint32_t src, uint32_t dst,
+                    uint32_t len, uint32_t sram_bytes, uint32_t run_base, uint32_t run_len);
+
+/* TSL_ERR_FETCH_OVERLAP if the stream of len commands at byte base meets the
+ * destination of the pending fetch f, else TSL_ERR_NONE. */
+int npu_fetch_clash(const npu_fetch_t *f, uint32_t base, uint32_t len);
+
+/* Completes a pending fetch: its commands into cmd_sram; no-op otherwise. */
+void npu_fetch_finish(npu_fetch_t *f, uint8_t *cmd_sram);
+
+/* npu_model_run_sram with the fetch f (may be NULL or not pending) in
+ * flight: a stream that meets its destination ends at once with
+ * TSL_ERR_FETCH_OVERLAP, index 0, counters reset (after a STREAM_RANGE
+ * check, as START makes them); otherwise the fetch completes first. */
+int npu_model_run_fetching(npu_model_t *m, uint8_t *cmd_sram, uint32_t sram_bytes, uint32_t stream_base,
+                           uint32_t stream_len, uint8_t *dram, uint64_t dram_size, npu_fetch_t *f,
+                           npu_result_t *r);
+
 /* Counters of the last run (TSL_NCOUNTERS entries, TSL_CNT_* indices). */
 const uint64_t *npu_model_counters(const npu_model_t *m);
 

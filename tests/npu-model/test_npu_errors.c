@@ -352,6 +352,77 @@ static void test_stream_range(void **state) {
   assert_null(npu_model_new(NULL));
 }
 
+/* The stream fetch: CTRL.FETCH's checks and codes as the RTL's (top_tb's
+ * fetch checks): FETCH_RANGE for misaligned or out-of-range sources and
+ * destinations, FETCH_OVERLAP for a fetch into the running stream and a
+ * START over a fetch in flight, and a ping-pong of halves. */
+static void test_fetch(void **state) {
+  (void)state;
+  npu_model_t *m = npu_model_new(tsl_target_find("npu8"));
+  static uint8_t sram[16384], win[4096];
+  npu_fetch_t f;
+  npu_result_t r;
+  memset(sram, 0xCC, sizeof sram);
+  for (size_t i = 0; i < sizeof win; i++) win[i] = (uint8_t)(i * 7 + 1);
+  /* refused, nothing pending, nothing written */
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 4, 0, 1, 16384, 0, 0), TSL_ERR_FETCH_RANGE);
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 0, 8, 1, 16384, 0, 0), TSL_ERR_FETCH_RANGE);
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 4096 - 16, 0, 2, 16384, 0, 0), TSL_ERR_FETCH_RANGE);
+  assert_int_equal(npu_fetch_start(&f, win, 16, 0, 0, 2, 16384, 0, 0), TSL_ERR_FETCH_RANGE);
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 0xFFFFFFF0u, 0, 2, 16384, 0, 0), TSL_ERR_FETCH_RANGE);
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 0, 16384 - 16, 2, 16384, 0, 0), TSL_ERR_FETCH_RANGE);
+  assert_false(f.pending);
+  for (size_t i = 0; i < sizeof sram; i++) assert_int_equal(sram[i], 0xCC);
+  /* an empty fetch: no error, nothing pending */
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 0, 0, 0, 16384, 0, 0), TSL_ERR_NONE);
+  assert_false(f.pending);
+  /* during a run of rows 0..2: into row 2 refused, rows 3..5 taken */
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 0, 32, 3, 16384, 0, 3), TSL_ERR_FETCH_OVERLAP);
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 8, 48, 3, 16384, 0, 3), TSL_ERR_NONE);
+  assert_true(f.pending);
+  npu_fetch_finish(&f, sram);
+  assert_false(f.pending);
+  assert_memory_equal(sram + 48, win + 8, 48);
+  assert_int_equal(sram[47], 0xCC);
+  assert_int_equal(sram[96], 0xCC);
+  /* a START over a fetch in flight: FETCH_OVERLAP at index 0, the fetch still pending */
+  memset(win, 0, 64);
+  win[0] = TSL_OP_NOP;
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 0, 128, 1, 16384, 0, 0), TSL_ERR_NONE);
+  assert_int_equal(npu_model_run_fetching(m, sram, sizeof sram, 128, 1, NULL, 0, &f, &r), TSL_ERR_FETCH_OVERLAP);
+  assert_int_equal(r.index, 0);
+  assert_non_null(strstr(r.message, "FETCH_OVERLAP"));
+  assert_true(f.pending);
+  /* beside it: the fetch completes, then the run (of what was fetched) */
+  sram[112] = TSL_OP_NOP;
+  memset(sram + 113, 0, 15);
+  assert_int_equal(npu_model_run_fetching(m, sram, sizeof sram, 112, 1, NULL, 0, &f, &r), TSL_ERR_NONE);
+  assert_false(f.pending);
+  assert_int_equal(npu_model_run_fetching(m, sram, sizeof sram, 128, 1, NULL, 0, &f, &r), TSL_ERR_NONE);
+  /* ping-pong: kernel k runs from one half while kernel k+1 is fetched into the other */
+  memset(win, 0, sizeof win);
+  for (int k = 0; k < 6; k++) {
+    static sb_t sb;
+    memset(&sb, 0, sizeof sb);
+    SB_ADD(&sb, mark, .kernel = 100 + k);
+    SB_ADD(&sb, nop);
+    memcpy(win + 64 * k, sb.buf, 32);
+  }
+  uint32_t half = 8192;
+  assert_int_equal(npu_fetch_start(&f, win, 4096, 0, 0, 2, 16384, 0, 0), TSL_ERR_NONE);
+  npu_fetch_finish(&f, sram);
+  for (int k = 0; k < 6; k++) {
+    uint32_t off = (uint32_t)(k % 2) * half;
+    if (k + 1 < 6)
+      assert_int_equal(npu_fetch_start(&f, win, 4096, 64u * (k + 1), ((k + 1) % 2) * half, 2, 16384, off, 2),
+                       TSL_ERR_NONE);
+    assert_int_equal(npu_model_run_fetching(m, sram, sizeof sram, off, 2, NULL, 0, &f, &r), TSL_ERR_NONE);
+    assert_int_equal(npu_model_nsnapshots(m), 1);
+    assert_int_equal(npu_model_snapshot(m, 0)->kernel, 100 + k);
+  }
+  npu_model_free(m);
+}
+
 /* Random words with valid opcodes: every run ends with some outcome, inside
  * the window (ASan/UBSan and the guards check the rest). */
 static void test_random_streams(void **state) {
@@ -405,6 +476,7 @@ int main(void) {
       cmocka_unit_test(test_bad_opcode),   cmocka_unit_test(test_bad_fields),  cmocka_unit_test(test_sram_ranges),
       cmocka_unit_test(test_dram_window), cmocka_unit_test(test_overlap),  cmocka_unit_test(test_deadlock),    cmocka_unit_test(test_loop_errors),
       cmocka_unit_test(test_stream_range), cmocka_unit_test(test_random_streams), cmocka_unit_test(test_work_budget),
+      cmocka_unit_test(test_fetch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -730,6 +730,118 @@ static void test_tfw_load_checks(void **state) {
   assert_int_equal(load(NULL, 8 * TSL_CMD_BYTES, SAMPLE_WINDOW_BYTES, &e), TFW_OK);
 }
 
+/* ---- the executor's stream fetch (tfw_exec.c fetch_streams) ----
+ * A backend with the fetch and a command SRAM image: a fetch is pending from
+ * fetch_stream to fetch_wait (or to a run, which completes it, as the
+ * hardware's would); a run over a pending fetch's destination, or a second
+ * fetch while one is pending, is a failure; every run must find its
+ * kernel's commands where it starts. */
+typedef struct {
+  tpkg_view v;
+  uint8_t sram[16 * 64];
+  uint32_t sram_bytes;
+  const uint8_t *win;
+  int pending;
+  uint32_t p_off, p_n;
+  const uint8_t *p_src;
+  uint32_t runs, fetches, fail_run, fail_fetch, bad;
+  uint32_t run_off[8]; /* where each run started */
+} fetch_mock;
+
+static int fm_window(void *ctx, uint8_t *base, uint32_t bytes) { return (void)ctx, (void)base, (void)bytes, 0; }
+static int fm_fetch_window(void *ctx, const uint8_t *base, uint32_t bytes) {
+  fetch_mock *f = ctx;
+  f->win = base;
+  return (void)bytes, 0;
+}
+static int fm_fetch(void *ctx, uint32_t off, const uint8_t *cmds, uint32_t n) {
+  fetch_mock *f = ctx;
+  if (f->pending || off + 16 * n > f->sram_bytes || cmds < f->win) f->bad++;
+  f->pending = 1, f->p_off = off, f->p_n = n, f->p_src = cmds, f->fetches++;
+  return 0;
+}
+static void fm_finish(fetch_mock *f) {
+  if (f->pending) memcpy(f->sram + f->p_off, f->p_src, 16u * f->p_n);
+  f->pending = 0;
+}
+static int fm_fetch_wait(void *ctx) {
+  fetch_mock *f = ctx;
+  fm_finish(f);
+  return f->fetches == f->fail_fetch ? TSL_ERR_FETCH_RANGE : 0;
+}
+static int fm_load(void *ctx, uint32_t off, const uint8_t *cmds, uint32_t n) {
+  return ((fetch_mock *)ctx)->bad++, (void)off, (void)cmds, (void)n, 0; /* never used: the fetch is */
+}
+static int fm_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
+  fetch_mock *f = ctx;
+  (void)timeout;
+  if (f->pending && n && off < f->p_off + 16 * f->p_n && f->p_off < off + 16 * n) f->bad++;
+  fm_finish(f);
+  tpkg_kernel_view kv;
+  tpkg_view_kernel(&f->v, f->runs, &kv);
+  if (kv.cmd_count != n || memcmp(f->sram + off, tpkg_view_cmd(&f->v, kv.cmd_first), 16u * n)) f->bad++;
+  if (f->runs < 8) f->run_off[f->runs] = off;
+  f->runs++;
+  *r = (tfw_npu_result){.status = f->runs == f->fail_run ? TSL_ERR_DEADLOCK : TSL_ERR_NONE};
+  return 0;
+}
+
+/* tfw_load + tfw_run of the sample (kernels of 8, 3 and 4 commands) with a
+ * cmd_cmds-command SRAM; returns tfw_run's code. */
+static int fetch_run(fetch_mock *f, uint32_t cmd_cmds, tfw_error *e) {
+  pkg_t p;
+  make(&p);
+  f->sram_bytes = 16 * cmd_cmds;
+  tfw_backend be = {.ctx = f, .target_hash = TSL_TARGET_HASH, .dim = TSL_DIM, .cmd_sram_bytes = f->sram_bytes,
+                    .set_window = fm_window, .load_stream = fm_load, .run = fm_run,
+                    .set_fetch_window = fm_fetch_window, .fetch_stream = fm_fetch, .fetch_wait = fm_fetch_wait};
+  uint8_t *window = aligned_alloc(64, SAMPLE_WINDOW_BYTES);
+  assert_non_null(window);
+  memset(window, 0, SAMPLE_WINDOW_BYTES);
+  static tfw_model model;
+  int rc = tfw_load(&model, &be, p.b, (uint32_t)p.n, window, SAMPLE_WINDOW_BYTES, 0, e);
+  assert_int_equal(rc, TFW_OK);
+  assert_false(model.streams_resident);
+  assert_true(model.streams_fetched);
+  f->v = model.pkg;
+  rc = tfw_run(&model, e);
+  assert_false(f->pending); /* tfw_run never returns with a fetch in flight */
+  free(window);
+  free(p.b);
+  return rc;
+}
+
+static void test_tfw_fetch(void **state) {
+  (void)state;
+  tfw_error e;
+  fetch_mock f = {.fail_run = 99, .fail_fetch = 99};
+  /* 12 commands: kernel 1 fetched after kernel 0's 8 during its run, kernel 2 below kernel 1 */
+  assert_int_equal(fetch_run(&f, 12, &e), TFW_OK);
+  assert_int_equal(f.bad, 0);
+  assert_int_equal(f.runs, 3);
+  assert_int_equal(f.fetches, 3);
+  assert_int_equal(f.run_off[0], 0);
+  assert_int_equal(f.run_off[1], 8 * 16);
+  assert_int_equal(f.run_off[2], 0);
+  /* 8 commands: kernel 1 has no room beside kernel 0 (fetched after it), kernel 2 goes after kernel 1 */
+  f = (fetch_mock){.fail_run = 99, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 8, &e), TFW_OK);
+  assert_int_equal(f.bad, 0);
+  assert_int_equal(f.run_off[1], 0);
+  assert_int_equal(f.run_off[2], 3 * 16);
+  /* a kernel that fails leaves kernel 2's fetch in flight: waited for, then the error */
+  f = (fetch_mock){.fail_run = 2, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 12, &e), TFW_E_NPU);
+  assert_int_equal(e.kernel, 1);
+  assert_int_equal(f.bad, 0);
+  /* a refused fetch: DEVICE with the NPU's code, naming the kernel */
+  f = (fetch_mock){.fail_run = 99, .fail_fetch = 2};
+  assert_int_equal(fetch_run(&f, 12, &e), TFW_E_DEVICE);
+  assert_int_equal(e.detail, TSL_ERR_FETCH_RANGE);
+  assert_int_equal(e.kernel, 1);
+  assert_int_equal(f.runs, 1);
+}
+
 /* ---- writer ---- */
 
 static void test_writer_rejects(void **state) {
@@ -777,7 +889,7 @@ int main(void) {
       cmocka_unit_test(test_crc32_known_value), cmocka_unit_test(test_crc32_every_byte), cmocka_unit_test(test_round_trip),
       cmocka_unit_test(test_truncated_every_length), cmocka_unit_test(test_bad_magic),
       cmocka_unit_test(test_future_version), cmocka_unit_test(test_version_1),
-      cmocka_unit_test(test_wrong_target),
+      cmocka_unit_test(test_wrong_target), cmocka_unit_test(test_tfw_fetch),
       cmocka_unit_test(test_header_fields), cmocka_unit_test(test_every_crc),
       cmocka_unit_test(test_section_table), cmocka_unit_test(test_strings_and_window),
       cmocka_unit_test(test_target_name_padding), cmocka_unit_test(test_kernels_and_io),

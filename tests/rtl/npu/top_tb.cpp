@@ -9,6 +9,14 @@
 // depthwise 3x3 with a max-pool store, matmul with accumulate and a raw ACC
 // dump, residual add, average pooling, a MARK record, and invalid streams
 // (bad opcode, ranges, LOOP, LSTRIDE, deadlock, STREAM_RANGE).
+// The stream fetch (CTRL.FETCH): every fixed scenario runs again with its
+// stream fetched from the fetch window instead of written by the core, and
+// with a second fetch into the rest of the command SRAM during the run
+// (its reads share the port with the LOADs); fetches outside the window or
+// the SRAM end with FETCH_RANGE before any read; a fetch into the running
+// stream and a START over a fetch in flight end with FETCH_OVERLAP; and a
+// ping-pong of runs from one half while the other half is fetched.
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <string>
@@ -26,13 +34,17 @@ extern "C" {
 static Vtessel_npu *top;
 static const uint32_t kBase = 0x80000000u;
 static std::vector<uint8_t> dram;
+// the fetch window: read only, at its own bus address
+static const uint32_t kFetch = 0x90000000u;
+static std::vector<uint8_t> fwin(4096);
+static uint64_t fetch_reads;   // read requests with the fetch's id
 static TbRng rng(99);
 static uint64_t now;
 static bool port_bad;
 static std::string port_msg;
 
 // ---- the memory port --------------------------------------------------------
-struct Req { uint32_t addr; int beats; uint64_t due; };
+struct Req { uint32_t addr; int beats; uint64_t due; int id; };
 static std::deque<Req> rq, wq;
 struct WBeat { uint64_t data; uint8_t strb; bool last; };
 static std::deque<WBeat> wbeats;
@@ -51,14 +63,15 @@ static void cycle() {
   if (give) {
     uint32_t a = rq.front().addr;
     for (int k = 0; k < 8; k++) {
-      uint64_t off = (uint64_t)a + k - kBase;
-      beat |= (uint64_t)(off < dram.size() ? dram[off] : 0xEE) << (8 * k);
+      uint64_t off = (uint64_t)a + k - kBase, foff = (uint64_t)a + k - kFetch;
+      uint8_t v = off < dram.size() ? dram[off] : foff < fwin.size() ? fwin[foff] : 0xEE;
+      beat |= (uint64_t)v << (8 * k);
     }
   }
   top->dma_r_valid_i = give;
   top->dma_r_data_i = beat;
   top->dma_r_last_i = give && rq.front().beats == 1;
-  top->dma_r_id_i = 0;
+  top->dma_r_id_i = give ? rq.front().id : 0;
   top->dma_r_err_i = 0;
   bool bgive = !bq.empty() && bq.front() <= now;
   top->dma_b_valid_i = bgive;
@@ -70,8 +83,13 @@ static void cycle() {
     uint32_t a = top->dma_req_addr_o & ~7u;
     int beats = top->dma_req_len_o + 1;
     if ((a >> 12) != ((a + 8u * beats - 1) >> 12)) port_fail("a burst crosses 4 KiB");
-    if (top->dma_req_write_o) wq.push_back({a, beats, 0});
-    else rq.push_back({a, beats, now + (uint64_t)rng.range(3, 30)});
+    int id = top->dma_req_id_o;
+    if (top->dma_req_write_o) wq.push_back({a, beats, 0, id});
+    else rq.push_back({a, beats, now + (uint64_t)rng.range(3, 30), id});
+    if (!top->dma_req_write_o && id == 2) {
+      fetch_reads++;
+      if (a < kFetch || (uint64_t)a + 8u * beats > kFetch + fwin.size()) port_fail("a fetch read outside the fetch window");
+    }
   }
   if (top->dma_w_valid_o && top->dma_w_ready_i)
     wbeats.push_back({top->dma_w_data_o, top->dma_w_strb_o, (bool)top->dma_w_last_o});
@@ -543,7 +561,36 @@ static const int kExact[] = {TSL_CNT_MACS, TSL_CNT_SPAD_RD_BYTES, TSL_CNT_SPAD_W
 
 static int rcodes[16], last_code;
 
-static void run(TbCount &tc, Scenario &c) {
+// ---- the stream fetch ------------------------------------------------------------
+// Starts a fetch of n commands from byte src of the fetch window to byte dst
+// of the command SRAM.
+static void fetch(uint32_t src, uint32_t dst, uint32_t n, uint32_t win = (uint32_t)fwin.size()) {
+  wr_reg((uint16_t)TSL_REG_FETCH_BASE, kFetch);
+  wr_reg((uint16_t)TSL_REG_FETCH_SIZE, win);
+  wr_reg((uint16_t)TSL_REG_FETCH_SRC, src);
+  wr_reg((uint16_t)TSL_REG_FETCH_DST, dst);
+  wr_reg((uint16_t)TSL_REG_FETCH_LEN, n);
+  wr_reg((uint16_t)TSL_REG_CTRL, TSL_REG_CTRL_FETCH);
+}
+// Waits for STATUS.FETCH_BUSY to drop; returns FETCH_ERR, or -1 if it never does.
+static int fetch_wait() {
+  for (uint64_t t0 = now; rd_reg((uint16_t)TSL_REG_STATUS) & TSL_REG_STATUS_FETCH_BUSY;)
+    if (now - t0 > 1000000) return -1;
+  return (int)rd_reg((uint16_t)TSL_REG_FETCH_ERR);
+}
+// The command SRAM bytes [off, off+n) through the core's port equal want.
+static bool sram_holds(uint32_t off, const uint8_t *want, uint32_t n) {
+  for (uint32_t a = 0; a < n; a += 4) {
+    uint32_t w = want[a] | want[a + 1] << 8 | want[a + 2] << 16 | (uint32_t)want[a + 3] << 24;
+    if (bus(true, false, (uint16_t)(off + a), 0) != w) return false;
+  }
+  return true;
+}
+
+// How run() puts the stream into the command SRAM.
+enum { BY_CORE, BY_FETCH, BY_FETCH_AND_FETCH_DURING_RUN };
+
+static void run(TbCount &tc, Scenario &c, int how = BY_CORE) {
   npu_model_t *m = npu_model_new(T);
   std::vector<uint8_t> mdram = c.dram;
   uint32_t len = c.use_override ? c.len_override : c.s.n();
@@ -560,8 +607,23 @@ static void run(TbCount &tc, Scenario &c) {
   dram = c.dram;
   port_bad = false;
   zero_srams();
-  for (size_t i = 0; i < c.s.b.size(); i += 4)
-    bus(true, true, (uint16_t)i, c.s.b[i] | c.s.b[i + 1] << 8 | c.s.b[i + 2] << 16 | (uint32_t)c.s.b[i + 3] << 24);
+  std::string pre = how == BY_CORE ? "" : how == BY_FETCH ? "fetched " : "fetched, fetch during the run ";
+  if (how == BY_CORE) {
+    for (size_t i = 0; i < c.s.b.size(); i += 4)
+      bus(true, true, (uint16_t)i, c.s.b[i] | c.s.b[i + 1] << 8 | c.s.b[i + 2] << 16 | (uint32_t)c.s.b[i + 3] << 24);
+  } else {
+    std::fill(fwin.begin(), fwin.end(), 0);
+    memcpy(fwin.data() + 8, c.s.b.data(), c.s.b.size());  // 8-byte, not 16-byte, aligned source
+    fetch(8, 0, c.s.n());
+    tc.check(fetch_wait() == TSL_ERR_NONE && sram_holds(0, c.s.b.data(), (uint32_t)c.s.b.size()),
+             (pre + c.name + ": the fetch ends without error, the command SRAM holds the stream").c_str());
+  }
+  // the rest of the command SRAM, fetched while the stream runs
+  uint32_t extra_off = c.s.n() * 16, extra = 0;
+  if (how == BY_FETCH_AND_FETCH_DURING_RUN) {
+    extra = std::min<uint32_t>(48, (uint32_t)(T->cmd_sram_bytes / 16) - c.s.n());
+    for (uint32_t i = 0; i < extra * 16; i++) fwin[64 + i] = (uint8_t)rng.next();
+  }
   wr_reg((uint16_t)TSL_REG_DRAM_BASE, kBase);
   wr_reg((uint16_t)TSL_REG_DRAM_SIZE, (uint32_t)dram.size());
   wr_reg((uint16_t)TSL_REG_STREAM_BASE, 0);
@@ -569,9 +631,13 @@ static void run(TbCount &tc, Scenario &c) {
   wr_reg((uint16_t)TSL_REG_IRQ_EN, 1);
   uint64_t t0 = now;
   wr_reg((uint16_t)TSL_REG_CTRL, 1);
+  if (extra) fetch(64, extra_off, extra);
   while (!top->irq_o && now - t0 < 3000000) cycle();
   uint64_t cycles = now - t0;
-  std::string what = c.name + " (" + std::to_string(cycles) + " cycles): ";
+  std::string what = pre + c.name + " (" + std::to_string(cycles) + " cycles): ";
+  if (extra)
+    tc.check(fetch_wait() == TSL_ERR_NONE && sram_holds(extra_off, fwin.data() + 64, extra * 16),
+             (what + "the fetch during the run filled the rest of the command SRAM").c_str());
   tc.check(top->irq_o, (what + "ends with the interrupt").c_str());
   uint32_t status = rd_reg((uint16_t)TSL_REG_STATUS);
   uint32_t code = rd_reg((uint16_t)TSL_REG_ERR_CODE), index = rd_reg((uint16_t)TSL_REG_ERR_INDEX);
@@ -618,6 +684,118 @@ static void run(TbCount &tc, Scenario &c) {
            (unsigned long long)mc[TSL_CNT_MACS]);
   }
   npu_model_free(m);
+}
+
+// Starts the stream of n commands at byte off (no wait).
+static void start(uint32_t off, uint32_t n) {
+  wr_reg((uint16_t)TSL_REG_STREAM_BASE, off);
+  wr_reg((uint16_t)TSL_REG_STREAM_LEN, n);
+  wr_reg((uint16_t)TSL_REG_IRQ_EN, 1);
+  wr_reg((uint16_t)TSL_REG_CTRL, TSL_REG_CTRL_START);
+}
+// Waits for the run's interrupt, clears it; returns ERR_CODE, or -1 on no end.
+static int run_wait() {
+  for (uint64_t t0 = now; !top->irq_o;) {
+    if (now - t0 > 3000000) return -1;
+    cycle();
+  }
+  wr_reg((uint16_t)TSL_REG_STATUS, TSL_REG_STATUS_IRQ);
+  return (int)rd_reg((uint16_t)TSL_REG_ERR_CODE);
+}
+static void put_loop_nops(uint8_t *at, uint32_t count, uint32_t kernel) {
+  Stream s;
+  ADD(s, mark, c_.kernel = kernel);
+  ADD(s, loop, c_.count = count; c_.body = 1);
+  ADD(s, nop, (void)0);
+  memcpy(at, s.b.data(), s.b.size());
+}
+
+// The fetch's refusals and the ping-pong of halves.
+static void fetch_checks(TbCount &tc) {
+  port_bad = false;
+  uint32_t rows = (uint32_t)(T->cmd_sram_bytes / 16);
+  std::vector<uint8_t> before(T->cmd_sram_bytes);
+  for (uint32_t a = 0; a < T->cmd_sram_bytes; a += 4) {
+    uint32_t w = bus(true, false, (uint16_t)a, 0);
+    for (int b = 0; b < 4; b++) before[a + b] = (uint8_t)(w >> (8 * b));
+  }
+  // refused before any read: the SRAM keeps its bytes, the port sees nothing
+  struct { uint32_t src, dst, n, win; const char *what; } bad[] = {
+      {4, 0, 1, 4096, "a source not 8-byte aligned"},
+      {0, 8, 1, 4096, "a destination not 16-byte aligned"},
+      {4096 - 16, 0, 2, 4096, "a source past the fetch window's end"},
+      {0, 0, 2, 16, "a window smaller than the fetch"},
+      {0xFFFFFFF0u, 0, 2, 4096, "a source offset that wraps 32 bits"},
+      {0, (rows - 1) * 16, 2, 4096, "a destination past the command SRAM"},
+  };
+  for (auto &b : bad) {
+    uint64_t r0 = fetch_reads;
+    fetch(b.src, b.dst, b.n, b.win);
+    uint32_t st = rd_reg((uint16_t)TSL_REG_STATUS);
+    int err = fetch_wait();
+    tc.check(err == TSL_ERR_FETCH_RANGE && (st & TSL_REG_STATUS_FETCH_ERROR) && !(st & TSL_REG_STATUS_FETCH_BUSY) &&
+                 fetch_reads == r0 && sram_holds(0, before.data(), T->cmd_sram_bytes),
+             (std::string("fetch refused with FETCH_RANGE, nothing read or written: ") + b.what).c_str());
+  }
+  fetch(0, 0, 0);
+  tc.check(fetch_wait() == TSL_ERR_NONE && !(rd_reg((uint16_t)TSL_REG_STATUS) & TSL_REG_STATUS_FETCH_ERROR),
+           "an empty fetch ends at once without error (and clears FETCH_ERROR)");
+
+  // a run of LOOP 4000 {NOP} at rows 0..2; a fetch into it is refused, beside it taken
+  std::fill(fwin.begin(), fwin.end(), 0);
+  put_loop_nops(fwin.data(), 4000, 7);
+  fetch(0, 0, 3);
+  tc.check(fetch_wait() == TSL_ERR_NONE, "fetch a long NOP loop into rows 0..2");
+  wr_reg((uint16_t)TSL_REG_DRAM_BASE, kBase);
+  wr_reg((uint16_t)TSL_REG_DRAM_SIZE, (uint32_t)dram.size());
+  start(0, 3);
+  fetch(0, 32, 3);   // rows 2..4: meets row 2
+  int e1 = fetch_wait();
+  fetch(0, 48, 3);   // rows 3..5
+  int e2 = fetch_wait();
+  uint32_t st = rd_reg((uint16_t)TSL_REG_STATUS);
+  tc.check(e1 == TSL_ERR_FETCH_OVERLAP && e2 == TSL_ERR_NONE && (st & TSL_REG_STATUS_BUSY),
+           "during a run: a fetch into its stream ends with FETCH_OVERLAP, one beside it completes");
+  tc.check(run_wait() == TSL_ERR_NONE && rd_reg((uint16_t)TSL_REG_MARK_KERNEL) == 7 &&
+               sram_holds(48, fwin.data(), 48),
+           "the run ends DONE, rows 3..5 hold the fetched stream");
+
+  // a START over a fetch in flight ends with FETCH_OVERLAP at index 0; the fetch goes on
+  for (uint32_t i = 0; i < 64 * 16; i++) fwin[1024 + i] = (uint8_t)rng.next();
+  uint32_t n = std::min<uint32_t>(64, rows - 8);
+  fetch(1024, 128, n);   // rows 8..8+n-1
+  start(128 + 16 * (n - 1), 1);
+  int re = run_wait();
+  uint32_t idx = rd_reg((uint16_t)TSL_REG_ERR_INDEX);
+  uint32_t busy_then = rd_reg((uint16_t)TSL_REG_STATUS) & TSL_REG_STATUS_FETCH_BUSY;
+  tc.check(re == TSL_ERR_FETCH_OVERLAP && idx == 0 && busy_then, "a START over a fetch in flight: FETCH_OVERLAP at index 0");
+  tc.check(fetch_wait() == TSL_ERR_NONE && sram_holds(128, fwin.data() + 1024, 16 * n),
+           "the fetch in flight completes untouched");
+  fetch(1024, 128, n);
+  start(0, 3);   // rows 0..2: beside the fetch
+  tc.check(run_wait() == TSL_ERR_NONE && fetch_wait() == TSL_ERR_NONE, "a START beside a fetch in flight runs");
+
+  // ABORT stops a fetch after its command in flight
+  fetch(1024, 128, n);
+  wr_reg((uint16_t)TSL_REG_CTRL, TSL_REG_CTRL_ABORT);
+  tc.check(fetch_wait() == TSL_ERR_ABORTED, "CTRL.ABORT stops a fetch: FETCH_ERR ABORTED");
+
+  // ping-pong: run kernel k from one half while kernel k+1 is fetched into the other
+  uint32_t half = rows / 2 * 16;
+  for (uint32_t k = 0; k < 6; k++) put_loop_nops(fwin.data() + 64 * k, 300 + 50 * k, 100 + k);
+  fetch(0, 0, 3);
+  bool ok = fetch_wait() == TSL_ERR_NONE;
+  uint64_t overlapped = 0;
+  for (uint32_t k = 0; k < 6; k++) {
+    uint32_t off = (k % 2) * half;
+    start(off, 3);
+    if (k + 1 < 6) fetch(64 * (k + 1), ((k + 1) % 2) * half, 3);
+    overlapped += (rd_reg((uint16_t)TSL_REG_STATUS) & TSL_REG_STATUS_BUSY) != 0;
+    ok = ok && run_wait() == TSL_ERR_NONE && rd_reg((uint16_t)TSL_REG_MARK_KERNEL) == 100 + k;
+    ok = ok && fetch_wait() == TSL_ERR_NONE;
+  }
+  tc.check(ok && overlapped == 6, "ping-pong: six runs alternate halves, each next stream fetched during the run");
+  tc.check(!port_bad, ("fetch checks: memory port rules kept (" + port_msg + ")").c_str());
 }
 
 // --gemm: a 256x256x256 int8 GEMM with both operands already in SPAD, through
@@ -667,6 +845,7 @@ int main(int argc, char **argv) {
   T = tb_target();
   if (!T) return 2;
   D = (int)T->dim;
+  fwin.assign((size_t)T->cmd_sram_bytes + 4096, 0);
   top = new Vtessel_npu;
   TbCount tc;
   top->rst_ni = 0;
@@ -686,6 +865,9 @@ int main(int argc, char **argv) {
   std::vector<Scenario> scs = {sc_conv(), sc_dw(), sc_matmul(), sc_vec()};
   for (int k = 0; k < 8; k++) scs.push_back(sc_err(k));
   for (auto &c : scs) run(tc, c);
+  for (auto &c : scs) run(tc, c, BY_FETCH);
+  for (auto &c : scs) run(tc, c, c.use_override ? BY_FETCH : BY_FETCH_AND_FETCH_DURING_RUN);
+  fetch_checks(tc);
   int nrand = argc > 1 ? atoi(argv[1]) : 120;
   for (int k = 0; k < nrand; k++) {
     Scenario c = sc_random(k);
