@@ -1,6 +1,7 @@
 /* npu.c: the NPU driver. See npu.h; register semantics in docs/isa.md
  * section 6. */
 #include "npu.h"
+#include "npu_common.h"
 
 #include "csr.h"
 #include "mmio.h"
@@ -177,14 +178,6 @@ void npu_read_counters(uint64_t *out) {
 const char *npu_hw_error_name(uint32_t code) { return tsl_err_name((int)code); }
 
 const char *npu_strerror(int rc) {
-  switch (rc) {
-  case NPU_OK: return "ok";
-  case NPU_ERR_NO_DEVICE: return "no NPU answers at 0x30000000";
-  case NPU_ERR_TARGET: return "the NPU is built for another target";
-  case NPU_ERR_ARG: return "bad argument (alignment or range)";
-  case NPU_ERR_BUSY: return "the NPU is busy";
-  case NPU_ERR_TIMEOUT: return "watchdog: the run did not end in time and was aborted";
-  case NPU_ERR_HW: return "the run ended with an NPU error";
-  default: return rc > 0 ? npu_hw_error_name((uint32_t)rc) : "unknown driver error";
-  }
+  return npu_strerror_as(rc, "no NPU answers at 0x30000000", "the NPU is built for another target",
+                         "watchdog: the run did not end in time and was aborted");
 }

@@ -13,7 +13,7 @@
 NPU_FW_TARGETS := npu2 npu4 npu8 npu16
 NPU_BENCH_SIM   := $(BUILD)/npu8/tessel-sim
 NPU_GEN        := $(BUILD)/gen
-NPU_FW_HDRS    := firmware/npu/npu.h tests/npu-system/npu_batch.h $(NPU_GEN)/tessel_isa.h $(FW_HDRS)
+NPU_FW_HDRS    := firmware/npu/npu.h firmware/npu/npu_common.h tests/npu-system/npu_batch.h $(NPU_GEN)/tessel_isa.h $(FW_HDRS)
 
 # npu_fw_target T: objects and ELFs of target T.
 define npu_fw_target

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "npu.h"
+#include "npu_common.h"
 #include "npu_datapath.h"
 #include "npu_model.h"
 #include "timer.h"
@@ -26,9 +27,12 @@
 static npu_model_t *model;
 static uint8_t cmd_sram[TSL_CMD_SRAM_BYTES] __attribute__((aligned(16)));
 static uint32_t win_base, win_size;
+static uint32_t fetch_base, fetch_size;
 static uint32_t stream_base, stream_len;
 static int started;
 static npu_result_t last;
+static npu_fetch_t fetch;    /* the fetch in flight (the model's: same checks and codes as the hardware) */
+static uint32_t fetch_code;  /* its CTRL.FETCH outcome */
 
 int npu_init(void) {
   if (model) return NPU_OK;
@@ -66,6 +70,34 @@ int npu_start(uint32_t sram_off, uint32_t ncmds) {
 
 void npu_abort(void) {}
 
+/* The stream fetch (npu.h): the checks of CTRL.FETCH at npu_fetch_stream, the
+ * copy when the fetch is waited for or a run starts (npu_model_run_fetching:
+ * FETCH_OVERLAP if the run's stream meets its destination). */
+int npu_set_fetch_window(uint32_t base, uint32_t size) {
+  if (base % 8 != 0 || base < NPU_DRAM_BUS_BASE || size > 0xFFFFFFFFu - base + 1u) return NPU_ERR_ARG;
+  if (fetch.pending) return NPU_ERR_BUSY;
+  fetch_base = base, fetch_size = size;
+  return NPU_OK;
+}
+
+int npu_fetch_stream(uint32_t src_off, uint32_t sram_off, uint32_t ncmds) {
+  if (sram_off % TSL_CMD_BYTES != 0 || sram_off > TSL_CMD_SRAM_BYTES ||
+      ncmds > (TSL_CMD_SRAM_BYTES - sram_off) / TSL_CMD_BYTES)
+    return NPU_ERR_ARG;
+  if (fetch.pending) return NPU_ERR_BUSY;
+  fetch_code = (uint32_t)npu_fetch_start(&fetch, (const uint8_t *)(uintptr_t)fetch_base, fetch_size, src_off,
+                                         sram_off, ncmds, sizeof cmd_sram, started ? stream_base : 0,
+                                         started ? stream_len : 0);
+  return NPU_OK;
+}
+
+int npu_fetch_wait(uint64_t timeout_cycles, uint32_t *err_code) {
+  (void)timeout_cycles;
+  npu_fetch_finish(&fetch, cmd_sram);
+  if (err_code) *err_code = fetch_code;
+  return fetch_code != TSL_ERR_NONE ? NPU_ERR_HW : NPU_OK;
+}
+
 int npu_wait(uint64_t timeout_cycles, npu_run_info_t *info) {
   npu_run_info_t local;
   if (!info) info = &local;
@@ -73,8 +105,8 @@ int npu_wait(uint64_t timeout_cycles, npu_run_info_t *info) {
   uint64_t t0 = timer_now();
   if (!started) return NPU_ERR_ARG;
   started = 0;
-  npu_model_run_sram(model, cmd_sram, sizeof cmd_sram, stream_base, stream_len,
-                     (uint8_t *)(uintptr_t)win_base, win_size, &last);
+  npu_model_run_fetching(model, cmd_sram, sizeof cmd_sram, stream_base, stream_len,
+                         (uint8_t *)(uintptr_t)win_base, win_size, &fetch, &last);
   size_t ns = npu_model_nsnapshots(model);
   *info = (npu_run_info_t){
       .status = npu_status(),
@@ -104,14 +136,6 @@ void npu_read_counters(uint64_t *out) {
 const char *npu_hw_error_name(uint32_t code) { return tsl_err_name((int)code); }
 
 const char *npu_strerror(int rc) {
-  switch (rc) {
-  case NPU_OK: return "ok";
-  case NPU_ERR_NO_DEVICE: return "no core-sequenced NPU datapath answers (or no memory for its SRAMs)";
-  case NPU_ERR_TARGET: return "the firmware is built for a target it does not know";
-  case NPU_ERR_ARG: return "bad argument (alignment or range)";
-  case NPU_ERR_BUSY: return "the NPU is busy";
-  case NPU_ERR_TIMEOUT: return "the run passed the C model's work limit";
-  case NPU_ERR_HW: return "the run ended with an NPU error";
-  default: return rc > 0 ? npu_hw_error_name((uint32_t)rc) : "unknown driver error";
-  }
+  return npu_strerror_as(rc, "no core-sequenced NPU datapath answers (or no memory for its SRAMs)",
+                         "the firmware is built for a target it does not know", "the run passed the C model's work limit");
 }

@@ -156,7 +156,7 @@ ALL += $(NPU_SYSGEN)
 # ISA tables (TSL_ISA_LEAN: no encoders, no doc strings). Linked by the
 # firmware's npu_seq driver (firmware/npu/npu.mk).
 NPU_MODEL_HDRS       := $(wildcard sim/npu-model/*.h) $(TSL_GEN_DIR)/tessel_targets.h
-NPU_MODEL_RV_SRCS    := npu_arith.c npu_model.c npu_exec.c npu_check.c cost_model.c
+NPU_MODEL_RV_SRCS    := npu_arith.c npu_model.c npu_exec.c npu_check.c npu_fetch.c cost_model.c
 NPU_MODEL_RV_CFLAGS   = $(FW_CFLAGS) -Os -DTSL_NPU_SEQ_DP -I$(TSL_GEN_DIR)/$(1) -I$(TSL_GEN_DIR) -Ifirmware/npu \
                         -Isim/npu-model
 NPU_MODEL_RV_OBJS     = $(patsubst %.c,$(BUILD)/obj/fw-seq/$(1)/%.o,$(NPU_MODEL_RV_SRCS) tessel_targets.c \
