@@ -268,11 +268,8 @@ $(IB_LINK_OBJ)/kernels.c: $(IB_LINK_PKG) $(BIN)/tessel
 $(IB_LINK_OBJ)/kernels.o: $(IB_LINK_OBJ)/kernels.c
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -c $< -o $@
-$(IB_LINK_OBJ)/link.o: firmware/runtime/link.c $(RT_HDRS) shared/link_proto.h $(BUILD)/gen/$(IB_SEQ_TARGET)/tessel_target.h
-	@mkdir -p $(@D)
-	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(call RT_CFLAGS,$(IB_SEQ_TARGET)) $(IB_LINK_DEFS) -c $< -o $@
-IB_LINK_OBJS := $(IB_LINK_OBJ)/link.o $(IB_LINK_OBJ)/kernels.o $(SHARED_RV_OBJ)/link_proto.o
+$(eval $(call link_variant,icebreaker,$(IB_SEQ_TARGET),$(IB_LINK_DEFS)))
+IB_LINK_OBJS := $(BUILD)/obj/link-icebreaker/link.o $(IB_LINK_OBJ)/kernels.o $(SHARED_RV_OBJ)/link_proto.o
 $(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_CRT0) $(FW_LIB) $(IB_LD) linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)

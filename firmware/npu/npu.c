@@ -26,9 +26,7 @@ uint32_t npu_status(void) { return reg_read(TSL_REG_STATUS); }
 static int busy(void) { return (npu_status() & TSL_REG_STATUS_BUSY) != 0; }
 
 int npu_load_stream(uint32_t sram_off, const void *cmds, uint32_t ncmds) {
-  if (sram_off % TSL_CMD_BYTES != 0 || sram_off > TSL_CMD_SRAM_BYTES ||
-      ncmds > (TSL_CMD_SRAM_BYTES - sram_off) / TSL_CMD_BYTES)
-    return NPU_ERR_ARG;
+  if (!npu_sram_range_ok(sram_off, ncmds)) return NPU_ERR_ARG;
   if (busy()) return NPU_ERR_BUSY;
   /* Byte reads (the caller's buffer may be unaligned), word writes. */
   const uint8_t *b = cmds;
@@ -40,9 +38,8 @@ int npu_load_stream(uint32_t sram_off, const void *cmds, uint32_t ncmds) {
 }
 
 int npu_set_window(uint32_t base, uint32_t size) {
-  /* The NPU checks command addresses only against size: keeping the window
-   * inside DRAM is the firmware's job (docs/isa.md section 6). */
-  if (base % 8 != 0 || base < NPU_DRAM_BUS_BASE || size > 0xFFFFFFFFu - base + 1u) return NPU_ERR_ARG;
+  /* The NPU checks command addresses only against size (docs/isa.md section 6). */
+  if (!npu_window_ok(base, size)) return NPU_ERR_ARG;
   if (busy()) return NPU_ERR_BUSY;
   reg_write(TSL_REG_DRAM_BASE, base);
   reg_write(TSL_REG_DRAM_SIZE, size);
@@ -65,7 +62,7 @@ static int fetch_busy(void) { return (npu_status() & TSL_REG_STATUS_FETCH_BUSY) 
 
 int npu_set_fetch_window(uint32_t base, uint32_t size) {
   /* as npu_set_window: the NPU checks fetches only against size */
-  if (base % 8 != 0 || base < NPU_DRAM_BUS_BASE || size > 0xFFFFFFFFu - base + 1u) return NPU_ERR_ARG;
+  if (!npu_window_ok(base, size)) return NPU_ERR_ARG;
   if (fetch_busy()) return NPU_ERR_BUSY;
   reg_write(TSL_REG_FETCH_BASE, base);
   reg_write(TSL_REG_FETCH_SIZE, size);
@@ -73,9 +70,7 @@ int npu_set_fetch_window(uint32_t base, uint32_t size) {
 }
 
 int npu_fetch_stream(uint32_t src_off, uint32_t sram_off, uint32_t ncmds) {
-  if (sram_off % TSL_CMD_BYTES != 0 || sram_off > TSL_CMD_SRAM_BYTES ||
-      ncmds > (TSL_CMD_SRAM_BYTES - sram_off) / TSL_CMD_BYTES)
-    return NPU_ERR_ARG;
+  if (!npu_sram_range_ok(sram_off, ncmds)) return NPU_ERR_ARG;
   if (fetch_busy()) return NPU_ERR_BUSY;
   reg_write(TSL_REG_FETCH_SRC, src_off);
   reg_write(TSL_REG_FETCH_DST, sram_off);

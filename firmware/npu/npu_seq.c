@@ -45,19 +45,18 @@ int npu_init(void) {
 
 uint32_t npu_status(void) {
   uint32_t s = last.code != TSL_ERR_NONE ? TSL_REG_STATUS_ERROR : 0;
+  if (fetch.pending) s |= TSL_REG_STATUS_FETCH_BUSY; /* a fetch completes when waited for or a run starts */
   return started ? s : s | TSL_REG_STATUS_DONE;
 }
 
 int npu_load_stream(uint32_t sram_off, const void *cmds, uint32_t ncmds) {
-  if (sram_off % TSL_CMD_BYTES != 0 || sram_off > TSL_CMD_SRAM_BYTES ||
-      ncmds > (TSL_CMD_SRAM_BYTES - sram_off) / TSL_CMD_BYTES)
-    return NPU_ERR_ARG;
+  if (!npu_sram_range_ok(sram_off, ncmds)) return NPU_ERR_ARG;
   memcpy(cmd_sram + sram_off, cmds, (size_t)ncmds * TSL_CMD_BYTES);
   return NPU_OK;
 }
 
 int npu_set_window(uint32_t base, uint32_t size) {
-  if (base % 8 != 0 || base < NPU_DRAM_BUS_BASE || size > 0xFFFFFFFFu - base + 1u) return NPU_ERR_ARG;
+  if (!npu_window_ok(base, size)) return NPU_ERR_ARG;
   win_base = base, win_size = size;
   return NPU_OK;
 }
@@ -74,16 +73,14 @@ void npu_abort(void) {}
  * copy when the fetch is waited for or a run starts (npu_model_run_fetching:
  * FETCH_OVERLAP if the run's stream meets its destination). */
 int npu_set_fetch_window(uint32_t base, uint32_t size) {
-  if (base % 8 != 0 || base < NPU_DRAM_BUS_BASE || size > 0xFFFFFFFFu - base + 1u) return NPU_ERR_ARG;
+  if (!npu_window_ok(base, size)) return NPU_ERR_ARG;
   if (fetch.pending) return NPU_ERR_BUSY;
   fetch_base = base, fetch_size = size;
   return NPU_OK;
 }
 
 int npu_fetch_stream(uint32_t src_off, uint32_t sram_off, uint32_t ncmds) {
-  if (sram_off % TSL_CMD_BYTES != 0 || sram_off > TSL_CMD_SRAM_BYTES ||
-      ncmds > (TSL_CMD_SRAM_BYTES - sram_off) / TSL_CMD_BYTES)
-    return NPU_ERR_ARG;
+  if (!npu_sram_range_ok(sram_off, ncmds)) return NPU_ERR_ARG;
   if (fetch.pending) return NPU_ERR_BUSY;
   fetch_code = (uint32_t)npu_fetch_start(&fetch, (const uint8_t *)(uintptr_t)fetch_base, fetch_size, src_off,
                                          sram_off, ncmds, sizeof cmd_sram, started ? stream_base : 0,

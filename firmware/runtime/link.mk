@@ -26,6 +26,16 @@ $(foreach t,$(LINK_TARGETS),$(eval $(call link_target,$(t))))
 .SECONDARY: $(foreach t,$(LINK_TARGETS),$(BUILD)/obj/fw-rt/$(t)/link.o $(SHARED_RV_OBJ)/link_proto.o)
 $(foreach t,$(LINK_TARGETS),$(BUILD)/obj/fw-rt/$(t)/link.o $(SHARED_RV_OBJ)/link_proto.o): shared/link_proto.h
 
+# link_variant NAME, TARGET, FLAGS: link.c for target TARGET with a board's
+# -D options (package address, DRAM end, buffer sizes) as
+# build/obj/link-NAME/link.o; a board's rules link it (boards/icebreaker).
+define link_variant
+$(BUILD)/obj/link-$(1)/link.o: firmware/runtime/link.c shared/link_proto.h $(RT_HDRS) $(BUILD)/gen/$(2)/tessel_target.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $$(call RT_CFLAGS,$(2)) $(3) -c $$< -o $$@
+endef
+
 # npu16's is built on demand, like its runner.
 ALL += $(FW_OUT)/npu4/tessel-link.elf $(FW_OUT)/npu8/tessel-link.elf
 
