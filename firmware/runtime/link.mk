@@ -26,6 +26,14 @@ $(foreach t,$(LINK_TARGETS),$(eval $(call link_target,$(t))))
 .SECONDARY: $(foreach t,$(LINK_TARGETS),$(BUILD)/obj/fw-rt/$(t)/link.o $(SHARED_RV_OBJ)/link_proto.o)
 $(foreach t,$(LINK_TARGETS),$(BUILD)/obj/fw-rt/$(t)/link.o $(SHARED_RV_OBJ)/link_proto.o): shared/link_proto.h
 
+
+# npu16's is built on demand, like its runner.
+ALL += $(FW_OUT)/npu4/tessel-link.elf $(FW_OUT)/npu8/tessel-link.elf
+
+# Unit test of the frames: the protocol's one source, under the sanitizers.
+$(LINK_TEST_OBJ)/link_proto_test: tests/link/link_proto_test.c $(SHARED_LIB_SAN)
+	$(call host_link,$@,$< $(SHARED_LIB_SAN) -lcmocka,$(HOST_CFLAGS) $(SAN_FLAGS) $(SHARED_INC))
+
 # link_variant NAME, TARGET, FLAGS: link.c for target TARGET with a board's
 # -D options (package address, DRAM end, buffer sizes) as
 # build/obj/link-NAME/link.o; a board's rules link it (boards/icebreaker).
@@ -36,38 +44,25 @@ $(BUILD)/obj/link-$(1)/link.o: firmware/runtime/link.c shared/link_proto.h $(RT_
 	$$(Q)$(RV_CC) $$(call RT_CFLAGS,$(2)) $(3) -c $$< -o $$@
 endef
 
-# npu16's is built on demand, like its runner.
-ALL += $(FW_OUT)/npu4/tessel-link.elf $(FW_OUT)/npu8/tessel-link.elf
-
-# Unit test of the frames: the protocol's one source, under the sanitizers.
-$(LINK_TEST_OBJ)/link_proto_test: tests/link/link_proto_test.c $(SHARED_LIB_SAN)
-	$(call host_link,$@,$< $(SHARED_LIB_SAN) -lcmocka,$(HOST_CFLAGS) $(SAN_FLAGS) $(SHARED_INC))
-
 # The board's side of bad frames: link_poke sends them by hand to a link
 # firmware whose partial-frame timeout is 2 M cycles instead of 24 M (so the
-# TIMEOUT NAK comes in about a second of simulation).
+# TIMEOUT NAK comes in about a second of simulation; below).
 $(LINK_TEST_OBJ)/link_poke: tests/link/link_poke.c $(COMPILER_LINK_DEPS_SAN)
 	$(call host_link,$@,$< $(COMPILER_LINK_SAN),$(COMPILER_CFLAGS) $(SAN_FLAGS))
-$(LINK_TEST_OBJ)/link-short.o: firmware/runtime/link.c shared/link_proto.h $(RT_HDRS) $(BUILD)/gen/npu8/tessel_target.h
-	@mkdir -p $(@D)
-	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(call RT_CFLAGS,npu8) -DTFW_LINK_RX_TIMEOUT=2000000 -c $< -o $@
-$(LINK_TEST_OBJ)/tessel-link-short.elf: $(LINK_TEST_OBJ)/link-short.o $(SHARED_RV_OBJ)/link_proto.o \
-                                        $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
-	$(call say,LD-RV32,$@)
-	$(Q)$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o \
+# Test builds of the link firmware for npu8: tessel-link-short.elf (that
+# 2 M-cycle timeout) and tessel-link-small.elf (a 256-byte receive buffer:
+# the host must refuse a package whose RUN frame is larger than HELLO says).
+# link_test_fw NAME, FLAGS
+define link_test_fw
+$(call link_variant,$(1),npu8,$(2))
+$(LINK_TEST_OBJ)/tessel-link-$(1).elf: $(BUILD)/obj/link-$(1)/link.o $(SHARED_RV_OBJ)/link_proto.o \
+    $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
+	$$(call say,LD-RV32,$$@)
+	$$(Q)$$(call fw_link,sim.ld,$$< $(SHARED_RV_OBJ)/link_proto.o $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o \
 	  $(FW_OUT)/npu8/libtessel-rt.a)
-# A link firmware whose receive buffer is 256 bytes: the host must refuse a
-# package whose RUN frame is larger (HELLO's largest payload).
-$(LINK_TEST_OBJ)/link-small.o: firmware/runtime/link.c shared/link_proto.h $(RT_HDRS) $(BUILD)/gen/npu8/tessel_target.h
-	@mkdir -p $(@D)
-	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(call RT_CFLAGS,npu8) -DTFW_LINK_RX_BYTES=256 -c $< -o $@
-$(LINK_TEST_OBJ)/tessel-link-small.elf: $(LINK_TEST_OBJ)/link-small.o $(SHARED_RV_OBJ)/link_proto.o \
-                                        $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o $(FW_OUT)/npu8/libtessel-rt.a $(FW_LINK_DEPS)
-	$(call say,LD-RV32,$@)
-	$(Q)$(call fw_link,sim.ld,$< $(SHARED_RV_OBJ)/link_proto.o $(BUILD)/obj/fw-rt/npu8/tfw_ops_all.o \
-	  $(FW_OUT)/npu8/libtessel-rt.a)
+endef
+$(eval $(call link_test_fw,short,-DTFW_LINK_RX_TIMEOUT=2000000))
+$(eval $(call link_test_fw,small,-DTFW_LINK_RX_BYTES=256))
 
 TEST_SUITES += link
 .PHONY: test-link
