@@ -270,20 +270,21 @@ $(IB_LINK_OBJ)/kernels.o: $(IB_LINK_OBJ)/kernels.c
 	$(Q)$(RV_CC) $(RV_CFLAGS) -c $< -o $@
 $(eval $(call link_variant,icebreaker,$(IB_SEQ_TARGET),$(IB_LINK_DEFS)))
 IB_LINK_OBJS := $(BUILD)/obj/link-icebreaker/link.o $(IB_LINK_OBJ)/kernels.o $(SHARED_RV_OBJ)/link_proto.o
-$(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_CRT0) $(FW_LIB) $(IB_LD) linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
+$(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD)
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
-	$(Q)$(RV_CC) $(FW_LDFLAGS) -Wl,--no-warn-rwx-segments -T $(IB_LD) $(FW_CRT0) $(IB_LINK_OBJS) $(IB_LINK_RTLIB) \
-	  -Wl,--start-group $(FW_LIB) -lc -Wl,--end-group -o $@
+	$(Q)$(call fw_link,$(notdir $(IB_LD)),$(IB_LINK_OBJS) $(IB_LINK_RTLIB))
 $(IB_LINK_IMG): $(IB_LINK_ELF) $(FLASH_IMAGE)
 	$(call ib_fw_image,$<,$@)
 # The firmware's fit: the same link with the overflow allowed
-# (--noinhibit-exec), its sections against linker/icebreaker.ld's 64 KiB.
-$(IB_LINK_SIZE): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_CRT0) $(FW_LIB) $(IB_LD) linker/sections.ld
+# (--noinhibit-exec: ld reports the overflow and writes the ELF anyway),
+# its sections against linker/icebreaker.ld's 64 KiB.
+IB_NOINHIBIT := -Wl,--noinhibit-exec
+$(IB_LINK_SIZE).elf: $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD)
 	@mkdir -p $(@D)
-	@$(RV_CC) $(FW_LDFLAGS) -Wl,--no-warn-rwx-segments -Wl,--noinhibit-exec -T $(IB_LD) $(FW_CRT0) $(IB_LINK_OBJS) \
-	  $(IB_LINK_RTLIB) -Wl,--start-group $(FW_LIB) -lc -Wl,--end-group -o $@.elf >/dev/null 2>&1; \
-	set -- $$($(RV_PREFIX)size $@.elf | tail -n 1); \
+	@rm -f $@; $(call fw_link,$(notdir $(IB_LD)),$(IB_NOINHIBIT) $(IB_LINK_OBJS) $(IB_LINK_RTLIB)) >/dev/null 2>&1 || [ -s $@ ]
+$(IB_LINK_SIZE): $(IB_LINK_SIZE).elf
+	@set -- $$($(RV_PREFIX)size $< | tail -n 1); \
 	total=$$(($$1 + $$2 + $$3)); \
 	echo "firmware tessel-link ($(notdir $(IB_LINK_PKG))'s kernels): code $$1, data $$2, zero-initialised $$3 bytes:" \
 	  "$$total, with 8192 of stack against 65536 (linker/icebreaker.ld)" > $@; \

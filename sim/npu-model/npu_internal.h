@@ -63,9 +63,9 @@ struct npu_model {
   npu_cmd_event_t *events; /* the last run's timeline */
   size_t nevents, capevents;
   int events_lost;         /* recording stopped: out of memory */
-  void *run_state;         /* npu_model.c's run state, slots and rings: allocated once, reused per run */
+  struct run_state *run_state; /* npu_model.c's run state, queue slots and rings: allocated once, reused per run */
   npu_qcmd_t *run_slots;
-  uint64_t *run_rings;
+  struct run_rings *run_rings;
 };
 
 /* Test hook: the order the run loop steps the units in (0..5, the

@@ -59,7 +59,7 @@ typedef struct {
   int64_t stride[TSL_NSLOTS];
 } loop_t;
 
-typedef struct {
+typedef struct run_state {
   npu_model_t *m;
   const npu_run_t *run;
   npu_result_t *r;
@@ -82,8 +82,12 @@ typedef struct {
   uint64_t max_cycles;
 } run_t;
 
-/* Words of the rings a run uses: each queue's starts, each counter's times and pops. */
-enum { RING_WORDS = NUNITS * 64 + NFIFOS * 2 * 256 };
+/* The rings a run's queues and token counters point into (allocated once
+ * per model, never cleared: see npu_model_run). */
+typedef struct run_rings {
+  uint64_t starts[NUNITS][64];
+  uint64_t time[NFIFOS][256], pops[NFIFOS][256];
+} rings_t;
 
 /* The name of an outcome: the hardware's error names, and the model's own
  * (npu_model.h) as LIMIT and NOMEM rather than tsl_err_name's "?". */
@@ -430,17 +434,14 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
   run_t *s = m->run_state;
   memset(s, 0, sizeof *s);
   npu_qcmd_t *slots = m->run_slots;
-  uint64_t *ring = m->run_rings;
+  rings_t *ring = m->run_rings;
   s->m = m;
   s->run = run;
   s->r = r;
   s->max_dispatch = run->max_dispatch ? run->max_dispatch : NPU_MODEL_DEFAULT_MAX_DISPATCH;
   s->max_cycles = run->max_cycles ? run->max_cycles : NPU_MODEL_DEFAULT_MAX_CYCLES;
-  for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth, s->q[k].starts = ring + k * 64;
-  for (int f = 0; f < NFIFOS; f++) {
-    s->tok[f].time = ring + NUNITS * 64 + f * 512;
-    s->tok[f].pops = s->tok[f].time + 256;
-  }
+  for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth, s->q[k].starts = ring->starts[k];
+  for (int f = 0; f < NFIFOS; f++) s->tok[f].time = ring->time[f], s->tok[f].pops = ring->pops[f];
   static const int orders[6][NUNITS] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   const int *order = orders[(npu_model_step_order % 6 + 6) % 6];
   for (;;) {
@@ -525,7 +526,7 @@ npu_model_t *npu_model_new(const tsl_target_t *t) {
   m->rowseen = calloc(m->rowseen_len, sizeof *m->rowseen);
   m->run_state = malloc(sizeof(run_t));
   m->run_slots = malloc((size_t)(NUNITS * t->queue_depth) * sizeof(npu_qcmd_t));
-  m->run_rings = malloc(RING_WORDS * sizeof(uint64_t));
+  m->run_rings = malloc(sizeof(rings_t));
   if (!m->spad || !m->acc || !m->param || !m->rowseen || !m->run_state || !m->run_slots || !m->run_rings) {
     npu_model_free(m);
     return NULL;
