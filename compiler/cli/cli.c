@@ -88,7 +88,7 @@ static const char *const usage_main =
 static const char *const usage_ir =
     "usage: tessel ir MODEL.onnx|IN.tir [--bind NAME=FILE.npy]... [--input-shape NAME=D0xD1x...]...\n"
     "                 [--raw] [--elide=N] [-o OUT.tir]\n"
-    "                 [--quantised [--calib [NAME=]X.npy]... [--calib-method minmax|percentile|mse]\n"
+    "                 [--quantised [--calib [NAME=]X.npy]... [--calib-method spread|minmax|percentile|mse]\n"
     "                  [--calib-percentile P] [--print-after=PASS ...]]\n"
     "  prints the imported IR after shape inference (--raw: exactly as imported or parsed)\n"
     "  --quantised runs the graph and quantisation passes (ptq from --calib data for a\n"
@@ -247,9 +247,12 @@ static int parse_args(int argc, char **argv, cli_args *a) {
       if (push(a->cmd, "--calib", a->calib, &a->n_calib, v)) return CLI_USAGE;
       break;
     case OPT_CALIB_METHOD:
-      if (strcmp(v, "minmax") && strcmp(v, "percentile") && strcmp(v, "mse"))
-        return usage_error(a->cmd, "--calib-method needs minmax, percentile or mse, got '%s'", v);
-      a->calib_method = !strcmp(v, "minmax") ? CALIB_MINMAX : !strcmp(v, "mse") ? CALIB_MSE : CALIB_PERCENTILE;
+      if (strcmp(v, "spread") && strcmp(v, "minmax") && strcmp(v, "percentile") && strcmp(v, "mse"))
+        return usage_error(a->cmd, "--calib-method needs spread, minmax, percentile or mse, got '%s'", v);
+      a->calib_method = !strcmp(v, "spread")   ? CALIB_SPREAD
+                        : !strcmp(v, "minmax") ? CALIB_MINMAX
+                        : !strcmp(v, "mse")    ? CALIB_MSE
+                                               : CALIB_PERCENTILE;
       break;
     case OPT_CALIB_PERCENTILE: {
       double x = strtod(v, &end);
@@ -819,7 +822,7 @@ int cli_main(int argc, char **argv) {
   int known = 0;
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) known |= !strcmp(cmd, cmds[i]);
   if (!known) return usage_error(NULL, "unknown command '%s'", cmd);
-  cli_args a = {.cmd = cmd, .calib_method = CALIB_MINMAX, .calib_percentile = 99.99};
+  cli_args a = {.cmd = cmd, .calib_method = CALIB_SPREAD, .calib_percentile = 99.99};
   int r = parse_args(argc, argv, &a);
   if (r < 0) return CLI_OK;
   if (r) return r;

@@ -2,6 +2,10 @@
  *
  * Runs the float reference executor once per calibration sample and keeps,
  * per value, the range used for quantisation:
+ *   spread      (the default) minmax, each bound then moved out to 2.33
+ *               standard deviations of the per-sample extremes past their
+ *               mean where that is further: few calibration samples
+ *               under-estimate the range of the next input;
  *   minmax      the smallest and largest element over all samples;
  *   percentile  per sample, the P-th and (100-P)-th percentiles of the
  *               tensor's elements (P = 99.99 by default), then the widest
@@ -20,6 +24,7 @@
 #include "ir.h"
 
 typedef enum {
+  CALIB_SPREAD,     /* min/max widened by the spread of the per-sample extremes */
   CALIB_MINMAX,     /* min/max over every sample */
   CALIB_PERCENTILE, /* per-sample percentiles, widest over samples */
   CALIB_MSE,        /* least expected squared error over a histogram */
@@ -37,6 +42,9 @@ typedef struct calib_data {
 typedef struct calib_range {
   double lo, hi; /* the range */
   int seen;      /* 1 when the value was computed or is an input */
+  int n;         /* samples that computed it */
+  double s_lo, ss_lo; /* sum and sum of squares of each sample's minimum (spread) */
+  double s_hi, ss_hi; /* the same of each sample's maximum */
 } calib_range;
 
 /* Ranges of every value of g (indexed by value id; *n_ranges entries,

@@ -384,9 +384,19 @@ int ptq(ir_graph *g, const calib_data *c, diag *d) {
     } else if (is_passthrough(n) && n->in[0]->dtype == IR_F32 && qp[n->in[0]->id].set) {
       WANT(n->out, qp[n->in[0]->id]);
     } else if (n->op == IR_OP_CONCAT) {
+      /* The union of its inputs' ranges: what minmax measures of the
+       * Concat itself, and under spread the input with the widest range
+       * keeps its parameters, so it needs no requantisation (squeezenet's
+       * fire modules store one expand conv straight into the Concat). */
       int all = 1;
-      for (int k = 0; k < n->n_in; k++) all &= qp[n->in[k]->id].set;
-      if (all) WANT(n->out, from_range(&r[n->out->id]));
+      calib_range u = r[n->out->id];
+      for (int k = 0; k < n->n_in; k++) {
+        const calib_range *rk = &r[n->in[k]->id];
+        all &= qp[n->in[k]->id].set && rk->seen;
+        if (all) u.lo = k ? fmin(u.lo, rk->lo) : rk->lo, u.hi = k ? fmax(u.hi, rk->hi) : rk->hi;
+      }
+      u.seen = 1;
+      if (all) WANT(n->out, from_range(&u));
     }
   }
 #undef WANT

@@ -47,7 +47,7 @@ ir_graph *tune_front_load(const char *model, const char *const *calib, int n, di
         else samples[ns++] = (const char *)arrs[k].data + (size_t)(s * per) * ir_dtype_size(in->dtype);
       }
     }
-    cd = (calib_data){.n_samples = ns, .n_inputs = 1, .samples = samples, .method = CALIB_MINMAX,
+    cd = (calib_data){.n_samples = ns, .n_inputs = 1, .samples = samples, .method = CALIB_SPREAD,
                       .percentile = 99.99};
     po.calib = &cd;
   }

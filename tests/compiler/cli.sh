@@ -47,7 +47,7 @@ expect 2 "--elide needs a positive count" ir $in/convbn.onnx --elide=zero
 expect 2 "--calib is not for opt" opt $in/convbn.onnx --pass=dce --calib x.npy
 # quantisation options
 expect 1 "--calib: x.npy: cannot open" ir $in/convbn.onnx --calib x.npy
-expect 2 "--calib-method needs minmax, percentile or mse" ir $m/tiny_cnn.onnx --calib-method entropy
+expect 2 "--calib-method needs spread, minmax, percentile or mse" ir $m/tiny_cnn.onnx --calib-method entropy
 expect 2 "--calib-percentile needs a number in (50, 100]" ir $m/tiny_cnn.onnx --calib-percentile 20
 expect 2 "--quantised is only for ir and ref" compile $m/tiny_cnn.onnx --quantised -o $tmp/x.tpkg
 expect 2 "--raw and --quantised exclude each other" ir $m/tiny_cnn.onnx --raw --quantised
@@ -119,7 +119,7 @@ expect 2 "tessel run: --engine 'frob': expected rtl, model or board" run --engin
 expect 2 "--trials '0': expected a count >= 1" tune m.onnx --trials=0
 expect 2 "--atol '-1': expected a number >= 0" compare a.npy b.npy --atol=-1
 expect 2 "unknown format 'xml'" profile p.json --format=xml
-expect 2 "--calib-method needs minmax, percentile or mse, got 'entropy'" ir m.onnx --calib-method=entropy
+expect 2 "--calib-method needs spread, minmax, percentile or mse, got 'entropy'" ir m.onnx --calib-method=entropy
 # One wording, exit 2, for an unknown option, a missing value, a value given
 # to a flag and a repeated single option, in every subcommand.
 for c in ir opt ref compile passes operators inspect emit-c run compare profile tune; do
@@ -307,8 +307,8 @@ mu=tests/compiler/multi
 expect 0 "" compile $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.b.calib.npy -o $tmp/add2.tpkg
 # add2's Add of two graph inputs stays float on the core; add2conv convolves
 # each input first, so each is quantised with its own samples' range.
-check "add2-scales-per-input" bash -c "'$tessel' ir $mu/add2conv.onnx --calib b=$mu/add2.b.calib.npy --calib a=$mu/add2.a.calib.npy 2>/dev/null |
-  grep -q '%a.scale : f32\[\] = const \[0.0251604896\]' && '$tessel' ir $mu/add2conv.onnx --calib a=$mu/add2.a.calib.npy \
+check "add2-scales-per-input" bash -c "'$tessel' ir $mu/add2conv.onnx --calib-method minmax --calib b=$mu/add2.b.calib.npy --calib a=$mu/add2.a.calib.npy 2>/dev/null |
+  grep -q '%a.scale : f32\[\] = const \[0.0251604896\]' && '$tessel' ir $mu/add2conv.onnx --calib-method minmax --calib a=$mu/add2.a.calib.npy \
   --calib b=$mu/add2.b.calib.npy 2>/dev/null | grep -q '%b.scale : f32\[\] = const \[0.0209695213\]'"
 expect 0 "" ref $mu/add2.onnx --calib a=$mu/add2.a.calib.npy --calib b=$mu/add2.b.calib.npy --input b=$mu/add2.b.in.npy --input a=$mu/add2.a.in.npy -o $tmp/add2_ref.npy
 expect 0 "" run $tmp/add2.tpkg -q --engine model --input b=$mu/add2.b.in.npy --input a=$mu/add2.a.in.npy -o $tmp/add2_run.npy

@@ -3,6 +3,7 @@
  * values, pooling divisors), and the requantisation multipliers.
  * Each case is textual IR with scales and zero points on the values; the
  * requant pass computes the constants, then the reference runs. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "arena.h"
+#include "calibrate.h"
 #include "ir_parse.h"
 #include "npy.h"
 #include "onnx_import.h"
@@ -240,6 +242,42 @@ static void test_oom_quant_passes(void **state) {
   npy_free(&x);
 }
 
+/* Calibration ranges of a one-input graph (y = Neg(x), x: f32[2]) over
+ * samples whose rows are (min, max) of each sample. */
+static calib_range spread_of(const float (*rows)[2], int n, calib_method m) {
+  static const char text[] = "graph \"g\" {\n  %x : f32[2] = input\n  %y : f32[2] = Neg(%x)\n  return %y\n}\n";
+  diag d = {0};
+  ir_graph *g = ir_parse(text, sizeof text - 1, "spread", &d);
+  assert_non_null(g);
+  const void *samples[8];
+  for (int i = 0; i < n; i++) samples[i] = rows[i];
+  calib_data c = {.n_samples = n, .n_inputs = 1, .samples = samples, .method = m};
+  calib_range *r;
+  int nr;
+  assert_int_equal(calibrate(g, &c, &r, &nr, &d), 0);
+  calib_range x = r[g->inputs[0]->id];
+  free(r);
+  ir_graph_free(g);
+  return x;
+}
+
+/* spread: per-sample maxima 1, 2, 3, 4 (mean 2.5, deviation 1.291) put the
+ * top at 2.5 + 2.33 * 1.291 = 5.508, past the 4 seen, and minima -1 each
+ * leave the bottom alone; one sample, or samples that agree, change
+ * nothing; minmax keeps what was seen. */
+static void test_calib_spread(void **state) {
+  (void)state;
+  const float rows[4][2] = {{-1, 1}, {-1, 2}, {-1, 3}, {-1, 4}}, same[3][2] = {{-2, 5}, {-2, 5}, {-2, 5}};
+  calib_range r = spread_of(rows, 4, CALIB_SPREAD);
+  assert_true(fabs(r.hi - (2.5 + 2.33 * sqrt(5.0 / 3.0))) < 1e-9 && r.lo == -1);
+  r = spread_of(rows, 4, CALIB_MINMAX);
+  assert_true(r.hi == 4 && r.lo == -1);
+  r = spread_of(rows + 3, 1, CALIB_SPREAD);
+  assert_true(r.hi == 4 && r.lo == -1);
+  r = spread_of(same, 3, CALIB_SPREAD);
+  assert_true(r.hi == 5 && r.lo == -2);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_qconv_pad_zero_point_and_ties),
@@ -252,6 +290,7 @@ int main(void) {
       cmocka_unit_test(test_int8_maxpool_padding_never_wins),
       cmocka_unit_test(test_multipliers),
       cmocka_unit_test(test_oom_quant_passes),
+      cmocka_unit_test(test_calib_spread),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
