@@ -21,7 +21,7 @@
 #   build/lib/libtessel-shared{,-asan,-fuzz}.a   the host builds (mk/common.mk host_lib)
 
 # The control core's ops: the fallback records' executor and its kernels.
-SHARED_FB_SRCS   := shared/tfw_fallback.c shared/tfw_ops.c shared/tfw_math.c shared/tfw_ops_elem.c shared/tfw_ops_move.c shared/tfw_ops_reduce.c shared/tfw_ops_nn.c
+SHARED_FB_SRCS   := shared/tfw_fallback.c shared/tfw_ops.c shared/tfw_math.c shared/tfw_ops_elem.c shared/tfw_ops_move.c shared/tfw_ops_reduce.c shared/tfw_ops_softmax.c shared/tfw_ops_nn.c
 SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c $(SHARED_FB_SRCS) shared/link_proto.c
 SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c \
                     shared/json_write.c

@@ -1,6 +1,6 @@
 /* tfw_ops_reduce: the control core's reduction kernels (tfw_ops.h): Reduce*,
- * ArgMax/ArgMin, Softmax/LogSoftmax along any axis, and Layer, Instance and
- * Batch normalisation.
+ * ArgMax/ArgMin, and Layer, Instance and Batch normalisation, and the int8
+ * Softmax and LayerNorm (Softmax/LogSoftmax: tfw_ops_softmax.c).
  *
  * Order of the arithmetic (every engine runs this file, so it is the
  * definition; tfw_ops.h's rules: f32 only, no reassociation):
@@ -15,9 +15,6 @@
  *     exp(x - m)), m the maximum (NaN if any is NaN, m itself if m is +-inf);
  *   - an empty reduction gives SUM, L1, L2, SUM_SQUARE 0, PROD 1, MEAN NaN,
  *     LOG_SUM_EXP -inf; MAX and MIN refuse it (TFW_FB_E_SHAPE);
- *   - Softmax is tfw_softmax_f32 (tfw_fallback.h) along the axis with the
- *     axis' stride; LogSoftmax takes the same max and sum and gives
- *     (x - m) - log(s);
  *   - normalisation: mean = sum(x) / n, var = sum((x - mean)^2) / n (two
  *     passes), y = (x - mean) / sqrt(var + eps) * scale + bias, evaluated left
  *     to right.
@@ -270,40 +267,6 @@ int tfw_k_arg(const tfw_call *c) {
         }
       }
       out[o * inner + i] = (uint64_t)best;
-    }
-  return TFW_FB_OK;
-}
-
-/* ---- Softmax / LogSoftmax: axis log ----------------------------------------- */
-
-static void log_softmax_row(const float *x, float *y, size_t len, size_t st) {
-  float m = tfw_bits_f32(0xff800000u); /* -inf; NaN skipped as in tfw_softmax_f32 */
-  for (size_t k = 0; k < len; k++)
-    if (x[k * st] > m) m = x[k * st];
-  tfw_ksum s = {0.0f, 0.0f};
-  for (size_t k = 0; k < len; k++) tfw_ksum_add(&s, tfw_expf(x[k * st] - m));
-  float ls = tfw_logf(s.sum);
-  for (size_t k = 0; k < len; k++) y[k * st] = canon((x[k * st] - m) - ls);
-}
-
-int tfw_k_softmax(const tfw_call *c) {
-  int e = check_operands(c, 1, 1);
-  if (e) return e;
-  const tfw_tensor *x = &c->in[0], *y = c->out;
-  if (c->n_ints != 2 || !c->ints || c->n_floats || (c->ints[1] != 0 && c->ints[1] != 1)) return TFW_FB_E_PARAM;
-  if (x->dtype != TPKG_DT_F32 || y->dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
-  uint32_t ax;
-  if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
-  size_t n = x->dims[ax], outer = 1, inner = 1;
-  for (uint32_t d = 0; d < ax; d++) outer *= x->dims[d];
-  for (uint32_t d = ax + 1; d < x->rank; d++) inner *= x->dims[d];
-  const float *xp = (const float *)x->data;
-  float *yp = (float *)y->data;
-  for (size_t o = 0; o < outer; o++)
-    for (size_t i = 0; i < inner; i++) {
-      size_t base = o * n * inner + i;
-      if (c->ints[1]) log_softmax_row(xp + base, yp + base, n, inner);
-      else tfw_softmax_f32(xp + base, yp + base, n, inner);
     }
   return TFW_FB_OK;
 }
