@@ -21,7 +21,7 @@
 #   build/lib/libtessel-shared{,-asan,-fuzz}.a   the host builds (mk/common.mk host_lib)
 
 # The control core's ops: the fallback records' executor and its kernels.
-SHARED_FB_SRCS   := shared/tfw_fallback.c shared/tfw_ops.c shared/tfw_math.c shared/tfw_ops_elem.c shared/tfw_ops_move.c shared/tfw_ops_reduce.c shared/tfw_ops_nn.c
+SHARED_FB_SRCS   := shared/tfw_fallback.c shared/tfw_ops.c shared/tfw_math.c shared/tfw_ops_elem.c shared/tfw_ops_move.c shared/tfw_ops_reduce.c shared/tfw_ops_softmax.c shared/tfw_ops_nn.c
 SHARED_RV_SRCS   := shared/crc32.c shared/tpkg_check.c shared/tfw_exec.c $(SHARED_FB_SRCS) shared/link_proto.c
 SHARED_HOST_SRCS := $(SHARED_RV_SRCS) shared/arena.c shared/diag.c shared/npy.c shared/json.c \
                     shared/json_write.c
@@ -47,3 +47,15 @@ $(SHARED_RV_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel
 	@mkdir -p $(@D)
 	$(Q)$(RV_CC) $(FW_CFLAGS) -ffp-contract=off -DTFW_WEAK_KERNELS $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
 -include $(wildcard $(SHARED_RV_OBJS:.o=.d))
+
+# The same sources at -Os, for the core-sequenced NPU's runtime library
+# (firmware/runtime/runtime.mk): build/obj/rv32-os/shared/*.o. The boards it
+# is for are short of memory (docs/npu-seq.md); -Os changes no result
+# (-ffp-contract=off as above, no fast-math).
+SHARED_RV_OS_OBJ := $(BUILD)/obj/rv32-os/shared
+SHARED_RV_OS_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OS_OBJ)/%.o,$(SHARED_RV_SRCS))
+$(SHARED_RV_OS_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
+	$(call say,CC-RV32,$@)
+	@mkdir -p $(@D)
+	$(Q)$(RV_CC) $(FW_CFLAGS) -Os -ffp-contract=off -DTFW_WEAK_KERNELS $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
+-include $(wildcard $(SHARED_RV_OS_OBJS:.o=.d))

@@ -104,7 +104,8 @@ int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const 
 uint64_t tfw_numel(const tfw_tensor *t);
 
 /* The kernels (tfw_ops_elem.c, tfw_ops_move.c, tfw_ops_reduce.c,
- * tfw_ops_nn.c), one per op family; c->op selects nothing further. */
+ * tfw_ops_softmax.c, tfw_ops_nn.c), one per op family; c->op selects nothing
+ * further. */
 int tfw_k_softmax(const tfw_call *c);
 int tfw_k_unary(const tfw_call *c);
 int tfw_k_binary(const tfw_call *c);

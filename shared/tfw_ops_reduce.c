@@ -1,6 +1,6 @@
 /* tfw_ops_reduce: the control core's reduction kernels (tfw_ops.h): Reduce*,
- * ArgMax/ArgMin, Softmax/LogSoftmax along any axis, and Layer, Instance and
- * Batch normalisation.
+ * ArgMax/ArgMin, and Layer, Instance and Batch normalisation, and the int8
+ * Softmax and LayerNorm (Softmax/LogSoftmax: tfw_ops_softmax.c).
  *
  * Order of the arithmetic (every engine runs this file, so it is the
  * definition; tfw_ops.h's rules: f32 only, no reassociation):
@@ -15,15 +15,13 @@
  *     exp(x - m)), m the maximum (NaN if any is NaN, m itself if m is +-inf);
  *   - an empty reduction gives SUM, L1, L2, SUM_SQUARE 0, PROD 1, MEAN NaN,
  *     LOG_SUM_EXP -inf; MAX and MIN refuse it (TFW_FB_E_SHAPE);
- *   - Softmax is tfw_softmax_f32 (tfw_fallback.h) along the axis with the
- *     axis' stride; LogSoftmax takes the same max and sum and gives
- *     (x - m) - log(s);
  *   - normalisation: mean = sum(x) / n, var = sum((x - mean)^2) / n (two
  *     passes), y = (x - mean) / sqrt(var + eps) * scale + bias, evaluated left
  *     to right.
  * NaN results are the quiet NaN 0x7fc00000.  No scratch memory: each output
  * element is computed from the input directly. */
 #include "tfw_ops.h"
+#include "tfw_ops_check.h"
 #include "tfw_math.h"
 
 #define RD_NAN_BITS 0x7fc00000u
@@ -42,52 +40,12 @@ typedef float rd_f32;
 
 static float canon(float v) { return v != v ? tfw_bits_f32(RD_NAN_BITS) : v; }
 
-/* Elements of t; 0 with *ok cleared when its bytes would not fit a size_t. */
-static size_t elems(const tfw_tensor *t, int *ok) {
-  uint64_t n = 1;
-  if (t->rank > TFW_MAX_RANK || !tpkg_dtype_bytes(t->dtype)) return *ok = 0, 0;
-  for (uint32_t i = 0; i < t->rank; i++) {
-    n *= t->dims[i];
-    if (n > (uint64_t)SIZE_MAX / 8u) return *ok = 0, 0;
-  }
-  return (size_t)n;
-}
-
-/* 0 when the operands are usable (present, typed, sized), else the error. */
-static int check_operands(const tfw_call *c, uint32_t min_in, uint32_t max_in) {
-  if (!c || !c->in || !c->out || c->n_out != 1) return TFW_FB_E_ARG;
-  if (c->n_in < min_in || c->n_in > max_in) return TFW_FB_E_SHAPE;
-  for (uint32_t i = 0; i <= c->n_in; i++) {
-    const tfw_tensor *t = i < c->n_in ? &c->in[i] : c->out;
-    int ok = 1;
-    if (!tpkg_dtype_bytes(t->dtype)) return TFW_FB_E_DTYPE;
-    if (!t->data) return TFW_FB_E_ARG;
-    elems(t, &ok);
-    if (!ok) return TFW_FB_E_SHAPE;
-  }
-  return 0;
-}
-
-static int norm_axis(int32_t a, uint32_t r, uint32_t *ax) {
-  int64_t v = a < 0 ? (int64_t)a + r : a;
-  if (v < 0 || v >= (int64_t)r) return 0;
-  *ax = (uint32_t)v;
-  return 1;
-}
-
 static void strides(const tfw_tensor *t, size_t *st) {
   size_t s = 1;
   for (uint32_t i = t->rank; i-- > 0;) {
     st[i] = s;
     s *= t->dims[i];
   }
-}
-
-static int same_dims(const tfw_tensor *a, const tfw_tensor *b) {
-  if (a->rank != b->rank) return 0;
-  for (uint32_t d = 0; d < a->rank; d++)
-    if (a->dims[d] != b->dims[d]) return 0;
-  return 1;
 }
 
 /* A split of a tensor's dims into kept and reduced ones, each walked as an
@@ -188,7 +146,7 @@ static int64_t reduce_int(const uint8_t *x, uint32_t dtype, rd_group *g, int fn)
 }
 
 int tfw_k_reduce(const tfw_call *c) {
-  int e = check_operands(c, 1, 1);
+  int e = tfw_op_operands(c, 1, 1);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *y = c->out;
   if (c->n_ints != 2 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
@@ -205,7 +163,7 @@ int tfw_k_reduce(const tfw_call *c) {
   rd_group keep = {.count = 1}, red = {.count = 1};
   for (uint32_t d = 0; d < r; d++) group_add(mask >> d & 1u ? &red : &keep, x->dims[d], xs[d]);
   int ok = 1;
-  if (elems(y, &ok) != keep.count) return TFW_FB_E_SHAPE;
+  if (tfw_op_elems(y, &ok) != keep.count) return TFW_FB_E_SHAPE;
   if (!red.count && keep.count && (fn == TFW_RED_MAX || fn == TFW_RED_MIN)) return TFW_FB_E_SHAPE;
   if (!keep.count) return TFW_FB_OK;
   size_t o = 0;
@@ -230,20 +188,20 @@ int tfw_k_reduce(const tfw_call *c) {
  * select_last, as ONNX's reference computes it on the reversed axis. */
 
 int tfw_k_arg(const tfw_call *c) {
-  int e = check_operands(c, 1, 1);
+  int e = tfw_op_operands(c, 1, 1);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *y = c->out;
   if (c->n_ints != 3 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
   int last = c->ints[1], is_min = c->ints[2];
   if ((last != 0 && last != 1) || (is_min != 0 && is_min != 1)) return TFW_FB_E_PARAM;
   uint32_t ax;
-  if (!norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
+  if (!tfw_op_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
   if (y->dtype != TPKG_DT_I64 || x->dtype == TPKG_DT_BOOL) return TFW_FB_E_DTYPE;
   int ok = 1;
   size_t n = x->dims[ax], outer = 1, inner = 1;
   for (uint32_t d = 0; d < ax; d++) outer *= x->dims[d];
   for (uint32_t d = ax + 1; d < x->rank; d++) inner *= x->dims[d];
-  if (elems(y, &ok) != outer * inner) return TFW_FB_E_SHAPE;
+  if (tfw_op_elems(y, &ok) != outer * inner) return TFW_FB_E_SHAPE;
   if (!n && outer && inner) return TFW_FB_E_SHAPE;
   rd_u64 *out = (rd_u64 *)y->data;
   for (size_t o = 0; o < outer; o++)
@@ -270,40 +228,6 @@ int tfw_k_arg(const tfw_call *c) {
         }
       }
       out[o * inner + i] = (uint64_t)best;
-    }
-  return TFW_FB_OK;
-}
-
-/* ---- Softmax / LogSoftmax: axis log ----------------------------------------- */
-
-static void log_softmax_row(const float *x, float *y, size_t len, size_t st) {
-  float m = tfw_bits_f32(0xff800000u); /* -inf; NaN skipped as in tfw_softmax_f32 */
-  for (size_t k = 0; k < len; k++)
-    if (x[k * st] > m) m = x[k * st];
-  tfw_ksum s = {0.0f, 0.0f};
-  for (size_t k = 0; k < len; k++) tfw_ksum_add(&s, tfw_expf(x[k * st] - m));
-  float ls = tfw_logf(s.sum);
-  for (size_t k = 0; k < len; k++) y[k * st] = canon((x[k * st] - m) - ls);
-}
-
-int tfw_k_softmax(const tfw_call *c) {
-  int e = check_operands(c, 1, 1);
-  if (e) return e;
-  const tfw_tensor *x = &c->in[0], *y = c->out;
-  if (c->n_ints != 2 || !c->ints || c->n_floats || (c->ints[1] != 0 && c->ints[1] != 1)) return TFW_FB_E_PARAM;
-  if (x->dtype != TPKG_DT_F32 || y->dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
-  uint32_t ax;
-  if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
-  size_t n = x->dims[ax], outer = 1, inner = 1;
-  for (uint32_t d = 0; d < ax; d++) outer *= x->dims[d];
-  for (uint32_t d = ax + 1; d < x->rank; d++) inner *= x->dims[d];
-  const float *xp = (const float *)x->data;
-  float *yp = (float *)y->data;
-  for (size_t o = 0; o < outer; o++)
-    for (size_t i = 0; i < inner; i++) {
-      size_t base = o * n * inner + i;
-      if (c->ints[1]) log_softmax_row(xp + base, yp + base, n, inner);
-      else tfw_softmax_f32(xp + base, yp + base, n, inner);
     }
   return TFW_FB_OK;
 }
@@ -342,7 +266,7 @@ static int bcast_to(const tfw_tensor *t, const uint32_t *dims, uint32_t n, size_
 static int layer_norm(const tfw_call *c, float eps) {
   const tfw_tensor *x = &c->in[0], *y = c->out;
   uint32_t ax;
-  if (c->n_in < 2 || c->n_in > 3 || !norm_axis(c->ints[1], x->rank, &ax)) return TFW_FB_E_SHAPE;
+  if (c->n_in < 2 || c->n_in > 3 || !tfw_op_axis(c->ints[1], x->rank, &ax)) return TFW_FB_E_SHAPE;
   uint32_t n = x->rank - ax;
   const uint32_t *td = x->dims + ax;
   size_t sst[TFW_MAX_RANK], bst[TFW_MAX_RANK] = {0};
@@ -382,7 +306,7 @@ static int layer_norm(const tfw_call *c, float eps) {
 /* A per-channel operand: f32 with exactly C elements. */
 static int per_channel(const tfw_tensor *t, uint32_t ch) {
   int ok = 1;
-  return t->dtype == TPKG_DT_F32 && elems(t, &ok) == ch;
+  return t->dtype == TPKG_DT_F32 && tfw_op_elems(t, &ok) == ch;
 }
 
 static int channel_norm(const tfw_call *c, int kind, float eps) {
@@ -409,7 +333,7 @@ static int channel_norm(const tfw_call *c, int kind, float eps) {
 }
 
 int tfw_k_norm(const tfw_call *c) {
-  int e = check_operands(c, 1, 5);
+  int e = tfw_op_operands(c, 1, 5);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *y = c->out;
   if (c->n_ints != 2 || !c->ints || c->n_floats != 1 || !c->floats) return TFW_FB_E_PARAM;
@@ -417,7 +341,7 @@ int tfw_k_norm(const tfw_call *c) {
   float eps = c->floats[0];
   if (kind < NORM_LAYER || kind > NORM_BATCH || !(eps >= 0.0f && eps < 1e30f)) return TFW_FB_E_PARAM;
   if (x->dtype != TPKG_DT_F32 || y->dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
-  if (!same_dims(x, y)) return TFW_FB_E_SHAPE;
+  if (!tfw_op_same_dims(x, y)) return TFW_FB_E_SHAPE;
   return kind == NORM_LAYER ? layer_norm(c, eps) : channel_norm(c, kind, eps);
 }
 
@@ -508,7 +432,7 @@ int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const 
 }
 
 int tfw_k_softmax_q(const tfw_call *c) {
-  int e = check_operands(c, 2, 2);
+  int e = tfw_op_operands(c, 2, 2);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *tt = &c->in[1], *y = c->out;
   if (c->n_ints != 4 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
@@ -516,7 +440,7 @@ int tfw_k_softmax_q(const tfw_call *c) {
   if (mult < (1 << 30) || shift < 0 || shift > 96 || zp < -128 || zp > 127) return TFW_FB_E_PARAM;
   if (x->dtype != TPKG_DT_I8 || y->dtype != TPKG_DT_I8 || tt->dtype != TPKG_DT_I32) return TFW_FB_E_DTYPE;
   uint32_t ax;
-  if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax) || tt->rank != 1 || tt->dims[0] != 256)
+  if (!tfw_op_same_dims(x, y) || !tfw_op_axis(c->ints[0], x->rank, &ax) || tt->rank != 1 || tt->dims[0] != 256)
     return TFW_FB_E_SHAPE;
   const int32_t *t = (const int32_t *)tt->data;
   if (t[0] != 32768) return TFW_FB_E_PARAM;
@@ -547,7 +471,7 @@ int tfw_k_softmax_q(const tfw_call *c) {
 }
 
 int tfw_k_layernorm_q(const tfw_call *c) {
-  int e = check_operands(c, 3, 3);
+  int e = tfw_op_operands(c, 3, 3);
   if (e) return e;
   const tfw_tensor *x = &c->in[0], *gt = &c->in[1], *bt = &c->in[2], *y = c->out;
   if (c->n_ints != 6 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
@@ -558,11 +482,11 @@ int tfw_k_layernorm_q(const tfw_call *c) {
   if (x->dtype != TPKG_DT_I8 || y->dtype != TPKG_DT_I8 || gt->dtype != TPKG_DT_I32 || bt->dtype != TPKG_DT_I64)
     return TFW_FB_E_DTYPE;
   uint32_t ax;
-  if (!same_dims(x, y) || !norm_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
+  if (!tfw_op_same_dims(x, y) || !tfw_op_axis(c->ints[0], x->rank, &ax)) return TFW_FB_E_SHAPE;
   size_t outer, n, inner;
   rows_of(x, ax, x->rank - ax, &outer, &n, &inner);
   int ok = 1;
-  if (n > 65536u || elems(gt, &ok) != n || elems(bt, &ok) != n || !ok) return TFW_FB_E_SHAPE;
+  if (n > 65536u || tfw_op_elems(gt, &ok) != n || tfw_op_elems(bt, &ok) != n || !ok) return TFW_FB_E_SHAPE;
   const int32_t *g = (const int32_t *)gt->data;
   const int64_t *b = (const int64_t *)bt->data;
   for (size_t k = 0; k < n; k++)

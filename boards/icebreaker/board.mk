@@ -268,8 +268,9 @@ $(IB_LINK_OBJ)/kernels.c: $(IB_LINK_PKG) $(BIN)/tessel
 $(IB_LINK_OBJ)/kernels.o: $(IB_LINK_OBJ)/kernels.c
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -c $< -o $@
-$(eval $(call link_variant,icebreaker,$(IB_SEQ_TARGET),$(IB_LINK_DEFS)))
-IB_LINK_OBJS := $(BUILD)/obj/link-icebreaker/link.o $(IB_LINK_OBJ)/kernels.o $(SHARED_RV_OBJ)/link_proto.o
+# -Os, as the runtime library's members (firmware/runtime/runtime.mk, rt_seq_target).
+$(eval $(call link_variant,icebreaker,$(IB_SEQ_TARGET),$(IB_LINK_DEFS) -Os))
+IB_LINK_OBJS := $(BUILD)/obj/link-icebreaker/link.o $(IB_LINK_OBJ)/kernels.o $(SHARED_RV_OS_OBJ)/link_proto.o
 $(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD)
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)

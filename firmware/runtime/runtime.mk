@@ -15,8 +15,11 @@
 RT_TARGETS  := npu2 npu4 npu8 npu16
 RT_SRCS     := firmware/runtime/tfw_npu.c
 # Archive members in this order: the executor first, as before the move to shared/.
-rt_members   = $(SHARED_RV_OBJ)/tfw_exec.o $(SHARED_RV_FB_OBJS) $(BUILD)/obj/fw-rt/$(1)/tfw_npu.o \
-               $(SHARED_RV_OBJ)/tpkg_check.o $(SHARED_RV_OBJ)/crc32.o
+# rt_members T[, -os]: the -os members are the -Os builds (the core-sequenced library).
+rt_members   = $(SHARED_RV$(if $(2),_OS)_OBJ)/tfw_exec.o \
+               $(patsubst shared/%.c,$(SHARED_RV$(if $(2),_OS)_OBJ)/%.o,$(SHARED_FB_SRCS)) \
+               $(BUILD)/obj/fw-rt$(2)/$(1)/tfw_npu.o \
+               $(SHARED_RV$(if $(2),_OS)_OBJ)/tpkg_check.o $(SHARED_RV$(if $(2),_OS)_OBJ)/crc32.o
 RT_HDRS     := $(wildcard firmware/runtime/*.h) $(wildcard shared/*.h) firmware/npu/npu.h \
                $(BUILD)/gen/tessel_isa.h $(FW_HDRS)
 # -ffp-contract=off: the fallback ops' float arithmetic must round as on the host.
@@ -44,9 +47,14 @@ $(foreach t,$(RT_TARGETS),$(eval $(call rt_target,$(t))))
 
 # rt_seq_target T: the same for T's core-sequenced NPU (docs/npu-seq.md), in
 # build/firmware/T-seq/: the driver is npu_seq.c on the C model's sources
-# (firmware/npu/npu.mk) instead of npu.c.
+# (firmware/npu/npu.mk) instead of npu.c, and every member is built -Os
+# (the boards it is for are short of memory).
 define rt_seq_target
-$(FW_OUT)/$(1)-seq/libtessel-rt.a: $(call rt_members,$(1)) $(call npu_seq_objs,$(1))
+$(BUILD)/obj/fw-rt-os/$(1)/%.o: firmware/runtime/%.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $(call RT_CFLAGS,$(1)) -Os -c $$< -o $$@
+$(FW_OUT)/$(1)-seq/libtessel-rt.a: $(call rt_members,$(1),-os) $(call npu_seq_objs,$(1))
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	$$(call say,AR,$$@)

@@ -1,5 +1,5 @@
 # tests/tfw-ops/move.mk: the tfw-ops-move suite, the control core's data-movement and
-# reduction kernels (shared/tfw_ops_move.c, shared/tfw_ops_reduce.c). Included from
+# reduction kernels (shared/tfw_ops_move.c, shared/tfw_ops_reduce.c, shared/tfw_ops_softmax.c). Included from
 # tests/rules.mk.
 #
 #   make test-tfw-ops-move   cmocka under ASan/UBSan against reference implementations,
@@ -18,7 +18,7 @@ TOPS_MOVE_FW_SRC := tests/tfw-ops/fw_ops_move_crc.c tests/tfw-ops/move_checksum.
 TOPS_MOVE_HDRS   := tests/tfw-ops/move_checksum.h tests/tfw-ops/resize_onnx_cases.h shared/tfw_ops.h \
                     shared/tfw_ops_fn.def shared/tfw_math.h shared/tfw_fallback.h shared/tpkg_format.h shared/crc32.h
 TOPS_MOVE_FW_OBJS := $(patsubst %.c,$(TOPS_MOVE_OBJ)/rv32/%.o,$(TOPS_MOVE_FW_SRC)) \
-                     $(addprefix $(SHARED_RV_OBJ)/,tfw_ops_move.o tfw_ops_reduce.o tfw_fallback.o tfw_math.o crc32.o tpkg_check.o)
+                     $(addprefix $(SHARED_RV_OBJ)/,tfw_ops_move.o tfw_ops_reduce.o tfw_ops_softmax.o tfw_fallback.o tfw_math.o crc32.o tpkg_check.o)
 
 $(TOPS_MOVE_TEST): $(TOPS_MOVE_SRC) $(TOPS_MOVE_HDRS) $(SHARED_LIB_SAN)
 	$(call host_link,$@,$(TOPS_MOVE_SRC) $(SHARED_LIB_SAN) -lcmocka -lm,$(HOST_CFLAGS) $(SAN_FLAGS) -ffp-contract=off $(SHARED_INC) -Itests/tfw-ops -Itests/runtime)
