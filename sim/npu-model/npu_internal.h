@@ -65,7 +65,7 @@ struct npu_model {
   int events_lost;         /* recording stopped: out of memory */
   struct run_state *run_state; /* npu_model.c's run state, queue slots and rings: allocated once, reused per run */
   npu_qcmd_t *run_slots;
-  struct run_rings *run_rings;
+  uint64_t *run_rings;
 };
 
 /* Test hook: the order the run loop steps the units in (0..5, the

@@ -34,15 +34,16 @@ static const int cmds_cnt[NUNITS] = {TSL_CNT_LOAD_CMDS, TSL_CNT_EXEC_CMDS, TSL_C
 typedef struct {
   npu_qcmd_t *slot;    /* ring of queue_depth commands */
   int head, n;
-  uint64_t *starts;    /* [64] start time of queued command j (ring by sequence number) */
+  uint64_t *starts;    /* [queue_depth] start time of queued command j (ring by sequence number) */
   uint64_t ndispatched, nstarted;
 } queue_t;
 
 typedef struct {
-  uint64_t *time;      /* [256] push time of each token held (ring) */
+  uint64_t *time;      /* [mask + 1] push time of each token held (ring) */
   int head, n;
-  uint64_t *pops;      /* [256] time token j was taken (ring by sequence number) */
+  uint64_t *pops;      /* [mask + 1] time token j was taken (ring by sequence number) */
   uint64_t npushed, npopped;
+  uint32_t mask;       /* ring length - 1: the length is a power of two >= token_max */
 } tokens_t;
 
 typedef struct {
@@ -82,12 +83,22 @@ typedef struct run_state {
   uint64_t max_cycles;
 } run_t;
 
-/* The rings a run's queues and token counters point into (allocated once
- * per model, never cleared: see npu_model_run). */
-typedef struct run_rings {
-  uint64_t starts[NUNITS][64];
-  uint64_t time[NFIFOS][256], pops[NFIFOS][256];
-} rings_t;
+/* The rings a run's queues and token counters point into: one array,
+ * allocated once per model and never cleared (see npu_model_run), of
+ * queue_depth starts per unit and a time and a pops ring per token counter.
+ * A counter holds at most token_max tokens and a push reads the time of
+ * the pop token_max before it, so a ring of the power of two at or above
+ * token_max is enough (4 entries at npu2, where 256 took 16 KiB of a
+ * board's 128). */
+static uint32_t token_ring(const tsl_target_t *t) {
+  uint32_t n = 1;
+  while (n < t->token_max) n <<= 1;
+  return n;
+}
+
+static size_t rings_len(const tsl_target_t *t) {
+  return (size_t)NUNITS * t->queue_depth + (size_t)2 * NFIFOS * token_ring(t);
+}
 
 /* The name of an outcome: the hardware's error names, and the model's own
  * (npu_model.h) as LIMIT and NOMEM rather than tsl_err_name's "?". */
@@ -155,14 +166,14 @@ static int try_push(run_t *s, int k) {
     tokens_t *fi = &s->tok[fifo_of(k, f)];
     if (fi->npushed - fi->npopped >= tmax) return 0;
     if (fi->npushed >= tmax) {
-      uint64_t freed = fi->pops[(fi->npushed - tmax) % 256];
+      uint64_t freed = fi->pops[(fi->npushed - tmax) & fi->mask];
       if (freed > t) t = freed;
     }
   }
   for (uint8_t f = TOK_PUSH_PREV; f <= TOK_PUSH_NEXT; f <<= 1) {
     if (!(u->push_tok & f)) continue;
     tokens_t *fi = &s->tok[fifo_of(k, f)];
-    fi->time[(fi->head + fi->n) % 256] = t;
+    fi->time[(fi->head + fi->n) & fi->mask] = t;
     fi->n++;
     fi->npushed++;
   }
@@ -210,9 +221,9 @@ static int step_unit(run_t *s, int k) {
   for (uint8_t f = TOK_POP_PREV; f <= TOK_POP_NEXT; f <<= 1) {
     if (!(c->tok & f)) continue;
     tokens_t *fi = &s->tok[fifo_of(k, f)];
-    fi->head = (fi->head + 1) % 256;
+    fi->head = (int)((fi->head + 1) & fi->mask);
     fi->n--;
-    fi->pops[fi->npopped++ % 256] = start;
+    fi->pops[fi->npopped++ & fi->mask] = start;
   }
   s->m->cnt[tok_cnt[k]] += start - ready;
   cost_t cost = npu_exec(s->m, c);
@@ -434,14 +445,17 @@ int npu_model_run(npu_model_t *m, const npu_run_t *run, npu_result_t *r) {
   run_t *s = m->run_state;
   memset(s, 0, sizeof *s);
   npu_qcmd_t *slots = m->run_slots;
-  rings_t *ring = m->run_rings;
+  uint64_t *ring = m->run_rings;
+  uint32_t qd = m->t->queue_depth, tr = token_ring(m->t);
   s->m = m;
   s->run = run;
   s->r = r;
   s->max_dispatch = run->max_dispatch ? run->max_dispatch : NPU_MODEL_DEFAULT_MAX_DISPATCH;
   s->max_cycles = run->max_cycles ? run->max_cycles : NPU_MODEL_DEFAULT_MAX_CYCLES;
-  for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * m->t->queue_depth, s->q[k].starts = ring->starts[k];
-  for (int f = 0; f < NFIFOS; f++) s->tok[f].time = ring->time[f], s->tok[f].pops = ring->pops[f];
+  for (int k = 0; k < NUNITS; k++) s->q[k].slot = slots + k * qd, s->q[k].starts = ring + k * qd;
+  ring += NUNITS * qd;
+  for (int f = 0; f < NFIFOS; f++)
+    s->tok[f].time = ring + 2 * f * tr, s->tok[f].pops = ring + (2 * f + 1) * tr, s->tok[f].mask = tr - 1;
   static const int orders[6][NUNITS] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
   const int *order = orders[(npu_model_step_order % 6 + 6) % 6];
   for (;;) {
@@ -526,7 +540,7 @@ npu_model_t *npu_model_new(const tsl_target_t *t) {
   m->rowseen = calloc(m->rowseen_len, sizeof *m->rowseen);
   m->run_state = malloc(sizeof(run_t));
   m->run_slots = malloc((size_t)(NUNITS * t->queue_depth) * sizeof(npu_qcmd_t));
-  m->run_rings = malloc(sizeof(rings_t));
+  m->run_rings = malloc(rings_len(t) * sizeof *m->run_rings);
   if (!m->spad || !m->acc || !m->param || !m->rowseen || !m->run_state || !m->run_slots || !m->run_rings) {
     npu_model_free(m);
     return NULL;
