@@ -30,7 +30,8 @@ IB_FL_PKG := $(call board_cfg,icebreaker,flash_package)
 IB_PCF    := $(IB_DIR)/$(call board_cfg,icebreaker,pins)
 IB_LD     := linker/$(call board_cfg,icebreaker,linker)
 IB_CPB    := $(shell echo $$(( $(IB_CLOCK) * 1000000 / $(IB_BAUD) )))
-# The package window of linker/icebreaker.ld, as an offset in the SPRAM.
+# The package window of linker/icebreaker.ld (__board_package), as an
+# offset in the SPRAM (it ends at the SPRAM's end, IB_DRAM).
 IB_PKG_DEST := 0x10000
 
 # RTL (BOARD_SOC_SV and board_npu_sv: boards/rules.mk). With npu_seq = 1 the
@@ -251,7 +252,8 @@ IB_LINK_IMG   := $(IB_OUT)/tessel-link.img
 IB_DIGITS_PKG := $(IB_OUT)/digits.tpkg
 IB_DIGITS_IMG := $(IB_OUT)/digits.img
 IB_LINK_PKG   ?= $(IB_DIGITS_PKG)
-IB_LINK_DEFS  := -DTFW_LINK_PKG_ADDR=0x80010000u -DTFW_LINK_DRAM_END=0x80020000u -DTFW_LINK_RX_BYTES=4096 -DTFW_LINK_STATS_MAX=8
+IB_LINK_DEFS  := -DTFW_LINK_PKG_ADDR=$(shell printf 0x%08xu $$((0x80000000 + $(IB_PKG_DEST)))) \
+                 -DTFW_LINK_DRAM_END=$(shell printf 0x%08xu $$((0x80000000 + $(IB_DRAM)))) -DTFW_LINK_RX_BYTES=1024 -DTFW_LINK_STATS_MAX=8
 IB_LINK_RTLIB := $(FW_OUT)/$(IB_SEQ_TARGET)-seq/libtessel-rt.a
 
 $(IB_DIGITS_PKG): $(BIN)/tessel tests/models/digits/digits_cnn.onnx tests/models/digits/digits.calib.npy
@@ -277,6 +279,18 @@ $(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD)
 	$(Q)$(call fw_link,$(notdir $(IB_LD)),$(IB_LINK_OBJS) $(IB_LINK_RTLIB))
 $(IB_LINK_IMG): $(IB_LINK_ELF) $(FLASH_IMAGE)
 	$(call ib_fw_image,$<,$@)
+# The same objects linked for the simulator's memory (code and data in the
+# TCMs; the package at 0x80010000 in its DRAM), so that the board's link
+# firmware (its -D options, the -Os core-sequenced runtime, the package's
+# kernels only) serves digits on build/npu2-seq/tessel-sim while the board's
+# own memory cannot hold it: suite npu-seq (tests/npu-seq/run.sh).
+IB_LINK_SIM_ELF := $(IB_OUT)/tessel-link-sim.elf
+$(IB_LINK_SIM_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS)
+	@mkdir -p $(@D)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,sim.ld,$(IB_LINK_OBJS) $(IB_LINK_RTLIB))
+test-npu-seq: $(IB_LINK_SIM_ELF) $(IB_DIGITS_PKG)
+NPU_SEQ_BOARD_LINK = $(IB_LINK_SIM_ELF) $(IB_DIGITS_PKG)
 # The firmware's fit: the same link with the overflow allowed
 # (--noinhibit-exec: ld reports the overflow and writes the ELF anyway),
 # its sections against linker/icebreaker.ld's 64 KiB.

@@ -127,10 +127,13 @@ $(foreach t,$(NPU_SEQ_TARGETS),$(eval $(call npu_seq_target,$(t))))
 # The model suite's small models (ops, quantised, runtime cases: a minute; the
 # nets take the core minutes each) compiled for npu2, run by the core-sequenced
 # firmware on build/npu2-seq/tessel-sim against the int8 reference, digits'
-# test set against the C model, and the firmware on a SoC without the datapath.
+# test set against the C model, the firmware on a SoC without the datapath,
+# and the iCEBreaker's link firmware serving a digit over the host link
+# (NPU_SEQ_BOARD_LINK: its ELF for the simulator and the board's package,
+# boards/icebreaker/board.mk).
 TEST_SUITES += npu-seq
 NPU_SEQ_MODELS ?= ^(ops|quant|run)/
 .PHONY: test-npu-seq
 test-npu-seq: $(BIN)/tessel $(BUILD)/npu2-seq/tessel-sim $(FW_OUT)/npu2-seq/tessel-fw.elf $(NPU_NODEV_SIM)
 	@bash tests/npu-seq/run.sh $(BUILD)/test-tmp/npu-seq $(BIN)/tessel $(BUILD)/npu2-seq/tessel-sim \
-	  $(FW_OUT)/npu2-seq/tessel-fw.elf $(NPU_NODEV_SIM) '$(NPU_SEQ_MODELS)'
+	  $(FW_OUT)/npu2-seq/tessel-fw.elf $(NPU_NODEV_SIM) '$(NPU_SEQ_MODELS)' $(NPU_SEQ_BOARD_LINK)

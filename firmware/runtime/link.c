@@ -122,12 +122,13 @@ static void load_package(void) {
   const uint8_t *pkg = (const uint8_t *)(uintptr_t)TFW_LINK_PKG_ADDR;
   uint32_t room = TFW_LINK_DRAM_END - TFW_LINK_PKG_ADDR;
   /* The length comes from the header when there is one (tfw_load checks it
-   * against everything else); without the magic, the header alone is
-   * handed over so the refusal names the magic. */
+   * against everything else, and refuses a window that does not fit after
+   * it); without the magic, the header alone is handed over so the refusal
+   * names the magic. */
   uint32_t len = TPKG_HEADER_BYTES;
   if (!memcmp(pkg, TPKG_MAGIC, 4)) {
     uint32_t total = tpkg_rd32(pkg + TPKG_H_TOTAL);
-    len = total < room / 2 ? total : room / 2;
+    len = total < room ? total : room;
     boot.pkg_bytes = len;
     boot.pkg_crc = crc32(pkg, len);
   }

@@ -6,10 +6,15 @@
 #   2. 16 digits of the test set: the same bits as the C model;
 #   3. the core-sequenced firmware on a SoC without the datapath (the SoC
 #      alone, behind a wrapper that names npu2 so the host lets it run):
-#      refused with the driver's message, not a crash or a wrong result.
-#   tests/npu-seq/run.sh TMP TESSEL SEQ_SIM SEQ_FW SOC_ONLY_SIM MODELS_RE
+#      refused with the driver's message, not a crash or a wrong result;
+#   4. with BOARD_LINK and BOARD_PKG: the iCEBreaker's link firmware (its
+#      objects linked for the simulator's memory, boards/icebreaker/board.mk)
+#      with the board's digits package at 0x80010000 serves a digit over the
+#      host link (`tessel run --engine board` on the simulator's UART pty):
+#      the same bits as the C model.
+#   tests/npu-seq/run.sh TMP TESSEL SEQ_SIM SEQ_FW SOC_ONLY_SIM MODELS_RE [BOARD_LINK BOARD_PKG]
 set -u
-tmp=$1 tessel=$2 sim=$3 fw=$4 nosim=$5 models_re=$6
+tmp=$1 tessel=$2 sim=$3 fw=$4 nosim=$5 models_re=$6 board_link=${7:-} board_pkg=${8:-}
 here=$(cd "$(dirname "$0")" && pwd)
 digits=$here/../models/digits
 rm -rf "$tmp" && mkdir -p "$tmp"
@@ -44,6 +49,20 @@ chmod +x "$tmp/nodp-sim"
 expect_fail no-datapath 1 "DEVICE (code -1): no NPU" \
   "$tessel" run "$tmp/digits.tpkg" --engine rtl --sim "$tmp/nodp-sim" --firmware "$fw" \
   --input "$digits/digits_cnn.in0.npy" -o "$tmp/x.npy"
+
+if [ -n "$board_link" ]; then
+  t board-link-model "$tessel" run "$board_pkg" --engine model -q --input "$digits/digits_cnn.in0.npy" \
+    -o "$tmp/board-model.npy"
+  rm -f "$tmp/board.pty"
+  "$sim" "$board_link" --load "0x80010000=$board_pkg" --uart-pty --uart-pty-link "$tmp/board.pty" \
+    --max-cycles 200000000 >"$tmp/board.sim.out" 2>"$tmp/board.sim.err" &
+  board_pid=$!
+  for _ in $(seq 100); do [ -s "$tmp/board.pty" ] && break; sleep 0.1; done
+  t board-link-run "$tessel" run "$board_pkg" --engine board --port "$(cat "$tmp/board.pty" 2>/dev/null)" --timeout 120 \
+    --input "$digits/digits_cnn.in0.npy" -o "$tmp/board.npy"
+  kill "$board_pid" 2>/dev/null; wait "$board_pid" 2>/dev/null
+  t board-link-same-bytes cmp "$tmp/board-model.npy" "$tmp/board.npy"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
