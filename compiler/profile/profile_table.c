@@ -117,7 +117,7 @@ void prof_print_table(FILE *f, const profile *p, const prof_row *rows, size_t n)
              "MACs at %" PRIu64 " per cycle (MAC bound) and the compulsory DRAM bytes at ", p->dim * p->dim);
   if (bpc) fprintf(f, "%" PRIu64, bpc);
   else fputc('?', f); /* unknown target: the note under the table says so */
-  fprintf(f, " per cycle (DRAM bound); meas/bnd = cycles / bound\n");
+  fprintf(f, " per cycle (DRAM bound);\ntotal: the sum of the kernels' bounds; meas/bnd = cycles / bound\n");
   const char *bfmt = "%3s %-18s%12s%12s%11s%11s%11s%11s%9s\n";
   fprintf(f, bfmt, "#", "kernel", "useful MACs", "array MACs", "MAC bound", "DRAM bound", "bound", "cycles",
           "meas/bnd");

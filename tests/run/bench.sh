@@ -49,7 +49,7 @@ for spec in "${nets[@]}"; do
     "$core" "$core8" "$(awk -v u="$util" 'BEGIN { print 100 * u }')" "$(awk -v u="$occup" 'BEGIN { print 100 * u }')" \
     "$ratio" "$est" "$err" "$wall" "$speed"
 done
-echo "(bound: the roofline bound, max(the graph's MACs / DIM^2, compulsory DRAM bytes / DRAM bytes per cycle);"
+echo "(bound: the roofline bound, per kernel max(the graph's MACs / DIM^2, compulsory DRAM bytes / DRAM bytes per cycle), summed over the kernels;"
 echo " util: the graph's MACs over the array's peak; occup: every MAC the array did, padding included;"
 echo " est err: the cost model's estimate against the NPU cycles measured on RTL; --int8-io: core cycles per"
 echo " inference of the package compiled with int8 inputs/outputs; per-kernel tables: tessel profile $out/NET.json)"
