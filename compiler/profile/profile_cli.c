@@ -16,8 +16,9 @@
 static const char *const usage_profile =
     "usage: tessel profile P.json [--format table|csv|json|chrome|svg] [-o FILE] [--compare OTHER.json]\n"
     "  reports a profile from `tessel run --profile` (docs/profiling.md):\n"
-    "  table   per fused kernel: cycles, share, MACs, utilisation, stalls, estimate,\n"
-    "          SRAM and DRAM traffic, compulsory bytes, intensity (default)\n"
+    "  table   per fused kernel: cycles, share, utilisation, array occupancy, stalls,\n"
+    "          estimate, roofline bound, SRAM and DRAM traffic, compulsory bytes,\n"
+    "          intensity (default)\n"
     "  csv, json  the same rows, every column, for scripts\n"
     "  chrome  a trace for Perfetto / chrome://tracing (one track per unit)\n"
     "  svg     charts: cycles per kernel, DRAM traffic vs compulsory, roofline\n"

@@ -181,7 +181,7 @@ static void chart_roofline(FILE *f, double y0, const profile *p, const prof_row 
   double xmin = ridge, xmax = ridge, ymin = peak, ymax = peak;
   for (size_t i = 0; i < nk; i++) {
     const prof_row *r = &rows[i];
-    double x = r->intensity, y = r->npu_cycles ? (double)r->macs / (double)r->npu_cycles : 0;
+    double x = r->intensity, y = r->npu_cycles ? (double)r->useful_macs / (double)r->npu_cycles : 0;
     if (isfinite(x) && x > 0) xmin = fmin(xmin, x), xmax = fmax(xmax, x);
     if (y > 0) ymin = fmin(ymin, y), ymax = fmax(ymax, y);
   }
@@ -193,8 +193,8 @@ static void chart_roofline(FILE *f, double y0, const profile *p, const prof_row 
 #define SX(v) (px + pw * (log10(v) - lx0) / (lx1 - lx0))
 #define SY(v) (pyy + ph - ph * (log10(v) - ly0) / (ly1 - ly0))
   char title[160];
-  snprintf(title, sizeof title, "Roofline of %s: min(%.0f MACs/cycle, intensity x %.0f DRAM bytes/cycle)", p->target,
-           peak, bw);
+  snprintf(title, sizeof title, "Roofline of %s: min(%.0f MACs/cycle, intensity x %.0f DRAM bytes/cycle), graph's MACs",
+           p->target, peak, bw);
   text(f, W / 2.0, y0 + 25, "middle", 16, title);
   for (double e = lx0; e <= lx1; e++) {
     char b[32];
@@ -212,9 +212,9 @@ static void chart_roofline(FILE *f, double y0, const profile *p, const prof_row 
   }
   line(f, px, pyy + ph, px + pw, pyy + ph, "#000000", 1);
   line(f, px, pyy, px, pyy + ph, "#000000", 1);
-  text(f, px + pw / 2, pyy + ph + 36, "middle", 12, "arithmetic intensity (MACs per DRAM byte, log)");
+  text(f, px + pw / 2, pyy + ph + 36, "middle", 12, "arithmetic intensity (the graph's MACs per DRAM byte, log)");
   fprintf(f, "<text x=\"18\" y=\"%.1f\" font-size=\"12\" text-anchor=\"middle\" transform=\"rotate(-90 18 %.1f)\">"
-             "MACs per cycle (log)</text>\n", pyy + ph / 2, pyy + ph / 2);
+             "the graph's MACs per cycle (log)</text>\n", pyy + ph / 2, pyy + ph / 2);
   /* the roof: bandwidth slope up to the ridge, then the array's peak */
   double xa = pow(10, lx0), xb = pow(10, lx1), ya = fmax(xa * bw, pow(10, ly0));
   double xa2 = ya / bw;
@@ -226,7 +226,7 @@ static void chart_roofline(FILE *f, double y0, const profile *p, const prof_row 
   text(f, SX(ridge) + 6, SY(peak) - 6, "start", 11, b);
   for (size_t i = 0; i < nk; i++) {
     const prof_row *r = &rows[i];
-    double x = r->intensity, y = r->npu_cycles ? (double)r->macs / (double)r->npu_cycles : 0;
+    double x = r->intensity, y = r->npu_cycles ? (double)r->useful_macs / (double)r->npu_cycles : 0;
     int clipped = !(isfinite(x) && x > 0) || !(y > 0);
     /* no DRAM traffic: infinitely intense, drawn at the right edge; no MACs: at the bottom */
     double cx = isfinite(x) && x > 0 ? SX(x) : isnan(x) ? px + pw : px;
@@ -237,10 +237,12 @@ static void chart_roofline(FILE *f, double y0, const profile *p, const prof_row 
     fprintf(f, "%zu ", r->index);
     esc(f, r->name);
     if (isfinite(x) && x > 0)
-      fprintf(f, ": %.3g MACs/byte, %.3g MACs/cycle (%.1f%% of the roof)</title></circle>\n", x, y,
-              100.0 * y / fmin(peak, x * bw));
+      fprintf(f, ": %.3g MACs/byte, %.3g MACs/cycle (%.1f%% of the roof)", x, y, 100.0 * y / fmin(peak, x * bw));
     else /* no DRAM bytes (intensity undefined) or no MACs */
-      fprintf(f, ": %s, %.3g MACs/cycle</title></circle>\n", isnan(x) ? "no DRAM traffic" : "no MACs", y);
+      fprintf(f, ": %s, %.3g MACs/cycle", isnan(x) ? "no DRAM traffic" : "no MACs", y);
+    if (!isnan(r->util)) fprintf(f, "; utilisation %.1f%%, array occupancy %.1f%%", 100.0 * r->util, 100.0 * r->occupancy);
+    if (!isnan(r->bound.over)) fprintf(f, "; %.2fx the roofline bound", r->bound.over);
+    fputs("</title></circle>\n", f);
     snprintf(b, sizeof b, "%zu", r->index);
     text(f, cx + 7, cy - 5, "start", 10, b);
   }

@@ -93,26 +93,49 @@ void prof_print_table(FILE *f, const profile *p, const prof_row *rows, size_t n)
   fprintf(f, "%" PRIu64 " NPU cycles + %" PRIu64 " core cycles = %" PRIu64 " cycles", p->total[TSL_CNT_CYCLES],
           tot->fallback_cycles, tot->cycles);
   if (!isnan(ms)) fprintf(f, " (%.3f ms at %" PRIu64 " MHz)", ms, p->clock_mhz);
-  fprintf(f, "\n\nTime: cycles, MAC utilisation, stalls (dma: waiting on DRAM; token: on a neighbour unit; fw: fallback\n"
+  fprintf(f, "\n\nTime: cycles, utilisation (the graph's MACs over the array's peak) and array occupancy (the MACs\n"
+             "the array did, padding included), stalls (dma: waiting on DRAM; token: on a neighbour unit; fw: fallback\n"
              "op on the core), the cost model's estimate and measured/estimate\n");
-  const char *hfmt = "%3s %-18s %-17s%10s%7s%11s%7s%9s%9s%8s%10s%9s\n";
-  fprintf(f, hfmt, "#", "kernel", "fuses", "cycles", "share", "MACs", "util", "dma", "token", "fw", "estimate",
+  const char *hfmt = "%3s %-18s %-17s%10s%7s%7s%7s%9s%9s%8s%10s%9s\n";
+  fprintf(f, hfmt, "#", "kernel", "fuses", "cycles", "share", "util", "occup", "dma", "token", "fw", "estimate",
           "meas/est");
   for (size_t i = 0; i < n; i++) {
     const prof_row *r = &rows[i];
     int k = r->kind == PROF_ROW_KERNEL, t = r->kind == PROF_ROW_TOTAL;
-    if (t) fprintf(f, "%.120s\n", "-------------------------------------------------------------------------------"
+    if (t) fprintf(f, "%.116s\n", "-------------------------------------------------------------------------------"
                                   "-----------------------------------------");
     fprintf(f, hfmt, row_label(a[0], 48, r), prof_fit(a[1], 48, 18, row_name(r)),
             prof_fit_nodes(a[2], 48, 17, r->nodes, r->nnodes), prof_fmt_count(a[3], 48, 9, r->cycles),
-            pct(a[4], 48, r->share), k || t ? prof_fmt_count(a[5], 48, 10, r->macs) : "-", pct(a[6], 48, r->util),
+            pct(a[4], 48, r->share), pct(a[5], 48, r->util), pct(a[6], 48, r->occupancy),
             k || t ? prof_fmt_count(a[7], 48, 8, r->stall_dma) : "-",
             k || t ? prof_fmt_count(a[8], 48, 8, r->stall_token) : "-",
             prof_fmt_count(a[9], 48, 7, r->fallback_cycles), k || t ? prof_fmt_count(a[10], 48, 9, r->estimate) : "-",
             fixed(a[11], 48, r->ratio, "%.2f"));
   }
+  uint64_t bpc = prof_dram_bytes_per_cycle(p);
+  fprintf(f, "\nRoofline: bound = the fewest NPU cycles the array and the DRAM port allow, the larger of the graph's\n"
+             "MACs at %" PRIu64 " per cycle (MAC bound) and the compulsory DRAM bytes at ", p->dim * p->dim);
+  if (bpc) fprintf(f, "%" PRIu64, bpc);
+  else fputc('?', f); /* unknown target: the note under the table says so */
+  fprintf(f, " per cycle (DRAM bound);\ntotal: the sum of the kernels' bounds; meas/bnd = cycles / bound\n");
+  const char *bfmt = "%3s %-18s%12s%12s%11s%11s%11s%11s%9s\n";
+  fprintf(f, bfmt, "#", "kernel", "useful MACs", "array MACs", "MAC bound", "DRAM bound", "bound", "cycles",
+          "meas/bnd");
+  for (size_t i = 0; i < n; i++) {
+    const prof_row *r = &rows[i];
+    int npu = r->kind != PROF_ROW_FALLBACK, b = r->has_bound; /* fallback ops: on the core, nothing to bound */
+    if (r->kind == PROF_ROW_TOTAL) fprintf(f, "%.99s\n", "----------------------------------------------------------"
+                                                         "-----------------------------------------");
+    fprintf(f, bfmt, row_label(a[0], 48, r), prof_fit(a[1], 48, 18, row_name(r)),
+            npu ? prof_fmt_count(a[2], 48, 11, r->useful_macs) : "-",
+            npu ? prof_fmt_count(a[3], 48, 11, r->macs) : "-",
+            b ? prof_fmt_count(a[4], 48, 10, r->bound.mac_cycles) : "-",
+            b ? prof_fmt_count(a[5], 48, 10, r->bound.dram_cycles) : "-",
+            b ? prof_fmt_count(a[6], 48, 10, r->bound.cycles) : "-",
+            npu ? prof_fmt_count(a[7], 48, 10, r->npu_cycles) : "-", fixed(a[8], 48, r->bound.over, "%.2f"));
+  }
   fprintf(f, "\nMemory traffic (bytes): scratchpad, accumulator and DRAM read/written, compulsory DRAM bytes,\n"
-             "DRAM/compulsory and arithmetic intensity (MACs per DRAM byte)\n");
+             "DRAM/compulsory and arithmetic intensity (the graph's MACs per DRAM byte)\n");
   const char *mfmt = "%3s %-18s%9s%9s%9s%9s%10s%10s%11s%9s%8s\n";
   fprintf(f, mfmt, "#", "kernel", "spad rd", "spad wr", "acc rd", "acc wr", "dram rd", "dram wr", "compulsory",
           "dram/cmp", "MAC/B");
@@ -149,6 +172,9 @@ void prof_print_table(FILE *f, const profile *p, const prof_row *rows, size_t n)
     km += p->kernels[i].c[TSL_CNT_MACS];
     kd += p->kernels[i].c[TSL_CNT_DRAM_RD_BYTES] + p->kernels[i].c[TSL_CNT_DRAM_WR_BYTES];
   }
+  if (!bpc)
+    fprintf(f, "\nnote: no roofline bound: this tessel has no target '%s' of DIM %" PRIu64
+               " (targets/*.cfg), so not its DRAM bandwidth\n", p->target, p->dim);
   const uint64_t *t = p->total;
   if (kc != t[TSL_CNT_CYCLES] || km != t[TSL_CNT_MACS] || kd != t[TSL_CNT_DRAM_RD_BYTES] + t[TSL_CNT_DRAM_WR_BYTES])
     fprintf(f, "\nnote: the kernels add up to %" PRIu64 " cycles, %" PRIu64 " MACs, %" PRIu64
@@ -179,14 +205,16 @@ static const char *kind_name(prof_row_kind k) {
 /* Columns shared by CSV and JSON, in order. */
 #define PROF_COLUMNS(X)                                                                                     \
   X(cycles, U, r->cycles) X(share, D, r->share) X(npu_cycles, U, r->npu_cycles) X(macs, U, r->macs)         \
-  X(useful_macs, U, r->useful_macs) X(mac_util, D, r->util) X(useful_mac_util, D, r->useful_util)           \
+  X(useful_macs, U, r->useful_macs) X(util, D, r->util) X(array_occupancy, D, r->occupancy)                 \
   X(spad_rd_bytes, U, r->spad_rd) X(spad_wr_bytes, U, r->spad_wr) X(acc_rd_bytes, U, r->acc_rd)             \
   X(acc_wr_bytes, U, r->acc_wr) X(dram_rd_bytes, U, r->dram_rd) X(dram_wr_bytes, U, r->dram_wr)             \
   X(compulsory_dram_bytes, U, r->compulsory) X(dram_over_compulsory, D, r->dram_over_compulsory)           \
   X(arith_intensity, D, r->intensity) X(stall_dma, U, r->stall_dma) X(stall_token, U, r->stall_token)       \
   X(stall_preload, U, r->stall_preload) X(fallback_cycles, U, r->fallback_cycles)                           \
   X(estimate_cycles, U, r->estimate) X(measured_over_estimate, D, r->ratio) X(load_busy, U, r->load_busy)   \
-  X(exec_busy, U, r->exec_busy) X(store_busy, U, r->store_busy)
+  X(exec_busy, U, r->exec_busy) X(store_busy, U, r->store_busy) X(mac_bound_cycles, B, r->bound.mac_cycles)   \
+  X(dram_bound_cycles, B, r->bound.dram_cycles) X(roofline_bound_cycles, B, r->bound.cycles)               \
+  X(measured_over_bound, D, r->bound.over)
 
 static void join_nodes(FILE *f, const prof_row *r, void (*put)(FILE *, const char *)) {
   size_t len = 1;
@@ -219,6 +247,7 @@ void prof_print_csv(FILE *f, const profile *p, const prof_row *rows, size_t n) {
 #define CELL(name, t, e) fputc(',', f), CELL_##t(e);
 #define CELL_U(e) fprintf(f, "%" PRIu64, (uint64_t)(e))
 #define CELL_D(e) csv_num(f, (e))
+#define CELL_B(e) (r->has_bound ? fprintf(f, "%" PRIu64, (uint64_t)(e)) : 0) /* empty when no bound */
     PROF_COLUMNS(CELL)
     fputc('\n', f);
   }
@@ -245,8 +274,10 @@ static void json_row(FILE *f, const prof_row *r) {
   fputc(']', f);
 #undef CELL_U
 #undef CELL_D
+#undef CELL_B
 #define CELL_U(e) fprintf(f, "%" PRIu64, (uint64_t)(e))
 #define CELL_D(e) prof_json_num(f, (e))
+#define CELL_B(e) (r->has_bound ? fprintf(f, "%" PRIu64, (uint64_t)(e)) : fputs("null", f))
 #undef CELL
 #define CELL(name, t, e) fprintf(f, ", \"%s\": ", #name), CELL_##t(e);
   PROF_COLUMNS(CELL)
@@ -254,13 +285,21 @@ static void json_row(FILE *f, const prof_row *r) {
 }
 
 void prof_print_json(FILE *f, const profile *p, const prof_row *rows, size_t n) {
-  fprintf(f, "{\n  \"format\": \"tessel-profile-report\",\n  \"version\": 1,\n  \"model\": ");
+  /* version 2: util is on the graph's MACs (was useful_mac_util), array_occupancy
+   * on the hardware's (was mac_util), arith_intensity on the graph's MACs, and
+   * the roofline bound */
+  fprintf(f, "{\n  \"format\": \"tessel-profile-report\",\n  \"version\": 2,\n  \"model\": ");
   json_write_str(f, p->model);
   fprintf(f, ",\n  \"target\": ");
   json_write_str(f, p->target);
   fprintf(f, ",\n  \"engine\": ");
   json_write_str(f, p->engine);
-  fprintf(f, ",\n  \"dim\": %" PRIu64 ",\n  \"clock_mhz\": %" PRIu64 ",\n  \"rows\": [", p->dim, p->clock_mhz);
+  fprintf(f, ",\n  \"dim\": %" PRIu64 ",\n  \"clock_mhz\": %" PRIu64 ",\n  \"dram_bytes_per_cycle\": ", p->dim,
+          p->clock_mhz);
+  uint64_t bpc = prof_dram_bytes_per_cycle(p);
+  if (bpc) fprintf(f, "%" PRIu64, bpc);
+  else fputs("null", f);
+  fprintf(f, ",\n  \"rows\": [");
   for (size_t i = 0; i + 1 < n; i++) {
     fprintf(f, "%s\n    ", i ? "," : "");
     json_row(f, &rows[i]);

@@ -25,7 +25,7 @@ test-run: $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject $(BIN)/tessel-sim $(BIN)/
 BENCHES += run
 .PHONY: bench-run
 bench-run: $(BIN)/tessel $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu8/tessel-fw.elf
-	bash tests/run/bench.sh $(BIN)/tessel tests/models $(BUILD)/bench/run
+	BENCH_NETS='$(BENCH_NETS)' bash tests/run/bench.sh $(BIN)/tessel tests/models $(BUILD)/bench/run
 
 # Every suite model that compiles, through the package, against the int8
 # reference: on the C model in make test, on the SoC in make bench.

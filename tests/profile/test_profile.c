@@ -4,6 +4,7 @@
  * committed profile, the Chrome trace parsed back with the reader, the SVG
  * well-formed with one roofline point per kernel, --compare's grouping, the
  * table helpers, and out-of-memory paths (arena failure injection). */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -217,11 +218,64 @@ static void test_counter_consistency(void **state) {
   assert_int_equal(t->stall_token, 15 + 300 + 70);
   assert_int_equal(t->fallback_cycles, 5000);
   assert_int_equal(t->estimate, 1800);
-  assert_true(rows[0].util > 0.7199 && rows[0].util < 0.7201); /* 55296 / (1200 * 64) */
-  assert_true(rows[0].intensity > 16.14 && rows[0].intensity < 16.16); /* 55296 / 3424 */
+  assert_true(rows[0].util > 0.6510 && rows[0].util < 0.6511);           /* useful: 50000 / (1200 * 64) */
+  assert_true(rows[0].occupancy > 0.7199 && rows[0].occupancy < 0.7201); /* hardware: 55296 / (1200 * 64) */
+  assert_true(rows[0].intensity > 14.60 && rows[0].intensity < 14.61);   /* 50000 / 3424 */
   double share = 0;
   for (size_t i = 0; i + 1 < n; i++) share += rows[i].share;
   assert_true(share > 0.9999 && share < 1.0001);
+  arena_free(a);
+}
+
+/* The roofline bound: max(ceil(useful / DIM^2), ceil(compulsory / bpc)),
+ * measured over it, and the cases with nothing to bound. */
+static void test_roofline(void **state) {
+  (void)state;
+  prof_bound b = prof_roofline(50000, 3200, 8, 8, 1200); /* MAC bound: 781.25 -> 782 */
+  assert_int_equal(b.mac_cycles, 782);
+  assert_int_equal(b.dram_cycles, 400);
+  assert_int_equal(b.cycles, 782);
+  assert_true(b.over > 1.5345 && b.over < 1.5346);
+  b = prof_roofline(20480, 2570, 8, 8, 600); /* DRAM bound: 321.25 -> 322, just above the MACs' 320 */
+  assert_int_equal(b.mac_cycles, 320);
+  assert_int_equal(b.cycles, 322);
+  b = prof_roofline(64, 8, 8, 8, 1); /* exact: no rounding up, and measured at the bound */
+  assert_int_equal(b.cycles, 1);
+  assert_true(b.over == 1.0);
+  b = prof_roofline(0, 256, 8, 8, 350); /* no MACs (a pooling): the DRAM bound */
+  assert_int_equal(b.mac_cycles, 0);
+  assert_int_equal(b.cycles, 32);
+  b = prof_roofline(0, 0, 8, 8, 100); /* nothing to do: bound 0, no ratio */
+  assert_int_equal(b.cycles, 0);
+  assert_true(isnan(b.over));
+  b = prof_roofline(0, 0, 8, 8, 0);
+  assert_true(isnan(b.over));
+  b = prof_roofline(UINT64_MAX, UINT64_MAX, 1, 1, 1); /* no overflow at the extremes */
+  assert_true(b.cycles == UINT64_MAX);
+  b = prof_roofline(UINT64_MAX, 0, 256, 64, 0);
+  assert_true(b.mac_cycles == UINT64_MAX / 65536 + 1);
+  assert_true(b.over == 0.0);
+
+  /* In the rows: fallback ops have no bound; an unknown target gives none. */
+  arena *a = arena_new();
+  profile p;
+  load(a, "small.json", &p);
+  prof_row *rows;
+  size_t n = prof_rows(a, &p, &rows);
+  assert_true(rows[0].has_bound && rows[0].bound.cycles == 782);
+  assert_false(rows[3].has_bound); /* f0, on the core */
+  assert_true(isnan(rows[3].bound.over) && isnan(rows[3].util) && isnan(rows[3].occupancy));
+  /* the run: the sum of the kernels' bounds, 782 + 32 + 322 (not 70480 / 64 -> 1102 of the summed MACs) */
+  assert_true(rows[n - 1].has_bound && rows[n - 1].bound.cycles == 1136 && rows[n - 1].bound.mac_cycles == 1102);
+  p.target = "npu99";
+  assert_int_equal(prof_dram_bytes_per_cycle(&p), 0);
+  n = prof_rows(a, &p, &rows);
+  for (size_t i = 0; i < n; i++) {
+    assert_false(rows[i].has_bound);
+    assert_true(isnan(rows[i].bound.over));
+  }
+  p.target = "npu16"; /* known, but DIM 16 is not the profile's 8: not its bandwidth */
+  assert_int_equal(prof_dram_bytes_per_cycle(&p), 0);
   arena_free(a);
 }
 
@@ -243,6 +297,8 @@ static void test_load_errors(void **state) {
   expect_load_error("bad/wrong-format.json", "2:13: format: \"onnx-profile\" is not a Tessel profile");
   expect_load_error("bad/wrong-version.json", "version: 2 is not supported");
   expect_load_error("bad/missing-counter.json", "kernels[0].counters.MACS: missing");
+  expect_load_error("bad/missing-useful-macs.json", "14:5: kernels[1].useful_macs: missing");
+  expect_load_error("bad/missing-compulsory.json", "15:5: kernels[2].compulsory_dram_bytes: missing");
   expect_load_error("bad/wrong-type.json", "kernels[1].estimate_cycles: expected a non-negative integer");
   expect_load_error("bad/huge-number.json", "kernels[1].counters.CYCLES: number too large for 64 bits");
   expect_load_error("bad/negative.json", "kernels[2].counters.MACS: negative number");
@@ -462,7 +518,8 @@ int main(void) {
       cmocka_unit_test(test_json_valid),       cmocka_unit_test(test_json_errors),
       cmocka_unit_test(test_json_write_round_trip),
       cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_load_small),
-      cmocka_unit_test(test_counter_consistency), cmocka_unit_test(test_load_errors),
+      cmocka_unit_test(test_counter_consistency), cmocka_unit_test(test_roofline),
+      cmocka_unit_test(test_load_errors),
       cmocka_unit_test(test_trace),            cmocka_unit_test(test_svg),
       cmocka_unit_test(test_xml_check),        cmocka_unit_test(test_compare),
       cmocka_unit_test(test_fit),              cmocka_unit_test(test_out_of_memory),

@@ -3,12 +3,15 @@
 # schedule and run on the cycle-accurate SoC at npu8 (firmware + NPU RTL on
 # tessel-sim, one inference each), with the figures the tuner is measured
 # against (docs/performance.md):
-#   NPU cycles (kernels), core cycles per inference (kernels + fallback ops +
-#   runtime), MAC utilisation, DRAM bytes against the compulsory bound, the
-#   cost model's estimate and its error, host wall time, simulated cycles/s.
+#   NPU cycles (kernels), the roofline bound and NPU cycles over it, core
+#   cycles per inference (kernels + fallback ops + runtime), utilisation (the
+#   graph's MACs) and array occupancy (the hardware's, padding included), DRAM
+#   bytes against the compulsory bytes, the cost model's estimate and its
+#   error, host wall time, simulated cycles/s. Columns: docs/profiling.md.
 #   tests/run/bench.sh TESSEL MODELS_DIR OUT_DIR
+# BENCH_NETS="digits tiny_cnn" runs only those nets (make bench-run BENCH_NETS=digits).
 set -eu
-tessel=$1 models=$2 out=$3
+tessel=$1 models=$2 out=$3 only=${BENCH_NETS:-}
 mkdir -p "$out"
 nets=(digits:digits/digits_cnn.onnx:digits/digits.calib.npy:digits/digits_cnn.in0.npy
       tiny_cnn:nets/tiny_cnn.onnx:calib/tiny_cnn.calib.npy:nets/tiny_cnn.in0.npy
@@ -17,10 +20,11 @@ nets=(digits:digits/digits_cnn.onnx:digits/digits.calib.npy:digits/digits_cnn.in
       resnet18:nets/resnet18.onnx:calib/resnet18.calib.npy:nets/resnet18.in0.npy)
 # col NAME: the named column of the CSV's total row.
 col() { awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i } $1 == "total" { print $c }' "$2"; }
-printf '%-14s %12s %14s %14s %8s %9s %12s %9s %8s %10s\n' net "NPU cycles" "core cyc/inf" "  --int8-io" "MAC util" \
-  "DRAM/cmp" estimate "est err" "wall s" "Mcyc/s"
+printf '%-14s %12s %10s %8s %14s %14s %7s %7s %9s %12s %9s %8s %10s\n' net "NPU cycles" bound NPU/bnd \
+  "core cyc/inf" "  --int8-io" util occup "DRAM/cmp" estimate "est err" "wall s" "Mcyc/s"
 for spec in "${nets[@]}"; do
   IFS=: read -r name onnx calib input <<<"$spec"
+  if [[ -n $only && " $only " != *" $name "* ]]; then continue; fi
   "$tessel" compile "$models/$onnx" --calib "$models/$calib" --target npu8 -o "$out/$name.tpkg" >/dev/null
   "$tessel" run "$out/$name.tpkg" --input "$models/$input" -o "$out/$name.out.npy" --profile "$out/$name.json" \
     2>"$out/$name.run.txt"
@@ -29,7 +33,8 @@ for spec in "${nets[@]}"; do
   core=$(sed -n 's/.*; \([0-9]*\) core cycles per inference.*/\1/p' <<<"$summary")
   wall=$(sed -n 's/.*simulated in \([0-9.]*\) s.*/\1/p' <<<"$summary")
   speed=$(sed -n 's/.*s (\([0-9.]*\) M cycles\/s).*/\1/p' <<<"$summary")
-  npu=$(col npu_cycles "$out/$name.csv") util=$(col mac_util "$out/$name.csv")
+  npu=$(col npu_cycles "$out/$name.csv") util=$(col util "$out/$name.csv") occup=$(col array_occupancy "$out/$name.csv")
+  bound=$(col roofline_bound_cycles "$out/$name.csv") over=$(col measured_over_bound "$out/$name.csv")
   ratio=$(col dram_over_compulsory "$out/$name.csv") est=$(col estimate_cycles "$out/$name.csv")
   err=$(awk -v m="$npu" -v e="$est" 'BEGIN { printf "%+.1f%%", (m > 0 ? 100 * (e - m) / m : 0) }')
   # The same net with int8 I/O (tessel compile --int8-io), fed the quantised
@@ -40,8 +45,11 @@ for spec in "${nets[@]}"; do
   in_name=$("$tessel" inspect "$out/$name.i8.tpkg" | sed -n "s/^  input  '\([^']*\)'.*/\1/p" | head -n 1)
   "$tessel" run "$out/$name.i8.tpkg" --input "$out/$name.dump/$in_name.q.npy" -o "$out/$name.i8.out.npy" 2>"$out/$name.i8.run.txt"
   core8=$(sed -n 's/.*; \([0-9]*\) core cycles per inference.*/\1/p' "$out/$name.i8.run.txt")
-  printf '%-14s %12s %14s %14s %7.1f%% %8.2fx %12s %9s %8s %10s\n' "$name" "$npu" "$core" "$core8" \
-    "$(awk -v u="$util" 'BEGIN { print 100 * u }')" "$ratio" "$est" "$err" "$wall" "$speed"
+  printf '%-14s %12s %10s %7.2fx %14s %14s %6.1f%% %6.1f%% %8.2fx %12s %9s %8s %10s\n' "$name" "$npu" "$bound" "$over" \
+    "$core" "$core8" "$(awk -v u="$util" 'BEGIN { print 100 * u }')" "$(awk -v u="$occup" 'BEGIN { print 100 * u }')" \
+    "$ratio" "$est" "$err" "$wall" "$speed"
 done
-echo "(est err: the cost model's estimate against the NPU cycles measured on RTL; --int8-io: core cycles per"
+echo "(bound: the roofline bound, per kernel max(the graph's MACs / DIM^2, compulsory DRAM bytes / DRAM bytes per cycle), summed over the kernels;"
+echo " util: the graph's MACs over the array's peak; occup: every MAC the array did, padding included;"
+echo " est err: the cost model's estimate against the NPU cycles measured on RTL; --int8-io: core cycles per"
 echo " inference of the package compiled with int8 inputs/outputs; per-kernel tables: tessel profile $out/NET.json)"
