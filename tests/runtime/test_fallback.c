@@ -389,8 +389,11 @@ static void test_relayout_all_pairs(void **state) {
 }
 
 /* QUANTIZE/DEQUANTIZE through the window equal the scalar functions element
- * by element across layouts; SOFTMAX (a plain op) along each axis equals
- * tfw_softmax_f32 row by row, and refuses to work in place. */
+ * by element across layouts and DIMs 2, 4, 8 (5 channels: a partial last
+ * block; PLAIN <-> BLOCKED take their own word-wise path), with every
+ * padding lane of a BLOCKED output the zero point; SOFTMAX (a plain op)
+ * along each axis equals tfw_softmax_f32 row by row, and refuses to work in
+ * place. */
 static void test_ops_through_window(void **state) {
   (void)state;
   uint32_t dims[4] = {2, 5, 3, 4}, n = 120, dim = 4;
@@ -398,8 +401,11 @@ static void test_ops_through_window(void **state) {
   static uint8_t win[WB];
   static float x[120], y[120];
   for (uint32_t i = 0; i < n; i++) x[i] = rnd_float(-8.0f, 8.0f);
+  x[7] = 0.03125f * 3, x[8] = -0.03125f, x[9] = from_bits(0x7fc00000u), x[10] = 1e30f; /* ties, NaN, saturation */
+  for (dim = 2; dim <= 8; dim *= 2)
   for (size_t a = 0; a < 3; a++)
     for (size_t b = 0; b < 3; b++) {
+      memset(win + 1024, 0xee, 1024);
       for (uint32_t i = 0; i < n; i++) {
         uint32_t u = bits(x[i]);
         memcpy(win + tfw_layout_offset(LAYOUTS[a], 4, dims, dim, i) * 4, &u, 4);
@@ -412,6 +418,10 @@ static void test_ops_through_window(void **state) {
       for (uint32_t i = 0; i < n; i++)
         assert_int_equal((int8_t)win[1024 + tfw_layout_offset(LAYOUTS[b], 4, dims, dim, i)],
                          tfw_quantize(x[i], 0.0625f, 3, -128, 127));
+      uint32_t cb = (dims[1] + dim - 1) / dim, pixels = dims[0] * cb * dims[2] * dims[3];
+      for (uint32_t p = 0; LAYOUTS[b] == TPKG_LAYOUT_BLOCKED && p < pixels; p++)
+        for (uint32_t l = 0; l < dim; l++)
+          if ((p / (dims[2] * dims[3])) % cb * dim + l >= dims[1]) assert_int_equal(win[1024 + p * dim + l], 3);
       fb_desc d = rec1(TPKG_OP_DEQUANTIZE, TPKG_DT_I8, TPKG_DT_F32, dims, 1024, 1024, 2048, 1024);
       fb_set_layout(&d.o[0], LAYOUTS[b], dim);
       fb_set_layout(&d.o[1], LAYOUTS[a], dim);
@@ -711,6 +721,49 @@ static void test_firmware_checksums(void **state) {
   fw_crc_check(iss_path, fw_elf_path, "2000000000", "fallback-crc", want);
 }
 
+/* QUANTIZE of a PLAIN input into BLOCKED (a graph input entering the NPU:
+ * the word-wise path): every element equals tfw_quantize, for int8 and
+ * uint8 outputs, scales of every kind and zero points at both ends, on
+ * inputs around every code's boundary (the tie and two floats either side
+ * of it) and of every class (+-0, +-inf, NaN, subnormals, huge, random). */
+static void test_quantize_to_blocked(void **state) {
+  (void)state;
+  uint32_t dims[4] = {1, 3, 32, 32}, n = 3 * 32 * 32, dim = 8;
+  enum { WB = 32768 };
+  static uint8_t win[WB];
+  static float x[3 * 32 * 32];
+  static const float scales[] = {0.0625f, 0.1f, 3.7e3f, 1e-30f, 0.0078125f * 3};
+  static const int32_t zps[] = {-128, 0, 3, 127, 255};
+  static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                      0xffc00001u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0xff7fffffu};
+  for (size_t si = 0; si < sizeof scales / sizeof *scales; si++)
+    for (size_t zi = 0; zi < sizeof zps / sizeof *zps; zi++) {
+      float sc = scales[si];
+      int32_t zp = zps[zi], u8 = zp > 127, lo = u8 ? 0 : -128;
+      uint32_t i = 0;
+      for (int32_t q = lo; q <= lo + 256; q++) {
+        float t = ((float)(q - zp) - 0.5f) * sc;
+        x[i++] = t;
+        x[i++] = nextafterf(t, INFINITY), x[i++] = nextafterf(nextafterf(t, INFINITY), INFINITY);
+        x[i++] = nextafterf(t, -INFINITY), x[i++] = nextafterf(nextafterf(t, -INFINITY), -INFINITY);
+      }
+      for (size_t k = 0; k < sizeof specials / sizeof *specials; k++) x[i++] = from_bits(specials[k]);
+      while (i < n) x[i++] = rnd_float(-300.0f, 300.0f) * sc;
+      memcpy(win, x, sizeof x);
+      fb_desc q = rec1(TPKG_OP_QUANTIZE, TPKG_DT_F32, u8 ? TPKG_DT_U8 : TPKG_DT_I8, dims, 0, sizeof x, 16384, 8192);
+      fb_set_layout(&q.o[1], TPKG_LAYOUT_BLOCKED, dim);
+      q.o[1].scale = sc, q.o[1].zp = zp;
+      assert_int_equal(fb_run(&q, win, WB, dim), 0);
+      for (uint32_t e = 0; e < n; e++) {
+        uint8_t got = win[16384 + tfw_layout_offset(TPKG_LAYOUT_BLOCKED, 4, dims, dim, e)];
+        int32_t have = u8 ? (int32_t)got : (int32_t)(int8_t)got, want = tfw_quantize(x[e], sc, zp, lo, lo + 255);
+        if (have != want)
+          fail_msg("scale %g zp %d: element %u (%a) gave %d, tfw_quantize %d", (double)sc, zp, e, (double)x[e], have,
+                   want);
+      }
+    }
+}
+
 int main(int argc, char **argv) {
   if (argc == 3) iss_path = argv[1], fw_elf_path = argv[2];
   else if (argc != 1) return fprintf(stderr, "usage: test_fallback [TESSEL_ISS FW_FALLBACK_CRC.elf]\n"), 2;
@@ -721,6 +774,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_expf_sweep),          cmocka_unit_test(test_expf_special),
       cmocka_unit_test(test_softmax_rows),        cmocka_unit_test(test_layout_offset),
       cmocka_unit_test(test_relayout_all_pairs),  cmocka_unit_test(test_ops_through_window),
+      cmocka_unit_test(test_quantize_to_blocked),
       cmocka_unit_test(test_unaligned_window),    cmocka_unit_test(test_bad_records),         cmocka_unit_test(test_random_records),
       cmocka_unit_test(test_firmware_checksums),
   };
