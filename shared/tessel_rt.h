@@ -105,6 +105,32 @@ typedef struct {
   uint64_t start, end;              /* the backend's clock when the run started and ended (0 without a clock) */
 } tfw_kernel_stats;
 
+/* The timeline of one inference: what the core does, when. Each mark says
+ * "from cycle t on, the core does phase (index)"; a phase lasts until the
+ * next mark, and the last mark ends the inference. tfw_run marks its own
+ * phases; the caller may mark its work around it (the runner marks its
+ * input and output copies). Each mark is one read of the backend's clock
+ * and one 16-byte store. */
+typedef enum {
+  TFW_TL_RUNTIME,     /* the executor's own work: package fields, dispatch (tfw_run's entry too) */
+  TFW_TL_KERNEL,      /* index: kernel record; the NPU runs it, the core waits for its interrupt */
+  TFW_TL_FALLBACK,    /* index: fallback record; the core runs the op */
+  TFW_TL_STREAM_COPY, /* index: kernel record; the core copies its stream into command SRAM */
+  TFW_TL_STREAM_WAIT, /* index: kernel record; waiting for the NPU's fetch of its stream, starting the next */
+  TFW_TL_COUNTERS,    /* index: kernel record; reading the NPU's counters after it */
+  TFW_TL_RETURN,      /* tfw_run returned: the caller's own work from here */
+  TFW_TL_INPUT_COPY,  /* the caller copies or converts the inputs into the window (caller's mark) */
+  TFW_TL_OUTPUT_COPY, /* the caller copies the outputs out of the window (caller's mark) */
+  TFW_TL_END,         /* the inference ends here (caller's mark; lasts nothing) */
+  TFW_TL_COUNT,
+} tfw_tl_phase;
+
+typedef struct {
+  uint64_t t;     /* the backend's clock (0 without a clock) */
+  uint32_t phase; /* tfw_tl_phase */
+  uint32_t index; /* kernel or fallback record; 0 for the other phases */
+} tfw_tl_mark;
+
 /* Load flags. */
 enum {
   TFW_LOAD_WEIGHTS_PLACED = 1u << 0, /* the weights are already at window + weights_offset (a loader put
@@ -131,6 +157,11 @@ typedef struct {
   uint32_t watchdog_per_est;       /* TFW_WATCHDOG_PER_EST unless changed after load */
   tfw_kernel_stats *kstats;        /* optional: n_kernels entries (tfw_set_stats) */
   uint64_t *fallback_cycles;       /* optional: n_fallbacks entries, backend clock cycles */
+  tfw_tl_mark *tl;                 /* optional: the timeline's marks (tfw_set_timeline) */
+  uint32_t tl_max;                 /* room in tl (>= 2) */
+  uint32_t tl_count;               /* marks in tl */
+  uint32_t tl_dropped;             /* marks that did not fit (the last slot holds the latest) */
+  int tl_open;                     /* 1: tfw_timeline_begin was called; tfw_run continues its log */
   int loaded;
 } tfw_model;
 
@@ -148,6 +179,24 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
  * later entries as they were). Keep them in fast memory: they are written
  * during the run. */
 void tfw_set_stats(tfw_model *m, tfw_kernel_stats *kstats, uint64_t *fallback_cycles);
+
+/* Where to keep the timeline of each inference: max marks at marks (NULL
+ * or max < 2: none). Fast memory, like the statistics. Every tfw_run starts
+ * a new timeline (unless tfw_timeline_begin opened one) and ends with a
+ * TFW_TL_RETURN mark; marks past max overwrite the last slot and are
+ * counted in m->tl_dropped, so the timeline still ends at the latest mark
+ * and the unrecorded stretch before it is known. A firmware sizes marks
+ * for its largest model: about 4 per kernel record and 2 per fallback op,
+ * plus 4. */
+void tfw_set_timeline(tfw_model *m, tfw_tl_mark *marks, uint32_t max);
+
+/* Opens a new timeline before tfw_run, so the caller can mark its own work
+ * (an input copy) before the run's marks. */
+void tfw_timeline_begin(tfw_model *m);
+
+/* Marks that the core starts phase (index) now, when a timeline is kept;
+ * returns the clock it read (the backend's clock, 0 without one). */
+uint64_t tfw_mark(tfw_model *m, tfw_tl_phase phase, uint32_t index);
 
 /* Graph inputs and outputs: the i-th of each (tpkg_io filled); NULL if out of range. */
 const tpkg_io *tfw_input(const tfw_model *m, uint32_t i, tpkg_io *io);

@@ -102,6 +102,35 @@ void tfw_set_stats(tfw_model *m, tfw_kernel_stats *kstats, uint64_t *fallback_cy
   m->fallback_cycles = fallback_cycles;
 }
 
+static uint64_t now(const tfw_model *m) { return m->npu->now ? m->npu->now(m->npu->ctx) : 0; }
+
+void tfw_set_timeline(tfw_model *m, tfw_tl_mark *marks, uint32_t max) {
+  m->tl = marks && max >= 2 ? marks : NULL;
+  m->tl_max = m->tl ? max : 0;
+  m->tl_count = m->tl_dropped = 0;
+  m->tl_open = 0;
+}
+
+void tfw_timeline_begin(tfw_model *m) {
+  m->tl_count = m->tl_dropped = 0;
+  m->tl_open = 1;
+}
+
+uint64_t tfw_mark(tfw_model *m, tfw_tl_phase phase, uint32_t index) {
+  uint64_t t = now(m);
+  if (!m->tl) return t;
+  uint32_t i = m->tl_count;
+  if (i == m->tl_max) i--, m->tl_dropped++; /* full: the last slot keeps the latest mark */
+  else m->tl_count++;
+  m->tl[i] = (tfw_tl_mark){.t = t, .phase = (uint32_t)phase, .index = index};
+  return t;
+}
+
+/* A mark that nothing else times: no clock read without a timeline. */
+static void note(tfw_model *m, tfw_tl_phase phase, uint32_t index) {
+  if (m->tl) tfw_mark(m, phase, index);
+}
+
 static const tpkg_io *nth_io(const tfw_model *m, uint32_t dir, uint32_t i, tpkg_io *io) {
   for (uint32_t k = 0; m->loaded && k < m->pkg.n_io; k++) {
     tpkg_view_io(&m->pkg, k, io);
@@ -129,8 +158,6 @@ void *tfw_io_data(const tfw_model *m, const tpkg_io *io) {
   return io && m->loaded ? m->window + io->offset : NULL;
 }
 
-static uint64_t now(const tfw_model *m) { return m->npu->now ? m->npu->now(m->npu->ctx) : 0; }
-
 /* Single fields of validated records, read where they lie: the package may
  * sit in slow memory (DRAM without a cache), so the run loop reads the few
  * bytes it needs instead of decoding whole records. */
@@ -150,10 +177,11 @@ static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, uint32_t *pos
   for (; *next < m->pkg.n_fallbacks && fallback_before(m, *pos) == k; ++*next) {
     tpkg_fallback f;
     tpkg_view_fallback_at(&m->pkg, pos, &f);
-    uint64_t t0 = now(m);
+    uint64_t t0 = tfw_mark(m, TFW_TL_FALLBACK, *next);
     int rc = tfw_fallback_run(&f, m->window, m->window_bytes, b->dim);
     if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)*next, -1, f.op, tfw_fallback_strerror(rc));
-    if (m->fallback_cycles) m->fallback_cycles[*next] = now(m) - t0;
+    uint64_t t1 = tfw_mark(m, TFW_TL_RUNTIME, 0);
+    if (m->fallback_cycles) m->fallback_cycles[*next] = t1 - t0;
   }
   return TFW_OK;
 }
@@ -199,20 +227,24 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
   if (m->streams_resident) {
     off = first * TSL_CMD_BYTES;
   } else if (m->streams_fetched) {
+    note(m, TFW_TL_STREAM_WAIT, k);
     if ((rc = fetch_streams(m, k, count, &off, e)) != TFW_OK) return rc;
-  } else if ((rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, first), count)) != 0) {
-    return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "loading a kernel's stream failed");
+  } else {
+    note(m, TFW_TL_STREAM_COPY, k);
+    if ((rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, first), count)) != 0)
+      return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "loading a kernel's stream failed");
   }
   /* Segments after the first carry no estimate: the base alone guards them. */
   uint64_t timeout = m->watchdog_base + m->watchdog_per_est * estimate;
   tfw_npu_result r = {0};
-  uint64_t t0 = now(m);
+  uint64_t t0 = tfw_mark(m, TFW_TL_KERNEL, k);
   rc = b->run(b->ctx, off, count, timeout, &r);
-  uint64_t t1 = now(m);
+  uint64_t t1 = tfw_mark(m, m->kstats ? TFW_TL_COUNTERS : TFW_TL_RUNTIME, m->kstats ? k : 0);
   if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting the NPU failed");
   if (m->kstats) {
     b->counters(b->ctx, m->kstats[k].counters);
     m->kstats[k].start = t0, m->kstats[k].end = t1;
+    note(m, TFW_TL_RUNTIME, 0);
   }
   if (r.timed_out) return fail(e, TFW_E_TIMEOUT, (int)r.status, (int32_t)k, r.err_index, timeout,
                                "the NPU did not finish in time: the watchdog aborted the run");
@@ -221,8 +253,13 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
   return TFW_OK;
 }
 
+/* The timeline: a new one unless the caller opened it (tfw_timeline_begin),
+ * the executor's work from here; every way out marks TFW_TL_RETURN. */
 int tfw_run(tfw_model *m, tfw_error *e) {
   if (!m || !m->loaded) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "tfw_run before a successful tfw_load");
+  if (!m->tl_open) m->tl_count = m->tl_dropped = 0;
+  m->tl_open = 0;
+  note(m, TFW_TL_RUNTIME, 0);
   uint32_t next_fb = 0, fb_pos = 0;
   int rc = TFW_OK;
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
@@ -235,8 +272,9 @@ int tfw_run(tfw_model *m, tfw_error *e) {
     m->npu->fetch_wait(m->npu->ctx);
     m->fetch_kernel = -1;
   }
-  if (rc != TFW_OK) return rc;
-  return run_fallbacks(m, m->pkg.n_kernels, &next_fb, &fb_pos, e);
+  if (rc == TFW_OK) rc = run_fallbacks(m, m->pkg.n_kernels, &next_fb, &fb_pos, e);
+  note(m, TFW_TL_RETURN, 0);
+  return rc;
 }
 
 const char *tfw_strerror(int code) {

@@ -15,7 +15,7 @@
 
 #define TFW_MAILBOX_ADDR TSL_MEM_DRAM_BASE /* start of DRAM (tessel_memmap.h) */
 #define TFW_MAILBOX_MAGIC 0x4E555254u /* "TRUN" */
-#define TFW_MAILBOX_VERSION 2u
+#define TFW_MAILBOX_VERSION 3u /* 3: the timeline after the statistics */
 #define TFW_MAILBOX_BYTES 256u
 #define TFW_MAILBOX_MSG_BYTES 128u
 
@@ -34,8 +34,9 @@ enum {
   TFW_MB_OUT = 40,         /* outputs of run r at OUT + r * OUT_STRIDE, the same way */
   TFW_MB_OUT_STRIDE = 44,
   TFW_MB_STATS = 48,       /* per kernel record a tfw_kernel_stats (TSL_NCOUNTERS u64 counters, u64 start */
-  TFW_MB_STATS_BYTES = 52, /*   and end cycle), then per fallback record one u64 of core cycles (of the last
-                              run); 8-byte aligned */
+  TFW_MB_STATS_BYTES = 52, /*   and end cycle), then per fallback record one u64 of core cycles, then in the
+                              rest of the area the timeline's tfw_tl_marks (u64 t, u32 phase, u32 index),
+                              all of the last run; 8-byte aligned */
   TFW_MB_WATCHDOG = 56,    /* 0, or every NPU run's watchdog in cycles (no allowance for the estimate) */
   /* result, written by the firmware */
   TFW_MB_STATUS = 64,      /* i32: TFW_OK or TFW_E_* (TFW_E_ARG for a bad request) */
@@ -49,6 +50,8 @@ enum {
   TFW_MB_LOAD_CYCLES = 104,/* u64 core cycles of tfw_load (validation, streams) */
   TFW_MB_FW_TARGET = 112,  /* TSL_TARGET_HASH the firmware was built for */
   TFW_MB_DONE = 116,       /* TFW_MAILBOX_MAGIC once the result fields are written */
+  TFW_MB_TL_COUNT = 120,   /* timeline marks written after the statistics */
+  TFW_MB_TL_DROPPED = 124, /* marks that did not fit (the last one written is the latest) */
   TFW_MB_MSG = 128,        /* NUL-terminated error text, TFW_MAILBOX_MSG_BYTES */
 };
 

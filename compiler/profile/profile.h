@@ -5,7 +5,9 @@
  * table is present (in "total" and in every kernel) as a non-negative
  * integer (or a string of decimal digits, as the writer spells values past
  * 2^53), names are strings. Unknown keys are ignored. The optional
- * "commands" array (the per-command timeline) is read when present. Errors
+ * "commands" array (the per-command timeline) and "timeline" array (the
+ * inference's items: ordered, not overlapping, indices in range) are read
+ * when present. Errors
  * name the file, the place (line:column or the JSON path) and the problem. */
 #ifndef TESSEL_PROFILE_H
 #define TESSEL_PROFILE_H
@@ -49,6 +51,17 @@ typedef struct {
   uint64_t start, end; /* cycles: busy from start to end */
 } prof_command;
 
+typedef enum { PROF_ITEM_KERNEL, PROF_ITEM_FALLBACK, PROF_ITEM_GAP } prof_item_kind;
+
+/* One item of the optional inference timeline ("timeline"). */
+typedef struct {
+  prof_item_kind kind;
+  uint64_t index;      /* kernels[] or fallback_ops[] position (not for gaps) */
+  const char *what;    /* gaps: "runtime", "input_copy", ... (NULL otherwise) */
+  const char *name;    /* kernel or node name; gaps: what and where */
+  uint64_t start, end; /* cycles from the inference's start */
+} prof_item;
+
 typedef struct {
   const char *path;         /* file it was read from (for messages) */
   const char *target;       /* "npu8" */
@@ -61,8 +74,10 @@ typedef struct {
   size_t nkernels;
   prof_fallback *fallbacks;
   size_t nfallbacks;
-  prof_command *commands;   /* NULL when the profile has no timeline */
+  prof_command *commands;   /* NULL when the profile has no per-command timeline */
   size_t ncommands;
+  prof_item *items;         /* NULL when the profile has no inference timeline */
+  size_t nitems;
 } profile;
 
 /* Parses and checks the profile text[0..len); path names it in messages.

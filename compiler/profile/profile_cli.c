@@ -18,10 +18,10 @@ static const char *const usage_profile =
     "  reports a profile from `tessel run --profile` (docs/profiling.md):\n"
     "  table   per fused kernel: cycles, share, utilisation, array occupancy, stalls,\n"
     "          estimate, roofline bound, SRAM and DRAM traffic, compulsory bytes,\n"
-    "          intensity (default)\n"
+    "          intensity; the inference's timeline when the profile has one (default)\n"
     "  csv, json  the same rows, every column, for scripts\n"
-    "  chrome  a trace for Perfetto / chrome://tracing (one track per unit)\n"
-    "  svg     charts: cycles per kernel, DRAM traffic vs compulsory, roofline\n"
+    "  chrome  a trace for Perfetto / chrome://tracing (one track per unit, one for the core)\n"
+    "  svg     charts: the timeline, cycles per kernel, DRAM traffic vs compulsory, roofline\n"
     "  --compare OTHER.json  P.json and OTHER.json side by side with OTHER/P ratios\n"
     "                        (formats table, csv, json)\n";
 

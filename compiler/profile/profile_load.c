@@ -155,6 +155,39 @@ static int load_command(const json_value *c, size_t i, const profile *p, prof_co
 #undef FIELD
 }
 
+/* Timeline item i; prev_end: where the item before it ended. */
+static int load_item(const json_value *t, size_t i, const profile *p, uint64_t prev_end, prof_item *out, diag *d) {
+  char w[96], ww[160];
+  const char *kind;
+  snprintf(w, sizeof w, "timeline[%zu]", i);
+  if (get_kind(t, JSON_OBJECT, w, d)) return -1;
+#define FIELD(key, fn, dst) (snprintf(ww, sizeof ww, "%s.%s", w, key), fn(member(t, key, ww, d), ww, dst, d))
+  if (FIELD("kind", get_str, &kind) || FIELD("name", get_str, &out->name) || FIELD("start", get_uint, &out->start) ||
+      FIELD("end", get_uint, &out->end))
+    return -1;
+  if (!strcmp(kind, "kernel")) out->kind = PROF_ITEM_KERNEL;
+  else if (!strcmp(kind, "fallback")) out->kind = PROF_ITEM_FALLBACK;
+  else if (!strcmp(kind, "gap")) out->kind = PROF_ITEM_GAP;
+  else return bad(d, json_get(t, "kind"), (snprintf(ww, sizeof ww, "%s.kind", w), ww),
+                  "expected \"kernel\", \"fallback\" or \"gap\"");
+  out->what = NULL;
+  if (out->kind == PROF_ITEM_GAP) {
+    if (FIELD("what", get_str, &out->what)) return -1;
+  } else {
+    if (FIELD("index", get_uint, &out->index)) return -1;
+    if (out->index >= (out->kind == PROF_ITEM_KERNEL ? p->nkernels : p->nfallbacks))
+      return bad(d, json_get(t, "index"), ww,
+                 out->kind == PROF_ITEM_KERNEL ? "no kernel has this index" : "no fallback op has this index");
+  }
+  if (out->end < out->start) return bad(d, t, w, "\"end\" is before \"start\"");
+  if (out->start < prev_end) {
+    snprintf(ww, sizeof ww, "%s.start", w);
+    return bad(d, json_get(t, "start"), ww, "before the end of the item before it (items are in order, not overlapping)");
+  }
+  return 0;
+#undef FIELD
+}
+
 int profile_parse(arena *a, const char *path, const char *text, size_t len, profile *p, diag *d) {
   memset(p, 0, sizeof *p);
   p->path = path;
@@ -204,6 +237,15 @@ int profile_parse(arena *a, const char *path, const char *text, size_t len, prof
     if (!p->commands) return diag_oom(d);
     for (size_t i = 0; i < cs->len; i++)
       if (load_command(cs->items[i], i, p, &p->commands[i], d)) return -1;
+  }
+  const json_value *ts = json_get(root, "timeline");
+  if (ts) {
+    if (get_kind(ts, JSON_ARRAY, "timeline", d)) return -1;
+    p->nitems = ts->len;
+    p->items = arena_alloc(a, (ts->len + 1) * sizeof *p->items);
+    if (!p->items) return diag_oom(d);
+    for (size_t i = 0; i < ts->len; i++)
+      if (load_item(ts->items[i], i, p, i ? p->items[i - 1].end : 0, &p->items[i], d)) return -1;
   }
   return 0;
 }

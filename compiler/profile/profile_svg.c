@@ -10,6 +10,7 @@
 #include "tessel_targets.h"
 
 enum { W = 960, CHART_H = 380, ML = 80, MR = 190, MT = 50, MB = 50 }; /* page width, one chart, margins */
+enum { TL_H = 150, TL_BAR = 40 }; /* the timeline chart and its bar */
 
 static const char *const C_COMPUTE = "#4e79a7", *const C_PRELOAD = "#f28e2b", *const C_TOKEN = "#e15759",
                          *const C_IDLE = "#bab0ac", *const C_FALLBACK = "#76b7b2", *const C_RD = "#4e79a7",
@@ -255,6 +256,51 @@ static void chart_roofline(FILE *f, double y0, const profile *p, const prof_row 
 #undef SY
 }
 
+/* The inference's timeline as one bar: kernels, fallback ops and gaps in
+ * their place and length, time left to right. */
+static void chart_timeline(FILE *f, double y0, const profile *p) {
+  const prof_item *it = p->items;
+  size_t n = p->nitems;
+  uint64_t t0 = it[0].start, total = it[n - 1].end - t0, sum[3] = {0};
+  for (size_t i = 0; i < n; i++) sum[it[i].kind] += it[i].end - it[i].start;
+  double tot = total ? (double)total : 1, pw = W - ML - MR, by = y0 + MT;
+  char title[200], tip[512];
+  snprintf(title, sizeof title, "Timeline of the inference: %" PRIu64 " cycles; NPU kernels %.1f%%, fallback ops "
+           "%.1f%%, gaps %.1f%%", total, 100.0 * (double)sum[PROF_ITEM_KERNEL] / tot,
+           100.0 * (double)sum[PROF_ITEM_FALLBACK] / tot, 100.0 * (double)sum[PROF_ITEM_GAP] / tot);
+  text(f, W / 2.0, y0 + 25, "middle", 16, title);
+  static const char *const kinds[3] = {"kernel", "fallback", "gap"};
+  const char *const cols[3] = {C_COMPUTE, C_FALLBACK, C_IDLE};
+  for (size_t i = 0; i < n; i++) {
+    const prof_item *x = &it[i];
+    uint64_t dur = x->end - x->start;
+    if (x->kind == PROF_ITEM_KERNEL)
+      snprintf(tip, sizeof tip, "kernel %" PRIu64 " %s: from %" PRIu64 ", %" PRIu64 " cycles (%.1f%%)", x->index,
+               x->name, x->start - t0, dur, 100.0 * (double)dur / tot);
+    else if (x->kind == PROF_ITEM_FALLBACK)
+      snprintf(tip, sizeof tip, "fallback f%" PRIu64 " %s (%s): from %" PRIu64 ", %" PRIu64 " cycles (%.1f%%)",
+               x->index, x->name, p->fallbacks[x->index].op, x->start - t0, dur, 100.0 * (double)dur / tot);
+    else
+      snprintf(tip, sizeof tip, "gap: %s: from %" PRIu64 ", %" PRIu64 " cycles (%.1f%%)", x->name, x->start - t0,
+               dur, 100.0 * (double)dur / tot);
+    fprintf(f, "<g class=\"%s\">", kinds[x->kind]);
+    rect(f, ML + pw * (double)(x->start - t0) / tot, by, pw * (double)dur / tot, TL_BAR, cols[x->kind], tip);
+    fputs("</g>\n", f);
+  }
+  double step = nice_step((double)total);
+  for (double v = 0; v <= (double)total * 1.0001; v += step) {
+    char b[32];
+    double x = ML + pw * v / tot;
+    line(f, x, by + TL_BAR, x, by + TL_BAR + 5, "#000000", 1);
+    fmt_tick(b, sizeof b, v);
+    text(f, x, by + TL_BAR + 18, "middle", 11, b);
+  }
+  text(f, ML + pw / 2, by + TL_BAR + 36, "middle", 12,
+       !strcmp(p->engine, "rtl") ? "control core cycles from the start of the input copy" : "cycles (the NPU's)");
+  static const char *const names[3] = {"NPU kernel", "fallback op (core)", "gap (runtime work)"};
+  legend(f, by - 10, names, cols, 3);
+}
+
 int prof_print_svg(FILE *f, const profile *p, const prof_row *rows, size_t n, diag *d) {
   const tsl_target_t *t = tsl_target_find(p->target);
   if (!t) return diag_set(d, "svg: unknown target '%.60s': the roofline needs its DRAM bandwidth", p->target);
@@ -263,24 +309,31 @@ int prof_print_svg(FILE *f, const profile *p, const prof_row *rows, size_t n, di
     return diag_set(d, "svg: the profile says DIM %" PRIu64 " but target %s has DIM %lld", p->dim, t->name,
                     (long long)t->dim);
   size_t nk = p->nkernels, nb = n - 1; /* kernels, then kernels + fallbacks (no total) */
+  int tl = p->nitems ? TL_H : 0;      /* the timeline's chart, first, when the profile has one */
+  int h = 3 * CHART_H + 40 + tl;
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
              "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"%d\" height=\"%d\" "
              "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n",
-          W, 3 * CHART_H + 40, W, 3 * CHART_H + 40);
+          W, h, W, h);
   fprintf(f, "<title>");
   esc(f, p->model);
   fprintf(f, " on %s: profile charts</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n",
-          p->target, W, 3 * CHART_H + 40);
+          p->target, W, h);
   char head[256];
   snprintf(head, sizeof head, "%s on %s (engine %s), %zu kernels, %zu fallback ops", p->model, p->target, p->engine,
            p->nkernels, p->nfallbacks);
   text(f, 10, 20, "start", 13, head);
+  if (tl) {
+    fprintf(f, "<g class=\"chart\" id=\"timeline\">\n");
+    chart_timeline(f, 30, p);
+    fprintf(f, "</g>\n");
+  }
   fprintf(f, "<g class=\"chart\" id=\"cycles\">\n");
-  chart_cycles(f, 30, p, rows, nb);
+  chart_cycles(f, 30 + tl, p, rows, nb);
   fprintf(f, "</g>\n<g class=\"chart\" id=\"dram\">\n");
-  chart_dram(f, 30 + CHART_H, rows, nk);
+  chart_dram(f, 30 + tl + CHART_H, rows, nk);
   fprintf(f, "</g>\n<g class=\"chart\" id=\"roofline\">\n");
-  chart_roofline(f, 30 + 2 * CHART_H, p, rows, nk, (double)t->dram_bytes_per_cycle);
+  chart_roofline(f, 30 + tl + 2 * CHART_H, p, rows, nk, (double)t->dram_bytes_per_cycle);
   fprintf(f, "</g>\n</svg>\n");
   return 0;
 }

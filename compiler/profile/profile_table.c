@@ -84,6 +84,64 @@ static const char *row_name(const prof_row *r) {
   return r->name && *r->name ? r->name : r->kind == PROF_ROW_KERNEL ? "(unnamed)" : "";
 }
 
+/* The timeline section: where the inference's cycles went (kernels,
+ * fallback ops, each kind of gap), then every item in order. */
+enum { TL_NAME_WIDTH = 86 }; /* the timeline's item column: the line stays within 120 */
+
+static void print_timeline(FILE *f, const profile *p) {
+  const prof_item *it = p->items;
+  size_t n = p->nitems;
+  uint64_t t0 = it[0].start, total = it[n - 1].end - t0, kern = 0, fb = 0, gap = 0, npu = 0;
+  char a[6][48], b[128];
+  /* gaps by what, in order of first appearance */
+  const char *whats[16];
+  uint64_t wsum[16] = {0};
+  size_t nw = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t dur = it[i].end - it[i].start;
+    if (it[i].kind == PROF_ITEM_KERNEL) kern += dur;
+    else if (it[i].kind == PROF_ITEM_FALLBACK) fb += dur;
+    else gap += dur;
+    if (it[i].kind != PROF_ITEM_GAP) continue;
+    size_t w = 0;
+    while (w < nw && strcmp(whats[w], it[i].what)) w++;
+    if (w == nw && nw < 16) whats[nw++] = it[i].what;
+    if (w < nw) wsum[w] += dur;
+  }
+  for (size_t k = 0; k < p->nkernels; k++) npu += p->kernels[k].c[TSL_CNT_CYCLES];
+  double tot = total ? (double)total : NAN;
+  int rtl = !strcmp(p->engine, "rtl"), model = !strcmp(p->engine, "model");
+  fprintf(f, "\nTimeline of the inference: %" PRIu64 " cycles%s\n", total,
+          rtl ? " from the start of the runner's input copy to the end of its output copy" : "");
+  if (rtl) fprintf(f, "(the control core's cycles; a kernel lasts from starting the NPU to the core waking on its interrupt)\n");
+  else if (model) fprintf(f, "(the NPU's cycles: the C model gives the core no time, so fallback ops take 0 and no gaps show)\n");
+  const char *sfmt = "  %-28s%10s%8s%s%s\n";
+  fprintf(f, sfmt, "where the cycles go", "cycles", "share", "", "");
+  snprintf(b, sizeof b, "(the kernels' own NPU CYCLES: %" PRIu64 ")", npu);
+  fprintf(f, sfmt, "NPU kernels", prof_fmt_count(a[0], 48, 9, kern), pct(a[1], 48, (double)kern / tot), "  ", b);
+  fprintf(f, sfmt, "fallback ops (core)", prof_fmt_count(a[0], 48, 9, fb), pct(a[1], 48, (double)fb / tot), "", "");
+  fprintf(f, sfmt, "gaps (runtime work)", prof_fmt_count(a[0], 48, 9, gap), pct(a[1], 48, (double)gap / tot), "", "");
+  for (size_t w = 0; w < nw; w++) {
+    snprintf(b, sizeof b, "  %.40s", whats[w]);
+    for (char *c = b; *c; c++) *c = *c == '_' ? ' ' : *c;
+    fprintf(f, sfmt, b, prof_fmt_count(a[0], 48, 9, wsum[w]), pct(a[1], 48, (double)wsum[w] / tot), "", "");
+  }
+  const char *ifmt = "%10s %9s %6s %4s %s\n";
+  fprintf(f, ifmt, "start", "cycles", "share", "#", "item");
+  for (size_t i = 0; i < n; i++) {
+    const prof_item *x = &it[i];
+    uint64_t dur = x->end - x->start;
+    if (x->kind == PROF_ITEM_KERNEL) snprintf(a[3], 48, "%" PRIu64, x->index);
+    else if (x->kind == PROF_ITEM_FALLBACK) snprintf(a[3], 48, "f%" PRIu64, x->index);
+    else snprintf(a[3], 48, "-");
+    if (x->kind == PROF_ITEM_FALLBACK) snprintf(b, sizeof b, "%.60s (%.40s)", x->name, p->fallbacks[x->index].op);
+    else snprintf(b, sizeof b, "%.120s", *x->name ? x->name : x->kind == PROF_ITEM_KERNEL ? "(unnamed)" : x->what);
+    char name[128];
+    fprintf(f, ifmt, prof_fmt_count(a[0], 48, 10, x->start - t0), prof_fmt_count(a[1], 48, 9, dur),
+            pct(a[2], 48, (double)dur / tot), a[3], prof_fit(name, sizeof name, TL_NAME_WIDTH, b));
+  }
+}
+
 void prof_print_table(FILE *f, const profile *p, const prof_row *rows, size_t n) {
   const prof_row *tot = &rows[n - 1];
   char a[16][48];
@@ -150,6 +208,7 @@ void prof_print_table(FILE *f, const profile *p, const prof_row *rows, size_t n)
             prof_fmt_count(a[7], 48, 9, r->dram_wr), prof_fmt_count(a[8], 48, 10, r->compulsory),
             fixed(a[9], 48, r->dram_over_compulsory, "%.2fx"), fixed(a[10], 48, r->intensity, "%.1f"));
   }
+  if (p->nitems) print_timeline(f, p);
   /* Names cut to fit the columns are listed whole, so nothing is lost. */
   int header = 0;
   for (size_t i = 0; i < n; i++) {
@@ -163,6 +222,12 @@ void prof_print_table(FILE *f, const profile *p, const prof_row *rows, size_t n)
     fprintf(f, "    fuses:");
     for (size_t j = 0; j < r->nnodes; j++) fprintf(f, " %s", r->nodes[j]);
     fprintf(f, "\n");
+  }
+  for (size_t i = 0; i < p->nitems; i++) { /* gaps are named at length */
+    const prof_item *x = &p->items[i];
+    if (x->kind != PROF_ITEM_GAP || strlen(x->name) <= TL_NAME_WIDTH) continue;
+    if (!header++) fprintf(f, "\nNames in full:\n");
+    fprintf(f, "    timeline at %" PRIu64 ": %s\n", x->start - p->items[0].start, x->name);
   }
   /* Counters outside any kernel (before the first MARK, or a run without
    * MARKs) make the kernel rows not add up to the total: say so. */

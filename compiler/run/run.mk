@@ -3,7 +3,8 @@
 # fallback ops are shared/'s (one for every engine). Library build/lib/libtessel-run.a.
 
 COMPILER_run_SRCS := compiler/run/run_cli.c compiler/run/run_model.c compiler/run/run_rtl.c \
-                     compiler/run/run_board.c compiler/run/run_chunks.c compiler/run/serial_port.c
+                     compiler/run/run_board.c compiler/run/run_chunks.c compiler/run/run_timeline.c \
+                     compiler/run/serial_port.c
 
 # ---- tests (tests/run) ----
 #   make test-run   packages end to end on RTL and the C model vs the int8

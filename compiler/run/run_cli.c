@@ -23,6 +23,7 @@
 #include "out_file.h"
 #include "run_chunks.h"
 #include "run_engine.h"
+#include "run_timeline.h"
 #include "serial_port.h"
 #include "tensor_dump.h"
 #include "tpkg.h"
@@ -533,6 +534,12 @@ static int write_profile(const char *path, const char *engine, const char *model
   npu_profile_t p = {.target = t, .engine = engine, .model = model, .total = total, .marks = marks,
                      .nmarks = nmarks, .kernels = info, .nkernels = max_id + 1, .fallbacks = fb,
                      .nfallbacks = v->n_fallbacks};
+  run_timeline tl = {0};
+  if (b->marks && run_timeline_build(v, b->marks, b->nmarks, b->marks_dropped, &tl, d)) {
+    free(marks), free(fb), free(info), free(nodes);
+    return -1;
+  }
+  if (tl.items) p.spans = tl.items, p.nspans = tl.n;
   /* Timeline events carry their kernel record; the profile numbers kernels
    * by position (segments merged), counted from 1 as MARKs are. */
   for (size_t e = 0; e < b->ntimeline; e++) {
@@ -557,6 +564,7 @@ static int write_profile(const char *path, const char *engine, const char *model
     rc = out_file_commit(&of, d);
   }
   free(marks), free(fb), free(info), free(nodes);
+  run_timeline_free(&tl);
   return rc;
 }
 

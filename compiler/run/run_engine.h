@@ -18,6 +18,7 @@
 #include "diag.h"
 #include "tessel_isa.h"
 #include "npu_model.h"
+#include "tessel_rt.h"
 #include "tpkg_format.h"
 
 typedef struct {
@@ -43,6 +44,9 @@ typedef struct {
   uint64_t *fb_cycles;      /* per fallback record: core cycles of the last run (allocated; 0 on model) */
   uint64_t (*kspan)[2];     /* rtl: per kernel record the core clock at its start and end, last run
                                (allocated; NULL on model) */
+  tfw_tl_mark *marks;       /* rtl, model: the last run's timeline marks (allocated; NULL on board) */
+  uint32_t nmarks;          /*   how many */
+  uint32_t marks_dropped;   /*   marks that did not fit (marks[nmarks-1] is the latest) */
   uint64_t run_cycles;      /* rtl: core cycles in the runtime's run, all runs; model: NPU cycles, all runs */
   uint64_t sim_cycles;      /* rtl: cycles the simulator ran in all (boot, load, I/O copies included) */
   double host_seconds;      /* wall time of the engine */
@@ -75,6 +79,10 @@ int run_engine_board(const uint8_t *pkg, uint32_t len, const tpkg_view *v,
 /* The result arrays of b for package v: outputs (runs x size, zeroed),
  * counters and fallback cycles. 0, or -1 with d filled. */
 int run_batch_alloc(const tpkg_view *v, run_batch *b, diag *d);
+
+/* Room for the timeline of one inference of v: every mark tfw_run and the
+ * runner make (tessel_rt.h). */
+uint32_t run_timeline_max(const tpkg_view *v);
 
 /* Frees what an engine allocated in b. */
 void run_batch_free(run_batch *b);

@@ -112,6 +112,13 @@ static void model_counters(void *c, uint64_t out[TSL_NCOUNTERS]) {
   memcpy(out, npu_model_counters(m->npu), sizeof(uint64_t) * TSL_NCOUNTERS);
 }
 
+/* The timeline's clock: the NPU cycles of the runs so far. The core costs
+ * nothing here, so fallback ops and runtime work take 0 cycles. */
+static uint64_t model_now(void *c) {
+  model_ctx *m = c;
+  return m->npu_cycles;
+}
+
 static const char *model_strerror(int code) {
   switch (code) {
   case MODEL_E_NOMEM: return "the C model ran out of memory";
@@ -161,7 +168,7 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   uint8_t *window = aligned_alloc(64, ((size_t)v->window.window_bytes + 63) / 64 * 64 + 64);
   tfw_backend be = {.ctx = &c, .target_hash = t->hash, .dim = (uint32_t)t->dim,
                     .cmd_sram_bytes = c.cmd_sram_bytes, .set_window = model_window, .load_stream = model_load,
-                    .run = model_run, .counters = model_counters, .strerror = model_strerror,
+                    .run = model_run, .counters = model_counters, .now = model_now, .strerror = model_strerror,
                     .set_fetch_window = model_fetch_window, .fetch_stream = model_fetch,
                     .fetch_wait = model_fetch_wait};
   tfw_model m;
@@ -179,6 +186,13 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
     goto done;
   }
   tfw_set_stats(&m, ks, b->fb_cycles);
+  uint32_t tl_max = run_timeline_max(v);
+  if (!(b->marks = calloc(tl_max, sizeof *b->marks))) {
+    free(ks);
+    diag_set(d, "out of memory");
+    goto done;
+  }
+  tfw_set_timeline(&m, b->marks, tl_max);
   uint32_t r;
   for (r = 0; r < b->runs; r++) {
     tpkg_io io;
@@ -193,6 +207,7 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
       memcpy(b->out[i] + (size_t)r * io.size, window + io.offset, io.size);
     }
   }
+  b->nmarks = m.tl_count, b->marks_dropped = m.tl_dropped;
   for (uint32_t k = 0; k < v->n_kernels; k++) memcpy(b->kcounters[k], ks[k].counters, sizeof b->kcounters[k]);
   free(ks);
   if (r < b->runs) goto fail;
@@ -228,6 +243,8 @@ done:
   return rc;
 }
 
+uint32_t run_timeline_max(const tpkg_view *v) { return 4 * v->n_kernels + 2 * v->n_fallbacks + 8; }
+
 void run_batch_free(run_batch *b) {
   for (uint32_t i = 0; b->out && i < b->n_out; i++) free(b->out[i]);
   free(b->out);
@@ -238,6 +255,8 @@ void run_batch_free(run_batch *b) {
   free(b->timeline);
   free(b->rtl_cmds);
   free(b->run_starts);
+  free(b->marks);
+  b->marks = NULL, b->nmarks = 0;
   b->out = NULL, b->kcounters = NULL, b->fb_cycles = NULL, b->window = NULL, b->kspan = NULL, b->timeline = NULL;
   b->rtl_cmds = NULL, b->run_starts = NULL;
 }

@@ -26,9 +26,11 @@
 #include "tessel_rt.h"
 #include "tfw_mailbox.h"
 
-/* A tfw_kernel_stats in the mailbox: the counters, start and end (u64 each). */
+/* A tfw_kernel_stats in the mailbox: the counters, start and end (u64
+ * each); a tfw_tl_mark: u64 t, u32 phase, u32 index. */
 #define RTL_KSTATS_BYTES (8u * (TSL_NCOUNTERS + 2))
 _Static_assert(sizeof(tfw_kernel_stats) == RTL_KSTATS_BYTES, "tfw_kernel_stats is the mailbox's layout");
+_Static_assert(sizeof(tfw_tl_mark) == 16, "tfw_tl_mark is the mailbox's layout");
 
 /* Default DRAM of the simulator, and the largest it models. */
 #define RTL_DRAM_MIN (64ull << 20)
@@ -63,6 +65,7 @@ static rtl_layout plan(const tpkg_view *v, uint32_t len, uint32_t runs) {
   rtl_layout l;
   l.stats = TFW_MAILBOX_BYTES;
   l.stats_bytes = (uint64_t)v->n_kernels * RTL_KSTATS_BYTES + (uint64_t)v->n_fallbacks * 8;
+  l.stats_bytes += (uint64_t)run_timeline_max(v) * sizeof(tfw_tl_mark); /* the runner keeps at most 512 */
   l.out = align_up(l.stats + l.stats_bytes, 64);
   l.out_stride = io_stride(v, TPKG_DIR_OUTPUT);
   l.in = align_up(l.out + l.out_stride * runs, 64);
@@ -198,6 +201,14 @@ static int take_results(const uint8_t *dump, const rtl_layout *l, const tpkg_vie
   }
   for (uint32_t f = 0; f < v->n_fallbacks; f++)
     b->fb_cycles[f] = tpkg_rd64(st + (uint64_t)v->n_kernels * RTL_KSTATS_BYTES + 8 * f);
+  /* The timeline: at most the room the request gave it. */
+  const uint8_t *tl = st + (uint64_t)v->n_kernels * RTL_KSTATS_BYTES + 8ull * v->n_fallbacks;
+  uint32_t n = tpkg_rd32(dump + TFW_MB_TL_COUNT), max = run_timeline_max(v);
+  if (n > max) return diag_set(d, "the firmware reports %u timeline marks, more than the %u it had room for", n, max);
+  if (!(b->marks = calloc(n ? n : 1, sizeof *b->marks))) return diag_set(d, "out of memory");
+  for (uint32_t i = 0; i < n; i++, tl += sizeof(tfw_tl_mark))
+    b->marks[i] = (tfw_tl_mark){.t = tpkg_rd64(tl), .phase = tpkg_rd32(tl + 8), .index = tpkg_rd32(tl + 12)};
+  b->nmarks = n, b->marks_dropped = tpkg_rd32(dump + TFW_MB_TL_DROPPED);
   uint64_t pos = 0;
   tpkg_io io;
   for (uint32_t k = 0, i = 0; k < v->n_io; k++) {

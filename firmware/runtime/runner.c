@@ -28,10 +28,14 @@ static void copy(uint8_t *dst, const uint8_t *src, uint32_t n) {
 
 static uint32_t align8(uint32_t v) { return (v + 7u) & ~7u; }
 
-/* Statistics buffers in data memory (192 B per kernel record). */
-enum { RUNNER_STATS_MAX = 96 };
+/* Statistics buffers in data memory (192 B per kernel record), and the
+ * timeline's (16 B a mark: 512 marks are about 110 kernel records with
+ * their fallback ops; past them the timeline keeps its last mark, and the
+ * host names the stretch it does not know). */
+enum { RUNNER_STATS_MAX = 96, RUNNER_MARKS_MAX = 512 };
 static tfw_kernel_stats stats_buf[RUNNER_STATS_MAX];
 static uint64_t fb_buf[RUNNER_STATS_MAX];
+static tfw_tl_mark marks_buf[RUNNER_MARKS_MAX];
 
 /* Copies every input (dir 0) or output (dir 1) between the window and the
  * mailbox area at base, back to back in IO order. */
@@ -108,18 +112,29 @@ int main(void) {
     tfw_kernel_stats *ks = m.pkg.n_kernels <= RUNNER_STATS_MAX ? stats_buf : (tfw_kernel_stats *)(uintptr_t)stats;
     uint64_t *fs = m.pkg.n_fallbacks <= RUNNER_STATS_MAX ? fb_buf : (uint64_t *)(uintptr_t)(stats + m.pkg.n_kernels * sizeof *ks);
     tfw_set_stats(&m, ks, fs);
+    /* The timeline in the rest of the area, as much of it as the buffer holds. */
+    uint64_t room = (stats_bytes - need) / sizeof(tfw_tl_mark);
+    tfw_set_timeline(&m, marks_buf, room < RUNNER_MARKS_MAX ? (uint32_t)room : RUNNER_MARKS_MAX);
   }
   uint64_t cycles = 0;
   uint32_t r;
   for (r = 0; r < runs; r++) {
+    tfw_timeline_begin(&m);
+    tfw_mark(&m, TFW_TL_INPUT_COPY, 0);
     move_io(&m, TPKG_DIR_INPUT, (uint8_t *)(uintptr_t)(in + r * in_stride));
     uint64_t t1 = timer_now();
     int rc = tfw_run(&m, &e);
     cycles += timer_now() - t1;
     if (rc != TFW_OK) break;
+    tfw_mark(&m, TFW_TL_OUTPUT_COPY, 0);
     move_io(&m, TPKG_DIR_OUTPUT, (uint8_t *)(uintptr_t)(out + r * out_stride));
+    tfw_mark(&m, TFW_TL_END, 0);
   }
   mb_wr64(TFW_MB_CYCLES, cycles);
+  mb_wr(TFW_MB_TL_COUNT, m.tl_count);
+  mb_wr(TFW_MB_TL_DROPPED, m.tl_dropped);
+  if (m.tl_count)
+    copy((uint8_t *)(uintptr_t)(stats + need), (const uint8_t *)marks_buf, m.tl_count * (uint32_t)sizeof *marks_buf);
   if (stats_bytes && m.kstats == stats_buf)
     copy((uint8_t *)(uintptr_t)stats, (const uint8_t *)stats_buf, m.pkg.n_kernels * (uint32_t)sizeof *stats_buf);
   if (stats_bytes && m.fallback_cycles == fb_buf)

@@ -33,6 +33,22 @@ static void put_commands(FILE *f, const npu_profile_t *p, const npu_cmd_event_t 
   fprintf(f, "%s]", ncmds ? "\n  " : "");
 }
 
+/* The "timeline" array: one entry per item, gaps with their "what". */
+static void put_spans(FILE *f, const npu_profile_t *p) {
+  fprintf(f, ",\n  \"timeline\": [");
+  for (size_t i = 0; i < p->nspans; i++) {
+    const npu_span_t *s = &p->spans[i];
+    fprintf(f, "%s\n    {\"kind\": ", i ? "," : "");
+    json_write_str(f, s->kind);
+    if (s->what) fprintf(f, ", \"what\": "), json_write_str(f, s->what);
+    else fprintf(f, ", \"index\": %lld", (long long)s->index);
+    fprintf(f, ", \"name\": ");
+    json_write_str(f, s->name ? s->name : "");
+    fprintf(f, ", \"start\": %llu, \"end\": %llu}", (unsigned long long)s->start, (unsigned long long)s->end);
+  }
+  fprintf(f, "%s]", p->nspans ? "\n  " : "");
+}
+
 int npu_profile_write_json(FILE *f, const npu_profile_t *p) { return npu_profile_write_json_timeline(f, p, NULL, 0); }
 
 int npu_profile_write_json_timeline(FILE *f, const npu_profile_t *p, const npu_cmd_event_t *cmds, size_t ncmds) {
@@ -77,6 +93,7 @@ int npu_profile_write_json_timeline(FILE *f, const npu_profile_t *p, const npu_c
     fprintf(f, ", \"core_cycles\": %llu}", (unsigned long long)p->fallbacks[i].core_cycles);
   }
   fprintf(f, "%s]", p->nfallbacks ? "\n  " : "");
+  if (p->spans) put_spans(f, p);
   if (cmds && ncmds) put_commands(f, p, cmds, ncmds);
   fprintf(f, "\n}\n");
   return ferror(f) ? -1 : 0;

@@ -28,6 +28,16 @@ typedef struct {
   uint64_t core_cycles; /* cycles it took on the core */
 } npu_fallback_info_t;
 
+/* One item of the inference's timeline ("timeline" in the profile): a
+ * kernel's run, a fallback op, or a gap of runtime work between them. */
+typedef struct {
+  const char *kind;     /* "kernel", "fallback" or "gap" */
+  const char *what;     /* gaps: what the runtime did ("runtime", "input_copy", ...); else NULL */
+  int64_t index;        /* kernel: position in "kernels"; fallback: in "fallback_ops"; gap: -1 */
+  const char *name;     /* kernel or node name; gaps: what, named after the neighbours */
+  uint64_t start, end;  /* cycles from the inference's first mark */
+} npu_span_t;
+
 typedef struct {
   const tsl_target_t *target;        /* the package's target */
   const char *engine;                /* "rtl" or "model" */
@@ -39,6 +49,8 @@ typedef struct {
   size_t nkernels;
   const npu_fallback_info_t *fallbacks; /* may be NULL */
   size_t nfallbacks;
+  const npu_span_t *spans;           /* the inference's timeline, in order (NULL: no "timeline" key) */
+  size_t nspans;
 } npu_profile_t;
 
 /* Writes the profile as one JSON object. Kernel k (0 <= k < nmarks-1) gets

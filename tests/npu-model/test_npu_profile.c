@@ -34,7 +34,7 @@ static void test_profile_json(void **state) {
   npu_kernel_info_t kin[2] = {{"conv1+relu", nodes0, 2, 100, 4000, 123}, {"quote\"back\\slash\n", NULL, 0, 7, 8, 0}};
   npu_fallback_info_t fb = {"Softmax", "prob", 5000};
   npu_profile_t p = {t, "model", "net.tpkg", npu_model_counters(m), npu_model_snapshot(m, 0), npu_model_nsnapshots(m),
-                     kin, 2, &fb, 1};
+                     kin, 2, &fb, 1, NULL, 0};
   char *buf = NULL;
   size_t len = 0;
   FILE *f = open_memstream(&buf, &len);

@@ -190,6 +190,27 @@ static void test_load_small(void **state) {
   assert_string_equal(p.kernels[0].onnx_nodes[1], "Relu_1");
   assert_int_equal(p.kernels[2].start, 1200 + 350);
   assert_int_equal(p.fallbacks[0].core_cycles, 5000);
+  assert_null(p.items);
+  arena_free(a);
+}
+
+/* The optional inference timeline: items in order, kinds, indices, gaps' what. */
+static void test_load_timeline(void **state) {
+  (void)state;
+  arena *a = arena_new();
+  profile p;
+  load(a, "timeline.json", &p);
+  assert_int_equal(p.nitems, 15);
+  assert_int_equal(p.items[0].kind, PROF_ITEM_GAP);
+  assert_string_equal(p.items[0].what, "input_copy");
+  assert_int_equal(p.items[2].kind, PROF_ITEM_KERNEL);
+  assert_int_equal(p.items[2].index, 0);
+  assert_null(p.items[2].what);
+  assert_int_equal(p.items[2].start, 600);
+  assert_int_equal(p.items[2].end, 1900);
+  assert_int_equal(p.items[11].kind, PROF_ITEM_FALLBACK);
+  assert_string_equal(p.items[11].name, "prob");
+  assert_int_equal(p.items[14].end, 11000);
   arena_free(a);
 }
 
@@ -489,10 +510,9 @@ static void test_fit(void **state) {
 
 /* Every allocation failure point of load + rows + reports gives an error
  * value (out of memory), never a crash. */
-static void test_out_of_memory(void **state) {
-  (void)state;
+static void out_of_memory(const char *file) {
   size_t len;
-  char *text = slurp("two-kernels.json", &len);
+  char *text = slurp(file, &len);
   int ok = 0;
   for (long n = 0; n < 10000 && !ok; n++) {
     arena_fail_after(n);
@@ -513,11 +533,18 @@ static void test_out_of_memory(void **state) {
   free(text);
 }
 
+static void test_out_of_memory(void **state) {
+  (void)state;
+  out_of_memory("two-kernels.json");
+  out_of_memory("timeline.json");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_json_valid),       cmocka_unit_test(test_json_errors),
       cmocka_unit_test(test_json_write_round_trip),
       cmocka_unit_test(test_json_depth_and_size), cmocka_unit_test(test_load_small),
+      cmocka_unit_test(test_load_timeline),
       cmocka_unit_test(test_counter_consistency), cmocka_unit_test(test_roofline),
       cmocka_unit_test(test_load_errors),
       cmocka_unit_test(test_trace),            cmocka_unit_test(test_svg),

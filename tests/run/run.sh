@@ -44,6 +44,16 @@ t digits-profile-sums bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$dig
   sum=\$(grep '\"index\"' '$tmp/p.json' | grep -o '\"MACS\": [0-9]*' | grep -o '[0-9]*' | paste -sd+ | bc) &&
   [ \"\$total\" -gt 0 ] && [ \"\$total\" = \"\$sum\" ] && grep -q '\"engine\": \"rtl\"' '$tmp/p.json' &&
   grep -q '\"op\": \"Softmax\"' '$tmp/p.json'"
+# The inference's timeline (docs/profile-format.md) of that run: items in
+# order, not overlapping, every kernel run at least its NPU cycles, from the
+# runner's input copy to its output copy, and the table shows it. On the C
+# model, whose clock is the NPU's, the kernels last exactly their cycles.
+t digits-timeline-rtl bash -c "awk -f '$here/timeline_check.awk' '$tmp/p.json' &&
+  grep '\"kind\": ' '$tmp/p.json' | head -n 1 | grep -q '\"what\": \"input_copy\"' &&
+  grep '\"kind\": ' '$tmp/p.json' | tail -n 1 | grep -q '\"what\": \"output_copy\"' &&
+  '$tessel' profile '$tmp/p.json' | grep -q '^  gaps (runtime work) '"
+t digits-timeline-model bash -c "'$tessel' run '$tmp/digits.tpkg' -q --engine model --input '$digits/digits_cnn.in0.npy' -o '$tmp/pm.npy' --profile '$tmp/pm.json' &&
+  awk -v exact=1 -f '$here/timeline_check.awk' '$tmp/pm.json' && ! grep -q '\"kind\": \"gap\"' '$tmp/pm.json'"
 if [ -x "$build/npu8/tessel-sim-trace" ]; then
   t digits-trace bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/t.npy' --trace '$tmp/w.fst' && [ -s '$tmp/w.fst' ]"
   # One kernel's cycles only: a small part of the whole waveform, same outputs.

@@ -365,7 +365,7 @@ static int cmd_run(int argc, char **argv) {
   int rc = code ? 1 : 0;
   if (out && write_file(out, win, (size_t)dram_size)) rc = 2;
   if (profile) {
-    npu_profile_t p = {t, "model", stream, c, npu_model_snapshot(m, 0), npu_model_nsnapshots(m), NULL, 0, NULL, 0};
+    npu_profile_t p = {t, "model", stream, c, npu_model_snapshot(m, 0), npu_model_nsnapshots(m), NULL, 0, NULL, 0, NULL, 0};
     const char *why = "write failed";
     FILE *f = host_file_open_out(profile, "w", &why);
     size_t ncmds = npu_model_ntimeline(m, NULL);
