@@ -54,6 +54,7 @@ $(SHARED_RV_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel
 # (-ffp-contract=off as above, no fast-math).
 SHARED_RV_OS_OBJ := $(BUILD)/obj/rv32-os/shared
 SHARED_RV_OS_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OS_OBJ)/%.o,$(SHARED_RV_SRCS))
+SHARED_RV_OS_FB_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OS_OBJ)/%.o,$(SHARED_FB_SRCS))
 $(SHARED_RV_OS_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	$(call say,CC-RV32,$@)
 	@mkdir -p $(@D)

@@ -16,8 +16,7 @@ RT_TARGETS  := npu2 npu4 npu8 npu16
 RT_SRCS     := firmware/runtime/tfw_npu.c
 # Archive members in this order: the executor first, as before the move to shared/.
 # rt_members T[, -os]: the -os members are the -Os builds (the core-sequenced library).
-rt_members   = $(SHARED_RV$(if $(2),_OS)_OBJ)/tfw_exec.o \
-               $(patsubst shared/%.c,$(SHARED_RV$(if $(2),_OS)_OBJ)/%.o,$(SHARED_FB_SRCS)) \
+rt_members   = $(SHARED_RV$(if $(2),_OS)_OBJ)/tfw_exec.o $(SHARED_RV$(if $(2),_OS)_FB_OBJS) \
                $(BUILD)/obj/fw-rt$(2)/$(1)/tfw_npu.o \
                $(SHARED_RV$(if $(2),_OS)_OBJ)/tpkg_check.o $(SHARED_RV$(if $(2),_OS)_OBJ)/crc32.o
 RT_HDRS     := $(wildcard firmware/runtime/*.h) $(wildcard shared/*.h) firmware/npu/npu.h \
