@@ -226,8 +226,8 @@ static int aligned4(const uint8_t *p) { return ((uintptr_t)p & 3u) == 0; }
 /* The aligned word load, as an instruction of its own on the core: GCC 12
  * saw that both branches of rd32 give the same value, dropped the test and
  * kept the byte loads, so every f32 the fallback ops read cost four trips
- * to DRAM (140 of the 400 cycles an element of the input QuantizeLinear);
- * the same for stores. */
+ * to DRAM (140 of the 400 cycles an element of the input QuantizeLinear).
+ * (wr32 keeps its test: two stores are not the same effect.) */
 static uint32_t load_word(const uint8_t *p) {
 #if defined(__riscv) && __riscv_xlen == 32
   uint32_t v;
@@ -237,14 +237,6 @@ static uint32_t load_word(const uint8_t *p) {
   return *(const fb_word *)p;
 #endif
 }
-static void store_word(uint8_t *p, uint32_t v) {
-#if defined(__riscv) && __riscv_xlen == 32
-  __asm__("sw %1, 0(%2)" : "=m"(*(fb_word *)p) : "r"(v), "r"(p));
-#else
-  *(fb_word *)p = v;
-#endif
-}
-
 static uint32_t rd32(const uint8_t *p) {
 #ifdef FB_WORD_ACCESS
   if (aligned4(p)) return load_word(p);
@@ -254,7 +246,7 @@ static uint32_t rd32(const uint8_t *p) {
 static void wr32(uint8_t *p, uint32_t v) {
 #ifdef FB_WORD_ACCESS
   if (aligned4(p)) {
-    store_word(p, v);
+    *(fb_word *)p = v;
     return;
   }
 #endif
@@ -373,14 +365,6 @@ static int32_t read_int(const uint8_t *p, uint32_t dtype) {
   return (int32_t)rd32(p);
 }
 
-/* 1 when one side is PLAIN and the other BLOCKED (rank 4, NCHW): the plain
- * side, whatever its rank, holds the same elements in NCHW order (the
- * caller checked the counts) -- a graph input entering the NPU, an output
- * leaving it. */
-static int plain_blocked_pair(const fb_side *plain, const fb_side *blocked) {
-  return plain->layout == TPKG_LAYOUT_PLAIN && blocked->layout == TPKG_LAYOUT_BLOCKED;
-}
-
 /* A PLAIN f32 tensor quantised into its BLOCKED 8-bit twin: for each
  * pixel of each channel block, the block's lanes (its channels, H*W floats
  * apart; the padding lanes the zero point) are put together a word at a
@@ -410,9 +394,12 @@ static void quantize_to_blocked(const fb_divisor *dv, int32_t zp, int32_t lo, in
     }
 }
 
-/* 1 when run_quantize writes every byte of out itself (padding included). */
+/* 1 when run_quantize writes every byte of out itself, padding included:
+ * PLAIN into BLOCKED (a graph input entering the NPU; the plain side,
+ * whatever its rank, holds the same elements in NCHW order: the caller
+ * checked the counts). */
 static int quantize_writes_padding(const fb_side *in, const fb_side *out) {
-  return out->esize == 1 && plain_blocked_pair(in, out);
+  return out->esize == 1 && in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_BLOCKED;
 }
 
 static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
@@ -432,35 +419,7 @@ static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side
   }
 }
 
-/* A BLOCKED 8-bit rank-4 tensor dequantised into its PLAIN f32 twin: each
- * pixel's lanes read a word at a time, each real lane's float stored at its
- * channel's plane (the reverse of quantize_to_blocked). */
-static void dequantize_from_blocked(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
-  uint32_t N = in->dims[0], C = in->dims[1], HW = in->dims[2] * in->dims[3], dim = in->dim;
-  uint32_t CB = (C + dim - 1) / dim, plane = HW * 4u;
-  int is_signed = in->dtype == TPKG_DT_I8;
-  for (uint32_t n = 0; n < N; n++)
-    for (uint32_t cb = 0; cb < CB; cb++) {
-      uint32_t real = C - cb * dim < dim ? C - cb * dim : dim;
-      const uint8_t *src = in->base + (n * CB + cb) * HW * dim;
-      uint8_t *dst = out->base + (n * C + cb * dim) * plane;
-      for (uint32_t p = 0; p < HW; p++, src += dim, dst += 4)
-        for (uint32_t l = 0; l < real; l += 4) {
-          uint32_t word = real - l >= 4 ? rd32(src + l) : 0, lanes = real - l < 4 ? real - l : 4;
-          for (uint32_t b = 0; b < lanes; b++) {
-            uint32_t byte = lanes == 4 ? (word >> (8 * b)) & 0xffu : src[l + b];
-            int32_t v = is_signed ? (int32_t)(int8_t)byte : (int32_t)byte;
-            wr_f32(dst + (l + b) * plane, tfw_dequantize(v, q->scale, q->zp));
-          }
-        }
-    }
-}
-
 static void run_dequantize(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
-  if (in->esize == 1 && plain_blocked_pair(out, in)) {
-    dequantize_from_blocked(q, in, out);
-    return;
-  }
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
@@ -562,7 +521,8 @@ static int run_layout_op(const tpkg_fallback *f, uint8_t *window, uint32_t windo
   if (f->op == TPKG_OP_QUANTIZE && !scale_ok(oo.scale)) return TFW_FB_E_PARAM;
   if (f->op == TPKG_OP_DEQUANTIZE && !scale_ok(oi.scale)) return TFW_FB_E_PARAM;
   /* 4. run */
-  if (!(f->op == TPKG_OP_QUANTIZE && quantize_writes_padding(&in, &out))) fill_padding(&out, out.esize == 1 ? oo.zp : 0, 0);
+  if (!(f->op == TPKG_OP_QUANTIZE && quantize_writes_padding(&in, &out)))
+    fill_padding(&out, out.esize == 1 ? oo.zp : 0, 0);
   switch (f->op) {
   case TPKG_OP_QUANTIZE: run_quantize(&oo, &in, &out); break;
   case TPKG_OP_DEQUANTIZE: run_dequantize(&oi, &in, &out); break;

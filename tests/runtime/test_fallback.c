@@ -390,7 +390,7 @@ static void test_relayout_all_pairs(void **state) {
 
 /* QUANTIZE/DEQUANTIZE through the window equal the scalar functions element
  * by element across layouts and DIMs 2, 4, 8 (5 channels: a partial last
- * block; PLAIN <-> BLOCKED take their own word-wise path), with every
+ * block; PLAIN -> BLOCKED quantisation takes its own word-wise path), with every
  * padding lane of a BLOCKED output the zero point; SOFTMAX (a plain op)
  * along each axis equals tfw_softmax_f32 row by row, and refuses to work in
  * place. */
