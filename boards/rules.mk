@@ -22,11 +22,10 @@ board_cfg = $(shell sed -n 's/^$(2)[[:space:]]*=[[:space:]]*\([^[:space:]#]*\).*
 # Shared RTL of the board tops (board_soc: SoC + flash loader + RAM + UART).
 BOARDS_COMMON_SV := $(sort $(wildcard boards/common/*.sv))
 
-# The SoC (the core's files and the SoC's, packages first), and the NPU with
-# the packages of a target (board_npu_sv TARGET), for boards that name one.
-BOARD_SOC_SV := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv rtl-model/soc/tessel_memport_pkg.sv \
-                $(filter-out %_pkg.sv,$(sort $(wildcard rtl-model/soc/*.sv))) \
-                $(sort $(wildcard rtl-model/core/*.sv))
+# The SoC (sim/rules.mk's list: the core's files and the SoC's, packages
+# first), and the NPU with the packages of a target (board_npu_sv TARGET),
+# for boards that name one.
+BOARD_SOC_SV := $(SOC_ALL_SV)
 board_npu_sv  = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv \
                 $(sort $(wildcard rtl-model/npu/*.sv))
 

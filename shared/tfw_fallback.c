@@ -4,6 +4,7 @@
  * the dequantise product), IEEE f32 +, -, *, / elsewhere; no double, no
  * libm. Build with -ffp-contract=off. */
 #include "tfw_fallback.h"
+#include "tfw_mem.h"
 
 #include "tfw_ops.h"
 
@@ -211,59 +212,14 @@ void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride) {
 
 /* ---- window access ---------------------------------------------------------- */
 
-/* Word access to the window. On the SoC the window is in DRAM, behind the
- * memory port, where every access costs tens of cycles: an aligned word
- * takes one access instead of four. Unaligned addresses (possible on the
- * host) take byte accesses; both give the little-endian value. may_alias
- * makes the word access legal on a byte buffer. */
-#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define FB_WORD_ACCESS 1
-typedef uint32_t __attribute__((may_alias)) fb_word;
-#endif
-
-static int aligned4(const uint8_t *p) { return ((uintptr_t)p & 3u) == 0; }
-
-/* The aligned word load, as an instruction of its own on the core: GCC 12
- * saw that both branches of rd32 give the same value, dropped the test and
- * kept the byte loads, so every f32 the fallback ops read cost four trips
- * to DRAM (140 of the 400 cycles an element of the input QuantizeLinear).
- * (wr32 keeps its test: two stores are not the same effect.) */
-static uint32_t load_word(const uint8_t *p) {
-#if defined(__riscv) && __riscv_xlen == 32
-  uint32_t v;
-  __asm__("lw %0, 0(%1)" : "=r"(v) : "r"(p), "m"(*(const fb_word *)p));
-  return v;
-#else
-  return *(const fb_word *)p;
-#endif
-}
-static uint32_t rd32(const uint8_t *p) {
-#ifdef FB_WORD_ACCESS
-  if (aligned4(p)) return load_word(p);
-#endif
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static void wr32(uint8_t *p, uint32_t v) {
-#ifdef FB_WORD_ACCESS
-  if (aligned4(p)) {
-    *(fb_word *)p = v;
-    return;
-  }
-#endif
-  p[0] = (uint8_t)v;
-  p[1] = (uint8_t)(v >> 8);
-  p[2] = (uint8_t)(v >> 16);
-  p[3] = (uint8_t)(v >> 24);
-}
-
 /* n bytes of value b from p, whole words where aligned. */
 static void fill_bytes(uint8_t *p, uint32_t n, uint8_t b) {
   uint32_t i = 0;
-  for (; i < n && !aligned4(p + i); i++) p[i] = b;
-  for (; i + 4 <= n; i += 4) wr32(p + i, b * 0x01010101u);
+  for (; i < n && !tfw_aligned4(p + i); i++) p[i] = b;
+  for (; i + 4 <= n; i += 4) tfw_wr32(p + i, b * 0x01010101u);
   for (; i < n; i++) p[i] = b;
 }
-static void wr_f32(uint8_t *p, float v) { wr32(p, tfw_f32_bits(v)); }
+static void wr_f32(uint8_t *p, float v) { tfw_wr32(p, tfw_f32_bits(v)); }
 
 /* One side (input or output) of a record, checked: after fb_side_check
  * every slot offset * esize fits in 32 bits and inside the window. */
@@ -362,7 +318,7 @@ static int scale_ok(float s) { return s > 0.0f && s < tfw_bits_f32(FB_INF_BITS);
 static int32_t read_int(const uint8_t *p, uint32_t dtype) {
   if (dtype == TPKG_DT_U8) return p[0];
   if (dtype == TPKG_DT_I8) return (int8_t)p[0];
-  return (int32_t)rd32(p);
+  return (int32_t)tfw_rd32(p);
 }
 
 /* A PLAIN f32 tensor quantised into its BLOCKED 8-bit twin: for each
@@ -371,6 +327,29 @@ static int32_t read_int(const uint8_t *p, uint32_t dtype) {
  * time and stored once. The element by element walk below took about 200
  * instructions and a byte store per element (the cursor's slot arithmetic
  * alone 110), and fill_padding a second pass over every pixel. */
+static tfw_cvt_fn cvt_fn;
+
+void tfw_set_cvt(tfw_cvt_fn fn) { cvt_fn = fn; }
+
+/* Offers a job to the converter: 1 when it did it. */
+static int cvt_offer(const tfw_cvt_job *job) { return cvt_fn && cvt_fn(job) == 0; }
+
+/* Two contiguous tensors of n elements (src_es and dst_es bytes each) as
+ * converter jobs: rows of 2^15 elements, then the rest. 1 when the
+ * converter did them. */
+static int cvt_contiguous(tfw_cvt_job *job, uint64_t n, uint32_t src_es, uint32_t dst_es) {
+  const uint32_t row = 1u << 15;
+  uint64_t rows = n / row, rest = n % row;
+  if (rows >> 24) return 0;
+  job->inner = job->inner_real = row, job->outer = (uint32_t)rows;
+  job->src_inner = (int32_t)src_es, job->dst_inner = (int32_t)dst_es;
+  job->src_outer = (int32_t)(row * src_es), job->dst_outer = (int32_t)(row * dst_es);
+  if (rows && !cvt_offer(job)) return 0;
+  job->src += rows * row * src_es, job->dst += rows * row * dst_es;
+  job->inner = job->inner_real = (uint32_t)rest, job->outer = 1;
+  return !rest || cvt_offer(job);
+}
+
 static void quantize_to_blocked(const fb_divisor *dv, int32_t zp, int32_t lo, int32_t hi, const fb_side *in,
                                 const fb_side *out) {
   uint32_t N = out->dims[0], C = out->dims[1], HW = out->dims[2] * out->dims[3], dim = out->dim;
@@ -380,14 +359,17 @@ static void quantize_to_blocked(const fb_divisor *dv, int32_t zp, int32_t lo, in
       uint32_t real = C - cb * dim < dim ? C - cb * dim : dim;
       const uint8_t *src = in->base + (n * C + cb * dim) * plane;
       uint8_t *dst = out->base + (n * CB + cb) * HW * dim;
+      /* the block in one job: i the lanes (planes apart), j the pixels */
+      tfw_cvt_job job = {1, lo == 0, src, dst, dim, real, HW, (int32_t)plane, 4, 1, (int32_t)dim, dv->scale, zp};
+      if (cvt_offer(&job)) continue;
       for (uint32_t p = 0; p < HW; p++, src += 4, dst += dim)
         for (uint32_t l = 0; l < dim; l += 4) {
           uint32_t word = 0, lanes = dim - l < 4 ? dim - l : 4;
           for (uint32_t b = 0; b < lanes; b++) {
-            int32_t v = l + b < real ? quantize_bits(dv, rd32(src + (l + b) * plane), zp, lo, hi) : zp;
+            int32_t v = l + b < real ? quantize_bits(dv, tfw_rd32(src + (l + b) * plane), zp, lo, hi) : zp;
             word |= (uint32_t)(uint8_t)v << (8 * b);
           }
-          if (lanes == 4) wr32(dst + l, word);
+          if (lanes == 4) tfw_wr32(dst + l, word);
           else
             for (uint32_t b = 0; b < lanes; b++) dst[l + b] = (uint8_t)(word >> (8 * b));
         }
@@ -410,16 +392,44 @@ static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side
     quantize_to_blocked(&dv, q->zp, lo, hi, in, out);
     return;
   }
+  tfw_cvt_job job = {1, lo == 0, in->base, out->base, 0, 0, 0, 0, 0, 0, 0, q->scale, q->zp};
+  if (cvt_fn && in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_PLAIN && out->esize == 1 &&
+      cvt_contiguous(&job, in->elems, 4, 1))
+    return;
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
   for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
-    uint32_t x = rd32(in->base + cursor_slot(&ci) * 4u);
+    uint32_t x = tfw_rd32(in->base + cursor_slot(&ci) * 4u);
     out->base[cursor_slot(&co)] = (uint8_t)quantize_bits(&dv, x, q->zp, lo, hi);
   }
 }
 
+/* DequantizeLinear as converter jobs, where the layouts allow: PLAIN into
+ * PLAIN (contiguous: inner rows of up to 2^15 elements, then the rest), and
+ * a rank-4 BLOCKED tensor into PLAIN (per channel block, i the lanes, j the
+ * pixels). 1 when the converter did it all. */
+static int dequantize_by_cvt(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
+  tfw_cvt_job job = {0, in->dtype == TPKG_DT_U8, in->base, out->base, 0, 0, 0, 1, 0, 4, 0, q->scale, q->zp};
+  if (!cvt_fn || in->esize != 1 || out->layout != TPKG_LAYOUT_PLAIN) return 0;
+  if (in->layout == TPKG_LAYOUT_PLAIN) return cvt_contiguous(&job, in->elems, 1, 4);
+  if (in->layout != TPKG_LAYOUT_BLOCKED) return 0;
+  uint32_t N = in->dims[0], C = in->dims[1], HW = in->dims[2] * in->dims[3], dim = in->dim, CB = (C + dim - 1) / dim;
+  for (uint32_t n = 0; n < N; n++)
+    for (uint32_t cb = 0; cb < CB; cb++) {
+      uint32_t real = C - cb * dim < dim ? C - cb * dim : dim;
+      job.src = in->base + (n * CB + cb) * HW * dim, job.dst = out->base + (n * C + cb * dim) * HW * 4u;
+      job.inner = real, job.outer = HW, job.src_inner = 1, job.src_outer = (int32_t)dim;
+      job.dst_inner = (int32_t)(HW * 4u), job.dst_outer = 4;
+      /* a block the converter refuses after others were done: the loop
+       * below redoes them all, with the same results */
+      if (!cvt_offer(&job)) return 0;
+    }
+  return 1;
+}
+
 static void run_dequantize(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
+  if (dequantize_by_cvt(q, in, out)) return;
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
@@ -435,8 +445,8 @@ static void run_dequantize(const tpkg_operand *q, const fb_side *in, const fb_si
  * first aligned one. */
 static void relayout_channel(uint8_t *b, uint8_t *p, uint32_t hw, uint32_t dim, int to_plain) {
   uint32_t i = 0, words = 0;
-#ifdef FB_WORD_ACCESS
-  while (i < hw && !aligned4(p + i)) i++;
+#ifdef TFW_WORD_ACCESS
+  while (i < hw && !tfw_aligned4(p + i)) i++;
   words = (hw - i) / 4;
 #endif
   uint32_t head = i, tail = head + 4 * words;
@@ -444,13 +454,13 @@ static void relayout_channel(uint8_t *b, uint8_t *p, uint32_t hw, uint32_t dim, 
     for (uint32_t k = 0; k < head; k++) p[k] = b[k * dim];
     for (uint32_t k = head; k < tail; k += 4) {
       const uint8_t *q = b + k * dim;
-      wr32(p + k, (uint32_t)q[0] | (uint32_t)q[dim] << 8 | (uint32_t)q[2 * dim] << 16 | (uint32_t)q[3 * dim] << 24);
+      tfw_wr32(p + k, (uint32_t)q[0] | (uint32_t)q[dim] << 8 | (uint32_t)q[2 * dim] << 16 | (uint32_t)q[3 * dim] << 24);
     }
     for (uint32_t k = tail; k < hw; k++) p[k] = b[k * dim];
   } else {
     for (uint32_t k = 0; k < head; k++) b[k * dim] = p[k];
     for (uint32_t k = head; k < tail; k += 4) {
-      uint32_t v = rd32(p + k);
+      uint32_t v = tfw_rd32(p + k);
       uint8_t *q = b + k * dim;
       q[0] = (uint8_t)v, q[dim] = (uint8_t)(v >> 8), q[2 * dim] = (uint8_t)(v >> 16), q[3 * dim] = (uint8_t)(v >> 24);
     }

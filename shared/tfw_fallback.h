@@ -69,6 +69,33 @@ uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, 
  * checks; tfw_fallback_run does). */
 int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi);
 
+/* A converter that runs QuantizeLinear and DequantizeLinear of a tensor at
+ * DMA speed (the SoC's CVT unit, docs/memory-map.md; the firmware's
+ * tfw_cvt.c drives it). A job is a 2-D loop: element (j, i), j < outer,
+ * i < inner, is read at src + j*src_outer + i*src_inner and written at
+ * dst + j*dst_outer + i*dst_inner (byte strides); quantising, elements
+ * i >= inner_real read nothing and write zp clamped to the codes' range.
+ * The results must be tfw_quantize's and tfw_dequantize's bit for bit. */
+typedef struct {
+  int quantise;        /* 1: f32 -> 8-bit code; 0: 8-bit code -> f32 */
+  int u8;              /* the codes are uint8, else int8 */
+  const uint8_t *src;
+  uint8_t *dst;
+  uint32_t inner, inner_real, outer;
+  int32_t src_inner, src_outer, dst_inner, dst_outer;
+  float scale;         /* positive, finite */
+  int32_t zp;
+} tfw_cvt_job;
+
+/* The converter's entry: 0 when it did the job; anything else leaves the job
+ * to the core's own loop (a scale or shape the converter does not take, or
+ * no converter). */
+typedef int (*tfw_cvt_fn)(const tfw_cvt_job *job);
+
+/* Sets the converter the fallback ops offer their conversions to (NULL: none,
+ * the default: every engine but the SoC's firmware converts on its own). */
+void tfw_set_cvt(tfw_cvt_fn fn);
+
 /* ONNX DequantizeLinear of one value: (float)(q - zp) * scale in f32 (the
  * difference taken exactly in 64 bits, then one rounding to f32, then one
  * rounding of the product). */

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tfw_mem.h"
+
 #define TPKG_MAGIC "TPKG"          /* bytes 0..3 */
 #define TPKG_VERSION 2u            /* format version this reader accepts (docs/package-format.md, changelog) */
 #define TPKG_HEADER_FIXED 64u      /* bytes before the section table */
@@ -306,9 +308,9 @@ const char *tpkg_layout_name(uint32_t layout);
 const char *tpkg_op_name(uint32_t op);
 
 /* Little-endian byte access (also used by the writer). */
-static inline uint32_t tpkg_rd32(const uint8_t *p) {
-  return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
+/* (a word access where aligned: on the SoC a package in DRAM costs a trip
+ * through the memory port per access, and the run loop reads its fields) */
+static inline uint32_t tpkg_rd32(const uint8_t *p) { return tfw_rd32(p); }
 static inline uint16_t tpkg_rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static inline uint64_t tpkg_rd64(const uint8_t *p) {
   return (uint64_t)tpkg_rd32(p) | (uint64_t)tpkg_rd32(p + 4) << 32;

@@ -1,7 +1,7 @@
 # sim/rules.mk: the SoC (rtl-model/soc/) and the simulator tessel-sim.
 #   build/bin/tessel-sim        Verilator model of tessel_soc + harness (sim/*.cpp, sim/*.c)
 #   build/bin/tessel-sim-trace  the same with FST tracing compiled in (run by tessel-sim --trace)
-# Suites: sim-unit, sim-cli, soc, memport, lint-soc, synth, gate-sim. Bench: sim-speed.
+# Suites: sim-unit, sim-cli, soc, memport, cvt-arith, cvt-dma, lint-soc, synth, gate-sim. Bench: sim-speed.
 # sim/npu-model/npu-model.mk (the C model) and sim/iss/iss.mk (the ISS) come first.
 
 # The harness's C part (ELF loader, options), which the ISS shares: one library,
@@ -23,6 +23,7 @@ TESSEL_SIM_TRACE_BIN := $(BIN)/tessel-sim-trace
 
 # RTL: packages first.
 SOC_SV  := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_soc_pkg.sv rtl-model/soc/tessel_memport_pkg.sv \
+           rtl-model/soc/tessel_cvt_pkg.sv \
            $(filter-out %_pkg.sv,$(wildcard rtl-model/soc/*.sv))
 CORE_SV := $(wildcard rtl-model/core/*.sv)
 SOC_ALL_SV := $(SOC_SV) $(CORE_SV)
@@ -57,7 +58,7 @@ SIM_NPU_RTL  := $(filter %_pkg.sv,$(wildcard rtl-model/npu/*.sv)) \
                 $(filter-out %_pkg.sv,$(wildcard rtl-model/npu/*.sv))
 SIM_TARGETS_BUILT := npu4 npu8
 sim_npu_sv    = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(SIM_NPU_RTL)
-sim_npu_vflags = -GNpu=1\'b1
+sim_npu_vflags = -GNpu=1\'b1 -GCvt=1\'b1
 sim_npu_cflags = -DTESSEL_SIM_NPU -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath $(BUILD)/gen)
 
 # sim_target T: build/T/tessel-sim and build/T/tessel-sim-trace.
@@ -219,6 +220,47 @@ TEST_SUITES += memport
 test-memport: $(SIM_OBJ)/memport-slice1/memport-bench $(SIM_OBJ)/memport-slice0/memport-bench
 	@{ $(SIM_OBJ)/memport-slice1/memport-bench "slice/"; $(SIM_OBJ)/memport-slice0/memport-bench "arbiter/"; } \
 	  | awk '{ print } /^PASS /{ p++ } /^FAIL /{ f++ } END { printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0) }'
+
+# ---- cvt-arith: the SoC converter's arithmetic against the firmware's -----------
+# tessel_cvt_pkg's cvt_quantize/cvt_dequantize on ports (tests/cvt/cvt_arith_tb.sv),
+# held bit for bit to tfw_quantize/tfw_dequantize of shared/'s host library.
+CVT_ARITH_SV    := rtl-model/soc/tessel_cvt_pkg.sv tests/cvt/cvt_arith_tb.sv
+CVT_ARITH_BENCH := $(SIM_OBJ)/cvt-arith/cvt-arith-bench
+
+$(CVT_ARITH_BENCH): $(CVT_ARITH_SV) tests/cvt/cvt_arith_bench.cpp shared/tfw_fallback.h $(SHARED_LIB)
+	@mkdir -p $(@D)
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module cvt_arith_tb --Mdir $(@D) \
+	  -o cvt-arith-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra -I$(abspath shared)" -MAKEFLAGS "OPT_FAST=-O2" \
+	  $(abspath tests/cvt/cvt_arith_bench.cpp $(SHARED_LIB)) $(CVT_ARITH_SV) >$(@D)/build.log 2>&1 \
+	  || { tail -n 40 $(@D)/build.log; exit 1; }
+
+TEST_SUITES += cvt-arith
+.PHONY: test-cvt-arith
+test-cvt-arith: $(CVT_ARITH_BENCH)
+	@$(CVT_ARITH_BENCH)
+
+# ---- cvt-dma: the SoC converter as a DMA unit against a C model of its jobs -----
+# tessel_cvt on plain ports (tests/cvt/cvt_dma_tb.sv) behind a C++ memory with
+# random latency, stalls and an error region: random jobs through its
+# registers equal tfw_quantize/tfw_dequantize of shared/'s host library byte
+# for byte, and its side of the port keeps docs/memory-port.md's rules.
+CVT_DMA_SV    := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_memport_pkg.sv rtl-model/soc/tessel_cvt_pkg.sv \
+                 rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_cvt.sv tests/cvt/cvt_dma_tb.sv
+CVT_DMA_BENCH := $(SIM_OBJ)/cvt-dma/cvt-dma-bench
+
+$(CVT_DMA_BENCH): $(CVT_DMA_SV) tests/cvt/cvt_dma_bench.cpp shared/tfw_fallback.h $(BUILD)/gen/tessel_memmap.h $(SHARED_LIB)
+	@mkdir -p $(@D)
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module cvt_dma_tb --Mdir $(@D) \
+	  -o cvt-dma-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra -I$(abspath shared) -I$(abspath $(BUILD)/gen)" \
+	  -MAKEFLAGS "OPT_FAST=-O2" $(abspath tests/cvt/cvt_dma_bench.cpp $(SHARED_LIB)) $(CVT_DMA_SV) >$(@D)/build.log 2>&1 \
+	  || { tail -n 40 $(@D)/build.log; exit 1; }
+
+TEST_SUITES += cvt-dma
+.PHONY: test-cvt-dma
+test-cvt-dma: $(CVT_DMA_BENCH)
+	@$(CVT_DMA_BENCH)
 
 # ---- synthesis check and gate-level simulation ---------------------------------
 # Small TCMs keep both quick; the logic is the same as the full-size SoC's.

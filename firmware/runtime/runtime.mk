@@ -17,7 +17,7 @@ RT_SRCS     := firmware/runtime/tfw_npu.c
 # Archive members in this order: the executor first, as before the move to shared/.
 # rt_members T[, -os]: the -os members are the -Os builds (the core-sequenced library).
 rt_members   = $(SHARED_RV$(if $(2),_OS)_OBJ)/tfw_exec.o $(SHARED_RV$(if $(2),_OS)_FB_OBJS) \
-               $(BUILD)/obj/fw-rt$(2)/$(1)/tfw_npu.o \
+               $(BUILD)/obj/fw-rt$(2)/$(1)/tfw_npu.o $(BUILD)/obj/fw-rt$(2)/$(1)/tfw_cvt.o \
                $(SHARED_RV$(if $(2),_OS)_OBJ)/tpkg_check.o $(SHARED_RV$(if $(2),_OS)_OBJ)/crc32.o
 RT_HDRS     := $(wildcard firmware/runtime/*.h) $(wildcard shared/*.h) firmware/npu/npu.h \
                $(BUILD)/gen/tessel_isa.h $(FW_HDRS)

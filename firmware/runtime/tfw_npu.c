@@ -2,10 +2,12 @@
  * for this build's target. */
 #include "npu.h"
 #include "tessel_rt.h"
+#include "tfw_cvt.h"
 #include "timer.h"
 
 static int npu_backend_init(void *ctx) {
   (void)ctx;
+  tfw_cvt_init(); /* the SoC's converter, where it has one, takes the fallback ops' conversions */
   return npu_init();
 }
 

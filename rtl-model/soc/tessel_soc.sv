@@ -43,6 +43,9 @@ module tessel_soc #(
   // the requantising. The build then reads rtl-model/npu/npu_seq_dp.sv and
   // a target's tessel_target_pkg (its DIM). Not with Npu.
   parameter bit          NpuSeq    = 1'b0,
+  // Cvt: the float/int8 converter (tessel_cvt) on the CVT window and as the
+  // memory port's last master; without it the window answers a bus error.
+  parameter bit          Cvt       = 1'b0,
   localparam int unsigned MemIdW   = tessel_memport_pkg::IdW
 ) (
   input  wire logic              clk_i,
@@ -102,8 +105,9 @@ module tessel_soc #(
 
   localparam int unsigned NT   = tessel_soc_pkg::NumTargets;
   localparam int unsigned TgtW = 32'(tessel_soc_pkg::TgtW);
-  // memory-port masters: 0 fetch line buffer, 1 data bridge, 2 the NPU's DMA
-  localparam int unsigned NM   = Npu ? 3 : 2;
+  // memory-port masters: 0 fetch line buffer, 1 data bridge, then the NPU's
+  // DMA (Npu) and the converter (Cvt)
+  localparam int unsigned NM   = 2 + 32'(Npu) + 32'(Cvt);
   localparam int unsigned QW   = tessel_memport_pkg::ReqW;
   localparam int unsigned PW   = tessel_memport_pkg::RspW;
   localparam int unsigned MIW  = tessel_memport_pkg::MstIdW;
@@ -255,6 +259,7 @@ module tessel_soc #(
   localparam int unsigned TR = 32'(tessel_soc_pkg::TgtNpuReg);
   localparam int unsigned TC = 32'(tessel_soc_pkg::TgtNpuCmd);
   localparam int unsigned TQ = 32'(tessel_soc_pkg::TgtNpuSeq);
+  localparam int unsigned TV = 32'(tessel_soc_pkg::TgtCvt);
   localparam int unsigned TM = 32'(tessel_soc_pkg::TgtDram);
   localparam int unsigned TE = 32'(tessel_soc_pkg::TgtErr);
 
@@ -421,17 +426,59 @@ module tessel_soc #(
 
   // ---- external memory port ---------------------------------------------------
   // Each master's req_t/rsp_t, and all of them side by side for the arbiter.
-  tessel_memport_pkg::req_t ibus_mreq, dbus_mreq, npu_mreq;
-  tessel_memport_pkg::rsp_t ibus_mrsp, dbus_mrsp, npu_mrsp;
+  tessel_memport_pkg::req_t ibus_mreq, dbus_mreq, npu_mreq, cvt_mreq;
+  tessel_memport_pkg::rsp_t ibus_mrsp, dbus_mrsp, npu_mrsp, cvt_mrsp;
   logic [NM*QW-1:0]         mm_req;
   logic [NM*PW-1:0]         mm_rsp;
 
-  if (Npu) begin : g_npu_master
+  if (Npu && Cvt) begin : g_npu_cvt_masters
+    assign mm_req = {cvt_mreq, npu_mreq, dbus_mreq, ibus_mreq};
+    assign npu_mrsp = mm_rsp[2*PW +: PW];
+    assign cvt_mrsp = mm_rsp[3*PW +: PW];
+  end else if (Npu) begin : g_npu_master
     assign mm_req = {npu_mreq, dbus_mreq, ibus_mreq};
     assign npu_mrsp = mm_rsp[2*PW +: PW];
+    assign cvt_mrsp = '0;
+  end else if (Cvt) begin : g_cvt_master
+    assign mm_req = {cvt_mreq, dbus_mreq, ibus_mreq};
+    assign npu_mrsp = '0;
+    assign cvt_mrsp = mm_rsp[2*PW +: PW];
   end else begin : g_no_npu_master
     assign mm_req = {dbus_mreq, ibus_mreq};
     assign npu_mrsp = '0;
+    assign cvt_mrsp = '0;
+  end
+
+  // ---- the float/int8 converter: its window, and its master -------------------
+  if (Cvt) begin : g_cvt
+    tessel_cvt u_cvt (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (dt_req_valid[TV]),
+      .req_ready_o (dt_req_ready[TV]),
+      .req_we_i    (xbus_req_we),
+      .req_be_i    (xbus_req_be),
+      .req_addr_i  (xbus_req_addr[11:0]),
+      .req_wdata_i (xbus_req_wdata),
+      .rsp_valid_o (dt_rsp_valid[TV]),
+      .rsp_rdata_o (dt_rsp_rdata[TV*32 +: 32]),
+      .rsp_err_o   (dt_rsp_err[TV]),
+      .m_req_o     (cvt_mreq),
+      .m_rsp_i     (cvt_mrsp)
+    );
+  end else begin : g_no_cvt
+    tessel_bus_err u_cvt_err (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (dt_req_valid[TV]),
+      .req_ready_o (dt_req_ready[TV]),
+      .rsp_valid_o (dt_rsp_valid[TV]),
+      .rsp_rdata_o (dt_rsp_rdata[TV*32 +: 32]),
+      .rsp_err_o   (dt_rsp_err[TV])
+    );
+    assign cvt_mreq = '0;
+    logic unused_cvt;
+    assign unused_cvt = ^{cvt_mrsp, cvt_mreq};
   end
   assign ibus_mrsp = mm_rsp[0*PW +: PW];
   assign dbus_mrsp = mm_rsp[1*PW +: PW];

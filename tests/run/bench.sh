@@ -20,8 +20,8 @@ nets=(digits:digits/digits_cnn.onnx:digits/digits.calib.npy:digits/digits_cnn.in
       resnet18:nets/resnet18.onnx:calib/resnet18.calib.npy:nets/resnet18.in0.npy)
 # col NAME: the named column of the CSV's total row.
 col() { awk -F, -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == want) c = i } $1 == "total" { print $c }' "$2"; }
-printf '%-14s %12s %10s %8s %14s %14s %7s %7s %9s %12s %9s %8s %10s\n' net "NPU cycles" bound NPU/bnd \
-  "core cyc/inf" "  --int8-io" util occup "DRAM/cmp" estimate "est err" "wall s" "Mcyc/s"
+printf '%-14s %12s %10s %8s %14s %9s %14s %9s %7s %7s %9s %12s %9s %8s %10s\n' net "NPU cycles" bound NPU/bnd \
+  "core cyc/inf" core/NPU "  --int8-io" core/NPU util occup "DRAM/cmp" estimate "est err" "wall s" "Mcyc/s"
 for spec in "${nets[@]}"; do
   IFS=: read -r name onnx calib input <<<"$spec"
   if [[ -n $only && " $only " != *" $name "* ]]; then continue; fi
@@ -45,11 +45,14 @@ for spec in "${nets[@]}"; do
   in_name=$("$tessel" inspect "$out/$name.i8.tpkg" | sed -n "s/^  input  '\([^']*\)'.*/\1/p" | head -n 1)
   "$tessel" run "$out/$name.i8.tpkg" --input "$out/$name.dump/$in_name.q.npy" -o "$out/$name.i8.out.npy" 2>"$out/$name.i8.run.txt"
   core8=$(sed -n 's/.*; \([0-9]*\) core cycles per inference.*/\1/p' "$out/$name.i8.run.txt")
-  printf '%-14s %12s %10s %7.2fx %14s %14s %6.1f%% %6.1f%% %8.2fx %12s %9s %8s %10s\n' "$name" "$npu" "$bound" "$over" \
-    "$core" "$core8" "$(awk -v u="$util" 'BEGIN { print 100 * u }')" "$(awk -v u="$occup" 'BEGIN { print 100 * u }')" \
-    "$ratio" "$est" "$err" "$wall" "$speed"
+  per_npu() { awk -v c="$1" -v n="$npu" 'BEGIN { printf "%.3fx", (n > 0 ? c / n : 0) }'; }
+  printf '%-14s %12s %10s %7.2fx %14s %9s %14s %9s %6.1f%% %6.1f%% %8.2fx %12s %9s %8s %10s\n' "$name" "$npu" "$bound" "$over" \
+    "$core" "$(per_npu "$core")" "$core8" "$(per_npu "$core8")" "$(awk -v u="$util" 'BEGIN { print 100 * u }')" \
+    "$(awk -v u="$occup" 'BEGIN { print 100 * u }')" "$ratio" "$est" "$err" "$wall" "$speed"
 done
 echo "(bound: the roofline bound, per kernel max(the graph's MACs / DIM^2, compulsory DRAM bytes / DRAM bytes per cycle), summed over the kernels;"
 echo " util: the graph's MACs over the array's peak; occup: every MAC the array did, padding included;"
-echo " est err: the cost model's estimate against the NPU cycles measured on RTL; --int8-io: core cycles per"
-echo " inference of the package compiled with int8 inputs/outputs; per-kernel tables: tessel profile $out/NET.json)"
+echo " core cyc/inf: the control core's cycles of one inference (tfw_run: from the float input in DRAM to the float"
+echo " output in DRAM, conversions, fallback ops and runtime included; core/NPU: over the NPU cycles, the latency"
+echo " over the NPU's own time); est err: the cost model's estimate against the NPU cycles measured on RTL;"
+echo " --int8-io: the same of the package compiled with int8 inputs/outputs; per-kernel tables: tessel profile $out/NET.json)"

@@ -129,6 +129,26 @@ t nan-input-ref-int8 bash -c "'$tessel' ref '$digits/digits_cnn.onnx' --calib '$
 t nan-input-ref-int8-equals-run "$tessel" compare "$tmp/nan_ref.npy" "$tmp/nan_rtl.npy"
 t inf-input-ref-float bash -c "'$tessel' ref '$digits/digits_cnn.onnx' --input '$tmp/inf_in.npy' -o '$tmp/inf_ref.npy' 2>'$tmp/inf_ref.err' &&
   grep -qF \"input 'image' holds 1 NaN/Inf value, the first (Inf) at element 63: the float reference computes with them as they are, so outputs that depend on it\" '$tmp/inf_ref.err'"
+# The SoC's float/int8 converter (docs/memory-map.md, CVT) quantises the
+# input and dequantises the logits: on an input of every float class (+-0,
+# +-Inf, NaNs, subnormals, the largest floats, +-1) and of the codes'
+# boundaries (k + 0.5) / 255 (digits' input scale) and the floats either
+# side, every fallback op's input and output equals the C model's, whose
+# core code converts.
+words="00000000 80000000 7f800000 ff800000 7fc00000 ffc00001 7f800001 00000001 807fffff 00800000 7f7fffff ff7fffff
+  3f800000 bf800000 3b008081 3b008082 3b008080 3bc0c0c2 3bc0c0c3 3bc0c0c1 3c20a0a1 3c20a0a2 3c20a0a0 3c60e0e2
+  3c60e0e3 3c60e0e1 3e818182 3e818183 3e818181 3f000000 3f000001 3effffff 3f010102 3f010103 3f010101 3f49494a
+  3f49494b 3f494949 3f7f7f80 3f7f7f81 3f7f7f7f 3f804041 3f804042 3f804040 bb008081 bb008080 bb008082 bbc0c0c2
+  bbc0c0c1 bbc0c0c3 bf000000 beffffff bf000001 3e970588 3f148dce 3f355def 3f87ebb5 3f1364c8 3f81bcfd bf90b089
+  bda8f8b6 3f8832fe 3eb70f58 3f765032"
+head -c $((sz - 256)) "$digits/digits_cnn.in0.npy" >"$tmp/classes_in.npy"
+for w in $words; do printf "\\x${w:6:2}\\x${w:4:2}\\x${w:2:2}\\x${w:0:2}"; done >>"$tmp/classes_in.npy"
+for engine in model rtl; do
+  t "converter-classes-$engine" "$tessel" run "$tmp/digits.tpkg" --engine $engine -q --input "$tmp/classes_in.npy" \
+    -o "$tmp/classes_$engine.npy" --dump-tensors "$tmp/classes_$engine"
+done
+t converter-classes-engines-agree bash -c "ls '$tmp/classes_model' | grep -q '[.]npy\$' && cmp '$tmp/classes_model.npy' '$tmp/classes_rtl.npy' &&
+  for f in '$tmp/classes_model'/*.npy; do cmp \"\$f\" '$tmp/classes_rtl'/\"\$(basename \"\$f\")\" || exit 1; done"
 t finite-input-no-warning bash -c "'$tessel' run '$tmp/digits.tpkg' --engine model -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/fin.npy' 2>&1 | grep -c warning | grep -qx 0"
 
 # 3. The firmware's own checks: damaged packages handed past the host's.

@@ -764,6 +764,84 @@ static void test_quantize_to_blocked(void **state) {
     }
 }
 
+/* ---- the converter's jobs (tfw_set_cvt) ------------------------------------------ */
+
+/* A converter in C with the CVT unit's semantics (docs/memory-map.md): it
+ * checks that every byte a job reads or writes lies in the window, counts
+ * the jobs, and declines from job `cvt_decline_from` on. */
+static const uint8_t *cvt_lo, *cvt_hi;
+static int cvt_jobs, cvt_decline_from = 1 << 30;
+
+static int emulated_cvt(const tfw_cvt_job *j) {
+  if (cvt_jobs++ >= cvt_decline_from) return -1;
+  int32_t lo = j->u8 ? 0 : -128, hi = j->u8 ? 255 : 127, pad = j->zp < lo ? lo : j->zp > hi ? hi : j->zp;
+  for (uint32_t o = 0; o < j->outer; o++)
+    for (uint32_t i = 0; i < j->inner; i++) {
+      const uint8_t *src = j->src + (int64_t)o * j->src_outer + (int64_t)i * j->src_inner;
+      uint8_t *dst = j->dst + (int64_t)o * j->dst_outer + (int64_t)i * j->dst_inner;
+      uint32_t sn = j->quantise ? 4 : 1, dn = j->quantise ? 1 : 4;
+      int reads = !j->quantise || i < j->inner_real;
+      if ((reads && (src < cvt_lo || src + sn > cvt_hi)) || dst < cvt_lo || dst + dn > cvt_hi)
+        fail_msg("converter job %d: element (%u, %u) outside the window", cvt_jobs, o, i);
+      if (j->quantise) {
+        float x;
+        memcpy(&x, src, 4);
+        *dst = (uint8_t)(reads ? tfw_quantize(x, j->scale, j->zp, lo, hi) : pad);
+      } else {
+        float y = tfw_dequantize(j->u8 ? *src : (int8_t)*src, j->scale, j->zp);
+        memcpy(dst, &y, 4);
+      }
+    }
+  return 0;
+}
+
+/* QuantizeLinear and DequantizeLinear records whose layouts the converter
+ * takes (PLAIN <-> PLAIN, PLAIN f32 -> BLOCKED, BLOCKED -> PLAIN f32) give
+ * the same window bytes with the emulated converter, with one that declines
+ * after its first job, and without one; every job stays inside the window. */
+static void test_converter_jobs(void **state) {
+  (void)state;
+  enum { WB = 65536, OUT = 32768 };
+  static uint8_t base[WB], with[WB];
+  static const uint32_t shapes[][4] = {{1, 3, 5, 7}, {1, 8, 4, 4}, {2, 13, 3, 3}, {1, 1, 1, 1}, {1, 17, 1, 2}};
+  static const uint32_t dims_of_dim[] = {4, 8, 16};
+  int cases = 0;
+  for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+    for (size_t di = 0; di < 3; di++)
+      for (int k = 0; k < 8; k++) {
+        uint32_t dim = dims_of_dim[di], quant = k & 1, u8 = (k >> 1) & 1, blocked = (k >> 2) & 1;
+        fb_desc f = rec1(quant ? TPKG_OP_QUANTIZE : TPKG_OP_DEQUANTIZE, quant ? TPKG_DT_F32 : u8 ? TPKG_DT_U8 : TPKG_DT_I8,
+                         quant ? (u8 ? TPKG_DT_U8 : TPKG_DT_I8) : TPKG_DT_F32, shapes[si], 0, OUT, OUT, OUT);
+        if (blocked) fb_set_layout(&f.o[quant ? 1 : 0], TPKG_LAYOUT_BLOCKED, dim);
+        f.o[0].scale = f.o[1].scale = 0.037f, f.o[0].zp = f.o[1].zp = u8 ? 201 : -9;
+        for (size_t i = 0; i < WB; i++) base[i] = (uint8_t)rnd();
+        for (size_t i = 0; quant && i + 4 <= OUT; i += 4) {
+          float x = rnd_float(-9.0f, 9.0f);
+          memcpy(base + i, &x, 4);
+        }
+        memcpy(with, base, WB);
+        tfw_set_cvt(NULL);
+        assert_int_equal(fb_run(&f, base, WB, dim), 0);
+        for (int decline = 0; decline < 2; decline++) {
+          uint8_t *w = decline ? malloc(WB) : with;
+          assert_non_null(w);
+          if (decline) memcpy(w, with, WB);
+          cvt_lo = w, cvt_hi = w + WB, cvt_jobs = 0, cvt_decline_from = decline ? 1 : 1 << 30;
+          tfw_set_cvt(emulated_cvt);
+          int rc = fb_run(&f, w, WB, dim);
+          tfw_set_cvt(NULL);
+          assert_int_equal(rc, 0);
+          assert_true(cvt_jobs > 0); /* every one of these layouts is offered */
+          if (memcmp(w, base, WB))
+            fail_msg("shape %zu dim %u %s u8 %u blocked %u%s: the window differs from the core's own conversion", si, dim,
+                     quant ? "quantise" : "dequantise", u8, blocked, decline ? " (declined after one job)" : "");
+          if (decline) free(w);
+        }
+        cases++;
+      }
+  printf("converter jobs: %d records, bytes equal with and without the converter\n", cases);
+}
+
 int main(int argc, char **argv) {
   if (argc == 3) iss_path = argv[1], fw_elf_path = argv[2];
   else if (argc != 1) return fprintf(stderr, "usage: test_fallback [TESSEL_ISS FW_FALLBACK_CRC.elf]\n"), 2;
@@ -774,7 +852,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_expf_sweep),          cmocka_unit_test(test_expf_special),
       cmocka_unit_test(test_softmax_rows),        cmocka_unit_test(test_layout_offset),
       cmocka_unit_test(test_relayout_all_pairs),  cmocka_unit_test(test_ops_through_window),
-      cmocka_unit_test(test_quantize_to_blocked),
+      cmocka_unit_test(test_quantize_to_blocked), cmocka_unit_test(test_converter_jobs),
       cmocka_unit_test(test_unaligned_window),    cmocka_unit_test(test_bad_records),         cmocka_unit_test(test_random_records),
       cmocka_unit_test(test_firmware_checksums),
   };

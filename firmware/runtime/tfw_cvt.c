@@ -1,0 +1,61 @@
+/* tfw_cvt.c: the runtime's driver of the SoC's float/int8 converter
+ * (docs/memory-map.md, region CVT): the fallback ops' QuantizeLinear and
+ * DequantizeLinear jobs (shared/tfw_fallback.h, tfw_cvt_job) run on it at
+ * DMA speed instead of on the core.
+ *
+ * The unit is exact where its arithmetic is (scales 2^-100 .. 2^100,
+ * f32 elements 4-aligned, tensors in DRAM, zero points of the codes'
+ * type); anything else the driver declines and the core converts, with
+ * the same bits. A SoC without the unit answers its window with a bus
+ * error: tfw_cvt_init probes it and registers the driver only when the
+ * unit is there. */
+#include "mmio.h"
+#include "tessel_memmap.h"
+#include "tfw_fallback.h"
+#include "tfw_math.h"
+#include "trap.h"
+
+#define CVT_ID_VALUE 0x54564354u /* the bytes "TCVT" (memmap.def) */
+
+static void put(uint32_t reg, uint32_t v) { mmio_write32(reg, v); }
+
+/* 1 when the job's bytes are where the unit reaches them: DRAM. */
+static int in_dram(const uint8_t *p) { return (uint32_t)(uintptr_t)p >= TSL_MEM_DRAM_BASE; }
+
+static int cvt_run(const tfw_cvt_job *j) {
+  uint32_t sb = tfw_f32_bits(j->scale), e = (sb >> 23) & 0xffu, ms = (sb & 0x7fffffu) | 0x800000u;
+  /* 1. what the unit takes: the scale's domain, the loop sizes, the zero
+   * point's range, f32 elements on word boundaries, DRAM */
+  if ((sb >> 31) || e < 27 || e > 227) return -1;
+  if (j->inner > 0xffffu || j->outer > 0xffffffu || j->inner_real > j->inner) return -1;
+  if (j->u8 ? (j->zp < 0 || j->zp > 255) : (j->zp < -128 || j->zp > 127)) return -1;
+  uint32_t f32_side = j->quantise ? (uint32_t)(uintptr_t)j->src | (uint32_t)j->src_inner | (uint32_t)j->src_outer
+                                  : (uint32_t)(uintptr_t)j->dst | (uint32_t)j->dst_inner | (uint32_t)j->dst_outer;
+  if ((f32_side & 3u) || !in_dram(j->src) || !in_dram(j->dst)) return -1;
+  /* 2. the job's registers, then start it and wait */
+  put(TSL_CVT_SRC, (uint32_t)(uintptr_t)j->src);
+  put(TSL_CVT_DST, (uint32_t)(uintptr_t)j->dst);
+  put(TSL_CVT_INNER, j->inner);
+  put(TSL_CVT_INNER_REAL, j->inner_real);
+  put(TSL_CVT_OUTER, j->outer);
+  put(TSL_CVT_SRC_INNER, (uint32_t)j->src_inner);
+  put(TSL_CVT_SRC_OUTER, (uint32_t)j->src_outer);
+  put(TSL_CVT_DST_INNER, (uint32_t)j->dst_inner);
+  put(TSL_CVT_DST_OUTER, (uint32_t)j->dst_outer);
+  put(TSL_CVT_SCALE, sb);
+  put(TSL_CVT_RECIP, ms == 0x800000u ? 0u : (uint32_t)((1ull << 55) / ms));
+  put(TSL_CVT_ZP, (uint32_t)j->zp);
+  put(TSL_CVT_CTRL, (j->quantise ? 1u : 2u) | (j->u8 ? TSL_CVT_CTRL_U8 : 0u));
+  uint32_t st;
+  while ((st = mmio_read32(TSL_CVT_CTRL)) & TSL_CVT_CTRL_BUSY) {
+  }
+  /* 3. a bus error: the core redoes the job and meets the fault itself */
+  return (st & TSL_CVT_CTRL_ERR) ? -1 : 0;
+}
+
+int tfw_cvt_init(void) {
+  uint32_t id;
+  int present = trap_probe_read32(TSL_CVT_ID, &id) == 0 && id == CVT_ID_VALUE;
+  tfw_set_cvt(present ? cvt_run : NULL);
+  return present;
+}
