@@ -143,7 +143,7 @@ package tessel_cvt_pkg;
   // infinite result) is not taken for a scale of exponent 27..227.
   function automatic logic [31:0] cvt_dequantize(input logic [7:0] code, input logic u8,
                                                  input logic [31:0] scale,
-                                                 /* verilator lint_off UNUSEDSIGNAL */  // zp[31:10]: see above
+                                                 /* verilator lint_off UNUSEDSIGNAL */  // zp[31:10]: -512..511 needs bits 9:0 only
                                                  input logic signed [31:0] zp);
                                                  /* verilator lint_on UNUSEDSIGNAL */
     logic signed [10:0] d;     // code - zp, -639..767
