@@ -360,7 +360,7 @@ static void quantize_to_blocked(const fb_divisor *dv, int32_t zp, int32_t lo, in
       const uint8_t *src = in->base + (n * C + cb * dim) * plane;
       uint8_t *dst = out->base + (n * CB + cb) * HW * dim;
       /* the block in one job: i the lanes (planes apart), j the pixels */
-      tfw_cvt_job job = {1, lo == 0, src, dst, dim, real, HW, (int32_t)plane, 4, 1, (int32_t)dim, dv->scale, zp};
+      tfw_cvt_job job = {TFW_CVT_QUANTISE, lo == 0, src, dst, dim, real, HW, (int32_t)plane, 4, 1, (int32_t)dim, dv->scale, zp};
       if (cvt_offer(&job)) continue;
       for (uint32_t p = 0; p < HW; p++, src += 4, dst += dim)
         for (uint32_t l = 0; l < dim; l += 4) {
@@ -392,7 +392,7 @@ static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side
     quantize_to_blocked(&dv, q->zp, lo, hi, in, out);
     return;
   }
-  tfw_cvt_job job = {1, lo == 0, in->base, out->base, 0, 0, 0, 0, 0, 0, 0, q->scale, q->zp};
+  tfw_cvt_job job = {TFW_CVT_QUANTISE, lo == 0, in->base, out->base, 0, 0, 0, 0, 0, 0, 0, q->scale, q->zp};
   if (cvt_fn && in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_PLAIN && out->esize == 1 &&
       cvt_contiguous(&job, in->elems, 4, 1))
     return;
@@ -410,7 +410,7 @@ static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side
  * a rank-4 BLOCKED tensor into PLAIN (per channel block, i the lanes, j the
  * pixels). 1 when the converter did it all. */
 static int dequantize_by_cvt(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
-  tfw_cvt_job job = {0, in->dtype == TPKG_DT_U8, in->base, out->base, 0, 0, 0, 1, 0, 4, 0, q->scale, q->zp};
+  tfw_cvt_job job = {TFW_CVT_DEQUANTISE, in->dtype == TPKG_DT_U8, in->base, out->base, 0, 0, 0, 1, 0, 4, 0, q->scale, q->zp};
   if (!cvt_fn || in->esize != 1 || out->layout != TPKG_LAYOUT_PLAIN) return 0;
   if (in->layout == TPKG_LAYOUT_PLAIN) return cvt_contiguous(&job, in->elems, 1, 4);
   if (in->layout != TPKG_LAYOUT_BLOCKED) return 0;
@@ -466,6 +466,39 @@ static void relayout_channel(uint8_t *b, uint8_t *p, uint32_t hw, uint32_t dim, 
     }
     for (uint32_t k = tail; k < hw; k++) b[k * dim] = p[k];
   }
+}
+
+/* An 8-bit RELAYOUT between BLOCKED and PLAIN as converter copies, one job
+ * per channel block, padding lanes of a BLOCKED output included (zp's low
+ * byte). Into BLOCKED, i the lanes and j the pixels (a pixel's lanes are
+ * one write); into PLAIN, i the pixels and j the lanes (a plane's bytes
+ * merge into whole writes; lanes and pixels swap roles only past the
+ * unit's 65535 inner elements). 1 when the converter did it all. */
+static int relayout_by_cvt(const fb_side *in, const fb_side *out, int32_t zp) {
+  int b2p = in->layout == TPKG_LAYOUT_BLOCKED && out->layout == TPKG_LAYOUT_PLAIN;
+  int p2b = in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_BLOCKED;
+  if (!cvt_fn || in->esize != 1 || !(b2p || p2b)) return 0;
+  const fb_side *blk = b2p ? in : out;
+  uint8_t *plain = b2p ? out->base : in->base;
+  uint32_t N = blk->dims[0], C = blk->dims[1], hw = blk->dims[2] * blk->dims[3], dim = blk->dim;
+  uint32_t CB = (C + dim - 1) / dim;
+  tfw_cvt_job job = {TFW_CVT_COPY8, 0, NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 1.0f, zp};
+  for (uint32_t n = 0; n < N; n++)
+    for (uint32_t cb = 0; cb < CB; cb++) {
+      uint32_t real = C - cb * dim < dim ? C - cb * dim : dim;
+      uint8_t *b = blk->base + (n * CB + cb) * hw * dim, *p = plain + (n * C + cb * dim) * hw;
+      job.src = b2p ? b : p, job.dst = b2p ? p : b;
+      if (b2p && hw <= 0xffffu) { /* i the pixels, j the lanes */
+        job.inner = job.inner_real = hw, job.outer = real;
+        job.src_inner = (int32_t)dim, job.src_outer = 1, job.dst_inner = 1, job.dst_outer = (int32_t)hw;
+      } else {                    /* i the lanes, j the pixels */
+        job.inner = b2p ? real : dim, job.inner_real = real, job.outer = hw;
+        job.src_inner = (int32_t)(b2p ? 1 : hw), job.src_outer = (int32_t)(b2p ? dim : 1);
+        job.dst_inner = (int32_t)(b2p ? hw : 1), job.dst_outer = (int32_t)(b2p ? 1 : dim);
+      }
+      if (!cvt_offer(&job)) return 0;
+    }
+  return 1;
 }
 
 /* RELAYOUT copies each element to its slot.  Bytes between BLOCKED and
@@ -530,7 +563,9 @@ static int run_layout_op(const tpkg_fallback *f, uint8_t *window, uint32_t windo
   /* 3. op parameters */
   if (f->op == TPKG_OP_QUANTIZE && !scale_ok(oo.scale)) return TFW_FB_E_PARAM;
   if (f->op == TPKG_OP_DEQUANTIZE && !scale_ok(oi.scale)) return TFW_FB_E_PARAM;
-  /* 4. run */
+  /* 4. run (a QuantizeLinear into BLOCKED and a relayout the converter runs
+   * write the padding lanes themselves) */
+  if (f->op == TPKG_OP_RELAYOUT && relayout_by_cvt(&in, &out, oo.zp)) return 0;
   if (!(f->op == TPKG_OP_QUANTIZE && quantize_writes_padding(&in, &out)))
     fill_padding(&out, out.esize == 1 ? oo.zp : 0, 0);
   switch (f->op) {

@@ -69,21 +69,24 @@ uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, 
  * checks; tfw_fallback_run does). */
 int32_t tfw_quantize(float x, float scale, int32_t zp, int32_t lo, int32_t hi);
 
-/* A converter that runs QuantizeLinear and DequantizeLinear of a tensor at
- * DMA speed (the SoC's CVT unit, docs/memory-map.md; the firmware's
- * tfw_cvt.c drives it). A job is a 2-D loop: element (j, i), j < outer,
- * i < inner, is read at src + j*src_outer + i*src_inner and written at
- * dst + j*dst_outer + i*dst_inner (byte strides); quantising, elements
- * i >= inner_real read nothing and write zp clamped to the codes' range.
- * The results must be tfw_quantize's and tfw_dequantize's bit for bit. */
+/* A converter that runs QuantizeLinear, DequantizeLinear and 8-bit
+ * relayouts of a tensor at DMA speed (the SoC's CVT unit,
+ * docs/memory-map.md; the firmware's tfw_cvt.c drives it). A job is a 2-D
+ * loop: element (j, i), j < outer, i < inner, is read at src +
+ * j*src_outer + i*src_inner and written at dst + j*dst_outer +
+ * i*dst_inner (byte strides); quantising and copying, elements i >=
+ * inner_real read nothing and write zp (quantising: clamped to the codes'
+ * range; copying: its low byte). The results must be tfw_quantize's and
+ * tfw_dequantize's bit for bit. */
+enum { TFW_CVT_QUANTISE = 1, TFW_CVT_DEQUANTISE = 2, TFW_CVT_COPY8 = 3 }; /* the unit's OP codes */
 typedef struct {
-  int quantise;        /* 1: f32 -> 8-bit code; 0: 8-bit code -> f32 */
-  int u8;              /* the codes are uint8, else int8 */
+  int op;              /* TFW_CVT_*: f32 -> 8-bit code, 8-bit code -> f32, 8-bit copy */
+  int u8;              /* the codes are uint8, else int8 (copies: unused) */
   const uint8_t *src;
   uint8_t *dst;
   uint32_t inner, inner_real, outer;
   int32_t src_inner, src_outer, dst_inner, dst_outer;
-  float scale;         /* positive, finite */
+  float scale;         /* positive, finite (copies: unused) */
   int32_t zp;
 } tfw_cvt_job;
 

@@ -1,7 +1,7 @@
 /* tfw_cvt.c: the runtime's driver of the SoC's float/int8 converter
- * (docs/memory-map.md, region CVT): the fallback ops' QuantizeLinear and
- * DequantizeLinear jobs (shared/tfw_fallback.h, tfw_cvt_job) run on it at
- * DMA speed instead of on the core.
+ * (docs/memory-map.md, region CVT): the fallback ops' QuantizeLinear,
+ * DequantizeLinear and 8-bit relayout jobs (shared/tfw_fallback.h,
+ * tfw_cvt_job) run on it at DMA speed instead of on the core.
  *
  * The unit is exact where its arithmetic is (scales 2^-100 .. 2^100,
  * f32 elements 4-aligned, tensors in DRAM, zero points of the codes'
@@ -17,6 +17,9 @@
 
 #define CVT_ID_VALUE 0x54564354u /* the bytes "TCVT" (memmap.def) */
 
+/* The scale whose RECIP was last computed (a 64-bit division), and it. */
+static uint32_t last_scale = 0xffffffffu, last_recip;
+
 static void put(uint32_t reg, uint32_t v) { mmio_write32(reg, v); }
 
 /* 1 when the job's bytes are where the unit reaches them: DRAM. */
@@ -24,13 +27,17 @@ static int in_dram(const uint8_t *p) { return (uint32_t)(uintptr_t)p >= TSL_MEM_
 
 static int cvt_run(const tfw_cvt_job *j) {
   uint32_t sb = tfw_f32_bits(j->scale), e = (sb >> 23) & 0xffu, ms = (sb & 0x7fffffu) | 0x800000u;
-  /* 1. what the unit takes: the scale's domain, the loop sizes, the zero
-   * point's range, f32 elements on word boundaries, DRAM */
-  if ((sb >> 31) || e < 27 || e > 227) return -1;
+  /* 1. what the unit takes: the scale's domain and the zero point's range
+   * (conversions; a copy writes the zero point's low byte), the loop sizes,
+   * f32 elements on word boundaries, DRAM */
+  int convert = j->op == TFW_CVT_QUANTISE || j->op == TFW_CVT_DEQUANTISE;
+  if (!convert && j->op != TFW_CVT_COPY8) return -1;
+  if (convert && ((sb >> 31) || e < 27 || e > 227)) return -1;
+  if (convert && (j->u8 ? (j->zp < 0 || j->zp > 255) : (j->zp < -128 || j->zp > 127))) return -1;
   if (j->inner > 0xffffu || j->outer > 0xffffffu || j->inner_real > j->inner) return -1;
-  if (j->u8 ? (j->zp < 0 || j->zp > 255) : (j->zp < -128 || j->zp > 127)) return -1;
-  uint32_t f32_side = j->quantise ? (uint32_t)(uintptr_t)j->src | (uint32_t)j->src_inner | (uint32_t)j->src_outer
-                                  : (uint32_t)(uintptr_t)j->dst | (uint32_t)j->dst_inner | (uint32_t)j->dst_outer;
+  uint32_t f32_side = j->op == TFW_CVT_QUANTISE ? (uint32_t)(uintptr_t)j->src | (uint32_t)j->src_inner | (uint32_t)j->src_outer
+                     : j->op == TFW_CVT_DEQUANTISE ? (uint32_t)(uintptr_t)j->dst | (uint32_t)j->dst_inner | (uint32_t)j->dst_outer
+                     : 0u;
   if ((f32_side & 3u) || !in_dram(j->src) || !in_dram(j->dst)) return -1;
   /* 2. the job's registers, then start it and wait */
   put(TSL_CVT_SRC, (uint32_t)(uintptr_t)j->src);
@@ -42,10 +49,13 @@ static int cvt_run(const tfw_cvt_job *j) {
   put(TSL_CVT_SRC_OUTER, (uint32_t)j->src_outer);
   put(TSL_CVT_DST_INNER, (uint32_t)j->dst_inner);
   put(TSL_CVT_DST_OUTER, (uint32_t)j->dst_outer);
-  put(TSL_CVT_SCALE, sb);
-  put(TSL_CVT_RECIP, ms == 0x800000u ? 0u : (uint32_t)((1ull << 55) / ms));
+  if (convert) {
+    if (sb != last_scale) last_scale = sb, last_recip = ms == 0x800000u ? 0u : (uint32_t)((1ull << 55) / ms);
+    put(TSL_CVT_SCALE, sb);
+    put(TSL_CVT_RECIP, last_recip);
+  }
   put(TSL_CVT_ZP, (uint32_t)j->zp);
-  put(TSL_CVT_CTRL, (j->quantise ? 1u : 2u) | (j->u8 ? TSL_CVT_CTRL_U8 : 0u));
+  put(TSL_CVT_CTRL, (uint32_t)j->op | (j->u8 ? TSL_CVT_CTRL_U8 : 0u));
   uint32_t st;
   while ((st = mmio_read32(TSL_CVT_CTRL)) & TSL_CVT_CTRL_BUSY) {
   }

@@ -1,15 +1,17 @@
 // tessel_cvt: the float/int8 converter (docs/memory-map.md, region CVT), a
 // DMA unit on the memory port that quantises f32 tensors into 8-bit codes
 // and dequantises codes into f32, bit for bit as the firmware's
-// tfw_quantize and tfw_dequantize (the arithmetic is tessel_cvt_pkg's).
+// tfw_quantize and tfw_dequantize (the arithmetic is tessel_cvt_pkg's), and
+// copies 8-bit tensors between layouts.
 //
 // A job walks a 2-D loop, j over OUTER outer iterations and i over INNER
 // inner ones; element (j, i) is read at SRC + j*SRC_OUTER + i*SRC_INNER and
 // written at DST + j*DST_OUTER + i*DST_INNER (byte addresses, strides mod
-// 2^32, advanced by adders). Quantising, elements i >= INNER_REAL read
-// nothing and write the zero point: a PLAIN NCHW float tensor goes into the
-// NPU's BLOCKED layout in one job per channel block (i the lanes, j the
-// pixels), padding lanes included.
+// 2^32, advanced by adders). Quantising and copying, elements i >=
+// INNER_REAL read nothing and write the zero point (clamped to the codes'
+// range when quantising, its low byte when copying): a PLAIN NCHW tensor
+// goes into the NPU's BLOCKED layout in one job per channel block (i the
+// lanes, j the pixels), padding lanes included.
 //
 // Three parts, one element (or a beat's worth of padding) a cycle at best:
 //  1. the walker hands each element to an in-order queue and asks for the
@@ -49,7 +51,7 @@ module tessel_cvt #(
   input  wire tessel_memport_pkg::rsp_t m_rsp_i
 );
   localparam logic [31:0] IdValue = 32'h5456_4354;   // the bytes "TCVT"
-  localparam logic [1:0]  OpQuant = 2'd1, OpDequant = 2'd2;
+  localparam logic [1:0]  OpQuant = 2'd1, OpCopy = 2'd3;   // (2: dequantise)
 
   // The byte-write of a register: old with the bytes of v under mask m.
   function automatic logic [31:0] upd(input logic [31:0] old, input logic [31:0] v, input logic [31:0] m);
@@ -65,7 +67,8 @@ module tessel_cvt #(
   logic [31:0] src_q, dst_q, src_in_q, src_out_q, dst_in_q, dst_out_q, scale_q, recip_q, zp_q;
   logic [15:0] inner_q, inner_real_q;
   logic [23:0] outer_q;
-  logic        busy_q, err_q, quant_q, u8_q;
+  logic        busy_q, err_q, quant_q, copy_q, u8_q;   // quant_q/copy_q: OP 1/3, else 2
+  logic        bytes_out;                             // the destination's elements are bytes (OP 1, 3)
 
   // the request channel's choice (part 3)
   logic        sel_wr_q, offered_q, req_is_wr, rd_taken;
@@ -99,7 +102,8 @@ module tessel_cvt #(
   logic [15:0]   left;                        // inner - i: elements left in the row
   logic [3:0]    run;                         // elements this step hands out, 1..8
 
-  assign pad      = quant_q && wi_q >= inner_real_q;
+  assign bytes_out = quant_q || copy_q;
+  assign pad      = bytes_out && wi_q >= inner_real_q;
   assign slot     = wi_q[3:0];
   assign hit_last = last_ok_q && last_beat_q == s_el_q[31:3];
   assign hit_slot = slot_ok_q[slot] && slot_tag_q[slot] == s_el_q[31:3];
@@ -172,14 +176,15 @@ module tessel_cvt #(
   // the zero point clamped to the codes' range, as tfw_quantize pins a NaN
   assign pad_code = u8_q ? ($signed(zp_q) < 0 ? 8'd0 : $signed(zp_q) > 255 ? 8'd255 : zp_q[7:0])
                          : ($signed(zp_q) < -128 ? 8'h80 : $signed(zp_q) > 127 ? 8'h7f : zp_q[7:0]);
-  assign code_out = h_pad ? pad_code : tessel_cvt_pkg::cvt_quantize(f_in, scale_q, recip_q, zp_q, u8_q);
+  assign code_out = h_pad ? (copy_q ? zp_q[7:0] : pad_code)
+                  : copy_q ? code_in : tessel_cvt_pkg::cvt_quantize(f_in, scale_q, recip_q, zp_q, u8_q);
   assign f_out    = tessel_cvt_pkg::cvt_dequantize(code_in, u8_q, scale_q, zp_q);
 
   // the result as a beat's bytes
   logic [63:0] res_data;
   logic [7:0]  res_strb;
   always_comb begin
-    if (quant_q) begin
+    if (bytes_out) begin
       res_data = {8{code_out}};
       res_strb = 8'(({1'b0, 8'hff} >> (3'd7 - h_run)) << h_dst[2:0]);  // run + 1 bytes from the offset
     end else begin
@@ -238,7 +243,7 @@ module tessel_cvt #(
   assign wr    = req_valid_i && req_we_i;
   assign wmask = {{8{req_be_i[3]}}, {8{req_be_i[2]}}, {8{req_be_i[1]}}, {8{req_be_i[0]}}};
   assign start = wr && req_addr_i == tessel_memmap_pkg::CvtCtrlOff && req_be_i[0] && !busy_q &&
-                 (req_wdata_i[1:0] == OpQuant || req_wdata_i[1:0] == OpDequant);
+                 req_wdata_i[1:0] != 2'd0;
 
   logic known;
   always_comb begin
@@ -310,6 +315,7 @@ module tessel_cvt #(
       busy_q <= 1'b0;
       err_q  <= 1'b0;
       quant_q <= 1'b0;
+      copy_q  <= 1'b0;
       u8_q   <= 1'b0;
       walk_q <= 1'b0;
       wi_q   <= '0;
@@ -340,6 +346,7 @@ module tessel_cvt #(
         busy_q    <= 1'b1;
         err_q     <= 1'b0;
         quant_q   <= req_wdata_i[1:0] == OpQuant;
+        copy_q    <= req_wdata_i[1:0] == OpCopy;
         u8_q      <= req_wdata_i[2];
         walk_q    <= inner_q != '0 && outer_q != '0;
         wi_q      <= '0;

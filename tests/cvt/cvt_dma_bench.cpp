@@ -2,7 +2,8 @@
 // DMA unit (rtl-model/soc/tessel_cvt.sv, on plain ports in cvt_dma_tb.sv)
 // against a C model of its jobs (docs/memory-map.md, section CVT; the job of
 // shared/tfw_fallback.h's tfw_cvt_job) built on the firmware's own
-// tfw_quantize and tfw_dequantize, linked from shared/'s host library.
+// tfw_quantize and tfw_dequantize, linked from shared/'s host library, and
+// on plain byte copies for OP 3 (the firmware's 8-bit relayouts).
 //
 // The bench is the firmware and the memory at once. As the firmware, it
 // writes a job's registers through the core bus, starts it and polls CTRL
@@ -30,16 +31,22 @@
 // once BUSY is clear.
 //
 // Groups: the registers (ID, read-back with byte enables, unknown offsets,
-// OP 0 and 3, writes ignored while BUSY), jobs of no elements, random jobs
-// of each shape (the firmware's blocked and row jobs, random strides) under
-// each timing, negative strides, long rows (16-bit INNER, padding runs,
-// 40,000 rows of one source beat), jobs that meet the error region, and
-// one firmware job that hung tessel-sim (regression/). Each group prints "PASS name" or "FAIL name: " and its first
-// mismatch; the output ends with "N passed, N failed" and the exit status
-// is non-zero on a failure. It also prints, as a figure and not a check,
-// the cycles per element of a 3x64x64 float input quantised into BLOCKED
-// DIM 8 with a fixed memory latency of 20 and no stalls. An optional
-// argument is the seed (default 1).
+// OP 0 starts nothing and OP 3 a copy, writes ignored while BUSY), jobs of
+// no elements, random jobs of each operation and shape (the firmware's
+// blocked and row jobs, its BLOCKED<->PLAIN relayouts, random strides)
+// under each timing, every relayout of DIM 4, 8 and 16 with 1..DIM real
+// lanes, negative strides, long rows (16-bit INNER, padding runs, 40,000
+// rows of one source beat), jobs that meet the error region, and one
+// firmware job that hung tessel-sim (regression/). Copies get any U8,
+// SCALE and RECIP (ignored) and any ZP (its low byte pads). Each group
+// prints "PASS name" or "FAIL name: " and its first mismatch; the output
+// ends with "N passed, N failed" and the exit status is non-zero on a
+// failure. It also prints, as figures and not checks, the cycles per
+// element, with a fixed memory latency of 20 and no stalls, of a 3x64x64
+// float input quantised into BLOCKED DIM 8, and of the copies of a DIM 8
+// channel block from BLOCKED into PLAIN (8 real lanes, 64x64 pixels) and
+// from PLAIN into BLOCKED (3 real lanes). An optional argument is the seed
+// (default 1).
 #include <algorithm>
 #include <chrono>
 #include <cinttypes>
@@ -131,10 +138,18 @@ struct Space {
   }
 };
 
+// CTRL.OP: the job's operation.
+enum Op : uint32_t {
+  OP_QUANT = 1,    // f32 -> 8-bit code
+  OP_DEQUANT = 2,  // 8-bit code -> f32
+  OP_COPY = 3,     // byte -> byte
+};
+
 // A job as the registers hold it (docs/memory-map.md, CVT).
 struct Job {
-  bool quant = true, u8 = false;  // OP 1 (else 2), CTRL.U8
-  uint32_t src = 0, dst = 0;      // byte addresses of element (0, 0)
+  Op op = OP_QUANT;           // CTRL.OP
+  bool u8 = false;            // CTRL.U8 (copies: ignored)
+  uint32_t src = 0, dst = 0;  // byte addresses of element (0, 0)
   uint32_t inner = 0, inner_real = 0, outer = 0;
   uint32_t si = 0, so = 0, di = 0, dout = 0;  // byte strides, mod 2^32
   uint32_t scale = 0x3f800000u;               // f32 bits
@@ -142,12 +157,18 @@ struct Job {
 
   uint32_t src_at(uint32_t j, uint32_t i) const { return src + j * so + i * si; }
   uint32_t dst_at(uint32_t j, uint32_t i) const { return dst + j * dout + i * di; }
+  // Quantising and copying, elements i >= INNER_REAL are padding.
+  bool pads() const { return op != OP_DEQUANT; }
+  bool reads(uint32_t i) const { return !pads() || i < inner_real; }
+  uint32_t src_es() const { return op == OP_QUANT ? 4 : 1; }  // element sizes in bytes
+  uint32_t dst_es() const { return op == OP_DEQUANT ? 4 : 1; }
   std::string str() const {
+    static const char *names[] = {"op-0", "quantise", "dequantise", "copy"};
     return fmt("%s %s src=0x%08" PRIx32 " dst=0x%08" PRIx32 " inner=%" PRIu32 " real=%" PRIu32 " outer=%" PRIu32
                " strides src %" PRId32 "/%" PRId32 " dst %" PRId32 "/%" PRId32 " scale=0x%08" PRIx32
                " (%g) zp=%" PRId32,
-               quant ? "quantise" : "dequantise", u8 ? "uint8" : "int8", src, dst, inner, inner_real, outer,
-               (int32_t)si, (int32_t)so, (int32_t)di, (int32_t)dout, scale, (double)bits_f32(scale), zp);
+               names[op & 3], u8 ? "uint8" : "int8", src, dst, inner, inner_real, outer, (int32_t)si, (int32_t)so,
+               (int32_t)di, (int32_t)dout, scale, (double)bits_f32(scale), zp);
   }
 };
 
@@ -155,14 +176,18 @@ struct Job {
 // Element (j, i) in loop order: quantising, the f32 at its source address
 // (low two bits ignored) through tfw_quantize, or the zero point clamped for
 // i >= INNER_REAL; dequantising, the code at its source through
-// tfw_dequantize into the f32 at its destination (low two bits ignored).
+// tfw_dequantize into the f32 at its destination (low two bits ignored);
+// copying, the byte at its source, or the zero point's low byte for
+// i >= INNER_REAL.
 void model_run(const Job &j, Space &s) {
   int32_t lo = j.u8 ? 0 : -128, hi = j.u8 ? 255 : 127;
   int32_t pad = std::min(std::max(j.zp, lo), hi);
   for (uint32_t oj = 0; oj < j.outer; oj++) {
     for (uint32_t ii = 0; ii < j.inner; ii++) {
       uint32_t sa = j.src_at(oj, ii), da = j.dst_at(oj, ii);
-      if (j.quant) {
+      if (j.op == OP_COPY) {
+        s.put(da, ii >= j.inner_real ? (uint8_t)j.zp : s.get(sa));
+      } else if (j.op == OP_QUANT) {
         int32_t q =
             ii >= j.inner_real ? pad : tfw_quantize(bits_f32(s.get32(sa & ~3u)), bits_f32(j.scale), j.zp, lo, hi);
         s.put(da, (uint8_t)q);
@@ -191,7 +216,7 @@ bool footprint_of(const Job &j, Footprint &f) {
   uint32_t last = 0;
   for (uint32_t oj = 0; oj < j.outer; oj++) {
     for (uint32_t ii = 0; ii < j.inner; ii++) {
-      if (!j.quant || ii < j.inner_real) {
+      if (j.reads(ii)) {
         uint32_t beat = j.src_at(oj, ii) & ~7u;
         if (!have_last || beat != last) f.reads++;
         have_last = true, last = beat;
@@ -203,8 +228,8 @@ bool footprint_of(const Job &j, Footprint &f) {
           f.err |= !Space::in_dram(beat);
         }
       }
-      uint32_t da = j.dst_at(oj, ii), n = j.quant ? 1 : 4;
-      if (!j.quant) da &= ~3u;
+      uint32_t da = j.dst_at(oj, ii), n = j.dst_es();
+      if (n == 4) da &= ~3u;
       for (uint32_t k = 0; k < n; k++) {
         if (!Space::has(da + k))
           ok = false, f.err = true;
@@ -496,7 +521,7 @@ struct Bench {
     for (const auto &r : regs)
       if (write(r[0], r[1]).err) violation("core bus: rsp_err writing register " + hex(r[0]));
   }
-  uint32_t ctrl_of(const Job &j) const { return (j.quant ? 1u : 2u) | (j.u8 ? TSL_CVT_CTRL_U8 : 0u); }
+  uint32_t ctrl_of(const Job &j) const { return (uint32_t)j.op | (j.u8 ? TSL_CVT_CTRL_U8 : 0u); }
 
   // Polls CTRL (a gap of 0..6 cycles between reads, or `gap`) until BUSY
   // clears: false when it is still set after `limit` cycles.
@@ -522,11 +547,11 @@ struct Bench {
     for (uint32_t oj = 0; oj < j.outer && s.size() < 400; oj++)
       for (uint32_t ii = 0; ii < j.inner && s.size() < 400; ii++) {
         uint32_t da = j.dst_at(oj, ii), sa = j.src_at(oj, ii);
-        if (j.quant ? da != a : (da & ~3u) != (a & ~3u)) continue;
+        if (j.dst_es() == 1 ? da != a : (da & ~3u) != (a & ~3u)) continue;
         s += fmt("; element (%" PRIu32 ", %" PRIu32 ") ", oj, ii);
-        if (j.quant && ii >= j.inner_real)
+        if (!j.reads(ii))
           s += "padding";
-        else if (j.quant)
+        else if (j.op == OP_QUANT)
           s += "x=" + hex(ref.get32(sa & ~3u));
         else
           s += fmt("code=0x%02x", ref.get(sa));
@@ -624,6 +649,21 @@ struct Bench {
     if (rng.p(0.5)) return u8 ? u8s[rng.below(4)] : i8[rng.below(4)];
     return u8 ? (int32_t)rng.below(256) : rng.range(-128, 127);
   }
+  // A copy's ZP: any int32, its low byte the padding; often one no code
+  // range holds (the quantiser would clamp it, a copy must not).
+  int32_t gen_copy_zp() {
+    static const int32_t edge[] = {256, -129, 511, -256, 0x7fffffff, INT32_MIN, 0x12345678, -0x12345680};
+    switch (rng.below(4)) {
+      case 0:
+        return rng.range(-128, 255);
+      case 1:
+        return rng.p(0.5) ? rng.range(256, 100000) : rng.range(-100000, -129);
+      case 2:
+        return edge[rng.below(sizeof edge / sizeof edge[0])];
+      default:
+        return (int32_t)rng.u32();
+    }
+  }
   // An f32 of every class: NaN, +-inf, +-0, subnormals, huge, on and near
   // the quantisation boundaries (k + 0.5) * scale, in range, any bits.
   uint32_t gen_x(uint32_t scale) {
@@ -658,14 +698,14 @@ struct Bench {
     }
   }
 
-  // Source elements get fresh values (every f32, or every code), the
+  // Source elements get fresh values (every f32, or every byte), the
   // destination sometimes fresh bytes, in both memories.
   void fill(const Job &j) {
     for (uint32_t oj = 0; oj < j.outer; oj++)
       for (uint32_t ii = 0; ii < j.inner; ii++) {
-        if (j.quant && ii >= j.inner_real) continue;
+        if (!j.reads(ii)) continue;
         uint32_t sa = j.src_at(oj, ii);
-        if (j.quant) {
+        if (j.op == OP_QUANT) {
           uint32_t x = gen_x(j.scale);
           for (int k = 0; k < 4; k++)
             mem.fill((sa & ~3u) + k, (uint8_t)(x >> (8 * k))), ref.fill((sa & ~3u) + k, (uint8_t)(x >> (8 * k)));
@@ -678,7 +718,7 @@ struct Bench {
       for (uint32_t oj = 0; oj < j.outer; oj++)
         for (uint32_t ii = 0; ii < j.inner; ii++) {
           uint32_t da = j.dst_at(oj, ii);
-          for (uint32_t k = 0; k < (j.quant ? 1u : 4u); k++) {
+          for (uint32_t k = 0; k < j.dst_es(); k++) {
             uint8_t v = (uint8_t)rng.u32();
             mem.fill(da + k, v), ref.fill(da + k, v);
           }
@@ -690,8 +730,8 @@ struct Bench {
   // The byte span [lo, hi] of a side's elements (those the job reads, on
   // the source side), relative to its base.
   static void span(const Job &j, bool src, int64_t *lo, int64_t *hi) {
-    uint32_t es = src == j.quant ? 4 : 1, si = src ? j.si : j.di, so = src ? j.so : j.dout;
-    uint32_t n = src && j.quant ? std::min(j.inner, j.inner_real) : j.inner;
+    uint32_t es = src ? j.src_es() : j.dst_es(), si = src ? j.si : j.di, so = src ? j.so : j.dout;
+    uint32_t n = src && j.pads() ? std::min(j.inner, j.inner_real) : j.inner;
     *lo = 0, *hi = es - 1;
     for (uint32_t oj = 0; oj < j.outer; oj++)
       for (uint32_t ii = 0; ii < n; ii++) {
@@ -717,8 +757,8 @@ struct Bench {
     span(j, true, &slo, &shi);
     span(j, false, &dlo, &dhi);
     for (int tries = 0; tries < 200; tries++) {
-      j.src = base_in(slo, shi, DramBase, DramBase + DramBytes, j.quant ? 4 : 1);
-      j.dst = base_in(dlo, dhi, DramBase, DramBase + DramBytes, j.quant ? 1 : 4);
+      j.src = base_in(slo, shi, DramBase, DramBase + DramBytes, j.src_es());
+      j.dst = base_in(dlo, dhi, DramBase, DramBase + DramBytes, j.dst_es());
       if (!j.src || !j.dst) return false;
       int64_t s0 = j.src + slo, s1 = j.src + shi, d0 = j.dst + dlo, d1 = j.dst + dhi;
       if (s1 < d0 || d1 < s0) return true;
@@ -727,22 +767,29 @@ struct Bench {
   }
 
   // ---- the job shapes ---------------------------------------------------------------------------
-  Job base_job(bool quant) {
+  // Copies ignore U8, SCALE and RECIP: they get any bits.
+  Job base_job(Op op) {
     Job j;
-    j.quant = quant;
+    j.op = op;
     j.u8 = rng.p(0.5);
-    j.scale = gen_scale();
-    j.zp = gen_zp(j.u8);
+    if (op == OP_COPY) {
+      j.scale = rng.p(0.5) ? gen_scale() : rng.u32();
+      j.zp = gen_copy_zp();
+    } else {
+      j.scale = gen_scale();
+      j.zp = gen_zp(j.u8);
+    }
     return j;
   }
+  Op any_op() { return (Op)(1 + rng.below(3)); }
 
   // A channel block of a PLAIN NCHW float tensor into BLOCKED (quantise:
   // i the lanes, j the pixels), or back (dequantise), as the firmware does.
-  Job blocked_job(bool quant) {
-    Job j = base_job(quant);
+  Job blocked_job(Op op) {
+    Job j = base_job(op);
     uint32_t dim = 4u << rng.below(3), hw = 1 + rng.below(50), real = rng.p(0.5) ? dim : 1 + rng.below(dim);
     j.outer = hw;
-    if (quant) {
+    if (op == OP_QUANT) {
       j.inner = dim, j.inner_real = real;
       j.si = hw * 4, j.so = 4, j.di = 1, j.dout = dim;
     } else {
@@ -752,12 +799,33 @@ struct Bench {
     return j;
   }
 
+  // The firmware's 8-bit relayout of a channel block of `real` lanes
+  // (tfw_fallback.c, relayout_by_cvt), i the lanes and j the pixels:
+  // BLOCKED DIM `dim` into PLAIN (the real lanes), or PLAIN into BLOCKED
+  // (every lane, the padding ones too).
+  Job relayout_job(bool to_plain, uint32_t dim, uint32_t real, uint32_t hw) {
+    Job j = base_job(OP_COPY);
+    j.outer = hw;
+    if (to_plain) {
+      j.inner = real, j.inner_real = real;
+      j.si = 1, j.so = dim, j.di = hw, j.dout = 1;
+    } else {
+      j.inner = dim, j.inner_real = real;
+      j.si = hw, j.so = 1, j.di = 1, j.dout = dim;
+    }
+    return j;
+  }
+  Job random_relayout_job(bool to_plain) {
+    uint32_t dim = 4u << rng.below(3), hw = 1 + rng.below(50), real = rng.p(0.5) ? dim : 1 + rng.below(dim);
+    return relayout_job(to_plain, dim, real, hw);
+  }
+
   // Contiguous rows.
-  Job rows_job(bool quant) {
-    Job j = base_job(quant);
+  Job rows_job(Op op) {
+    Job j = base_job(op);
     j.inner = 1 + rng.below(20), j.outer = 1 + rng.below(50);
-    j.inner_real = quant && rng.p(0.3) ? rng.below(j.inner + 1) : j.inner;
-    uint32_t se = quant ? 4 : 1, de = quant ? 1 : 4;
+    j.inner_real = j.pads() && rng.p(0.3) ? rng.below(j.inner + 1) : j.inner;
+    uint32_t se = j.src_es(), de = j.dst_es();
     j.si = se, j.so = j.inner * se, j.di = de, j.dout = j.inner * de;
     return j;
   }
@@ -782,34 +850,33 @@ struct Bench {
     }
   }
 
-  Job strided_job(bool quant, bool negative) {
-    Job j = base_job(quant);
+  Job strided_job(Op op, bool negative) {
+    Job j = base_job(op);
     j.inner = 1 + rng.below(20), j.outer = 1 + rng.below(50);
     j.inner_real = rng.below(j.inner + 1);
-    strides(j, quant ? 4 : 1, &j.si, &j.so, negative);
-    strides(j, quant ? 1 : 4, &j.di, &j.dout, negative);
+    strides(j, j.src_es(), &j.si, &j.so, negative);
+    strides(j, j.dst_es(), &j.di, &j.dout, negative);
     return j;
   }
 
   // Long rows (the firmware's contiguous jobs), 16-bit INNER, padding runs,
   // one source element for many rows.
-  Job long_job(uint32_t kind) {
-    Job j = base_job(kind != 1);
+  enum Long { LONG_ROW, LONG_PADDING, LONG_ONE_BEAT };
+  Job long_job(Long kind, Op op) {
+    Job j = base_job(op);
+    uint32_t se = j.src_es(), de = j.dst_es();
     switch (kind) {
-      case 0:
+      case LONG_ROW:
         j.inner = 30000 + rng.below(10000), j.inner_real = j.inner - rng.below(10), j.outer = 1;
-        j.si = 4, j.so = 0, j.di = 1, j.dout = 0;
+        j.si = se, j.so = 0, j.di = de, j.dout = 0;
         break;
-      case 1:
-        j.inner = 30000 + rng.below(10000), j.outer = 1, j.si = 1, j.so = 0, j.di = 4, j.dout = 0;
-        break;
-      case 2:
+      case LONG_PADDING:
         j.inner = 65535, j.inner_real = rng.below(100), j.outer = 2;  // mostly padding
-        j.si = 4, j.so = 400, j.di = 1, j.dout = 65535 + rng.below(8);
+        j.si = se, j.so = 100 * se, j.di = de, j.dout = 65535 * de + rng.below(8);
         break;
-      default:
-        j.inner = 1, j.inner_real = 1, j.outer = 20000 + rng.below(20000);  // one source beat
-        j.si = 0, j.so = 0, j.di = 1, j.dout = 1 + rng.below(3);
+      case LONG_ONE_BEAT:
+        j.inner = 1, j.inner_real = 1, j.outer = 20000 + rng.below(20000);
+        j.si = 0, j.so = 0, j.di = de, j.dout = de * (1 + rng.below(3));
         break;
     }
     return j;
@@ -888,21 +955,22 @@ void test_unknown(Bench &b, Group &g) {
   expect_regs(b, g, want, "after writes to unknown offsets");
 }
 
-// CTRL with OP 0 or 3 (U8 either way) starts nothing: BUSY stays clear, no
-// access; the same registers then run with OP 1.
+// CTRL with OP 0 (U8 either way) starts nothing: BUSY stays clear, no
+// access; the same registers then run with the job's OP, most often 3 (a
+// copy: it starts, and copies).
 void test_op_none(Bench &b, Group &g) {
-  for (int k = 0; k < 8; k++) {
-    Job j = b.rows_job(true);
+  for (int k = 0; k < 12; k++) {
+    Job j = b.rows_job(k % 3 ? OP_COPY : b.rng.p(0.5) ? OP_QUANT : OP_DEQUANT);
     if (!b.place(j)) continue;
     b.fill(j);
     b.program(j);
     Footprint none;
     b.fp = &none;  // any access is a violation
-    for (uint32_t op : {0u, 3u}) {
-      b.write(TSL_CVT_CTRL_OFFSET, op | (k & 1 ? TSL_CVT_CTRL_U8 : 0u));
+    for (uint32_t u8 : {0u, TSL_CVT_CTRL_U8}) {
+      b.write(TSL_CVT_CTRL_OFFSET, u8);
       b.idle(20);
       Bench::Rsp c = b.read(TSL_CVT_CTRL_OFFSET);
-      if (c.data & TSL_CVT_CTRL_BUSY) g.fail("CTRL OP " + std::to_string(op) + " started a job; job: " + j.str());
+      if (c.data & TSL_CVT_CTRL_BUSY) g.fail("CTRL " + hex(u8) + " (OP 0) started a job; job: " + j.str());
     }
     b.fp = nullptr;
     std::string mis = b.compare(j);
@@ -917,7 +985,7 @@ void test_op_none(Bench &b, Group &g) {
 // of the start, polled back to back) and touches nothing.
 void test_empty(Bench &b, Group &g, bool inner0) {
   for (int k = 0; k < 20; k++) {
-    Job j = b.rows_job(b.rng.p(0.5));
+    Job j = b.rows_job(b.any_op());
     if (!b.place(j)) continue;
     if (inner0)
       j.inner = 0;
@@ -942,17 +1010,17 @@ void test_empty(Bench &b, Group &g, bool inner0) {
 }
 
 // Writes while BUSY are ignored: a long job under heavy stalls; mid-job,
-// every register (and CTRL, with the other OP) gets a new value; the job
+// every register (and CTRL, with another OP) gets a new value; the job
 // runs with the old ones, which the registers still read afterwards.
 void test_busy_writes(Bench &b, Group &g) {
   const Timing *saved = b.t;
   b.t = timing("heavy-stalls");
-  for (int k = 0; k < 12; k++) {
-    Job j = b.strided_job(k & 1, false);
+  for (int k = 0; k < 18; k++) {
+    Job j = b.strided_job((Op)(1 + k % 3), false);
     j.inner = 10 + b.rng.below(11), j.outer = 30 + b.rng.below(21),
     j.inner_real = j.inner / 2 + b.rng.below(j.inner / 2 + 1);
-    b.strides(j, j.quant ? 4 : 1, &j.si, &j.so, false);
-    b.strides(j, j.quant ? 1 : 4, &j.di, &j.dout, false);
+    b.strides(j, j.src_es(), &j.si, &j.so, false);
+    b.strides(j, j.dst_es(), &j.di, &j.dout, false);
     if (!b.place(j)) continue;
     b.fill(j);
     auto f = std::make_unique<Footprint>();
@@ -971,7 +1039,7 @@ void test_busy_writes(Bench &b, Group &g) {
     Bench::Rsp s = b.read(TSL_CVT_SRC_OFFSET);
     if (s.data != j.src) g.fail("SRC written while BUSY reads " + hex(s.data) + ", expected " + hex(j.src));
     for (size_t r = 0; r < NumRw; r++) b.write(rw_regs[b.rng.below(NumRw)][0], b.rng.u32());
-    b.write(TSL_CVT_CTRL_OFFSET, j.quant ? 2u : 1u);
+    b.write(TSL_CVT_CTRL_OFFSET, (uint32_t)j.op % 3 + 1);  // 1 -> 2 -> 3 -> 1
     Bench::Rsp c = b.read(TSL_CVT_CTRL_OFFSET);
     if (!(c.data & TSL_CVT_CTRL_BUSY)) g.fail("bench: the job ended before the writes (make it longer)");
     uint32_t ctrl = 0;
@@ -992,28 +1060,28 @@ void test_busy_writes(Bench &b, Group &g) {
 
 // Jobs whose source or destination reaches into the error region: ERR set,
 // BUSY clears, every byte as the model (reads there return its bytes,
-// writes there are dropped); the next clean job reads ERR clear.
-void test_errors(Bench &b, Group &g, bool on_src) {
+// writes there are dropped); the next clean job reads ERR clear. Copies,
+// or quantisations and dequantisations.
+void test_errors(Bench &b, Group &g, bool on_src, bool copy) {
   for (int k = 0; k < 60; k++) {
-    Job j = b.strided_job(b.rng.p(0.5), false);
-    if (j.inner_real == 0 && on_src && j.quant) j.inner_real = 1;  // a job that reads
+    Job j = b.strided_job(copy ? OP_COPY : b.rng.p(0.5) ? OP_QUANT : OP_DEQUANT, false);
+    if (j.inner_real == 0 && on_src && j.pads()) j.inner_real = 1;  // a job that reads
     int64_t slo, shi, dlo, dhi;
     Bench::span(j, true, &slo, &shi);
     Bench::span(j, false, &dlo, &dhi);
     // the erring side straddles the start of the error region, or lies in it
     int64_t lo = on_src ? slo : dlo, hi = on_src ? shi : dhi;
     uint32_t from = b.rng.p(0.3) ? BadBase : BadBase - (uint32_t)(hi - lo + 1) / 2;
-    uint32_t align = (on_src == j.quant) ? 4 : 1;
+    uint32_t align = on_src ? j.src_es() : j.dst_es(), other_align = on_src ? j.dst_es() : j.src_es();
     uint32_t base = b.base_in(lo, hi, from, BadBase + BadBytes, align);
     if (!base || hi - lo + 1 > BadBytes) continue;
     (on_src ? j.src : j.dst) = base;
-    uint32_t other =
-        b.base_in(on_src ? dlo : slo, on_src ? dhi : shi, DramBase, BadBase - 0x10000u, align == 4 ? 1 : 4);
+    uint32_t other = b.base_in(on_src ? dlo : slo, on_src ? dhi : shi, DramBase, BadBase - 0x10000u, other_align);
     if (!other) continue;
     (on_src ? j.dst : j.src) = other;
     b.fill(j);
     b.run(g, j);
-    Job c = b.rows_job(b.rng.p(0.5));  // ERR clears on the next start
+    Job c = b.rows_job(b.any_op());  // ERR clears on the next start
     if (b.place(c)) {
       b.fill(c);
       b.run(g, c);
@@ -1041,19 +1109,28 @@ int main(int argc, char **argv) {
 
   test_registers(b, group("registers/reset-and-read-back"));
   test_unknown(b, group("registers/unknown-offsets"));
-  test_op_none(b, group("registers/op-0-and-3-start-nothing"));
+  test_op_none(b, group("registers/op-0-starts-nothing-op-3-copies"));
   test_busy_writes(b, group("registers/writes-while-busy-ignored"));
   test_empty(b, group("empty/inner-0"), true);
   test_empty(b, group("empty/outer-0"), false);
 
   // Random jobs: each shape under each memory timing.
+  enum Kind { SHAPE_BLOCKED, SHAPE_ROWS, SHAPE_STRIDED, SHAPE_TO_PLAIN, SHAPE_TO_BLOCKED };
   struct Shape {
     const char *name;
-    bool quant;
-    int kind;  // 0 blocked, 1 rows, 2 strided
+    Op op;
+    Kind kind;
   } shapes[] = {
-      {"quantise-blocked", true, 0},    {"quantise-rows", true, 1},    {"quantise-strided", true, 2},
-      {"dequantise-blocked", false, 0}, {"dequantise-rows", false, 1}, {"dequantise-strided", false, 2},
+      {"quantise-blocked", OP_QUANT, SHAPE_BLOCKED},
+      {"quantise-rows", OP_QUANT, SHAPE_ROWS},
+      {"quantise-strided", OP_QUANT, SHAPE_STRIDED},
+      {"dequantise-blocked", OP_DEQUANT, SHAPE_BLOCKED},
+      {"dequantise-rows", OP_DEQUANT, SHAPE_ROWS},
+      {"dequantise-strided", OP_DEQUANT, SHAPE_STRIDED},
+      {"copy-blocked-to-plain", OP_COPY, SHAPE_TO_PLAIN},
+      {"copy-plain-to-blocked", OP_COPY, SHAPE_TO_BLOCKED},
+      {"copy-rows", OP_COPY, SHAPE_ROWS},
+      {"copy-strided", OP_COPY, SHAPE_STRIDED},
   };
   const int per_group = 100;
   for (const Timing &tm : timings) {
@@ -1061,32 +1138,63 @@ int main(int argc, char **argv) {
     for (const Shape &s : shapes) {
       Group &g = group(std::string(s.name) + "/" + tm.name);
       for (int k = 0; k < per_group; k++) {
-        Job j = s.kind == 0   ? b.blocked_job(s.quant)
-                : s.kind == 1 ? b.rows_job(s.quant)
-                              : b.strided_job(s.quant, false);
+        Job j = s.kind == SHAPE_BLOCKED    ? b.blocked_job(s.op)
+                : s.kind == SHAPE_ROWS     ? b.rows_job(s.op)
+                : s.kind == SHAPE_STRIDED  ? b.strided_job(s.op, false)
+                : s.kind == SHAPE_TO_PLAIN ? b.random_relayout_job(true)
+                                           : b.random_relayout_job(false);
         if (!b.place(j)) continue;
         b.fill(j);
         b.run(g, j);
       }
     }
   }
+  // The firmware's relayouts, every DIM and number of real lanes, under
+  // each timing (1..70 pixels: PLAIN planes of any alignment).
+  for (bool to_plain : {true, false}) {
+    Group &g = group(std::string("relayout/") + (to_plain ? "blocked-to-plain" : "plain-to-blocked") +
+                     "-dim-4-8-16-every-real-lanes/every-timing");
+    for (const Timing &tm : timings) {
+      b.t = &tm;
+      for (uint32_t dim : {4u, 8u, 16u})
+        for (uint32_t real = 1; real <= dim; real++) {
+          Job j = b.relayout_job(to_plain, dim, real, 1 + b.rng.below(70));
+          if (!b.place(j)) continue;
+          b.fill(j);
+          b.run(g, j);
+        }
+    }
+  }
   b.t = timing("random-stalls");
-  for (bool q : {true, false}) {
-    Group &g = group(std::string(q ? "quantise" : "dequantise") + "-negative-strides/random-stalls");
+  for (Op op : {OP_QUANT, OP_DEQUANT, OP_COPY}) {
+    static const char *names[] = {"", "quantise", "dequantise", "copy"};
+    Group &g = group(std::string(names[op]) + "-negative-strides/random-stalls");
     for (int k = 0; k < per_group; k++) {
-      Job j = b.strided_job(q, true);
+      Job j = b.strided_job(op, true);
       if (!b.place(j)) continue;
       b.fill(j);
       b.run(g, j);
     }
   }
   {
-    const char *names[] = {"long/quantise-row", "long/dequantise-row", "long/padding-65535", "long/one-source-beat"};
-    for (uint32_t kind = 0; kind < 4; kind++) {
-      Group &g = group(names[kind]);
+    struct {
+      const char *name;
+      Bench::Long kind;
+      Op op;
+    } longs[] = {
+        {"long/quantise-row", Bench::LONG_ROW, OP_QUANT},
+        {"long/dequantise-row", Bench::LONG_ROW, OP_DEQUANT},
+        {"long/copy-row", Bench::LONG_ROW, OP_COPY},
+        {"long/padding-65535", Bench::LONG_PADDING, OP_QUANT},
+        {"long/copy-padding-65535", Bench::LONG_PADDING, OP_COPY},
+        {"long/one-source-beat", Bench::LONG_ONE_BEAT, OP_QUANT},
+        {"long/copy-one-source-beat", Bench::LONG_ONE_BEAT, OP_COPY},
+    };
+    for (const auto &l : longs) {
+      Group &g = group(l.name);
       for (int k = 0; k < 2; k++) {
         b.t = timing(k == 0 ? "no-stalls" : "random-stalls");
-        Job j = b.long_job(kind);
+        Job j = b.long_job(l.kind, l.op);
         if (!b.place(j)) {
           g.fail("bench: the job does not fit: " + j.str());
           continue;
@@ -1097,15 +1205,17 @@ int main(int argc, char **argv) {
     }
   }
   b.t = timing("random-stalls");
-  test_errors(b, group("errors/source-in-error-region"), true);
-  test_errors(b, group("errors/destination-in-error-region"), false);
+  test_errors(b, group("errors/source-in-error-region"), true, false);
+  test_errors(b, group("errors/destination-in-error-region"), false, false);
+  test_errors(b, group("errors/copy-source-in-error-region"), true, true);
+  test_errors(b, group("errors/copy-destination-in-error-region"), false, true);
 
-  // The figure: 3x64x64 floats into BLOCKED DIM 8 (one channel block),
-  // latency 20, no stalls, CTRL polled back to back.
+  // The figures: latency 20, no stalls, CTRL polled back to back. 3x64x64
+  // floats into BLOCKED DIM 8 (one channel block).
   {
     Group &g = group("figure/quantise-3x64x64-blocked-dim8");
     b.t = &fixed20;
-    Job j = b.base_job(true);
+    Job j = b.base_job(OP_QUANT);
     j.inner = 8, j.inner_real = 3, j.outer = 64 * 64;
     j.si = 64 * 64 * 4, j.so = 4, j.di = 1, j.dout = 8;
     j.src = DramBase, j.dst = DramBase + 0x10000u;
@@ -1117,6 +1227,27 @@ int main(int argc, char **argv) {
                   cyc, b.n_reads - reads0, b.n_writes - writes0, (double)cyc / (3 * 64 * 64),
                   (double)cyc / (8 * 64 * 64));
   }
+  // The firmware's relayouts of a DIM 8 channel block of 64x64 pixels: 8
+  // real lanes from BLOCKED into PLAIN, 3 from PLAIN into BLOCKED.
+  for (bool to_plain : {true, false}) {
+    uint32_t real = to_plain ? 8 : 3;
+    Group &g =
+        group(fmt("figure/copy-%" PRIu32 "x64x64-%s-dim8", real, to_plain ? "blocked-to-plain" : "plain-to-blocked"));
+    b.t = &fixed20;
+    Job j = b.relayout_job(to_plain, 8, real, 64 * 64);
+    j.src = DramBase, j.dst = DramBase + 0x10000u;
+    b.fill(j);
+    uint64_t cyc = 0, reads0 = b.n_reads, writes0 = b.n_writes;
+    if (b.run(g, j, 0, &cyc))
+      std::printf(
+          "cvt-dma: copy %s, %" PRIu32 " real lanes x 64x64, latency 20, no stalls: %" PRIu64 " cycles (%" PRIu64
+          " reads, %" PRIu64 " writes), %.3f per element%s\n",
+          to_plain ? "BLOCKED DIM 8 -> PLAIN" : "PLAIN -> BLOCKED DIM 8", real, cyc, b.n_reads - reads0,
+          b.n_writes - writes0, (double)cyc / (real * 64 * 64),
+          to_plain
+              ? ""
+              : fmt(" (real lanes), %.3f per output byte (padding lanes too)", (double)cyc / (8 * 64 * 64)).c_str());
+  }
 
   // The firmware's dequantisation of a BLOCKED DIM 8 tensor into PLAIN, a
   // channel block with 2 real channels of 32x32 pixels (tfw_fallback.c,
@@ -1126,7 +1257,7 @@ int main(int argc, char **argv) {
   {
     Group &g = group("regression/dequantise-blocked-dim8-2-channels-32x32/sim-dram");
     b.t = timing("sim-dram");
-    Job j = b.base_job(false);
+    Job j = b.base_job(OP_DEQUANT);
     j.inner = 2, j.outer = 32 * 32;
     j.si = 1, j.so = 8, j.di = 32 * 32 * 4, j.dout = 4;
     j.src = DramBase + 0x20000u, j.dst = DramBase;

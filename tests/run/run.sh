@@ -149,6 +149,18 @@ for engine in model rtl; do
 done
 t converter-classes-engines-agree bash -c "ls '$tmp/classes_model' | grep -q '[.]npy\$' && cmp '$tmp/classes_model.npy' '$tmp/classes_rtl.npy' &&
   for f in '$tmp/classes_model'/*.npy; do cmp \"\$f\" '$tmp/classes_rtl'/\"\$(basename \"\$f\")\" || exit 1; done"
+# 8-bit relayouts between BLOCKED and PLAIN (core_ops.onnx: records beside
+# the core's kernels) are the converter's copies on the SoC: every fallback
+# op's input and output equals the C model's.
+ops=$models/lower/core_ops
+t converter-relayouts-compile bash -c "'$tessel' compile '$ops.onnx' --calib '$ops.calib.npy' -o '$tmp/core_ops.tpkg' >/dev/null &&
+  '$tessel' inspect '$tmp/core_ops.tpkg' | grep -q 'Relayout'"
+for engine in model rtl; do
+  t "converter-relayouts-$engine" "$tessel" run "$tmp/core_ops.tpkg" --engine $engine -q --input "$ops.in0.npy" \
+    -o "$tmp/core_ops_$engine.npy" --dump-tensors "$tmp/core_ops_$engine"
+done
+t converter-relayouts-engines-agree bash -c "ls '$tmp/core_ops_model' | grep -q 'fallback_out' &&
+  for f in '$tmp/core_ops_model'/*.npy; do cmp \"\$f\" '$tmp/core_ops_rtl'/\"\$(basename \"\$f\")\" || exit 1; done"
 t finite-input-no-warning bash -c "'$tessel' run '$tmp/digits.tpkg' --engine model -q --input '$digits/digits_cnn.in0.npy' -o '$tmp/fin.npy' 2>&1 | grep -c warning | grep -qx 0"
 
 # 3. The firmware's own checks: damaged packages handed past the host's.

@@ -779,11 +779,14 @@ static int emulated_cvt(const tfw_cvt_job *j) {
     for (uint32_t i = 0; i < j->inner; i++) {
       const uint8_t *src = j->src + (int64_t)o * j->src_outer + (int64_t)i * j->src_inner;
       uint8_t *dst = j->dst + (int64_t)o * j->dst_outer + (int64_t)i * j->dst_inner;
-      uint32_t sn = j->quantise ? 4 : 1, dn = j->quantise ? 1 : 4;
-      int reads = !j->quantise || i < j->inner_real;
+      int q = j->op == TFW_CVT_QUANTISE, dq = j->op == TFW_CVT_DEQUANTISE;
+      uint32_t sn = q ? 4 : 1, dn = dq ? 4 : 1;
+      int reads = dq || i < j->inner_real;
       if ((reads && (src < cvt_lo || src + sn > cvt_hi)) || dst < cvt_lo || dst + dn > cvt_hi)
         fail_msg("converter job %d: element (%u, %u) outside the window", cvt_jobs, o, i);
-      if (j->quantise) {
+      if (j->op == TFW_CVT_COPY8) {
+        *dst = reads ? *src : (uint8_t)j->zp;
+      } else if (q) {
         float x;
         memcpy(&x, src, 4);
         *dst = (uint8_t)(reads ? tfw_quantize(x, j->scale, j->zp, lo, hi) : pad);
@@ -795,24 +798,29 @@ static int emulated_cvt(const tfw_cvt_job *j) {
   return 0;
 }
 
-/* QuantizeLinear and DequantizeLinear records whose layouts the converter
- * takes (PLAIN <-> PLAIN, PLAIN f32 -> BLOCKED, BLOCKED -> PLAIN f32) give
- * the same window bytes with the emulated converter, with one that declines
- * after its first job, and without one; every job stays inside the window. */
+/* QuantizeLinear, DequantizeLinear and 8-bit Relayout records whose
+ * layouts the converter takes (PLAIN <-> PLAIN, PLAIN f32 -> BLOCKED,
+ * BLOCKED -> PLAIN f32, 8-bit BLOCKED <-> PLAIN) give the same window bytes
+ * with the emulated converter, with one that declines after its first job,
+ * and without one; every job stays inside the window. */
 static void test_converter_jobs(void **state) {
   (void)state;
   enum { WB = 65536, OUT = 32768 };
   static uint8_t base[WB], with[WB];
   static const uint32_t shapes[][4] = {{1, 3, 5, 7}, {1, 8, 4, 4}, {2, 13, 3, 3}, {1, 1, 1, 1}, {1, 17, 1, 2}};
   static const uint32_t dims_of_dim[] = {4, 8, 16};
+  static const char *const kinds[] = {"quantise", "dequantise", "relayout blocked->plain", "relayout plain->blocked"};
   int cases = 0;
   for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
     for (size_t di = 0; di < 3; di++)
-      for (int k = 0; k < 8; k++) {
-        uint32_t dim = dims_of_dim[di], quant = k & 1, u8 = (k >> 1) & 1, blocked = (k >> 2) & 1;
-        fb_desc f = rec1(quant ? TPKG_OP_QUANTIZE : TPKG_OP_DEQUANTIZE, quant ? TPKG_DT_F32 : u8 ? TPKG_DT_U8 : TPKG_DT_I8,
-                         quant ? (u8 ? TPKG_DT_U8 : TPKG_DT_I8) : TPKG_DT_F32, shapes[si], 0, OUT, OUT, OUT);
+      for (int k = 0; k < 16; k++) {
+        uint32_t dim = dims_of_dim[di], kind = k & 3, u8 = (k >> 2) & 1, blocked = (k >> 3) & 1;
+        uint32_t code = u8 ? TPKG_DT_U8 : TPKG_DT_I8, quant = kind == 0, relayout = kind >= 2;
+        if (relayout && blocked) continue; /* a relayout's layouts are its kind's */
+        fb_desc f = rec1(relayout ? TPKG_OP_RELAYOUT : quant ? TPKG_OP_QUANTIZE : TPKG_OP_DEQUANTIZE,
+                         quant ? TPKG_DT_F32 : code, kind == 1 ? TPKG_DT_F32 : code, shapes[si], 0, OUT, OUT, OUT);
         if (blocked) fb_set_layout(&f.o[quant ? 1 : 0], TPKG_LAYOUT_BLOCKED, dim);
+        if (relayout) fb_set_layout(&f.o[kind == 2 ? 0 : 1], TPKG_LAYOUT_BLOCKED, dim);
         f.o[0].scale = f.o[1].scale = 0.037f, f.o[0].zp = f.o[1].zp = u8 ? 201 : -9;
         for (size_t i = 0; i < WB; i++) base[i] = (uint8_t)rnd();
         for (size_t i = 0; quant && i + 4 <= OUT; i += 4) {
@@ -833,8 +841,8 @@ static void test_converter_jobs(void **state) {
           assert_int_equal(rc, 0);
           assert_true(cvt_jobs > 0); /* every one of these layouts is offered */
           if (memcmp(w, base, WB))
-            fail_msg("shape %zu dim %u %s u8 %u blocked %u%s: the window differs from the core's own conversion", si, dim,
-                     quant ? "quantise" : "dequantise", u8, blocked, decline ? " (declined after one job)" : "");
+            fail_msg("shape %zu dim %u %s u8 %u blocked %u%s: the window differs from the core's own run", si, dim,
+                     kinds[kind], u8, blocked, decline ? " (declined after one job)" : "");
           if (decline) free(w);
         }
         cases++;
