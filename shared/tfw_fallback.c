@@ -102,7 +102,12 @@ static void divisor_init(fb_divisor *d, float scale) {
   d->ms = (b & 0x7fffffu) | 0x800000u;
   d->es = (int32_t)e;
   d->sign = b & 0x80000000u;
-  d->recip = d->ms == 0x800000u ? 0 : (uint32_t)((1ull << 55) / d->ms);
+  d->recip = tfw_quantize_recip(scale);
+}
+
+uint32_t tfw_quantize_recip(float scale) {
+  uint32_t ms = (tfw_f32_bits(scale) & 0x7fffffu) | 0x800000u;
+  return ms == 0x800000u ? 0 : (uint32_t)((1ull << 55) / ms);
 }
 
 /* The bits of x / scale correctly rounded, except that quotients below 0.25

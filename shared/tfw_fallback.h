@@ -99,6 +99,11 @@ typedef int (*tfw_cvt_fn)(const tfw_cvt_job *job);
  * the default: every engine but the SoC's firmware converts on its own). */
 void tfw_set_cvt(tfw_cvt_fn fn);
 
+/* floor(2^55 / m) for the 24-bit mantissa m (hidden bit included) of a
+ * normal scale, 0 when m = 2^23 (a power of two): the reciprocal through
+ * which tfw_quantize divides by the scale, and the CVT unit's RECIP. */
+uint32_t tfw_quantize_recip(float scale);
+
 /* ONNX DequantizeLinear of one value: (float)(q - zp) * scale in f32 (the
  * difference taken exactly in 64 bits, then one rounding to f32, then one
  * rounding of the product). */

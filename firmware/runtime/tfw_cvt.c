@@ -26,7 +26,7 @@ static void put(uint32_t reg, uint32_t v) { mmio_write32(reg, v); }
 static int in_dram(const uint8_t *p) { return (uint32_t)(uintptr_t)p >= TSL_MEM_DRAM_BASE; }
 
 static int cvt_run(const tfw_cvt_job *j) {
-  uint32_t sb = tfw_f32_bits(j->scale), e = (sb >> 23) & 0xffu, ms = (sb & 0x7fffffu) | 0x800000u;
+  uint32_t sb = tfw_f32_bits(j->scale), e = (sb >> 23) & 0xffu;
   /* 1. what the unit takes: the scale's domain and the zero point's range
    * (conversions; a copy writes the zero point's low byte), the loop sizes,
    * f32 elements on word boundaries, DRAM */
@@ -50,7 +50,7 @@ static int cvt_run(const tfw_cvt_job *j) {
   put(TSL_CVT_DST_INNER, (uint32_t)j->dst_inner);
   put(TSL_CVT_DST_OUTER, (uint32_t)j->dst_outer);
   if (convert) {
-    if (sb != last_scale) last_scale = sb, last_recip = ms == 0x800000u ? 0u : (uint32_t)((1ull << 55) / ms);
+    if (sb != last_scale) last_scale = sb, last_recip = tfw_quantize_recip(j->scale);
     put(TSL_CVT_SCALE, sb);
     put(TSL_CVT_RECIP, last_recip);
   }

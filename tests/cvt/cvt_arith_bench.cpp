@@ -40,23 +40,6 @@ extern "C" {
 
 namespace {
 
-uint32_t f32_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float bits_f32(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-// What the firmware's divisor_init computes: floor(2^55 / ms), 0 when ms = 2^23.
-uint32_t recip_of(uint32_t scale) {
-  uint32_t ms = (scale & 0x7fffffu) | 0x800000u;
-  return ms == 0x800000u ? 0 : (uint32_t)((1ull << 55) / ms);
-}
-
 struct Zp {
   int32_t zp;
   bool u8;
@@ -83,7 +66,7 @@ struct Bench {
 
   // x quantised with scale and z, by the RTL and by the C.
   void quantise(Group &g, uint32_t x, uint32_t scale, Zp z) {
-    uint32_t recip = recip_of(scale);
+    uint32_t recip = tfw_quantize_recip(tfw_bits_f32(scale));
     m.x_i = x;
     m.scale_i = scale;
     m.recip_i = recip;
@@ -91,13 +74,13 @@ struct Bench {
     m.u8_i = z.u8;
     m.eval();
     unsigned got = m.q_o;
-    unsigned want = (uint8_t)tfw_quantize(bits_f32(x), bits_f32(scale), z.zp, z.u8 ? 0 : -128, z.u8 ? 255 : 127);
+    unsigned want = (uint8_t)tfw_quantize(tfw_bits_f32(x), tfw_bits_f32(scale), z.zp, z.u8 ? 0 : -128, z.u8 ? 255 : 127);
     g.checks++, nq++;
     if (got == want) return;
     if (g.fails++ == 0) {
       char b[256];
       std::snprintf(b, sizeof b, "x=0x%08" PRIx32 " (%.9g) scale=0x%08" PRIx32 " (%.9g) recip=0x%08" PRIx32
-                    " zp=%" PRId32 " %s: rtl %u, C %u", x, (double)bits_f32(x), scale, (double)bits_f32(scale),
+                    " zp=%" PRId32 " %s: rtl %u, C %u", x, (double)tfw_bits_f32(x), scale, (double)tfw_bits_f32(scale),
                     recip, z.zp, z.u8 ? "uint8" : "int8", got, want);
       g.first = b;
     }
@@ -119,13 +102,13 @@ struct Bench {
     m.eval();
     uint32_t got = m.y_o;
     int32_t q = z.u8 ? (int32_t)code : (int32_t)(int8_t)(uint8_t)code;
-    uint32_t want = f32_bits(tfw_dequantize(q, bits_f32(scale), z.zp));
+    uint32_t want = tfw_f32_bits(tfw_dequantize(q, tfw_bits_f32(scale), z.zp));
     g.checks++, nd++;
     if (got == want) return;
     if (g.fails++ == 0) {
       char b[256];
       std::snprintf(b, sizeof b, "code=%u scale=0x%08" PRIx32 " (%.9g) zp=%" PRId32 " %s: rtl 0x%08" PRIx32
-                    ", C 0x%08" PRIx32, code, scale, (double)bits_f32(scale), z.zp, z.u8 ? "uint8" : "int8",
+                    ", C 0x%08" PRIx32, code, scale, (double)tfw_bits_f32(scale), z.zp, z.u8 ? "uint8" : "int8",
                     got, want);
       g.first = b;
     }
@@ -141,15 +124,15 @@ struct Bench {
   // three steps either side: where the quotient's rounding to f32 and then
   // to an integer can go either way.
   void in_boundaries(Group &g, uint32_t s) {
-    double sc = bits_f32(s);
+    double sc = tfw_bits_f32(s);
     for (int k = -200; k <= 200; k++) {
       for (double h : {0.5, 0.0}) {
         float x0 = (float)(((double)k + h) * sc), up = x0, dn = x0;
-        quantise2(g, f32_bits(x0), s);
+        quantise2(g, tfw_f32_bits(x0), s);
         for (int j = 0; j < (h != 0.0 ? 3 : 1); j++) {
           up = std::nextafter(up, INFINITY), dn = std::nextafter(dn, -INFINITY);
-          quantise2(g, f32_bits(up), s);
-          quantise2(g, f32_bits(dn), s);
+          quantise2(g, tfw_f32_bits(up), s);
+          quantise2(g, tfw_f32_bits(dn), s);
         }
       }
     }
@@ -157,10 +140,10 @@ struct Bench {
 
   // x uniformly in (-300, 300) * scale: every code and the clamps.
   void in_range(Group &g, uint32_t s) {
-    double sc = bits_f32(s);
+    double sc = tfw_bits_f32(s);
     for (int i = 0; i < 600; i++) {
       double u = ((double)u32() / 4294967296.0 - 0.5) * 600.0;
-      quantise2(g, f32_bits((float)(u * sc)), s);
+      quantise2(g, tfw_f32_bits((float)(u * sc)), s);
     }
   }
 
@@ -226,13 +209,13 @@ std::vector<ScaleClass> scale_classes(std::mt19937 &rng) {
   // n / d as f32 (1/255, 6/255, 1/127, ...) and the floats either side
   for (int d : {255, 127, 254, 100, 1000, 3, 7}) {
     for (int n : {1, 2, 6, 10}) {
-      uint32_t b = f32_bits((float)n / (float)d);
+      uint32_t b = tfw_f32_bits((float)n / (float)d);
       for (uint32_t v : {b - 1, b, b + 1}) frac.scales.push_back(v);
     }
   }
   for (int i = 0; i < 300; i++) {
     double l = -3.0 + 3.0 * (double)rng() / 4294967296.0;  // log10: 1e-3 .. 1
-    model.scales.push_back(f32_bits((float)std::pow(10.0, l)));
+    model.scales.push_back(tfw_f32_bits((float)std::pow(10.0, l)));
   }
   for (uint32_t e : {27u, 28u, 226u, 227u}) {
     for (uint32_t f : {0u, 1u, 0x7fffffu, 0x7ffffeu, 0x400000u, (uint32_t)rng(), (uint32_t)rng()})

@@ -91,23 +91,6 @@ __attribute__((format(printf, 1, 2))) std::string fmt(const char *f, ...) {
   return s;
 }
 
-uint32_t f32_bits(float f) {
-  uint32_t u;
-  std::memcpy(&u, &f, sizeof u);
-  return u;
-}
-float bits_f32(uint32_t u) {
-  float f;
-  std::memcpy(&f, &u, sizeof f);
-  return f;
-}
-
-// What the firmware's driver writes to RECIP: floor(2^55 / m), 0 when m = 2^23.
-uint32_t recip_of(uint32_t scale) {
-  uint32_t ms = (scale & 0x7fffffu) | 0x800000u;
-  return ms == 0x800000u ? 0 : (uint32_t)((1ull << 55) / ms);
-}
-
 struct Rng {
   std::mt19937 g;
   explicit Rng(uint32_t s) : g(s) {}
@@ -168,7 +151,7 @@ struct Job {
                " strides src %" PRId32 "/%" PRId32 " dst %" PRId32 "/%" PRId32 " scale=0x%08" PRIx32
                " (%g) zp=%" PRId32,
                names[op & 3], u8 ? "uint8" : "int8", src, dst, inner, inner_real, outer, (int32_t)si, (int32_t)so,
-               (int32_t)di, (int32_t)dout, scale, (double)bits_f32(scale), zp);
+               (int32_t)di, (int32_t)dout, scale, (double)tfw_bits_f32(scale), zp);
   }
 };
 
@@ -189,12 +172,12 @@ void model_run(const Job &j, Space &s) {
         s.put(da, ii >= j.inner_real ? (uint8_t)j.zp : s.get(sa));
       } else if (j.op == OP_QUANT) {
         int32_t q =
-            ii >= j.inner_real ? pad : tfw_quantize(bits_f32(s.get32(sa & ~3u)), bits_f32(j.scale), j.zp, lo, hi);
+            ii >= j.inner_real ? pad : tfw_quantize(tfw_bits_f32(s.get32(sa & ~3u)), tfw_bits_f32(j.scale), j.zp, lo, hi);
         s.put(da, (uint8_t)q);
       } else {
         uint8_t c = s.get(sa);
         int32_t q = j.u8 ? (int32_t)c : (int32_t)(int8_t)c;
-        uint32_t y = f32_bits(tfw_dequantize(q, bits_f32(j.scale), j.zp));
+        uint32_t y = tfw_f32_bits(tfw_dequantize(q, tfw_bits_f32(j.scale), j.zp));
         for (int k = 0; k < 4; k++) s.put((da & ~3u) + k, (uint8_t)(y >> (8 * k)));
       }
     }
@@ -515,7 +498,7 @@ struct Bench {
         {TSL_CVT_DST_INNER_OFFSET, j.di},
         {TSL_CVT_DST_OUTER_OFFSET, j.dout},
         {TSL_CVT_SCALE_OFFSET, j.scale},
-        {TSL_CVT_RECIP_OFFSET, recip_of(j.scale)},
+        {TSL_CVT_RECIP_OFFSET, tfw_quantize_recip(tfw_bits_f32(j.scale))},
         {TSL_CVT_ZP_OFFSET, (uint32_t)j.zp},
     };
     for (const auto &r : regs)
@@ -640,7 +623,7 @@ struct Bench {
         0x35800000u /* 2^-20 */,
     };
     uint32_t k = rng.below(10);
-    if (k < 4) return f32_bits((float)std::pow(10.0, -3.0 + 3.0 * rng.u32() / 4294967296.0));
+    if (k < 4) return tfw_f32_bits((float)std::pow(10.0, -3.0 + 3.0 * rng.u32() / 4294967296.0));
     if (k < 7) return ((27u + rng.below(201)) << 23) | (rng.u32() & 0x7fffffu);
     return fixed[rng.below(sizeof fixed / sizeof fixed[0])];
   }
@@ -667,7 +650,7 @@ struct Bench {
   // An f32 of every class: NaN, +-inf, +-0, subnormals, huge, on and near
   // the quantisation boundaries (k + 0.5) * scale, in range, any bits.
   uint32_t gen_x(uint32_t scale) {
-    double s = bits_f32(scale);
+    double s = tfw_bits_f32(scale);
     uint32_t sign = rng.below(2) << 31;
     switch (rng.below(12)) {
       case 0:
@@ -684,17 +667,17 @@ struct Bench {
       case 6: {
         float x = (float)(((double)rng.range(-300, 300) + 0.5) * s);
         for (int k = rng.range(-3, 3); k != 0; k += k > 0 ? -1 : 1) x = std::nextafter(x, k > 0 ? INFINITY : -INFINITY);
-        return f32_bits(x);
+        return tfw_f32_bits(x);
       }
       case 7:
       case 8:
-        return f32_bits((float)((rng.u32() / 4294967296.0 - 0.5) * 600.0 * s));
+        return tfw_f32_bits((float)((rng.u32() / 4294967296.0 - 0.5) * 600.0 * s));
       case 9:
-        return f32_bits((float)((double)rng.range(-300, 300) * s));
+        return tfw_f32_bits((float)((double)rng.range(-300, 300) * s));
       case 10:
         return rng.u32();
       default:
-        return f32_bits((float)((rng.u32() / 4294967296.0 - 0.5) * 2.0 * s));
+        return tfw_f32_bits((float)((rng.u32() / 4294967296.0 - 0.5) * 2.0 * s));
     }
   }
 
