@@ -326,12 +326,8 @@ static int32_t read_int(const uint8_t *p, uint32_t dtype) {
   return (int32_t)tfw_rd32(p);
 }
 
-/* A PLAIN f32 tensor quantised into its BLOCKED 8-bit twin: for each
- * pixel of each channel block, the block's lanes (its channels, H*W floats
- * apart; the padding lanes the zero point) are put together a word at a
- * time and stored once. The element by element walk below took about 200
- * instructions and a byte store per element (the cursor's slot arithmetic
- * alone 110), and fill_padding a second pass over every pixel. */
+/* ---- the converter (tfw_set_cvt) ---------------------------------------------- */
+
 static tfw_cvt_fn cvt_fn;
 
 void tfw_set_cvt(tfw_cvt_fn fn) { cvt_fn = fn; }
@@ -355,6 +351,13 @@ static int cvt_contiguous(tfw_cvt_job *job, uint64_t n, uint32_t src_es, uint32_
   return !rest || cvt_offer(job);
 }
 
+/* A PLAIN f32 tensor quantised into its BLOCKED 8-bit twin: for each
+ * pixel of each channel block, the block's lanes (its channels, H*W floats
+ * apart; the padding lanes the zero point) are put together a word at a
+ * time and stored once. The element by element walk below took about 200
+ * instructions and a byte store per element (the cursor's slot arithmetic
+ * alone 110), and fill_padding a second pass over every pixel. Each block
+ * is offered to the converter first, as one job. */
 static void quantize_to_blocked(const fb_divisor *dv, int32_t zp, int32_t lo, int32_t hi, const fb_side *in,
                                 const fb_side *out) {
   uint32_t N = out->dims[0], C = out->dims[1], HW = out->dims[2] * out->dims[3], dim = out->dim;

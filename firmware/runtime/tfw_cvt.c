@@ -20,8 +20,6 @@
 /* The scale whose RECIP was last computed (a 64-bit division), and it. */
 static uint32_t last_scale = 0xffffffffu, last_recip;
 
-static void put(uint32_t reg, uint32_t v) { mmio_write32(reg, v); }
-
 /* 1 when the job's bytes are where the unit reaches them: DRAM. */
 static int in_dram(const uint8_t *p) { return (uint32_t)(uintptr_t)p >= TSL_MEM_DRAM_BASE; }
 
@@ -40,22 +38,22 @@ static int cvt_run(const tfw_cvt_job *j) {
                      : 0u;
   if ((f32_side & 3u) || !in_dram(j->src) || !in_dram(j->dst)) return -1;
   /* 2. the job's registers, then start it and wait */
-  put(TSL_CVT_SRC, (uint32_t)(uintptr_t)j->src);
-  put(TSL_CVT_DST, (uint32_t)(uintptr_t)j->dst);
-  put(TSL_CVT_INNER, j->inner);
-  put(TSL_CVT_INNER_REAL, j->inner_real);
-  put(TSL_CVT_OUTER, j->outer);
-  put(TSL_CVT_SRC_INNER, (uint32_t)j->src_inner);
-  put(TSL_CVT_SRC_OUTER, (uint32_t)j->src_outer);
-  put(TSL_CVT_DST_INNER, (uint32_t)j->dst_inner);
-  put(TSL_CVT_DST_OUTER, (uint32_t)j->dst_outer);
+  mmio_write32(TSL_CVT_SRC, (uint32_t)(uintptr_t)j->src);
+  mmio_write32(TSL_CVT_DST, (uint32_t)(uintptr_t)j->dst);
+  mmio_write32(TSL_CVT_INNER, j->inner);
+  mmio_write32(TSL_CVT_INNER_REAL, j->inner_real);
+  mmio_write32(TSL_CVT_OUTER, j->outer);
+  mmio_write32(TSL_CVT_SRC_INNER, (uint32_t)j->src_inner);
+  mmio_write32(TSL_CVT_SRC_OUTER, (uint32_t)j->src_outer);
+  mmio_write32(TSL_CVT_DST_INNER, (uint32_t)j->dst_inner);
+  mmio_write32(TSL_CVT_DST_OUTER, (uint32_t)j->dst_outer);
   if (convert) {
     if (sb != last_scale) last_scale = sb, last_recip = tfw_quantize_recip(j->scale);
-    put(TSL_CVT_SCALE, sb);
-    put(TSL_CVT_RECIP, last_recip);
+    mmio_write32(TSL_CVT_SCALE, sb);
+    mmio_write32(TSL_CVT_RECIP, last_recip);
   }
-  put(TSL_CVT_ZP, (uint32_t)j->zp);
-  put(TSL_CVT_CTRL, (uint32_t)j->op | (j->u8 ? TSL_CVT_CTRL_U8 : 0u));
+  mmio_write32(TSL_CVT_ZP, (uint32_t)j->zp);
+  mmio_write32(TSL_CVT_CTRL, (uint32_t)j->op | (j->u8 ? TSL_CVT_CTRL_U8 : 0u));
   uint32_t st;
   while ((st = mmio_read32(TSL_CVT_CTRL)) & TSL_CVT_CTRL_BUSY) {
   }

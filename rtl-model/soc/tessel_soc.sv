@@ -431,21 +431,20 @@ module tessel_soc #(
   logic [NM*QW-1:0]         mm_req;
   logic [NM*PW-1:0]         mm_rsp;
 
-  if (Npu && Cvt) begin : g_npu_cvt_masters
-    assign mm_req = {cvt_mreq, npu_mreq, dbus_mreq, ibus_mreq};
+  // master k's req_t at [k*QW +: QW]: the NPU at 2, the converter after it
+  localparam int unsigned MC = NM - 1;
+  assign mm_req[0*QW +: QW] = ibus_mreq;
+  assign mm_req[1*QW +: QW] = dbus_mreq;
+  if (Npu) begin : g_npu_master
+    assign mm_req[2*QW +: QW] = npu_mreq;
     assign npu_mrsp = mm_rsp[2*PW +: PW];
-    assign cvt_mrsp = mm_rsp[3*PW +: PW];
-  end else if (Npu) begin : g_npu_master
-    assign mm_req = {npu_mreq, dbus_mreq, ibus_mreq};
-    assign npu_mrsp = mm_rsp[2*PW +: PW];
-    assign cvt_mrsp = '0;
-  end else if (Cvt) begin : g_cvt_master
-    assign mm_req = {cvt_mreq, dbus_mreq, ibus_mreq};
-    assign npu_mrsp = '0;
-    assign cvt_mrsp = mm_rsp[2*PW +: PW];
   end else begin : g_no_npu_master
-    assign mm_req = {dbus_mreq, ibus_mreq};
     assign npu_mrsp = '0;
+  end
+  if (Cvt) begin : g_cvt_master
+    assign mm_req[MC*QW +: QW] = cvt_mreq;
+    assign cvt_mrsp = mm_rsp[MC*PW +: PW];
+  end else begin : g_no_cvt_master
     assign cvt_mrsp = '0;
   end
 
