@@ -226,6 +226,8 @@ static float xf_to_f32(xf a) {
   return tfw_bits_f32(sign | (uint32_t)shift_rne64(a.m, s));
 }
 
+float tfw_f32_scaled(uint64_t m, int32_t e) { return xf_to_f32(xf_make(0, m, e)); }
+
 /* a * b >> 62 for signed Q62 values (truncated toward zero). */
 static int64_t smul62(int64_t a, int64_t b) {
   uint64_t ua = a < 0 ? 0u - (uint64_t)a : (uint64_t)a, ub = b < 0 ? 0u - (uint64_t)b : (uint64_t)b, hi, lo;

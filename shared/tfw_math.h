@@ -60,6 +60,9 @@ float tfw_floorf(float x);
 float tfw_ceilf(float x);
 float tfw_rintf(float x);      /* round half to even; floor, ceil, rint keep -0 (ceil(-0.5) = -0) */
 float tfw_fabsf(float x);
+/* m * 2^e rounded once to f32 (nearest, ties to even; subnormals on their
+ * grid, +inf above FLT_MAX, 0 for m = 0). Exact integer arithmetic. */
+float tfw_f32_scaled(uint64_t m, int32_t e);
 uint32_t tfw_f32_bits(float x);
 float tfw_bits_f32(uint32_t b);
 int tfw_isnan(float x);

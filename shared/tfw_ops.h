@@ -92,6 +92,12 @@ int tfw_lut_build(uint32_t fn, float alpha, float beta, float s_in, int32_t zp_i
  * is not positive and finite, 1/s_out outside [2^-66, 2^31)). */
 int tfw_softmax_q_build(float s_in, float s_out, int32_t table[256], int32_t *mult, int32_t *shift);
 
+/* The Softmax of an int8 tensor to f32 (docs/quantisation.md "Softmax of
+ * int8 to float"): table[k] = exp(-s_in * k) as f32 (tfw_expf of the f32
+ * product; table[0] = 1) for the 256 differences from the row's maximum.
+ * 0 or TFW_FB_E_PARAM (s_in not positive and finite). */
+int tfw_softmax_qf_build(float s_in, float table[256]);
+
 /* The int8 LayerNorm's constants over a row of n (1..65536) elements:
  * g[k] = rint(gamma[k] / s_out * 2^gs) with the largest gs in 0..30 that
  * keeps |g| < 2^30, b[k] = rint(beta[k] / s_out * 2^(16 + gs)) (beta NULL:
@@ -122,6 +128,7 @@ int tfw_k_reduce(const tfw_call *c);
 int tfw_k_arg(const tfw_call *c);
 int tfw_k_norm(const tfw_call *c);
 int tfw_k_softmax_q(const tfw_call *c);
+int tfw_k_softmax_qf(const tfw_call *c);
 int tfw_k_layernorm_q(const tfw_call *c);
 
 /* The network kernels (tfw_ops_nn.c), f32 unless stated.  Each takes

@@ -403,6 +403,12 @@ int tfw_softmax_q_build(float s_in, float s_out, int32_t table[256], int32_t *mu
   return TFW_FB_OK;
 }
 
+int tfw_softmax_qf_build(float s_in, float table[256]) {
+  if (!(s_in > 0.0f) || !(s_in < 3.0e38f)) return TFW_FB_E_PARAM;
+  for (int k = 0; k < 256; k++) table[k] = tfw_expf(-(s_in * (float)k));
+  return TFW_FB_OK;
+}
+
 int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const float *gamma, const float *beta,
                           int32_t *g, int64_t *b, int32_t *gshift, uint32_t eps_words[2]) {
   if (!(s_in > 0.0f) || !(s_in < 3.0e38f) || !(s_out > 0.0f) || !(s_out < 3.0e38f) || !(eps >= 0.0f) ||
@@ -465,6 +471,70 @@ int tfw_k_softmax_q(const tfw_call *c) {
         uint64_t v = (uint64_t)(uint32_t)t[m - xr[k * inner]] * r; /* < 2^62 */
         int64_t q = sh >= 63u ? 0 : (int64_t)((v + (1ull << (sh - 1))) >> sh);
         yr[k * inner] = sat8(q + zp);
+      }
+    }
+  return TFW_FB_OK;
+}
+
+/* Softmax of int8 to f32: S sums the row's table entries in Q46 (an entry
+ * is at most 1 = T[0], a row at most 2^16 long: S < 2^63; what an entry
+ * loses below 2^-46 is < 2^-30 of S, which T[0] alone makes >= 1). With
+ * S32 = S's top 32 bits (S >> sh) and R = floor((2^63 - 1) / S32), one
+ * 64/32-bit division per row, each output is T * R * 2^(46 - 63 - sh) rounded
+ * once: within 2^-30 of T / S before the rounding. A table with an entry
+ * outside [0, 1] (its bits above 1.0f's: negative, NaN, > 1) is refused. */
+#define QF_ONE_BITS 0x3f800000u
+
+/* p * 2^e rounded to f32 (nearest, ties to even) as tfw_f32_scaled does, a
+ * shorter way for the usual case: p in [2^54, 2^56) (a normal entry times
+ * R) and a normal result. */
+static float qf_round(uint64_t p, int32_t e) {
+  uint32_t s = p >> 55 ? 32u : 31u; /* p >> s in [2^23, 2^24) */
+  int32_t b = e + (int32_t)s + 150;  /* the result's biased exponent */
+  if (p < (1ull << 54) || b < 1) return tfw_f32_scaled(p, e);
+  uint64_t q = p >> s, rem = p & ((1ull << s) - 1u), half = 1ull << (s - 1u);
+  if (rem > half || (rem == half && (q & 1u))) q++;
+  return tfw_bits_f32(((uint32_t)(b - 1) << 23) + (uint32_t)q); /* q = 2^24 carries into the exponent */
+}
+
+int tfw_k_softmax_qf(const tfw_call *c) {
+  int e = tfw_op_operands(c, 2, 2);
+  if (e) return e;
+  const tfw_tensor *x = &c->in[0], *tt = &c->in[1], *y = c->out;
+  if (c->n_ints != 1 || !c->ints || c->n_floats) return TFW_FB_E_PARAM;
+  if (x->dtype != TPKG_DT_I8 || y->dtype != TPKG_DT_F32 || tt->dtype != TPKG_DT_F32) return TFW_FB_E_DTYPE;
+  uint32_t ax;
+  if (!tfw_op_same_dims(x, y) || !tfw_op_axis(c->ints[0], x->rank, &ax) || tt->rank != 1 || tt->dims[0] != 256)
+    return TFW_FB_E_SHAPE;
+  const uint32_t *t = (const uint32_t *)tt->data; /* f32 bits */
+  if (t[0] != QF_ONE_BITS) return TFW_FB_E_PARAM;
+  for (int k = 1; k < 256; k++)
+    if (t[k] > QF_ONE_BITS) return TFW_FB_E_PARAM; /* negative, NaN or above 1 */
+  size_t outer, n, inner;
+  rows_of(x, ax, 1, &outer, &n, &inner);
+  if (n > 65536u) return TFW_FB_E_SHAPE;
+  const int8_t *xp = (const int8_t *)x->data;
+  float *yp = (float *)y->data;
+  for (size_t o = 0; o < outer; o++)
+    for (size_t i = 0; i < inner; i++) {
+      const int8_t *xr = xp + o * n * inner + i;
+      float *yr = yp + o * n * inner + i;
+      int32_t m = -128;
+      for (size_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
+      uint64_t s = 0;
+      for (size_t k = 0; k < n; k++) {
+        uint32_t b = t[m - xr[k * inner]], ex = b >> 23;
+        uint64_t mant = (b & 0x7fffffu) | (ex ? 0x800000u : 0u);
+        int32_t up = (int32_t)(ex ? ex : 1) - 104; /* the entry is mant * 2^(up - 46) */
+        s += up >= 0 ? mant << up : (up > -24 ? mant >> -up : 0);
+      }
+      int32_t sh = 15; /* s >= 2^46 */
+      while (s >> sh >= (1ull << 32)) sh++;
+      uint64_t r = 0x7fffffffffffffffull / (uint32_t)(s >> sh); /* < 2^32 */
+      for (size_t k = 0; k < n; k++) {
+        uint32_t b = t[m - xr[k * inner]], ex = b >> 23;
+        uint64_t mant = (b & 0x7fffffu) | (ex ? 0x800000u : 0u);
+        yr[k * inner] = qf_round(mant * r, (int32_t)(ex ? ex : 1) - 167 - sh);
       }
     }
   return TFW_FB_OK;

@@ -5,8 +5,9 @@
  * Core ops read and write plain row-major tensors.  A blocked int8 tensor
  * (an NPU kernel's input or output: lower.c's step 0 leaves every other
  * value plain) crosses with a RELAYOUT record into a plain twin before the
- * op, or out of one after it; constants are copied into the constants
- * region.
+ * op, or out of one after it; an input of one pixel needs none (its bytes
+ * are the plain layout's, padding lanes after them); constants are copied
+ * into the constants region.
  *  1. plan (lower_graph step 1, before DRAM homes): the core op, the operand
  *     tensors, plain twins for blocked ones, tensors for constants;
  *  2. emit (step 2): RELAYOUT records into the input twins, the op's record,
@@ -75,6 +76,10 @@ int lower_fb_plan(lower_program *p, int i, const ir_node *n, diag *d) {
     int t = lower_tensor_of(p, v, n, d);
     if (t < 0) return -1;
     f->tensor[k] = t;
+    /* A blocked input of one pixel (batch 1, H * W = 1: a classifier's
+     * logits, squeeze-excitation's channels) has its elements at bytes
+     * 0..C-1 as the plain layout does: the op reads it in place. */
+    if (p->tensors[t].blocked && k < f->c.n_in && p->tensors[t].h * p->tensors[t].w == 1) continue;
     if (p->tensors[t].blocked) {
       f->home[k] = t;
       if ((f->tensor[k] = plain_tensor(p, v, 1, d)) < 0) return -1;

@@ -848,8 +848,11 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
   }
   case IR_OP_QSOFTMAX: case IR_OP_QLAYERNORM: { /* x i8, then the constants tfw_ops.h's builders give */
     int soft = n->op == IR_OP_QSOFTMAX;
+    /* QSoftmax's f32 exp table makes its output f32 (tfw_softmax_qf_build) */
+    int to_f32 = soft && n->n_in > 1 && n->in[1]->dtype == IR_F32;
     int64_t ax = ir_attr_int(n, "axis", -1), len = 1;
-    if (want_dtype(n, 0, IR_I8, d) || want_dtype(n, 1, IR_I32, d) || (!soft && want_dtype(n, 2, IR_I64, d)))
+    if (want_dtype(n, 0, IR_I8, d) || want_dtype(n, 1, to_f32 ? IR_F32 : IR_I32, d) ||
+        (!soft && want_dtype(n, 2, IR_I64, d)))
       return -1;
     if (ax < -x->rank || ax >= x->rank) return ERR("axis %lld is out of range for rank %d", (long long)ax, x->rank);
     ax = ax < 0 ? ax + x->rank : ax;
@@ -858,6 +861,7 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
       if (ir_value_numel(n->in[k]) != (soft ? 256 : len))
         return ERR("input %d '%s' must hold %lld values", k, n->in[k]->name, (long long)(soft ? 256 : len));
     ir_value_copy_type(o, x);
+    if (to_f32) o->dtype = IR_F32;
     return 0;
   }
   case IR_OP_QREQUANT: {

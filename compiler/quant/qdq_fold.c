@@ -15,6 +15,8 @@
  *             Unsqueeze, Transpose, Concat                             -> the same op on int8
  *             a unary elementwise op (Sigmoid, Tanh, HardSwish, GELU,
  *             LeakyRelu, ...; Relu/Clip alone)                         -> QLut (its table)
+ *           and a Softmax to f32 (no QuantizeLinear after it) of a DQ'd
+ *           int8 tensor is a QSoftmax to f32 (its exp table).
  *           A float bias becomes int32 round(b / (s_x * s_w[c])); a DQ'd int32
  *           bias is rescaled to that scale (unchanged when it already has
  *           it).  Relu/Clip become the op's clamp (lo, hi) in the output's
@@ -321,6 +323,31 @@ static int fold_softmax(ir_graph *g, ir_node *p, tail *t, diag *d) {
   return finish(g, nn, t, d);
 }
 
+/* Softmax with a float output whose input is an int8 tensor dequantised:
+ * its int8 definition with an f32 result (tfw_softmax_qf_build's exp table),
+ * as a QSoftmax to f32 that takes over p's output. Left to the float path
+ * where fold_softmax would be (a Relu/Clip tail is not one here). */
+static int fold_softmax_f32(ir_graph *g, ir_node *p, diag *d) {
+  int rank = p->in[0]->rank, ax = (int)ir_attr_int(p, "axis", -1), rc;
+  ax = ax < 0 ? ax + rank : ax;
+  if (p->out->dtype != IR_F32 || (ir_attr_int(p, "coerce2d", 0) && ax != rank - 1)) return 1;
+  dq_in x;
+  if ((rc = dq_tensor(g, p->in[0], &x, d))) return rc;
+  float table[256];
+  if (tfw_softmax_qf_build(x.p.scale[0], table)) return 1;
+  ir_value *in[2];
+  if ((rc = quant_input_i8(g, x.q, x.p.scale[0], x.p.zp[0], &in[0], d))) return rc;
+  int64_t n = 256;
+  char base[512];
+  snprintf(base, sizeof base, "%.400s.exp", p->out->name);
+  if (!(in[1] = quant_new_const(g, base, IR_F32, 1, &n, d))) return -1;
+  memcpy(in[1]->data, table, sizeof table);
+  ir_node *nn = quant_new_node(g, quant_node_pos(g, p), IR_OP_QSOFTMAX, p->src, in, 2, p->out->name, IR_F32,
+                               p->out, d);
+  if (!nn || ir_attr_set_int(g, nn, "axis", ax, d) || shape_infer_node(g, nn, d)) return -1;
+  return quant_replace_output(g, p->out, nn->out, d);
+}
+
 /* LayerNormalization with float constant scale and bias of the normalised
  * shape between int8 tensors: its int8 definition (tfw_layernorm_q_build),
  * as a QLayerNorm whose per-element multipliers and biases are constants.
@@ -428,6 +455,14 @@ int qdq_fold(ir_graph *g, diag *d) {
        * them): go on after n wherever it now stands, never at n again. */
       i = quant_node_pos(g, n);
     }
+  }
+  /* 3. Softmax to float of a dequantised int8 tensor */
+  for (int i = 0; i < g->n_nodes; i++) {
+    ir_node *n = g->nodes[i];
+    if (n->op != IR_OP_SOFTMAX) continue;
+    int rc = fold_softmax_f32(g, n, d);
+    if (rc < 0) return -1;
+    if (rc == 0) i = quant_node_pos(g, n); /* the new node went in before n */
   }
   return dce(g, d);
 }

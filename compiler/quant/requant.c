@@ -30,10 +30,11 @@ static int check_operands(const ir_node *n, diag *d) {
   for (int k = 0; k < n->n_in; k++) {
     const ir_value *v = n->in[k];
     if (v->dtype == IR_I32 || v->dtype == IR_I64) continue; /* bias, shapes */
+    if (n->op == IR_OP_QSOFTMAX && k == 1) continue;          /* the exp table */
     if (v->quant.kind == IR_QUANT_NONE) return ERR("input %d '%s' has no quantisation parameters", k, v->name);
     if (quant_check_value(v, who, d)) return -1;
   }
-  if (n->out->dtype == IR_I32) return 0;
+  if (n->out->dtype == IR_I32 || n->out->dtype == IR_F32) return 0; /* raw sums, QSoftmax to f32 */
   if (n->out->quant.kind != IR_QUANT_TENSOR) return ERR("output '%s' needs per-tensor quantisation", n->out->name);
   return quant_check_value(n->out, who, d);
 }

@@ -299,12 +299,13 @@ static int requant_table(const ir_node *n, core_op *c, diag *d) {
 /* QSoftmax and QLayerNorm: every input an operand; the integer constants
  * from the attributes, the zero points from the values. */
 static int int8_norm(const ir_node *n, core_op *c, diag *d) {
-  int soft = n->op == IR_OP_QSOFTMAX, cnt = 0;
-  c->op = soft ? TPKG_OP_SOFTMAX_Q : TPKG_OP_LAYERNORM_Q;
+  int soft = n->op == IR_OP_QSOFTMAX, to_f32 = soft && n->out->dtype == IR_F32, cnt = 0;
+  c->op = to_f32 ? TPKG_OP_SOFTMAX_QF : soft ? TPKG_OP_SOFTMAX_Q : TPKG_OP_LAYERNORM_Q;
   c->n_in = n->n_in;
   for (int i = 0; i < n->n_in; i++) c->in_of[i] = i, view(c, i, n->in[i]);
   view(c, n->n_in, n->out);
   put_i(c, norm_axis(ir_attr_int(n, "axis", -1), n->in[0]->rank));
+  if (to_f32) return 0;
   if (soft) {
     put_i(c, ir_attr_int(n, "mult", 0)), put_i(c, ir_attr_int(n, "shift", -1)), put_i(c, zp_of(n->out));
     return 0;

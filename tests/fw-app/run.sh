@@ -31,7 +31,7 @@ check "summary: 16/16 outputs bit-exact with the reference" 'grep -q " 16/16 out
 # One table row per kernel of the package, each with NPU cycles > 0.
 check "per-kernel stats: $n_kernels kernels, cycles > 0" \
   '[ "$n_kernels" -gt 0 ] && [ "$(grep -cE "^  [0-9]+ +/[^ ]+ +[1-9][0-9]* " "$tmp/app.out")" -eq "$n_kernels" ]'
-check "per-fallback stats: Softmax listed with cycles > 0" 'grep -qE "^  [0-9]+ +Softmax +[^ ]+ +[1-9][0-9]*$" "$tmp/app.out"'
+check "per-fallback stats: SOFTMAX_QF listed with cycles > 0" 'grep -qE "^  [0-9]+ +SOFTMAX_QF +[^ ]+ +[1-9][0-9]*$" "$tmp/app.out"'
 # The window is the linker script's .tessel_window area (the digits package
 # puts I/O before the weights, so they cannot stay in place).
 win=$(riscv64-unknown-elf-nm "$app" | awk '$3 == "__tessel_window_start" { print $1 }')

@@ -43,7 +43,7 @@ t digits-profile-sums bash -c "'$tessel' run '$tmp/digits.tpkg' -q --input '$dig
   total=\$(grep -o '\"total\": {[^}]*' '$tmp/p.json' | grep -o '\"MACS\": [0-9]*' | grep -o '[0-9]*') &&
   sum=\$(grep '\"index\"' '$tmp/p.json' | grep -o '\"MACS\": [0-9]*' | grep -o '[0-9]*' | paste -sd+ | bc) &&
   [ \"\$total\" -gt 0 ] && [ \"\$total\" = \"\$sum\" ] && grep -q '\"engine\": \"rtl\"' '$tmp/p.json' &&
-  grep -q '\"op\": \"Softmax\"' '$tmp/p.json'"
+  grep -q '\"op\": \"SOFTMAX_QF\"' '$tmp/p.json'"
 # The inference's timeline (docs/profile-format.md) of that run: items in
 # order, not overlapping, every kernel run at least its NPU cycles, from the
 # runner's input copy to its output copy, and the table shows it. On the C

@@ -1059,6 +1059,53 @@ static void test_softmax_q_bound(void **state) {
   assert_true(t.worst <= 1);
 }
 
+/* Softmax of int8 to f32: within 0.51 ulp of the quotient of its own table
+ * entries, T[d] / sum T (exact, in double), and close to the float Softmax
+ * of the dequantised row (the table's exp of the f32 product s * k is its
+ * only other error), over random rows, input scales 1e-4..0.6 (the largest
+ * reach subnormal entries) and rows of up to 65,536. */
+static void test_softmax_qf_bound(void **state) {
+  (void)state;
+  double worst_ulp = 0, worst_rel = 0;
+  long n_out = 0;
+  for (int it = 0; it < 300; it++) {
+    uint32_t rows = 1 + rnd_below(3), n = it == 7 ? 65536 : 1 + rnd_below(it % 8 ? 64 : 2000);
+    uint32_t xd[2] = {rows, n}, td[1] = {256};
+    float s_in = it % 4 ? rnd_f(0.0001f, 0.1f) : rnd_f(0.1f, 0.6f);
+    int32_t axis[1] = {1};
+    tfw_tensor in[2] = {mk(TPKG_DT_I8, 2, xd), mk(TPKG_DT_F32, 1, td)}, y = mk(TPKG_DT_F32, 2, xd);
+    fill_random(&in[0]);
+    if (it % 5 == 0) memset(in[0].data, 0x7f, n); /* one row of equal values */
+    assert_int_equal(tfw_softmax_qf_build(s_in, (float *)in[1].data), 0);
+    tfw_call c = call1(TPKG_OP_SOFTMAX_QF, in, 2, &y, axis, 1, 0, 0);
+    assert_int_equal(tfw_k_softmax_qf(&c), 0);
+    const int8_t *x = (const int8_t *)in[0].data;
+    const float *tab = (const float *)in[1].data, *yf = (const float *)y.data;
+    for (uint32_t r = 0; r < rows; r++) {
+      const int8_t *xr = x + (size_t)r * n;
+      int m = -128;
+      double st = 0, sf = 0;
+      for (uint32_t k = 0; k < n; k++) m = xr[k] > m ? xr[k] : m;
+      for (uint32_t k = 0; k < n; k++) st += tab[m - xr[k]], sf += exp(-(double)s_in * (m - xr[k]));
+      for (uint32_t k = 0; k < n; k++, n_out++) {
+        double got = yf[(size_t)r * n + k], want = tab[m - xr[k]] / st, ref = exp(-(double)s_in * (m - xr[k])) / sf;
+        double ulp = want > 0 ? nextafterf((float)want, 2.0f) - (float)want : 0x1p-149;
+        if (fabs((float)want) < 0x1p-126) ulp = 0x1p-149; /* the subnormal grid */
+        worst_ulp = fmax(worst_ulp, fabs(got - want) / ulp);
+        /* argument rounding (2^-24 of s * k) and expf's ulp; far below 2^-126 the grid */
+        double bound = ref * (0x1p-22 + 0x1p-24 * s_in * (m - xr[k])) + 0x1p-148;
+        if (fabs(got - ref) > bound) print_error("s %g, d %d: %.9g, float %.9g\n", (double)s_in, m - xr[k], got, ref);
+        assert_true(fabs(got - ref) <= bound);
+        worst_rel = ref > 0x1p-100 ? fmax(worst_rel, fabs(got - ref) / ref) : worst_rel;
+      }
+    }
+    free(in[0].data), free(in[1].data), free(y.data);
+  }
+  print_message("Softmax int8 -> f32: %ld outputs, worst %.4f ulp of its table's quotient, worst %.3g relative to "
+                "the float Softmax\n", n_out, worst_ulp, worst_rel);
+  assert_true(worst_ulp <= 0.51);
+}
+
 /* LayerNorm likewise: random rows of 1..1024 elements, scales, zero
  * points, gamma, beta and epsilon. */
 static void test_layernorm_q_bound(void **state) {
@@ -1126,6 +1173,28 @@ static void test_int8_norm_errors(void **state) {
   ((int32_t *)in[1].data)[0] = 32768, ((int32_t *)in[1].data)[9] = 40000;
   c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
   free(in[1].data);
+  /* Softmax to f32: its table f32 [256] from 1 down in [0, 1], one int */
+  tfw_tensor tf = mk(TPKG_DT_F32, 1, td), yf = mk(TPKG_DT_F32, 2, xd), qf[2] = {in[0], tf};
+  assert_int_equal(tfw_softmax_qf_build(0.0f, (float *)tf.data), TFW_FB_E_PARAM);
+  assert_int_equal(tfw_softmax_qf_build(0.1f, (float *)tf.data), 0);
+  int32_t one[2] = {1, 0}, ax2[1] = {2};
+  c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, one, 1, 0, 0);
+  assert_int_equal(tfw_k_softmax_qf(&c), 0);
+  c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, one, 2, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, ax2, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_SHAPE);
+  c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &y, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_DTYPE);
+  c = call1(TPKG_OP_SOFTMAX_QF, qf, 1, &yf, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_SHAPE);
+  float *tv = (float *)tf.data;
+  float bad[3] = {2.0f, -0.5f, NAN};
+  for (int b = 0; b < 3; b++) { /* an entry above 1, negative or NaN anywhere: refused */
+    float keep = tv[200];
+    tv[200] = bad[b];
+    c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_PARAM);
+    tv[200] = keep;
+  }
+  tv[0] = 0.5f; /* T[0] is 1 */
+  c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_PARAM);
+  free(tf.data), free(yf.data);
   in[1] = mk(TPKG_DT_I32, 1, cd), in[2] = mk(TPKG_DT_I64, 1, cd);
   float gam[8] = {1, -1, 0.5f, 2, 1, 1, 1, 1};
   int32_t gs;
@@ -1184,7 +1253,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_reduce_random),    cmocka_unit_test(test_reduce_edges),
       cmocka_unit_test(test_arg_random),       cmocka_unit_test(test_softmax_axis),
       cmocka_unit_test(test_layer_norm),       cmocka_unit_test(test_channel_norms),
-      cmocka_unit_test(test_softmax_q_bound),  cmocka_unit_test(test_layernorm_q_bound),
+      cmocka_unit_test(test_softmax_q_bound),  cmocka_unit_test(test_softmax_qf_bound),
+      cmocka_unit_test(test_layernorm_q_bound),
       cmocka_unit_test(test_int8_norm_errors), cmocka_unit_test(test_errors),
       cmocka_unit_test(test_firmware_checksums),
   };
