@@ -99,7 +99,8 @@ typedef struct tfw_backend {
   int (*fetch_wait)(void *ctx);
 } tfw_backend;
 
-/* Per kernel record, filled by every tfw_run when the caller gave room. */
+/* Per kernel record, filled by every tfw_run (with tfw_run_stats after it
+ * for a package with counter records) when the caller gave room. */
 typedef struct {
   uint64_t counters[TSL_NCOUNTERS]; /* the NPU's counters for the record's run */
   uint64_t start, end;              /* the backend's clock when the run started and ended (0 without a clock) */
@@ -162,6 +163,7 @@ typedef struct {
   uint32_t tl_count;               /* marks in tl */
   uint32_t tl_dropped;             /* marks that did not fit (the last slot holds the latest) */
   int tl_open;                     /* 1: tfw_timeline_begin was called; tfw_run continues its log */
+  uint32_t kernels_run;            /* kernel records the last tfw_run completed (tfw_run_stats) */
   int loaded;
 } tfw_model;
 
@@ -206,8 +208,22 @@ uint32_t tfw_num_outputs(const tfw_model *m);
 /* The tensor's bytes in the window (io->size of them, in io->layout). */
 void *tfw_io_data(const tfw_model *m, const tpkg_io *io);
 
-/* One inference: every kernel and fallback op in order. */
+/* One inference: every kernel and fallback op in order. Kernel records
+ * with no fallback op between them run as one NPU run when their streams
+ * are resident in command SRAM (back to back: no core work between them).
+ * Where the package writes counter records (tpkg_view.counter_records),
+ * the NPU snapshots each record's counters at its end and tfw_run reads
+ * none: tfw_run_stats fills the statistics afterwards. */
 int tfw_run(tfw_model *m, tfw_error *e);
+
+/* The statistics of the last tfw_run's completed kernel records from their
+ * counter records in the window: each record's counters (its snapshot less
+ * the one before it in the same NPU run) and its start and end on the
+ * backend's clock, and a timeline mark for each record that began inside a
+ * merged run. Reads DRAM: call it after the inference, outside a latency
+ * measurement. Does nothing without statistics or counter records (tfw_run
+ * then read the counters itself). */
+void tfw_run_stats(tfw_model *m);
 
 /* Names: "PACKAGE", ...; a one-line description of e into buf. */
 const char *tfw_strerror(int code);

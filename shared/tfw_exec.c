@@ -217,11 +217,32 @@ static int fetch_streams(tfw_model *m, uint32_t k, uint32_t count, uint32_t *off
   return TFW_OK;
 }
 
-/* Kernel record k on the NPU. */
-static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
+/* Kernel records merge into one NPU run, back to back with no core work
+ * between them, when their streams are resident (they lie back to back in
+ * command SRAM, as in the package) and framed (tpkg_view.counter_records:
+ * each starts with a MARK reset, as a run of its own, and writes its
+ * counter record, so no counter is read between them). Record k then
+ * starts a new run only where a fallback op runs before it. */
+static int merges(const tfw_model *m) { return m->streams_resident && m->pkg.counter_records; }
+
+/* The last kernel record of the run that starts at k: before the next
+ * fallback op (its before_kernel, or none), or k alone. */
+static uint32_t run_last(const tfw_model *m, uint32_t k, uint32_t next_fb, uint32_t fb_pos) {
+  if (!merges(m)) return k;
+  uint32_t stop = next_fb < m->pkg.n_fallbacks ? fallback_before(m, fb_pos) : m->pkg.n_kernels;
+  return stop > k + 1 ? stop - 1 : k;
+}
+
+/* Kernel records k..last as one NPU run. An error names the record and the
+ * command inside it. */
+static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, tfw_error *e) {
   const tfw_backend *b = m->npu;
-  uint32_t first = kernel_field(m, k, TPKG_K_CMD_FIRST), count = kernel_field(m, k, TPKG_K_CMD_COUNT);
-  uint64_t estimate = kernel_field(m, k, TPKG_K_EST_CYCLES) | (uint64_t)kernel_field(m, k, TPKG_K_EST_CYCLES + 4) << 32;
+  uint32_t first = kernel_field(m, k, TPKG_K_CMD_FIRST), count = 0;
+  uint64_t estimate = 0;
+  for (uint32_t j = k; j <= last; j++) {
+    count += kernel_field(m, j, TPKG_K_CMD_COUNT);
+    estimate += kernel_field(m, j, TPKG_K_EST_CYCLES) | (uint64_t)kernel_field(m, j, TPKG_K_EST_CYCLES + 4) << 32;
+  }
   uint32_t off = 0;
   int rc;
   if (m->streams_resident) {
@@ -239,18 +260,22 @@ static int run_kernel(tfw_model *m, uint32_t k, tfw_error *e) {
   tfw_npu_result r = {0};
   uint64_t t0 = tfw_mark(m, TFW_TL_KERNEL, k);
   rc = b->run(b->ctx, off, count, timeout, &r);
-  uint64_t t1 = tfw_mark(m, m->kstats ? TFW_TL_COUNTERS : TFW_TL_RUNTIME, m->kstats ? k : 0);
+  int read = m->kstats && !m->pkg.counter_records; /* no record: the counters now */
+  uint64_t t1 = tfw_mark(m, read ? TFW_TL_COUNTERS : TFW_TL_RUNTIME, read ? k : 0);
   if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting the NPU failed");
+  m->kernels_run = last + 1;
   if (m->kstats) {
-    b->counters(b->ctx, m->kstats[k].counters);
-    m->kstats[k].start = t0, m->kstats[k].end = t1;
-    note(m, TFW_TL_RUNTIME, 0);
+    for (uint32_t j = k; j <= last; j++) m->kstats[j].start = t0, m->kstats[j].end = t1; /* tfw_run_stats splits */
+    if (read) b->counters(b->ctx, m->kstats[k].counters), note(m, TFW_TL_RUNTIME, 0);
   }
-  if (r.timed_out) return fail(e, TFW_E_TIMEOUT, (int)r.status, (int32_t)k, r.err_index, timeout,
+  if (!r.timed_out && r.status == TSL_ERR_NONE) return TFW_OK;
+  /* the record the failing command belongs to; the records before it are done */
+  uint32_t j = k, at = r.err_index;
+  for (uint32_t n; j < last && at >= (n = kernel_field(m, j, TPKG_K_CMD_COUNT)); j++) at -= n;
+  m->kernels_run = j;
+  if (r.timed_out) return fail(e, TFW_E_TIMEOUT, (int)r.status, (int32_t)j, at, timeout,
                                "the NPU did not finish in time: the watchdog aborted the run");
-  if (r.status != TSL_ERR_NONE)
-    return fail(e, TFW_E_NPU, (int)r.status, (int32_t)k, r.err_index, r.status, "the NPU stopped with an error");
-  return TFW_OK;
+  return fail(e, TFW_E_NPU, (int)r.status, (int32_t)j, at, r.status, "the NPU stopped with an error");
 }
 
 /* The timeline: a new one unless the caller opened it (tfw_timeline_begin),
@@ -259,12 +284,15 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   if (!m || !m->loaded) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "tfw_run before a successful tfw_load");
   if (!m->tl_open) m->tl_count = m->tl_dropped = 0;
   m->tl_open = 0;
+  m->kernels_run = 0;
   note(m, TFW_TL_RUNTIME, 0);
   uint32_t next_fb = 0, fb_pos = 0;
   int rc = TFW_OK;
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
     if ((rc = run_fallbacks(m, k, &next_fb, &fb_pos, e)) != TFW_OK) break;
-    if ((rc = run_kernel(m, k, e)) != TFW_OK) break;
+    uint32_t last = run_last(m, k, next_fb, fb_pos);
+    if ((rc = run_kernels(m, k, last, e)) != TFW_OK) break;
+    k = last;
   }
   /* A failed run may leave the next kernel's fetch in flight: it ends
    * here, so the next tfw_run (or tfw_load) finds the NPU's fetch idle. */
@@ -275,6 +303,57 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   if (rc == TFW_OK) rc = run_fallbacks(m, m->pkg.n_kernels, &next_fb, &fb_pos, e);
   note(m, TFW_TL_RETURN, 0);
   return rc;
+}
+
+/* ---- statistics from the counter records ------------------------------------ */
+
+/* Counter i of kernel record k's MARK record (cumulative from its run's start). */
+static uint64_t record_counter(const tfw_model *m, uint32_t k, uint32_t i) {
+  return tpkg_rd64(m->window + m->pkg.window.marks_offset + k * TSL_MARK_RECORD_BYTES + 16 + 8 * i);
+}
+
+/* A kernel mark for record k at t, after the timeline's mark at position
+ * after (the later ones move up); none when the timeline is full. */
+static void insert_mark(tfw_model *m, uint32_t after, uint64_t t, uint32_t k) {
+  if (!m->tl || m->tl_count == m->tl_max || after >= m->tl_count) return;
+  for (uint32_t i = m->tl_count; i > after + 1; i--) m->tl[i] = m->tl[i - 1];
+  m->tl[after + 1] = (tfw_tl_mark){.t = t, .phase = TFW_TL_KERNEL, .index = k};
+  m->tl_count++;
+}
+
+void tfw_run_stats(tfw_model *m) {
+  if (!m || !m->loaded || !m->kstats || !m->pkg.counter_records) return;
+  uint32_t fb = 0, fb_pos = 0, tl = 0;
+  uint64_t prev[TSL_NCOUNTERS] = {0}, t0 = 0;
+  for (uint32_t k = 0; k < m->kernels_run; k++) {
+    tfw_kernel_stats *s = &m->kstats[k];
+    /* 1. a new run at k: the first record, or a fallback op ran before it */
+    int starts = k == 0 || !merges(m);
+    for (; fb < m->pkg.n_fallbacks && fallback_before(m, fb_pos) <= k; fb++) {
+      tpkg_fallback f;
+      starts |= fallback_before(m, fb_pos) == k;
+      tpkg_view_fallback_at(&m->pkg, &fb_pos, &f);
+    }
+    if (starts) {
+      for (uint32_t i = 0; i < TSL_NCOUNTERS; i++) prev[i] = 0;
+      t0 = s->start; /* run_kernels gave every record of the run its start and end */
+      while (tl < m->tl_count && !(m->tl[tl].phase == TFW_TL_KERNEL && m->tl[tl].index == k)) tl++;
+    }
+    /* 2. its counters: its record less the one before it in the run */
+    s->start = t0 + prev[TSL_CNT_CYCLES];
+    for (uint32_t i = 0; i < TSL_NCOUNTERS; i++) {
+      uint64_t c = record_counter(m, k, i);
+      s->counters[i] = c - prev[i];
+      prev[i] = c;
+    }
+    /* 3. it ends at its record where the run goes on (the next record's
+     * mark goes in the timeline there), else where the core woke up */
+    int goes_on = k + 1 < m->kernels_run && merges(m) && !(fb < m->pkg.n_fallbacks && fallback_before(m, fb_pos) == k + 1);
+    if (goes_on) {
+      s->end = t0 + prev[TSL_CNT_CYCLES];
+      insert_mark(m, tl++, s->end, k + 1);
+    }
+  }
 }
 
 const char *tfw_strerror(int code) {

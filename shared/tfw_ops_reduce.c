@@ -497,6 +497,32 @@ static float qf_round(uint64_t p, int32_t e) {
   return tfw_bits_f32(((uint32_t)(b - 1) << 23) + (uint32_t)q); /* q = 2^24 carries into the exponent */
 }
 
+static int32_t row_max(const int8_t *xr, size_t n, size_t inner) {
+  int32_t m = -128;
+  for (size_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
+  return m;
+}
+
+/* T[0] is 1 and every entry the rows use is in [0, 1] (bits at most 1.0f's:
+ * not negative, not NaN). Checked before anything is written: the entries a
+ * short tensor uses (two reads per element), or all 256. */
+static int qf_table_ok(const uint32_t *t, const int8_t *xp, size_t outer, size_t n, size_t inner) {
+  if (t[0] != QF_ONE_BITS) return 0;
+  if (outer * n * inner >= 256) {
+    for (int k = 1; k < 256; k++)
+      if (t[k] > QF_ONE_BITS) return 0;
+    return 1;
+  }
+  for (size_t o = 0; o < outer; o++)
+    for (size_t i = 0; i < inner; i++) {
+      const int8_t *xr = xp + o * n * inner + i;
+      int32_t m = row_max(xr, n, inner);
+      for (size_t k = 0; k < n; k++)
+        if (t[m - xr[k * inner]] > QF_ONE_BITS) return 0;
+    }
+  return 1;
+}
+
 int tfw_k_softmax_qf(const tfw_call *c) {
   int e = tfw_op_operands(c, 2, 2);
   if (e) return e;
@@ -507,20 +533,17 @@ int tfw_k_softmax_qf(const tfw_call *c) {
   if (!tfw_op_same_dims(x, y) || !tfw_op_axis(c->ints[0], x->rank, &ax) || tt->rank != 1 || tt->dims[0] != 256)
     return TFW_FB_E_SHAPE;
   const uint32_t *t = (const uint32_t *)tt->data; /* f32 bits */
-  if (t[0] != QF_ONE_BITS) return TFW_FB_E_PARAM;
-  for (int k = 1; k < 256; k++)
-    if (t[k] > QF_ONE_BITS) return TFW_FB_E_PARAM; /* negative, NaN or above 1 */
   size_t outer, n, inner;
   rows_of(x, ax, 1, &outer, &n, &inner);
   if (n > 65536u) return TFW_FB_E_SHAPE;
   const int8_t *xp = (const int8_t *)x->data;
   float *yp = (float *)y->data;
+  if (!qf_table_ok(t, xp, outer, n, inner)) return TFW_FB_E_PARAM;
   for (size_t o = 0; o < outer; o++)
     for (size_t i = 0; i < inner; i++) {
       const int8_t *xr = xp + o * n * inner + i;
       float *yr = yp + o * n * inner + i;
-      int32_t m = -128;
-      for (size_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
+      int32_t m = row_max(xr, n, inner);
       uint64_t s = 0;
       for (size_t k = 0; k < n; k++) {
         uint32_t b = t[m - xr[k * inner]], ex = b >> 23;

@@ -462,7 +462,14 @@ static tpkg_err_code check_cmd(const tpkg_view *v, uint32_t i, uint32_t end, tpk
   return TPKG_OK;
 }
 
-static tpkg_err_code check_kernels(const tpkg_view *v, tpkg_error *err) {
+/* Command i decoded as a MARK: 1, else 0. */
+static int mark_at(const tpkg_view *v, uint32_t i, tsl_mark_t *c) {
+  uint32_t w[4];
+  tsl_cmd_from_bytes(tpkg_view_cmd(v, i), w);
+  return tsl_opcode(w) == TSL_OP_MARK && tsl_mark_decode(w, c) == 0;
+}
+
+static tpkg_err_code check_kernels(tpkg_view *v, tpkg_error *err) {
   for (uint32_t n = 0; n < v->n_nodes; n++) {
     uint32_t off = tpkg_rd32(sect(v, TPKG_SECT_NODES) + 4ull * n);
     if (!str_ok(v, off)) return fail(err, TPKG_E_STRING, "ONNX node name offset", n, off);
@@ -483,6 +490,23 @@ static tpkg_err_code check_kernels(const tpkg_view *v, tpkg_error *err) {
     next_cmd = cf + cc;
   }
   if (next_cmd != v->n_cmds) return fail(err, TPKG_E_KERNEL, "commands that belong to no kernel", -1, next_cmd);
+  /* A marks region of exactly one record per kernel record: every stream is
+   * framed (rule 73), so records may run back to back in one NPU run and
+   * their counters are read from the records. */
+  const tpkg_window *w = &v->window;
+  v->counter_records = v->n_kernels && w->marks_bytes == (uint64_t)v->n_kernels * TSL_MARK_RECORD_BYTES;
+  for (uint32_t k = 0; v->counter_records && k < v->n_kernels; k++) {
+    const uint8_t *r = sect(v, TPKG_SECT_KERNELS) + (uint64_t)k * TPKG_KERNEL_BYTES;
+    uint32_t cf = tpkg_rd32(r + TPKG_K_CMD_FIRST), cc = tpkg_rd32(r + TPKG_K_CMD_COUNT);
+    tsl_mark_t head, end;
+    if (cc < 2 || !mark_at(v, cf, &head) || !head.reset)
+      return fail(err, TPKG_E_KERNEL, "kernel stream does not start with a MARK reset (the package has counter "
+                  "records)", k, cc);
+    if (!mark_at(v, cf + cc - 1, &end) || !end.record ||
+        (uint64_t)end.dram != w->marks_offset + (uint64_t)k * TSL_MARK_RECORD_BYTES)
+      return fail(err, TPKG_E_KERNEL, "kernel stream does not end with its counter record (a MARK record into "
+                  "its slot of the marks region)", k, cc);
+  }
   return TPKG_OK;
 }
 

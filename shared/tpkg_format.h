@@ -261,6 +261,8 @@ typedef struct {
   uint32_t sect_offset[TPKG_NSECT + 1], sect_size[TPKG_NSECT + 1], sect_crc[TPKG_NSECT + 1]; /* by kind */
   uint32_t n_nodes, n_kernels, n_cmds, n_io, n_fallbacks;
   tpkg_window window;
+  int counter_records; /* 1: the marks region holds a MARK record per kernel record and every
+                          stream is framed (rule 73): a MARK reset first, its counter record last */
   const uint8_t *weights;
   uint32_t weights_bytes;
 } tpkg_view;

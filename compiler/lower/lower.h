@@ -190,11 +190,17 @@ const char *lower_stage_name(int stage);
  * the final state of that stage, in a stable form for FileCheck. */
 void lower_dump_stage(FILE *f, const lower_program *p, int stage);
 
-/* Cuts every kernel stream longer than limit_bytes / 16 commands into
- * segments (k->segs) that each fit and run alone as their own stream: cuts
- * outside LOOP bodies where no token is in flight, each segment replaying
- * the configuration commands in effect.  0, or -1 with d filled naming a
- * kernel that has no safe cut within the budget. */
+/* The commands the package adds to each kernel record's stream: a MARK with
+ * reset at its start (unless its own first MARK takes the flag) and its
+ * counter record at its end (lower_compile.c, docs/package-format.md). */
+#define LOWER_FRAME_CMDS 2
+
+/* Cuts every kernel stream longer than limit_bytes / 16 commands, less the
+ * LOWER_FRAME_CMDS of each record, into segments (k->segs) that each fit
+ * and run alone as their own stream: cuts outside LOOP bodies where no
+ * token is in flight, each segment replaying the configuration commands in
+ * effect.  0, or -1 with d filled naming a kernel that has no safe cut
+ * within the budget. */
 int lower_segment(lower_program *p, int64_t limit_bytes, diag *d);
 
 /* The cost model's cycle estimate of a stream (lower_cost.c): every command

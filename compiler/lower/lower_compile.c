@@ -243,6 +243,32 @@ static const lower_tensor *io_tensor(const ir_graph *g, const lower_program *p, 
   return lower_find_tensor(p, v);
 }
 
+/* A kernel record's commands, framed (docs/package-format.md, rule 73): a
+ * MARK with reset first (its own first MARK, or one put before a segment's
+ * prologue), so the record starts as a run of its own even right after
+ * another in one NPU run; the stream; then its counter snapshot into its
+ * MARK record at dram. 0, or -1 when a MARK cannot be encoded. */
+static void read_cmd(const lower_stream *st, uint32_t c, uint32_t w[4]) {
+  for (int j = 0; j < 4; j++) {
+    const uint8_t *b = st->bytes + 16 * c + 4 * j;
+    w[j] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+  }
+}
+
+static int frame_stream(const lower_stream *st, int id, uint64_t dram, uint32_t (*cmds)[4], uint32_t *n) {
+  tsl_mark_t head = {.kernel = id & 0xFFFF}, own;
+  uint32_t w[4] = {0};
+  if (st->n) read_cmd(st, 0, w);
+  int lead = !(st->n && tsl_opcode(w) == TSL_OP_MARK && tsl_mark_decode(w, &own) == 0);
+  if (!lead) head = own;
+  head.reset = 1;
+  *n = 0;
+  if (tsl_mark_encode(&head, cmds[(*n)++])) return -1;
+  for (uint32_t c = lead ? 0 : 1; c < st->n; c++) read_cmd(st, c, cmds[(*n)++]);
+  tsl_mark_t end = {.kernel = id & 0xFFFF, .record = 1, .dram = (int64_t)dram};
+  return tsl_mark_encode(&end, cmds[(*n)++]);
+}
+
 static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, tpkg_package *pk, const char **names,
                 int int8_io, diag *d) {
   const tsl_target_t *t = p->target;
@@ -260,10 +286,16 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
   pk->target_hash = t->hash;
   if (p->dram_bytes > UINT32_MAX) return diag_set(d, "the DRAM window (%llu bytes) exceeds 4 GiB",
                                                   (unsigned long long)p->dram_bytes);
-  pk->window = (tpkg_window){.window_bytes = (uint32_t)p->dram_bytes, .weights_offset = (uint32_t)p->consts_base,
+  /* The MARK records (one per kernel record, docs/package-format.md) after
+   * the weights: the NPU's counter snapshots at each kernel's end. */
+  uint64_t marks = p->dram_bytes, marks_bytes = (uint64_t)nk * TSL_MARK_RECORD_BYTES;
+  if (marks + marks_bytes > UINT32_MAX)
+    return diag_set(d, "the DRAM window (%llu bytes) exceeds 4 GiB", (unsigned long long)(marks + marks_bytes));
+  pk->window = (tpkg_window){.window_bytes = (uint32_t)(marks + marks_bytes), .weights_offset = (uint32_t)p->consts_base,
                              .weights_bytes = (uint32_t)p->consts_bytes, .io_offset = 0,
                              .io_bytes = (uint32_t)p->io_bytes, .scratch_offset = (uint32_t)p->io_bytes,
-                             .scratch_bytes = (uint32_t)(p->consts_base - p->io_bytes)};
+                             .scratch_bytes = (uint32_t)(p->consts_base - p->io_bytes),
+                             .marks_offset = (uint32_t)marks, .marks_bytes = (uint32_t)marks_bytes};
   pk->weights = p->consts;
   pk->n_weights = (uint32_t)p->consts_bytes;
   int ki = 0, fi = 0;
@@ -282,19 +314,18 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     names[2 * i + 1] = k->pool ? k->pool->src : k->add ? k->add->src : NULL; /* never both (fusable_add) */
     for (int sg = 0; sg < (k->n_segs ? k->n_segs : 1); sg++) {
       const lower_stream *st = k->n_segs ? &k->segs[sg] : &k->stream;
-      tpkg_kernel *pkk = &ks[ki++];
-      uint32_t (*cmds)[4] = malloc(sizeof *cmds * (st->n ? st->n : 1));
+      tpkg_kernel *pkk = &ks[ki];
+      uint32_t n = 0, (*cmds)[4] = malloc(sizeof *cmds * (st->n + LOWER_FRAME_CMDS));
       if (!cmds) return diag_oom(d);
-      for (uint32_t c = 0; c < st->n; c++)
-        for (int j = 0; j < 4; j++) {
-          const uint8_t *b = st->bytes + 16 * c + 4 * j;
-          cmds[c][j] = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-        }
+      if (frame_stream(st, i, marks + (uint64_t)ki++ * TSL_MARK_RECORD_BYTES, cmds, &n)) {
+        free(cmds);
+        return diag_set(d, "internal: the MARKs framing kernel '%s' cannot be encoded", k->node->src);
+      }
       pkk->name = k->node->src;
       pkk->onnx_nodes = &names[2 * i];
       pkk->n_onnx_nodes = k->pool || k->add ? 2 : 1;
       pkk->cmds = (const uint32_t(*)[4])cmds;
-      pkk->n_cmds = st->n;
+      pkk->n_cmds = n;
       pkk->mark_id = (uint32_t)i;
       if (sg) continue;
       pkk->estimate_cycles = est[i];

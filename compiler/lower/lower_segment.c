@@ -214,8 +214,9 @@ out:
 }
 
 int lower_segment(lower_program *p, int64_t limit_bytes, diag *d) {
-  if (limit_bytes < 16) return diag_set(d, "command SRAM budget of %lld bytes holds no command", (long long)limit_bytes);
-  uint32_t limit = (uint32_t)(limit_bytes / 16 > UINT32_MAX ? UINT32_MAX : limit_bytes / 16);
+  if (limit_bytes < 16 * (1 + LOWER_FRAME_CMDS))
+    return diag_set(d, "command SRAM budget of %lld bytes holds no command", (long long)limit_bytes);
+  uint32_t limit = (uint32_t)(limit_bytes / 16 > UINT32_MAX ? UINT32_MAX : limit_bytes / 16) - LOWER_FRAME_CMDS;
   for (int i = 0; i < p->n_kernels; i++) {
     lower_kernel *k = &p->kernels[i];
     if (k->kind == LOWER_K_FALLBACK || k->stream.n <= limit) continue;

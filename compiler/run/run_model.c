@@ -207,6 +207,7 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
       memcpy(b->out[i] + (size_t)r * io.size, window + io.offset, io.size);
     }
   }
+  tfw_run_stats(&m);
   b->nmarks = m.tl_count, b->marks_dropped = m.tl_dropped;
   for (uint32_t k = 0; k < v->n_kernels; k++) memcpy(b->kcounters[k], ks[k].counters, sizeof b->kcounters[k]);
   free(ks);

@@ -191,6 +191,7 @@ static void serve_run(uint8_t seq) {
   uint64_t t0 = timer_now();
   tfw_run(&m, &e);
   uint64_t cycles = timer_now() - t0;
+  tfw_run_stats(&m);
   uint32_t n = 0;
   if (e.code != TFW_OK) n = (uint32_t)strlen(tfw_format_error(&e, text, sizeof text));
   uint8_t h[TLINK_RES_HDR];

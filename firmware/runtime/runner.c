@@ -130,6 +130,7 @@ int main(void) {
     move_io(&m, TPKG_DIR_OUTPUT, (uint8_t *)(uintptr_t)(out + r * out_stride));
     tfw_mark(&m, TFW_TL_END, 0);
   }
+  tfw_run_stats(&m); /* the last run's, from the counter records: outside the cycles measured */
   mb_wr64(TFW_MB_CYCLES, cycles);
   mb_wr(TFW_MB_TL_COUNT, m.tl_count);
   mb_wr(TFW_MB_TL_DROPPED, m.tl_dropped);

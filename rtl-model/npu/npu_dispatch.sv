@@ -38,6 +38,7 @@ module npu_dispatch #(
   output      logic [31:0]       mark_count_o,
   output      logic [31:0]       mark_kernel_o,
   output      logic              clear_o,        // pulse at START: counters, tokens, unit configs
+  output      logic              restart_o,      // pulse at a MARK with reset: tokens, unit configs
   // command SRAM read port (data one cycle later)
   output      logic              cmd_re_o,
   output      logic [CAw-1:0]    cmd_addr_o,
@@ -240,6 +241,7 @@ module npu_dispatch #(
     routst_d = routst_q;
     end_o    = 1'b0;
     clear_o  = 1'b0;
+    restart_o = 1'b0;
     cmd_re_o = 1'b0;
     cmd_addr_o = CAw'(stream_base_i[31:4] + 28'(pc_q));
     enq_o      = '0;
@@ -389,7 +391,7 @@ module npu_dispatch #(
                 end
               end
               tessel_isa_pkg::OpMark: begin
-                if (w_q[31:25] != '0 || w_q[127:64] != '0) begin
+                if ((w_q & ~tessel_isa_pkg::OpMarkUsed) != '0) begin
                   err_d   = tessel_isa_pkg::ErrBadField;
                   state_d = StErrDrain;
                 end else if (w_q[24] && (mark_dram < 0 || mark_dram + 64'(RecBytes) > 64'(dram_size_i))) begin
@@ -442,6 +444,11 @@ module npu_dispatch #(
             mkernel_d = {16'd0, w_q[23:8]};
             pc_d      = pc_q + 16'd1;
             state_d   = StAdvance;
+            if (w_q[25]) begin                  // reset: as START leaves them, counters aside
+              restart_o = 1'b1;
+              cfg_we    = '1;
+              cfg_d     = '0;
+            end
             if (w_q[24]) begin
               rbase_d  = dram_base_i + 32'(mark_dram) ;
               snap_we  = 1'b1;

@@ -82,7 +82,7 @@ module tessel_npu (
   localparam logic [7:0]  TokMax = 8'(tessel_target_pkg::TokenMax);
 
   // ---- registers and command SRAM -------------------------------------------------
-  logic        start, abort, busy, run_end, clear;
+  logic        start, abort, busy, run_end, clear, restart;
   logic [31:0] dram_base, dram_size, stream_base, stream_len;
   logic [7:0]  err_code;
   logic [31:0] err_index, cur_index, mark_count, mark_kernel;
@@ -194,6 +194,7 @@ module tessel_npu (
     .mark_count_o    (mark_count),
     .mark_kernel_o   (mark_kernel),
     .clear_o         (clear),
+    .restart_o       (restart),
     .cmd_re_o        (d_re),
     .cmd_addr_o      (d_row),
     .cmd_rdata_i     (d_rdata),
@@ -267,7 +268,7 @@ module tessel_npu (
     tok_el_d = tok_el_q + 8'(q_ops[1][2]) - 8'(q_ops[0][1]);
     tok_es_d = tok_es_q + 8'(q_ops[1][3]) - 8'(q_ops[2][0]);
     tok_se_d = tok_se_q + 8'(q_ops[2][2]) - 8'(q_ops[1][1]);
-    if (clear) begin
+    if (clear || restart) begin
       tok_le_d = '0;
       tok_el_d = '0;
       tok_es_d = '0;
@@ -370,7 +371,7 @@ module tessel_npu (
     .cmd_ready_o     (u_ready[0]),
     .cmd_i           (q_cmd[0]),
     .done_o          (u_done[0]),
-    .clr_i           (clear),
+    .clr_i           (clear || restart),
     .dram_base_i     (dram_base),
     .dma_req_valid_o (ld_req_valid),
     .dma_req_ready_i (ld_req_ready),
@@ -404,7 +405,7 @@ module tessel_npu (
     .cmd_i           (q_cmd[1]),
     .cmd_side_i      (q_side[1]),
     .done_o          (u_done[1]),
-    .clr_i           (clear),
+    .clr_i           (clear || restart),
     .spad_a_re_o     (sa_re),
     .spad_a_addr_o   (sa_addr),
     .spad_a_rdata_i  (sa_rdata),
@@ -435,7 +436,7 @@ module tessel_npu (
     .cmd_ready_o     (u_ready[2]),
     .cmd_i           (q_cmd[2]),
     .done_o          (u_done[2]),
-    .clr_i           (clear),
+    .clr_i           (clear || restart),
     .dram_base_i     (dram_base),
     .acc_re_o        (st_are),
     .acc_addr_o      (st_aaddr),

@@ -291,6 +291,16 @@ static int do_mark(run_t *s, const tsl_mark_t *mk) {
     put64(p + 8, sn->seq);
     for (int i = 0; i < TSL_NCOUNTERS; i++) put64(p + 16 + 8 * i, sn->counters[i]);
   }
+  if (mk->reset) { /* as START leaves them: the tokens held are taken now, the configuration is 0 */
+    for (int f = 0; f < NFIFOS; f++) {
+      tokens_t *fi = &s->tok[f];
+      for (; fi->n > 0; fi->n--) {
+        fi->head = (int)((fi->head + 1) & fi->mask);
+        fi->pops[fi->npopped++ & fi->mask] = t;
+      }
+    }
+    memset(&m->cfg, 0, sizeof m->cfg);
+  }
   return 0;
 }
 

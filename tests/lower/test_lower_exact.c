@@ -19,7 +19,7 @@
 
 /* The forced command SRAM budget of the segmenting case (bytes). */
 #ifndef SEG_LIMIT
-#define SEG_LIMIT 192
+#define SEG_LIMIT 224
 #endif
 
 static uint32_t rng = 12345;

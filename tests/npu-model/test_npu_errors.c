@@ -273,6 +273,40 @@ static void test_deadlock(void **state) {
   free(sb);
 }
 
+/* MARK reset: after its barrier the tokens held are gone and the
+ * configuration registers are 0, as START leaves them; without it both carry
+ * on. */
+static void test_mark_reset(void **state) {
+  (void)state;
+  sb_t *sb = new_sb();
+  for (int reset = 0; reset < 2; reset++) {
+    /* a token pushed before the MARK: the pop after it finds it, or not */
+    sb->n = 0;
+    SB_ADD(sb, cfg_load, .push_next = 1);
+    SB_ADD(sb, mark, .kernel = 1, .reset = reset);
+    SB_ADD(sb, enop, .pop_prev = 1);
+    expect(sb, reset ? TSL_ERR_DEADLOCK : TSL_ERR_NONE, reset ? 2 : 0);
+    /* 15 tokens (token_max at npu8) held, then 15 more: room only after a reset */
+    sb->n = 0;
+    SB_ADD(sb, loop, .count = 15, .body = 1);
+    SB_ADD(sb, cfg_load, .push_next = 1);
+    SB_ADD(sb, mark, .kernel = 1, .reset = reset);
+    SB_ADD(sb, loop, .count = 15, .body = 1);
+    SB_ADD(sb, cfg_load, .push_next = 1);
+    expect(sb, reset ? TSL_ERR_NONE : TSL_ERR_DEADLOCK, reset ? 0 : 4);
+    /* a pooling configuration set before the MARK: VPOOL runs with it, or
+     * finds CFG_EXEC's kh 0 */
+    sb->n = 0;
+    SB_ADD(sb, cfg_exec, .out_pitch = 1, .kh = 1, .kw = 1, .ncb = 1, .stride_y = 1, .stride_x = 1, .dil_y = 1,
+           .dil_x = 1, .in_h = 1, .in_w = 1, .in_pitch = 1, .cb_stride = 1);
+    SB_ADD(sb, cfg_vec, .lo = -128, .hi = 127);
+    SB_ADD(sb, mark, .kernel = 1, .reset = reset);
+    SB_ADD(sb, vpool, .oh = 1, .ow = 1, .in = 0, .out = 64);
+    expect(sb, reset ? TSL_ERR_BAD_FIELD : TSL_ERR_NONE, reset ? 3 : 0);
+  }
+  free(sb);
+}
+
 static void test_loop_errors(void **state) {
   (void)state;
   sb_t *sb = new_sb();
@@ -474,7 +508,7 @@ static void test_random_streams(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bad_opcode),   cmocka_unit_test(test_bad_fields),  cmocka_unit_test(test_sram_ranges),
-      cmocka_unit_test(test_dram_window), cmocka_unit_test(test_overlap),  cmocka_unit_test(test_deadlock),    cmocka_unit_test(test_loop_errors),
+      cmocka_unit_test(test_dram_window), cmocka_unit_test(test_overlap),  cmocka_unit_test(test_deadlock),    cmocka_unit_test(test_mark_reset), cmocka_unit_test(test_loop_errors),
       cmocka_unit_test(test_stream_range), cmocka_unit_test(test_random_streams), cmocka_unit_test(test_work_budget),
       cmocka_unit_test(test_fetch),
   };

@@ -426,6 +426,14 @@ static void m_k_nodes_out(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_NODE_C
 static void m_k_nodes_wrap(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_NODE_FIRST, 0xFFFFFFFFu); }
 static void m_k_cmds_wrap(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT, 0xFFFFFFFFu); }
 static void m_k_cmds_gap(pkg_t *p) { tpkg_wr32(kernel_rec(p, 1) + TPKG_K_CMD_FIRST, tpkg_rd32(kernel_rec(p, 1) + TPKG_K_CMD_FIRST) + 1); }
+/* Rule 73: a marks region of one record per kernel record says every
+ * stream is framed; the sample's are not (its first MARKs have no reset),
+ * and with the resets set, kernel 0 still ends with a STORE. */
+static void m_k_frame_no_reset(pkg_t *p) { tpkg_wr32(win(p) + TPKG_W_MARKS_BYTES, 3 * TSL_MARK_RECORD_BYTES); }
+static void m_k_frame_no_record(pkg_t *p) {
+  m_k_frame_no_reset(p);
+  for (unsigned k = 0; k < 3; k++) sect_at(p, TPKG_SECT_STREAMS)[16 * tpkg_rd32(kernel_rec(p, k) + TPKG_K_CMD_FIRST) + 3] |= 0x02;
+}
 static void m_k_cmds_unowned(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT, tpkg_rd32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT) - 1); }
 
 static void m_io_dir(pkg_t *p) { io_rec(p, 1)[TPKG_IO_DIR] = 2; }
@@ -449,6 +457,8 @@ static void test_kernels_and_io(void **state) {
   EXPECT(m_k_cmds_wrap, TPKG_E_KERNEL);
   EXPECT(m_k_cmds_gap, TPKG_E_KERNEL);
   EXPECT(m_k_cmds_unowned, TPKG_E_KERNEL);
+  EXPECT_MSG(m_k_frame_no_reset, TPKG_E_KERNEL, "does not start with a MARK reset");
+  EXPECT_MSG(m_k_frame_no_record, TPKG_E_KERNEL, "does not end with its counter record");
   EXPECT(m_io_dir, TPKG_E_IO);
   EXPECT(m_io_dtype, TPKG_E_IO);
   EXPECT(m_io_rank, TPKG_E_IO);

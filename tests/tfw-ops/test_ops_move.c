@@ -1186,12 +1186,20 @@ static void test_int8_norm_errors(void **state) {
   c = call1(TPKG_OP_SOFTMAX_QF, qf, 1, &yf, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_SHAPE);
   float *tv = (float *)tf.data;
   float bad[3] = {2.0f, -0.5f, NAN};
-  for (int b = 0; b < 3; b++) { /* an entry above 1, negative or NaN anywhere: refused */
-    float keep = tv[200];
-    tv[200] = bad[b];
+  uint32_t ld[2] = {2, 128}; /* 256 elements: the whole table is checked */
+  tfw_tensor xl = mk(TPKG_DT_I8, 2, ld), yl = mk(TPKG_DT_F32, 2, ld), ql[2] = {xl, tf};
+  qf[0].data[9] = (uint8_t)-100; /* row 1 uses entry 100 */
+  for (int b = 0; b < 3; b++) { /* an entry above 1, negative or NaN: refused where a short tensor uses it */
+    float keep = tv[100];
+    tv[100] = bad[b];
     c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_PARAM);
+    tv[100] = keep, keep = tv[200], tv[200] = bad[b];
+    c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, one, 1, 0, 0); /* entry 200 unused: the row's values are right */
+    assert_int_equal(tfw_k_softmax_qf(&c), 0);
+    c = call1(TPKG_OP_SOFTMAX_QF, ql, 2, &yl, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_PARAM);
     tv[200] = keep;
   }
+  free(xl.data), free(yl.data);
   tv[0] = 0.5f; /* T[0] is 1 */
   c = call1(TPKG_OP_SOFTMAX_QF, qf, 2, &yf, one, 1, 0, 0), expect_error(tfw_k_softmax_qf, &c, TFW_FB_E_PARAM);
   free(tf.data), free(yf.data);

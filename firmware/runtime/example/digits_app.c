@@ -91,8 +91,9 @@ static uint32_t f32_bits(float f) {
   return u;
 }
 
-static void print_stats(const tfw_model *m) {
+static void print_stats(tfw_model *m) {
   tpkg_kernel_view kv;
+  tfw_run_stats(m); /* the counters from the NPU's records of the run */
   tpkg_fallback f;
   printf("per kernel (NPU counters of the last run):\n");
   printf("  %-3s %-32s %10s %8s %10s\n", "#", "kernel", "npu cycles", "MACs", "DRAM rd B");

@@ -384,6 +384,28 @@ static Scenario sc_err(int kind) {
     ADD(c.s, enop, c_.pop_prev = 1; c_.pop_next = 1);
     ADD(c.s, nop, (void)0);
     break;
+  case 8: // MARK reset: the token pushed before it is gone, the pop after it waits forever
+    c.name = "MARK reset drops the tokens held";
+    ADD(c.s, cfg_load, c_.push_next = 1);
+    ADD(c.s, mark, c_.kernel = 1; c_.reset = 1);
+    ADD(c.s, enop, c_.pop_prev = 1);
+    break;
+  case 9: // ... and frees their room: token_max pushes on each side of it
+    c.name = "MARK reset: room for token_max more tokens";
+    ADD(c.s, loop, c_.count = T->token_max; c_.body = 1);
+    ADD(c.s, cfg_load, c_.push_next = 1);
+    ADD(c.s, mark, c_.kernel = 1; c_.reset = 1);
+    ADD(c.s, loop, c_.count = T->token_max; c_.body = 1);
+    ADD(c.s, cfg_load, c_.push_next = 1);
+    break;
+  case 10: // ... and clears the configuration: VPOOL finds CFG_EXEC's kh 0
+    c.name = "MARK reset clears the configuration";
+    ADD(c.s, cfg_exec, c_.out_pitch = 1; c_.kh = 1; c_.kw = 1; c_.ncb = 1; c_.stride_y = 1; c_.stride_x = 1;
+        c_.dil_y = 1; c_.dil_x = 1; c_.in_h = 1; c_.in_w = 1; c_.in_pitch = 1; c_.cb_stride = 1);
+    ADD(c.s, cfg_vec, c_.lo = -128; c_.hi = 127);
+    ADD(c.s, mark, c_.kernel = 1; c_.reset = 1);
+    ADD(c.s, vpool, c_.oh = 1; c_.ow = 1; c_.in = 0; c_.out = 64);
+    break;
   case 6:
     c.name = "error: STREAM_RANGE";
     c.use_override = true;
@@ -481,7 +503,7 @@ static Scenario sc_random(int seed) {
       break;
     default:
       if (R(0, 1)) ADD(c.s, lstride, c_.stride_g = R(-3, 3) * 16; c_.stride_h = R(-1, 1));
-      else ADD(c.s, mark, c_.kernel = R(0, 9); c_.record = R(0, 1); c_.dram = R(3700, 3850));
+      else ADD(c.s, mark, c_.kernel = R(0, 9); c_.record = R(0, 1); c_.reset = R(0, 3) == 0; c_.dram = R(3700, 3850));
       break;
     }
     // a barrier after each queue command: the queues may not race (their
@@ -863,7 +885,7 @@ int main(int argc, char **argv) {
   tc.check(rd_reg((uint16_t)TSL_REG_TARGET_HASH) == T->hash, "TARGET_HASH equals the target's");
   cmd_sram_readback(tc);
   std::vector<Scenario> scs = {sc_conv(), sc_dw(), sc_matmul(), sc_vec()};
-  for (int k = 0; k < 8; k++) scs.push_back(sc_err(k));
+  for (int k = 0; k < 11; k++) scs.push_back(sc_err(k));
   for (auto &c : scs) run(tc, c);
   for (auto &c : scs) run(tc, c, BY_FETCH);
   for (auto &c : scs) run(tc, c, c.use_override ? BY_FETCH : BY_FETCH_AND_FETCH_DURING_RUN);
