@@ -21,6 +21,8 @@
  *   tfw_error e;
  *   if (tfw_load(&m, tfw_npu_backend(), tessel_pkg, tessel_pkg_size, window, window_bytes, 0, &e))
  *     printf("%s\n", tfw_format_error(&e, buf, sizeof buf));
+ *   static uint64_t pool[1024];                              // optional: the fallback records
+ *   if (tfw_prepare_fallbacks(&m, pool, sizeof pool, &e)) ...; // decoded once, not every run
  *   float *in = tfw_io_data(&m, tfw_input(&m, 0, &io));    // io.dims, io.dtype
  *   ... fill in ...
  *   if (tfw_run(&m, &e)) ...;
@@ -164,6 +166,7 @@ typedef struct {
   uint32_t tl_dropped;             /* marks that did not fit (the last slot holds the latest) */
   int tl_open;                     /* 1: tfw_timeline_begin was called; tfw_run continues its log */
   uint32_t kernels_run;            /* kernel records the last tfw_run completed (tfw_run_stats) */
+  const uint8_t *fb_pool;          /* fallback records prepared at load (tfw_prepare_fallbacks); NULL: none */
   int loaded;
 } tfw_model;
 
@@ -174,6 +177,23 @@ typedef struct {
  * command SRAM when they fit. pkg must stay valid while m is used. */
 int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len, void *window,
              uint32_t window_bytes, unsigned flags, tfw_error *e);
+
+/* Prepares the fallback records once, after tfw_load and before the first
+ * tfw_run: each record is decoded and checked (tfw_fallback_prepare: every
+ * check that depends only on the package, the window and the NPU's DIM),
+ * and the prepared form of those that fit is kept in pool (pool_bytes bytes,
+ * 8-byte aligned; fast memory, like the statistics. On the RV32 core 136
+ * bytes per QuantizeLinear, DequantizeLinear or relayout, 28 + 44 per
+ * operand + 4 per parameter, rounded up to 8, for the others, and 16 for
+ * the end), in record order, skipping those that do not fit. tfw_run runs a prepared record without reading it
+ * from the package again; the others as without a pool (decoded and checked
+ * on every run). pool NULL or pool_bytes 0: every record is still checked,
+ * none kept. Returns TFW_OK, TFW_E_ARG (not loaded, pool misaligned), or
+ * TFW_E_FALLBACK for the first record that fails (detail TFW_FB_E_*, kernel
+ * = the fallback record, value = its op): tfw_run would fail on it every
+ * time. On an error no record is kept. The pool must stay valid, and the
+ * window where it is, while m is used; tfw_load drops the pool. */
+int tfw_prepare_fallbacks(tfw_model *m, void *pool, uint32_t pool_bytes, tfw_error *e);
 
 /* Where to keep per-kernel counters and per-fallback cycles (either may be
  * NULL); arrays of m->pkg.n_kernels and m->pkg.n_fallbacks entries, each

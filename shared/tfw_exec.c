@@ -170,18 +170,88 @@ static uint32_t fallback_before(const tfw_model *m, uint32_t pos) {
   return tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + pos + TPKG_FB_BEFORE);
 }
 
-/* Fallback records with before_kernel == k, from record *next (at byte
- * *pos) on: they are in execution order. */
-static int run_fallbacks(tfw_model *m, uint32_t k, uint32_t *next, uint32_t *pos, tfw_error *e) {
-  const tfw_backend *b = m->npu;
-  for (; *next < m->pkg.n_fallbacks && fallback_before(m, *pos) == k; ++*next) {
+/* A fallback record in the pool (tfw_prepare_fallbacks): this, then its
+ * prepared form (tfw_fallback_prepare). The last slot is an end mark:
+ * index FB_POOL_END and nothing after it. */
+typedef struct {
+  uint32_t index;         /* the fallback record */
+  uint32_t before_kernel; /* its before_kernel */
+  uint32_t next_pos;      /* byte position of the next record in FALLBACK */
+  uint16_t bytes;         /* this slot's bytes, the prepared form's included: a multiple of 8 */
+  uint16_t op;            /* the record's TPKG_OP_* (a known op: it was prepared) */
+} fb_slot;
+#define FB_POOL_END 0xffffffffu /* no record's index (a record takes 24 bytes or more) */
+
+int tfw_prepare_fallbacks(tfw_model *m, void *pool, uint32_t pool_bytes, tfw_error *e) {
+  if (!m || !m->loaded) return fail(e, TFW_E_ARG, 0, -1, -1, 0, "tfw_prepare_fallbacks before a successful tfw_load");
+  if ((uintptr_t)pool % 8 != 0)
+    return fail(e, TFW_E_ARG, 0, -1, -1, (uintptr_t)pool, "the fallback pool must be 8-byte aligned");
+  m->fb_pool = NULL;
+  uint8_t *at = pool;
+  /* the room for slots, the end mark's kept back */
+  uint32_t left = pool && pool_bytes >= sizeof(fb_slot) ? (pool_bytes & ~7u) - (uint32_t)sizeof(fb_slot) : 0;
+  uint32_t pos = 0;
+  for (uint32_t i = 0; i < m->pkg.n_fallbacks; i++) {
     tpkg_fallback f;
-    tpkg_view_fallback_at(&m->pkg, pos, &f);
-    uint64_t t0 = tfw_mark(m, TFW_TL_FALLBACK, *next);
-    int rc = tfw_fallback_run(&f, m->window, m->window_bytes, b->dim);
-    if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)*next, -1, f.op, tfw_fallback_strerror(rc));
+    tpkg_view_fallback_at(&m->pkg, &pos, &f);
+    uint32_t room = left > sizeof(fb_slot) ? left - (uint32_t)sizeof(fb_slot) : 0, need = 0;
+    int rc = tfw_fallback_prepare(&f, m->window, m->window_bytes, m->npu->dim, room ? at + sizeof(fb_slot) : NULL,
+                                  room, &need);
+    if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)i, -1, f.op, tfw_fallback_strerror(rc));
+    if (room && need <= room) { /* need < 2^16: at most one record of the format's largest */
+      fb_slot *s = (fb_slot *)(void *)at;
+      *s = (fb_slot){i, f.before_kernel, pos, (uint16_t)(sizeof(fb_slot) + need), (uint16_t)f.op};
+      at += s->bytes, left -= s->bytes;
+    }
+  }
+  if (at != pool) {
+    *(fb_slot *)(void *)at = (fb_slot){.index = FB_POOL_END};
+    m->fb_pool = pool;
+  }
+  return TFW_OK;
+}
+
+/* Where tfw_run is in the fallback records: the next one, its byte
+ * position in FALLBACK, and the pool's next slot (NULL: no pool). */
+typedef struct {
+  uint32_t next, pos;
+  const uint8_t *slot;
+} fb_walk;
+
+/* The slot of the walk's next record, NULL when it is not in the pool. */
+static const fb_slot *pooled(const fb_walk *w) {
+  const fb_slot *s = (const fb_slot *)(const void *)w->slot;
+  return s && s->index == w->next ? s : NULL;
+}
+
+/* before_kernel of the walk's next record; n_kernels after the last. */
+static uint32_t next_before(const tfw_model *m, const fb_walk *w) {
+  if (w->next >= m->pkg.n_fallbacks) return m->pkg.n_kernels;
+  const fb_slot *s = pooled(w);
+  return s ? s->before_kernel : fallback_before(m, w->pos);
+}
+
+/* Fallback records with before_kernel == k, from the walk's next on: they
+ * are in execution order. A pooled one runs from its prepared form, the
+ * others are read from the package and checked again. */
+static int run_fallbacks(tfw_model *m, uint32_t k, fb_walk *w, tfw_error *e) {
+  const tfw_backend *b = m->npu;
+  for (; w->next < m->pkg.n_fallbacks; w->next++) {
+    const fb_slot *s = pooled(w);
+    if (next_before(m, w) != k) break;
+    tpkg_fallback f;
+    uint64_t t0 = tfw_mark(m, TFW_TL_FALLBACK, w->next);
+    int rc;
+    if (s) {
+      rc = tfw_fallback_run_prepared(s + 1);
+      w->pos = s->next_pos, w->slot += s->bytes;
+    } else {
+      tpkg_view_fallback_at(&m->pkg, &w->pos, &f);
+      rc = tfw_fallback_run(&f, m->window, m->window_bytes, b->dim);
+    }
+    if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)w->next, -1, s ? s->op : f.op, tfw_fallback_strerror(rc));
     uint64_t t1 = tfw_mark(m, TFW_TL_RUNTIME, 0);
-    if (m->fallback_cycles) m->fallback_cycles[*next] = t1 - t0;
+    if (m->fallback_cycles) m->fallback_cycles[w->next] = t1 - t0;
   }
   return TFW_OK;
 }
@@ -225,11 +295,11 @@ static int fetch_streams(tfw_model *m, uint32_t k, uint32_t count, uint32_t *off
  * starts a new run only where a fallback op runs before it. */
 static int merges(const tfw_model *m) { return m->streams_resident && m->pkg.counter_records; }
 
-/* The last kernel record of the run that starts at k: before the next
- * fallback op (its before_kernel, or none), or k alone. */
-static uint32_t run_last(const tfw_model *m, uint32_t k, uint32_t next_fb, uint32_t fb_pos) {
+/* The last kernel record of the run that starts at k: before the walk's
+ * next fallback op (or the end), or k alone. */
+static uint32_t run_last(const tfw_model *m, uint32_t k, const fb_walk *w) {
   if (!merges(m)) return k;
-  uint32_t stop = next_fb < m->pkg.n_fallbacks ? fallback_before(m, fb_pos) : m->pkg.n_kernels;
+  uint32_t stop = next_before(m, w);
   return stop > k + 1 ? stop - 1 : k;
 }
 
@@ -286,11 +356,11 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   m->tl_open = 0;
   m->kernels_run = 0;
   note(m, TFW_TL_RUNTIME, 0);
-  uint32_t next_fb = 0, fb_pos = 0;
+  fb_walk fw = {0, 0, m->fb_pool};
   int rc = TFW_OK;
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
-    if ((rc = run_fallbacks(m, k, &next_fb, &fb_pos, e)) != TFW_OK) break;
-    uint32_t last = run_last(m, k, next_fb, fb_pos);
+    if ((rc = run_fallbacks(m, k, &fw, e)) != TFW_OK) break;
+    uint32_t last = run_last(m, k, &fw);
     if ((rc = run_kernels(m, k, last, e)) != TFW_OK) break;
     k = last;
   }
@@ -300,7 +370,7 @@ int tfw_run(tfw_model *m, tfw_error *e) {
     m->npu->fetch_wait(m->npu->ctx);
     m->fetch_kernel = -1;
   }
-  if (rc == TFW_OK) rc = run_fallbacks(m, m->pkg.n_kernels, &next_fb, &fb_pos, e);
+  if (rc == TFW_OK) rc = run_fallbacks(m, m->pkg.n_kernels, &fw, e);
   note(m, TFW_TL_RETURN, 0);
   return rc;
 }

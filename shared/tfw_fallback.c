@@ -226,30 +226,35 @@ static void fill_bytes(uint8_t *p, uint32_t n, uint8_t b) {
 }
 static void wr_f32(uint8_t *p, float v) { tfw_wr32(p, tfw_f32_bits(v)); }
 
-/* One side (input or output) of a record, checked: after fb_side_check
- * every slot offset * esize fits in 32 bits and inside the window. */
+/* One side (input or output) of a record, checked: after fb_side_init
+ * every slot offset * esize fits in 32 bits and inside the window, so elems
+ * and bytes fit 32 bits too. Only rank-4 layouts (NHWC, BLOCKED) are walked
+ * by their dims; a PLAIN side is walked by its element count alone. */
 typedef struct {
   uint8_t *base;      /* window + offset */
-  uint32_t layout, rank, dim, esize, dtype;
-  const uint32_t *dims;
-  uint64_t elems;     /* logical elements */
-  uint64_t bytes;     /* slots * esize */
+  uint8_t layout, rank, esize, dtype;
+  uint32_t dim;       /* the NPU's DIM (BLOCKED) */
+  uint32_t dims[4];   /* N, C, H, W of a rank-4 layout (a PLAIN side: its first four dims) */
+  uint32_t elems;     /* logical elements */
+  uint32_t bytes;     /* slots * esize */
 } fb_side;
 
 static int fb_side_init(fb_side *s, uint8_t *window, uint32_t window_bytes, uint32_t dim, uint32_t dtype,
                         uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t offset, uint32_t size) {
-  s->dtype = dtype;
-  s->esize = dtype_bytes(dtype);
-  s->layout = layout;
-  s->rank = rank;
+  s->dtype = (uint8_t)dtype;
+  s->esize = (uint8_t)dtype_bytes(dtype);
+  s->layout = (uint8_t)layout;
+  s->rank = (uint8_t)rank;
   s->dim = dim;
-  s->dims = dims;
+  for (uint32_t i = 0; i < 4; i++) s->dims[i] = i < rank ? dims[i] : 0;
   if (rank > TPKG_FB_MAX_RANK) return TFW_FB_E_SHAPE;
   if (layout > TPKG_LAYOUT_BLOCKED || (layout != TPKG_LAYOUT_PLAIN && rank != 4)) return TFW_FB_E_LAYOUT;
   if (layout == TPKG_LAYOUT_BLOCKED && dim == 0) return TFW_FB_E_ARG;
-  s->elems = tfw_layout_slots(TPKG_LAYOUT_PLAIN, rank, dims, dim);
-  s->bytes = mul_sat(tfw_layout_slots(layout, rank, dims, dim), s->esize ? s->esize : 1);
-  if (s->bytes > size || (uint64_t)offset + size > window_bytes) return TFW_FB_E_WINDOW;
+  uint64_t elems = tfw_layout_slots(TPKG_LAYOUT_PLAIN, rank, dims, dim);
+  uint64_t bytes = mul_sat(tfw_layout_slots(layout, rank, dims, dim), s->esize ? s->esize : 1);
+  if (bytes > size || (uint64_t)offset + size > window_bytes) return TFW_FB_E_WINDOW;
+  s->elems = (uint32_t)elems; /* elems <= slots <= bytes <= size */
+  s->bytes = (uint32_t)bytes;
   s->base = window + offset;
   return 0;
 }
@@ -392,24 +397,23 @@ static int quantize_writes_padding(const fb_side *in, const fb_side *out) {
   return out->esize == 1 && in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_BLOCKED;
 }
 
-static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
+/* dv: the output's scale (divisor_init'd once, when the record was prepared). */
+static void run_quantize(const fb_divisor *dv, int32_t zp, const fb_side *in, const fb_side *out) {
   int32_t lo = out->dtype == TPKG_DT_U8 ? 0 : -128, hi = out->dtype == TPKG_DT_U8 ? 255 : 127;
-  fb_divisor dv;
-  divisor_init(&dv, q->scale);
   if (quantize_writes_padding(in, out)) {
-    quantize_to_blocked(&dv, q->zp, lo, hi, in, out);
+    quantize_to_blocked(dv, zp, lo, hi, in, out);
     return;
   }
-  tfw_cvt_job job = {TFW_CVT_QUANTISE, lo == 0, in->base, out->base, 0, 0, 0, 0, 0, 0, 0, q->scale, q->zp};
+  tfw_cvt_job job = {TFW_CVT_QUANTISE, lo == 0, in->base, out->base, 0, 0, 0, 0, 0, 0, 0, dv->scale, zp};
   if (cvt_fn && in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_PLAIN && out->esize == 1 &&
       cvt_contiguous(&job, in->elems, 4, 1))
     return;
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
-  for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
+  for (uint32_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
     uint32_t x = tfw_rd32(in->base + cursor_slot(&ci) * 4u);
-    out->base[cursor_slot(&co)] = (uint8_t)quantize_bits(&dv, x, q->zp, lo, hi);
+    out->base[cursor_slot(&co)] = (uint8_t)quantize_bits(dv, x, zp, lo, hi);
   }
 }
 
@@ -417,8 +421,8 @@ static void run_quantize(const tpkg_operand *q, const fb_side *in, const fb_side
  * PLAIN (contiguous: inner rows of up to 2^15 elements, then the rest), and
  * a rank-4 BLOCKED tensor into PLAIN (per channel block, i the lanes, j the
  * pixels). 1 when the converter did it all. */
-static int dequantize_by_cvt(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
-  tfw_cvt_job job = {TFW_CVT_DEQUANTISE, in->dtype == TPKG_DT_U8, in->base, out->base, 0, 0, 0, 1, 0, 4, 0, q->scale, q->zp};
+static int dequantize_by_cvt(float scale, int32_t zp, const fb_side *in, const fb_side *out) {
+  tfw_cvt_job job = {TFW_CVT_DEQUANTISE, in->dtype == TPKG_DT_U8, in->base, out->base, 0, 0, 0, 1, 0, 4, 0, scale, zp};
   if (!cvt_fn || in->esize != 1 || out->layout != TPKG_LAYOUT_PLAIN) return 0;
   if (in->layout == TPKG_LAYOUT_PLAIN) return cvt_contiguous(&job, in->elems, 1, 4);
   if (in->layout != TPKG_LAYOUT_BLOCKED) return 0;
@@ -436,14 +440,14 @@ static int dequantize_by_cvt(const tpkg_operand *q, const fb_side *in, const fb_
   return 1;
 }
 
-static void run_dequantize(const tpkg_operand *q, const fb_side *in, const fb_side *out) {
-  if (dequantize_by_cvt(q, in, out)) return;
+static void run_dequantize(float scale, int32_t zp, const fb_side *in, const fb_side *out) {
+  if (dequantize_by_cvt(scale, zp, in, out)) return;
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
-  for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
+  for (uint32_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
     int32_t v = read_int(in->base + cursor_slot(&ci) * in->esize, in->dtype);
-    wr_f32(out->base + cursor_slot(&co) * 4u, tfw_dequantize(v, q->scale, q->zp));
+    wr_f32(out->base + cursor_slot(&co) * 4u, tfw_dequantize(v, scale, zp));
   }
 }
 
@@ -529,21 +533,63 @@ static void run_relayout(const fb_side *in, const fb_side *out) {
   fb_cursor ci, co;
   cursor_init(&ci, in);
   cursor_init(&co, out);
-  for (uint64_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
+  for (uint32_t i = 0; i < in->elems; i++, cursor_next(&ci), cursor_next(&co)) {
     const uint8_t *src = in->base + cursor_slot(&ci) * in->esize;
     uint8_t *dst = out->base + cursor_slot(&co) * out->esize;
     for (uint32_t b = 0; b < in->esize; b++) dst[b] = src[b];
   }
 }
 
-/* Whether the byte ranges of two sides overlap. */
-static int overlap(const fb_side *in, const fb_side *out) {
-  if (in->bytes == 0 || out->bytes == 0) return 0;
-  return in->base < out->base + out->bytes && out->base < in->base + in->bytes;
+/* Whether two byte ranges overlap (an empty one overlaps nothing). */
+static int spans_overlap(const uint8_t *a, uint32_t na, const uint8_t *b, uint32_t nb) {
+  return na && nb && a < b + nb && b < a + na;
 }
 
-/* QUANTIZE, DEQUANTIZE, RELAYOUT: one input, one output, any layout pair. */
-static int run_layout_op(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim) {
+/* ---- records prepared once, run many times ----------------------------------- */
+
+/* A prepared record (tfw_fallback_prepare): this header, then the op's body
+ * (the structs below). Pointers into the window, no pointer into the
+ * record: the package is not read again. */
+typedef struct {
+  uint32_t op;                                 /* TPKG_OP_* */
+  uint8_t n_in, n_out, n_ints, n_floats;       /* the record's counts (within the format's limits) */
+  tfw_op_fn kernel;                            /* a plain op's kernel (tfw_op_check); NULL: a layout op */
+} fb_prep_head;
+
+/* QUANTIZE, DEQUANTIZE, RELAYOUT: both sides, checked, and the scalars. */
+typedef struct {
+  fb_prep_head h;
+  fb_side in, out;
+  fb_divisor dv;   /* QUANTIZE: the output's scale, divisor_init'd */
+  float scale;     /* QUANTIZE: the output's scale and zero point; DEQUANTIZE: the input's */
+  int32_t zp;
+  int32_t pad_zp;  /* the output's zero point: a BLOCKED 8-bit output's padding lanes */
+} fb_prep_layout;
+
+/* Every other op: the tfw_tensor views, then n_ints int32 and n_floats f32
+ * parameters. */
+typedef struct {
+  fb_prep_head h;
+  tfw_tensor t[];  /* n_in inputs, then n_out outputs */
+} fb_prep_plain;
+
+static int is_layout_op(uint32_t op) {
+  return op == TPKG_OP_QUANTIZE || op == TPKG_OP_DEQUANTIZE || op == TPKG_OP_RELAYOUT;
+}
+
+static uint32_t round8(uint32_t n) { return (n + 7u) & ~7u; }
+
+/* The largest prepared record: a plain op with every operand and parameter
+ * the format allows (tfw_fallback_run keeps one on its stack). */
+#define FB_PREP_MAX                                                                                    \
+  ((sizeof(fb_prep_plain) + TPKG_FB_MAX_OPERANDS * sizeof(tfw_tensor) +                               \
+    4u * (TPKG_FB_MAX_INTS + TPKG_FB_MAX_FLOATS) + 7u) & ~(size_t)7u)
+_Static_assert(sizeof(fb_prep_layout) <= FB_PREP_MAX, "a layout op's prepared record fits the largest");
+
+/* QUANTIZE, DEQUANTIZE, RELAYOUT: one input, one output, any layout pair;
+ * the checks in order, then p filled. */
+static int prepare_layout(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim,
+                          fb_prep_layout *p) {
   tpkg_operand oi, oo;
   tpkg_fallback_operand(f, 0, &oi);
   tpkg_fallback_operand(f, 1, &oo);
@@ -562,37 +608,27 @@ static int run_layout_op(const tpkg_fallback *f, uint8_t *window, uint32_t windo
    * by this NPU's DIM */
   if ((oi.layout == TPKG_LAYOUT_BLOCKED && oi.block != dim) || (oo.layout == TPKG_LAYOUT_BLOCKED && oo.block != dim))
     return TFW_FB_E_LAYOUT;
-  fb_side in, out;
-  int rc = fb_side_init(&in, window, window_bytes, dim, it, oi.layout, oi.rank, oi.dims, oi.offset, oi.size);
-  if (!rc) rc = fb_side_init(&out, window, window_bytes, dim, ot, oo.layout, oo.rank, oo.dims, oo.offset, oo.size);
+  fb_side *in = &p->in, *out = &p->out;
+  int rc = fb_side_init(in, window, window_bytes, dim, it, oi.layout, oi.rank, oi.dims, oi.offset, oi.size);
+  if (!rc) rc = fb_side_init(out, window, window_bytes, dim, ot, oo.layout, oo.rank, oo.dims, oo.offset, oo.size);
   if (rc) return rc;
-  if (in.elems != out.elems) return TFW_FB_E_SHAPE;
-  if (overlap(&in, &out)) return TFW_FB_E_OVERLAP;
+  if (in->elems != out->elems) return TFW_FB_E_SHAPE;
+  if (spans_overlap(in->base, in->bytes, out->base, out->bytes)) return TFW_FB_E_OVERLAP;
   /* 3. op parameters */
-  if (f->op == TPKG_OP_QUANTIZE && !scale_ok(oo.scale)) return TFW_FB_E_PARAM;
-  if (f->op == TPKG_OP_DEQUANTIZE && !scale_ok(oi.scale)) return TFW_FB_E_PARAM;
-  /* 4. run (a QuantizeLinear into BLOCKED and a relayout the converter runs
-   * write the padding lanes themselves) */
-  if (f->op == TPKG_OP_RELAYOUT && relayout_by_cvt(&in, &out, oo.zp)) return 0;
-  if (!(f->op == TPKG_OP_QUANTIZE && quantize_writes_padding(&in, &out)))
-    fill_padding(&out, out.esize == 1 ? oo.zp : 0, 0);
-  switch (f->op) {
-  case TPKG_OP_QUANTIZE: run_quantize(&oo, &in, &out); break;
-  case TPKG_OP_DEQUANTIZE: run_dequantize(&oi, &in, &out); break;
-  case TPKG_OP_RELAYOUT: run_relayout(&in, &out); break;
-  }
+  const tpkg_operand *q = f->op == TPKG_OP_DEQUANTIZE ? &oi : &oo;
+  if (f->op != TPKG_OP_RELAYOUT && !scale_ok(q->scale)) return TFW_FB_E_PARAM;
+  p->h = (fb_prep_head){f->op, 1, 1, 0, 0, NULL};
+  p->scale = q->scale, p->zp = q->zp, p->pad_zp = oo.zp;
+  if (f->op == TPKG_OP_QUANTIZE) divisor_init(&p->dv, q->scale);
   return 0;
 }
 
 /* Every other op: plain operands become tfw_tensor views, the parameters
- * are copied out of the record (which needs no alignment), tfw_op_run runs
- * the kernel. */
-static int run_plain_op(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes) {
-  tfw_tensor t[TPKG_FB_MAX_OPERANDS];
-  int32_t ints[TPKG_FB_MAX_INTS];
-  float floats[TPKG_FB_MAX_FLOATS];
-  uint32_t n = f->n_in + f->n_out;
-  if (n > TPKG_FB_MAX_OPERANDS || f->n_ints > TPKG_FB_MAX_INTS || f->n_floats > TPKG_FB_MAX_FLOATS) return TFW_FB_E_PARAM;
+ * are copied out of the record (which needs no alignment), tfw_op_check
+ * finds the kernel. The counts are within the format's limits. */
+static int prepare_plain(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, fb_prep_plain *p) {
+  uint32_t n = f->n_in + f->n_out, extent[TPKG_FB_MAX_OPERANDS]; /* each operand's bytes */
+  tfw_tensor *t = p->t;
   for (uint32_t i = 0; i < n; i++) {
     tpkg_operand o;
     tpkg_fallback_operand(f, i, &o);
@@ -603,31 +639,93 @@ static int run_plain_op(const tpkg_fallback *f, uint8_t *window, uint32_t window
     if (rc) return rc;
     for (uint32_t k = 0; k < o.rank; k++) /* as tpkg_check: no empty tensors reach a kernel */
       if (!o.dims[k]) return TFW_FB_E_SHAPE;
-    for (uint32_t j = 0; j < i; j++) { /* outputs overlap nothing else */
-      fb_side other;
-      tpkg_operand p;
-      tpkg_fallback_operand(f, j, &p);
-      fb_side_init(&other, window, window_bytes, 0, p.dtype, p.layout, p.rank, p.dims, p.offset, p.size);
-      if ((i >= f->n_in || j >= f->n_in) && overlap(&side, &other)) return TFW_FB_E_OVERLAP;
-    }
+    for (uint32_t j = 0; j < i; j++) /* outputs overlap nothing else */
+      if ((i >= f->n_in || j >= f->n_in) && spans_overlap(side.base, side.bytes, t[j].data, extent[j]))
+        return TFW_FB_E_OVERLAP;
     t[i].data = side.base;
     t[i].dtype = o.dtype;
     t[i].rank = o.rank;
-    for (uint32_t k = 0; k < TFW_MAX_RANK; k++) t[i].dims[k] = k < o.rank ? o.dims[k] : 0;
+    for (uint32_t k = 0; k < TFW_MAX_RANK; k++) t[i].dims[k] = o.dims[k]; /* a kernel reads dims[0..rank-1] */
+    extent[i] = side.bytes;
   }
+  int32_t *ints = (int32_t *)(t + n);
+  float *floats = (float *)(ints + f->n_ints);
   for (uint32_t i = 0; i < f->n_ints; i++) ints[i] = tpkg_fallback_int(f, i);
   for (uint32_t i = 0; i < f->n_floats; i++) floats[i] = tpkg_fallback_float(f, i);
+  p->h = (fb_prep_head){f->op, (uint8_t)f->n_in, (uint8_t)f->n_out, (uint8_t)f->n_ints, (uint8_t)f->n_floats, NULL};
   tfw_call c = {f->op, f->n_in, f->n_out, t, t + f->n_in, ints, f->n_ints, floats, f->n_floats};
-  return tfw_op_run(&c);
+  return tfw_op_check(&c, &p->h.kernel);
 }
 
-int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim) {
+/* The checks in tfw_fallback_run's order, and the prepared form at out
+ * (room for the largest, FB_PREP_MAX, or for prepared_size(f)). */
+static int prepare_into(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim, void *out) {
   if (!f || !window || !f->rec) return TFW_FB_E_ARG;
-  if (f->op == TPKG_OP_QUANTIZE || f->op == TPKG_OP_DEQUANTIZE || f->op == TPKG_OP_RELAYOUT) {
+  if (is_layout_op(f->op)) {
     if (f->n_in != 1 || f->n_out != 1) return TFW_FB_E_SHAPE;
-    return run_layout_op(f, window, window_bytes, dim);
+    return prepare_layout(f, window, window_bytes, dim, out);
   }
-  return run_plain_op(f, window, window_bytes);
+  if (f->n_in + f->n_out > TPKG_FB_MAX_OPERANDS || f->n_ints > TPKG_FB_MAX_INTS || f->n_floats > TPKG_FB_MAX_FLOATS)
+    return TFW_FB_E_PARAM;
+  return prepare_plain(f, window, window_bytes, out);
+}
+
+/* Bytes of f's prepared form (counts within the format's limits; for
+ * others, a number prepare_into refuses anyway). */
+static uint32_t prepared_size(const tpkg_fallback *f) {
+  if (is_layout_op(f->op)) return round8(sizeof(fb_prep_layout));
+  return round8((uint32_t)(sizeof(fb_prep_plain) + (f->n_in + f->n_out) * sizeof(tfw_tensor)) +
+                4u * (f->n_ints + f->n_floats));
+}
+
+/* The checks alone, for a record the caller has no room for: a frame of its
+ * own (noinline), so the largest record's scratch is on the stack only
+ * while this runs. */
+static __attribute__((noinline)) int check_only(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes,
+                                                uint32_t dim) {
+  uint64_t scratch[FB_PREP_MAX / 8];
+  return prepare_into(f, window, window_bytes, dim, scratch);
+}
+
+int tfw_fallback_prepare(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim, void *out,
+                         uint32_t room, uint32_t *bytes) {
+  uint32_t need = f ? prepared_size(f) : 0;
+  if (bytes) *bytes = need;
+  if (!out || need > room) return check_only(f, window, window_bytes, dim);
+  return prepare_into(f, window, window_bytes, dim, out);
+}
+
+/* The layout-aware ops' work (a QuantizeLinear into BLOCKED and a relayout
+ * the converter runs write the padding lanes themselves). */
+static int run_layout(const fb_prep_layout *p) {
+  const fb_side *in = &p->in, *out = &p->out;
+  if (p->h.op == TPKG_OP_RELAYOUT && relayout_by_cvt(in, out, p->pad_zp)) return 0;
+  if (!(p->h.op == TPKG_OP_QUANTIZE && quantize_writes_padding(in, out)))
+    fill_padding(out, out->esize == 1 ? p->pad_zp : 0, 0);
+  switch (p->h.op) {
+  case TPKG_OP_QUANTIZE: run_quantize(&p->dv, p->zp, in, out); break;
+  case TPKG_OP_DEQUANTIZE: run_dequantize(p->scale, p->zp, in, out); break;
+  case TPKG_OP_RELAYOUT: run_relayout(in, out); break;
+  }
+  return 0;
+}
+
+int tfw_fallback_run_prepared(const void *prepared) {
+  const fb_prep_head *h = prepared;
+  if (!h->kernel) return run_layout(prepared);
+  const tfw_tensor *t = ((const fb_prep_plain *)prepared)->t;
+  const int32_t *ints = (const int32_t *)(t + h->n_in + h->n_out);
+  const float *floats = (const float *)(ints + h->n_ints);
+  tfw_call c = {h->op, h->n_in, h->n_out, t, t + h->n_in, ints, h->n_ints, floats, h->n_floats};
+  return h->kernel(&c);
+}
+
+/* (Not through tfw_fallback_prepare: a firmware that runs every record
+ * this way links neither it nor check_only.) */
+int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim) {
+  uint64_t p[FB_PREP_MAX / 8];
+  int rc = prepare_into(f, window, window_bytes, dim, p);
+  return rc ? rc : tfw_fallback_run_prepared(p);
 }
 
 const char *tfw_fallback_strerror(int code) {

@@ -117,21 +117,48 @@ float tfw_dequantize(int32_t q, float scale, int32_t zp);
 void tfw_softmax_f32(const float *x, float *y, uint64_t len, uint64_t stride);
 
 /* Runs one fallback record (package format v2) over the NPU's DRAM window
- * (window_bytes bytes at window). Records come from tpkg_check, which
- * already bounds-checked them; this checks again (cheaply: sizes and
- * offsets, in 64 bits) and returns an error instead of touching a byte
- * outside [window, window + window_bytes). dim = the target's DIM: every
- * BLOCKED operand's block must equal it.
+ * (window_bytes bytes at window): tfw_fallback_prepare into a buffer on the
+ * stack (about 3.3 KiB on the RV32 core), then tfw_fallback_run_prepared.
+ * Records come from tpkg_check, which already bounds-checked them; this
+ * checks again (cheaply: sizes and offsets, in 64 bits) and returns an error
+ * instead of touching a byte outside [window, window + window_bytes).
+ * dim = the target's DIM: every BLOCKED operand's block must equal it.
  *   TPKG_OP_QUANTIZE    f32 -> u8/i8, per tensor: the output operand's scale, zp
  *   TPKG_OP_DEQUANTIZE  u8/i8/i32 -> f32, per tensor: the input operand's scale, zp
  *   TPKG_OP_RELAYOUT    same dtype, in layout -> out layout; padding lanes of
  *                       a BLOCKED output hold its zp for i8/u8 (its low byte), 0 otherwise
  * These three map input and output each through its own dims and layout
  * (tfw_layout_offset), which must hold the same number of elements. Every
- * other op (shared/tfw_ops.def) takes plain operands and runs tfw_op_run.
- * No output may overlap another operand (TFW_FB_E_OVERLAP).
+ * other op (shared/tfw_ops.def) takes plain operands and runs its tfw_ops.h
+ * kernel. No output may overlap another operand (TFW_FB_E_OVERLAP).
  * Returns 0 or a TFW_FB_E_* code; on an error nothing has been written. */
 int tfw_fallback_run(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim);
+
+/* A record decoded and checked once, run many times. Every check
+ * tfw_fallback_run makes before the op's kernel depends only on the record,
+ * the window's address and size and dim, none on the window's bytes: the
+ * op is known (and linked), operand and parameter counts, dtypes, layouts,
+ * blocks, every operand inside the window, no output overlapping another
+ * operand, the scales. tfw_fallback_prepare makes them all, in
+ * tfw_fallback_run's order, and when they pass and its prepared form fits
+ * room bytes at out (8-byte aligned) writes it there: the operands as
+ * pointers into the window, the parameters, the op's kernel, the quantise
+ * reciprocal. Without room (out NULL or too small) it checks on a scratch
+ * buffer of its own on the stack (about 3.3 KiB on the RV32 core) and writes
+ * nothing. Returns 0 or the code tfw_fallback_run would give; *bytes
+ * (bytes may be NULL) = the prepared form's size, a multiple of 8 (when it
+ * returns 0: the room a later call needs). Reads the record, never the
+ * window; the prepared form points into the window, which must stay where
+ * it is, and not into the record, which may go away. */
+int tfw_fallback_prepare(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim, void *out,
+                         uint32_t room, uint32_t *bytes);
+
+/* Runs a record tfw_fallback_prepare prepared (at prepared): the op's work
+ * and the checks of its own kernel that follow the generic ones (shapes
+ * against the parameters, their values, data-dependent ones such as a
+ * Gather index: tfw_ops.h). The same bytes and code as tfw_fallback_run of
+ * the record; no read of the record. */
+int tfw_fallback_run_prepared(const void *prepared);
 
 /* "ok", "unknown fallback op", ...; "unknown fallback error" for other codes. */
 const char *tfw_fallback_strerror(int code);

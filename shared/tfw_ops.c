@@ -12,8 +12,6 @@ uint64_t tfw_numel(const tfw_tensor *t) {
   return n;
 }
 
-typedef int (*tfw_kernel)(const tfw_call *c);
-
 typedef struct {
   uint32_t code;
   uint8_t min_in, max_in, min_out, max_out;
@@ -43,7 +41,7 @@ int tfw_k_layout(const tfw_call *c) {
 #undef TFW_OP
 #endif
 
-static tfw_kernel kernel_of(uint32_t op) {
+static tfw_op_fn kernel_of(uint32_t op) {
   switch (op) {
 #define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
   case code: return tfw_k_##kernel;
@@ -63,12 +61,12 @@ const char *tfw_op_kernel_name(uint32_t op) {
   }
 }
 
-int tfw_op_run(const tfw_call *c) {
+int tfw_op_check(const tfw_call *c, tfw_op_fn *kernel) {
   if (!c || (c->n_in && !c->in) || (c->n_out && !c->out)) return TFW_FB_E_ARG;
   const op_row *row = 0;
   for (uint32_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
     if (ops[i].code == c->op) row = &ops[i];
-  tfw_kernel k = kernel_of(c->op);
+  tfw_op_fn k = kernel_of(c->op);
   if (!row || !k) return TFW_FB_E_OP;
   if (c->n_in < row->min_in || c->n_in > row->max_in || c->n_out < row->min_out || c->n_out > row->max_out)
     return TFW_FB_E_SHAPE;
@@ -81,7 +79,14 @@ int tfw_op_run(const tfw_call *c) {
     if (!sz || t->rank > TFW_MAX_RANK) return sz ? TFW_FB_E_SHAPE : TFW_FB_E_DTYPE;
     if (!t->data || ((uintptr_t)t->data & (sz - 1))) return TFW_FB_E_ARG;
   }
-  return k(c);
+  *kernel = k;
+  return 0;
+}
+
+int tfw_op_run(const tfw_call *c) {
+  tfw_op_fn k;
+  int rc = tfw_op_check(c, &k);
+  return rc ? rc : k(c);
 }
 
 int tfw_lut_build(uint32_t fn, float alpha, float beta, float s_in, int32_t zp_in, float s_out, int32_t zp_out,

@@ -72,8 +72,20 @@ typedef struct tfw_call {
   uint32_t n_floats;
 } tfw_call;
 
-/* Runs c: checks the operand and parameter counts against tfw_ops.def, then
- * calls the op's kernel.  0 or TFW_FB_E_*; nothing written on an error. */
+/* An op's kernel (tfw_k_* below). */
+typedef int (*tfw_op_fn)(const tfw_call *c);
+
+/* tfw_op_run's generic checks, without the run: the op has a kernel in this
+ * build, the operand and parameter counts are tfw_ops.def's, every operand
+ * has a known dtype, rank <= TFW_MAX_RANK and data aligned to its element
+ * size. 0 with *kernel the op's kernel, or TFW_FB_E_*. They depend on c's
+ * fields only, so a caller that runs the same call again (a fallback record
+ * prepared at load, tfw_fallback_prepare) checks once and then calls
+ * (*kernel)(c), which checks the rest (shapes, dtypes, parameter values). */
+int tfw_op_check(const tfw_call *c, tfw_op_fn *kernel);
+
+/* Runs c: tfw_op_check, then the op's kernel.  0 or TFW_FB_E_*; nothing
+ * written on an error. */
 int tfw_op_run(const tfw_call *c);
 
 /* The int8 definition of the unary op fn (TFW_UN_*, parameters alpha,

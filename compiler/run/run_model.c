@@ -173,6 +173,7 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
                     .fetch_wait = model_fetch_wait};
   tfw_model m;
   tfw_error e;
+  void *fb_pool = NULL;
   int rc = -1;
   if (!c.npu || !c.cmd_sram || !window) {
     diag_set(d, "out of memory");
@@ -180,6 +181,15 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   }
   memset(window, 0, v->window.window_bytes);
   if (tfw_load(&m, &be, pkg, len, window, v->window.window_bytes, 0, &e) != TFW_OK) goto fail;
+  /* Every fallback record prepared once, as the SoC's runner does (a
+   * prepared record with its slot takes at most 16 bytes more than the
+   * record itself). */
+  uint32_t pool_bytes = (v->sect_size[TPKG_SECT_FALLBACK] + 32u * v->n_fallbacks + 7u) & ~7u;
+  if (!(fb_pool = aligned_alloc(8, pool_bytes + 8u))) {
+    diag_set(d, "out of memory");
+    goto done;
+  }
+  if (tfw_prepare_fallbacks(&m, fb_pool, pool_bytes, &e) != TFW_OK) goto fail;
   tfw_kernel_stats *ks = calloc(v->n_kernels ? v->n_kernels : 1, sizeof *ks);
   if (!ks) {
     diag_set(d, "out of memory");
@@ -241,6 +251,7 @@ done:
   free(c.events);
   free(c.cmd_sram);
   free(window);
+  free(fb_pool);
   return rc;
 }
 

@@ -47,7 +47,11 @@ $(foreach t,$(RT_TARGETS),$(eval $(call rt_target,$(t))))
 # rt_seq_target T: the same for T's core-sequenced NPU (docs/npu-seq.md), in
 # build/firmware/T-seq/: the driver is npu_seq.c on the C model's sources
 # (firmware/npu/npu.mk) instead of npu.c, and every member is built -Os
-# (the boards it is for are short of memory).
+# (the boards it is for are short of memory). Its runner keeps a smaller
+# pool of prepared fallback records (runner.c, RUNNER_FB_POOL_BYTES): the
+# NPU's C model takes its memories from the data memory's heap, which the
+# runner's 20 KiB would leave too small.
+RT_SEQ_FB_POOL := 8192
 define rt_seq_target
 $(BUILD)/obj/fw-rt-os/$(1)/%.o: firmware/runtime/%.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
@@ -58,7 +62,11 @@ $(FW_OUT)/$(1)-seq/libtessel-rt.a: $(call rt_members,$(1),-os) $(call npu_seq_ob
 	@rm -f $$@
 	$$(call say,AR,$$@)
 	$$(Q)$(RV_PREFIX)ar rcs $$@ $$^
-$(FW_OUT)/$(1)-seq/tessel-fw.elf: $(BUILD)/obj/fw-rt/$(1)/runner.o $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o \
+$(BUILD)/obj/fw-rt-seq/$(1)/runner.o: firmware/runtime/runner.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $(call RT_CFLAGS,$(1)) -DRUNNER_FB_POOL_BYTES=$(RT_SEQ_FB_POOL) -c $$< -o $$@
+$(FW_OUT)/$(1)-seq/tessel-fw.elf: $(BUILD)/obj/fw-rt-seq/$(1)/runner.o $(BUILD)/obj/fw-rt/$(1)/tfw_ops_all.o \
                                   $(FW_OUT)/$(1)-seq/libtessel-rt.a $(FW_LINK_DEPS)
 	@mkdir -p $$(@D)
 	$$(call say,LD-RV32,$$@)

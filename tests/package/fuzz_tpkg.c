@@ -2,13 +2,16 @@
  * Each input is checked twice: as given, and with its CRCs recomputed from
  * its own section table, so mutations get past the CRCs and reach the
  * bounds, window, record and command checks. A package that validates is
- * then read through every accessor, so ASan sees any read the checks let
- * through. The buffer is an exact-size copy (no slack for overreads). */
+ * then read through every accessor, and each fallback record prepared as
+ * the runtime prepares it at load (tfw_fallback_prepare, with room and
+ * without), so ASan sees any read the checks let through. The buffer is an
+ * exact-size copy (no slack for overreads). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crc32.h"
+#include "tfw_fallback.h"
 #include "tpkg_format.h"
 
 static void read_all(const tpkg_view *v) {
@@ -42,6 +45,19 @@ static void read_all(const tpkg_view *v) {
     tpkg_fallback f;
     tpkg_view_fallback(v, v->n_fallbacks - 1, &f); /* the indexed walk to the last */
     sink += f.bytes;
+  }
+  /* Preparation reads the record and never the window (its operands become
+   * pointers into it), so a small stand-in window will do. */
+  static uint8_t window[64];
+  static uint64_t prepared[8192 / 8];
+  pos = 0;
+  for (uint32_t i = 0; i < v->n_fallbacks; i++) {
+    tpkg_fallback f;
+    tpkg_view_fallback_at(v, &pos, &f);
+    uint32_t need = 0;
+    int checked = tfw_fallback_prepare(&f, window, v->window.window_bytes, 8, NULL, 0, &need);
+    int rc = tfw_fallback_prepare(&f, window, v->window.window_bytes, 8, prepared, sizeof prepared, NULL);
+    if (rc != checked || rc > 0 || rc <= -TFW_FB_E_NCODES || need % 8) abort();
   }
   if (v->weights_bytes) sink += v->weights[v->weights_bytes - 1];
   (void)sink;

@@ -15,6 +15,7 @@
 #include "crc32.h"
 #include "sample_pkg.h"
 #include "tessel_rt.h"
+#include "tfw_fallback.h"
 #include "tessel_isa.h"
 #include "tessel_target.h"
 
@@ -740,6 +741,115 @@ static void test_tfw_load_checks(void **state) {
   assert_int_equal(load(NULL, 8 * TSL_CMD_BYTES, SAMPLE_WINDOW_BYTES, &e), TFW_OK);
 }
 
+/* ---- fallback records prepared at load (tfw_prepare_fallbacks) ---- */
+
+/* The sample's record 1 (DequantizeLinear [1,10]) with a [1,9] output:
+ * tpkg_check passes it (the size field still holds 40 bytes), the element
+ * counts differ. */
+static void m_fb_elems(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 1) + TPKG_FBO_DIMS + 4, 9); }
+
+/* tfw_load of the sample (mutated by m), then tfw_prepare_fallbacks with
+ * pool_bytes of pool (UINT32_MAX: not called), then record `broken`'s op
+ * overwritten with 0 in the loaded package (-1: none; a pooled record is
+ * not read again, any other fails, FALLBACK naming it), then tfw_run on a
+ * fixed input.
+ * The window's bytes after the run go to out (when given); returns the
+ * first failing call's code, *e its error. */
+static int pool_run(mutator m, uint32_t pool_bytes, int broken, uint8_t *out, tfw_error *e) {
+  static uint64_t pool[4096 / 8];
+  static tfw_model model;
+  pkg_t p;
+  make(&p);
+  if (m) m(&p), refresh(p.b, p.n);
+  tfw_backend be = {.target_hash = TSL_TARGET_HASH, .dim = TSL_DIM, .cmd_sram_bytes = 4096,
+                    .set_window = mock_window, .load_stream = mock_load, .run = mock_run};
+  uint8_t *window = aligned_alloc(64, SAMPLE_WINDOW_BYTES);
+  assert_non_null(window);
+  memset(window, 0, SAMPLE_WINDOW_BYTES);
+  int rc = tfw_load(&model, &be, p.b, (uint32_t)p.n, window, SAMPLE_WINDOW_BYTES, 0, e);
+  if (rc == TFW_OK && pool_bytes != UINT32_MAX) rc = tfw_prepare_fallbacks(&model, pool, pool_bytes, e);
+  if (rc == TFW_OK) {
+    for (uint32_t i = 0; i < 192; i++) { /* the image (f32), then the logits (i8) the kernels would leave */
+      float v = (float)(int32_t)(i * 37 % 101) * 0.03f - 1.5f;
+      memcpy(window + 4096 + 4 * i, &v, 4);
+    }
+    for (uint32_t i = 0; i < 10; i++) window[16384 + i] = (uint8_t)(i * 29 + 3);
+    if (broken >= 0) tpkg_wr32(fb_rec(&p, (unsigned)broken) + TPKG_FB_OP, 0);
+    rc = tfw_run(&model, e);
+  }
+  if (out) memcpy(out, window, SAMPLE_WINDOW_BYTES);
+  free(window);
+  free(p.b);
+  return rc;
+}
+
+/* Every pool size from none to more than all four records need: the run's
+ * bytes are the same as without a pool, the records kept are those that
+ * fit in order (a later, smaller one after one that did not: the sample's
+ * Softmax after its HardSigmoid), and a kept record is not read from the
+ * package again. */
+static void test_tfw_fallback_pool(void **state) {
+  (void)state;
+  tfw_error e;
+  static uint8_t ref[SAMPLE_WINDOW_BYTES], got[SAMPLE_WINDOW_BYTES];
+  assert_int_equal(pool_run(NULL, UINT32_MAX, -1, ref, &e), TFW_OK);
+  int none = 0, all = 0, skipped = 0;
+  for (uint32_t bytes = 0; bytes <= 1024; bytes += 8) {
+    assert_int_equal(pool_run(NULL, bytes, -1, got, &e), TFW_OK);
+    assert_memory_equal(got, ref, SAMPLE_WINDOW_BYTES);
+    unsigned kept = 0; /* bit i: record i runs from the pool */
+    for (int i = 0; i < (int)SAMPLE_FALLBACKS; i++) {
+      int rc = pool_run(NULL, bytes, i, NULL, &e);
+      if (rc == TFW_OK) kept |= 1u << i;
+      else assert_true(rc == TFW_E_FALLBACK && e.kernel == i);
+    }
+    none |= kept == 0, all |= kept == 0xFu;
+    skipped |= (kept & (kept + 1)) != 0; /* not a prefix: a record skipped, a later one kept */
+  }
+  assert_true(none && all && skipped);
+  /* a misaligned pool, a model not loaded */
+  static uint64_t pool[64];
+  static tfw_model fresh;
+  assert_int_equal(tfw_prepare_fallbacks(&fresh, pool, sizeof pool, &e), TFW_E_ARG);
+  pkg_t p;
+  make(&p);
+  tfw_backend be = {.target_hash = TSL_TARGET_HASH, .dim = TSL_DIM, .cmd_sram_bytes = 4096,
+                    .set_window = mock_window, .load_stream = mock_load, .run = mock_run};
+  uint8_t *window = aligned_alloc(64, SAMPLE_WINDOW_BYTES);
+  assert_non_null(window);
+  assert_int_equal(tfw_load(&fresh, &be, p.b, (uint32_t)p.n, window, SAMPLE_WINDOW_BYTES, 0, &e), TFW_OK);
+  assert_int_equal(tfw_prepare_fallbacks(&fresh, (uint8_t *)pool + 4, 256, &e), TFW_E_ARG);
+  assert_non_null(strstr(e.msg, "8-byte aligned"));
+  assert_int_equal(tfw_prepare_fallbacks(&fresh, pool, sizeof pool, &e), TFW_OK);
+  assert_non_null(fresh.fb_pool);
+  assert_int_equal(tfw_load(&fresh, &be, p.b, (uint32_t)p.n, window, SAMPLE_WINDOW_BYTES, 0, &e), TFW_OK);
+  assert_null(fresh.fb_pool); /* a new load drops the pool */
+  free(window);
+  free(p.b);
+}
+
+/* A record tpkg_check passes but no run could (its element counts differ):
+ * refused at load by tfw_prepare_fallbacks, with a pool and without one,
+ * naming the record; without the call, every tfw_run refuses it the same
+ * way. */
+static void test_tfw_fallback_refused_at_load(void **state) {
+  (void)state;
+  tfw_error e;
+  char msg[512];
+  for (int pooled = 0; pooled < 3; pooled++) {
+    uint32_t bytes = pooled == 0 ? 0 : pooled == 1 ? 4096 : UINT32_MAX;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(pool_run(m_fb_elems, bytes, -1, NULL, &e), TFW_E_FALLBACK);
+    assert_int_equal(e.detail, TFW_FB_E_SHAPE);
+    assert_int_equal(e.kernel, 1);
+    assert_int_equal(e.value, TPKG_OP_DEQUANTIZE);
+    assert_string_equal(e.msg, tfw_fallback_strerror(TFW_FB_E_SHAPE));
+    tfw_format_error(&e, msg, sizeof msg);
+    assert_non_null(strstr(msg, "FALLBACK/"));
+    assert_non_null(strstr(msg, "; fallback 1"));
+  }
+}
+
 /* ---- the executor's stream fetch (tfw_exec.c fetch_streams) ----
  * A backend with the fetch and a command SRAM image: a fetch is pending from
  * fetch_stream to fetch_wait (or to a run, which completes it, as the
@@ -904,7 +1014,8 @@ int main(void) {
       cmocka_unit_test(test_section_table), cmocka_unit_test(test_strings_and_window),
       cmocka_unit_test(test_target_name_padding), cmocka_unit_test(test_kernels_and_io),
       cmocka_unit_test(test_fallbacks), cmocka_unit_test(test_outputs_written),
-      cmocka_unit_test(test_tfw_load_checks),
+      cmocka_unit_test(test_tfw_load_checks), cmocka_unit_test(test_tfw_fallback_pool),
+      cmocka_unit_test(test_tfw_fallback_refused_at_load),
       cmocka_unit_test(test_commands), cmocka_unit_test(test_writer_rejects),
   };
   return cmocka_run_group_tests_name("package", tests, NULL, NULL);

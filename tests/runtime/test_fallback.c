@@ -23,6 +23,7 @@
 #include "fb_checksum.h"
 #include "fb_record.h"
 #include "tfw_fallback.h"
+#include "tfw_ops.h"
 
 static const char *iss_path, *fw_elf_path;
 
@@ -523,9 +524,15 @@ static fb_desc good_softmax(void) {
   return softmax_rec(2, dims, 1, 0, 128, 64);
 }
 
+/* Room for any prepared record (tfw_fallback_prepare), 8-byte aligned. */
+static uint64_t prep_buf[8192 / 8];
+
 /* Runs f (its encoding, with *tweak applied to the decoded header when
  * given) on a 256-byte window inside guard bytes; checks the code (any
- * error when want is 1) and that not a byte changed (errors write nothing). */
+ * error when want is 1) and that not a byte changed (errors write nothing).
+ * The same record prepared (tfw_fallback_prepare, with room and without)
+ * gives the same code, at preparation when it is one of the checks there,
+ * else when the prepared record runs. */
 static void expect_error_t(const fb_desc *d, const tpkg_fallback *tweak, uint32_t dim, int want, int line) {
   static uint8_t buf[GUARD + SMALL_WIN + GUARD], copy[sizeof buf];
   for (size_t i = 0; i < sizeof buf; i++) buf[i] = (uint8_t)(i * 7 + 1);
@@ -538,6 +545,13 @@ static void expect_error_t(const fb_desc *d, const tpkg_fallback *tweak, uint32_
     fail_msg("line %d: got %d (%s), want %d (%s)", line, rc, tfw_fallback_strerror(rc), want,
              want == 1 ? "any error" : tfw_fallback_strerror(want));
   if (memcmp(buf, copy, sizeof buf)) fail_msg("line %d: the failed record wrote bytes", line);
+  uint32_t need = 0;
+  int checked = tfw_fallback_prepare(&f, buf + GUARD, SMALL_WIN, dim, NULL, 0, &need);
+  int prepared = tfw_fallback_prepare(&f, buf + GUARD, SMALL_WIN, dim, prep_buf, sizeof prep_buf, NULL);
+  if (checked != prepared) fail_msg("line %d: prepared without room %d, with room %d", line, checked, prepared);
+  if (!prepared) prepared = tfw_fallback_run_prepared(prep_buf);
+  if (prepared != rc) fail_msg("line %d: prepared and run %d, run %d", line, prepared, rc);
+  if (memcmp(buf, copy, sizeof buf)) fail_msg("line %d: the failed prepared record wrote bytes", line);
 }
 #define EXPECT(f, dim, want) expect_error_t(&(f), NULL, dim, want, __LINE__)
 #define ANY_ERROR 1 /* a code the op's kernel chooses (shared/tfw_ops*.c) */
@@ -642,10 +656,11 @@ static void test_bad_records(void **state) {
 }
 
 /* Random records over a small window: whatever the fields, the run returns
- * 0 or an error and never touches the guard bytes (ASan watches too). */
+ * 0 or an error and never touches the guard bytes (ASan watches too); the
+ * record prepared and then run gives the same code and bytes. */
 static void test_random_records(void **state) {
   (void)state;
-  static uint8_t buf[GUARD + SMALL_WIN + GUARD];
+  static uint8_t buf[GUARD + SMALL_WIN + GUARD], twin[sizeof buf];
   static const float scales[] = {0.0f, 1.0f, -1.0f, 0.5f, 1e-30f, 1e30f};
   int ok = 0;
   for (int it = 0; it < 30000; it++) {
@@ -696,6 +711,7 @@ static void test_random_records(void **state) {
       for (uint32_t i = 0; i < f.n_ints; i++) f.ints[i] = (int32_t)(rnd() % 15) - 7;
       for (uint32_t i = 0; i < f.n_floats; i++) f.floats[i] = scales[rnd() % 6];
     }
+    memcpy(twin, buf, sizeof buf);
     int rc = fb_run(&f, buf + GUARD, SMALL_WIN, dim);
     assert_true(rc <= 0 && rc > -TFW_FB_E_NCODES);
     ok += rc == 0;
@@ -703,10 +719,68 @@ static void test_random_records(void **state) {
       assert_int_equal(buf[i], 0xA5);
       assert_int_equal(buf[GUARD + SMALL_WIN + i], 0xA5);
     }
+    /* prepared, then run: the same code and bytes */
+    fb_encoded e;
+    int prc = tfw_fallback_prepare(fb_encode(&f, &e), twin + GUARD, SMALL_WIN, dim, prep_buf, sizeof prep_buf, NULL);
+    if (!prc) prc = tfw_fallback_run_prepared(prep_buf);
+    assert_int_equal(prc, rc);
+    assert_memory_equal(twin, buf, sizeof buf);
   }
   printf("random records: %d of 30000 ran, the rest were rejected; no write outside the window\n", ok);
   assert_true(ok > 3000);
 }
+/* ---- records prepared once (tfw_fallback_prepare) ------------------------------- */
+
+/* Prepared once and run on three inputs, each record gives the bytes
+ * tfw_fallback_run gives, without reading its record again (the encoding
+ * is wiped after the preparation); its size is a multiple of 8 and exactly
+ * enough (8 bytes less: checked, nothing written, the same code). */
+static void test_prepared_records(void **state) {
+  (void)state;
+  enum { WB = 2048 };
+  static uint8_t w1[WB], w2[WB];
+  static const uint32_t d4[4] = {1, 3, 4, 4}, d2[2] = {3, 16}, d1[1] = {48};
+  fb_desc recs[6];
+  recs[0] = rec1(TPKG_OP_QUANTIZE, TPKG_DT_F32, TPKG_DT_I8, d4, 0, 192, 1024, 128); /* plain -> blocked */
+  fb_set_layout(&recs[0].o[1], TPKG_LAYOUT_BLOCKED, 8);
+  recs[0].o[1].scale = 0.05f, recs[0].o[1].zp = -7;
+  recs[1] = rec1(TPKG_OP_DEQUANTIZE, TPKG_DT_U8, TPKG_DT_F32, d4, 256, 48, 1024, 192);
+  recs[1].o[0].scale = 0.125f, recs[1].o[0].zp = 100;
+  recs[2] = relayout_rec(TPKG_DT_I8, d4, TPKG_LAYOUT_PLAIN, TPKG_LAYOUT_NHWC, 8, 256, 48, 1024, 48);
+  recs[3] = softmax_rec(2, d2, 1, 0, 1024, 192);
+  recs[4] = (fb_desc){.op = TPKG_OP_UNARY, .n_in = 1, .n_out = 1, .n_ints = 1, .ints = {TFW_UN_HARD_SIGMOID},
+                      .n_floats = 2, .floats = {0.2f, 0.5f}};
+  recs[4].o[0] = fb_operand(TPKG_DT_F32, 1, d1, 0, 192);
+  recs[4].o[1] = fb_operand(TPKG_DT_F32, 1, d1, 1024, 192);
+  recs[5] = (fb_desc){.op = TPKG_OP_CONCAT, .n_in = 3, .n_out = 1, .n_ints = 1, .ints = {0}};
+  for (uint32_t k = 0; k < 3; k++) recs[5].o[k] = fb_operand(TPKG_DT_F32, 1, d1, 192u * k, 192);
+  static const uint32_t d144[1] = {144};
+  recs[5].o[3] = fb_operand(TPKG_DT_F32, 1, d144, 1024, 576);
+  for (int r = 0; r < 6; r++) {
+    fb_encoded e;
+    const tpkg_fallback *f = fb_encode(&recs[r], &e);
+    uint32_t need = 0;
+    memset(prep_buf, 0x5A, sizeof prep_buf);
+    assert_int_equal(tfw_fallback_prepare(f, w1, WB, 8, prep_buf, 0, &need), 0); /* no room: checked only */
+    assert_true(need > 0 && need % 8 == 0 && need < sizeof prep_buf);
+    assert_int_equal(tfw_fallback_prepare(f, w1, WB, 8, prep_buf, need - 8, NULL), 0);
+    for (size_t i = 0; i < sizeof prep_buf; i++) assert_int_equal(((uint8_t *)prep_buf)[i], 0x5A);
+    assert_int_equal(tfw_fallback_prepare(f, w1, WB, 8, prep_buf, need, NULL), 0);
+    for (size_t i = need; i < sizeof prep_buf; i++) assert_int_equal(((uint8_t *)prep_buf)[i], 0x5A);
+    memset(e.bytes, 0xFF, sizeof e.bytes); /* the prepared form holds what it needs */
+    for (int input = 0; input < 3; input++) {
+      for (uint32_t i = 0; i < WB / 4; i++) {
+        float v = rnd_float(-6.0f, 6.0f);
+        memcpy(w1 + 4 * i, &v, 4);
+      }
+      memcpy(w2, w1, WB);
+      assert_int_equal(tfw_fallback_run_prepared(prep_buf), 0); /* over w1, where it was prepared */
+      assert_int_equal(fb_run(&recs[r], w2, WB, 8), 0);
+      assert_memory_equal(w1, w2, WB);
+    }
+  }
+}
+
 /* ---- bit-exact against the RV32 firmware ---------------------------------------- */
 
 static void test_firmware_checksums(void **state) {
@@ -862,6 +936,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_relayout_all_pairs),  cmocka_unit_test(test_ops_through_window),
       cmocka_unit_test(test_quantize_to_blocked), cmocka_unit_test(test_converter_jobs),
       cmocka_unit_test(test_unaligned_window),    cmocka_unit_test(test_bad_records),         cmocka_unit_test(test_random_records),
+      cmocka_unit_test(test_prepared_records),
       cmocka_unit_test(test_firmware_checksums),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
