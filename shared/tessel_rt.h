@@ -142,8 +142,9 @@ enum {
 };
 
 /* Default watchdog: a run may take WATCHDOG_BASE + WATCHDOG_PER_EST x the
- * kernel's estimate cycles before it is aborted (tfw_model's watchdog_base
- * and watchdog_per_est, which a firmware may change after tfw_load). */
+ * kernel's estimate cycles (a run of several records: the package's whole
+ * estimate) before it is aborted (tfw_model's watchdog_base and
+ * watchdog_per_est, which a firmware may change after tfw_load). */
 #define TFW_WATCHDOG_BASE 20000000ull
 #define TFW_WATCHDOG_PER_EST 16u
 
@@ -166,6 +167,7 @@ typedef struct {
   uint32_t tl_dropped;             /* marks that did not fit (the last slot holds the latest) */
   int tl_open;                     /* 1: tfw_timeline_begin was called; tfw_run continues its log */
   uint32_t kernels_run;            /* kernel records the last tfw_run completed (tfw_run_stats) */
+  uint64_t estimate_total;         /* the kernel records' estimates summed (a merged run's watchdog) */
   const uint8_t *fb_pool;          /* fallback records prepared at load (tfw_prepare_fallbacks); NULL: none */
   int loaded;
 } tfw_model;

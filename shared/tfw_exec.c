@@ -30,9 +30,11 @@ static void copy_bytes(uint8_t *dst, const uint8_t *src, uint32_t n) {
 static int place_streams(tfw_model *m, tfw_error *e) {
   const tfw_backend *b = m->npu;
   uint32_t max_cmds = b->cmd_sram_bytes / TSL_CMD_BYTES;
+  m->estimate_total = 0;
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
     tpkg_kernel_view kv;
     tpkg_view_kernel(&m->pkg, k, &kv);
+    m->estimate_total += kv.estimate_cycles;
     if (kv.cmd_count > max_cmds)
       return fail(e, TFW_E_CMD_SRAM, 0, (int32_t)k, -1, kv.cmd_count,
                   "kernel stream has more commands than the command SRAM holds (recompile for this target)");
@@ -307,11 +309,13 @@ static uint32_t run_last(const tfw_model *m, uint32_t k, const fb_walk *w) {
  * command inside it. */
 static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, tfw_error *e) {
   const tfw_backend *b = m->npu;
-  uint32_t first = kernel_field(m, k, TPKG_K_CMD_FIRST), count = 0;
-  uint64_t estimate = 0;
-  for (uint32_t j = k; j <= last; j++) {
-    count += kernel_field(m, j, TPKG_K_CMD_COUNT);
-    estimate += kernel_field(m, j, TPKG_K_EST_CYCLES) | (uint64_t)kernel_field(m, j, TPKG_K_EST_CYCLES + 4) << 32;
+  uint32_t first = kernel_field(m, k, TPKG_K_CMD_FIRST), count;
+  uint64_t estimate = m->estimate_total; /* a merged run's watchdog: the package's whole estimate */
+  if (k == last) {
+    count = kernel_field(m, k, TPKG_K_CMD_COUNT);
+    estimate = kernel_field(m, k, TPKG_K_EST_CYCLES) | (uint64_t)kernel_field(m, k, TPKG_K_EST_CYCLES + 4) << 32;
+  } else { /* the records lie back to back */
+    count = kernel_field(m, last, TPKG_K_CMD_FIRST) + kernel_field(m, last, TPKG_K_CMD_COUNT) - first;
   }
   uint32_t off = 0;
   int rc;
