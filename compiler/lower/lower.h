@@ -208,6 +208,11 @@ int lower_segment(lower_program *p, int64_t limit_bytes, diag *d);
  * order, MARK barriers, tokens, queue depth), loops expanded; the time the
  * last unit finishes. */
 uint64_t lower_estimate_cycles(const tsl_target_t *t, const lower_stream *s);
+
+/* The counter record a framed kernel record ends with (LOWER_FRAME_CMDS):
+ * its 24 beats written at about two cycles each after DRAM's latency (the
+ * RTL: 76-80 cycles at npu8, between back-to-back records). */
+uint64_t lower_record_cycles(const tsl_target_t *t);
 /* The older, optimistic bound: the busiest unit's total (perfect overlap). */
 uint64_t lower_busiest_unit_cycles(const tsl_target_t *t, const lower_stream *s);
 /* Busy cycles per queue of a stream by the same pricing, loops expanded:

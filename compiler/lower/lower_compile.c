@@ -426,7 +426,9 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   uint64_t *est = calloc((size_t)p->n_kernels + 1, sizeof *est);
   if (!est) rc = diag_oom(d);
   for (int i = 0; !rc && i < p->n_kernels; i++)
-    if (p->kernels[i].kind != LOWER_K_FALLBACK) est[i] = lower_estimate_cycles(t, &p->kernels[i].stream);
+    if (p->kernels[i].kind != LOWER_K_FALLBACK) /* each record (segment) ends writing its counter record */
+      est[i] = lower_estimate_cycles(t, &p->kernels[i].stream) +
+               (uint64_t)(p->kernels[i].n_segs ? p->kernels[i].n_segs : 1) * lower_record_cycles(t);
   if (!rc) print_stages(stdout, g, p, o);
   if (!rc && o->report) report(o->report, p, est, o->cmd_sram_limit > 0 ? o->cmd_sram_limit : t->cmd_sram_bytes);
   if (!rc && (o->out || o->emit_c)) {

@@ -209,6 +209,8 @@ void lower_unit_cycles(const tsl_target_t *t, const lower_stream *s, uint64_t bu
   for (int q = 0; q < 4; q++) busy[q] = c.unit[q];
 }
 
+uint64_t lower_record_cycles(const tsl_target_t *t) { return 2 * (TSL_MARK_RECORD_BYTES / 8) + t->dram_latency; }
+
 uint64_t lower_estimate_cycles(const tsl_target_t *t, const lower_stream *s) {
   cost_walk c = {0};
   const size_t depth = t->queue_depth > 0 ? (size_t)t->queue_depth : 1;
