@@ -58,7 +58,10 @@ SIM_NPU_RTL  := $(filter %_pkg.sv,$(wildcard rtl-model/npu/*.sv)) \
                 $(filter-out %_pkg.sv,$(wildcard rtl-model/npu/*.sv))
 SIM_TARGETS_BUILT := npu4 npu8
 sim_npu_sv    = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(SIM_NPU_RTL)
-sim_npu_vflags = -GNpu=1\'b1 -GCvt=1\'b1
+# The simulated NPU targets' SoC also has the data cache (tessel_dcache) of
+# SIM_DCACHE_LINES 32-byte lines (0: none, the bridge as the boards have it).
+SIM_DCACHE_LINES ?= 16
+sim_npu_vflags = -GNpu=1\'b1 -GCvt=1\'b1 -GDcacheLines=$(SIM_DCACHE_LINES)
 sim_npu_cflags = -DTESSEL_SIM_NPU -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath $(BUILD)/gen)
 
 # sim_target T: build/T/tessel-sim and build/T/tessel-sim-trace.
