@@ -113,8 +113,8 @@ module tessel_soc #(
 
   localparam int unsigned NT   = tessel_soc_pkg::NumTargets;
   localparam int unsigned TgtW = 32'(tessel_soc_pkg::TgtW);
-  // memory-port masters: 0 fetch line buffer, 1 data bridge, then the NPU's
-  // DMA (Npu) and the converter (Cvt)
+  // memory-port masters: 0 fetch line buffer, 1 the data side (bridge or
+  // cache), then the NPU's DMA (Npu) and the converter (Cvt)
   localparam int unsigned NM   = 2 + 32'(Npu) + 32'(Cvt);
   localparam int unsigned QW   = tessel_memport_pkg::ReqW;
   localparam int unsigned PW   = tessel_memport_pkg::RspW;
@@ -509,7 +509,7 @@ module tessel_soc #(
       .m_rsp_i       (ibus_mrsp)
     );
   end else begin : g_no_linebuf
-    // the lite core fetches from DRAM through the data side's bridge:
+    // the lite core fetches from DRAM through the data side's master 1:
     // master 0 stays idle (and takes any response)
     assign it_req_ready[TM]           = 1'b0;
     assign it_rsp_valid[TM]           = 1'b0;
@@ -709,15 +709,15 @@ module tessel_soc #(
   tessel_memport_pkg::req_t ps_req, port_req;
   tessel_memport_pkg::rsp_t ps_rsp, port_rsp;
 
-  // With CoreLite and no NPU, master 1 (the data side's bridge) is the only
-  // one: it drives the port itself, with its index on the id as the arbiter
-  // would put it.
+  // With CoreLite and no NPU, master 1 (the data side's bridge or cache) is
+  // the only one: it drives the port itself, with its index on the id as the
+  // arbiter would put it.
   if (CoreLite && NM == 2) begin : g_one_master
     always_comb begin
       ps_req        = dbus_mreq;
       ps_req.req_id = {IdxW'(1), dbus_mreq.req_id[MIW-1:0]};
     end
-    // (the bridge reads no ids, so its responses may keep the index bits;
+    // (the bridge and the cache read no ids, so responses may keep the index bits;
     // the idle master 0 gets none)
     assign mm_rsp = {ps_rsp, PW'(0)};
     logic unused_arb;
