@@ -45,7 +45,7 @@ test-traps: $(TESSEL_ISS) $(TRAP_ELFS) $(TESSEL_SIM)
 # ---- firmware base library and applications ------------------------------
 # crt0.o is linked first, by name (an archive member would not be pulled in
 # for the entry point); everything else comes from libtessel-fw.a.
-FW_BASE_SRCS := firmware/base/simctl.c firmware/base/timer.c firmware/base/trap.c firmware/base/uart.c \
+FW_BASE_SRCS := firmware/base/dcache.c firmware/base/simctl.c firmware/base/timer.c firmware/base/trap.c firmware/base/uart.c \
                 firmware/base/trap_entry.S
 FW_BASE_OBJS := $(patsubst firmware/base/%,$(BUILD)/obj/fw/%.o,$(FW_BASE_SRCS))
 FW_CRT0      := $(FW_OUT)/crt0.o

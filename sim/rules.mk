@@ -1,7 +1,7 @@
 # sim/rules.mk: the SoC (rtl-model/soc/) and the simulator tessel-sim.
 #   build/bin/tessel-sim        Verilator model of tessel_soc + harness (sim/*.cpp, sim/*.c)
 #   build/bin/tessel-sim-trace  the same with FST tracing compiled in (run by tessel-sim --trace)
-# Suites: sim-unit, sim-cli, soc, memport, cvt-arith, cvt-dma, lint-soc, synth, gate-sim. Bench: sim-speed.
+# Suites: sim-unit, sim-cli, soc, memport, cvt-arith, cvt-dma, dcache, lint-soc, synth, gate-sim. Bench: sim-speed.
 # sim/npu-model/npu-model.mk (the C model) and sim/iss/iss.mk (the ISS) come first.
 
 # The harness's C part (ELF loader, options), which the ISS shares: one library,
@@ -58,7 +58,10 @@ SIM_NPU_RTL  := $(filter %_pkg.sv,$(wildcard rtl-model/npu/*.sv)) \
                 $(filter-out %_pkg.sv,$(wildcard rtl-model/npu/*.sv))
 SIM_TARGETS_BUILT := npu4 npu8
 sim_npu_sv    = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(SIM_NPU_RTL)
-sim_npu_vflags = -GNpu=1\'b1 -GCvt=1\'b1
+# The simulated NPU targets' SoC also has the data cache (tessel_dcache) of
+# SIM_DCACHE_LINES 32-byte lines (0: none, the bridge as the boards have it).
+SIM_DCACHE_LINES ?= 16
+sim_npu_vflags = -GNpu=1\'b1 -GCvt=1\'b1 -GDcacheLines=$(SIM_DCACHE_LINES)
 sim_npu_cflags = -DTESSEL_SIM_NPU -I$(abspath $(BUILD)/gen/$(1)) -I$(abspath $(BUILD)/gen)
 
 # sim_target T: build/T/tessel-sim and build/T/tessel-sim-trace.
@@ -261,6 +264,31 @@ TEST_SUITES += cvt-dma
 .PHONY: test-cvt-dma
 test-cvt-dma: $(CVT_DMA_BENCH)
 	@$(CVT_DMA_BENCH)
+
+# ---- dcache: the SoC's data cache against a C model of it -----------------------
+# tessel_dcache on plain ports (tests/dcache/dcache_tb.sv) between the bench
+# as the core and as a C++ memory with random latency, stalls, an error
+# region and another master writing DRAM behind it: every answer equals a C
+# model of the cache's lines, and its side of the port keeps
+# docs/memory-port.md's rules. Built with 4 lines (conflicts everywhere) and
+# with the simulated SoC's 16.
+DCACHE_SV        := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_memport_pkg.sv \
+                    rtl-model/soc/tessel_dcache.sv tests/dcache/dcache_tb.sv
+DCACHE_BENCHES   := $(SIM_OBJ)/dcache-4/dcache-bench $(SIM_OBJ)/dcache-16/dcache-bench
+
+$(SIM_OBJ)/dcache-%/dcache-bench: $(DCACHE_SV) tests/dcache/dcache_bench.cpp $(BUILD)/gen/tessel_memmap.h
+	@mkdir -p $(@D)
+	$(call say,VERILATE,$@)
+	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module dcache_tb -GLines=$* --Mdir $(@D) \
+	  -o dcache-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra -I$(abspath $(BUILD)/gen)" -MAKEFLAGS "OPT_FAST=-O2" \
+	  $(abspath tests/dcache/dcache_bench.cpp) $(DCACHE_SV) >$(@D)/build.log 2>&1 \
+	  || { tail -n 40 $(@D)/build.log; exit 1; }
+
+TEST_SUITES += dcache
+.PHONY: test-dcache
+test-dcache: $(DCACHE_BENCHES)
+	@{ for b in $(DCACHE_BENCHES); do $$b; done; } \
+	  | awk '{ print } /^PASS /{ p++ } /^FAIL /{ f++ } END { printf "%d passed, %d failed\n", p, f; exit (f > 0 || p == 0) }'
 
 # ---- synthesis check and gate-level simulation ---------------------------------
 # Small TCMs keep both quick; the logic is the same as the full-size SoC's.

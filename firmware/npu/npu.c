@@ -4,6 +4,7 @@
 #include "npu_common.h"
 
 #include "csr.h"
+#include "dcache.h"
 #include "mmio.h"
 #include "timer.h"
 #include "trap.h"
@@ -12,6 +13,9 @@ static inline uint32_t reg_read(uint32_t off) { return mmio_read32(NPU_REG_BASE 
 static inline void reg_write(uint32_t off, uint32_t v) { mmio_write32(NPU_REG_BASE + off, v); }
 
 int npu_init(void) {
+  /* The data cache, where the SoC has one, is probed now (not in the first
+   * run's wait) and holds nothing stale of a run before this one. */
+  dcache_invalidate();
   /* A missing NPU answers with a bus error: the probe turns it into a code. */
   uint32_t id;
   if (trap_probe_read32(NPU_REG_BASE + TSL_REG_ID, &id) != 0 || id != TSL_REG_ID_VALUE) return NPU_ERR_NO_DEVICE;
@@ -136,6 +140,9 @@ int npu_wait(uint64_t timeout_cycles, npu_run_info_t *info) {
     for (int i = 0; i < 1000 && ((status = npu_status()) & TSL_REG_STATUS_BUSY); i++) {
     }
   }
+  /* The run is over and its last DRAM write answered (BUSY drops only
+   * then): the data cache must forget what it held of the DRAM it wrote. */
+  dcache_invalidate();
   reg_write(TSL_REG_STATUS, TSL_REG_STATUS_IRQ); /* drop the interrupt line */
   timer_disarm();
   csr_write(mie, saved_mie);

@@ -9,6 +9,7 @@
  * the same bits. A SoC without the unit answers its window with a bus
  * error: tfw_cvt_init probes it and registers the driver only when the
  * unit is there. */
+#include "dcache.h"
 #include "mmio.h"
 #include "tessel_memmap.h"
 #include "tfw_fallback.h"
@@ -57,6 +58,9 @@ static int cvt_run(const tfw_cvt_job *j) {
   uint32_t st;
   while ((st = mmio_read32(TSL_CVT_CTRL)) & TSL_CVT_CTRL_BUSY) {
   }
+  /* every write of the job is answered (BUSY drops only then): the data
+   * cache forgets the destination's old bytes */
+  dcache_invalidate();
   /* 3. a bus error: the core redoes the job and meets the fault itself */
   return (st & TSL_CVT_CTRL_ERR) ? -1 : 0;
 }
@@ -64,6 +68,7 @@ static int cvt_run(const tfw_cvt_job *j) {
 int tfw_cvt_init(void) {
   uint32_t id;
   int present = trap_probe_read32(TSL_CVT_ID, &id) == 0 && id == CVT_ID_VALUE;
+  dcache_invalidate(); /* probes the data cache now, not after the first job */
   tfw_set_cvt(present ? cvt_run : NULL);
   return present;
 }

@@ -2,16 +2,19 @@
 // UART, machine timer, simulation control, the NPU (Npu = 1, built with a
 // target's packages; with Npu = 0 its two windows answer a bus error), or
 // the core-sequenced NPU's datapath (NpuSeq = 1, docs/npu-seq.md; else its
-// window answers a bus error), and the external memory port
-// (docs/memory-map.md, docs/memory-port.md, docs/simulator.md).
+// window answers a bus error), the float/int8 converter (Cvt = 1), and the
+// external memory port, which the core's data side reaches through a small
+// data cache with DcacheLines > 0 (docs/memory-map.md, docs/memory-port.md,
+// docs/simulator.md).
 //
 //   core I-bus -> demux -> IMEM.a | DMEM.a | DRAM line buffer (master 0) | err
 //   (CoreLite: the I-bus joins the D-bus before its decoder; ImemBytes or
 //   DmemBytes 0: that TCM is not built and its window is a bus error)
 //   core D-bus -> demux -> IMEM.b | DMEM.b | UART | timer | simctl
-//                          | NPU regs | NPU cmd SRAM | NPU_SEQ datapath
-//                          | DRAM bridge (master 1) | err
-//   line buffer, bridge, NPU DMA (master 2) -> memport arbiter -> mem_* port
+//                          | NPU regs | NPU cmd SRAM | NPU_SEQ datapath | CVT
+//                          | DRAM bridge, or data cache (master 1) | err
+//   line buffer, bridge or cache, NPU DMA (master 2), converter (last)
+//     -> memport arbiter -> mem_* port
 //   (inside, every memory-port link is a tessel_memport_pkg req_t/rsp_t pair;
 //   at the SoC's own boundary the port is flat, one signal per field, for
 //   the simulator's harness and the netlists)
@@ -46,6 +49,11 @@ module tessel_soc #(
   // Cvt: the float/int8 converter (tessel_cvt) on the CVT window and as the
   // memory port's last master; without it the window answers a bus error.
   parameter bit          Cvt       = 1'b0,
+  // DcacheLines: the data side's DRAM accesses go through a read cache of
+  // that many 32-byte lines (tessel_dcache, write-through; its invalidate on
+  // the DCACHE window) instead of the bridge; 0: the bridge, and the window
+  // answers a bus error.
+  parameter int unsigned DcacheLines = 0,
   localparam int unsigned MemIdW   = tessel_memport_pkg::IdW
 ) (
   input  wire logic              clk_i,
@@ -105,8 +113,8 @@ module tessel_soc #(
 
   localparam int unsigned NT   = tessel_soc_pkg::NumTargets;
   localparam int unsigned TgtW = 32'(tessel_soc_pkg::TgtW);
-  // memory-port masters: 0 fetch line buffer, 1 data bridge, then the NPU's
-  // DMA (Npu) and the converter (Cvt)
+  // memory-port masters: 0 fetch line buffer, 1 the data side (bridge or
+  // cache), then the NPU's DMA (Npu) and the converter (Cvt)
   localparam int unsigned NM   = 2 + 32'(Npu) + 32'(Cvt);
   localparam int unsigned QW   = tessel_memport_pkg::ReqW;
   localparam int unsigned PW   = tessel_memport_pkg::RspW;
@@ -260,6 +268,7 @@ module tessel_soc #(
   localparam int unsigned TC = 32'(tessel_soc_pkg::TgtNpuCmd);
   localparam int unsigned TQ = 32'(tessel_soc_pkg::TgtNpuSeq);
   localparam int unsigned TV = 32'(tessel_soc_pkg::TgtCvt);
+  localparam int unsigned TK = 32'(tessel_soc_pkg::TgtDcache);
   localparam int unsigned TM = 32'(tessel_soc_pkg::TgtDram);
   localparam int unsigned TE = 32'(tessel_soc_pkg::TgtErr);
 
@@ -500,7 +509,7 @@ module tessel_soc #(
       .m_rsp_i       (ibus_mrsp)
     );
   end else begin : g_no_linebuf
-    // the lite core fetches from DRAM through the data side's bridge:
+    // the lite core fetches from DRAM through the data side's master 1:
     // master 0 stays idle (and takes any response)
     assign it_req_ready[TM]           = 1'b0;
     assign it_rsp_valid[TM]           = 1'b0;
@@ -515,21 +524,59 @@ module tessel_soc #(
     assign unused_m0 = ^ibus_mrsp;
   end
 
-  tessel_memport_bridge u_dbus_bridge (
-    .clk_i         (clk_i),
-    .rst_ni        (rst_ni),
-    .req_valid_i   (dt_req_valid[TM]),
-    .req_ready_o   (dt_req_ready[TM]),
-    .req_we_i      (xbus_req_we),
-    .req_be_i      (xbus_req_be),
-    .req_addr_i    (xbus_req_addr),
-    .req_wdata_i   (xbus_req_wdata),
-    .rsp_valid_o   (dt_rsp_valid[TM]),
-    .rsp_rdata_o   (dt_rsp_rdata[TM*32 +: 32]),
-    .rsp_err_o     (dt_rsp_err[TM]),
-    .m_req_o       (dbus_mreq),
-    .m_rsp_i       (dbus_mrsp)
-  );
+  // The data side's DRAM accesses: through the cache (master 1, and its
+  // register window), or one port request each through the bridge.
+  if (DcacheLines > 0) begin : g_dcache
+    tessel_dcache #(.Lines(DcacheLines)) u_dcache (
+      .clk_i           (clk_i),
+      .rst_ni          (rst_ni),
+      .req_valid_i     (dt_req_valid[TM]),
+      .req_ready_o     (dt_req_ready[TM]),
+      .req_we_i        (xbus_req_we),
+      .req_be_i        (xbus_req_be),
+      .req_addr_i      (xbus_req_addr),
+      .req_wdata_i     (xbus_req_wdata),
+      .rsp_valid_o     (dt_rsp_valid[TM]),
+      .rsp_rdata_o     (dt_rsp_rdata[TM*32 +: 32]),
+      .rsp_err_o       (dt_rsp_err[TM]),
+      .reg_req_valid_i (dt_req_valid[TK]),
+      .reg_req_ready_o (dt_req_ready[TK]),
+      .reg_req_we_i    (xbus_req_we),
+      .reg_req_be_i    (xbus_req_be),
+      .reg_req_addr_i  (xbus_req_addr[11:0]),
+      .reg_rsp_valid_o (dt_rsp_valid[TK]),
+      .reg_rsp_rdata_o (dt_rsp_rdata[TK*32 +: 32]),
+      .reg_rsp_err_o   (dt_rsp_err[TK]),
+      .m_req_o         (dbus_mreq),
+      .m_rsp_i         (dbus_mrsp)
+    );
+  end else begin : g_no_dcache
+    tessel_memport_bridge u_dbus_bridge (
+      .clk_i         (clk_i),
+      .rst_ni        (rst_ni),
+      .req_valid_i   (dt_req_valid[TM]),
+      .req_ready_o   (dt_req_ready[TM]),
+      .req_we_i      (xbus_req_we),
+      .req_be_i      (xbus_req_be),
+      .req_addr_i    (xbus_req_addr),
+      .req_wdata_i   (xbus_req_wdata),
+      .rsp_valid_o   (dt_rsp_valid[TM]),
+      .rsp_rdata_o   (dt_rsp_rdata[TM*32 +: 32]),
+      .rsp_err_o     (dt_rsp_err[TM]),
+      .m_req_o       (dbus_mreq),
+      .m_rsp_i       (dbus_mrsp)
+    );
+
+    tessel_bus_err u_dcache_err (
+      .clk_i       (clk_i),
+      .rst_ni      (rst_ni),
+      .req_valid_i (dt_req_valid[TK]),
+      .req_ready_o (dt_req_ready[TK]),
+      .rsp_valid_o (dt_rsp_valid[TK]),
+      .rsp_rdata_o (dt_rsp_rdata[TK*32 +: 32]),
+      .rsp_err_o   (dt_rsp_err[TK])
+    );
+  end
 
   // ---- NPU: register window (TgtNpuReg), command SRAM (TgtNpuCmd), DMA
   // master 2 on the memory port, interrupt. With Npu = 0 the two windows
@@ -662,15 +709,15 @@ module tessel_soc #(
   tessel_memport_pkg::req_t ps_req, port_req;
   tessel_memport_pkg::rsp_t ps_rsp, port_rsp;
 
-  // With CoreLite and no NPU, master 1 (the data side's bridge) is the only
-  // one: it drives the port itself, with its index on the id as the arbiter
-  // would put it.
+  // With CoreLite and no NPU, master 1 (the data side's bridge or cache) is
+  // the only one: it drives the port itself, with its index on the id as the
+  // arbiter would put it.
   if (CoreLite && NM == 2) begin : g_one_master
     always_comb begin
       ps_req        = dbus_mreq;
       ps_req.req_id = {IdxW'(1), dbus_mreq.req_id[MIW-1:0]};
     end
-    // (the bridge reads no ids, so its responses may keep the index bits;
+    // (the bridge and the cache read no ids, so responses may keep the index bits;
     // the idle master 0 gets none)
     assign mm_rsp = {ps_rsp, PW'(0)};
     logic unused_arb;

@@ -42,6 +42,8 @@ module tessel_soc_decoder #(
         tgt_o = tessel_soc_pkg::TgtSimctl;
       end else if (addr_i[31:12] == tessel_memmap_pkg::CvtBase[31:12]) begin
         tgt_o = tessel_soc_pkg::TgtCvt;
+      end else if (addr_i[31:12] == tessel_memmap_pkg::DcacheBase[31:12]) begin
+        tgt_o = tessel_soc_pkg::TgtDcache;
       end else if (addr_i[31:16] == tessel_memmap_pkg::NpuRegBase[31:16]) begin
         tgt_o = tessel_soc_pkg::TgtNpuReg;
       end else if (addr_i[31:16] == tessel_memmap_pkg::NpuCmdBase[31:16]) begin

@@ -11,7 +11,7 @@ package tessel_soc_pkg;
   // a slave. To plug in a new unit: give it a window in the decoder and
   // connect its target index in tessel_soc (a unit not built answers with
   // an error responder).
-  localparam int unsigned NumTargets = 11;
+  localparam int unsigned NumTargets = 12;
   localparam int unsigned TgtW       = 4;
   localparam logic [TgtW-1:0] TgtImem   = 4'd0;
   localparam logic [TgtW-1:0] TgtDmem   = 4'd1;
@@ -24,6 +24,7 @@ package tessel_soc_pkg;
   localparam logic [TgtW-1:0] TgtErr    = 4'd8;  // unmapped: bus error
   localparam logic [TgtW-1:0] TgtNpuSeq = 4'd9;  // the core-sequenced NPU's datapath (NpuSeq = 1), else a bus error
   localparam logic [TgtW-1:0] TgtCvt    = 4'd10; // the float/int8 converter (Cvt = 1), else a bus error
+  localparam logic [TgtW-1:0] TgtDcache = 4'd11; // the data cache's registers (DcacheLines > 0), else a bus error
 
 endpackage
 

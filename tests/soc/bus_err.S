@@ -1,7 +1,8 @@
 /* bus_err.S: unmapped addresses, the NPU command window past its SRAM
  * (the whole window when the SoC is built without the NPU), the NPU_SEQ
  * window of a SoC built without the core-sequenced NPU, offsets of the CVT
- * window that name no register (all of them without the converter), addresses past
+ * window that name no register (all of them without the converter), the same
+ * of the DCACHE window (without the data cache), addresses past
  * the TCMs and past DRAM, bad peripheral offsets, and fetches from where
  * the instruction bus cannot go all answer with a bus error: the core
  * traps with the access-fault cause. Exit code = the failing case. */
@@ -31,7 +32,7 @@ TEST_START
   EXPECT_FAULT(7,  5, li a0, 0x84000000; lw a1, 0(a0))  /* past DRAM (64 MiB) */
   EXPECT_FAULT(8,  7, li a0, 0x84000000; sw a1, 0(a0))  /* past DRAM */
   EXPECT_FAULT(9,  5, li a0, 0x20000010; lw a1, 0(a0))  /* no UART register */
-  EXPECT_FAULT(10, 5, li a0, 0x20004000; lw a1, 0(a0))  /* unmapped I/O */
+  EXPECT_FAULT(10, 5, li a0, 0x20005000; lw a1, 0(a0))  /* unmapped I/O */
   EXPECT_FAULT(11, 1, li a0, 0x30000000; jalr a0)       /* fetch: NPU window */
   EXPECT_FAULT(12, 1, li a0, 0x20000000; jalr a0)       /* fetch: UART */
   EXPECT_FAULT(13, 1, li a0, 0x84000000; jalr a0)       /* fetch: past DRAM */
@@ -41,6 +42,9 @@ TEST_START
   EXPECT_FAULT(18, 1, li a0, 0x50000000; jalr a0)       /* fetch: NPU_SEQ window */
   EXPECT_FAULT(19, 5, li a0, 0x20003038; lw a1, 0(a0))  /* no CVT register (the whole window, Cvt = 0) */
   EXPECT_FAULT(20, 1, li a0, 0x20003000; jalr a0)       /* fetch: CVT window */
+  EXPECT_FAULT(21, 5, li a0, 0x2000400C; lw a1, 0(a0))  /* no DCACHE register (the whole window, DcacheLines = 0) */
+  EXPECT_FAULT(22, 7, li a0, 0x20004FFC; sw a1, 0(a0))  /* no DCACHE register */
+  EXPECT_FAULT(23, 1, li a0, 0x20004000; jalr a0)       /* fetch: DCACHE window */
   /* Memory still works after all that. */
   li   gp, 14
   li   a0, 0x10000100

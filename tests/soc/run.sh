@@ -36,6 +36,7 @@ case_ uart-rx-echo       0 "BC"      AB "$dir/uart_rx.elf"
 case_ timer-interrupt    0 "" -- "$dir/timer.elf"
 case_ ext-irq-hook       0 "" -- "$dir/ext_irq.elf"
 case_ bus-errors         0 "" -- "$dir/bus_err.elf"
+case_ dcache             0 "" -- "$dir/dcache.elf"
 # With 128 MiB of DRAM, 0x84000000 exists: case 7 must then see no fault.
 case_ bus-errors-dram-size 7 "" -- "$dir/bus_err.elf" --dram-size 128M
 case_ fence-i            0 "" -- "$dir/fence_i.elf"

@@ -10,7 +10,8 @@
  * window ends with FETCH_RANGE; a fetch into the running stream, and a run
  * over a fetch in flight, with FETCH_OVERLAP; and a ping-pong of runs from
  * one half of the command SRAM while the next stream is fetched into the
- * other.
+ * other. A MARK record the NPU writes over DRAM the core has just read is
+ * read back as written (the driver invalidates the SoC's data cache).
  * Prints "PASS ..."/"FAIL ..." lines; exit 0 when all pass. */
 #include <stdio.h>
 
@@ -131,6 +132,18 @@ int main(void) {
   rc = npu_run(0, 2, 100000, &info);
   expect(rc == NPU_OK && (info.status & TSL_REG_STATUS_DONE) && info.err_code == 0, "NOP stream ends DONE");
   expect(!(npu_status() & TSL_REG_STATUS_IRQ), "STATUS.IRQ cleared after the wait");
+
+  /* The data cache (docs/memory-map.md, DCACHE): the core reads the place
+   * of a MARK record, so a SoC with the cache holds its line; a run writes
+   * the record there; npu_wait's invalidate makes the core read the NPU's
+   * bytes, not the line it held. */
+  volatile uint32_t *rec = (volatile uint32_t *)(0x80000000u + 0x100u);
+  rec[0] = 0xdeadbeefu, rec[2] = 0xdeadbeefu;
+  uint32_t seen = rec[0] ^ rec[2];
+  put_cmd(s, 0, TSL_OP_MARK | 0x1234u << 8 | 1u << 24, 0x100u, 0, 0);
+  rc = npu_load_stream(0, s, 1) == NPU_OK ? npu_run(0, 1, 100000, &info) : -1;
+  expect(rc == NPU_OK && seen == 0 && rec[0] == 0x1234u && rec[1] == 0 && rec[2] == 1u && rec[3] == 0,
+         "a MARK record the NPU writes over DRAM the core has read reads back as the NPU wrote it");
 
   /* LOOP 3000 { NOP }: long enough that the wait must sleep */
   put_cmd(s, 0, TSL_OP_LOOP | 3000u << 8 | 1u << 24, 0, 0, 0);
