@@ -23,6 +23,7 @@
 #include "tfw_ops.h"
 #include "tfw_ops_check.h"
 #include "tfw_math.h"
+#include "tfw_mem.h"
 
 #define RD_NAN_BITS 0x7fc00000u
 
@@ -437,6 +438,39 @@ int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const 
   return TFW_FB_OK;
 }
 
+/* The int8 Softmax's outputs of one row, y[k] = sat8(zp + floor((T[m -
+ * x[k]] * R + 2^(sh-1)) / 2^sh)), the definition's numbers in 32-bit
+ * pieces: T < 2^16 and R = rh 2^32 + rl < 2^47, so T R < 2^62 has the high
+ * word hi = T rh + mulhu(T, rl) < 2^30, and for sh > 32 the rounding
+ * constant lies in the high word: the output is (hi + 2^(sh-33)) >> (sh -
+ * 32), no 64-bit shift. sh = 31 and 32 take the 64-bit sum. The outputs of a
+ * contiguous row (inner 1) are stored four to a word where aligned: on the
+ * core each store is a trip to DRAM. */
+static void softmax_q_row(const int8_t *xr, int8_t *yr, size_t n, size_t inner, const int32_t *t, int32_t m,
+                          uint64_t r, unsigned sh, int32_t zp) {
+  uint32_t rh = (uint32_t)(r >> 32), rl = (uint32_t)r, word = 0;
+  for (size_t k = 0; k < n; k++) {
+    uint32_t tv = (uint32_t)t[m - xr[k * inner]];
+    uint32_t hi = tv * rh + (uint32_t)(((uint64_t)tv * rl) >> 32);
+    int64_t q;
+    if (sh > 32) q = sh >= 63u ? 0 : (hi + (1u << (sh - 33))) >> (sh - 32);
+    else q = (int64_t)((((uint64_t)hi << 32 | (uint32_t)(tv * rl)) + (1ull << (sh - 1))) >> sh);
+    int8_t v = sat8(q + zp);
+    if (inner != 1) {
+      yr[k * inner] = v;
+      continue;
+    }
+    uint8_t *at = (uint8_t *)yr + k, *word_at = at - ((uintptr_t)at & 3u);
+    word |= (uint32_t)(uint8_t)v << (8 * ((uintptr_t)at & 3u));
+    if (((uintptr_t)at & 3u) != 3u && k + 1 < n) continue;
+    if (((uintptr_t)at & 3u) == 3u && word_at >= (uint8_t *)yr) tfw_wr32(word_at, word); /* the word is the row's */
+    else /* the row's first or last bytes: the others in their word are not */
+      for (uint8_t *p = word_at < (uint8_t *)yr ? (uint8_t *)yr : word_at; p <= at; p++)
+        *p = (uint8_t)(word >> (8 * ((uintptr_t)p & 3u)));
+    word = 0;
+  }
+}
+
 int tfw_k_softmax_q(const tfw_call *c) {
   int e = tfw_op_operands(c, 2, 2);
   if (e) return e;
@@ -467,11 +501,7 @@ int tfw_k_softmax_q(const tfw_call *c) {
       uint32_t s = 0; /* <= 65536 * 2^15 */
       for (size_t k = 0; k < n; k++) s += (uint32_t)t[m - xr[k * inner]];
       uint64_t r = s ? ((uint64_t)(uint32_t)mult << 31) / s : 0; /* < 2^47: s >= 2^15 */
-      for (size_t k = 0; k < n; k++) {
-        uint64_t v = (uint64_t)(uint32_t)t[m - xr[k * inner]] * r; /* < 2^62 */
-        int64_t q = sh >= 63u ? 0 : (int64_t)((v + (1ull << (sh - 1))) >> sh);
-        yr[k * inner] = sat8(q + zp);
-      }
+      softmax_q_row(xr, yr, n, inner, t, m, r, sh, zp);
     }
   return TFW_FB_OK;
 }

@@ -1059,6 +1059,48 @@ static void test_softmax_q_bound(void **state) {
   assert_true(t.worst <= 1);
 }
 
+/* The int8 Softmax's arithmetic, done in 32-bit pieces, against its
+ * definition in 64-bit arithmetic (docs/quantisation.md): every output
+ * shift (sh = 31 + shift, the 64-bit sums at 31 and 32), rows along an
+ * inner axis, rows starting at any byte. */
+static void test_softmax_q_definition(void **state) {
+  (void)state;
+  long n_out = 0;
+  for (int it = 0; it < 600; it++) {
+    /* shifts 0..2 (every fifth call) on long rows: a large sum keeps some outputs below saturation */
+    uint32_t n = it % 5 == 0 ? 1000 + rnd_below(3000) : 1 + rnd_below(it % 4 ? 40 : 300);
+    uint32_t inner = it % 3 ? 1 : 1 + rnd_below(3), rows = 1 + rnd_below(3);
+    uint32_t xd[3] = {rows, n, inner}, td[1] = {256};
+    int32_t mult, shift, zp = rnd_range(-128, 127);
+    tfw_tensor in[2] = {mk(TPKG_DT_I8, 3, xd), mk(TPKG_DT_I32, 1, td)}, y = mk(TPKG_DT_I8, 3, xd);
+    fill_random(&in[0]);
+    assert_int_equal(tfw_softmax_q_build(rnd_f(0.002f, 0.3f), 1.0f / 256, (int32_t *)in[1].data, &mult, &shift), 0);
+    shift = it % 5 == 0 ? (int32_t)rnd_below(3) : (int32_t)rnd_below(40); /* any shift, 0..2 the 64-bit sums */
+    mult = (int32_t)((1u << 30) + rnd_below(1u << 30));
+    int32_t ints[4] = {1, mult, shift, zp};
+    tfw_call c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ints, 4, 0, 0);
+    assert_int_equal(tfw_k_softmax_q(&c), 0);
+    const int8_t *x = (const int8_t *)in[0].data, *yq = (const int8_t *)y.data;
+    const int32_t *t = (const int32_t *)in[1].data;
+    unsigned sh = 31u + (unsigned)shift;
+    for (uint32_t r = 0; r < rows; r++)
+      for (uint32_t i = 0; i < inner; i++) {
+        int32_t m = -128;
+        uint32_t s = 0;
+        for (uint32_t k = 0; k < n; k++) m = x[(r * n + k) * inner + i] > m ? x[(r * n + k) * inner + i] : m;
+        for (uint32_t k = 0; k < n; k++) s += (uint32_t)t[m - x[(r * n + k) * inner + i]];
+        uint64_t rr = ((uint64_t)(uint32_t)mult << 31) / s;
+        for (uint32_t k = 0; k < n; k++, n_out++) {
+          uint64_t v = (uint64_t)(uint32_t)t[m - x[(r * n + k) * inner + i]] * rr;
+          int64_t q = (sh >= 63u ? 0 : (int64_t)((v + (1ull << (sh - 1))) >> sh)) + zp;
+          assert_int_equal(yq[(r * n + k) * inner + i], q < -128 ? -128 : q > 127 ? 127 : q);
+        }
+      }
+    free(in[0].data), free(in[1].data), free(y.data);
+  }
+  print_message("int8 Softmax in 32-bit pieces: %ld outputs equal the 64-bit definition\n", n_out);
+}
+
 /* Softmax of int8 to f32: within 0.51 ulp of the quotient of its own table
  * entries, T[d] / sum T (exact, in double), and close to the float Softmax
  * of the dequantised row (the table's exp of the f32 product s * k is its
@@ -1261,7 +1303,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_reduce_random),    cmocka_unit_test(test_reduce_edges),
       cmocka_unit_test(test_arg_random),       cmocka_unit_test(test_softmax_axis),
       cmocka_unit_test(test_layer_norm),       cmocka_unit_test(test_channel_norms),
-      cmocka_unit_test(test_softmax_q_bound),  cmocka_unit_test(test_softmax_qf_bound),
+      cmocka_unit_test(test_softmax_q_bound),  cmocka_unit_test(test_softmax_q_definition),
+      cmocka_unit_test(test_softmax_qf_bound),
       cmocka_unit_test(test_layernorm_q_bound),
       cmocka_unit_test(test_int8_norm_errors), cmocka_unit_test(test_errors),
       cmocka_unit_test(test_firmware_checksums),
