@@ -243,11 +243,7 @@ static const lower_tensor *io_tensor(const ir_graph *g, const lower_program *p, 
   return lower_find_tensor(p, v);
 }
 
-/* A kernel record's commands, framed (docs/package-format.md, rule 73): a
- * MARK with reset first (its own first MARK, or one put before a segment's
- * prologue), so the record starts as a run of its own even right after
- * another in one NPU run; the stream; then its counter snapshot into its
- * MARK record at dram. 0, or -1 when a MARK cannot be encoded. */
+/* Command c of st as four little-endian words. */
 static void read_cmd(const lower_stream *st, uint32_t c, uint32_t w[4]) {
   for (int j = 0; j < 4; j++) {
     const uint8_t *b = st->bytes + 16 * c + 4 * j;
@@ -255,6 +251,11 @@ static void read_cmd(const lower_stream *st, uint32_t c, uint32_t w[4]) {
   }
 }
 
+/* A kernel record's commands, framed (docs/package-format.md, rule 73): a
+ * MARK with reset first (its own first MARK, or one put before a segment's
+ * prologue), so the record starts as a run of its own even right after
+ * another in one NPU run; the stream; then its counter snapshot into its
+ * MARK record at dram. 0, or -1 when a MARK cannot be encoded. */
 static int frame_stream(const lower_stream *st, int id, uint64_t dram, uint32_t (*cmds)[4], uint32_t *n) {
   tsl_mark_t head = {.kernel = id & 0xFFFF}, own;
   uint32_t w[4] = {0};
