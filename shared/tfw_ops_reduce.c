@@ -438,37 +438,54 @@ int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const 
   return TFW_FB_OK;
 }
 
-/* The int8 Softmax's outputs of one row, y[k] = sat8(zp + floor((T[m -
- * x[k]] * R + 2^(sh-1)) / 2^sh)), the definition's numbers in 32-bit
- * pieces: T < 2^16 and R = rh 2^32 + rl < 2^47, so T R < 2^62 has the high
- * word hi = T rh + mulhu(T, rl) < 2^30, and for sh > 32 the rounding
- * constant lies in the high word: the output is (hi + 2^(sh-33)) >> (sh -
- * 32), no 64-bit shift. sh = 31 and 32 take the 64-bit sum. The outputs of a
- * contiguous row (inner 1) are stored four to a word where aligned: on the
+/* The largest of a row of n int8 values, inner apart. */
+static int32_t row_max(const int8_t *xr, size_t n, size_t inner) {
+  int32_t m = -128;
+  if (inner == 1)
+    for (const int8_t *p = xr; p < xr + n; p++) m = *p > m ? *p : m;
+  else
+    for (size_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
+  return m;
+}
+
+/* The int8 Softmax's outputs, y = sat8(zp + floor((T * R + 2^(sh-1)) /
+ * 2^sh)), the definition's numbers in 32-bit pieces: T < 2^16 and R = rh
+ * 2^32 + rl < 2^47, so T R < 2^62 has the high word hi = T rh + mulhu(T,
+ * rl) < 2^30, and for 32 < sh < 63 the rounding constant lies in the high
+ * word: y = sat8(zp + ((hi + 2^(sh-33)) >> (sh - 32))), no 64-bit
+ * arithmetic. sh <= 32 takes the 64-bit sum; sh >= 63 gives zp. */
+typedef struct {
+  uint32_t rh, rl, half; /* R's words; 2^(sh-33) */
+  unsigned sh, s2;       /* sh, sh - 32 */
+  int fast;              /* 32 < sh < 63 */
+  int32_t zp;
+} sm_out;
+
+static inline __attribute__((always_inline)) int8_t sm_value(uint32_t tv, const sm_out *o) {
+  uint32_t hi = tv * o->rh + (uint32_t)(((uint64_t)tv * o->rl) >> 32);
+  int64_t q;
+  if (o->fast) q = (hi + o->half) >> o->s2;
+  else q = o->sh >= 63u ? 0 : (int64_t)((((uint64_t)hi << 32 | (uint32_t)(tv * o->rl)) + (1ull << (o->sh - 1))) >> o->sh);
+  return sat8(q + o->zp);
+}
+
+/* One row's outputs from T at its maximum (tm[-x] = T[m - x]). A
+ * contiguous row (inner 1) is stored four to a word where aligned: on the
  * core each store is a trip to DRAM. */
-static void softmax_q_row(const int8_t *xr, int8_t *yr, size_t n, size_t inner, const int32_t *t, int32_t m,
-                          uint64_t r, unsigned sh, int32_t zp) {
-  uint32_t rh = (uint32_t)(r >> 32), rl = (uint32_t)r, word = 0;
-  for (size_t k = 0; k < n; k++) {
-    uint32_t tv = (uint32_t)t[m - xr[k * inner]];
-    uint32_t hi = tv * rh + (uint32_t)(((uint64_t)tv * rl) >> 32);
-    int64_t q;
-    if (sh > 32) q = sh >= 63u ? 0 : (hi + (1u << (sh - 33))) >> (sh - 32);
-    else q = (int64_t)((((uint64_t)hi << 32 | (uint32_t)(tv * rl)) + (1ull << (sh - 1))) >> sh);
-    int8_t v = sat8(q + zp);
-    if (inner != 1) {
-      yr[k * inner] = v;
-      continue;
+static void softmax_q_row(const int8_t *xr, int8_t *yr, size_t n, size_t inner, const int32_t *tm,
+                          const sm_out *o) {
+  size_t k = 0;
+  if (inner == 1) {
+    for (; k < n && !tfw_aligned4(yr + k); k++) yr[k] = sm_value((uint32_t)tm[-xr[k]], o);
+    for (; k + 4 <= n; k += 4) {
+      uint32_t w = (uint8_t)sm_value((uint32_t)tm[-xr[k]], o);
+      w |= (uint32_t)(uint8_t)sm_value((uint32_t)tm[-xr[k + 1]], o) << 8;
+      w |= (uint32_t)(uint8_t)sm_value((uint32_t)tm[-xr[k + 2]], o) << 16;
+      w |= (uint32_t)(uint8_t)sm_value((uint32_t)tm[-xr[k + 3]], o) << 24;
+      tfw_wr32((uint8_t *)yr + k, w);
     }
-    uint8_t *at = (uint8_t *)yr + k, *word_at = at - ((uintptr_t)at & 3u);
-    word |= (uint32_t)(uint8_t)v << (8 * ((uintptr_t)at & 3u));
-    if (((uintptr_t)at & 3u) != 3u && k + 1 < n) continue;
-    if (((uintptr_t)at & 3u) == 3u && word_at >= (uint8_t *)yr) tfw_wr32(word_at, word); /* the word is the row's */
-    else /* the row's first or last bytes: the others in their word are not */
-      for (uint8_t *p = word_at < (uint8_t *)yr ? (uint8_t *)yr : word_at; p <= at; p++)
-        *p = (uint8_t)(word >> (8 * ((uintptr_t)p & 3u)));
-    word = 0;
   }
+  for (; k < n; k++) yr[k * inner] = sm_value((uint32_t)tm[-xr[k * inner]], o);
 }
 
 int tfw_k_softmax_q(const tfw_call *c) {
@@ -492,16 +509,22 @@ int tfw_k_softmax_q(const tfw_call *c) {
   const int8_t *xp = (const int8_t *)x->data;
   int8_t *yp = (int8_t *)y->data;
   unsigned sh = 31u + (unsigned)shift;
-  for (size_t o = 0; o < outer; o++)
+  sm_out o = {.sh = sh, .s2 = sh - 32u, .fast = sh > 32u && sh < 63u, .zp = zp};
+  o.half = o.fast ? 1u << (sh - 33u) : 0u;
+  for (size_t row = 0; row < outer; row++)
     for (size_t i = 0; i < inner; i++) {
-      const int8_t *xr = xp + o * n * inner + i;
-      int8_t *yr = yp + o * n * inner + i;
-      int32_t m = -128;
-      for (size_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
+      const int8_t *xr = xp + row * n * inner + i;
+      int8_t *yr = yp + row * n * inner + i;
+      int32_t m = row_max(xr, n, inner);
       uint32_t s = 0; /* <= 65536 * 2^15 */
-      for (size_t k = 0; k < n; k++) s += (uint32_t)t[m - xr[k * inner]];
+      const int32_t *tm = t + m;
+      if (inner == 1)
+        for (const int8_t *p = xr; p < xr + n; p++) s += (uint32_t)tm[-*p];
+      else
+        for (size_t k = 0; k < n; k++) s += (uint32_t)tm[-xr[k * inner]];
       uint64_t r = s ? ((uint64_t)(uint32_t)mult << 31) / s : 0; /* < 2^47: s >= 2^15 */
-      softmax_q_row(xr, yr, n, inner, t, m, r, sh, zp);
+      o.rh = (uint32_t)(r >> 32), o.rl = (uint32_t)r;
+      softmax_q_row(xr, yr, n, inner, tm, &o);
     }
   return TFW_FB_OK;
 }
@@ -525,12 +548,6 @@ static float qf_round(uint64_t p, int32_t e) {
   uint64_t q = p >> s, rem = p & ((1ull << s) - 1u), half = 1ull << (s - 1u);
   if (rem > half || (rem == half && (q & 1u))) q++;
   return tfw_bits_f32(((uint32_t)(b - 1) << 23) + (uint32_t)q); /* q = 2^24 carries into the exponent */
-}
-
-static int32_t row_max(const int8_t *xr, size_t n, size_t inner) {
-  int32_t m = -128;
-  for (size_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
-  return m;
 }
 
 /* T[0] is 1 and every entry the rows use is in [0, 1] (bits at most 1.0f's:
