@@ -812,6 +812,9 @@ static int import_constant_of_shape(node_ctx *nc, ir_value *out) {
       if (out->dims[i] < 0 || out->dims[i] > (1 << 30) || (total *= out->dims[i]) > (1 << 30))
         return node_err(nc, "bad shape: dimension %d is %lld", i, (long long)out->dims[i]);
     }
+    /* built now, as Range is: the same bound on its size (a fuzzed shape
+     * of 637 M elements asked for 5 GB) */
+    if (total > (1 << 24)) return node_err(nc, "%lld elements are too many", (long long)total);
     if (ir_value_alloc_data(c->g, out, c->d)) return -1;
     size_t esz = ir_dtype_size(out->dtype);
     for (int64_t i = 0; i < total; i++) memcpy((char *)out->data + (size_t)i * esz, fill->data, esz);
