@@ -99,6 +99,13 @@ typedef struct tfw_backend {
   int (*set_fetch_window)(void *ctx, const uint8_t *base, uint32_t bytes);
   int (*fetch_stream)(void *ctx, uint32_t sram_off, const uint8_t *cmds, uint32_t ncmds);
   int (*fetch_wait)(void *ctx);
+  /* run in two halves (optional: both NULL, and no fallback op runs beside
+   * the NPU): start returns once the NPU runs ncmds commands from sram_off;
+   * wait waits for that run to end (its watchdog counts from the call) and
+   * fills r as run does. Between them the core runs the fallback records
+   * the package says no kernel of the run touches. */
+  int (*start)(void *ctx, uint32_t sram_off, uint32_t ncmds);
+  int (*wait)(void *ctx, uint64_t timeout_cycles, tfw_npu_result *r);
 } tfw_backend;
 
 /* Per kernel record, filled by every tfw_run (with tfw_run_stats after it
@@ -125,6 +132,7 @@ typedef enum {
   TFW_TL_INPUT_COPY,  /* the caller copies or converts the inputs into the window (caller's mark) */
   TFW_TL_OUTPUT_COPY, /* the caller copies the outputs out of the window (caller's mark) */
   TFW_TL_END,         /* the inference ends here (caller's mark; lasts nothing) */
+  TFW_TL_BESIDE,      /* index: fallback record; the core runs the op while the NPU runs the kernel marked before */
   TFW_TL_COUNT,
 } tfw_tl_phase;
 
@@ -184,9 +192,9 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
  * tfw_run: each record is decoded and checked (tfw_fallback_prepare: every
  * check that depends only on the package, the window and the NPU's DIM),
  * and the prepared form of those that fit is kept in pool (pool_bytes bytes,
- * 8-byte aligned; fast memory, like the statistics. On the RV32 core 136
- * bytes per QuantizeLinear, DequantizeLinear or relayout, 28 + 44 per
- * operand + 4 per parameter, rounded up to 8, for the others, and 16 for
+ * 8-byte aligned; fast memory, like the statistics. On the RV32 core 144
+ * bytes per QuantizeLinear, DequantizeLinear or relayout, 36 + 44 per
+ * operand + 4 per parameter, rounded up to 8, for the others, and 24 for
  * the end), in record order, skipping those that do not fit. tfw_run runs a prepared record without reading it
  * from the package again; the others as without a pool (decoded and checked
  * on every run). pool NULL or pool_bytes 0: every record is still checked,
@@ -233,6 +241,10 @@ void *tfw_io_data(const tfw_model *m, const tpkg_io *io);
 /* One inference: every kernel and fallback op in order. Kernel records
  * with no fallback op between them run as one NPU run when their streams
  * are resident in command SRAM (back to back: no core work between them).
+ * With a backend that starts and waits apart, the fallback records around
+ * a run that the package says none of its kernels touches (their AHEAD and
+ * BEHIND counts) run on the core while the NPU runs it, in their order; an
+ * error in one waits for the run and is the one reported.
  * Where the package writes counter records (tpkg_view.counter_records),
  * the NPU snapshots each record's counters at its end and tfw_run reads
  * none: tfw_run_stats fills the statistics afterwards. */

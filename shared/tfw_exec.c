@@ -181,7 +181,10 @@ typedef struct {
   uint32_t next_pos;      /* byte position of the next record in FALLBACK */
   uint16_t bytes;         /* this slot's bytes, the prepared form's included: a multiple of 8 */
   uint16_t op;            /* the record's TPKG_OP_* (a known op: it was prepared) */
+  uint16_t ahead, behind; /* its beside counts (TPKG_FB_AHEAD, TPKG_FB_BEHIND) */
+  uint32_t pad;           /* 0: the prepared form after the slot stays 8-byte aligned */
 } fb_slot;
+_Static_assert(sizeof(fb_slot) % 8 == 0, "a pool slot keeps the prepared form after it 8-byte aligned");
 #define FB_POOL_END 0xffffffffu /* no record's index (a record takes 24 bytes or more) */
 
 int tfw_prepare_fallbacks(tfw_model *m, void *pool, uint32_t pool_bytes, tfw_error *e) {
@@ -202,7 +205,8 @@ int tfw_prepare_fallbacks(tfw_model *m, void *pool, uint32_t pool_bytes, tfw_err
     if (rc) return fail(e, TFW_E_FALLBACK, rc, (int32_t)i, -1, f.op, tfw_fallback_strerror(rc));
     if (room && need <= room) { /* need < 2^16: at most one record of the format's largest */
       fb_slot *s = (fb_slot *)(void *)at;
-      *s = (fb_slot){i, f.before_kernel, pos, (uint16_t)(sizeof(fb_slot) + need), (uint16_t)f.op};
+      *s = (fb_slot){i, f.before_kernel, pos, (uint16_t)(sizeof(fb_slot) + need), (uint16_t)f.op, (uint16_t)f.ahead,
+                     (uint16_t)f.behind, 0};
       at += s->bytes, left -= s->bytes;
     }
   }
@@ -233,16 +237,33 @@ static uint32_t next_before(const tfw_model *m, const fb_walk *w) {
   return s ? s->before_kernel : fallback_before(m, w->pos);
 }
 
-/* Fallback records with before_kernel == k, from the walk's next on: they
- * are in execution order. A pooled one runs from its prepared form, the
- * others are read from the package and checked again. */
-static int run_fallbacks(tfw_model *m, uint32_t k, fb_walk *w, tfw_error *e) {
+/* The walk's next record's AHEAD (ahead != 0) or BEHIND count; 0 after the last. */
+static uint32_t next_beside(const tfw_model *m, const fb_walk *w, int ahead) {
+  if (w->next >= m->pkg.n_fallbacks) return 0;
+  const fb_slot *s = pooled(w);
+  if (s) return ahead ? s->ahead : s->behind;
+  return tpkg_rd16(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + w->pos +
+                   (ahead ? TPKG_FB_AHEAD : TPKG_FB_BEHIND));
+}
+
+/* Moves the walk past its next record without running it. */
+static void step(const tfw_model *m, fb_walk *w) {
+  const fb_slot *s = pooled(w);
+  if (s) w->pos = s->next_pos, w->slot += s->bytes;
+  else w->pos += tpkg_rd32(m->pkg.buf + m->pkg.sect_offset[TPKG_SECT_FALLBACK] + w->pos + TPKG_FB_BYTES);
+  w->next++;
+}
+
+/* Fallback records from the walk's next up to record `until` (not
+ * included), in execution order; phase FALLBACK, or BESIDE while the NPU
+ * runs. A pooled one runs from its prepared form, the others are read from
+ * the package and checked again. */
+static int run_fallbacks(tfw_model *m, fb_walk *w, uint32_t until, tfw_tl_phase phase, tfw_error *e) {
   const tfw_backend *b = m->npu;
-  for (; w->next < m->pkg.n_fallbacks; w->next++) {
+  for (; w->next < until; w->next++) {
     const fb_slot *s = pooled(w);
-    if (next_before(m, w) != k) break;
     tpkg_fallback f;
-    uint64_t t0 = tfw_mark(m, TFW_TL_FALLBACK, w->next);
+    uint64_t t0 = tfw_mark(m, phase, w->next);
     int rc;
     if (s) {
       rc = tfw_fallback_run_prepared(s + 1);
@@ -305,9 +326,22 @@ static uint32_t run_last(const tfw_model *m, uint32_t k, const fb_walk *w) {
   return stop > k + 1 ? stop - 1 : k;
 }
 
-/* Kernel records k..last as one NPU run. An error names the record and the
- * command inside it. */
-static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, tfw_error *e) {
+/* Whether the backend starts a run and waits for it apart (fallback ops
+ * beside the NPU). */
+static int splits(const tfw_model *m) { return m->npu->start && m->npu->wait; }
+
+/* Whether the walk's next record, after the run k..last, is touched by
+ * none of its kernels (its BEHIND count covers them): it may run beside. */
+static int joins(const tfw_model *m, const fb_walk *w, uint32_t k, uint32_t last) {
+  return w->next < m->pkg.n_fallbacks && next_before(m, w) == last + 1 && next_beside(m, w, 0) >= last + 1 - k;
+}
+
+/* Kernel records k..last as one NPU run. With w (a backend that splits),
+ * the core runs beside it the walk's records up to `until` (records before
+ * k that no kernel of the run touches), then the records after it that
+ * join it. An error names the record and the command inside it; a fallback
+ * op's error wins (the run is waited for first). */
+static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, fb_walk *w, uint32_t until, tfw_error *e) {
   const tfw_backend *b = m->npu;
   uint32_t first = kernel_field(m, k, TPKG_K_CMD_FIRST), count;
   uint64_t estimate = m->estimate_total; /* a merged run's watchdog: the package's whole estimate */
@@ -332,8 +366,16 @@ static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, tfw_error *e) {
   /* Segments after the first carry no estimate: the base alone guards them. */
   uint64_t timeout = m->watchdog_base + m->watchdog_per_est * estimate;
   tfw_npu_result r = {0};
+  int fb_rc = TFW_OK, beside = w && splits(m) && (w->next < until || joins(m, w, k, last));
   uint64_t t0 = tfw_mark(m, TFW_TL_KERNEL, k);
-  rc = b->run(b->ctx, off, count, timeout, &r);
+  if (beside && (rc = b->start(b->ctx, off, count)) == 0) {
+    fb_rc = run_fallbacks(m, w, until, TFW_TL_BESIDE, e);
+    while (fb_rc == TFW_OK && joins(m, w, k, last)) fb_rc = run_fallbacks(m, w, w->next + 1, TFW_TL_BESIDE, e);
+    note(m, TFW_TL_KERNEL, k); /* waiting for the run */
+    rc = b->wait(b->ctx, timeout, &r);
+  } else if (!beside) {
+    rc = b->run(b->ctx, off, count, timeout, &r);
+  }
   int read = m->kstats && !m->pkg.counter_records; /* no record: the counters now */
   uint64_t t1 = tfw_mark(m, read ? TFW_TL_COUNTERS : TFW_TL_RUNTIME, read ? k : 0);
   if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting the NPU failed");
@@ -342,6 +384,7 @@ static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, tfw_error *e) {
     for (uint32_t j = k; j <= last; j++) m->kstats[j].start = t0, m->kstats[j].end = t1; /* tfw_run_stats splits */
     if (read) b->counters(b->ctx, m->kstats[k].counters), note(m, TFW_TL_RUNTIME, 0);
   }
+  if (fb_rc != TFW_OK) return fb_rc;
   if (!r.timed_out && r.status == TSL_ERR_NONE) return TFW_OK;
   /* the record the failing command belongs to; the records before it are done */
   uint32_t j = k, at = r.err_index;
@@ -363,9 +406,15 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   fb_walk fw = {0, 0, m->fb_pool};
   int rc = TFW_OK;
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
-    if ((rc = run_fallbacks(m, k, &fw, e)) != TFW_OK) break;
-    uint32_t last = run_last(m, k, &fw);
-    if ((rc = run_kernels(m, k, last, e)) != TFW_OK) break;
+    /* 1. the records before k, up to `end`; the run k..last stops at the next */
+    fb_walk end = fw;
+    while (end.next < m->pkg.n_fallbacks && next_before(m, &end) == k) step(m, &end);
+    uint32_t last = run_last(m, k, &end), tail = fw.next;
+    /* 2. from `tail` on, none of them touched by a kernel of the run: beside it */
+    for (fb_walk w = fw; w.next < end.next; step(m, &w))
+      if (!splits(m) || next_beside(m, &w, 1) < last + 1 - k) tail = w.next + 1;
+    if ((rc = run_fallbacks(m, &fw, tail, TFW_TL_FALLBACK, e)) != TFW_OK) break;
+    if ((rc = run_kernels(m, k, last, &fw, end.next, e)) != TFW_OK) break;
     k = last;
   }
   /* A failed run may leave the next kernel's fetch in flight: it ends
@@ -374,7 +423,7 @@ int tfw_run(tfw_model *m, tfw_error *e) {
     m->npu->fetch_wait(m->npu->ctx);
     m->fetch_kernel = -1;
   }
-  if (rc == TFW_OK) rc = run_fallbacks(m, m->pkg.n_kernels, &fw, e);
+  if (rc == TFW_OK) rc = run_fallbacks(m, &fw, m->pkg.n_fallbacks, TFW_TL_FALLBACK, e);
   note(m, TFW_TL_RETURN, 0);
   return rc;
 }
@@ -386,13 +435,19 @@ static uint64_t record_counter(const tfw_model *m, uint32_t k, uint32_t i) {
   return tpkg_rd64(m->window + m->pkg.window.marks_offset + k * TSL_MARK_RECORD_BYTES + 16 + 8 * i);
 }
 
-/* A kernel mark for record k at t, after the timeline's mark at position
- * after (the later ones move up); none when the timeline is full. */
-static void insert_mark(tfw_model *m, uint32_t after, uint64_t t, uint32_t k) {
-  if (!m->tl || m->tl_count == m->tl_max || after >= m->tl_count) return;
-  for (uint32_t i = m->tl_count; i > after + 1; i--) m->tl[i] = m->tl[i - 1];
-  m->tl[after + 1] = (tfw_tl_mark){.t = t, .phase = TFW_TL_KERNEL, .index = k};
+/* A kernel mark for record k at t, in time order from position *at on,
+ * inside a stretch where the core waits for the run (not in fallback ops
+ * beside it); *at moves to it. None when the timeline is full, or t falls
+ * in work beside the run (the record then has no item of its own). */
+static void insert_mark(tfw_model *m, uint32_t *at, uint64_t t, uint32_t k) {
+  if (!m->tl || m->tl_count == m->tl_max || *at >= m->tl_count) return;
+  uint32_t p = *at;
+  while (p + 1 < m->tl_count && m->tl[p + 1].t < t) p++;
+  if (m->tl[p].phase != TFW_TL_KERNEL) return;
+  for (uint32_t i = m->tl_count; i > p + 1; i--) m->tl[i] = m->tl[i - 1];
+  m->tl[p + 1] = (tfw_tl_mark){.t = t, .phase = TFW_TL_KERNEL, .index = k};
   m->tl_count++;
+  *at = p + 1;
 }
 
 void tfw_run_stats(tfw_model *m) {
@@ -425,7 +480,7 @@ void tfw_run_stats(tfw_model *m) {
     int goes_on = k + 1 < m->kernels_run && merges(m) && !(fb < m->pkg.n_fallbacks && fallback_before(m, fb_pos) == k + 1);
     if (goes_on) {
       s->end = t0 + prev[TSL_CNT_CYCLES];
-      insert_mark(m, tl++, s->end, k + 1);
+      insert_mark(m, &tl, s->end, k + 1);
     }
   }
 }

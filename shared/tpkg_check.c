@@ -334,7 +334,10 @@ static tpkg_err_code check_fallbacks(tpkg_view *v, tpkg_error *err) {
       return fail(err, TPKG_E_FALLBACK, "fallback operand count outside its op's range", i, n_in + n_out);
     if (n_ints > TPKG_FB_MAX_INTS || n_floats > TPKG_FB_MAX_FLOATS)
       return fail(err, TPKG_E_FALLBACK, "fallback parameter count too large", i, n_ints + n_floats);
-    if (tpkg_rd32(r + TPKG_FB_RESERVED)) return fail(err, TPKG_E_FALLBACK, "reserved fallback bytes set", i, 0);
+    if (tpkg_rd16(r + TPKG_FB_AHEAD) > v->n_kernels - before || tpkg_rd16(r + TPKG_FB_BEHIND) > before)
+      return fail(err, TPKG_E_FALLBACK, "fallback's beside counts pass the kernel records", i,
+                  tpkg_rd16(r + TPKG_FB_AHEAD) > v->n_kernels - before ? tpkg_rd16(r + TPKG_FB_AHEAD)
+                                                                       : tpkg_rd16(r + TPKG_FB_BEHIND));
     if (bytes != tpkg_fallback_bytes(n_in + n_out, n_ints, n_floats) || bytes > total - pos)
       return fail(err, TPKG_E_FALLBACK, "fallback record size differs from its counts or passes the section's end", i, bytes);
     for (uint32_t k = 0; k < n_in + n_out; k++) {
@@ -579,6 +582,7 @@ void tpkg_view_fallback_at(const tpkg_view *v, uint32_t *pos, tpkg_fallback *f) 
   f->op = tpkg_rd32(r + TPKG_FB_OP);
   f->name = str_at(v, tpkg_rd32(r + TPKG_FB_NAME));
   f->before_kernel = tpkg_rd32(r + TPKG_FB_BEFORE);
+  f->ahead = tpkg_rd16(r + TPKG_FB_AHEAD), f->behind = tpkg_rd16(r + TPKG_FB_BEHIND);
   f->n_in = r[TPKG_FB_N_IN], f->n_out = r[TPKG_FB_N_OUT];
   f->n_ints = r[TPKG_FB_N_INTS], f->n_floats = r[TPKG_FB_N_FLOATS];
   f->rec = r;

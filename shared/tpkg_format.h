@@ -113,8 +113,14 @@ enum {
   TPKG_FB_N_OUT = 17,    /* u8 output operands */
   TPKG_FB_N_INTS = 18,   /* u8 i32 parameters */
   TPKG_FB_N_FLOATS = 19, /* u8 f32 parameters */
-  TPKG_FB_RESERVED = 20, /* u32, 0 */
+  TPKG_FB_AHEAD = 20,    /* u16 kernel records from before_kernel on that may run beside it (below) */
+  TPKG_FB_BEHIND = 22,   /* u16 kernel records before before_kernel that may run beside it */
 };
+/* Beside: kernel records the NPU may run while the core runs the record,
+ * since none of them reads or writes the record's outputs or writes its
+ * inputs (the compiler's promise, from the window offsets; the runtime
+ * does not check it). AHEAD counts records before_kernel, before_kernel + 1,
+ * ...; BEHIND counts before_kernel - 1, before_kernel - 2, ...; 0: none. */
 /* Operand descriptor, at offset TPKG_FB_HEADER_BYTES + i * TPKG_FB_OPERAND_BYTES. */
 enum {
   TPKG_FBO_DTYPE = 0,    /* u8 TPKG_DT_* */
@@ -239,6 +245,7 @@ typedef struct {
   uint32_t op;            /* TPKG_OP_* */
   const char *name;       /* ONNX node name */
   uint32_t before_kernel; /* runs before this kernel (n_kernels: at the end) */
+  uint32_t ahead, behind; /* kernel records that may run beside it (TPKG_FB_AHEAD, TPKG_FB_BEHIND) */
   uint32_t n_in, n_out, n_ints, n_floats;
   const uint8_t *rec;     /* the record's bytes */
   uint32_t bytes;         /* record size */

@@ -8,7 +8,7 @@
 #   make test-digits-accuracy   the digits model through quantisation and the lowering
 #   make bench-lower, bench-digits
 
-COMPILER_lower_SRCS := compiler/lower/lower.c compiler/lower/lower_compile.c \
+COMPILER_lower_SRCS := compiler/lower/lower.c compiler/lower/lower_beside.c compiler/lower/lower_compile.c \
                        compiler/lower/lower_conv.c compiler/lower/lower_conv_ktile.c \
                        compiler/lower/lower_cost.c compiler/lower/lower_dump.c compiler/lower/lower_fallback.c \
                        compiler/lower/lower_key.c compiler/lower/lower_layout.c \

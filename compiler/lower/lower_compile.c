@@ -16,6 +16,7 @@
 #include "ir_print.h"
 #include "out_file.h"
 #include "lower/lower.h"
+#include "lower_internal.h"
 #include "pipeline.h"
 #include "tpkg.h"
 #include "tune/tune_apply.h"
@@ -335,6 +336,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     }
   }
   pk->n_kernels = (uint32_t)ki, pk->n_fallbacks = (uint32_t)fi;
+  if (lower_beside(p, ks, pk->n_kernels, fs, pk->n_fallbacks, d)) return -1;
   int n = 0;
   for (int dir = 0; dir < 2; dir++) {
     int cnt = dir ? g->n_outputs : g->n_inputs;

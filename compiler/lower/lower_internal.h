@@ -4,6 +4,7 @@
 
 #include "lower.h"
 #include "tessel_isa.h"
+#include "tpkg.h"
 
 /* Geometry of a conv-like kernel (QMatMul is a 1x1 conv on an [R,K] "image"). */
 typedef struct lower_conv_geom {
@@ -147,5 +148,12 @@ int lower_vadd(lower_program *p, lower_kernel *k, const lower_tensor *a, const l
  * store to DRAM; passes (x from DRAM) work below it.  0, or -1 with an error. */
 int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
                const lower_pool_params *q, int64_t in_spad, int64_t out_spad, diag *d);
+
+/* Each fallback record's AHEAD and BEHIND counts (lower_beside.c): which
+ * of the nk kernel records ks (the package's, framed) the NPU may run
+ * while the core runs it, from the tensors' DRAM homes. 0, or -1 out of
+ * memory. */
+int lower_beside(const lower_program *p, const tpkg_kernel *ks, uint32_t nk, tpkg_fb_record *fs, uint32_t nf,
+                 diag *d);
 
 #endif

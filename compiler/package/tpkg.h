@@ -36,6 +36,7 @@ typedef struct {
   uint32_t op;                    /* TPKG_OP_* */
   const char *name;               /* ONNX node name */
   uint32_t before_kernel;         /* runs before this kernel (n_kernels: after the last) */
+  uint32_t ahead, behind;         /* kernel records that may run beside it (tpkg_format.h), each < 2^16 */
   uint32_t n_in, n_out;           /* operands: inputs, then outputs */
   const tpkg_operand *operands;   /* n_in + n_out */
   uint32_t n_ints, n_floats;

@@ -66,8 +66,11 @@ static void print_fallbacks(FILE *out, const tpkg_view *v) {
   for (uint32_t i = 0; i < v->n_fallbacks; i++) {
     tpkg_fallback f;
     tpkg_view_fallback_at(v, &pos, &f);
-    fprintf(out, "  fallback %u %s '%s' before kernel %u (%u bytes)\n", i, tpkg_op_name(f.op), f.name, f.before_kernel,
+    fprintf(out, "  fallback %u %s '%s' before kernel %u (%u bytes)", i, tpkg_op_name(f.op), f.name, f.before_kernel,
             f.bytes);
+    if (f.ahead || f.behind) /* the kernel records the NPU may run meanwhile */
+      fprintf(out, ", beside kernels %u..%u", f.before_kernel - f.behind, f.before_kernel + f.ahead - 1);
+    fprintf(out, "\n");
     for (uint32_t k = 0; k < f.n_in + f.n_out; k++) {
       tpkg_operand o;
       tpkg_fallback_operand(&f, k, &o);

@@ -133,6 +133,7 @@ int tpkg_write(const tpkg_package *p, uint8_t **out, size_t *len, diag *d) {
     tpkg_wr32(fr + TPKG_FB_NAME, put_str(str, &spos, f->name));
     tpkg_wr32(fr + TPKG_FB_BEFORE, f->before_kernel);
     tpkg_wr32(fr + TPKG_FB_BYTES, bytes);
+    tpkg_wr16(fr + TPKG_FB_AHEAD, (uint16_t)f->ahead), tpkg_wr16(fr + TPKG_FB_BEHIND, (uint16_t)f->behind);
     fr[TPKG_FB_N_IN] = (uint8_t)f->n_in, fr[TPKG_FB_N_OUT] = (uint8_t)f->n_out;
     fr[TPKG_FB_N_INTS] = (uint8_t)f->n_ints, fr[TPKG_FB_N_FLOATS] = (uint8_t)f->n_floats;
     for (uint32_t k = 0; k < n_ops; k++) {

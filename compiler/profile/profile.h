@@ -60,6 +60,7 @@ typedef struct {
   const char *what;    /* gaps: "runtime", "input_copy", ... (NULL otherwise) */
   const char *name;    /* kernel or node name; gaps: what and where */
   uint64_t start, end; /* cycles from the inference's start */
+  int beside;          /* a fallback op the core ran while the NPU ran the kernel item before it */
 } prof_item;
 
 typedef struct {

@@ -171,6 +171,14 @@ static int load_item(const json_value *t, size_t i, const profile *p, uint64_t p
   else return bad(d, json_get(t, "kind"), (snprintf(ww, sizeof ww, "%s.kind", w), ww),
                   "expected \"kernel\", \"fallback\" or \"gap\"");
   out->what = NULL;
+  out->beside = 0;
+  const json_value *bs = json_get(t, "beside"); /* optional, fallback ops only */
+  if (bs) {
+    snprintf(ww, sizeof ww, "%s.beside", w);
+    if (out->kind != PROF_ITEM_FALLBACK) return bad(d, bs, ww, "only a fallback op runs beside the NPU");
+    if (get_kind(bs, JSON_BOOL, ww, d)) return -1;
+    out->beside = bs->boolean;
+  }
   if (out->kind == PROF_ITEM_GAP) {
     if (FIELD("what", get_str, &out->what)) return -1;
   } else {

@@ -91,7 +91,7 @@ enum { TL_NAME_WIDTH = 86 }; /* the timeline's item column: the line stays withi
 static void print_timeline(FILE *f, const profile *p) {
   const prof_item *it = p->items;
   size_t n = p->nitems;
-  uint64_t t0 = it[0].start, total = it[n - 1].end - t0, kern = 0, fb = 0, gap = 0, npu = 0;
+  uint64_t t0 = it[0].start, total = it[n - 1].end - t0, kern = 0, fb = 0, gap = 0, npu = 0, beside = 0;
   char a[6][48], b[128];
   /* gaps by what, in order of first appearance */
   const char *whats[16];
@@ -100,7 +100,7 @@ static void print_timeline(FILE *f, const profile *p) {
   for (size_t i = 0; i < n; i++) {
     uint64_t dur = it[i].end - it[i].start;
     if (it[i].kind == PROF_ITEM_KERNEL) kern += dur;
-    else if (it[i].kind == PROF_ITEM_FALLBACK) fb += dur;
+    else if (it[i].kind == PROF_ITEM_FALLBACK) fb += dur, beside += it[i].beside ? dur : 0;
     else gap += dur;
     if (it[i].kind != PROF_ITEM_GAP) continue;
     size_t w = 0;
@@ -120,6 +120,9 @@ static void print_timeline(FILE *f, const profile *p) {
   snprintf(b, sizeof b, "(the kernels' own NPU CYCLES: %" PRIu64 ")", npu);
   fprintf(f, sfmt, "NPU kernels", prof_fmt_count(a[0], 48, 9, kern), pct(a[1], 48, (double)kern / tot), "  ", b);
   fprintf(f, sfmt, "fallback ops (core)", prof_fmt_count(a[0], 48, 9, fb), pct(a[1], 48, (double)fb / tot), "", "");
+  if (beside)
+    fprintf(f, sfmt, "  beside the NPU", prof_fmt_count(a[0], 48, 9, beside), pct(a[1], 48, (double)beside / tot), "  ",
+            "(the NPU ran a kernel meanwhile)");
   fprintf(f, sfmt, "gaps (runtime work)", prof_fmt_count(a[0], 48, 9, gap), pct(a[1], 48, (double)gap / tot), "", "");
   for (size_t w = 0; w < nw; w++) {
     snprintf(b, sizeof b, "  %.40s", whats[w]);
@@ -134,7 +137,8 @@ static void print_timeline(FILE *f, const profile *p) {
     if (x->kind == PROF_ITEM_KERNEL) snprintf(a[3], 48, "%" PRIu64, x->index);
     else if (x->kind == PROF_ITEM_FALLBACK) snprintf(a[3], 48, "f%" PRIu64, x->index);
     else snprintf(a[3], 48, "-");
-    if (x->kind == PROF_ITEM_FALLBACK) snprintf(b, sizeof b, "%.60s (%.40s)", x->name, p->fallbacks[x->index].op);
+    if (x->kind == PROF_ITEM_FALLBACK)
+      snprintf(b, sizeof b, "%.60s (%.40s)%s", x->name, p->fallbacks[x->index].op, x->beside ? ", beside the NPU" : "");
     else snprintf(b, sizeof b, "%.120s", *x->name ? x->name : x->kind == PROF_ITEM_KERNEL ? "(unnamed)" : x->what);
     char name[128];
     fprintf(f, ifmt, prof_fmt_count(a[0], 48, 10, x->start - t0), prof_fmt_count(a[1], 48, 9, dur),

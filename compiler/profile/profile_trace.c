@@ -2,6 +2,7 @@
 #include "profile_trace.h"
 
 #include <inttypes.h>
+#include <stdint.h>
 
 #include "json_write.h"
 #include "profile_report.h"
@@ -49,6 +50,16 @@ static uint64_t kernel_at(const profile *p, size_t k) {
   return p->kernels[k].start;
 }
 
+/* The item where kernel item i's NPU run ends: past the fallback ops the
+ * core ran beside it (and the gaps between them), the run's next item of
+ * the same kernel, where the core waited for it; i when none ran beside. */
+static size_t run_end(const profile *p, size_t i) {
+  size_t j = i + 1;
+  int beside = 0;
+  for (; j < p->nitems && (p->items[j].kind == PROF_ITEM_GAP || p->items[j].beside); j++) beside |= p->items[j].beside;
+  return beside && j < p->nitems && p->items[j].kind == PROF_ITEM_KERNEL && p->items[j].index == p->items[i].index ? j : i;
+}
+
 void prof_print_trace(FILE *f, const profile *p) {
   tracer t = {f, p->clock_mhz ? (double)p->clock_mhz : 1.0, 1};
   int tl = p->nitems > 0;
@@ -93,13 +104,16 @@ void prof_print_trace(FILE *f, const profile *p) {
     if (c->kernel_index >= 0) fprintf(f, ", \"kernel_index\": %" PRId64, c->kernel_index);
     fprintf(f, "}}");
   }
-  /* The timeline's items where they ran: kernels on the kernels' track,
-   * fallback ops and gaps on the core's. */
-  for (size_t i = 0; i < p->nitems; i++) {
+  /* The timeline's items where they ran: kernels on the kernels' track
+   * (a run with fallback ops beside it one slice, over them), fallback ops
+   * and gaps on the core's. */
+  for (size_t i = 0, skip = SIZE_MAX; i < p->nitems; i++) {
     const prof_item *x = &p->items[i];
+    if (i == skip) continue;
     if (x->kind == PROF_ITEM_KERNEL) {
       const prof_kernel *k = &p->kernels[x->index];
-      slice(&t, TID_KERNELS, k->name, "kernel", x->start, x->end - x->start);
+      skip = run_end(p, i);
+      slice(&t, TID_KERNELS, k->name, "kernel", x->start, p->items[skip].end - x->start);
       fprintf(f, ", \"index\": %" PRIu64 ", \"id\": %" PRIu64 ", \"npu_cycles\": %" PRIu64 ", \"macs\": %" PRIu64
                  ", \"dram_bytes\": %" PRIu64 "}}",
               x->index, k->id, k->c[TSL_CNT_CYCLES], k->c[TSL_CNT_MACS],

@@ -20,6 +20,7 @@ typedef struct {
   npu_fetch_t fetch;        /* the fetch in flight (pending until a run or fetch_wait) */
   int fetch_err;            /* TSL_ERR_* of the last fetch started */
   uint64_t npu_cycles; /* all runs */
+  uint32_t start_off, start_n; /* the run model_start deferred to model_wait */
   char message[256];   /* the model's message for the last failed run */
   /* --timeline: the commands of the current inference, and the kernel
    * records run and NPU cycles spent in it so far. */
@@ -107,6 +108,22 @@ static int model_run(void *c, uint32_t off, uint32_t n, uint64_t timeout, tfw_np
   return 0;
 }
 
+/* A run split in two runs at its wait: the fallback ops the runtime puts
+ * beside it (records after it in the package's order among them) run
+ * first, so a record that does depend on the run reads what it has not
+ * written yet and the engines disagree: the C model checks the package's
+ * beside counts that the SoC relies on. */
+static int model_start(void *c, uint32_t off, uint32_t n) {
+  model_ctx *m = c;
+  m->start_off = off, m->start_n = n;
+  return 0;
+}
+
+static int model_wait(void *c, uint64_t timeout, tfw_npu_result *r) {
+  model_ctx *m = c;
+  return model_run(c, m->start_off, m->start_n, timeout, r);
+}
+
 static void model_counters(void *c, uint64_t out[TSL_NCOUNTERS]) {
   model_ctx *m = c;
   memcpy(out, npu_model_counters(m->npu), sizeof(uint64_t) * TSL_NCOUNTERS);
@@ -170,7 +187,7 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
                     .cmd_sram_bytes = c.cmd_sram_bytes, .set_window = model_window, .load_stream = model_load,
                     .run = model_run, .counters = model_counters, .now = model_now, .strerror = model_strerror,
                     .set_fetch_window = model_fetch_window, .fetch_stream = model_fetch,
-                    .fetch_wait = model_fetch_wait};
+                    .fetch_wait = model_fetch_wait, .start = model_start, .wait = model_wait};
   tfw_model m;
   tfw_error e;
   void *fb_pool = NULL;

@@ -103,7 +103,7 @@ int run_timeline_build(const tpkg_view *v, const tfw_tl_mark *marks, uint32_t nm
     if (ph >= TFW_TL_COUNT) rc = diag_set(d, "timeline mark %u has no phase %u", i, ph);
     else if (on_kernel && m->index >= v->n_kernels)
       rc = diag_set(d, "timeline mark %u names kernel record %u of %u", i, m->index, v->n_kernels);
-    else if (ph == TFW_TL_FALLBACK && m->index >= v->n_fallbacks)
+    else if ((ph == TFW_TL_FALLBACK || ph == TFW_TL_BESIDE) && m->index >= v->n_fallbacks)
       rc = diag_set(d, "timeline mark %u names fallback record %u of %u", i, m->index, v->n_fallbacks);
     else if (marks[i + 1].t < m->t) rc = diag_set(d, "timeline mark %u is earlier than mark %u", i + 1, i);
     if (rc) break;
@@ -116,10 +116,10 @@ int run_timeline_build(const tpkg_view *v, const tfw_tl_mark *marks, uint32_t nm
       tpkg_view_kernel(v, m->index, &kv);
       s->kind = "kernel", s->index = pos[m->index];
       snprintf(out->names + n * NAME_BYTES, NAME_BYTES, "%s", kv.name);
-    } else if (ph == TFW_TL_FALLBACK) {
+    } else if (ph == TFW_TL_FALLBACK || ph == TFW_TL_BESIDE) {
       tpkg_fallback r;
       tpkg_view_fallback(v, m->index, &r);
-      s->kind = "fallback", s->index = m->index;
+      s->kind = "fallback", s->index = m->index, s->beside = ph == TFW_TL_BESIDE;
       snprintf(out->names + n * NAME_BYTES, NAME_BYTES, "%s", r.name);
     } else if (s->end == s->start) {
       continue; /* a gap of no time */

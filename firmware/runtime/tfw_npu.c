@@ -43,15 +43,26 @@ static int npu_backend_fetch_wait(void *ctx) {
   return rc == NPU_ERR_HW ? (int)code : rc;
 }
 
-static int npu_backend_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
+/* npu_run as the two halves the runtime may split it into. */
+static int npu_backend_start(void *ctx, uint32_t off, uint32_t n) {
+  (void)ctx;
+  return npu_start(off, n);
+}
+
+static int npu_backend_wait(void *ctx, uint64_t timeout, tfw_npu_result *r) {
   (void)ctx;
   npu_run_info_t info;
-  int rc = npu_run(off, n, timeout, &info);
+  int rc = npu_wait(timeout, &info);
   if (rc != NPU_OK && rc != NPU_ERR_HW && rc != NPU_ERR_TIMEOUT) return rc;
   r->status = info.err_code;
   r->err_index = info.err_index;
   r->timed_out = rc == NPU_ERR_TIMEOUT;
   return 0;
+}
+
+static int npu_backend_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
+  int rc = npu_backend_start(ctx, off, n);
+  return rc ? rc : npu_backend_wait(ctx, timeout, r);
 }
 
 static void npu_backend_counters(void *ctx, uint64_t out[TSL_NCOUNTERS]) {
@@ -72,6 +83,8 @@ static const tfw_backend npu_backend = {
     .set_window = npu_backend_window,
     .load_stream = npu_backend_load,
     .run = npu_backend_run,
+    .start = npu_backend_start,
+    .wait = npu_backend_wait,
     .counters = npu_backend_counters,
     .now = npu_backend_now,
     .strerror = npu_strerror,

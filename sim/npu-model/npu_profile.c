@@ -44,6 +44,7 @@ static void put_spans(FILE *f, const npu_profile_t *p) {
     else fprintf(f, ", \"index\": %lld", (long long)s->index);
     fprintf(f, ", \"name\": ");
     json_write_str(f, s->name ? s->name : "");
+    if (s->beside) fprintf(f, ", \"beside\": true");
     fprintf(f, ", \"start\": %llu, \"end\": %llu}", (unsigned long long)s->start, (unsigned long long)s->end);
   }
   fprintf(f, "%s]", p->nspans ? "\n  " : "");

@@ -36,6 +36,7 @@ typedef struct {
   int64_t index;        /* kernel: position in "kernels"; fallback: in "fallback_ops"; gap: -1 */
   const char *name;     /* kernel or node name; gaps: what, named after the neighbours */
   uint64_t start, end;  /* cycles from the inference's first mark */
+  int beside;           /* fallback: 1 when the NPU ran the kernel item before it meanwhile */
 } npu_span_t;
 
 typedef struct {

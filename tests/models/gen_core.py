@@ -13,7 +13,12 @@ QLinearConv with uint8 weights whose zero point leaves w - zp outside int8,
 and a QLinearMatMul of a batch of 2 (no NPU layout): both run on the core;
 qlinear_zp.out0/out1.npy are ONNX's integer results. lower/int8_chain.onnx
 (lower-plain-chain.test) is a QDQ model of int8 values the NPU touches and
-ones only the control core does (int8_chain below). Fixed seeds; run with
+ones only the control core does (int8_chain below). lower/beside.onnx
+(tests/run/run.sh, docs/runtime.md "Fallback ops beside the NPU") has two
+Softmax outputs the NPU's convolutions do not need: one of the input, which
+the package puts after the first conv's kernel, and one of that conv's
+output, put before the second conv's: each runs on the core beside a
+kernel. Fixed seeds; run with
 /usr/bin/python3; outputs are committed.
 """
 import os
@@ -57,6 +62,29 @@ def main():
     int8_norms(rng)
     qlinear_zp(rng)
     int8_chain(np.random.default_rng(17))
+    beside(np.random.default_rng(19))
+
+
+def beside(rng):
+    w1 = (rng.integers(-32, 33, (8, 8, 3, 3)) / 64).astype(np.float32)
+    w2 = (rng.integers(-32, 33, (8, 8, 3, 3)) / 64).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Softmax", ["x"], ["px"], name="softmax_x", axis=1),
+        helper.make_node("Softmax", ["r1"], ["pr"], name="softmax_r1", axis=1),
+        helper.make_node("Conv", ["r1", "w2"], ["y"], name="conv2", pads=[1, 1, 1, 1]),
+    ]
+    outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 8, 8, 8]) for n in ("y", "px", "pr")]
+    g = helper.make_graph(nodes, "beside", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 8, 8])], outs,
+                          [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, "beside.onnx"))
+    x = (rng.integers(-64, 65, (4, 8, 8, 8)) / 32).astype(np.float32)
+    np.save(os.path.join(OUT, "beside.calib.npy"), x)
+    np.save(os.path.join(OUT, "beside.in0.npy"), x[:1])
 
 
 def quantize(x, s, zp, lo, hi):

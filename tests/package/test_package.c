@@ -486,7 +486,12 @@ static void m_fb_n_out_zero(pkg_t *p) { fb_rec(p, 0)[TPKG_FB_N_OUT] = 0; }
 static void m_fb_n_out_over(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_N_OUT] = 2; }
 static void m_fb_n_ints_over(pkg_t *p) { fb_rec(p, 3)[TPKG_FB_N_INTS] = TPKG_FB_MAX_INTS + 1; }
 static void m_fb_n_floats_over(pkg_t *p) { fb_rec(p, 2)[TPKG_FB_N_FLOATS] = TPKG_FB_MAX_FLOATS + 1; }
-static void m_fb_reserved(pkg_t *p) { fb_rec(p, 1)[TPKG_FB_RESERVED + 3] = 1; }
+/* record 0 runs before kernel 0, record 1 after the last of 3 */
+static void m_fb_ahead_past(pkg_t *p) { tpkg_wr16(fb_rec(p, 1) + TPKG_FB_AHEAD, 1); }
+static void m_fb_behind_past(pkg_t *p) { tpkg_wr16(fb_rec(p, 0) + TPKG_FB_BEHIND, 1); }
+static void m_fb_beside_ok(pkg_t *p) { /* valid: the whole way, both ways */
+  tpkg_wr16(fb_rec(p, 0) + TPKG_FB_AHEAD, 3), tpkg_wr16(fb_rec(p, 1) + TPKG_FB_BEHIND, 3);
+}
 /* The record size against its counts, and against the section's end. */
 static void m_fb_bytes_more(pkg_t *p) { tpkg_wr32(fb_rec(p, 1) + TPKG_FB_BYTES, tpkg_rd32(fb_rec(p, 1) + TPKG_FB_BYTES) + 4); }
 static void m_fb_bytes_less(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_BYTES, TPKG_FB_HEADER_BYTES); }
@@ -563,7 +568,9 @@ static void test_fallbacks(void **state) {
   EXPECT_MSG(m_fb_n_out_over, TPKG_E_FALLBACK, "operand count outside its op's range");
   EXPECT_MSG(m_fb_n_ints_over, TPKG_E_FALLBACK, "parameter count too large");
   EXPECT_MSG(m_fb_n_floats_over, TPKG_E_FALLBACK, "parameter count too large");
-  EXPECT_MSG(m_fb_reserved, TPKG_E_FALLBACK, "reserved fallback bytes set");
+  EXPECT_MSG(m_fb_ahead_past, TPKG_E_FALLBACK, "beside counts pass the kernel records");
+  EXPECT_MSG(m_fb_behind_past, TPKG_E_FALLBACK, "beside counts pass the kernel records");
+  EXPECT(m_fb_beside_ok, TPKG_OK);
   EXPECT_MSG(m_fb_bytes_more, TPKG_E_FALLBACK, "record size differs from its counts");
   EXPECT_MSG(m_fb_bytes_less, TPKG_E_FALLBACK, "record size differs from its counts");
   EXPECT_MSG(m_fb_bytes_zero, TPKG_E_FALLBACK, "record size differs from its counts");
@@ -748,14 +755,36 @@ static void test_tfw_load_checks(void **state) {
  * counts differ. */
 static void m_fb_elems(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 1) + TPKG_FBO_DIMS + 4, 9); }
 
+/* A backend that starts and waits apart (split_run), logging each call
+ * ("R" a whole run, "S" start, "W" wait) on a clock that ticks once per
+ * read, with the last run's timeline in split_marks. */
+static char split_log[32];
+static tfw_tl_mark split_marks[64];
+static uint32_t split_nmarks;
+static uint64_t split_ticks;
+static void split_note(char c) {
+  size_t n = strlen(split_log);
+  if (n + 1 < sizeof split_log) split_log[n] = c, split_log[n + 1] = 0;
+}
+static int split_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu_result *r) {
+  split_note('R');
+  return mock_run(ctx, off, n, timeout, r);
+}
+static int split_start(void *ctx, uint32_t off, uint32_t n) { return (void)ctx, (void)off, (void)n, split_note('S'), 0; }
+static int split_wait(void *ctx, uint64_t timeout, tfw_npu_result *r) {
+  split_note('W');
+  return mock_run(ctx, 0, 0, timeout, r);
+}
+static uint64_t split_now(void *ctx) { return (void)ctx, ++split_ticks; }
+
 /* tfw_load of the sample (mutated by m), then tfw_prepare_fallbacks with
  * pool_bytes of pool (UINT32_MAX: not called), then record `broken`'s op
  * overwritten with 0 in the loaded package (-1: none; a pooled record is
  * not read again, any other fails, FALLBACK naming it), then tfw_run on a
- * fixed input.
+ * fixed input, on the split backend when split is set.
  * The window's bytes after the run go to out (when given); returns the
  * first failing call's code, *e its error. */
-static int pool_run(mutator m, uint32_t pool_bytes, int broken, uint8_t *out, tfw_error *e) {
+static int pool_run(mutator m, uint32_t pool_bytes, int broken, int split, uint8_t *out, tfw_error *e) {
   static uint64_t pool[4096 / 8];
   static tfw_model model;
   pkg_t p;
@@ -763,6 +792,10 @@ static int pool_run(mutator m, uint32_t pool_bytes, int broken, uint8_t *out, tf
   if (m) m(&p), refresh(p.b, p.n);
   tfw_backend be = {.target_hash = TSL_TARGET_HASH, .dim = TSL_DIM, .cmd_sram_bytes = 4096,
                     .set_window = mock_window, .load_stream = mock_load, .run = mock_run};
+  if (split) {
+    be.run = split_run, be.start = split_start, be.wait = split_wait, be.now = split_now;
+    split_log[0] = 0;
+  }
   uint8_t *window = aligned_alloc(64, SAMPLE_WINDOW_BYTES);
   assert_non_null(window);
   memset(window, 0, SAMPLE_WINDOW_BYTES);
@@ -775,12 +808,59 @@ static int pool_run(mutator m, uint32_t pool_bytes, int broken, uint8_t *out, tf
     }
     for (uint32_t i = 0; i < 10; i++) window[16384 + i] = (uint8_t)(i * 29 + 3);
     if (broken >= 0) tpkg_wr32(fb_rec(&p, (unsigned)broken) + TPKG_FB_OP, 0);
+    tfw_set_timeline(&model, split ? split_marks : NULL, 64);
     rc = tfw_run(&model, e);
+    split_nmarks = model.tl_count;
   }
   if (out) memcpy(out, window, SAMPLE_WINDOW_BYTES);
   free(window);
   free(p.b);
   return rc;
+}
+
+/* The sample's records beside the NPU: record 0 (before kernel 0) beside
+ * the run of kernel 0, record 1 (after the last) beside the run of kernel
+ * 2, records 2 and 3 after it. */
+static void m_beside(pkg_t *p) {
+  tpkg_wr16(fb_rec(p, 0) + TPKG_FB_AHEAD, 1);
+  tpkg_wr16(fb_rec(p, 1) + TPKG_FB_BEHIND, 1);
+  tpkg_wr16(fb_rec(p, 3) + TPKG_FB_BEHIND, 3); /* after record 2, which has none: not beside */
+}
+
+/* tfw_run's schedule with a backend that splits its runs: the records the
+ * counts allow run between a start and its wait, in package order, and
+ * leave the window's bytes as the serial run does, with or without a pool;
+ * without counts, or on a backend that does not split, every run is whole.
+ * A record beside a run that fails still has the run waited for. */
+static void test_tfw_beside(void **state) {
+  (void)state;
+  tfw_error e;
+  static uint8_t ref[SAMPLE_WINDOW_BYTES], got[SAMPLE_WINDOW_BYTES];
+  assert_int_equal(pool_run(NULL, UINT32_MAX, -1, 0, ref, &e), TFW_OK);
+  assert_int_equal(pool_run(NULL, UINT32_MAX, -1, 1, got, &e), TFW_OK);
+  assert_string_equal(split_log, "RRR");
+  for (uint32_t bytes = 0; bytes <= 1024; bytes += 1024) {
+    assert_int_equal(pool_run(m_beside, bytes ? bytes : UINT32_MAX, -1, 1, got, &e), TFW_OK);
+    assert_string_equal(split_log, "SWRSW");
+    assert_memory_equal(got, ref, SAMPLE_WINDOW_BYTES);
+    /* the marks: entry, kernel 0, record 0 beside, its end, the wait, ... */
+    static const uint32_t want[][2] = {
+        {TFW_TL_RUNTIME, 0},  {TFW_TL_KERNEL, 0},  {TFW_TL_BESIDE, 0},   {TFW_TL_RUNTIME, 0},
+        {TFW_TL_KERNEL, 0},   {TFW_TL_RUNTIME, 0}, {TFW_TL_KERNEL, 1},   {TFW_TL_RUNTIME, 0},
+        {TFW_TL_KERNEL, 2},   {TFW_TL_BESIDE, 1},  {TFW_TL_RUNTIME, 0},  {TFW_TL_KERNEL, 2},
+        {TFW_TL_RUNTIME, 0},  {TFW_TL_FALLBACK, 2}, {TFW_TL_RUNTIME, 0}, {TFW_TL_FALLBACK, 3},
+        {TFW_TL_RUNTIME, 0},  {TFW_TL_RETURN, 0}};
+    assert_int_equal(split_nmarks, sizeof want / sizeof want[0]);
+    for (uint32_t i = 0; i < split_nmarks; i++) {
+      assert_int_equal(split_marks[i].phase, want[i][0]);
+      assert_int_equal(split_marks[i].index, want[i][1]);
+    }
+  }
+  assert_int_equal(pool_run(m_beside, UINT32_MAX, -1, 0, got, &e), TFW_OK); /* no split: as before */
+  assert_memory_equal(got, ref, SAMPLE_WINDOW_BYTES);
+  assert_int_equal(pool_run(m_beside, UINT32_MAX, 0, 1, NULL, &e), TFW_E_FALLBACK);
+  assert_int_equal(e.kernel, 0);
+  assert_string_equal(split_log, "SW");
 }
 
 /* Every pool size from none to more than all four records need: the run's
@@ -792,14 +872,14 @@ static void test_tfw_fallback_pool(void **state) {
   (void)state;
   tfw_error e;
   static uint8_t ref[SAMPLE_WINDOW_BYTES], got[SAMPLE_WINDOW_BYTES];
-  assert_int_equal(pool_run(NULL, UINT32_MAX, -1, ref, &e), TFW_OK);
+  assert_int_equal(pool_run(NULL, UINT32_MAX, -1, 0, ref, &e), TFW_OK);
   int none = 0, all = 0, skipped = 0;
   for (uint32_t bytes = 0; bytes <= 1024; bytes += 8) {
-    assert_int_equal(pool_run(NULL, bytes, -1, got, &e), TFW_OK);
+    assert_int_equal(pool_run(NULL, bytes, -1, 0, got, &e), TFW_OK);
     assert_memory_equal(got, ref, SAMPLE_WINDOW_BYTES);
     unsigned kept = 0; /* bit i: record i runs from the pool */
     for (int i = 0; i < (int)SAMPLE_FALLBACKS; i++) {
-      int rc = pool_run(NULL, bytes, i, NULL, &e);
+      int rc = pool_run(NULL, bytes, i, 0, NULL, &e);
       if (rc == TFW_OK) kept |= 1u << i;
       else assert_true(rc == TFW_E_FALLBACK && e.kernel == i);
     }
@@ -839,7 +919,7 @@ static void test_tfw_fallback_refused_at_load(void **state) {
   for (int pooled = 0; pooled < 3; pooled++) {
     uint32_t bytes = pooled == 0 ? 0 : pooled == 1 ? 4096 : UINT32_MAX;
     memset(&e, 0, sizeof e);
-    assert_int_equal(pool_run(m_fb_elems, bytes, -1, NULL, &e), TFW_E_FALLBACK);
+    assert_int_equal(pool_run(m_fb_elems, bytes, -1, 0, NULL, &e), TFW_E_FALLBACK);
     assert_int_equal(e.detail, TFW_FB_E_SHAPE);
     assert_int_equal(e.kernel, 1);
     assert_int_equal(e.value, TPKG_OP_DEQUANTIZE);
@@ -1015,6 +1095,7 @@ int main(void) {
       cmocka_unit_test(test_target_name_padding), cmocka_unit_test(test_kernels_and_io),
       cmocka_unit_test(test_fallbacks), cmocka_unit_test(test_outputs_written),
       cmocka_unit_test(test_tfw_load_checks), cmocka_unit_test(test_tfw_fallback_pool),
+      cmocka_unit_test(test_tfw_beside),
       cmocka_unit_test(test_tfw_fallback_refused_at_load),
       cmocka_unit_test(test_commands), cmocka_unit_test(test_writer_rejects),
   };

@@ -1,0 +1,110 @@
+/* lower_beside.c: which kernel records the NPU may run while the control
+ * core runs a fallback record (the record's AHEAD and BEHIND counts,
+ * docs/package-format.md), so the runtime overlaps the two.
+ *
+ * The algorithm, in words:
+ * 1. What a kernel record touches: the DRAM tensors its LOADs read and its
+ *    STOREs write. The lowering addresses a tensor only from inside it and
+ *    a LOOP's later iterations stay in the tensor its first one starts in,
+ *    so a command's `dram` names the tensors that may hold its bytes: every
+ *    tensor whose bytes contain that offset (a Concat's inputs lie inside
+ *    its output, and each of them counts). The constants and the MARK
+ *    records are left out: no fallback record writes them (rule 65), and
+ *    reading them together is no conflict. A command whose offset lies in
+ *    no tensor makes its record touch everything.
+ * 2. A fallback record and a kernel record conflict when the kernel reads
+ *    or writes one of the record's outputs, or writes one of its inputs
+ *    (the record's operands: their own offsets and sizes).
+ * 3. AHEAD counts the kernel records from before_kernel on, up to the first
+ *    that conflicts; BEHIND the records before before_kernel, backwards, up
+ *    to the first that conflicts. Both at most 65535. */
+#include <stdlib.h>
+
+#include "lower_internal.h"
+#include "tessel_isa.h"
+
+typedef struct {
+  uint64_t lo, hi; /* bytes [lo, hi) */
+} span;
+
+/* What one kernel record reads and writes (step 1). */
+typedef struct {
+  span *rd, *wr;
+  int n_rd, n_wr, all; /* all: it may touch any byte */
+} touch;
+
+static int spans_meet(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) { return alo < bhi && blo < ahi; }
+
+/* Adds every tensor holding byte `at` to *list (once each); 0 when none does. */
+static int add_tensors(const lower_program *p, uint64_t at, span **list, int *n) {
+  int found = 0;
+  for (int i = 0; i < p->n_tensors; i++) {
+    const lower_tensor *t = &p->tensors[i];
+    if (t->is_const || at < t->dram || at - t->dram >= t->bytes) continue;
+    found = 1;
+    int seen = 0;
+    for (int j = 0; j < *n && !seen; j++) seen = (*list)[j].lo == t->dram && (*list)[j].hi == t->dram + t->bytes;
+    if (!seen) (*list)[(*n)++] = (span){t->dram, t->dram + t->bytes};
+  }
+  return found;
+}
+
+/* Step 1 for one record's commands. The lists are sized for every tensor. */
+static void touched(const lower_program *p, const tpkg_kernel *k, touch *t) {
+  for (uint32_t c = 0; c < k->n_cmds && !t->all; c++) {
+    const uint32_t *w = k->cmds[c];
+    uint64_t at;
+    int store = 0;
+    if (tsl_opcode(w) == TSL_OP_LOAD) {
+      tsl_load_t l;
+      if (tsl_load_decode(w, &l)) { t->all = 1; break; }
+      at = (uint64_t)l.dram;
+    } else if (tsl_opcode(w) == TSL_OP_STORE) {
+      tsl_store_t s;
+      if (tsl_store_decode(w, &s)) { t->all = 1; break; }
+      if (s.dst_mem != TSL_DST_DRAM) continue;
+      at = (uint64_t)s.dram, store = 1;
+    } else {
+      continue;
+    }
+    if (at >= p->consts_base && at < p->consts_base + p->consts_bytes) continue; /* constants */
+    if (!add_tensors(p, at, store ? &t->wr : &t->rd, store ? &t->n_wr : &t->n_rd)) t->all = 1;
+  }
+}
+
+/* Step 2. */
+static int conflicts(const tpkg_fb_record *f, const touch *t) {
+  if (t->all) return 1;
+  for (uint32_t i = 0; i < f->n_in + f->n_out; i++) {
+    const tpkg_operand *o = &f->operands[i];
+    uint64_t lo = o->offset, hi = lo + o->size;
+    int out = i >= f->n_in;
+    for (int j = 0; j < t->n_wr; j++)
+      if (spans_meet(lo, hi, t->wr[j].lo, t->wr[j].hi)) return 1;
+    for (int j = 0; out && j < t->n_rd; j++)
+      if (spans_meet(lo, hi, t->rd[j].lo, t->rd[j].hi)) return 1;
+  }
+  return 0;
+}
+
+int lower_beside(const lower_program *p, const tpkg_kernel *ks, uint32_t nk, tpkg_fb_record *fs, uint32_t nf,
+                 diag *d) {
+  touch *t = calloc((size_t)nk + 1, sizeof *t);
+  int rc = t ? 0 : diag_oom(d);
+  for (uint32_t k = 0; k < nk && !rc; k++) {
+    t[k].rd = calloc((size_t)p->n_tensors + 1, sizeof *t[k].rd);
+    t[k].wr = calloc((size_t)p->n_tensors + 1, sizeof *t[k].wr);
+    if (!t[k].rd || !t[k].wr) rc = diag_oom(d);
+    else touched(p, &ks[k], &t[k]);
+  }
+  for (uint32_t i = 0; i < nf && !rc; i++) { /* step 3 */
+    tpkg_fb_record *f = &fs[i];
+    uint32_t a = 0, b = 0;
+    while (f->before_kernel + a < nk && a < 0xFFFFu && !conflicts(f, &t[f->before_kernel + a])) a++;
+    while (b < f->before_kernel && b < 0xFFFFu && !conflicts(f, &t[f->before_kernel - 1 - b])) b++;
+    f->ahead = a, f->behind = b;
+  }
+  for (uint32_t k = 0; t && k < nk; k++) free(t[k].rd), free(t[k].wr);
+  free(t);
+  return rc;
+}
