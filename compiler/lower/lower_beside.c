@@ -27,30 +27,43 @@ typedef struct {
   uint64_t lo, hi; /* bytes [lo, hi) */
 } span;
 
+/* Spans, each once. */
+typedef struct {
+  span *at;
+  int n, cap;
+} spans;
+
 /* What one kernel record reads and writes (step 1). */
 typedef struct {
-  span *rd, *wr;
-  int n_rd, n_wr, all; /* all: it may touch any byte */
+  spans rd, wr;
+  int all; /* it may touch any byte */
 } touch;
 
 static int spans_meet(uint64_t alo, uint64_t ahi, uint64_t blo, uint64_t bhi) { return alo < bhi && blo < ahi; }
 
-/* Adds every tensor holding byte `at` to *list (once each); 0 when none does. */
-static int add_tensors(const lower_program *p, uint64_t at, span **list, int *n) {
+/* Adds every tensor holding byte `at` to l (once each). 1 when some tensor
+ * does, 0 when none, -1 out of memory. */
+static int add_tensors(const lower_program *p, uint64_t at, spans *l) {
   int found = 0;
   for (int i = 0; i < p->n_tensors; i++) {
     const lower_tensor *t = &p->tensors[i];
     if (t->is_const || at < t->dram || at - t->dram >= t->bytes) continue;
     found = 1;
     int seen = 0;
-    for (int j = 0; j < *n && !seen; j++) seen = (*list)[j].lo == t->dram && (*list)[j].hi == t->dram + t->bytes;
-    if (!seen) (*list)[(*n)++] = (span){t->dram, t->dram + t->bytes};
+    for (int j = 0; j < l->n && !seen; j++) seen = l->at[j].lo == t->dram && l->at[j].hi == t->dram + t->bytes;
+    if (seen) continue;
+    if (l->n == l->cap) {
+      span *g = realloc(l->at, (size_t)(l->cap = l->cap ? 2 * l->cap : 4) * sizeof *g);
+      if (!g) return -1;
+      l->at = g;
+    }
+    l->at[l->n++] = (span){t->dram, t->dram + t->bytes};
   }
   return found;
 }
 
-/* Step 1 for one record's commands. The lists are sized for every tensor. */
-static void touched(const lower_program *p, const tpkg_kernel *k, touch *t) {
+/* Step 1 for one record's commands. 0, or -1 out of memory. */
+static int touched(const lower_program *p, const tpkg_kernel *k, touch *t) {
   for (uint32_t c = 0; c < k->n_cmds && !t->all; c++) {
     const uint32_t *w = k->cmds[c];
     uint64_t at;
@@ -68,8 +81,11 @@ static void touched(const lower_program *p, const tpkg_kernel *k, touch *t) {
       continue;
     }
     if (at >= p->consts_base && at < p->consts_base + p->consts_bytes) continue; /* constants */
-    if (!add_tensors(p, at, store ? &t->wr : &t->rd, store ? &t->n_wr : &t->n_rd)) t->all = 1;
+    int found = add_tensors(p, at, store ? &t->wr : &t->rd);
+    if (found < 0) return -1;
+    t->all |= !found;
   }
+  return 0;
 }
 
 /* Step 2. */
@@ -79,10 +95,10 @@ static int conflicts(const tpkg_fb_record *f, const touch *t) {
     const tpkg_operand *o = &f->operands[i];
     uint64_t lo = o->offset, hi = lo + o->size;
     int out = i >= f->n_in;
-    for (int j = 0; j < t->n_wr; j++)
-      if (spans_meet(lo, hi, t->wr[j].lo, t->wr[j].hi)) return 1;
-    for (int j = 0; out && j < t->n_rd; j++)
-      if (spans_meet(lo, hi, t->rd[j].lo, t->rd[j].hi)) return 1;
+    for (int j = 0; j < t->wr.n; j++)
+      if (spans_meet(lo, hi, t->wr.at[j].lo, t->wr.at[j].hi)) return 1;
+    for (int j = 0; out && j < t->rd.n; j++)
+      if (spans_meet(lo, hi, t->rd.at[j].lo, t->rd.at[j].hi)) return 1;
   }
   return 0;
 }
@@ -91,12 +107,8 @@ int lower_beside(const lower_program *p, const tpkg_kernel *ks, uint32_t nk, tpk
                  diag *d) {
   touch *t = calloc((size_t)nk + 1, sizeof *t);
   int rc = t ? 0 : diag_oom(d);
-  for (uint32_t k = 0; k < nk && !rc; k++) {
-    t[k].rd = calloc((size_t)p->n_tensors + 1, sizeof *t[k].rd);
-    t[k].wr = calloc((size_t)p->n_tensors + 1, sizeof *t[k].wr);
-    if (!t[k].rd || !t[k].wr) rc = diag_oom(d);
-    else touched(p, &ks[k], &t[k]);
-  }
+  for (uint32_t k = 0; k < nk && !rc; k++)
+    if (touched(p, &ks[k], &t[k])) rc = diag_oom(d);
   for (uint32_t i = 0; i < nf && !rc; i++) { /* step 3 */
     tpkg_fb_record *f = &fs[i];
     uint32_t a = 0, b = 0;
@@ -104,7 +116,7 @@ int lower_beside(const lower_program *p, const tpkg_kernel *ks, uint32_t nk, tpk
     while (b < f->before_kernel && b < 0xFFFFu && !conflicts(f, &t[f->before_kernel - 1 - b])) b++;
     f->ahead = a, f->behind = b;
   }
-  for (uint32_t k = 0; t && k < nk; k++) free(t[k].rd), free(t[k].wr);
+  for (uint32_t k = 0; t && k < nk; k++) free(t[k].rd.at), free(t[k].wr.at);
   free(t);
   return rc;
 }
