@@ -13,6 +13,7 @@ const pass_info pass_registry[] = {
     {"const-fold", const_fold, "evaluate nodes whose inputs are all constant", NULL},
     {"remove-noops", remove_noops, "drop Identity, Dropout and other no-op nodes", NULL},
     {"bn-fold", bn_fold, "fold BatchNormalization into the preceding Conv", NULL},
+    {"hardsigmoid-fold", hardsigmoid_fold, "HardSigmoid after a Conv/Gemm to Clip(0, 1), its alpha and beta in the weights", NULL},
     {"fuse-act", fuse_act, "Mul(x, Sigmoid(x)) to Silu, PyTorch's Erf-based GELU to Gelu", NULL},
     {"dce", dce, "remove nodes and constants no output depends on", NULL},
     {"ptq", no_calibration, "post-training quantisation: calibrate, insert QDQ pairs (needs --calib)", ptq_pass},

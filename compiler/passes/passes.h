@@ -25,6 +25,7 @@ int shape_infer(ir_graph *g, diag *d);  /* shape_infer.c */
 int const_fold(ir_graph *g, diag *d);   /* const_fold.c */
 int remove_noops(ir_graph *g, diag *d); /* remove_noops.c */
 int bn_fold(ir_graph *g, diag *d);      /* bn_fold.c */
+int hardsigmoid_fold(ir_graph *g, diag *d); /* hardsigmoid_fold.c */
 int fuse_act(ir_graph *g, diag *d);     /* fuse_act.c */
 int dce(ir_graph *g, diag *d);          /* dce.c */
 int quant_ops(ir_graph *g, diag *d);    /* quant_ops.c */

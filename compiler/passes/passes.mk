@@ -4,4 +4,5 @@
 COMPILER_passes_SRCS := compiler/passes/passes.c compiler/passes/pipeline.c \
                         compiler/passes/shape_infer.c compiler/passes/dce.c \
                         compiler/passes/const_fold.c compiler/passes/remove_noops.c \
-                        compiler/passes/bn_fold.c compiler/passes/fuse_act.c
+                        compiler/passes/bn_fold.c compiler/passes/fuse_act.c \
+                        compiler/passes/hardsigmoid_fold.c

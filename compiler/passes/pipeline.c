@@ -46,6 +46,7 @@ int pipeline_graph(ir_graph *g, const pipeline_opts *o, diag *d) {
   if (run(g, "const-fold", o, d)) return -1;
   if (run(g, "remove-noops", o, d)) return -1;
   if (run(g, "bn-fold", o, d)) return -1;
+  if (run(g, "hardsigmoid-fold", o, d)) return -1;
   if (run(g, "fuse-act", o, d)) return -1;
   if (run(g, "dce", o, d)) return -1;
   return 0;
