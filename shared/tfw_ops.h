@@ -197,6 +197,13 @@ int tfw_k_conv(const tfw_call *c);
 int tfw_k_conv_transpose(const tfw_call *c);
 int tfw_k_pool(const tfw_call *c);
 int tfw_k_lut(const tfw_call *c);
+/* tfw_k_mul_q  a i8, b i8 -> y i8, numpy broadcasting (tfw_k_binary's);
+ *   ints zp_a zp_b zp_out (-128..127) mult (0..2^31-1) shift (0..63) lo hi
+ *   (-128 <= lo <= hi <= 127).  Each element, exactly (the NPU's STORE
+ *   requantisation of the centred product; docs/quantisation.md):
+ *     y = clamp(rne_shift((a - zp_a) * (b - zp_b) * mult, shift) + zp_out, lo, hi)
+ *   rne_shift dividing by 2^shift, rounded to nearest, ties to even. */
+int tfw_k_mul_q(const tfw_call *c);
 int tfw_k_layout(const tfw_call *c); /* refuses: QUANTIZE, DEQUANTIZE, RELAYOUT are tfw_fallback_run's */
 
 /* "tfw_k_unary", ...: the kernel function of op (what a package's firmware

@@ -1,7 +1,7 @@
-/* tfw_ops_check: the operand checks the core kernels of tfw_ops_reduce.c
- * and tfw_ops_softmax.c share (static inline: each kernel file stays
- * separately linkable, so a board firmware takes only the kernels its
- * package uses). */
+/* tfw_ops_check: the operand checks and the rounding shift the core
+ * kernels of tfw_ops_elem.c, tfw_ops_reduce.c and tfw_ops_softmax.c share
+ * (static inline: each kernel file stays separately linkable, so a board
+ * firmware takes only the kernels its package uses). */
 #ifndef TFW_OPS_CHECK_H
 #define TFW_OPS_CHECK_H
 
@@ -48,6 +48,17 @@ static inline int tfw_op_same_dims(const tfw_tensor *a, const tfw_tensor *b) {
   for (uint32_t d = 0; d < a->rank; d++)
     if (a->dims[d] != b->dims[d]) return 0;
   return 1;
+}
+
+/* x / 2^s rounded to nearest, ties to even (the NPU's rne_shift,
+ * docs/isa.md section 3); s 1..63, |x| < 2^63. */
+static inline int64_t tfw_op_shr_rne(int64_t x, unsigned s) {
+  uint64_t ux = (uint64_t)x, half = 1ull << (s - 1);
+  int neg = x < 0;
+  uint64_t m = neg ? 0u - ux : ux;
+  uint64_t q = m >> s, r = m & ((1ull << s) - 1u);
+  if (r > half || (r == half && (q & 1u))) q++;
+  return neg ? -(int64_t)q : (int64_t)q;
 }
 
 #endif

@@ -1,6 +1,6 @@
 /* tfw_ops_elem: the element-wise kernels of the control core (tfw_ops.h):
  * UNARY, BINARY (numpy broadcasting, n-ary for ADD MUL MIN MAX MEAN), WHERE,
- * CAST and LUT.
+ * CAST, LUT and the int8 MUL_Q (broadcasting too).
  *
  * Arithmetic (tfw_ops.h rules): f32 +, -, *, / and comparisons, the
  * functions of tfw_math.h, int <-> f32 conversions; every f32 NaN stored is
@@ -15,6 +15,7 @@
  * out = out op in_k for k = 2..n-1 (the same left fold, rounded the same). */
 #include "tfw_math.h"
 #include "tfw_ops.h"
+#include "tfw_ops_check.h"
 
 /* ---- element access ---------------------------------------------------------- */
 
@@ -540,5 +541,40 @@ int tfw_k_lut(const tfw_call *c) {
 #endif
   for (; i < n; i++) out->data[i] = (uint8_t)LUT_AT(in->data[i]);
 #undef LUT_AT
+  return 0;
+}
+
+/* ---- MUL_Q ----------------------------------------------------------------------- */
+
+/* The int8 Mul (docs/quantisation.md "Mul of two int8 tensors"): the NPU's
+ * STORE requantisation of the product of the centred operands,
+ *   y = clamp(rne_shift((a - zp_a) * (b - zp_b) * mult, shift) + zp_out, lo, hi)
+ * |product| <= 255 * 255 < 2^16 and mult < 2^31: exact in 64 bits. */
+int tfw_k_mul_q(const tfw_call *c) {
+  int rc = check_call(c, 2, 2, 7, 0);
+  if (rc) return rc;
+  const tfw_tensor *a = &c->in[0], *b = &c->in[1], *out = c->out;
+  int32_t za = c->ints[0], zb = c->ints[1], zo = c->ints[2], mult = c->ints[3], shift = c->ints[4];
+  int32_t lo = c->ints[5], hi = c->ints[6];
+  if (za < -128 || za > 127 || zb < -128 || zb > 127 || zo < -128 || zo > 127 || mult < 0 || shift < 0 ||
+      shift > 63 || lo < -128 || lo > hi || hi > 127)
+    return TFW_FB_E_PARAM;
+  if (a->dtype != TPKG_DT_I8 || b->dtype != TPKG_DT_I8 || out->dtype != TPKG_DT_I8) return TFW_FB_E_DTYPE;
+  const tfw_tensor *ins[2] = {a, b};
+  if (!broadcast_ok(ins, 2, out)) return TFW_FB_E_SHAPE;
+  bc_walk w;
+  bc_init(&w, ins, 2, out);
+  const int8_t *pa = (const int8_t *)a->data, *pb = (const int8_t *)b->data;
+  int8_t *o = (int8_t *)out->data;
+  size_t sa = w.stride[0][w.rank - 1], sb = w.stride[1][w.rank - 1];
+  unsigned s = (unsigned)shift;
+  for (size_t r = 0; r < w.rows; r++, bc_next_row(&w)) {
+    const int8_t *xa = pa + w.off[0], *xb = pb + w.off[1];
+    for (size_t j = 0; j < w.len; j++, xa += sa, xb += sb) {
+      int64_t v = (int64_t)(((int32_t)*xa - za) * ((int32_t)*xb - zb)) * mult;
+      int64_t q = (s ? tfw_op_shr_rne(v, s) : v) + zo;
+      *o++ = (int8_t)(q < lo ? lo : q > hi ? hi : q);
+    }
+  }
   return 0;
 }

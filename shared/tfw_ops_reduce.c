@@ -352,16 +352,6 @@ int tfw_k_norm(const tfw_call *c) {
  * cheap on the core and in hardware; the constants come from
  * tfw_softmax_q_build / tfw_layernorm_q_build (tfw_ops.c). */
 
-/* x / 2^s rounded to nearest, ties to even; s 1..62. */
-static int64_t shr_rne(int64_t x, unsigned s) {
-  uint64_t ux = (uint64_t)x, half = 1ull << (s - 1);
-  int neg = x < 0;
-  uint64_t m = neg ? 0u - ux : ux; /* |x| < 2^63 by the callers' bounds */
-  uint64_t q = m >> s, r = m & ((1ull << s) - 1u);
-  if (r > half || (r == half && (q & 1u))) q++;
-  return neg ? -(int64_t)q : (int64_t)q;
-}
-
 static int8_t sat8(int64_t v) { return (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v); }
 
 /* floor(sqrt(v)), bit by bit. */
@@ -649,9 +639,9 @@ int tfw_k_layernorm_q(const tfw_call *c) {
     uint64_t vn = v >> ev, inv = vn ? isqrt64((1ull << 62) / vn) : 0; /* ~ 2^(31 + ev/2) / sqrt(V) */
     for (size_t k = 0; k < n; k++) {
       int64_t cz = (int64_t)n * (xr[k] - zx) - s;                   /* |cz| < 2^25 */
-      int64_t z = shr_rne(cz * (int64_t)inv, 15u + ev / 2u);       /* the normalised value, Q16 */
+      int64_t z = tfw_op_shr_rne(cz * (int64_t)inv, 15u + ev / 2u);       /* the normalised value, Q16 */
       int64_t acc = z * g[k] + b[k];                                /* Q(16 + gs) output steps */
-      yp[o * n + k] = sat8(shr_rne(acc, 16u + (unsigned)gs) + zy);
+      yp[o * n + k] = sat8(tfw_op_shr_rne(acc, 16u + (unsigned)gs) + zy);
     }
   }
   return TFW_FB_OK;
