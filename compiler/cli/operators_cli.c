@@ -55,9 +55,9 @@ static void print_markdown(void) {
          "  aliased or copied.\n"
          "- **core int8**: between int8 tensors (a DequantizeLinear before it, a\n"
          "  QuantizeLinear after it) the control core's integer definition (a table\n"
-         "  of the 256 input codes for unary operators, integer Softmax and LayerNorm:\n"
-         "  docs/quantisation.md; a Softmax of int8 to a float output too); elsewhere\n"
-         "  core float.\n"
+         "  of the 256 input codes for unary operators, integer Softmax, LayerNorm and\n"
+         "  Mul: docs/quantisation.md; a Softmax of int8 to a float output too);\n"
+         "  elsewhere core float.\n"
          "- **core float**: the control core's float kernels.\n"
          "- **constant at import or shape inference**: never runs; folded into a constant.\n\n",
          ONNX_MIN_OPSET, ONNX_MAX_OPSET, ONNX_MAX_OPSET);

@@ -51,7 +51,9 @@ static const onnx_op_spec specs[] = {
     {"BatchNormalization", IR_OP_BATCHNORM, {1, 6, 7, 9, 14, 15}, 0, 5, 5,
      " consumed_inputs epsilon is_test momentum spatial training_mode ", RUN_CORE, "folded into a preceding Conv; spatial=1, inference only"},
     {"Add", IR_OP_ADD, {1, 6, 7, 13, 14}, 0, 2, 2, BCAST_ATTRS, RUN_NPU, "int8 residual add on the NPU, else core float"},
-    {"Mul", IR_OP_MUL, {1, 6, 7, 13, 14}, 0, 2, 2, BCAST_ATTRS, RUN_CORE, ""},
+    {"Mul", IR_OP_MUL, {1, 6, 7, 13, 14}, 0, 2, 2, BCAST_ATTRS, RUN_CORE_INT8,
+     "int8 when both operands are int8 tensors dequantised per tensor (a DequantizeLinear'd constant counts); "
+     "a float constant operand stays float"},
     {"Sub", IR_OP_SUB, {1, 6, 7, 13, 14}, 0, 2, 2, BCAST_ATTRS, RUN_CORE, ""},
     {"Div", IR_OP_DIV, {1, 6, 7, 13, 14}, 0, 2, 2, BCAST_ATTRS, RUN_CORE, ""},
     {"MaxPool", IR_OP_MAXPOOL, {1, 8, 10, 11, 12}, 0, 1, 1,

@@ -20,7 +20,7 @@ static void input_range(ir_op op, int *lo, int *hi) {
   case IR_OP_QLINEAR_MATMUL: *lo = *hi = 8; break;
   case IR_OP_CONV_INTEGER: case IR_OP_MATMUL_INTEGER: *lo = 2, *hi = 4; break;
   case IR_OP_QCONV: case IR_OP_QMATMUL: *lo = 2, *hi = 3; break;
-  case IR_OP_QADD: case IR_OP_QSOFTMAX: *lo = *hi = 2; break;
+  case IR_OP_QADD: case IR_OP_QMUL: case IR_OP_QSOFTMAX: *lo = *hi = 2; break;
   case IR_OP_QLAYERNORM: *lo = *hi = 3; break;
   case IR_OP_PRELU: case IR_OP_POW: case IR_OP_EQUAL: case IR_OP_LESS: case IR_OP_GREATER:
   case IR_OP_LESS_EQUAL: case IR_OP_GREATER_EQUAL: case IR_OP_AND: case IR_OP_OR: case IR_OP_XOR:

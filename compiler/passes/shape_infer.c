@@ -836,6 +836,10 @@ static int infer(ir_graph *g, ir_node *n, diag *d) {
       return ERR("QAdd operands must have the same shape");
     ir_value_copy_type(o, x);
     return 0;
+  case IR_OP_QMUL: /* multidirectional broadcasting, as Mul */
+    if (want_dtype(n, 0, IR_I8, d) || want_dtype(n, 1, IR_I8, d)) return -1;
+    o->dtype = IR_I8;
+    return broadcast(n, x, n->in[1], o, d);
   case IR_OP_QLUT: {
     int nt = 0;
     const int64_t *t = ir_attr_ints(n, "table", &nt);

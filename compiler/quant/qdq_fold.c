@@ -10,6 +10,7 @@
  *             Conv (DQ weights, per tensor or per channel on axis 0)  -> QConv
  *             MatMul, Gemm (alpha = beta = 1, no transA; DQ weights)   -> QMatMul
  *             Add (same shapes)                                        -> QAdd
+ *             Mul (numpy broadcasting; s_a * s_b / s_y representable)  -> QMul
  *             AveragePool, GlobalAveragePool                           -> QAveragePool
  *             MaxPool, GlobalMaxPool, Flatten, Reshape, Squeeze,
  *             Unsqueeze, Transpose, Concat                             -> the same op on int8
@@ -185,6 +186,27 @@ static int fold_add(ir_graph *g, ir_node *p, tail *t, diag *d) {
       (rc = quant_input_i8(g, b.q, b.p.scale[0], b.p.zp[0], &in[1], d)))
     return rc;
   ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QADD, t->src, in, 2, t->q->out->name, IR_I8,
+                               t->q->out, d);
+  if (!nn || set_clamp(g, nn, t, d)) return -1;
+  return finish(g, nn, t, d);
+}
+
+/* Mul of two dequantised int8 tensors (either may be a constant: a DQ'd
+ * one is an operand like any other), broadcasting as ONNX does: a QMul on
+ * the control core (docs/quantisation.md, "Mul of two int8 tensors").  A
+ * float constant operand (no DequantizeLinear) stays float, as does a
+ * ratio s_a * s_b / s_y the multiplier cannot hold. */
+static int fold_mul(ir_graph *g, ir_node *p, tail *t, diag *d) {
+  dq_in a, b;
+  int rc, s;
+  int32_t m;
+  if ((rc = dq_tensor(g, p->in[0], &a, d)) || (rc = dq_tensor(g, p->in[1], &b, d))) return rc;
+  if (quant_multiplier((double)a.p.scale[0] * b.p.scale[0] / t->sy, &m, &s)) return 1;
+  ir_value *in[2];
+  if ((rc = quant_input_i8(g, a.q, a.p.scale[0], a.p.zp[0], &in[0], d)) ||
+      (rc = quant_input_i8(g, b.q, b.p.scale[0], b.p.zp[0], &in[1], d)))
+    return rc;
+  ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QMUL, t->src, in, 2, t->q->out->name, IR_I8,
                                t->q->out, d);
   if (!nn || set_clamp(g, nn, t, d)) return -1;
   return finish(g, nn, t, d);
@@ -422,6 +444,7 @@ static int fold_at(ir_graph *g, ir_node *q, diag *d) {
   case IR_OP_CONV: return fold_conv(g, p, &t, d);
   case IR_OP_MATMUL: case IR_OP_GEMM: return fold_matmul(g, p, &t, d);
   case IR_OP_ADD: return fold_add(g, p, &t, d);
+  case IR_OP_MUL: return fold_mul(g, p, &t, d);
   case IR_OP_AVGPOOL: case IR_OP_GLOBAL_AVGPOOL: return fold_avgpool(g, p, &t, d);
   case IR_OP_MAXPOOL: case IR_OP_GLOBAL_MAXPOOL: case IR_OP_FLATTEN: case IR_OP_RESHAPE:
   case IR_OP_SQUEEZE: case IR_OP_UNSQUEEZE: case IR_OP_TRANSPOSE: case IR_OP_CONCAT:

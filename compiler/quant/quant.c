@@ -6,7 +6,7 @@
 #include <string.h>
 
 int quant_is_qop(ir_op op) {
-  return op == IR_OP_QCONV || op == IR_OP_QMATMUL || op == IR_OP_QADD || op == IR_OP_QAVGPOOL ||
+  return op == IR_OP_QCONV || op == IR_OP_QMATMUL || op == IR_OP_QADD || op == IR_OP_QMUL || op == IR_OP_QAVGPOOL ||
          op == IR_OP_QREQUANT || op == IR_OP_QLUT || op == IR_OP_QSOFTMAX || op == IR_OP_QLAYERNORM;
 }
 

@@ -10,6 +10,8 @@
  *             QConv, QMatMul  mult[c], shift[c]: rne_shift(acc * mult, shift)
  *                             ~ acc * s_x * s_w[c] / s_y, mult in [2^30, 2^31)
  *             QAdd            mult_a, mult_b, shift (one shift for both)
+ *             QMul            mult, shift: rne_shift((a-za)*(b-zb) * mult, shift)
+ *                             ~ (a-za)*(b-zb) * s_a * s_b / s_y
  *             QAveragePool    mult, shift <= 47: rne_div(sum * mult, cnt << shift)
  *             QRequant        mult, shift (ratio 1 gives 1, 0: exact)
  *           Reductions are short enough that int32 accumulators cannot
@@ -103,6 +105,18 @@ static int add(ir_graph *g, ir_node *n, diag *d) {
              : 0;
 }
 
+/* QMul: the product's ratio s_a * s_b / s_y, as the conv epilogue's. */
+static int mul(ir_graph *g, ir_node *n, diag *d) {
+  for (int k = 0; k < 2; k++)
+    if (n->in[k]->quant.kind != IR_QUANT_TENSOR) return ERR("input '%s' needs per-tensor quantisation", n->in[k]->name);
+  double r = sc(n->in[0], 0) * sc(n->in[1], 0) / sc(n->out, 0);
+  int32_t m;
+  int s;
+  if (quant_multiplier(r, &m, &s)) return ERR("requantisation ratio %g cannot be represented", r);
+  if (ir_attr_int(n, "lo", -128) > ir_attr_int(n, "hi", 127)) return ERR("clamp lo > hi");
+  return ir_attr_set_int(g, n, "mult", m, d) || ir_attr_set_int(g, n, "shift", s, d) ? -1 : 0;
+}
+
 static int single(ir_graph *g, ir_node *n, int max_shift, diag *d) {
   double r = sc(n->in[0], 0) / sc(n->out, 0);
   int32_t m;
@@ -121,6 +135,7 @@ int requant(ir_graph *g, diag *d) {
     switch (n->op) {
     case IR_OP_QCONV: case IR_OP_QMATMUL: rc = conv_like(g, n, d); break;
     case IR_OP_QADD: rc = add(g, n, d); break;
+    case IR_OP_QMUL: rc = mul(g, n, d); break;
     case IR_OP_QAVGPOOL: {
       int cnt;
       const int64_t *k = ir_attr_ints(n, "kernel_shape", &cnt);

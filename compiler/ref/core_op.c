@@ -317,6 +317,21 @@ static int int8_norm(const ir_node *n, core_op *c, diag *d) {
   return 0;
 }
 
+/* QMul: both inputs operands (their shapes: the kernel broadcasts); the
+ * zero points from the values, mult and shift from the requant pass, the
+ * clamp from a Relu/Clip folded after it. */
+static int int8_mul(const ir_node *n, core_op *c, diag *d) {
+  int64_t m = ir_attr_int(n, "mult", -1), s = ir_attr_int(n, "shift", -1);
+  if (m < 0 || m > INT32_MAX || s < 0 || s > 63) return ir_node_error(d, n, "missing or bad mult/shift (run requant first)");
+  c->op = TPKG_OP_MUL_Q;
+  c->n_in = 2;
+  for (int i = 0; i < 2; i++) c->in_of[i] = i, view(c, i, n->in[i]);
+  view(c, 2, n->out);
+  put_i(c, zp_of(n->in[0])), put_i(c, zp_of(n->in[1])), put_i(c, zp_of(n->out));
+  put_i(c, m), put_i(c, s), put_i(c, ir_attr_int(n, "lo", -128)), put_i(c, ir_attr_int(n, "hi", 127));
+  return 0;
+}
+
 int core_op_of(const ir_node *n, core_op *c, int *unsupported, diag *d) {
   memset(c, 0, sizeof *c);
   switch (n->op) {
@@ -337,6 +352,7 @@ int core_op_of(const ir_node *n, core_op *c, int *unsupported, diag *d) {
     view(c, 0, n->in[0]), view(c, 1, n->out);
     return requant_table(n, c, d);
   case IR_OP_QSOFTMAX: case IR_OP_QLAYERNORM: return int8_norm(n, c, d);
+  case IR_OP_QMUL: return int8_mul(n, c, d);
   case IR_OP_QUANTIZE: case IR_OP_DEQUANTIZE: case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD:
   case IR_OP_QAVGPOOL:
     return 1;

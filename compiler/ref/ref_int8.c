@@ -241,7 +241,7 @@ int ref_int8_eval(const ir_node *n, const void *const *in, void *out, diag *d) {
   case IR_OP_QAVGPOOL: return qavgpool(n, in, out, d);
   case IR_OP_QREQUANT: return qrequant(n, in, out, d);
   case IR_OP_QLUT: return qlut(n, in, out, d);
-  case IR_OP_QSOFTMAX: case IR_OP_QLAYERNORM: { /* integer kernels: the core's own definition */
+  case IR_OP_QMUL: case IR_OP_QSOFTMAX: case IR_OP_QLAYERNORM: { /* integer kernels: the core's own definition */
     core_op c;
     return core_op_of(n, &c, NULL, d) ? -1 : core_op_run(&c, n, in, out, d);
   }

@@ -519,7 +519,7 @@ int ref_op(const ir_node *n, const double *const *in, double *out, diag *d) {
     }
     return 0;
   }
-  case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD: case IR_OP_QAVGPOOL: case IR_OP_QREQUANT:
+  case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD: case IR_OP_QMUL: case IR_OP_QAVGPOOL: case IR_OP_QREQUANT:
     break; /* ref_int8.c: ref_eval never sends them here */
   case IR_OP_COUNT: break;
   default: return ir_node_error(d, n, "no float reference for %s yet", ir_op_name(n->op));
