@@ -5,7 +5,7 @@
 #   make test-tfw-ops-elem   cmocka under ASan/UBSan: each math function against
 #                            double libm over ~1M floats of every class plus dense
 #                            sweeps (max ulp error printed, documented bound
-#                            asserted); each UNARY/BINARY/WHERE/CAST/LUT function on
+#                            asserted); each UNARY/BINARY/WHERE/CAST/LUT/MUL_Q function on
 #                            known answers, broadcasting against a naive reference,
 #                            integer wrap, and every error (nothing written); last,
 #                            the checksums of elem_checksum.c on the host and from

@@ -149,6 +149,20 @@ static uint32_t sum_other(void) {
     rc_all |= rc;
     crc = crc_out(crc, rc, &out);
   }
+  /* MUL_Q: [4,1,6] * [3,1] -> [4,3,6], random zero points, multipliers of
+   * both magnitudes, shifts 0..63 (saturating and rounding) */
+  for (uint32_t k = 0; k < 8; k++) {
+    fill(buf_a, &s), fill(buf_b, &s);
+    tfw_tensor in[2] = {tens(buf_a, TPKG_DT_I8, 3, 4, 1, 6), tens(buf_b, TPKG_DT_I8, 2, 3, 1, 0)};
+    tfw_tensor out = tens(buf_o, TPKG_DT_I8, 3, 4, 3, 6);
+    int32_t ints[7] = {(int8_t)ck_next(&s), (int8_t)ck_next(&s), (int8_t)ck_next(&s),
+                       (int32_t)(ck_next(&s) >> (k & 1 ? 1 : 20)), (int32_t)(k < 4 ? 28 + 2 * k : ck_next(&s) % 64u),
+                       -128 + (int32_t)(k & 2) * 10, 127 - (int32_t)(k & 4) * 5};
+    tfw_call c = {TPKG_OP_MUL_Q, 2, 1, in, &out, ints, 7, 0, 0};
+    int rc = tfw_k_mul_q(&c);
+    rc_all |= rc;
+    crc = crc_out(crc, rc, &out);
+  }
   return crc;
 }
 

@@ -3,7 +3,8 @@
  * against a double formula on a sweep, the integer forms and their wrap,
  * BINARY broadcasting against a naive reference over random shapes, the
  * n-ary fold, integer division and pow corner cases, comparisons and logic,
- * WHERE, CAST (saturation, NaN, rounding) and LUT; and each error (bad
+ * WHERE, CAST (saturation, NaN, rounding), LUT and the int8 MUL_Q (against
+ * a plain reference of its formula and against float); and each error (bad
  * dtype, bad broadcast, wrong counts) returns its code with the output's
  * bytes untouched. The math tests are test_elem_math.c's. Last, the
  * checksums of elem_checksum.c from the RV32 firmware must equal the host's.
@@ -864,6 +865,170 @@ static void test_lut(void **state) {
       }
 }
 
+/* ---- MUL_Q ---------------------------------------------------------------------- */
+
+/* The formula of tfw_ops.h written out plainly: the product, times mult,
+ * divided by 2^shift with round-half-to-even done by hand on the exact
+ * quotient and remainder of the magnitude (ties to even are symmetric). */
+static int8_t ref_mul_q(int a, int b, int za, int zb, int zo, int32_t mult, int shift, int lo, int hi) {
+  int64_t v = (int64_t)(a - za) * (b - zb) * mult;
+  uint64_t m = v < 0 ? (uint64_t)-v : (uint64_t)v, den = (uint64_t)1 << shift;
+  uint64_t q = m / den, r = m % den;
+  if (r > den - r || (r == den - r && (q & 1))) q++;
+  int64_t s = (v < 0 ? -(int64_t)q : (int64_t)q) + zo;
+  return (int8_t)(s < lo ? lo : s > hi ? hi : s);
+}
+
+
+/* QuantizeLinear's rounding of a double: half to even, saturated. */
+static int q_round(double v, int zo) {
+  double r = nearbyint(v) + zo;
+  return r < -128 ? -128 : r > 127 ? 127 : (int)r;
+}
+
+/* A random int8 code, often at the ends. */
+static int8_t rnd_q(void) {
+  uint32_t k = rnd(8);
+  return (int8_t)(k == 0 ? -128 : k == 1 ? 127 : (int)rnd(256) - 128);
+}
+
+/* Random broadcast shapes (rank 0..5), zero points at the extremes,
+ * multipliers over the whole range and saturation both ways: the kernel
+ * equals the reference element for element; and with the multiplier the
+ * compiler gives (s_a*s_b/s_y as mult in [2^30, 2^31), shift) it is within
+ * one step of DequantizeLinear, multiply in double, QuantizeLinear. */
+static void test_mul_q(void **state) {
+  (void)state;
+  static const int zps[] = {-128, 127, 0, -1, 5};
+  int cases = 0;
+  uint64_t elems = 0, off_one = 0, clamped_lo = 0, clamped_hi = 0;
+  double worst = 0;
+  for (int iter = 0; iter < 4000; iter++) {
+    pool_reset();
+    uint32_t R = rnd(6), od[8], ad[8], bd[8], ar = rnd(R + 1), br = ar < R ? R : rnd(R + 1);
+    for (uint32_t d = 0; d < R; d++) od[d] = 1 + rnd(5);
+    for (uint32_t d = 0; d < ar; d++) ad[d] = rnd(3) ? od[R - ar + d] : 1;
+    for (uint32_t d = 0; d < br; d++) bd[d] = rnd(3) ? od[R - br + d] : 1;
+    for (uint32_t d = 0; d < R; d++) {
+      int covered = (d >= R - ar && ad[d - (R - ar)] != 1) || (d >= R - br && bd[d - (R - br)] != 1);
+      if (!covered) od[d] = 1;
+    }
+    tfw_tensor a = mk(TPKG_DT_I8, ar, ad, NULL), b = mk(TPKG_DT_I8, br, bd, NULL), o = mk(TPKG_DT_I8, R, od, NULL);
+    for (size_t i = 0; i < t_numel(&a); i++) ((int8_t *)a.data)[i] = rnd_q();
+    for (size_t i = 0; i < t_numel(&b); i++) ((int8_t *)b.data)[i] = rnd_q();
+    int za = rnd(2) ? zps[rnd(5)] : (int)rnd(256) - 128, zb = rnd(2) ? zps[rnd(5)] : (int)rnd(256) - 128;
+    int zo = rnd(2) ? zps[rnd(5)] : (int)rnd(256) - 128;
+    int lo = -128, hi = 127;
+    if (rnd(4) == 0) lo = (int)rnd(100) - 128, hi = lo + (int)rnd((uint32_t)(128 - lo));
+    /* half the cases: the compiler's multiplier of random scales (ratios
+     * from 2^-20 to 2^2, so both ends saturate); else any mult and shift */
+    int from_scales = rnd(2);
+    double sa = 0, sb = 0, sy = 0;
+    int32_t mult;
+    int shift;
+    if (from_scales) {
+      sa = ldexp(1.0 + rnd(1000) / 1000.0, -(int)rnd(10)), sb = ldexp(1.0 + rnd(1000) / 1000.0, -(int)rnd(10));
+      sy = sa * sb / ldexp(1.0 + rnd(1000) / 1000.0, 2 - (int)rnd(23));
+      int e;
+      double m = frexp(sa * sb / sy, &e), q = nearbyint(ldexp(m, 31));
+      shift = 31 - e;
+      if (q >= 2147483648.0) shift--, q = nearbyint(ldexp(m, 30)); /* m rounded up to 1 */
+      mult = (int32_t)q;
+    } else {
+      mult = (int32_t)(rnd(4) ? ((uint32_t)rnd(1u << 31) | (rnd(2) ? 1u << 30 : 0u)) : rnd(4));
+      shift = (int)rnd(64);
+    }
+    int32_t ints[7] = {za, zb, zo, mult, shift, lo, hi};
+    assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){a, b}, 2, &o, ints, 7, NULL, 0), 0);
+    cases++;
+    uint32_t idx[8] = {0};
+    for (size_t i = 0; i < t_numel(&o); i++) {
+      int xa = ((int8_t *)a.data)[bc_index(&a, idx, R)], xb = ((int8_t *)b.data)[bc_index(&b, idx, R)];
+      int got = ((int8_t *)o.data)[i];
+      assert_int_equal(got, ref_mul_q(xa, xb, za, zb, zo, mult, shift, lo, hi));
+      elems++;
+      clamped_lo += got == lo, clamped_hi += got == hi;
+      if (from_scales) { /* ONNX's float definition, clamped the same way */
+        int want = q_round((sa * (xa - za)) * (sb * (xb - zb)) / sy, zo);
+        want = want < lo ? lo : want > hi ? hi : want;
+        double err = fabs((double)got - want);
+        assert_true(err <= 1);
+        off_one += err != 0;
+        if (err > worst) worst = err;
+      }
+      for (uint32_t dd = R; dd-- > 0;) {
+        if (++idx[dd] < od[dd]) break;
+        idx[dd] = 0;
+      }
+    }
+  }
+  printf("mul_q: %d random cases, %llu elements equal the reference; %llu at lo, %llu at hi; against float "
+         "%llu one step off (max %g)\n",
+         cases, (unsigned long long)elems, (unsigned long long)clamped_lo, (unsigned long long)clamped_hi,
+         (unsigned long long)off_one, worst);
+  assert_true(clamped_lo > 100 && clamped_hi > 100);
+  /* against float where the output spans its range (s_y = s_a * s_b * K /
+   * 127, K the product's largest magnitude or less): the error bound of
+   * docs/quantisation.md */
+  uint64_t n_f = 0, off_f = 0;
+  for (int iter = 0; iter < 400; iter++) {
+    pool_reset();
+    uint32_t n = 1000;
+    tfw_tensor a = mk(TPKG_DT_I8, 1, &n, NULL), b = mk(TPKG_DT_I8, 1, &n, NULL), o = mk(TPKG_DT_I8, 1, &n, NULL);
+    for (uint32_t i = 0; i < n; i++) ((int8_t *)a.data)[i] = rnd_q(), ((int8_t *)b.data)[i] = rnd_q();
+    int za = (int)rnd(256) - 128, zb = (int)rnd(256) - 128, zo = (int)rnd(256) - 128;
+    double sa = ldexp(1.0 + rnd(1000) / 1000.0, -(int)rnd(12)), sb = ldexp(1.0 + rnd(1000) / 1000.0, -(int)rnd(12));
+    double sy = sa * sb * (1000 + rnd(64026)) / 127.0;
+    int e;
+    double m = frexp(sa * sb / sy, &e), q = nearbyint(ldexp(m, 31));
+    int shift = 31 - e;
+    if (q >= 2147483648.0) shift--, q = nearbyint(ldexp(m, 30));
+    int32_t ints[7] = {za, zb, zo, (int32_t)q, shift, -128, 127};
+    assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){a, b}, 2, &o, ints, 7, NULL, 0), 0);
+    for (uint32_t i = 0; i < n; i++) {
+      int xa = ((int8_t *)a.data)[i], xb = ((int8_t *)b.data)[i], got = ((int8_t *)o.data)[i];
+      int want = q_round((sa * (xa - za)) * (sb * (xb - zb)) / sy, zo);
+      assert_true(abs(got - want) <= 1);
+      n_f++, off_f += got != want;
+    }
+  }
+  printf("mul_q against float: %llu of %llu outputs one step off (%.4f%%), none further\n", (unsigned long long)off_f,
+         (unsigned long long)n_f, 100.0 * (double)off_f / (double)n_f);
+  /* known answers: ties to even, both directions, and the SE shape */
+  pool_reset();
+  int8_t g[2] = {3, -128}, x[6] = {1, 2, 3, -1, -2, -3};
+  uint32_t gd[3] = {2, 1, 1}, xd[3] = {2, 1, 3}, yd[3] = {2, 1, 3};
+  tfw_tensor tg = mk(TPKG_DT_I8, 3, gd, g), tx = mk(TPKG_DT_I8, 3, xd, x), ty = mk(TPKG_DT_I8, 3, yd, NULL);
+  /* [2,1,1] * [2,1,3]: (g + 128) * x * 2^30 / 2^37 = 131x / 128 (1.02 -> 1, 2.05 -> 2) and 0 */
+  int32_t k1[7] = {-128, 0, 0, 1 << 30, 37, -128, 127};
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){tg, tx}, 2, &ty, k1, 7, NULL, 0), 0);
+  int8_t w1[6] = {1, 2, 3, 0, 0, 0}; /* second gate: (-128 + 128) = 0 */
+  assert_memory_equal(ty.data, w1, 6);
+  int8_t half[6] = {1, 3, 5, -1, -3, -5}; /* x * 1 / 2: 0.5 -> 0, 1.5 -> 2, 2.5 -> 2, ... */
+  int8_t one[1] = {1};
+  uint32_t d1[1] = {1}, d6[1] = {6};
+  tfw_tensor th = mk(TPKG_DT_I8, 1, d6, half), t1 = mk(TPKG_DT_I8, 1, d1, one), t6 = mk(TPKG_DT_I8, 1, d6, NULL);
+  int32_t k2[7] = {0, 0, 1, 1 << 30, 31, -128, 127};
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){th, t1}, 2, &t6, k2, 7, NULL, 0), 0);
+  int8_t w2[6] = {1, 3, 3, 1, -1, -1}; /* rne(x/2) + 1 */
+  assert_memory_equal(t6.data, w2, 6);
+  /* errors: nothing written */
+  uint32_t d5[1] = {5};
+  tfw_tensor t5 = mk(TPKG_DT_I8, 1, d5, NULL), tf = mk(TPKG_DT_F32, 1, d6, NULL);
+  t6 = mk(TPKG_DT_I8, 1, d6, NULL);
+  int32_t bad[][7] = {{-129, 0, 0, 1, 0, -128, 127}, {0, 128, 0, 1, 0, -128, 127}, {0, 0, 0, -1, 0, -128, 127},
+                      {0, 0, 0, 1, 64, -128, 127},   {0, 0, 0, 1, -1, -128, 127},  {0, 0, 0, 1, 0, 5, 4},
+                      {0, 0, 0, 1, 0, -129, 127},    {0, 0, 200, 1, 0, -128, 127}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++)
+    assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){th, t1}, 2, &t6, bad[k], 7, NULL, 0), TFW_FB_E_PARAM);
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){th, t1}, 2, &t6, k2, 6, NULL, 0), TFW_FB_E_PARAM);
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){th, t1}, 2, &t5, k2, 7, NULL, 0), TFW_FB_E_SHAPE);
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){th, t5}, 2, &t6, k2, 7, NULL, 0), TFW_FB_E_SHAPE);
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){th, t1}, 2, &tf, k2, 7, NULL, 0), TFW_FB_E_DTYPE);
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){tf, t1}, 2, &t6, k2, 7, NULL, 0), TFW_FB_E_DTYPE);
+  assert_int_equal(call(tfw_k_mul_q, (tfw_tensor[]){th}, 1, &t6, k2, 7, NULL, 0), TFW_FB_E_SHAPE);
+}
+
 /* ---- the same bits on the RV32 core -------------------------------------------- */
 
 static void test_firmware_checksums(void **state) {
@@ -895,6 +1060,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_binary_compare_logic), cmocka_unit_test(test_binary_prelu),
       cmocka_unit_test(test_binary_errors),  cmocka_unit_test(test_where),
       cmocka_unit_test(test_cast),           cmocka_unit_test(test_lut),
+      cmocka_unit_test(test_mul_q),
       cmocka_unit_test(test_firmware_checksums),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
