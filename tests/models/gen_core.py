@@ -18,7 +18,12 @@ ones only the control core does (int8_chain below). lower/beside.onnx
 Softmax outputs the NPU's convolutions do not need: one of the input, which
 the package puts after the first conv's kernel, and one of that conv's
 output, put before the second conv's: each runs on the core beside a
-kernel. Fixed seeds; run with
+kernel. lower/se_mul.onnx (lower-int8-mul.test) is a squeeze-excitation
+block (Conv -> Relu -> GlobalAveragePool -> Conv -> Relu -> Conv ->
+HardSigmoid, the gate times the Relu's output -> Conv), whose Mul of two
+int8 tensors (broadcast [1,16,1,1] x [1,16,8,8]) is a QMul once quantised
+(se_mul below, run alone: `se_mul(np.random.default_rng(23))`). Fixed
+seeds; run with
 /usr/bin/python3; outputs are committed.
 """
 import os
@@ -63,6 +68,38 @@ def main():
     qlinear_zp(rng)
     int8_chain(np.random.default_rng(17))
     beside(np.random.default_rng(19))
+    se_mul(np.random.default_rng(23))
+
+
+def se_mul(rng):
+    w1 = (rng.integers(-32, 33, (16, 8, 3, 3)) / 64).astype(np.float32)
+    wr = (rng.integers(-32, 33, (4, 16, 1, 1)) / 32).astype(np.float32)
+    we = (rng.integers(-32, 33, (16, 4, 1, 1)) / 32).astype(np.float32)
+    w2 = (rng.integers(-32, 33, (8, 16, 1, 1)) / 64).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c1"], name="conv1", pads=[1, 1, 1, 1]),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("GlobalAveragePool", ["r1"], ["p"], name="pool"),
+        helper.make_node("Conv", ["p", "wr"], ["cr"], name="reduce"),
+        helper.make_node("Relu", ["cr"], ["rr"], name="relu2"),
+        helper.make_node("Conv", ["rr", "we"], ["ce"], name="expand"),
+        helper.make_node("HardSigmoid", ["ce"], ["gate"], name="gate", alpha=1 / 6, beta=0.5),
+        helper.make_node("Mul", ["gate", "r1"], ["se"], name="se"),
+        helper.make_node("Conv", ["se", "w2"], ["y"], name="conv2"),
+    ]
+    g = helper.make_graph(
+        nodes, "se_mul",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 8, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 8, 8])],
+        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(wr, "wr"),
+         numpy_helper.from_array(we, "we"), numpy_helper.from_array(w2, "w2")])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    onnx.save(m, os.path.join(OUT, "se_mul.onnx"))
+    x = (rng.integers(-64, 65, (8, 8, 8, 8)) / 32).astype(np.float32)
+    np.save(os.path.join(OUT, "se_mul.calib.npy"), x)
+    np.save(os.path.join(OUT, "se_mul.in0.npy"), x[:1])
 
 
 def beside(rng):
