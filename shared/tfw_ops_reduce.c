@@ -438,6 +438,24 @@ int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const 
   return TFW_FB_OK;
 }
 
+/* The table checked (T[0] = 2^15, no entry negative or above the one
+ * before) and copied to t: on the core t is on the stack, in the data TCM,
+ * where a lookup takes a cycle; the table in the DRAM window is 32 lines
+ * of the 16-line data cache, and the row's lookups missed it. 0 when the
+ * table is refused. */
+static int sm_table(const uint8_t *tp, int32_t t[256]) {
+  const int32_t *src = (const int32_t *)(const void *)tp;
+  uint32_t prev = (uint32_t)src[0]; /* unsigned: a negative entry is above the one before */
+  if (prev != 32768u) return 0;
+  t[0] = (int32_t)prev;
+  for (int k = 1; k < 256; k++) {
+    uint32_t v = (uint32_t)src[k];
+    if (v > prev) return 0;
+    t[k] = (int32_t)v, prev = v;
+  }
+  return 1;
+}
+
 /* The largest of a row of n int8 values, inner apart. */
 static int32_t row_max(const int8_t *xr, size_t n, size_t inner) {
   int32_t m = -128;
@@ -488,6 +506,30 @@ static void softmax_q_row(const int8_t *xr, int8_t *yr, size_t n, size_t inner, 
   for (; k < n; k++) yr[k * inner] = sm_value((uint32_t)tm[-xr[k * inner]], o);
 }
 
+/* One output when 32 < sh < 63, before the zero point: q = (hi +
+ * 2^(sh-33)) >> (sh - 32) < 2^31, never negative. */
+static inline __attribute__((always_inline)) uint32_t sm_q(uint32_t tv, const sm_out *o) {
+  return (tv * o->rh + (uint32_t)(((uint64_t)tv * o->rl) >> 32) + o->half) >> o->s2;
+}
+
+/* A contiguous row's outputs when 32 < sh < 63 and no output saturates (q
+ * of T[0], the largest, at most 127 - zp): y = zp + q. Four to a word
+ * where aligned, each byte q + zp + 128 (0..255: no carry into the next),
+ * then 0x80 flipped: (zp + q) mod 256, the int8's byte. */
+static void softmax_q_row_fast(const int8_t *xr, int8_t *yr, size_t n, const int32_t *tm, const sm_out *o) {
+  uint32_t bias = (uint32_t)(o->zp + 128) * 0x01010101u;
+  size_t k = 0;
+  for (; k < n && !tfw_aligned4(yr + k); k++) yr[k] = (int8_t)(o->zp + (int32_t)sm_q((uint32_t)tm[-xr[k]], o));
+  for (; k + 4 <= n; k += 4) {
+    uint32_t w = sm_q((uint32_t)tm[-xr[k]], o);
+    w |= sm_q((uint32_t)tm[-xr[k + 1]], o) << 8;
+    w |= sm_q((uint32_t)tm[-xr[k + 2]], o) << 16;
+    w |= sm_q((uint32_t)tm[-xr[k + 3]], o) << 24;
+    tfw_wr32((uint8_t *)yr + k, (w + bias) ^ 0x80808080u);
+  }
+  for (; k < n; k++) yr[k] = (int8_t)(o->zp + (int32_t)sm_q((uint32_t)tm[-xr[k]], o));
+}
+
 int tfw_k_softmax_q(const tfw_call *c) {
   int e = tfw_op_operands(c, 2, 2);
   if (e) return e;
@@ -499,10 +541,8 @@ int tfw_k_softmax_q(const tfw_call *c) {
   uint32_t ax;
   if (!tfw_op_same_dims(x, y) || !tfw_op_axis(c->ints[0], x->rank, &ax) || tt->rank != 1 || tt->dims[0] != 256)
     return TFW_FB_E_SHAPE;
-  const int32_t *t = (const int32_t *)tt->data;
-  if (t[0] != 32768) return TFW_FB_E_PARAM;
-  for (int k = 1; k < 256; k++)
-    if (t[k] < 0 || t[k] > t[k - 1]) return TFW_FB_E_PARAM;
+  int32_t t[256];
+  if (!sm_table(tt->data, t)) return TFW_FB_E_PARAM;
   size_t outer, n, inner;
   rows_of(x, ax, 1, &outer, &n, &inner);
   if (n > 65536u) return TFW_FB_E_SHAPE;
@@ -524,7 +564,8 @@ int tfw_k_softmax_q(const tfw_call *c) {
         for (size_t k = 0; k < n; k++) s += (uint32_t)tm[-xr[k * inner]];
       uint64_t r = s ? ((uint64_t)(uint32_t)mult << 31) / s : 0; /* < 2^47: s >= 2^15 */
       o.rh = (uint32_t)(r >> 32), o.rl = (uint32_t)r;
-      softmax_q_row(xr, yr, n, inner, tm, &o);
+      if (inner == 1 && o.fast && sm_q(32768u, &o) <= (uint32_t)(127 - zp)) softmax_q_row_fast(xr, yr, n, tm, &o);
+      else softmax_q_row(xr, yr, n, inner, tm, &o);
     }
   return TFW_FB_OK;
 }
