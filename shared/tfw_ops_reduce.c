@@ -447,10 +447,10 @@ static int sm_table(const uint8_t *tp, int32_t t[256]) {
   const uint32_t *src = (const uint32_t *)(const void *)tp, *end = src + 256;
   uint32_t prev = src[0]; /* unsigned: a negative entry is above the one before */
   if (prev != 32768u) return 0;
-  for (uint32_t *d = (uint32_t *)t; src < end; src += 4, d += 4) { /* four at a time, T[0] again first */
-    uint32_t a = src[0], b = src[1], c = src[2], e = src[3];
-    if (a > prev || b > a || c > b || e > c) return 0;
-    d[0] = a, d[1] = b, d[2] = c, d[3] = e, prev = e;
+  for (uint32_t *d = (uint32_t *)t; src < end; src += 8, d += 8) { /* eight at a time, T[0] again first */
+    uint32_t a = src[0], b = src[1], c = src[2], e = src[3], f = src[4], g = src[5], h = src[6], i = src[7];
+    if (a > prev || b > a || c > b || e > c || f > e || g > f || h > g || i > h) return 0;
+    d[0] = a, d[1] = b, d[2] = c, d[3] = e, d[4] = f, d[5] = g, d[6] = h, d[7] = i, prev = i;
   }
   return 1;
 }
@@ -509,13 +509,13 @@ static void softmax_q_row(const int8_t *xr, int8_t *yr, size_t n, size_t inner, 
  * bits at a time with 32-bit divides, when every partial remainder r < s
  * keeps r 2^k < 2^32: a row of n <= 2^(17-k) entries of at most 2^15 has
  * s <= 2^(32-k). R = (mult / s) 2^31 + lo, the 31 bits of lo k (the last
- * fewer) per divide: 4 divides for rows up to 512 (k >= 8), where libgcc's
- * 64/32-bit division took 250 cycles a row on the core. (r - d s, not a
- * remainder instruction: that would be a second divide.) */
+ * fewer) a divide: 1 + ceil(31 / k) divides, 4 for rows of 3 to 64, where
+ * libgcc's 64/32-bit division took 250 cycles a row on the core. (r - d s,
+ * not a remainder instruction: that would be a second divide.) */
 static inline __attribute__((always_inline)) uint64_t sm_recip_long(uint32_t mult, uint32_t s, unsigned k) {
-  uint32_t hi = mult / s, lo = 0;
-  __asm__("" : "+r"(hi));
-  uint32_t r = mult - hi * s;
+  uint32_t top = mult / s, lo = 0;
+  __asm__("" : "+r"(top));
+  uint32_t r = mult - top * s;
   for (unsigned left = 31; left;) {
     unsigned b = left < k ? left : k;
     r <<= b;
@@ -523,7 +523,7 @@ static inline __attribute__((always_inline)) uint64_t sm_recip_long(uint32_t mul
     __asm__("" : "+r"(d));
     r -= d * s, lo = lo << b | d, left -= b;
   }
-  return (uint64_t)hi << 31 | lo;
+  return (uint64_t)top << 31 | lo;
 }
 
 /* R for any row (k = 0: the 64-bit division). */
@@ -546,50 +546,48 @@ static inline __attribute__((always_inline)) uint32_t sm_q(uint32_t tv, uint32_t
   return (tv * rh + (uint32_t)(((uint64_t)tv * rl) >> 32) + half) >> s2;
 }
 
-/* The largest of a contiguous row, four at a time: one test of the four
- * (m - x < 0 for one larger than m), the rare new largest out of the way
- * (on the core a taken forward branch costs a cycle). */
-static int32_t row_max1(const int8_t *p, size_t n) {
-  const int8_t *end = p + n, *end4 = p + (n & ~(size_t)3);
+/* The largest of a contiguous row of n, a multiple of 4, four at a time:
+ * one test of the four (m - x < 0 for one larger than m), the rare new
+ * largest out of the way (on the core a taken forward branch costs a
+ * cycle). */
+static inline __attribute__((always_inline)) int32_t row_max4(const int8_t *p, size_t n) {
   int32_t m = -128;
-  for (; p < end4; p += 4) {
+  for (const int8_t *end = p + n; p < end; p += 4) {
     int32_t a = p[0], b = p[1], c = p[2], d = p[3];
     if (__builtin_expect(((m - a) | (m - b) | (m - c) | (m - d)) < 0, 0)) {
       m = a > m ? a : m, m = b > m ? b : m;
       m = c > m ? c : m, m = d > m ? d : m;
     }
   }
-  for (; p < end; p++) m = *p > m ? *p : m;
   return m;
 }
 
-/* Rows the contiguous path takes: at most this long (its T values on the
+/* The rows softmax_q_rows4 takes: at most this long (their T values on the
  * stack). */
 #define SM_ROW_MAX 256
 
-/* Rows of n <= SM_ROW_MAX, contiguous (inner 1), when 32 < sh < 63: the
- * usual case, one call for them all. Per row: the T values kept (tv, in the
- * data TCM on the core: the output pass reads them, not the row and the
- * table again), R by sm_recip's long division (n <= 256: k >= 9), and,
- * when no output saturates (q of T[0], the largest, at most 127 - zp), y =
- * zp + q stored four to a word where aligned: each byte q + zp + 128
- * (0..255: no carry into the next), then 0x80 flipped, (zp + q) mod 256. A
- * row that saturates takes sm_value. */
-static __attribute__((noinline)) void softmax_q_rows1(const int8_t *xr, int8_t *yr, size_t rows, size_t n,
+/* The usual case, one call for all the rows: contiguous rows (inner 1) of
+ * n <= SM_ROW_MAX, a multiple of 4, the output 4-aligned, 32 < sh < 63.
+ * Per row: the max, the T values kept (tv, in the data TCM on the core: the
+ * output pass reads them, not the row and the table again) and summed, R
+ * by sm_recip_long (k >= 9), and, when no output saturates (q of T[0], the
+ * largest, at most 127 - zp), y = zp + q stored four to a word: each byte q
+ * + zp + 128 (0..255: no carry into the next), then 0x80 flipped, (zp + q)
+ * mod 256. A row that saturates takes sm_value. */
+static __attribute__((noinline)) void softmax_q_rows4(const int8_t *xr, int8_t *yr, size_t rows, size_t n,
                                                       const int32_t *t, sm_out *o, uint32_t mult, unsigned k) {
-  uint32_t tv[SM_ROW_MAX], *v4 = tv + (n & ~(size_t)3), *vend = tv + n;
+  uint32_t tv[SM_ROW_MAX], *vend = tv + n;
   uint32_t half = o->half, bias = (uint32_t)(o->zp + 128) * 0x01010101u, lim = (uint32_t)(127 - o->zp);
   unsigned s2 = o->s2;
   for (; rows; rows--, xr += n, yr += n) {
-    const int32_t *tm = t + row_max1(xr, n);
+    const int32_t *tm = t + row_max4(xr, n);
     const int8_t *p = xr;
     uint32_t s = 0, *v = tv; /* s <= 256 * 2^15 */
-    for (; v < v4; v += 4, p += 4) {
+    for (; v < vend; v += 4, p += 4) {
       uint32_t a = (uint32_t)tm[-p[0]], b = (uint32_t)tm[-p[1]], c = (uint32_t)tm[-p[2]], d = (uint32_t)tm[-p[3]];
       v[0] = a, v[1] = b, v[2] = c, v[3] = d;
       s += a + b + c + d;
     }
-    for (; v < vend; v++, p++) *v = (uint32_t)tm[-*p], s += *v;
     uint64_t r = sm_recip_long(mult, s, k);
     uint32_t rh = (uint32_t)(r >> 32), rl = (uint32_t)r;
     if (sm_q(32768u, rh, rl, half, s2) > lim) {
@@ -597,14 +595,12 @@ static __attribute__((noinline)) void softmax_q_rows1(const int8_t *xr, int8_t *
       for (size_t i = 0; i < n; i++) yr[i] = sm_value(tv[i], o);
       continue;
     }
-    int8_t *q = yr, *qend = yr + n;
-    for (v = tv; q < qend && !tfw_aligned4(q); q++, v++) *q = (int8_t)(o->zp + (int32_t)sm_q(*v, rh, rl, half, s2));
-    for (; q + 4 <= qend; q += 4, v += 4) {
+    int8_t *q = yr;
+    for (v = tv; v < vend; v += 4, q += 4) {
       uint32_t w = sm_q(v[0], rh, rl, half, s2) | sm_q(v[1], rh, rl, half, s2) << 8 |
                    sm_q(v[2], rh, rl, half, s2) << 16 | sm_q(v[3], rh, rl, half, s2) << 24;
       tfw_wr32_aligned((uint8_t *)q, (w + bias) ^ 0x80808080u);
     }
-    for (; q < qend; q++, v++) *q = (int8_t)(o->zp + (int32_t)sm_q(*v, rh, rl, half, s2));
   }
 }
 
@@ -630,8 +626,8 @@ int tfw_k_softmax_q(const tfw_call *c) {
   sm_out o = {.sh = sh, .s2 = sh - 32u, .fast = sh > 32u && sh < 63u, .zp = zp};
   o.half = o.fast ? 1u << (sh - 33u) : 0u;
   unsigned k = sm_recip_bits(n);
-  if (inner == 1 && o.fast && n <= SM_ROW_MAX) {
-    softmax_q_rows1(xp, yp, outer, n, t, &o, (uint32_t)mult, k);
+  if (inner == 1 && o.fast && n <= SM_ROW_MAX && n % 4 == 0 && tfw_aligned4(yp)) {
+    softmax_q_rows4(xp, yp, outer, n, t, &o, (uint32_t)mult, k);
     return TFW_FB_OK;
   }
   for (size_t row = 0; row < outer; row++)
