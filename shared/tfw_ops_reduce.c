@@ -546,12 +546,12 @@ static inline __attribute__((always_inline)) uint32_t sm_q(uint32_t tv, uint32_t
   return (tv * rh + (uint32_t)(((uint64_t)tv * rl) >> 32) + half) >> s2;
 }
 
-/* The largest of a contiguous row of n, a multiple of 4, four at a time:
- * one test of the four (m - x < 0 for one larger than m), the rare new
- * largest out of the way (on the core a taken forward branch costs a
- * cycle). */
+/* The largest of a contiguous row of n, a multiple of 4, four at a time
+ * from the first: one test of the four (m - x < 0 for one larger than m),
+ * the rare new largest out of the way (on the core a taken forward branch
+ * costs a cycle). */
 static inline __attribute__((always_inline)) int32_t row_max4(const int8_t *p, size_t n) {
-  int32_t m = -128;
+  int32_t m = p[0];
   for (const int8_t *end = p + n; p < end; p += 4) {
     int32_t a = p[0], b = p[1], c = p[2], d = p[3];
     if (__builtin_expect(((m - a) | (m - b) | (m - c) | (m - d)) < 0, 0)) {
