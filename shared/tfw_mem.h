@@ -55,4 +55,13 @@ static inline void tfw_wr32(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)(v >> 24);
 }
 
+/* tfw_wr32 at a 4-aligned p: one word store, no test. */
+static inline void tfw_wr32_aligned(uint8_t *p, uint32_t v) {
+#ifdef TFW_WORD_ACCESS
+  *(tfw_word *)p = v;
+#else
+  tfw_wr32(p, v);
+#endif
+}
+
 #endif

@@ -428,6 +428,23 @@ int tfw_layernorm_q_build(float s_in, float s_out, float eps, uint32_t n, const 
   return TFW_FB_OK;
 }
 
+/* The table checked (T[0] = 2^15, no entry negative or above the one
+ * before) and copied to t: on the core t is on the stack, in the data TCM,
+ * where a lookup takes a cycle; the table in the DRAM window is 32 lines
+ * of the 16-line data cache, and the row's lookups missed it. 0 when the
+ * table is refused. */
+static int sm_table(const uint8_t *tp, int32_t t[256]) {
+  const uint32_t *src = (const uint32_t *)(const void *)tp, *end = src + 256;
+  uint32_t prev = src[0]; /* unsigned: a negative entry is above the one before */
+  if (prev != 32768u) return 0;
+  for (uint32_t *d = (uint32_t *)t; src < end; src += 8, d += 8) { /* eight at a time, T[0] again first */
+    uint32_t a = src[0], b = src[1], c = src[2], e = src[3], f = src[4], g = src[5], h = src[6], i = src[7];
+    if (a > prev || b > a || c > b || e > c || f > e || g > f || h > g || i > h) return 0;
+    d[0] = a, d[1] = b, d[2] = c, d[3] = e, d[4] = f, d[5] = g, d[6] = h, d[7] = i, prev = i;
+  }
+  return 1;
+}
+
 /* The largest of a row of n int8 values, inner apart. */
 static int32_t row_max(const int8_t *xr, size_t n, size_t inner) {
   int32_t m = -128;
@@ -478,6 +495,105 @@ static void softmax_q_row(const int8_t *xr, int8_t *yr, size_t n, size_t inner, 
   for (; k < n; k++) yr[k * inner] = sm_value((uint32_t)tm[-xr[k * inner]], o);
 }
 
+/* R = floor(mult 2^31 / s) (mult < 2^31, 2^15 <= s) as long division k
+ * bits at a time with 32-bit divides, when every partial remainder r < s
+ * keeps r 2^k < 2^32: a row of n <= 2^(17-k) entries of at most 2^15 has
+ * s <= 2^(32-k). R = (mult / s) 2^31 + lo, the 31 bits of lo k (the last
+ * fewer) a divide: 1 + ceil(31 / k) divides, 4 for rows of 3 to 64, where
+ * libgcc's 64/32-bit division took 250 cycles a row on the core. (r - d s,
+ * not a remainder instruction: that would be a second divide.) */
+static inline __attribute__((always_inline)) uint64_t sm_recip_long(uint32_t mult, uint32_t s, unsigned k) {
+  uint32_t top = mult / s, lo = 0;
+  __asm__("" : "+r"(top));
+  uint32_t r = mult - top * s;
+  for (unsigned left = 31; left;) {
+    unsigned b = left < k ? left : k;
+    r <<= b;
+    uint32_t d = r / s;
+    __asm__("" : "+r"(d));
+    r -= d * s, lo = lo << b | d, left -= b;
+  }
+  return (uint64_t)top << 31 | lo;
+}
+
+/* R for any row (k = 0: the 64-bit division). */
+static uint64_t sm_recip(uint32_t mult, uint32_t s, unsigned k) {
+  return k ? sm_recip_long(mult, s, k) : ((uint64_t)mult << 31) / s;
+}
+
+/* sm_recip's k for rows of n: the largest k <= 17 with n <= 2^(17-k), 0
+ * below 8 (rows above 512, the 64-bit division). */
+static unsigned sm_recip_bits(size_t n) {
+  unsigned k = 17;
+  while (k >= 8 && n > (1u << (17 - k))) k--;
+  return k >= 8 ? k : 0;
+}
+
+/* One output when 32 < sh < 63, before the zero point: q = (hi +
+ * 2^(sh-33)) >> (sh - 32) < 2^31, never negative. */
+static inline __attribute__((always_inline)) uint32_t sm_q(uint32_t tv, uint32_t rh, uint32_t rl, uint32_t half,
+                                                           unsigned s2) {
+  return (tv * rh + (uint32_t)(((uint64_t)tv * rl) >> 32) + half) >> s2;
+}
+
+/* The largest of a contiguous row of n, a multiple of 4, four at a time
+ * from the first: one test of the four (m - x < 0 for one larger than m),
+ * the rare new largest out of the way (on the core a taken forward branch
+ * costs a cycle). */
+static inline __attribute__((always_inline)) int32_t row_max4(const int8_t *p, size_t n) {
+  int32_t m = p[0];
+  for (const int8_t *end = p + n; p < end; p += 4) {
+    int32_t a = p[0], b = p[1], c = p[2], d = p[3];
+    if (__builtin_expect(((m - a) | (m - b) | (m - c) | (m - d)) < 0, 0)) {
+      m = a > m ? a : m, m = b > m ? b : m;
+      m = c > m ? c : m, m = d > m ? d : m;
+    }
+  }
+  return m;
+}
+
+/* The rows softmax_q_rows4 takes: at most this long (their T values on the
+ * stack). */
+#define SM_ROW_MAX 256
+
+/* The usual case, one call for all the rows: contiguous rows (inner 1) of
+ * n <= SM_ROW_MAX, a multiple of 4, the output 4-aligned, 32 < sh < 63.
+ * Per row: the max, the T values kept (tv, in the data TCM on the core: the
+ * output pass reads them, not the row and the table again) and summed, R
+ * by sm_recip_long (k >= 9), and, when no output saturates (q of T[0], the
+ * largest, at most 127 - zp), y = zp + q stored four to a word: each byte q
+ * + zp + 128 (0..255: no carry into the next), then 0x80 flipped, (zp + q)
+ * mod 256. A row that saturates takes sm_value. */
+static __attribute__((noinline)) void softmax_q_rows4(const int8_t *xr, int8_t *yr, size_t rows, size_t n,
+                                                      const int32_t *t, sm_out *o, uint32_t mult, unsigned k) {
+  uint32_t tv[SM_ROW_MAX], *vend = tv + n;
+  uint32_t half = o->half, bias = (uint32_t)(o->zp + 128) * 0x01010101u, lim = (uint32_t)(127 - o->zp);
+  unsigned s2 = o->s2;
+  for (; rows; rows--, xr += n, yr += n) {
+    const int32_t *tm = t + row_max4(xr, n);
+    const int8_t *p = xr;
+    uint32_t s = 0, *v = tv; /* s <= 256 * 2^15 */
+    for (; v < vend; v += 4, p += 4) {
+      uint32_t a = (uint32_t)tm[-p[0]], b = (uint32_t)tm[-p[1]], c = (uint32_t)tm[-p[2]], d = (uint32_t)tm[-p[3]];
+      v[0] = a, v[1] = b, v[2] = c, v[3] = d;
+      s += a + b + c + d;
+    }
+    uint64_t r = sm_recip_long(mult, s, k);
+    uint32_t rh = (uint32_t)(r >> 32), rl = (uint32_t)r;
+    if (sm_q(32768u, rh, rl, half, s2) > lim) {
+      o->rh = rh, o->rl = rl;
+      for (size_t i = 0; i < n; i++) yr[i] = sm_value(tv[i], o);
+      continue;
+    }
+    int8_t *q = yr;
+    for (v = tv; v < vend; v += 4, q += 4) {
+      uint32_t w = sm_q(v[0], rh, rl, half, s2) | sm_q(v[1], rh, rl, half, s2) << 8 |
+                   sm_q(v[2], rh, rl, half, s2) << 16 | sm_q(v[3], rh, rl, half, s2) << 24;
+      tfw_wr32_aligned((uint8_t *)q, (w + bias) ^ 0x80808080u);
+    }
+  }
+}
+
 int tfw_k_softmax_q(const tfw_call *c) {
   int e = tfw_op_operands(c, 2, 2);
   if (e) return e;
@@ -489,10 +605,8 @@ int tfw_k_softmax_q(const tfw_call *c) {
   uint32_t ax;
   if (!tfw_op_same_dims(x, y) || !tfw_op_axis(c->ints[0], x->rank, &ax) || tt->rank != 1 || tt->dims[0] != 256)
     return TFW_FB_E_SHAPE;
-  const int32_t *t = (const int32_t *)tt->data;
-  if (t[0] != 32768) return TFW_FB_E_PARAM;
-  for (int k = 1; k < 256; k++)
-    if (t[k] < 0 || t[k] > t[k - 1]) return TFW_FB_E_PARAM;
+  int32_t t[256];
+  if (!sm_table(tt->data, t)) return TFW_FB_E_PARAM;
   size_t outer, n, inner;
   rows_of(x, ax, 1, &outer, &n, &inner);
   if (n > 65536u) return TFW_FB_E_SHAPE;
@@ -501,6 +615,11 @@ int tfw_k_softmax_q(const tfw_call *c) {
   unsigned sh = 31u + (unsigned)shift;
   sm_out o = {.sh = sh, .s2 = sh - 32u, .fast = sh > 32u && sh < 63u, .zp = zp};
   o.half = o.fast ? 1u << (sh - 33u) : 0u;
+  unsigned k = sm_recip_bits(n);
+  if (inner == 1 && o.fast && n <= SM_ROW_MAX && n % 4 == 0 && tfw_aligned4(yp)) {
+    softmax_q_rows4(xp, yp, outer, n, t, &o, (uint32_t)mult, k);
+    return TFW_FB_OK;
+  }
   for (size_t row = 0; row < outer; row++)
     for (size_t i = 0; i < inner; i++) {
       const int8_t *xr = xp + row * n * inner + i;
@@ -511,8 +630,8 @@ int tfw_k_softmax_q(const tfw_call *c) {
       if (inner == 1)
         for (const int8_t *p = xr; p < xr + n; p++) s += (uint32_t)tm[-*p];
       else
-        for (size_t k = 0; k < n; k++) s += (uint32_t)tm[-xr[k * inner]];
-      uint64_t r = s ? ((uint64_t)(uint32_t)mult << 31) / s : 0; /* < 2^47: s >= 2^15 */
+        for (size_t j = 0; j < n; j++) s += (uint32_t)tm[-xr[j * inner]];
+      uint64_t r = sm_recip((uint32_t)mult, s, k); /* < 2^47: s >= 2^15 */
       o.rh = (uint32_t)(r >> 32), o.rl = (uint32_t)r;
       softmax_q_row(xr, yr, n, inner, tm, &o);
     }

@@ -1101,6 +1101,74 @@ static void test_softmax_q_definition(void **state) {
   print_message("int8 Softmax in 32-bit pieces: %ld outputs equal the 64-bit definition\n", n_out);
 }
 
+/* The int8 Softmax as docs/quantisation.md writes it, in 128-bit
+ * arithmetic (no 32-bit pieces, no shortcuts): rows of n along the middle
+ * dim of [rows, n, inner]. */
+__extension__ typedef unsigned __int128 u128;
+static void softmax_q_ref(const int8_t *x, int8_t *y, uint32_t rows, uint32_t n, uint32_t inner, const int32_t *t,
+                          int32_t mult, int32_t shift, int32_t zp) {
+  for (uint32_t r = 0; r < rows; r++)
+    for (uint32_t i = 0; i < inner; i++) {
+      const int8_t *xr = x + (size_t)r * n * inner + i;
+      int8_t *yr = y + (size_t)r * n * inner + i;
+      int32_t m = -128;
+      uint64_t s = 0;
+      for (uint32_t k = 0; k < n; k++) m = xr[k * inner] > m ? xr[k * inner] : m;
+      for (uint32_t k = 0; k < n; k++) s += (uint64_t)t[m - xr[k * inner]];
+      uint64_t big_r = ((uint64_t)(uint32_t)mult << 31) / s;
+      for (uint32_t k = 0; k < n; k++) {
+        u128 v = ((u128)(uint32_t)t[m - xr[k * inner]] * big_r + ((u128)1 << (30 + shift))) >> (31 + shift);
+        int64_t q = (int64_t)v + zp;
+        yr[k * inner] = (int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
+      }
+    }
+}
+
+/* Every path of the int8 Softmax against softmax_q_ref: contiguous rows of
+ * up to 256 that are a multiple of 4 with the output aligned (the T values
+ * kept, stored four to a word), the same with the output one byte off, rows
+ * of other lengths, longer rows (the 64-bit division above 512, up to
+ * 65,536), strided rows (inner 2 and 3); rows of random values, of one
+ * value, of one peak over -128 (the outputs saturate) and of two values;
+ * input scales from 0.001 to 40 (T[1] = 0), output shifts 0..40 (the
+ * 64-bit sums at 0 and 1, only the zero point from 32 on), any zero point. */
+static void test_softmax_q_paths(void **state) {
+  (void)state;
+  static const uint32_t lens[] = {1, 2, 3, 4, 8, 12, 32, 40, 63, 64, 68, 252, 256, 260, 512, 516, 1024, 65536};
+  static const float s_ins[] = {0.001f, 0.0125f, 0.05f, 0.3f, 2.0f, 40.0f};
+  long n_out = 0;
+  for (uint32_t li = 0; li < sizeof lens / sizeof lens[0]; li++)
+    for (int mode = 0; mode < 4; mode++)
+      for (int var = 0; var < 4; var++) {
+        uint32_t n = lens[li], inner = var == 3 ? 2 + rnd_below(2) : 1, rows = n > 4096 ? 1 : 1 + rnd_below(3);
+        uint32_t xd[3] = {rows, n, inner}, td[1] = {256}, total = rows * n * inner;
+        tfw_tensor in[2] = {mk(TPKG_DT_I8, 3, xd), mk(TPKG_DT_I32, 1, td)};
+        int8_t *x = (int8_t *)in[0].data, *want = malloc(total), *ybuf = malloc(total + 1);
+        assert_non_null(want), assert_non_null(ybuf);
+        int8_t v0 = (int8_t)rnd_range(-128, 127), v1 = (int8_t)rnd_range(-128, 127);
+        for (uint32_t e = 0; e < total; e++)
+          x[e] = mode == 0 ? (int8_t)rnd() : mode == 1 ? v0 : mode == 2 ? -128 : (rnd() & 1 ? v0 : v1);
+        if (mode == 2)
+          for (uint32_t r = 0; r < rows; r++) x[((size_t)r * n + rnd_below(n)) * inner] = 127;
+        int32_t mult, shift, zp = var == 0 ? -128 : rnd_range(-128, 127);
+        float s_out = var == 0 ? 1.0f / 256 : rnd_f(0.001f, 0.05f);
+        assert_int_equal(tfw_softmax_q_build(s_ins[(li + (uint32_t)mode + (uint32_t)var) % 6], s_out,
+                                             (int32_t *)in[1].data, &mult, &shift), 0);
+        if (var == 2) shift = (int32_t)rnd_below(41), mult = (int32_t)((1u << 30) + rnd_below(1u << 30));
+        tfw_tensor y = {(uint8_t *)ybuf + (var == 1), TPKG_DT_I8, 3, {rows, n, inner}};
+        int32_t ints[4] = {1, mult, shift, zp};
+        tfw_call c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ints, 4, 0, 0);
+        assert_int_equal(tfw_k_softmax_q(&c), 0);
+        softmax_q_ref(x, want, rows, n, inner, (const int32_t *)in[1].data, mult, shift, zp);
+        for (uint32_t e = 0; e < total; e++, n_out++)
+          if (((int8_t *)y.data)[e] != want[e])
+            fail_msg("n %u inner %u mode %d var %d: output %u is %d, the definition %d", n, inner, mode, var, e,
+                     ((int8_t *)y.data)[e], want[e]);
+        free(in[0].data), free(in[1].data), free(want), free(ybuf);
+      }
+  print_message("int8 Softmax, every path: %ld outputs equal the definition\n", n_out);
+}
+
 /* Softmax of int8 to f32: within 0.51 ulp of the quotient of its own table
  * entries, T[d] / sum T (exact, in double), and close to the float Softmax
  * of the dequantised row (the table's exp of the f32 product s * k is its
@@ -1214,6 +1282,8 @@ static void test_int8_norm_errors(void **state) {
   c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
   ((int32_t *)in[1].data)[0] = 32768, ((int32_t *)in[1].data)[9] = 40000;
   c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
+  ((int32_t *)in[1].data)[9] = ((int32_t *)in[1].data)[10], ((int32_t *)in[1].data)[255] = -1; /* never negative */
+  c = call1(TPKG_OP_SOFTMAX_Q, in, 2, &y, ok, 4, 0, 0), expect_error(tfw_k_softmax_q, &c, TFW_FB_E_PARAM);
   free(in[1].data);
   /* Softmax to f32: its table f32 [256] from 1 down in [0, 1], one int */
   tfw_tensor tf = mk(TPKG_DT_F32, 1, td), yf = mk(TPKG_DT_F32, 2, xd), qf[2] = {in[0], tf};
@@ -1304,6 +1374,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_arg_random),       cmocka_unit_test(test_softmax_axis),
       cmocka_unit_test(test_layer_norm),       cmocka_unit_test(test_channel_norms),
       cmocka_unit_test(test_softmax_q_bound),  cmocka_unit_test(test_softmax_q_definition),
+      cmocka_unit_test(test_softmax_q_paths),
       cmocka_unit_test(test_softmax_qf_bound),
       cmocka_unit_test(test_layernorm_q_bound),
       cmocka_unit_test(test_int8_norm_errors), cmocka_unit_test(test_errors),
