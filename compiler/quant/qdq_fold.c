@@ -175,20 +175,26 @@ static int fold_matmul(ir_graph *g, ir_node *p, tail *t, diag *d) {
   return finish(g, nn, t, d);
 }
 
+/* The quantised binary op `op` of the int8 tensors behind a and b, with
+ * the tail's output and clamp. */
+static int fold_binary(ir_graph *g, const dq_in *a, const dq_in *b, ir_op op, tail *t, diag *d) {
+  ir_value *in[2];
+  int rc;
+  if ((rc = quant_input_i8(g, a->q, a->p.scale[0], a->p.zp[0], &in[0], d)) ||
+      (rc = quant_input_i8(g, b->q, b->p.scale[0], b->p.zp[0], &in[1], d)))
+    return rc;
+  ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), op, t->src, in, 2, t->q->out->name, IR_I8, t->q->out, d);
+  if (!nn || set_clamp(g, nn, t, d)) return -1;
+  return finish(g, nn, t, d);
+}
+
 static int fold_add(ir_graph *g, ir_node *p, tail *t, diag *d) {
   dq_in a, b;
   int rc;
   if ((rc = dq_tensor(g, p->in[0], &a, d)) || (rc = dq_tensor(g, p->in[1], &b, d))) return rc;
   const ir_value *x = p->in[0], *y = p->in[1];
   if (x->rank != y->rank || memcmp(x->dims, y->dims, sizeof(int64_t) * (size_t)x->rank)) return 1;
-  ir_value *in[2];
-  if ((rc = quant_input_i8(g, a.q, a.p.scale[0], a.p.zp[0], &in[0], d)) ||
-      (rc = quant_input_i8(g, b.q, b.p.scale[0], b.p.zp[0], &in[1], d)))
-    return rc;
-  ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QADD, t->src, in, 2, t->q->out->name, IR_I8,
-                               t->q->out, d);
-  if (!nn || set_clamp(g, nn, t, d)) return -1;
-  return finish(g, nn, t, d);
+  return fold_binary(g, &a, &b, IR_OP_QADD, t, d);
 }
 
 /* Mul of two dequantised int8 tensors (either may be a constant: a DQ'd
@@ -202,14 +208,7 @@ static int fold_mul(ir_graph *g, ir_node *p, tail *t, diag *d) {
   int32_t m;
   if ((rc = dq_tensor(g, p->in[0], &a, d)) || (rc = dq_tensor(g, p->in[1], &b, d))) return rc;
   if (quant_multiplier((double)a.p.scale[0] * b.p.scale[0] / t->sy, &m, &s)) return 1;
-  ir_value *in[2];
-  if ((rc = quant_input_i8(g, a.q, a.p.scale[0], a.p.zp[0], &in[0], d)) ||
-      (rc = quant_input_i8(g, b.q, b.p.scale[0], b.p.zp[0], &in[1], d)))
-    return rc;
-  ir_node *nn = quant_new_node(g, quant_node_pos(g, t->q), IR_OP_QMUL, t->src, in, 2, t->q->out->name, IR_I8,
-                               t->q->out, d);
-  if (!nn || set_clamp(g, nn, t, d)) return -1;
-  return finish(g, nn, t, d);
+  return fold_binary(g, &a, &b, IR_OP_QMUL, t, d);
 }
 
 static int fold_avgpool(ir_graph *g, ir_node *p, tail *t, diag *d) {

@@ -36,6 +36,20 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "lower")
 
 
+def save(nodes, name, inputs, outputs, inits, calib=None):
+    """Writes lower/NAME.onnx: the graph at opset 17, checked; with calib,
+    also NAME.calib.npy (the samples) and NAME.in0.npy (the first)."""
+    g = helper.make_graph(nodes, name, inputs, outputs, inits)
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    os.makedirs(OUT, exist_ok=True)
+    onnx.save(m, os.path.join(OUT, name + ".onnx"))
+    if calib is not None:
+        np.save(os.path.join(OUT, name + ".calib.npy"), calib)
+        np.save(os.path.join(OUT, name + ".in0.npy"), calib[:1])
+
+
 def main():
     rng = np.random.default_rng(13)
     w1 = (rng.integers(-32, 33, (8, 3, 3, 3)) / 64).astype(np.float32)
@@ -50,20 +64,12 @@ def main():
         helper.make_node("Conv", ["t2", "w3"], ["c3"], name="conv3", pads=[1, 1, 1, 1]),
         helper.make_node("Mul", ["c3", "s"], ["y"], name="scale"),
     ]
-    g = helper.make_graph(
-        nodes, "core_ops",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 8, 8])],
-        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2"),
-         numpy_helper.from_array(w3, "w3"), numpy_helper.from_array(s, "s")])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-    m.ir_version = 8
-    onnx.checker.check_model(m)
-    os.makedirs(OUT, exist_ok=True)
-    onnx.save(m, os.path.join(OUT, "core_ops.onnx"))
     x = (rng.integers(-64, 65, (8, 3, 8, 8)) / 64).astype(np.float32)
-    np.save(os.path.join(OUT, "core_ops.calib.npy"), x)
-    np.save(os.path.join(OUT, "core_ops.in0.npy"), x[:1])
+    save(nodes, "core_ops",
+         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 8, 8])],
+         [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2"),
+          numpy_helper.from_array(w3, "w3"), numpy_helper.from_array(s, "s")], x)
     int8_norms(rng)
     qlinear_zp(rng)
     int8_chain(np.random.default_rng(17))
@@ -87,19 +93,12 @@ def se_mul(rng):
         helper.make_node("Mul", ["gate", "r1"], ["se"], name="se"),
         helper.make_node("Conv", ["se", "w2"], ["y"], name="conv2"),
     ]
-    g = helper.make_graph(
-        nodes, "se_mul",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 8, 8])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 8, 8])],
-        [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(wr, "wr"),
-         numpy_helper.from_array(we, "we"), numpy_helper.from_array(w2, "w2")])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-    m.ir_version = 8
-    onnx.checker.check_model(m)
-    onnx.save(m, os.path.join(OUT, "se_mul.onnx"))
     x = (rng.integers(-64, 65, (8, 8, 8, 8)) / 32).astype(np.float32)
-    np.save(os.path.join(OUT, "se_mul.calib.npy"), x)
-    np.save(os.path.join(OUT, "se_mul.in0.npy"), x[:1])
+    save(nodes, "se_mul",
+         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 8, 8])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 8, 8, 8])],
+         [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(wr, "wr"),
+          numpy_helper.from_array(we, "we"), numpy_helper.from_array(w2, "w2")], x)
 
 
 def beside(rng):
@@ -113,15 +112,9 @@ def beside(rng):
         helper.make_node("Conv", ["r1", "w2"], ["y"], name="conv2", pads=[1, 1, 1, 1]),
     ]
     outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 8, 8, 8]) for n in ("y", "px", "pr")]
-    g = helper.make_graph(nodes, "beside", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 8, 8])], outs,
-                          [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")])
-    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
-    m.ir_version = 8
-    onnx.checker.check_model(m)
-    onnx.save(m, os.path.join(OUT, "beside.onnx"))
     x = (rng.integers(-64, 65, (4, 8, 8, 8)) / 32).astype(np.float32)
-    np.save(os.path.join(OUT, "beside.calib.npy"), x)
-    np.save(os.path.join(OUT, "beside.in0.npy"), x[:1])
+    save(nodes, "beside", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8, 8, 8])], outs,
+         [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")], x)
 
 
 def quantize(x, s, zp, lo, hi):
