@@ -15,9 +15,10 @@
  *             asymmetric: the calibrated range widened to include 0, scale
  *             (hi - lo) / 255, zp = round(-128 - lo / scale)); a Relu/Clip
  *             right after Conv/Gemm/MatMul/Add is quantised after it (it
- *             becomes the op's clamp), and pass-through ops (MaxPool,
+ *             becomes the op's clamp), pass-through ops (MaxPool,
  *             Flatten, Reshape, ...) reuse their input's parameters so they
- *             stay exact on int8.
+ *             stay exact on int8, and a Mul of int8 values by a unary op of
+ *             one (a gate) has the gate quantised too;
  *           Ops that are not quantisable stay float between DQ and Q (the
  *           float reference, a firmware fallback downstream).  Before
  *           calibration a MatMul of a rank-3+ activation by constant [K, N]
@@ -397,6 +398,24 @@ int ptq(ir_graph *g, const calib_data *c, diag *d) {
       }
       u.seen = 1;
       if (all) WANT(n->out, from_range(&u));
+    }
+  }
+  /* 1b. A Mul whose output and one operand are int8 by now, the other
+   * operand a unary op of an int8 value read by nothing else (a
+   * squeeze-excitation gate: Conv -> Sigmoid -> Mul): that operand too, so
+   * the unary op becomes a table and the Mul an int8 QMul, not three float
+   * passes on the core. */
+  for (int i = 0; i < n0; i++) {
+    ir_node *n = nodes[i];
+    if (n->op != IR_OP_MUL || n->n_in != 2 || !qp[n->out->id].set) continue;
+    for (int k = 0; k < 2; k++) {
+      ir_value *v = n->in[k];
+      const ir_node *u = v->kind == IR_VALUE_NODE ? v->def : NULL;
+      uint32_t fn;
+      float alpha, beta;
+      if (u && qp[n->in[1 - k]->id].set && u->n_in == 1 && qp[u->in[0]->id].set &&
+          quant_single_user(g, v) == n && core_unary_of(u, &fn, &alpha, &beta))
+        WANT(v, from_range(&r[v->id]));
     }
   }
 #undef WANT
