@@ -64,4 +64,16 @@ static inline void tfw_wr32_aligned(uint8_t *p, uint32_t v) {
 #endif
 }
 
+/* n bytes from src (fast memory: a kernel's buffer on the stack) to dst, a
+ * word store per four where dst is aligned: on the SoC each store to DRAM
+ * waits for its answer (about 40 cycles), whatever its width. */
+static inline void tfw_put_bytes(uint8_t *dst, const uint8_t *src, uint32_t n) {
+  uint32_t i = 0;
+  for (; i < n && !tfw_aligned4(dst + i); i++) dst[i] = src[i];
+  for (; i + 4 <= n; i += 4)
+    tfw_wr32_aligned(dst + i, (uint32_t)src[i] | (uint32_t)src[i + 1] << 8 | (uint32_t)src[i + 2] << 16 |
+                                  (uint32_t)src[i + 3] << 24);
+  for (; i < n; i++) dst[i] = src[i];
+}
+
 #endif

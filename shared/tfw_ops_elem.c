@@ -14,6 +14,7 @@
  * An n-ary BINARY folds into the output: out = in0 op in1, then
  * out = out op in_k for k = 2..n-1 (the same left fold, rounded the same). */
 #include "tfw_math.h"
+#include "tfw_mem.h"
 #include "tfw_ops.h"
 #include "tfw_ops_check.h"
 
@@ -193,6 +194,22 @@ static void bc_init(bc_walk *w, const tfw_tensor *const *in, uint32_t n, const t
       w->stride[k][d] = v == 1 ? 0 : s;
       s *= v;
     }
+  }
+  /* Neighbouring dims every input walks as one (contiguous, or broadcast
+   * in both) become one: rows as long as they can be (a squeeze-excitation
+   * gate [1,C,1,1] against [1,C,H,W]: rows of H*W), the same elements in
+   * the same order. */
+  for (uint32_t d = w->rank - 1; d-- > 0;) {
+    uint32_t k = 0;
+    while (k < n && w->stride[k][d] == w->stride[k][d + 1] * w->dims[d + 1]) k++;
+    if (k < n) continue;
+    w->dims[d] *= w->dims[d + 1];
+    for (k = 0; k < n; k++) w->stride[k][d] = w->stride[k][d + 1];
+    for (uint32_t e = d + 1; e + 1 < w->rank; e++) {
+      w->dims[e] = w->dims[e + 1];
+      for (k = 0; k < n; k++) w->stride[k][e] = w->stride[k][e + 1];
+    }
+    w->rank--;
   }
   w->len = w->dims[w->rank - 1];
   w->rows = 1;
@@ -565,7 +582,8 @@ int tfw_k_mul_q(const tfw_call *c) {
   bc_walk w;
   bc_init(&w, ins, 2, out);
   const int8_t *pa = (const int8_t *)a->data, *pb = (const int8_t *)b->data;
-  int8_t *o = (int8_t *)out->data;
+  uint8_t *o = out->data, buf[64]; /* outputs stored a word at a time (tfw_put_bytes) */
+  uint32_t nbuf = 0;
   size_t sa = w.stride[0][w.rank - 1], sb = w.stride[1][w.rank - 1];
   unsigned s = (unsigned)shift;
   for (size_t r = 0; r < w.rows; r++, bc_next_row(&w)) {
@@ -573,8 +591,10 @@ int tfw_k_mul_q(const tfw_call *c) {
     for (size_t j = 0; j < w.len; j++, xa += sa, xb += sb) {
       int64_t v = (int64_t)(((int32_t)*xa - za) * ((int32_t)*xb - zb)) * mult;
       int64_t q = (s ? tfw_op_shr_rne(v, s) : v) + zo;
-      *o++ = (int8_t)(q < lo ? lo : q > hi ? hi : q);
+      buf[nbuf++] = (uint8_t)(int8_t)(q < lo ? lo : q > hi ? hi : q);
+      if (nbuf == sizeof buf) tfw_put_bytes(o, buf, nbuf), o += nbuf, nbuf = 0;
     }
   }
+  tfw_put_bytes(o, buf, nbuf);
   return 0;
 }

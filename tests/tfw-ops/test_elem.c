@@ -913,6 +913,9 @@ static void test_mul_q(void **state) {
       int covered = (d >= R - ar && ad[d - (R - ar)] != 1) || (d >= R - br && bd[d - (R - br)] != 1);
       if (!covered) od[d] = 1;
     }
+    if (rnd(8) == 0) { /* a gate against long rows, as squeeze-excitation has them: [C, 1] x [C, L] */
+      R = ar = br = 2, od[0] = ad[0] = bd[0] = 1 + rnd(3), od[1] = ad[1] = 64 + rnd(800), bd[1] = 1;
+    }
     tfw_tensor a = mk(TPKG_DT_I8, ar, ad, NULL), b = mk(TPKG_DT_I8, br, bd, NULL), o = mk(TPKG_DT_I8, R, od, NULL);
     for (size_t i = 0; i < t_numel(&a); i++) ((int8_t *)a.data)[i] = rnd_q();
     for (size_t i = 0; i < t_numel(&b); i++) ((int8_t *)b.data)[i] = rnd_q();
