@@ -252,11 +252,11 @@ CVT_DMA_SV    := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_memport_
                  rtl-model/soc/tessel_fifo.sv rtl-model/soc/tessel_cvt.sv tests/cvt/cvt_dma_tb.sv
 CVT_DMA_BENCH := $(SIM_OBJ)/cvt-dma/cvt-dma-bench
 
-$(CVT_DMA_BENCH): $(CVT_DMA_SV) tests/cvt/cvt_dma_bench.cpp shared/tfw_fallback.h $(BUILD)/gen/tessel_memmap.h $(SHARED_LIB)
+$(CVT_DMA_BENCH): $(CVT_DMA_SV) tests/cvt/cvt_dma_bench.cpp tests/lib/port_bench.h shared/tfw_fallback.h $(BUILD)/gen/tessel_memmap.h $(SHARED_LIB)
 	@mkdir -p $(@D)
 	$(call say,VERILATE,$@)
 	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module cvt_dma_tb --Mdir $(@D) \
-	  -o cvt-dma-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra -I$(abspath shared) -I$(abspath $(BUILD)/gen)" \
+	  -o cvt-dma-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra -I$(abspath shared) -I$(abspath tests/lib) -I$(abspath $(BUILD)/gen)" \
 	  -MAKEFLAGS "OPT_FAST=-O2" $(abspath tests/cvt/cvt_dma_bench.cpp $(SHARED_LIB)) $(CVT_DMA_SV) >$(@D)/build.log 2>&1 \
 	  || { tail -n 40 $(@D)/build.log; exit 1; }
 
@@ -276,11 +276,11 @@ DCACHE_SV        := $(BUILD)/gen/tessel_memmap_pkg.sv rtl-model/soc/tessel_mempo
                     rtl-model/soc/tessel_dcache.sv tests/dcache/dcache_tb.sv
 DCACHE_BENCHES   := $(SIM_OBJ)/dcache-4/dcache-bench $(SIM_OBJ)/dcache-16/dcache-bench
 
-$(SIM_OBJ)/dcache-%/dcache-bench: $(DCACHE_SV) tests/dcache/dcache_bench.cpp $(BUILD)/gen/tessel_memmap.h
+$(SIM_OBJ)/dcache-%/dcache-bench: $(DCACHE_SV) tests/dcache/dcache_bench.cpp tests/lib/port_bench.h $(BUILD)/gen/tessel_memmap.h
 	@mkdir -p $(@D)
 	$(call say,VERILATE,$@)
 	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module dcache_tb -GLines=$* --Mdir $(@D) \
-	  -o dcache-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra -I$(abspath $(BUILD)/gen)" -MAKEFLAGS "OPT_FAST=-O2" \
+	  -o dcache-bench -CFLAGS "-std=c++17 -O2 -Wall -Wextra -I$(abspath tests/lib) -I$(abspath $(BUILD)/gen)" -MAKEFLAGS "OPT_FAST=-O2" \
 	  $(abspath tests/dcache/dcache_bench.cpp) $(DCACHE_SV) >$(@D)/build.log 2>&1 \
 	  || { tail -n 40 $(@D)/build.log; exit 1; }
 

@@ -63,6 +63,7 @@
 #include <vector>
 
 #include "Vcvt_dma_tb.h"
+#include "port_bench.h"
 #include "verilated.h"
 
 extern "C" {
@@ -72,6 +73,11 @@ extern "C" {
 
 namespace {
 
+using port_bench::fmt;
+using port_bench::hex;
+using port_bench::Offer;
+using port_bench::Rng;
+
 constexpr uint32_t DramBase = 0x80000000u;
 constexpr uint32_t DramBytes = 256u << 10;
 constexpr uint32_t BadBase = DramBase + DramBytes;  // answers every access with an error
@@ -79,47 +85,7 @@ constexpr uint32_t BadBytes = 8u << 10;
 constexpr uint32_t SpaceBytes = DramBytes + BadBytes;
 constexpr uint32_t IdValue = 0x54564354u;  // "TCVT"
 
-// printf into a string.
-__attribute__((format(printf, 1, 2))) std::string fmt(const char *f, ...) {
-  va_list ap, ap2;
-  va_start(ap, f);
-  va_copy(ap2, ap);
-  std::string s((size_t)std::vsnprintf(nullptr, 0, f, ap), '\0');
-  std::vsnprintf(&s[0], s.size() + 1, f, ap2);
-  va_end(ap2);
-  va_end(ap);
-  return s;
-}
-
-struct Rng {
-  std::mt19937 g;
-  explicit Rng(uint32_t s) : g(s) {}
-  uint32_t u32() { return (uint32_t)g(); }
-  uint32_t below(uint32_t n) { return (uint32_t)(g() % n); }
-  int32_t range(int32_t lo, int32_t hi) { return lo + (int32_t)below((uint32_t)(hi - lo + 1)); }
-  bool p(double x) { return double(g() & 0xffffff) < x * double(0x1000000); }
-};
-
-// The address space the bench answers: DRAM, then the error region. Both
-// hold bytes; the error region's are read (with r_err) but never written.
-struct Space {
-  std::vector<uint8_t> b = std::vector<uint8_t>(SpaceBytes, 0);
-
-  static bool has(uint32_t a) { return a - DramBase < SpaceBytes; }
-  static bool in_dram(uint32_t a) { return a - DramBase < DramBytes; }
-  uint8_t get(uint32_t a) const { return has(a) ? b[a - DramBase] : 0; }
-  void put(uint32_t a, uint8_t v) {  // a store: DRAM only
-    if (in_dram(a)) b[a - DramBase] = v;
-  }
-  void fill(uint32_t a, uint8_t v) {  // a bench's setup: either region
-    if (has(a)) b[a - DramBase] = v;
-  }
-  uint32_t get32(uint32_t a) const {
-    uint32_t v = 0;
-    for (int k = 0; k < 4; k++) v |= (uint32_t)get(a + k) << (8 * k);
-    return v;
-  }
-};
+using Space = port_bench::Space<DramBase, DramBytes, SpaceBytes>;
 
 // CTRL.OP: the job's operation.
 enum Op : uint32_t {
@@ -254,27 +220,6 @@ const Timing *timing(const std::string &name) {
   std::abort();  // a bench bug: no such timing
 }
 
-// ---- the unit's side of the port in one cycle --------------------------------------
-struct Offer {
-  bool req_valid, req_write;
-  uint32_t req_addr;
-  uint32_t req_len, req_id;
-  bool w_valid;
-  uint64_t w_data;
-  uint32_t w_strb;
-  bool w_last;
-
-  bool same_req(const Offer &o) const {
-    return req_write == o.req_write && req_addr == o.req_addr && req_len == o.req_len && req_id == o.req_id;
-  }
-  bool same_w(const Offer &o) const { return w_data == o.w_data && w_strb == o.w_strb && w_last == o.w_last; }
-  bool operator==(const Offer &o) const {
-    return req_valid == o.req_valid && w_valid == o.w_valid && same_req(o) && same_w(o);
-  }
-};
-
-std::string hex(uint32_t v) { return fmt("0x%08" PRIx32, v); }
-
 // One test: its jobs and its first failure.
 struct Group {
   std::string name;
@@ -327,11 +272,7 @@ struct Bench {
     if (viol.size() < 4) viol.push_back("cycle " + std::to_string(cycle) + ": " + s);
   }
 
-  Offer offer() const {
-    return {(bool)m.m_req_valid_o,   (bool)m.m_req_write_o,  (uint32_t)m.m_req_addr_o,
-            (uint32_t)m.m_req_len_o, (uint32_t)m.m_req_id_o, (bool)m.m_w_valid_o,
-            (uint64_t)m.m_w_data_o,  (uint32_t)m.m_w_strb_o, (bool)m.m_w_last_o};
-  }
+  Offer offer() const { return port_bench::offer_of(m); }
 
   uint32_t latency() { return t->lat_min + rng.below(t->lat_max - t->lat_min + 1); }
   // Requests the memory counts against max_out, as tessel-sim's DRAM model
