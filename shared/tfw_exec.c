@@ -336,10 +336,10 @@ static int joins(const tfw_model *m, const fb_walk *w, uint32_t k, uint32_t last
   return w->next < m->pkg.n_fallbacks && next_before(m, w) == last + 1 && next_beside(m, w, 0) >= last + 1 - k;
 }
 
-/* Kernel records k..last as one NPU run. With w (a backend that splits),
- * the core runs beside it the walk's records up to `until` (records before
- * k that no kernel of the run touches), then the records after it that
- * join it. An error names the record and the command inside it; a fallback
+/* Kernel records k..last as one NPU run. On a backend that splits, the
+ * core runs beside it the walk's records up to `until` (records before k
+ * that no kernel of the run touches), then the records after it that join
+ * it. An error names the record and the command inside it; a fallback
  * op's error wins (the run is waited for first). */
 static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, fb_walk *w, uint32_t until, tfw_error *e) {
   const tfw_backend *b = m->npu;
@@ -366,7 +366,7 @@ static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, fb_walk *w, uint
   /* Segments after the first carry no estimate: the base alone guards them. */
   uint64_t timeout = m->watchdog_base + m->watchdog_per_est * estimate;
   tfw_npu_result r = {0};
-  int fb_rc = TFW_OK, beside = w && splits(m) && (w->next < until || joins(m, w, k, last));
+  int fb_rc = TFW_OK, beside = splits(m) && (w->next < until || joins(m, w, k, last));
   uint64_t t0 = tfw_mark(m, TFW_TL_KERNEL, k);
   if (beside && (rc = b->start(b->ctx, off, count)) == 0) {
     fb_rc = run_fallbacks(m, w, until, TFW_TL_BESIDE, e);
