@@ -72,6 +72,8 @@ typedef struct lower_sched {
   int ob_group; /* output channel blocks per hardware loop, 1..7 (0: 7) */
   int ob_chunk; /* output channel blocks whose weights are resident at once (0: the most that fit) */
   int order;    /* 1: row tiles outer, 2: weight chunks outer (0: the cost model's choice) */
+  int wbuf;     /* weight buffers: 1 (a reload waits for every unit), 2 (the next chunk loads while one
+                 * computes; the input loaded once and every PARAM row at once); 0: 2 where weights reload */
 } lower_sched;
 
 /* Per-kernel schedules (the tuner and `tessel compile --tuning-log`,

@@ -134,11 +134,7 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
     }
     fprintf(f, " cmds=%u spad=%lld acc=%lld cycles=%llu", k->stream.n, (long long)k->spad_rows_used,
             (long long)k->acc_rows_used, (unsigned long long)est[i]);
-    if (k->kind != LOWER_K_VEC)
-      fprintf(f, " tile_oh=%d ob_group=%d ob_chunk=%d order=%s", k->sched.oh_tile, k->sched.ob_group,
-              k->sched.ob_chunk, k->sched.order == 1 ? "rows" : "chunks");
-    if (k->ow_tile) fprintf(f, " tile_ow=%d", k->ow_tile);
-    if (k->ic_chunk) fprintf(f, " ic_chunk=%d", k->ic_chunk);
+    if (k->kind != LOWER_K_VEC) lower_sched_print(f, k);
     if (k->n_segs) {
       fprintf(f, " segments=%d (", k->n_segs);
       for (int j = 0; j < k->n_segs; j++) fprintf(f, "%s%u", j ? "," : "", k->segs[j].n);

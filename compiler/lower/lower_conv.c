@@ -16,7 +16,11 @@
  *     output wider than 255 is cut into equal column tiles): a hardware LOOP of
  *     MATMULs into one of two ACC buffers, then a LOOP of STOREs; tokens
  *     EXEC->STORE (tile ready) and STORE->EXEC (buffer free, pre-charged 2G),
- *     so the epilogue of one group overlaps the MATMULs of the next. */
+ *     so the epilogue of one group overlaps the MATMULs of the next;
+ *  4. weights that do not fit at once are reloaded per chunk: after a MARK
+ *     (one buffer), or into two buffers alternately, the next chunk loading
+ *     while this one computes (EXEC->LOAD tokens from ENOPs; docs/lowering.md,
+ *     "Weight reloads"). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,6 +109,7 @@ typedef struct {
   int64_t G;        /* output channel blocks per hardware loop (ACC tokens) */
   int64_t ow_t;     /* output columns per tile (STORE's ow is at most 255: column tiles) */
   int rows_outer;   /* 1: for each row tile, every chunk (weights reloaded); 0: for each chunk, every tile */
+  int wbuf;         /* weight buffers: 1 (a reload waits at a MARK), 2 (the next chunk loads while this one runs) */
 } conv_tiling;
 
 static int64_t max_in_rows(const lower_conv_geom *g, int64_t oh_t) {
@@ -148,13 +153,22 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
     if (oh_max < need_oh) continue; /* a fused pool needs this many rows in one tile */
     for (int64_t oh_t = oh_max; oh_t >= (need_oh ? need_oh : 1); oh_t--) {
       int64_t rows = g->in_spad >= 0 ? g->h : max_in_rows(g, oh_t), in_sp = g->in_spad >= 0 ? 0 : ncb * rows * g->w;
-      int64_t gw = (limit - in_sp) / per_ob;
+      /* Two weight buffers when the weights are reloaded and nothing else is:
+       * the input is loaded once (resident, or whole) and every PARAM row
+       * fits at once; otherwise one buffer, and a MARK before each reload. */
+      const int64_t room = (limit - in_sp) / per_ob;
+      const int two_ok = (g->in_spad >= 0 || rows == g->h) && nob <= tg->param_rows;
+      int64_t cap = room < tg->param_rows ? room : tg->param_rows; /* blocks per load */
+      if (ks->ob_chunk > 0 && ks->ob_chunk < cap) cap = ks->ob_chunk;
+      int wbuf = ks->wbuf ? ks->wbuf : cap < nob ? 2 : 1; /* by default two where the weights reload */
+      if (!two_ok || room < 2) wbuf = 1;                  /* the knob is an upper bound, as the others */
+      int64_t gw = room / wbuf;
       if (gw > nob) gw = nob;
       if (gw > tg->param_rows) gw = tg->param_rows;
       if (ks->ob_chunk > 0 && ks->ob_chunk < gw) gw = ks->ob_chunk;
       if (gw < G) continue;
       gw -= gw % G; /* whole hardware-loop groups */
-      t->oh_t = oh_t, t->in_rows = rows, t->gw = gw, t->G = G, t->ow_t = ow_t;
+      t->oh_t = oh_t, t->in_rows = rows, t->gw = gw, t->G = G, t->ow_t = ow_t, t->wbuf = wbuf;
       /* Loop order: rows outer reloads the weights per tile, chunks outer the input per chunk. */
       int64_t ntiles = (g->oh + oh_t - 1) / oh_t, nchunks = (nob + gw - 1) / gw;
       uint64_t wbytes = (uint64_t)(nob * per_ob * dim), ibytes = (uint64_t)(ncb * g->h * g->w * dim);
@@ -192,12 +206,150 @@ int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, 
   return wbytes + (input_tiled ? nchunks : 1) * in_once;
 }
 
+/* Steps 2 and 3: k's stream for tiling t (PARAM rows at poff, weights at
+ * woff), with k's schedule, tiles and memory use. 0, or -1 with d set. */
+static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
+                const lower_conv_geom *g, const conv_tiling *tp, int64_t poff, int64_t woff, diag *d) {
+  const tsl_target_t *tg = p->target;
+  const int dim = (int)tg->dim;
+  const int64_t ncb = x->blocks, nob = y->blocks, taps = g->kh * g->kw;
+  const int64_t per_ob = g->depthwise ? taps : taps * ncb * dim;
+  const conv_tiling t = *tp;
+  lower_stream *s = &k->stream;
+  k->sched.oh_tile = (int)t.oh_t;
+  k->sched.ob_group = (int)t.G;
+  k->sched.ob_chunk = (int)t.gw;
+  k->sched.order = t.rows_outer ? 1 : 2;
+  k->sched.wbuf = t.wbuf;
+  k->ow_tile = t.ow_t < g->ow ? (int)t.ow_t : 0;
+  const int64_t T = t.oh_t * t.ow_t;            /* ACC rows per output block tile */
+  const int64_t ncol = (g->ow + t.ow_t - 1) / t.ow_t;
+  /* SPAD: input tile from row 0 (unless resident), weights after it. */
+  const int64_t wbase = g->in_spad >= 0 ? 0 : ncb * t.in_rows * g->w;
+  k->spad_rows_used = wbase + t.wbuf * t.gw * per_ob;
+  k->acc_rows_used = 2 * t.G * T;
+  k->param_rows_used = t.wbuf == 2 ? nob : t.gw;
+
+  /* Step 2/3 prologue: stores configured, the two ACC buffers pre-charged as free. */
+  LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
+  /* The stored image: the conv output, or its max pool (y's shape) when fused. */
+  const int64_t sh = g->pool_k ? y->h : g->oh, sw = g->pool_k ? y->w : g->ow;
+  LOWER_EMIT(s, cfg_store, .src_pitch = t.ow_t, .stride_x = dim, .stride_y = sw * dim, .spad_pitch = sw);
+  LOWER_EMIT(s, loop, .count = 2 * t.G, .body = 1);
+  LOWER_EMIT(s, cfg_epi, .push_prev = 1, .zp_out = g->zy, .lo = g->lo, .hi = g->hi, .pool_k = g->pool_k,
+             .pool_s = g->pool_k ? g->pool_s : 0, .pool_pad_t = g->pool_pt, .pool_pad_l = g->pool_pl,
+             .src_h = g->pool_k ? g->oh : 0, .src_w = g->pool_k ? g->ow : 0);
+  const int64_t plane = sh * sw * dim; /* DRAM bytes of one output channel block */
+  const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
+  /* Two weight buffers: every PARAM row first, once; weight load i goes to
+   * buffer i % 2, and from the third on waits for the EXEC->LOAD token an
+   * ENOP gives when the MATMULs of load i - 2 are done (the ENOP is put
+   * where load i - 1 starts), so load i + 1 streams while load i computes. */
+  const int64_t reloads = t.rows_outer && nchunks > 1 ? ntiles * nchunks : nchunks;
+  int64_t nload = 0, wrow = wbase;
+  if (t.wbuf == 2) {
+    LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
+    LOWER_EMIT(s, load, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff, .row = 0, .nx = nob, .ny = 1, .nz = 1);
+  }
+  int64_t step = 0, loaded_tile = -1, loaded_chunk = -1;
+  for (int64_t outer = 0; outer < (t.rows_outer ? ntiles : nchunks); outer++)
+    for (int64_t inner = 0; inner < (t.rows_outer ? nchunks : ntiles); inner++) {
+      int64_t r = t.rows_outer ? outer : inner, j = t.rows_outer ? inner : outer;
+      int64_t oy0 = r * t.oh_t, oh = g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t;
+      int64_t c0 = j * t.gw, ccnt = nob - c0 < t.gw ? nob - c0 : t.gw;
+      int64_t lo, hi;
+      lower_conv_in_rows(g, oy0, oh, &lo, &hi);
+      if (t.in_rows == g->h) lo = 0, hi = g->h - 1; /* resident input: loaded once, whole */
+      int need_in = g->in_spad >= 0 ? 0 : t.in_rows == g->h ? loaded_tile < 0 : loaded_tile != r;
+      int need_w = loaded_chunk != j;
+      if (g->in_spad >= 0 && loaded_tile < 0) loaded_tile = r; /* resident: "loaded" from the start */
+      if (need_in || need_w) {
+        /* A reload overwrites what earlier commands read: MARK waits for them
+         * (with two weight buffers, the token from the ENOP two loads back). */
+        if (t.wbuf == 2 && nload > 0 && nload + 1 < reloads) LOWER_EMIT(s, enop, .push_prev = 1);
+        if (t.wbuf == 1 && loaded_tile >= 0) LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
+        if (need_in) {
+          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = g->w * dim, .stride_z = g->h * g->w * dim);
+          /* The last LOAD gives EXEC the one LOAD->EXEC token. */
+          LOWER_EMIT(s, load, .push_next = !need_w, .mem = TSL_MEM_SPAD, .n0 = dim, .pad = g->zx,
+                     .dram = (int64_t)x->dram + lo * g->w * dim,
+                     .row = 0, .nx = g->w, .ny = hi - lo + 1, .nz = ncb);
+        }
+        if (need_w) {
+          const int two = t.wbuf == 2, wait = two && nload >= 2;
+          wrow = wbase + (two ? nload % 2 : 0) * t.gw * per_ob;
+          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = dim * dim, .stride_z = per_ob * dim);
+          if (g->depthwise)
+            LOWER_EMIT(s, load, .pop_next = wait, .push_next = two, .mem = TSL_MEM_SPAD, .n0 = dim,
+                       .dram = woff + c0 * per_ob * dim, .row = wrow, .nx = taps, .ny = 1, .nz = ccnt);
+          else
+            LOWER_EMIT(s, load, .pop_next = wait, .push_next = two, .mem = TSL_MEM_SPAD, .n0 = dim,
+                       .dram = woff + c0 * per_ob * dim, .row = wrow, .nx = dim, .ny = taps * ncb, .nz = ccnt);
+          if (!two) {
+            LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
+            LOWER_EMIT(s, load, .push_next = 1, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff + c0 * 9 * dim, .row = 0,
+                       .nx = ccnt, .ny = 1, .nz = 1);
+          }
+          nload++;
+        }
+        loaded_tile = r, loaded_chunk = j;
+      }
+      if (need_in || need_w) {
+        LOWER_EMIT(s, cfg_exec, .pop_prev = 1, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw,
+                   .ncb = g->depthwise ? 1 : (ncb < MAX_NCB ? ncb : MAX_NCB), .pad = g->zx, .stride_y = g->sy,
+                   .stride_x = g->sx, .dil_y = g->dy,
+                   .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = (hi - lo + 1) * g->w);
+      }
+      const int64_t cb_stride = (hi - lo + 1) * g->w;
+      const int64_t in0 = g->in_spad >= 0 ? g->in_spad : 0; /* SPAD row of the input's pixel (0,0), block 0 */
+      /* Per group of G output blocks and column tile: one ACC buffer each, alternating. */
+      for (int64_t ob0 = c0; ob0 < c0 + ccnt; ob0 += t.G)
+      for (int64_t cx = 0; cx < ncol; cx++, step++) {
+        int64_t cnt = c0 + ccnt - ob0 < t.G ? c0 + ccnt - ob0 : t.G, accb = (step % 2) * t.G * T;
+        int64_t ox0 = cx * t.ow_t, ow = g->ow - ox0 < t.ow_t ? g->ow - ox0 : t.ow_t;
+        int64_t iy0 = oy0 * g->sy - g->pt - lo, ix0 = ox0 * g->sx - g->pl;
+        if (g->depthwise) {
+          LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = cb_stride, .stride_c = T, .stride_d = taps);
+          LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = ow, .in = in0 + ob0 * cb_stride,
+                     .wgt = wrow + (ob0 - c0) * taps, .acc = accb, .iy0 = iy0, .ix0 = ix0);
+        } else {
+          /* Over MAX_NCB input blocks: one MATMUL per chunk, accumulating. */
+          for (int64_t cb0 = 0; cb0 < ncb; cb0 += MAX_NCB) {
+            int64_t nq = ncb - cb0 < MAX_NCB ? ncb - cb0 : MAX_NCB, last = cb0 + nq == ncb;
+            if (ncb > MAX_NCB)
+              LOWER_EMIT(s, cfg_exec, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw, .ncb = nq, .pad = g->zx,
+                         .stride_y = g->sy, .stride_x = g->sx, .dil_y = g->dy, .dil_x = g->dx, .in_h = hi - lo + 1,
+                         .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
+            LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
+            LOWER_EMIT(s, matmul, .pop_next = cb0 == 0, .push_next = last, .acc_mode = cb0 > 0, .oh = oh,
+                       .ow = ow, .in = in0 + cb0 * cb_stride, .wgt = wrow + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
+                       .acc = accb, .iy0 = iy0, .ix0 = ix0);
+          }
+        }
+        /* To DRAM, or into the SPAD rows where the next kernel reads it (resident). */
+        const int64_t prow = sh * sw; /* SPAD rows of one output block */
+        LOWER_EMIT(s, lstride, .stride_g = g->out_spad >= 0 ? 0 : plane, .stride_h = g->out_spad >= 0 ? prow : 0);
+        LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = 1);
+        LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC,
+                   .dst_mem = g->out_spad >= 0 ? TSL_DST_SPAD : TSL_DST_DRAM, .n0 = dim, .oh = g->pool_k ? sh : oh,
+                   .ow = g->pool_k ? sw : ow,
+                   .dram = g->out_spad >= 0 ? 0 : (int64_t)y->dram + ob0 * plane + (oy0 * sw + ox0) * dim,
+                   .dst_row = g->out_spad >= 0 ? g->out_spad + ob0 * prow + oy0 * sw + ox0 : 0, .src_row = accb,
+                   .param = t.wbuf == 2 ? ob0 : ob0 - c0);
+      }
+    }
+  if (s->bad) return ir_node_error(d, k->node, "a command field is out of range for %s (a dimension, stride or "
+                                   "dilation beyond the ISA's limits) or out of memory", tg->name);
+  if (nload != reloads) return ir_node_error(d, k->node, "internal: %lld weight loads, %lld counted for the tokens",
+                                             (long long)nload, (long long)reloads);
+  return 0;
+}
+
 int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const lower_tensor *y,
                const lower_conv_geom *g, diag *d) {
   const tsl_target_t *tg = p->target;
   const int dim = (int)tg->dim;
   const int64_t ncb = x->blocks, nob = y->blocks, taps = g->kh * g->kw;
-  lower_stream *s = &k->stream;
   k->kind = g->depthwise ? LOWER_K_DWCONV : LOWER_K_CONV;
 
   const int64_t per_ob = g->depthwise ? taps : taps * ncb * dim; /* weight rows per output block */
@@ -223,111 +375,24 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   int64_t poff = lower_conv_params(p, g, nob, dim);
   int64_t woff = lower_conv_weights(p, g, nob, ncb, MAX_NCB, dim, &wrows);
   if (poff < 0 || woff < 0) return diag_oom(d);
-  k->sched.oh_tile = (int)t.oh_t;
-  k->sched.ob_group = (int)t.G;
-  k->sched.ob_chunk = (int)t.gw;
-  k->sched.order = t.rows_outer ? 1 : 2;
-  k->ow_tile = t.ow_t < g->ow ? (int)t.ow_t : 0;
-  const int64_t T = t.oh_t * t.ow_t;            /* ACC rows per output block tile */
-  const int64_t ncol = (g->ow + t.ow_t - 1) / t.ow_t;
-  /* SPAD: input tile from row 0 (unless resident), weights after it. */
-  const int64_t wbase = g->in_spad >= 0 ? 0 : ncb * t.in_rows * g->w;
-  k->spad_rows_used = wbase + t.gw * per_ob;
-  k->acc_rows_used = 2 * t.G * T;
-  k->param_rows_used = t.gw;
-
-  /* Step 2/3 prologue: stores configured, the two ACC buffers pre-charged as free. */
-  LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
-  /* The stored image: the conv output, or its max pool (y's shape) when fused. */
-  const int64_t sh = g->pool_k ? y->h : g->oh, sw = g->pool_k ? y->w : g->ow;
-  LOWER_EMIT(s, cfg_store, .src_pitch = t.ow_t, .stride_x = dim, .stride_y = sw * dim, .spad_pitch = sw);
-  LOWER_EMIT(s, loop, .count = 2 * t.G, .body = 1);
-  LOWER_EMIT(s, cfg_epi, .push_prev = 1, .zp_out = g->zy, .lo = g->lo, .hi = g->hi, .pool_k = g->pool_k,
-             .pool_s = g->pool_k ? g->pool_s : 0, .pool_pad_t = g->pool_pt, .pool_pad_l = g->pool_pl,
-             .src_h = g->pool_k ? g->oh : 0, .src_w = g->pool_k ? g->ow : 0);
-  const int64_t plane = sh * sw * dim; /* DRAM bytes of one output channel block */
-  const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
-  int64_t step = 0, loaded_tile = -1, loaded_chunk = -1;
-  for (int64_t outer = 0; outer < (t.rows_outer ? ntiles : nchunks); outer++)
-    for (int64_t inner = 0; inner < (t.rows_outer ? nchunks : ntiles); inner++) {
-      int64_t r = t.rows_outer ? outer : inner, j = t.rows_outer ? inner : outer;
-      int64_t oy0 = r * t.oh_t, oh = g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t;
-      int64_t c0 = j * t.gw, ccnt = nob - c0 < t.gw ? nob - c0 : t.gw;
-      int64_t lo, hi;
-      lower_conv_in_rows(g, oy0, oh, &lo, &hi);
-      if (t.in_rows == g->h) lo = 0, hi = g->h - 1; /* resident input: loaded once, whole */
-      int need_in = g->in_spad >= 0 ? 0 : t.in_rows == g->h ? loaded_tile < 0 : loaded_tile != r;
-      int need_w = loaded_chunk != j;
-      if (g->in_spad >= 0 && loaded_tile < 0) loaded_tile = r; /* resident: "loaded" from the start */
-      if (need_in || need_w) {
-        /* A reload overwrites what earlier commands read: MARK waits for them. */
-        if (loaded_tile >= 0) LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
-        if (need_in) {
-          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = g->w * dim, .stride_z = g->h * g->w * dim);
-          /* The last LOAD gives EXEC the one LOAD->EXEC token. */
-          LOWER_EMIT(s, load, .push_next = !need_w, .mem = TSL_MEM_SPAD, .n0 = dim, .pad = g->zx,
-                     .dram = (int64_t)x->dram + lo * g->w * dim,
-                     .row = 0, .nx = g->w, .ny = hi - lo + 1, .nz = ncb);
-        }
-        if (need_w) {
-          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = dim * dim, .stride_z = per_ob * dim);
-          if (g->depthwise)
-            LOWER_EMIT(s, load, .mem = TSL_MEM_SPAD, .n0 = dim, .dram = woff + c0 * per_ob * dim, .row = wbase, .nx = taps,
-                       .ny = 1, .nz = ccnt);
-          else
-            LOWER_EMIT(s, load, .mem = TSL_MEM_SPAD, .n0 = dim, .dram = woff + c0 * per_ob * dim, .row = wbase, .nx = dim,
-                       .ny = taps * ncb, .nz = ccnt);
-          LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
-          LOWER_EMIT(s, load, .push_next = 1, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff + c0 * 9 * dim, .row = 0, .nx = ccnt,
-                     .ny = 1, .nz = 1);
-        }
-        loaded_tile = r, loaded_chunk = j;
-      }
-      if (need_in || need_w) {
-        LOWER_EMIT(s, cfg_exec, .pop_prev = 1, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw,
-                   .ncb = g->depthwise ? 1 : (ncb < MAX_NCB ? ncb : MAX_NCB), .pad = g->zx, .stride_y = g->sy,
-                   .stride_x = g->sx, .dil_y = g->dy,
-                   .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = (hi - lo + 1) * g->w);
-      }
-      const int64_t cb_stride = (hi - lo + 1) * g->w;
-      const int64_t in0 = g->in_spad >= 0 ? g->in_spad : 0; /* SPAD row of the input's pixel (0,0), block 0 */
-      /* Per group of G output blocks and column tile: one ACC buffer each, alternating. */
-      for (int64_t ob0 = c0; ob0 < c0 + ccnt; ob0 += t.G)
-      for (int64_t cx = 0; cx < ncol; cx++, step++) {
-        int64_t cnt = c0 + ccnt - ob0 < t.G ? c0 + ccnt - ob0 : t.G, accb = (step % 2) * t.G * T;
-        int64_t ox0 = cx * t.ow_t, ow = g->ow - ox0 < t.ow_t ? g->ow - ox0 : t.ow_t;
-        int64_t iy0 = oy0 * g->sy - g->pt - lo, ix0 = ox0 * g->sx - g->pl;
-        if (g->depthwise) {
-          LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_b = cb_stride, .stride_c = T, .stride_d = taps);
-          LOWER_EMIT(s, dwconv, .pop_next = 1, .push_next = 1, .oh = oh, .ow = ow, .in = in0 + ob0 * cb_stride,
-                     .wgt = wbase + (ob0 - c0) * taps, .acc = accb, .iy0 = iy0, .ix0 = ix0);
-        } else {
-          /* Over MAX_NCB input blocks: one MATMUL per chunk, accumulating. */
-          for (int64_t cb0 = 0; cb0 < ncb; cb0 += MAX_NCB) {
-            int64_t nq = ncb - cb0 < MAX_NCB ? ncb - cb0 : MAX_NCB, last = cb0 + nq == ncb;
-            if (ncb > MAX_NCB)
-              LOWER_EMIT(s, cfg_exec, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw, .ncb = nq, .pad = g->zx,
-                         .stride_y = g->sy, .stride_x = g->sx, .dil_y = g->dy, .dil_x = g->dx, .in_h = hi - lo + 1,
-                         .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
-            LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
-            LOWER_EMIT(s, matmul, .pop_next = cb0 == 0, .push_next = last, .acc_mode = cb0 > 0, .oh = oh,
-                       .ow = ow, .in = in0 + cb0 * cb_stride, .wgt = wbase + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
-                       .acc = accb, .iy0 = iy0, .ix0 = ix0);
-          }
-        }
-        /* To DRAM, or into the SPAD rows where the next kernel reads it (resident). */
-        const int64_t prow = sh * sw; /* SPAD rows of one output block */
-        LOWER_EMIT(s, lstride, .stride_g = g->out_spad >= 0 ? 0 : plane, .stride_h = g->out_spad >= 0 ? prow : 0);
-        LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = 1);
-        LOWER_EMIT(s, store, .pop_prev = 1, .push_prev = 1, .src_mem = TSL_SRC_ACC,
-                   .dst_mem = g->out_spad >= 0 ? TSL_DST_SPAD : TSL_DST_DRAM, .n0 = dim, .oh = g->pool_k ? sh : oh,
-                   .ow = g->pool_k ? sw : ow,
-                   .dram = g->out_spad >= 0 ? 0 : (int64_t)y->dram + ob0 * plane + (oy0 * sw + ox0) * dim,
-                   .dst_row = g->out_spad >= 0 ? g->out_spad + ob0 * prow + oy0 * sw + ox0 : 0, .src_row = accb,
-                   .param = ob0 - c0);
-      }
+  /* Two weight buffers halve the chunk (fewer blocks per hardware loop):
+   * by default they stay only where the estimate is lower than with one. */
+  conv_tiling t1;
+  lower_sched one = k->sched;
+  one.wbuf = 1;
+  if (t.wbuf == 2 && !k->sched.wbuf && !choose_tiling(tg, g, &one, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t1)) {
+    if (emit(p, k, x, y, g, &t1, poff, woff, d)) return -1;
+    lower_kernel single = *k;
+    k->stream = (lower_stream){0};
+    if (emit(p, k, x, y, g, &t, poff, woff, d)) return free(single.stream.bytes), -1;
+    if (lower_estimate_cycles(tg, &single.stream) <= lower_estimate_cycles(tg, &k->stream)) {
+      free(k->stream.bytes);
+      *k = single;
+    } else {
+      free(single.stream.bytes);
     }
-  if (s->bad) return ir_node_error(d, k->node, "a command field is out of range for %s (a dimension, stride or "
-                                   "dilation beyond the ISA's limits) or out of memory", tg->name);
-  return 0;
+    return 0;
+  }
+  return emit(p, k, x, y, g, &t, poff, woff, d);
 }
+

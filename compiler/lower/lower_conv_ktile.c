@@ -99,6 +99,7 @@ int lower_conv_ktiled(lower_program *p, lower_kernel *k, const lower_tensor *x, 
   k->sched.ob_group = (int)t.gw;
   k->sched.ob_chunk = (int)t.A;
   k->sched.order = 1;
+  k->sched.wbuf = 1;
   k->ic_chunk = (int)t.cq;
   k->ow_tile = t.ow_t < g->ow ? (int)t.ow_t : 0;
   const int64_t T = t.oh_t * t.ow_t;                          /* ACC rows per output block */

@@ -78,16 +78,21 @@ static void dump_sram_plan(FILE *f, const lower_program *p) {
   }
 }
 
+void lower_sched_print(FILE *f, const lower_kernel *k) {
+  fprintf(f, " tile_oh=%d ob_group=%d ob_chunk=%d order=%s", k->sched.oh_tile, k->sched.ob_group, k->sched.ob_chunk,
+          k->sched.order == 1 ? "rows" : "chunks");
+  if (k->sched.wbuf == 2) fprintf(f, " wbuf=2");
+  if (k->ow_tile) fprintf(f, " tile_ow=%d", k->ow_tile);
+  if (k->ic_chunk) fprintf(f, " ic_chunk=%d", k->ic_chunk);
+}
+
 static void dump_tiling(FILE *f, const lower_program *p) {
   for (int i = 0; i < p->n_kernels; i++) {
     const lower_kernel *k = &p->kernels[i];
     if (k->kind == LOWER_K_FALLBACK) continue;
     fprintf(f, "kernel %d %s '%s'", i, kind_name(k->kind), k->node->src);
     if (k->kind != LOWER_K_VEC) {
-      fprintf(f, " tile_oh=%d ob_group=%d ob_chunk=%d order=%s", k->sched.oh_tile, k->sched.ob_group,
-              k->sched.ob_chunk, k->sched.order == 1 ? "rows" : "chunks");
-      if (k->ow_tile) fprintf(f, " tile_ow=%d", k->ow_tile);
-      if (k->ic_chunk) fprintf(f, " ic_chunk=%d", k->ic_chunk);
+      lower_sched_print(f, k);
       fprintf(f, " from=%s", k->sched_from > 0 ? "hook" : k->sched_from < 0 ? "default(hook rejected)" : "default");
     }
     fprintf(f, " spad=%lld acc=%lld param=%lld\n", (long long)k->spad_rows_used, (long long)k->acc_rows_used,

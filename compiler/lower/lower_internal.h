@@ -85,6 +85,10 @@ int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n);
 int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
                               int64_t nob);
 
+/* Prints k's schedule as " tile_oh=.. ob_group=.. ob_chunk=.. order=rows|chunks"
+ * and, where they apply, " wbuf=2 tile_ow=.. ic_chunk=.." (lower_dump.c). */
+void lower_sched_print(FILE *f, const lower_kernel *k);
+
 /* The workload key of conv/matmul kernel k with geometry g reading x and
  * writing y (lower_key.c): op kind, shapes, kernel, stride, padding,
  * dilation, groups, epilogue, fused pool/add, where its input and output

@@ -115,7 +115,8 @@ static int hook(void *ctx, const char *key, lower_sched *s) {
 }
 
 static int same_sched(const lower_sched *a, const lower_sched *b) {
-  return a->oh_tile == b->oh_tile && a->ob_group == b->ob_group && a->ob_chunk == b->ob_chunk && a->order == b->order;
+  return a->oh_tile == b->oh_tile && a->ob_group == b->ob_group && a->ob_chunk == b->ob_chunk && a->order == b->order &&
+         a->wbuf == b->wbuf;
 }
 
 static double budget_left(const tuner *T) {
@@ -590,7 +591,7 @@ static void report(const tuner *T, const double fig[4], int nfit, double seconds
   printf("tune: %s on %s (engine %s): %d tasks, %d measurements (%d failed, %d from the log), %.1f s%s\n",
          T->model_base, T->tg->name, T->o->engine, T->nt, T->done, T->failed, T->reused, seconds,
          T->over_budget ? ", time budget reached" : "");
-  printf("%-4s %-7s %10s %10s %7s  %-26s %s\n", "task", "kernels", "default", "best", "gain", "schedule (oh,grp,chunk,ord)",
+  printf("%-4s %-7s %10s %10s %7s  %-26s %s\n", "task", "kernels", "default", "best", "gain", "schedule (oh,grp,chunk,ord,buf)",
          "workload");
   uint64_t sd = 0, sb = 0;
   for (int i = 0; i < T->nt; i++) {
@@ -598,8 +599,8 @@ static void report(const tuner *T, const double fig[4], int nfit, double seconds
     const cand *dc = &k->c[k->dflt], *bc = k->best >= 0 ? &k->c[k->best] : NULL;
     char sch[64] = "-";
     if (bc)
-      snprintf(sch, sizeof sch, "%d,%d,%d,%s%s", bc->eff.oh_tile, bc->eff.ob_group, bc->eff.ob_chunk,
-               bc->eff.order == 1 ? "rows" : "chunks", k->best == k->dflt ? " (default)" : "");
+      snprintf(sch, sizeof sch, "%d,%d,%d,%s,%d%s", bc->eff.oh_tile, bc->eff.ob_group, bc->eff.ob_chunk,
+               bc->eff.order == 1 ? "rows" : "chunks", bc->eff.wbuf, k->best == k->dflt ? " (default)" : "");
     if (dc->measured == 1 && bc) {
       sd += dc->cycles, sb += bc->cycles;
       printf("%-4d %-7d %10llu %10llu %6.1f%%  %-26s %s\n", i, k->nk, (unsigned long long)dc->cycles,

@@ -26,8 +26,8 @@ void tune_log_write(FILE *f, const tune_record *r) {
   if (r->residency >= 0)
     fprintf(f, ", \"sched\": {\"sram_residency\": %d}", r->residency);
   else
-    fprintf(f, ", \"sched\": {\"oh_tile\": %d, \"ob_group\": %d, \"ob_chunk\": %d, \"order\": %d}", r->sched.oh_tile,
-            r->sched.ob_group, r->sched.ob_chunk, r->sched.order);
+    fprintf(f, ", \"sched\": {\"oh_tile\": %d, \"ob_group\": %d, \"ob_chunk\": %d, \"order\": %d, \"wbuf\": %d}",
+            r->sched.oh_tile, r->sched.ob_group, r->sched.ob_chunk, r->sched.order, r->sched.wbuf);
   fprintf(f, ", \"default\": %s, \"status\": \"%s\"", r->is_default ? "true" : "false", status[r->status]);
   if (r->status != TUNE_STATUS_OK) {
     fprintf(f, ", \"error\": ");
@@ -104,10 +104,12 @@ int tune_log_parse_line(const char *line, size_t len, tune_record *r, diag *d) {
     }
     r->residency = (int)u;
   } else {
-    static const char *const knobs[] = {"oh_tile", "ob_group", "ob_chunk", "order"};
-    static const uint64_t max[] = {255, 7, 1 << 16, 2};
-    int *dst[] = {&r->sched.oh_tile, &r->sched.ob_group, &r->sched.ob_chunk, &r->sched.order};
-    for (int i = 0; i < 4; i++) {
+    /* wbuf came later: a log without it keeps the default (0). */
+    static const char *const knobs[] = {"oh_tile", "ob_group", "ob_chunk", "order", "wbuf"};
+    static const uint64_t max[] = {255, 7, 1 << 16, 2, 2};
+    int *dst[] = {&r->sched.oh_tile, &r->sched.ob_group, &r->sched.ob_chunk, &r->sched.order, &r->sched.wbuf};
+    for (int i = 0; i < 5; i++) {
+      if (i == 4 && !json_get(s, knobs[i])) break;
       if (get_u(s, knobs[i], max[i], &u)) {
         diag_set(d, "sched.%s is missing or out of range [0, %llu]", knobs[i], (unsigned long long)max[i]);
         goto out;

@@ -9,12 +9,13 @@ tune_space tune_space_of(int64_t m, int64_t oh, int64_t dim) {
 }
 
 uint64_t tune_space_size(const tune_space *s) {
-  return (uint64_t)s->oh_max * (uint64_t)s->g_max * (uint64_t)s->chunk_max * 2;
+  return (uint64_t)s->oh_max * (uint64_t)s->g_max * (uint64_t)s->chunk_max * 2 * 2;
 }
 
 lower_sched tune_space_point(const tune_space *s, uint64_t i) {
-  lower_sched x;
+  lower_sched x = {0};
   x.order = (int)(i % 2) + 1, i /= 2;
+  x.wbuf = (int)(i % 2) + 1, i /= 2;
   x.ob_group = (int)(i % (uint64_t)s->g_max) + 1, i /= (uint64_t)s->g_max;
   x.ob_chunk = (int)(i % (uint64_t)s->chunk_max) + 1, i /= (uint64_t)s->chunk_max;
   x.oh_tile = (int)(i % (uint64_t)s->oh_max) + 1;
@@ -58,16 +59,19 @@ lower_sched tune_space_mutate(const tune_space *s, const lower_sched *x, const l
     if (tune_rng_below(r, 2)) z.ob_group = y->ob_group;
     if (tune_rng_below(r, 2)) z.ob_chunk = y->ob_chunk;
     if (tune_rng_below(r, 2)) z.order = y->order;
+    if (tune_rng_below(r, 2)) z.wbuf = y->wbuf;
   }
-  switch (tune_rng_below(r, 4)) {
+  switch (tune_rng_below(r, 5)) {
   case 0: z.oh_tile = move(z.oh_tile, s->oh_max, r); break;
   case 1: z.ob_group = move(z.ob_group, s->g_max, r); break;
   case 2: z.ob_chunk = move(z.ob_chunk, s->chunk_max, r); break;
-  default: z.order = 3 - (z.order == 2 ? 2 : 1); break;
+  case 3: z.order = z.order == 2 ? 1 : 2; break;
+  default: z.wbuf = z.wbuf == 2 ? 1 : 2; break;
   }
   if (z.oh_tile < 1) z.oh_tile = 1;
   if (z.ob_group < 1) z.ob_group = 1;
   if (z.ob_chunk < 1) z.ob_chunk = 1;
   if (z.order != 1 && z.order != 2) z.order = 1;
+  if (z.wbuf != 1 && z.wbuf != 2) z.wbuf = 1;
   return z;
 }

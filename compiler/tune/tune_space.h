@@ -2,8 +2,8 @@
  *
  * The knobs are the lowering's (docs/lowering.md, section 5): oh_tile in
  * 1..min(OH, 255), ob_group in 1..min(7, output blocks), ob_chunk in
- * 1..output blocks, order 1 or 2.  They are upper bounds the lowering
- * clamps to what fits, so many points give the same effective schedule;
+ * 1..output blocks, order 1 or 2, wbuf (weight buffers) 1 or 2.  They are
+ * upper bounds the lowering clamps to what fits, so many points give the same effective schedule;
  * the driver dedupes by the effective one.  Randomness is a seeded
  * xorshift64*, so a seed gives the same search on every machine. */
 #ifndef TESSEL_TUNE_SPACE_H

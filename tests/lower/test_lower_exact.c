@@ -318,6 +318,14 @@ static void check(const char *what, ir_graph *g, const char *tname, const void *
       }
     }
   }
+  /* Two weight buffers asked for: the conv got them (not the MARK schedule). */
+  for (int i = 0; i < p->n_kernels && ok && sched.wbuf == 2; i++) {
+    const lower_kernel *k = &p->kernels[i];
+    if ((k->kind == LOWER_K_CONV || k->kind == LOWER_K_DWCONV) && k->sched.wbuf != 2) {
+      printf("FAIL: %s on %s: kernel %d has %d weight buffers, not 2\n", what, tname, i, k->sched.wbuf);
+      ok = 0;
+    }
+  }
   if (ok && cmd_limit > 0 && nseg == 0) {
     printf("FAIL: %s on %s: a %lld-byte command SRAM budget cut no stream into segments\n", what, tname,
            (long long)cmd_limit);
@@ -452,6 +460,16 @@ int main(void) {
             (lower_sched){.oh_tile = 2, .ob_group = 1, .ob_chunk = 2, .order = 1});
   conv_case("conv tiled chunks-outer oh3 s2 chunk3", (conv_spec){9, 40, 11, 6, 3, 3, 2, 1, 1, 1, 1, 1, 1, 1, 1, -6, 1, -128, 127},
             (lower_sched){.oh_tile = 3, .ob_group = 3, .ob_chunk = 3, .order = 2});
+  /* Two weight buffers (the input loaded once): the next chunk loads while
+   * one computes, EXEC->LOAD tokens from ENOPs instead of MARKs. */
+  conv_case("conv 2 weight buffers chunk1", (conv_spec){9, 40, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, -128, 127},
+            (lower_sched){.ob_chunk = 1, .wbuf = 2});
+  conv_case("conv 2 weight buffers rows-outer oh3 chunk2 G2", (conv_spec){9, 40, 4, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, -4,
+            2, -128, 127}, (lower_sched){.oh_tile = 3, .ob_group = 2, .ob_chunk = 2, .order = 1, .wbuf = 2});
+  conv_case("conv 2 weight buffers chunks-outer oh3 chunk3", (conv_spec){9, 40, 4, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0,
+            -128, 127}, (lower_sched){.oh_tile = 3, .ob_group = 1, .ob_chunk = 3, .order = 2});
+  conv_case("depthwise 2 weight buffers chunk1", (conv_spec){20, 20, 9, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 20, 7, 0, -128, 127},
+            (lower_sched){.ob_chunk = 1, .wbuf = 2});
   conv_case("depthwise tiled oh2 chunk1 dil2", (conv_spec){20, 20, 9, 7, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 20, 7, 0, -128, 127},
             (lower_sched){.oh_tile = 2, .ob_group = 1, .ob_chunk = 1, .order = 2});
   { /* matmul */

@@ -27,7 +27,7 @@ static tune_record sample(const char *key, uint64_t cycles, int oh) {
   snprintf(r.engine, sizeof r.engine, "model");
   snprintf(r.simulator, sizeof r.simulator, "tessel-sim target npu8 hash 0x1 dim 8");
   snprintf(r.model, sizeof r.model, "m\"odel.onnx");
-  r.sched = (lower_sched){.oh_tile = oh, .ob_group = 2, .ob_chunk = 4, .order = 2};
+  r.sched = (lower_sched){.oh_tile = oh, .ob_group = 2, .ob_chunk = 4, .order = 2, .wbuf = 2};
   r.cycles = cycles;
   r.estimate = cycles - 1;
   r.counters[0] = cycles;
@@ -59,10 +59,16 @@ static void test_round_trip(void **state) {
   assert_int_equal(back.estimate, 1233);
   assert_int_equal(back.sched.oh_tile, 5);
   assert_int_equal(back.sched.order, 2);
+  assert_int_equal(back.sched.wbuf, 2);
   assert_int_equal(back.residency, -1);
   assert_int_equal(back.counters[0], 1234);
   assert_int_equal(back.n_kernels, 2);
   free(line);
+  /* A log written before the wbuf knob: its schedules keep the default (0). */
+  const char *old = "{\"format\": \"tessel-tune\", \"version\": 1, \"key\": \"k\", \"target\": \"npu8\", \"sched\": "
+                    "{\"oh_tile\": 1, \"ob_group\": 1, \"ob_chunk\": 1, \"order\": 1}, \"status\": \"ok\", \"cycles\": 5}";
+  assert_int_equal(tune_log_parse_line(old, strlen(old), &back, &d), 1);
+  assert_int_equal(back.sched.wbuf, 0);
   /* A graph record. */
   r.residency = 0;
   line = line_of(&r);
@@ -83,6 +89,8 @@ static void test_foreign_and_corrupt(void **state) {
       "{\"format\": \"tessel-tune\", \"version\": 1, \"target\": \"npu8\", \"sched\": {}, \"status\": \"ok\", \"cycles\": 5}",
       "{\"format\": \"tessel-tune\", \"version\": 1, \"key\": \"k\", \"target\": \"npu8\", \"sched\": {\"oh_tile\": 1, "
       "\"ob_group\": 9, \"ob_chunk\": 1, \"order\": 1}, \"status\": \"ok\", \"cycles\": 5}",
+      "{\"format\": \"tessel-tune\", \"version\": 1, \"key\": \"k\", \"target\": \"npu8\", \"sched\": {\"oh_tile\": 1, "
+      "\"ob_group\": 1, \"ob_chunk\": 1, \"order\": 1, \"wbuf\": 3}, \"status\": \"ok\", \"cycles\": 5}",
       "{\"format\": \"tessel-tune\", \"version\": 1, \"key\": \"k\", \"target\": \"npu8\", \"sched\": {\"oh_tile\": 1, "
       "\"ob_group\": 1, \"ob_chunk\": 1, \"order\": 1}, \"status\": \"ok\", \"cycles\": 0}",
       "{\"format\": \"tessel-tune\", \"version\": 1, \"key\": \"k\", \"target\": \"npu8\", \"sched\": {\"oh_tile\": 1, "
@@ -148,20 +156,22 @@ static void test_space(void **state) {
   assert_int_equal(s.oh_max, 9);
   assert_int_equal(s.g_max, 3);
   assert_int_equal(s.chunk_max, 3);
-  assert_int_equal(tune_space_size(&s), 9 * 3 * 3 * 2);
-  int seen[9][3][3][2] = {{{{0}}}};
+  assert_int_equal(tune_space_size(&s), 9 * 3 * 3 * 2 * 2);
+  int seen[9][3][3][2][2] = {{{{{0}}}}};
   for (uint64_t i = 0; i < tune_space_size(&s); i++) {
     lower_sched x = tune_space_point(&s, i);
     assert_in_range(x.oh_tile, 1, 9);
     assert_in_range(x.ob_group, 1, 3);
     assert_in_range(x.ob_chunk, 1, 3);
     assert_in_range(x.order, 1, 2);
-    seen[x.oh_tile - 1][x.ob_group - 1][x.ob_chunk - 1][x.order - 1]++;
+    assert_in_range(x.wbuf, 1, 2);
+    seen[x.oh_tile - 1][x.ob_group - 1][x.ob_chunk - 1][x.order - 1][x.wbuf - 1]++;
   }
   for (int a = 0; a < 9; a++)
     for (int b = 0; b < 3; b++)
       for (int c = 0; c < 3; c++)
-        for (int o = 0; o < 2; o++) assert_int_equal(seen[a][b][c][o], 1);
+        for (int o = 0; o < 2; o++)
+          for (int w = 0; w < 2; w++) assert_int_equal(seen[a][b][c][o][w], 1);
   tune_rng r1 = tune_rng_seed(5), r2 = tune_rng_seed(5);
   lower_sched x = tune_space_random(&s, &r1);
   for (int i = 0; i < 1000; i++) {
@@ -171,6 +181,7 @@ static void test_space(void **state) {
     assert_in_range(z.ob_group, 1, 3);
     assert_in_range(z.ob_chunk, 1, 3);
     assert_in_range(z.order, 1, 2);
+    assert_in_range(z.wbuf, 1, 2);
     x = z;
   }
   /* Same seed, same sequence. */
