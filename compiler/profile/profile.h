@@ -66,7 +66,7 @@ typedef struct {
 typedef struct {
   const char *path;         /* file it was read from (for messages) */
   const char *target;       /* "npu8" */
-  const char *target_hash;  /* "0x99F754EF" */
+  const char *target_hash;  /* "0x5B61BF83" */
   const char *engine;       /* "rtl" or "model" */
   const char *model;        /* package name */
   uint64_t clock_mhz, dim;
