@@ -32,16 +32,33 @@ int tfw_k_layout(const tfw_call *c) {
 }
 
 /* A firmware built for one package links only the kernels its records use
- * (`tessel emit-c` lists them): the others are weak, and NULL here. The
- * generic runners link them all (firmware/runtime/tfw_ops_all.c). */
+ * (`tessel emit-c` lists them). There the dispatch names no kernel itself:
+ * it reads the weak pointer tfw_linked_op<code> the list defines for each op
+ * it runs (NULL when no list does). A weak reference to the kernel would
+ * keep it, and every other kernel of its object, once the list pulls that
+ * object in; this way --gc-sections drops every kernel no list names,
+ * whatever object it is in. The generic runners define them all
+ * (firmware/runtime/tfw_ops_all.c); the host build names every kernel. */
 #ifdef TFW_WEAK_KERNELS
 #define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
-  extern int tfw_k_##kernel(const tfw_call *c) __attribute__((weak));
+  extern tfw_op_fn const tfw_linked_op##code __attribute__((weak));
 #include "tfw_ops.def"
 #undef TFW_OP
+/* Their addresses by op code (NULL: no list defines it). */
+static tfw_op_fn const *const linked[] = {
+#define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) [code] = &tfw_linked_op##code,
+#include "tfw_ops.def"
+#undef TFW_OP
+};
 #endif
 
 static tfw_op_fn kernel_of(uint32_t op) {
+  /* the layout-aware ops' entry is this file's own: no list names it */
+  if (op == TPKG_OP_QUANTIZE || op == TPKG_OP_DEQUANTIZE || op == TPKG_OP_RELAYOUT) return tfw_k_layout;
+#ifdef TFW_WEAK_KERNELS
+  tfw_op_fn const *p = op < sizeof linked / sizeof linked[0] ? linked[op] : 0;
+  return p ? *p : 0;
+#else
   switch (op) {
 #define TFW_OP(NAME, kernel, code, min_in, max_in, min_out, max_out, ints, floats) \
   case code: return tfw_k_##kernel;
@@ -49,6 +66,7 @@ static tfw_op_fn kernel_of(uint32_t op) {
 #undef TFW_OP
   default: return 0;
   }
+#endif
 }
 
 const char *tfw_op_kernel_name(uint32_t op) {

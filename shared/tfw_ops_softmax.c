@@ -1,8 +1,5 @@
 /* tfw_ops_softmax: the control core's Softmax and LogSoftmax along any axis
- * (tfw_ops.h), on their own so that a firmware linking only the kernels its
- * package uses (`tessel emit-c --kernels-only`) takes no other kernel with
- * them: the runtime's references to kernels are weak, but one kernel's
- * object brings every kernel in it (docs/npu-seq.md, the board firmware).
+ * (tfw_ops.h).
  *
  * Order of the arithmetic (every engine runs this file, so it is the
  * definition; tfw_ops.h's rules: f32 only, no reassociation): Softmax is

@@ -50,8 +50,10 @@ int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const c
     fprintf(f, "%s0x%02X,%s", i % 16 ? " " : "  ", pkg[i], i % 16 == 15 || i + 1 == v.total_bytes ? "\n" : "");
   fprintf(f, "};\nconst uint32_t %s_size = %uu;\n", symbol, v.total_bytes);
   }
-  /* The core's kernels the fallback records run, each once: a firmware
-   * linking this file links these and no other (shared/tfw_ops.c). */
+  /* The core's kernels the fallback records run, each once, with the
+   * pointer tfw_linked_op<code> the RV32 runtime's dispatch reads: a
+   * firmware linking this file links these kernels and no other
+   * (shared/tfw_ops.c). Weak, as another package's list may name them too. */
   uint32_t pos = 0, seen[64] = {0}, n_kern = 0;
   for (uint32_t i = 0; i < v.n_fallbacks; i++) {
     tpkg_fallback fb;
@@ -61,12 +63,12 @@ int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const c
     if (!n_kern++) fputs("\nstruct tfw_call;\n", f);
     fprintf(f, "int %s(const struct tfw_call *c);\n", k);
   }
-  if (n_kern) {
-    fprintf(f, "/* The control core's kernels this package runs (docs/package-format.md, section 6). */\n"
-               "__attribute__((used)) int (*const %s_kernels[])(const struct tfw_call *) = {", symbol);
-    for (uint32_t op = 0; op < 64; op++)
-      if (seen[op]) fprintf(f, "%s", tfw_op_kernel_name(op)), fprintf(f, --n_kern ? ", " : "};\n");
-  }
+  if (n_kern)
+    fputs("/* The control core's kernels this package runs, by op code (docs/package-format.md, section 6). */\n", f);
+  for (uint32_t op = 0; op < 64; op++)
+    if (seen[op])
+      fprintf(f, "__attribute__((weak)) int (*const tfw_linked_op%u)(const struct tfw_call *) = %s;\n", op,
+              tfw_op_kernel_name(op));
   return out_file_commit(&of, d);
 }
 
@@ -74,8 +76,8 @@ static const char *const usage_emit_c =
     "usage: tessel emit-c PKG.tpkg -o OUT.c [--symbol NAME] [--kernels-only]\n"
     "  writes the package as `const uint8_t NAME[]` (default tessel_pkg) in section\n"
     "  " TPKG_C_SECTION ", 64-byte aligned, and `const uint32_t NAME_size`, then the list\n"
-    "  NAME_kernels of the control core's kernels its fallback ops run (a firmware linking the\n"
-    "  file links those kernels only); --kernels-only writes the list alone, for a firmware that\n"
+    "  of the control core's kernels its fallback ops run, tfw_linked_op<code> (a firmware linking\n"
+    "  the file links those kernels only); --kernels-only writes the list alone, for a firmware that\n"
     "  loads the package at run time (a board's, from flash)\n";
 
 enum { EMIT_C_OUTPUT = 1, EMIT_C_SYMBOL, EMIT_C_KERNELS_ONLY };

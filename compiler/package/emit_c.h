@@ -19,8 +19,9 @@
 
 /* Writes the C source of the len-byte package pkg (validated first, any
  * target) to path, with the array named symbol (a C identifier; NULL:
- * TPKG_C_SYMBOL) and the list symbol_kernels of the core kernels it runs;
- * kernels_only: the list alone. Returns 0, or -1 with d filled. */
+ * TPKG_C_SYMBOL) and the list of the core kernels it runs (a weak pointer
+ * tfw_linked_op<code> to each, shared/tfw_ops.c); kernels_only: the list
+ * alone. Returns 0, or -1 with d filled. */
 int tpkg_emit_c_file(const uint8_t *pkg, size_t len, const char *symbol, const char *path, int kernels_only,
                      diag *d);
 

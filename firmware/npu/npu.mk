@@ -135,5 +135,5 @@ TEST_SUITES += npu-seq
 NPU_SEQ_MODELS ?= ^(ops|quant|run)/
 .PHONY: test-npu-seq
 test-npu-seq: $(BIN)/tessel $(BUILD)/npu2-seq/tessel-sim $(FW_OUT)/npu2-seq/tessel-fw.elf $(NPU_NODEV_SIM)
-	@bash tests/npu-seq/run.sh $(BUILD)/test-tmp/npu-seq $(BIN)/tessel $(BUILD)/npu2-seq/tessel-sim \
+	@RV_NM="$(RV_PREFIX)nm" bash tests/npu-seq/run.sh $(BUILD)/test-tmp/npu-seq $(BIN)/tessel $(BUILD)/npu2-seq/tessel-sim \
 	  $(FW_OUT)/npu2-seq/tessel-fw.elf $(NPU_NODEV_SIM) '$(NPU_SEQ_MODELS)' $(NPU_SEQ_BOARD_LINK)

@@ -152,12 +152,13 @@ ALL += $(NPU_SYSGEN)
 # ---- the C model compiled for the control core ------------------------------------
 # The core-sequenced NPU (docs/npu-seq.md) runs these sources as its command
 # semantics: build/obj/fw-seq/<t>/*.o, with the datapath hooks on its
-# registers (-DTSL_NPU_SEQ_DP, firmware/npu/npu_seq_dp.h), -Os, and the lean
-# ISA tables (TSL_ISA_LEAN: no encoders, no doc strings). Linked by the
-# firmware's npu_seq driver (firmware/npu/npu.mk).
+# registers (-DTSL_NPU_SEQ_DP, firmware/npu/npu_seq_dp.h), -Os, the lean
+# ISA tables (TSL_ISA_LEAN: no encoders, no doc strings), and no error text
+# (-DNPU_MODEL_QUIET, npu_internal.h: the driver reports codes and command
+# indices). Linked by the firmware's npu_seq driver (firmware/npu/npu.mk).
 NPU_MODEL_HDRS       := $(wildcard sim/npu-model/*.h) $(TSL_GEN_DIR)/tessel_targets.h
 NPU_MODEL_RV_SRCS    := npu_arith.c npu_model.c npu_exec.c npu_check.c npu_fetch.c cost_model.c
-NPU_MODEL_RV_CFLAGS   = $(FW_CFLAGS) -Os -DTSL_NPU_SEQ_DP -I$(TSL_GEN_DIR)/$(1) -I$(TSL_GEN_DIR) -Ifirmware/npu \
+NPU_MODEL_RV_CFLAGS   = $(FW_CFLAGS) -Os -DTSL_NPU_SEQ_DP -DNPU_MODEL_QUIET -I$(TSL_GEN_DIR)/$(1) -I$(TSL_GEN_DIR) -Ifirmware/npu \
                         -Isim/npu-model
 NPU_MODEL_RV_OBJS     = $(patsubst %.c,$(BUILD)/obj/fw-seq/$(1)/%.o,$(NPU_MODEL_RV_SRCS) tessel_targets.c \
                         tessel_isa_tables.c)

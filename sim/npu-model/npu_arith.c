@@ -16,7 +16,13 @@ int64_t npu_rne_shift(int64_t p, unsigned s) {
 
 int64_t npu_rne_div(int64_t n, int64_t d) {
   if (d <= 0) return 0;
-  int64_t q = n / d, r = n % d; /* C truncates toward zero: make it floor */
+  /* C's truncated n / d and n % d, from the unsigned ones of |n|: the core
+   * has no 64-bit divide, and libgcc's signed division and remainder would
+   * be 2.2 KB more of its firmware than the unsigned ones, which it needs
+   * anyway. 0 - u keeps |INT64_MIN| and its quotient by 1 exact mod 2^64. */
+  uint64_t un = n < 0 ? 0 - (uint64_t)n : (uint64_t)n, uq = un / (uint64_t)d, ur = un % (uint64_t)d;
+  int64_t q = (int64_t)(n < 0 ? 0 - uq : uq), r = n < 0 ? -(int64_t)ur : (int64_t)ur;
+  /* truncated toward zero: make it floor */
   if (r < 0) {
     q--;
     r += d;

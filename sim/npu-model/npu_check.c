@@ -3,19 +3,12 @@
  * queue, so the execution code never sees an out-of-range address and the
  * error reported never depends on timing. Arithmetic is int64: effective
  * fields are at most ~2^51 and products below stay far from overflow. */
-#include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "npu_internal.h"
 
-static int fail(char *msg, size_t n, int code, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, n, fmt, ap);
-  va_end(ap);
-  return code;
-}
+/* An error: its message in msg (npu_msgf), its code as the value. */
+#define fail(msg, n, code, ...) (npu_msgf(msg, n, __VA_ARGS__), (code))
 
 /* Rows lo..hi of a memory with `rows` rows; empty ranges are never passed. */
 static int rows_ok(int64_t lo, int64_t hi, int64_t rows) { return lo >= 0 && hi < rows && lo <= hi; }
@@ -106,6 +99,7 @@ static int check_acc_tile(const tsl_target_t *t, int64_t acc, int64_t oh, int64_
 
 static int check_spad_range(const tsl_target_t *t, const char *what, int64_t lo, int64_t hi, char *msg,
                             size_t n) {
+  (void)what; /* the message's alone, which NPU_MODEL_QUIET drops */
   if (!rows_ok(lo, hi, t->spad_rows))
     return fail(msg, n, TSL_ERR_SPAD_RANGE, "%s rows %lld..%lld outside the %lld-row scratchpad", what,
                 (long long)lo, (long long)hi, (long long)t->spad_rows);

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "cost_model.h"
 #include "npu_model.h"
@@ -83,6 +84,17 @@ int npu_check(npu_model_t *m, const uint32_t w[4], const int64_t off[TSL_NSLOTS]
 
 /* Checks a MARK (record range); 0 or an error code + message. */
 int npu_check_mark(const npu_model_t *m, const tsl_mark_t *mk, char *msg, size_t msglen);
+
+/* Writes an error's message (npu_check's msg, npu_result_t.message) as
+ * snprintf. The core-sequenced NPU's firmware (-DNPU_MODEL_QUIET,
+ * sim/npu-model/npu-model.mk) reports codes and command indices only
+ * (firmware/npu/npu_seq.c): there the text is neither formatted nor kept,
+ * the buffer stays as it was, and no printf is linked. */
+#ifdef NPU_MODEL_QUIET
+#define npu_msgf(buf, n, ...) ((void)(buf), (void)(n))
+#else
+#define npu_msgf(buf, n, ...) ((void)snprintf(buf, n, __VA_ARGS__))
+#endif
 
 /* Executes a checked queue command on the memories, adds its byte and MAC
  * counters, and returns its cost (cost_model.h). */

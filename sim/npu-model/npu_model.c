@@ -100,20 +100,25 @@ static size_t rings_len(const tsl_target_t *t) {
   return (size_t)NUNITS * t->queue_depth + (size_t)2 * NFIFOS * token_ring(t);
 }
 
+#ifndef NPU_MODEL_QUIET
 /* The name of an outcome: the hardware's error names, and the model's own
  * (npu_model.h) as LIMIT and NOMEM rather than tsl_err_name's "?". */
 static const char *outcome_name(int code) {
   if (code >= 0 && code < TSL_NERRORS) return tsl_err_name(code);
   return code == NPU_MODEL_ERR_LIMIT ? "LIMIT" : code == NPU_MODEL_ERR_NOMEM ? "NOMEM" : "MODEL";
 }
+#endif
 
 /* Ends the run with an error: code, offending command and a message that
  * names the error, the command and what is wrong. */
 static void run_failv(run_t *s, int code, uint32_t index, const char *fmt, va_list ap) {
-  char text[200];
-  vsnprintf(text, sizeof text, fmt, ap);
   s->r->code = code;
   s->r->index = index;
+#ifdef NPU_MODEL_QUIET /* codes only: npu_msgf */
+  (void)fmt, (void)ap;
+#else
+  char text[200];
+  vsnprintf(text, sizeof text, fmt, ap);
   if (index < s->run->stream_len) {
     uint32_t w[4];
     tsl_cmd_from_bytes(s->run->stream + 16u * index, w);
@@ -123,6 +128,7 @@ static void run_failv(run_t *s, int code, uint32_t index, const char *fmt, va_li
   } else {
     snprintf(s->r->message, sizeof s->r->message, "%s: %s", outcome_name(code), text);
   }
+#endif
 }
 
 static void run_fail(run_t *s, int code, uint32_t index, const char *fmt, ...) {
@@ -507,7 +513,7 @@ int npu_model_run_sram(npu_model_t *m, const uint8_t *cmd_sram, uint32_t sram_by
     memset(r, 0, sizeof *r);
     reset_run_state(m);
     r->code = TSL_ERR_STREAM_RANGE;
-    snprintf(r->message, sizeof r->message,
+    npu_msgf(r->message, sizeof r->message,
              "STREAM_RANGE: stream at byte %u, %u commands, does not fit the %llu-byte command SRAM%s",
              (unsigned)stream_base, (unsigned)stream_len, (unsigned long long)cap,
              stream_base % 16 ? " (base not 16-byte aligned)" : "");
@@ -526,7 +532,7 @@ int npu_model_run_fetching(npu_model_t *m, uint8_t *cmd_sram, uint32_t sram_byte
     memset(r, 0, sizeof *r);
     reset_run_state(m);
     r->code = TSL_ERR_FETCH_OVERLAP;
-    snprintf(r->message, sizeof r->message,
+    npu_msgf(r->message, sizeof r->message,
              "FETCH_OVERLAP: stream at byte %u, %u commands, meets bytes %u..%u of the fetch in flight",
              (unsigned)stream_base, (unsigned)stream_len, (unsigned)f->dst, (unsigned)(f->dst + 16u * f->len - 1));
     return r->code;

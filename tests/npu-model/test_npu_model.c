@@ -477,6 +477,12 @@ static void test_rounding_helpers(void **state) {
     if (npu_rne_div(v, d) != ref_rne_div(v, d))
       fail_msg("rne_div(%lld, %lld)", (long long)v, (long long)d);
   }
+  /* the ends of int64 (npu_rne_div divides |n| unsigned) */
+  const int64_t ends[] = {INT64_MIN, INT64_MIN + 1, -((int64_t)1 << 62), -3, -1, 0, 1, 3, (int64_t)1 << 62, INT64_MAX};
+  for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++)
+    for (size_t j = 0; j < sizeof ends / sizeof ends[0]; j++)
+      if (ends[j] > 0 && npu_rne_div(ends[i], ends[j]) != ref_rne_div(ends[i], ends[j]))
+        fail_msg("rne_div(%lld, %lld)", (long long)ends[i], (long long)ends[j]);
 }
 
 /* ---- epilogue: ties, saturation, clamps, through LOAD ACC + STORE --------- */

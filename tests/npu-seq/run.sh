@@ -11,10 +11,12 @@
 #      objects linked for the simulator's memory, boards/icebreaker/board.mk)
 #      with the board's digits package at 0x80010000 serves a digit over the
 #      host link (`tessel run --engine board` on the simulator's UART pty):
-#      the same bits as the C model.
+#      the same bits as the C model; it carries the core kernels its
+#      package's list names (`tessel emit-c --kernels-only`) and no other.
 #   tests/npu-seq/run.sh TMP TESSEL SEQ_SIM SEQ_FW SOC_ONLY_SIM MODELS_RE [BOARD_LINK BOARD_PKG]
 set -u
 tmp=$1 tessel=$2 sim=$3 fw=$4 nosim=$5 models_re=$6 board_link=${7:-} board_pkg=${8:-}
+rv_nm=${RV_NM:-riscv64-unknown-elf-nm}
 here=$(cd "$(dirname "$0")" && pwd)
 digits=$here/../models/digits
 rm -rf "$tmp" && mkdir -p "$tmp"
@@ -62,6 +64,12 @@ if [ -n "$board_link" ]; then
     --input "$digits/digits_cnn.in0.npy" -o "$tmp/board.npy"
   kill "$board_pid" 2>/dev/null; wait "$board_pid" 2>/dev/null
   t board-link-same-bytes cmp "$tmp/board-model.npy" "$tmp/board.npy"
+  # Only the listed kernels (and the runtime's own entry of the layout ops,
+  # tfw_k_layout), whatever object they share (shared/tfw_ops.c).
+  t board-link-kernels bash -c "'$tessel' emit-c '$board_pkg' -o '$tmp/kernels.c' --kernels-only &&
+    { echo tfw_k_layout; grep -o 'tfw_k_[a-z0-9_]*' '$tmp/kernels.c'; } | sort -u >'$tmp/kernels.want' &&
+    '$rv_nm' '$board_link' | awk '\$2 ~ /^[TtWw]\$/ && \$3 ~ /^tfw_k_/ { print \$3 }' | sort -u >'$tmp/kernels.have' &&
+    diff '$tmp/kernels.want' '$tmp/kernels.have'"
 fi
 
 echo "$pass passed, $fail failed"
