@@ -11,13 +11,18 @@
 
 static void test_dram(void **state) {
   (void)state;
-  const tsl_target_t *t = tsl_target_find("npu8"); /* bw 8, L 30, F 4, B 64 */
+  /* npu8's port with 4 requests in flight: bw 8, L 30, F 4, B 64 */
+  tsl_target_t t4 = *tsl_target_find("npu8"), t8 = t4;
+  t4.dram_max_inflight = 4, t8.dram_max_inflight = 8;
+  const tsl_target_t *t = &t4;
   assert_true(cost_dram_cycles(t, 0, 100) == 0);
   /* L' = L + 2.5 (the port's round trip). One 4 KiB run: 64 bursts of 8
    * beats, 4 in flight: 15 full rounds of L' + 8, then L' and 4 x 8 beats */
   assert_true(cost_dram_cycles(t, 1, 4096) == 15 * 40.5 + 32.5 + 4 * 8);
   /* 512 runs of 8 bytes, one beat each: latency-bound */
   assert_true(cost_dram_cycles(t, 512, 8) == 127 * 33.5 + 32.5 + 4);
+  /* 8 in flight cover the round trip: L' and the 512 beats, rounded up */
+  assert_true(cost_dram_cycles(&t8, 1, 4096) == 545);
   /* two runs: no slot waits, L' and the beats (rounded up) */
   assert_true(cost_dram_cycles(t, 2, 64) == 33 + 16);
   uint64_t rr;
