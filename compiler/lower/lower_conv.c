@@ -153,11 +153,11 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
     if (oh_max < need_oh) continue; /* a fused pool needs this many rows in one tile */
     for (int64_t oh_t = oh_max; oh_t >= (need_oh ? need_oh : 1); oh_t--) {
       int64_t rows = g->in_spad >= 0 ? g->h : max_in_rows(g, oh_t), in_sp = g->in_spad >= 0 ? 0 : ncb * rows * g->w;
-      /* Two weight buffers when the weights are reloaded and nothing else is:
-       * the input is loaded once (resident, or whole) and every PARAM row
-       * fits at once; otherwise one buffer, and a MARK before each reload. */
+      /* Two weight buffers when the weights are reloaded and the input is
+       * not: it is loaded once (resident, or whole); otherwise one buffer,
+       * and a MARK before each reload. */
       const int64_t room = (limit - in_sp) / per_ob;
-      const int two_ok = (g->in_spad >= 0 || rows == g->h) && nob <= tg->param_rows;
+      const int two_ok = g->in_spad >= 0 || rows == g->h;
       int64_t cap = room < tg->param_rows ? room : tg->param_rows; /* blocks per load */
       if (ks->ob_chunk > 0 && ks->ob_chunk < cap) cap = ks->ob_chunk;
       int wbuf = ks->wbuf ? ks->wbuf : cap < nob ? 2 : 1; /* by default two where the weights reload */
@@ -228,7 +228,9 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
   const int64_t wbase = g->in_spad >= 0 ? 0 : ncb * t.in_rows * g->w;
   k->spad_rows_used = wbase + t.wbuf * t.gw * per_ob;
   k->acc_rows_used = 2 * t.G * T;
-  k->param_rows_used = t.wbuf == 2 ? nob : t.gw;
+  /* Two weight buffers: PARAM rows for windows of whole chunks, up to param_rows blocks. */
+  const int64_t cpw = t.wbuf == 2 ? tg->param_rows / t.gw : 1; /* chunks per PARAM window */
+  k->param_rows_used = t.wbuf == 1 ? t.gw : cpw * t.gw < nob ? cpw * t.gw : nob;
 
   /* Step 2/3 prologue: stores configured, the two ACC buffers pre-charged as free. */
   LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
@@ -241,16 +243,16 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
              .src_h = g->pool_k ? g->oh : 0, .src_w = g->pool_k ? g->ow : 0);
   const int64_t plane = sh * sw * dim; /* DRAM bytes of one output channel block */
   const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
-  /* Two weight buffers: every PARAM row first, once; weight load i goes to
-   * buffer i % 2, and from the third on waits for the EXEC->LOAD token an
-   * ENOP gives when the MATMULs of load i - 2 are done (the ENOP is put
-   * where load i - 1 starts), so load i + 1 streams while load i computes. */
+  /* Two weight buffers: the PARAM rows of a window (cpw chunks) are loaded
+   * before its first chunk, after a MARK when they replace another window's.
+   * Within a window's run of loads, load i goes to buffer i % 2 and from the
+   * third on waits for the EXEC->LOAD token an ENOP gives when the MATMULs
+   * of load i - 2 are done (the ENOP is put where load i - 1 starts), so
+   * load i + 1 streams while load i computes.  One window: a single run over
+   * every tile; several: a run per window's visit. */
+  const int64_t nwin = (nchunks + cpw - 1) / cpw;
   const int64_t reloads = t.rows_outer && nchunks > 1 ? ntiles * nchunks : nchunks;
-  int64_t nload = 0, wrow = wbase;
-  if (t.wbuf == 2) {
-    LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
-    LOWER_EMIT(s, load, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff, .row = 0, .nx = nob, .ny = 1, .nz = 1);
-  }
+  int64_t nload = 0, wrow = wbase, win = -1, pbase = 0, run_i = 0, run_n = 0;
   int64_t step = 0, loaded_tile = -1, loaded_chunk = -1;
   for (int64_t outer = 0; outer < (t.rows_outer ? ntiles : nchunks); outer++)
     for (int64_t inner = 0; inner < (t.rows_outer ? nchunks : ntiles); inner++) {
@@ -266,8 +268,22 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
       if (need_in || need_w) {
         /* A reload overwrites what earlier commands read: MARK waits for them
          * (with two weight buffers, the token from the ENOP two loads back). */
-        if (t.wbuf == 2 && nload > 0 && nload + 1 < reloads) LOWER_EMIT(s, enop, .push_prev = 1);
-        if (t.wbuf == 1 && loaded_tile >= 0) LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
+        const int two = t.wbuf == 2;
+        const int64_t w = j / cpw;
+        if (two && need_w) {
+          run_i = nwin == 1 ? nload : j - w * cpw;
+          run_n = nwin == 1 ? reloads : nchunks - w * cpw < cpw ? nchunks - w * cpw : cpw;
+        }
+        if (two && need_w && run_i > 0 && run_i + 1 < run_n) LOWER_EMIT(s, enop, .push_prev = 1);
+        if (loaded_tile >= 0 && (!two || (need_w && w != win)))
+          LOWER_EMIT(s, mark, .kernel = (k - p->kernels) & 0xFFFF);
+        if (two && need_w && w != win) {
+          pbase = w * cpw * t.gw;
+          LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
+          LOWER_EMIT(s, load, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff + pbase * 9 * dim, .row = 0,
+                     .nx = nob - pbase < cpw * t.gw ? nob - pbase : cpw * t.gw, .ny = 1, .nz = 1);
+          win = w;
+        }
         if (need_in) {
           LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = g->w * dim, .stride_z = g->h * g->w * dim);
           /* The last LOAD gives EXEC the one LOAD->EXEC token. */
@@ -276,8 +292,8 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
                      .row = 0, .nx = g->w, .ny = hi - lo + 1, .nz = ncb);
         }
         if (need_w) {
-          const int two = t.wbuf == 2, wait = two && nload >= 2;
-          wrow = wbase + (two ? nload % 2 : 0) * t.gw * per_ob;
+          const int wait = two && run_i >= 2;
+          wrow = wbase + (two ? run_i % 2 : 0) * t.gw * per_ob;
           LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = dim * dim, .stride_z = per_ob * dim);
           if (g->depthwise)
             LOWER_EMIT(s, load, .pop_next = wait, .push_next = two, .mem = TSL_MEM_SPAD, .n0 = dim,
@@ -335,7 +351,7 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
                    .ow = g->pool_k ? sw : ow,
                    .dram = g->out_spad >= 0 ? 0 : (int64_t)y->dram + ob0 * plane + (oy0 * sw + ox0) * dim,
                    .dst_row = g->out_spad >= 0 ? g->out_spad + ob0 * prow + oy0 * sw + ox0 : 0, .src_row = accb,
-                   .param = t.wbuf == 2 ? ob0 : ob0 - c0);
+                   .param = ob0 - (t.wbuf == 2 ? pbase : c0));
       }
     }
   if (s->bad) return ir_node_error(d, k->node, "a command field is out of range for %s (a dimension, stride or "

@@ -468,6 +468,11 @@ int main(void) {
             2, -128, 127}, (lower_sched){.oh_tile = 3, .ob_group = 2, .ob_chunk = 2, .order = 1, .wbuf = 2});
   conv_case("conv 2 weight buffers chunks-outer oh3 chunk3", (conv_spec){9, 40, 4, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 0,
             -128, 127}, (lower_sched){.oh_tile = 3, .ob_group = 1, .ob_chunk = 3, .order = 2});
+  /* More output blocks than PARAM rows: windows of PARAM rows, a MARK between. */
+  conv_case("conv1x1 m1100 2 weight buffers PARAM windows", (conv_spec){9, 1100, 2, 2, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1, 3,
+            -2, -128, 127}, (lower_sched){.ob_chunk = 16, .wbuf = 2});
+  conv_case("conv3x3 m1100 2 weight buffers PARAM windows rows-outer oh3", (conv_spec){5, 1100, 4, 4, 3, 3, 1, 1, 1, 1, 1,
+            1, 1, 1, 1, -1, 5, -128, 127}, (lower_sched){.oh_tile = 3, .ob_chunk = 24, .order = 1, .wbuf = 2});
   conv_case("depthwise 2 weight buffers chunk1", (conv_spec){20, 20, 9, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 20, 7, 0, -128, 127},
             (lower_sched){.ob_chunk = 1, .wbuf = 2});
   conv_case("depthwise tiled oh2 chunk1 dil2", (conv_spec){20, 20, 9, 7, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 20, 7, 0, -128, 127},
