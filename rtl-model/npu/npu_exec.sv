@@ -6,8 +6,12 @@
 //             scratchpad's port B) into the array's other bank while pass p streams its
 //             oh*ow tap rows, one row per cycle, with a read-modify-write of
 //             the accumulator rows (docs/isa.md "MATMUL")
-//   DWCONV    per output pixel all kh*kw taps (one per cycle, DIM lanes each),
-//             one accumulator write per pixel
+//   DWCONV    per output pixel all kh*kw taps, one accumulator write per
+//             pixel. Kernels of at most DwCacheTaps taps: the first pixel runs
+//             one tap per cycle and keeps the weight rows it reads on port B
+//             in registers; every later pixel runs two taps per cycle (tap
+//             rows on ports A and B, 2*DIM MACs), an odd count ending with
+//             one. Larger kernels: one tap per cycle (weights on port B).
 //   CFG_VEC, VADD, VPOOL  run by the vector unit (npu_vec) on the same ports
 //   ENOP      nothing to do
 // Pipeline of a streamed row: c0 SPAD/ACC read addresses, c1 data -> array,
@@ -20,6 +24,10 @@ module npu_exec #(
   parameter int unsigned SpadRows = tessel_target_pkg::SpadRows,
   parameter int unsigned AccRows  = tessel_target_pkg::AccRows,
   parameter int unsigned Pl       = tessel_target_pkg::PreloadRowsPerCycle,  // a power of two <= Dim
+  // DWCONV weight rows held in registers (kernels up to 3x3 run two taps per cycle);
+  // sim/npu-model/cost_model.c's DW_CACHE_TAPS must equal it
+  parameter int unsigned DwCacheTaps = 9,
+  localparam int unsigned Cw  = $clog2(DwCacheTaps),
   localparam int unsigned SAw = $clog2(SpadRows),
   localparam int unsigned AAw = $clog2(AccRows)
 ) (
@@ -60,6 +68,8 @@ module npu_exec #(
   output      logic [15:0]       acc_wr_bytes_o
 );
   localparam int unsigned Rw = $clog2(Dim);
+  // two taps per cycle where the target's depthwise throughput asks for it
+  localparam bit DwPair = tessel_target_pkg::DwMacsPerCycle >= 2 * Dim;
 
   typedef enum logic [2:0] {StIdle, StMatmul, StDw, StDrain, StVec} state_e;
 
@@ -123,6 +133,7 @@ module npu_exec #(
   logic [15:0] waddr_d, waddr_q;                    // DW: weight row of the tap
   logic [1:0]  gap_d, gap_q;
   logic [19:0] rows_d, rows_q;                      // oh*ow
+  logic        dwc_on_d, dwc_on_q;                  // DW: this kernel fits the weight cache
 
   // ---- preloader ------------------------------------------------------------
   logic [23:0] pl_pass_d, pl_pass_q;
@@ -137,6 +148,13 @@ module npu_exec #(
   logic        s1_first_d, s1_first_q, s1_last_d, s1_last_q;
   logic [AAw-1:0] s1_addr_d, s1_addr_q, s2_addr_d, s2_addr_q;
   logic        dww_d, dww_q;
+  logic        s1_two_d, s1_two_q;                  // DW: c1 holds two taps (second on port B)
+  logic        s1_in2_d, s1_in2_q;                  // DW: the second tap is inside the image
+  logic        s1_fill_d, s1_fill_q;                // DW: c1's weight row goes into the cache
+  logic        s1_wc_d, s1_wc_q;                    // DW: c1's weights come from the cache
+  logic [Cw-1:0] s1_widx_d, s1_widx_q;              // DW: cache index of c1's (first) tap
+  logic [DwCacheTaps*Dim*8-1:0] dwc_d, dwc_q;       // DW: the kernel's weight rows
+  logic        dwc_we;
   logic [Dim*32-1:0] dwsum_d, dwsum_q;             // written only while a DW tap is in c1
   logic        dwsum_we;
   logic        arr_valid;
@@ -149,23 +167,52 @@ module npu_exec #(
   // The SPAD address is the low SAw bits of in + iy*in_pitch + ix: computed
   // modulo 2^SAw from the low bits of each term (same bits, a SAw x SAw
   // multiply instead of 34 x 34).
-  logic [SAw-1:0] tap_row;
+  logic [SAw-1:0] tap_row, tap_line;               // tap_line: in + iy*in_pitch
   // only while streaming (an idle unit skips the multiply)
   always_comb begin
-    tap_in  = 1'b0;
-    tap_row = '0;
+    tap_in   = 1'b0;
+    tap_line = '0;
+    tap_row  = '0;
     if (state_q == StMatmul || state_q == StDw) begin
-      tap_in  = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h_q})) &&
-                (ix_q >= 0) && (ix_q < $signed({14'd0, in_w_q}));
-      tap_row = SAw'(pbase_q) + SAw'(iy_q) * SAw'(in_pitch_q) + SAw'(ix_q);
+      tap_in   = (iy_q >= 0) && (iy_q < $signed({14'd0, in_h_q})) &&
+                 (ix_q >= 0) && (ix_q < $signed({14'd0, in_w_q}));
+      tap_line = SAw'(pbase_q) + SAw'(iy_q) * SAw'(in_pitch_q);
+      tap_row  = tap_line + SAw'(ix_q);
     end
   end
 
-  logic last_x, last_y, last_kx, last_cb, last_pass;
+  // DW pairs: the tap after the current one (next kernel column, or the
+  // first column of the next kernel row), its inside test and SPAD row (from
+  // tap_row's terms: adders and dil_y (3 bits) times in_pitch)
+  logic signed [23:0] iy2, ix2;
+  logic        tap2_in;
+  logic [SAw-1:0] tap2_row;
+  always_comb begin
+    iy2      = iy_q;
+    ix2      = ix_q;
+    tap2_in  = 1'b0;
+    tap2_row = '0;
+    if (state_q == StDw) begin
+      iy2      = (kx_q == kw_q - 8'd1) ? iy_q + 24'(dy_q) : iy_q;
+      ix2      = (kx_q == kw_q - 8'd1) ? pix_q : ix_q + 24'(dx_q);
+      tap2_in  = (iy2 >= 0) && (iy2 < $signed({14'd0, in_h_q})) &&
+                 (ix2 >= 0) && (ix2 < $signed({14'd0, in_w_q}));
+      tap2_row = tap_row + SAw'(dx_q);
+      if (kx_q == kw_q - 8'd1)
+        tap2_row = tap_line + SAw'(pix_q) + (dy_q[0] ? SAw'(in_pitch_q) : '0) +
+                   (dy_q[1] ? SAw'(in_pitch_q) << 1 : '0) + (dy_q[2] ? SAw'(in_pitch_q) << 2 : '0);
+    end
+  end
+
+  logic last_x, last_y, last_kx, last_cb, last_pass, last2, dw_cached, dw_two;
+  logic [7:0]  dw_kx;                               // DW: this cycle's last tap: column,
+  logic signed [23:0] dw_iy, dw_ix;                 //   coordinates,
+  logic        dw_kx_last;                          //   last column of its kernel row
   logic [Dim*8-1:0] pad_row;
   assign pad_row = {Dim{pad_q}};
 
   logic [31:0] base;
+  logic signed [16:0] prod;                          // DW: a lane's one or two products
   // Data registers change only while the unit works (or takes a command):
   // written with that enable, an idle unit costs the simulator no copies.
   logic act;
@@ -173,6 +220,7 @@ module npu_exec #(
 
   always_comb begin
     base       = '0;
+    prod       = '0;
     state_d    = state_q;
     cfg_d      = clr_i ? '0 : cmd_i;
     cfg_we     = clr_i;
@@ -185,6 +233,8 @@ module npu_exec #(
     dww_d      = 1'b0;
     dwsum_d    = '0;
     dwsum_we   = 1'b0;
+    dwc_d      = dwc_q;
+    dwc_we     = 1'b0;
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
     spad_a_re_o     = 1'b0;
@@ -203,6 +253,15 @@ module npu_exec #(
     last_kx   = (kx_q == kw_q - 8'd1);
     last_cb   = (cb_q == ncb_q - 8'd1);
     last_pass = (pass_q == npass_q - 24'd1);
+    last2     = (pass_q == npass_q - 24'd2);
+    // DW: weights from the cache (a cached kernel after its first pixel);
+    // two taps this cycle when two are left at least
+    dw_cached  = dwc_on_q && (x_q != 10'd0 || y_q != 10'd0);
+    dw_two     = dw_cached && !last_pass;
+    dw_kx      = dw_two ? (last_kx ? 8'd0 : kx_q + 8'd1) : kx_q;
+    dw_iy      = dw_two ? iy2 : iy_q;
+    dw_ix      = dw_two ? ix2 : ix_q;
+    dw_kx_last = (dw_kx == kw_q - 8'd1);
 
     // preload data arriving from SPAD port B goes into the array (see below)
     if (plw_q && plw_row_q == Rw'(Dim - Pl)) full_d[plw_bank_q] = 1'b1;
@@ -226,6 +285,7 @@ module npu_exec #(
       waddr_d    = waddr_q;
       gap_d      = (gap_q != 2'd0) ? gap_q - 2'd1 : 2'd0;
       rows_d     = rows_q;
+      dwc_on_d   = dwc_on_q;
       pl_pass_d  = pl_pass_q;
       pl_row_d   = pl_row_q;
       pl_addr_d  = pl_addr_q;
@@ -238,6 +298,11 @@ module npu_exec #(
       s1_last_d  = 1'b0;
       s1_addr_d  = AAw'(aline_q + 24'(x_q));
       s2_addr_d  = s1_addr_q;
+      s1_two_d   = 1'b0;
+      s1_in2_d   = tap2_in;
+      s1_fill_d  = 1'b0;
+      s1_wc_d    = 1'b0;
+      s1_widx_d  = Cw'(pass_q);
 
       unique case (state_q)
         StIdle: begin
@@ -275,6 +340,7 @@ module npu_exec #(
                 end else begin
                   npass_d = 24'(kh_q) * 24'(kw_q);
                   state_d = StDw;
+                  dwc_on_d = DwPair && (npass_d <= 24'(DwCacheTaps));
                   // weights are read once per tap in the counters' model
                   spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
                 end
@@ -351,30 +417,35 @@ module npu_exec #(
         end
 
         StDw: begin
-          // one tap per cycle: tap row on port A, its weight row on port B
+          // the first tap on port A; its weight row on port B (uncached
+          // kernels, a cached kernel's first pixel), or the second tap there
           spad_a_re_o     = tap_in;
-          spad_b_re_o     = 1'b1;
-          spad_b_addr_o   = SAw'(waddr_q);
+          spad_b_re_o     = dw_two ? tap2_in : !dw_cached;
+          spad_b_addr_o   = dw_two ? tap2_row : SAw'(waddr_q);
           s1_d            = 1'b1;
+          s1_two_d        = dw_two;
+          s1_fill_d       = dwc_on_q && !dw_cached;
+          s1_wc_d         = dw_cached;
           s1_first_d      = (pass_q == 24'd0);
-          s1_last_d       = last_pass;
+          s1_last_d       = dw_two ? last2 : last_pass;
           s1_rd_d         = accum_q && (pass_q == 24'd0);
           acc_re_o        = s1_rd_d;
-          macs_o          = 16'(Dim);
-          spad_rd_bytes_o = tap_in ? 16'(Dim) : 16'd0;
+          macs_o          = dw_two ? 16'(2 * Dim) : 16'(Dim);
+          spad_rd_bytes_o = (tap_in ? 16'(Dim) : 16'd0) + (dw_two && tap2_in ? 16'(Dim) : 16'd0);
           acc_rd_bytes_o  = s1_rd_d ? 16'(4 * Dim) : 16'd0;
-          // next tap of this pixel, or the first tap of the next pixel
-          pass_d  = pass_q + 24'd1;
+          // the tap after this cycle's last one (the second when two; pass
+          // counts the taps, ky is not needed), or the first tap of the next pixel
+          pass_d  = pass_q + (dw_two ? 24'd2 : 24'd1);
           waddr_d = waddr_q + 16'd1;
-          kx_d    = kx_q + 8'd1;
-          ix_d    = ix_q + 24'(dx_q);
-          if (last_kx) begin
+          kx_d    = dw_kx + 8'd1;
+          ix_d    = dw_ix + 24'(dx_q);
+          iy_d    = dw_iy;
+          if (dw_kx_last) begin
             kx_d = '0;
             ix_d = pix_q;
-            ky_d = ky_q + 8'd1;
-            iy_d = iy_q + 24'(dy_q);
+            iy_d = dw_iy + 24'(dy_q);
           end
-          if (last_pass) begin
+          if (s1_last_d) begin
             pass_d  = '0;
             waddr_d = wgt_q;
             ky_d    = '0;
@@ -432,6 +503,7 @@ module npu_exec #(
       waddr_d = '0;
       gap_d = '0;
       rows_d = '0;
+      dwc_on_d = '0;
       pl_pass_d = '0;
       pl_row_d = '0;
       pl_addr_d = '0;
@@ -444,18 +516,30 @@ module npu_exec #(
       s1_last_d = '0;
       s1_addr_d = '0;
       s2_addr_d = '0;
+      s1_two_d = '0;
+      s1_in2_d = '0;
+      s1_fill_d = '0;
+      s1_wc_d = '0;
+      s1_widx_d = '0;
       cmd_ready_o = 1'b1;
     end
 
-    // DW: c1 sums the lane products; the last tap of a pixel writes in c2
+    // DW: c1 sums the lane products (of one tap, or two); the last tap of a
+    // pixel writes in c2; a cached kernel's first pixel fills the cache
     if (s1_q && dw_mode_q) begin
       dwsum_we = 1'b1;
       for (int n = 0; n < Dim; n++) begin
         base = s1_first_q ? (s1_rd_q ? acc_rdata_i[n*32 +: 32] : 32'd0) : dwsum_q[n*32 +: 32];
-        dwsum_d[n*32 +: 32] = base + 32'($signed(s1_in_q ? spad_a_rdata_i[n*8 +: 8] : pad_q) *
-                                         $signed(spad_b_row[n*8 +: 8]));
+        // the two products summed at 17 bits first: one 32-bit adder per lane
+        prod = 17'($signed(s1_in_q ? spad_a_rdata_i[n*8 +: 8] : pad_q) * $signed(dw_w1[n*8 +: 8]));
+        if (s1_two_q)
+          prod = prod + 17'($signed(s1_in2_q ? spad_b_row[n*8 +: 8] : pad_q) * $signed(dw_w2[n*8 +: 8]));
+        dwsum_d[n*32 +: 32] = base + 32'($signed(prod));
       end
       dww_d = s1_last_q;
+      dwc_we = s1_fill_q;
+      for (int k = 0; k < DwCacheTaps; k++)
+        if (Cw'(k) == s1_widx_q) dwc_d[k*Dim*8 +: Dim*8] = spad_b_row;
     end
   end
 
@@ -470,9 +554,20 @@ module npu_exec #(
     busy_o         = (state_q != StIdle) || v_busy;
   end
 
-  // row b of port B (DW weights, the vector unit)
+  // row b of port B (DW weights or second taps, the vector unit)
   logic [Dim*8-1:0] spad_b_row;
   assign spad_b_row = spad_b_rdata_i[Dim*8-1:0];
+
+  // DW weights of c1's taps: port B's row, or cache rows widx and widx + 1
+  logic [Dim*8-1:0] dw_w1, dw_w2;
+  always_comb begin
+    dw_w1 = spad_b_row;
+    dw_w2 = '0;
+    for (int k = 0; k < DwCacheTaps; k++) begin
+      if (s1_wc_q && Cw'(k) == s1_widx_q) dw_w1 = dwc_q[k*Dim*8 +: Dim*8];
+      if (Cw'(k) == s1_widx_q + Cw'(1)) dw_w2 = dwc_q[k*Dim*8 +: Dim*8];
+    end
+  end
 
   // the vector unit: CFG_VEC, VADD, VPOOL
   logic              v_done, v_busy, v_a_re, v_b_re;
@@ -554,6 +649,7 @@ module npu_exec #(
       waddr_q    <= waddr_d;
       gap_q      <= gap_d;
       rows_q     <= rows_d;
+      dwc_on_q   <= dwc_on_d;
       pl_pass_q  <= pl_pass_d;
       pl_row_q   <= pl_row_d;
       pl_addr_q  <= pl_addr_d;
@@ -566,12 +662,18 @@ module npu_exec #(
       s1_last_q  <= s1_last_d;
       s1_addr_q  <= s1_addr_d;
       s2_addr_q  <= s2_addr_d;
+      s1_two_q   <= s1_two_d;
+      s1_in2_q   <= s1_in2_d;
+      s1_fill_q  <= s1_fill_d;
+      s1_wc_q    <= s1_wc_d;
+      s1_widx_q  <= s1_widx_d;
     end
     if (cmd_we) begin
       cmd_q  <= cmd_d;
       side_q <= side_d;
     end
     if (dwsum_we) dwsum_q <= dwsum_d;
+    if (dwc_we) dwc_q <= dwc_d;
   end
 endmodule
 

@@ -63,8 +63,9 @@ static void test_units(void **state) {
   assert_true(cost_store(t, 16, 16, 0, 32).cycles == 256 * 8 + 3 + 31); /* raw int32: 4 beats */
   /* 3x3 pooling: setup 3 x (16 + 16), 9 taps per pixel */
   assert_true(cost_store(t, 16, 16, 3, 8).cycles == 3 * 32 + 256 * 13 + 3 + 31);
-  /* one tap row (DIM MACs) per cycle at most, as the RTL's depthwise path */
-  assert_true(cost_dwconv(t, 64, 9).cycles == 64 * 9 + 4);
+  /* DWCONV as the RTL: 3x3 kernels two taps per cycle after the first pixel, larger ones one */
+  assert_true(cost_dwconv(t, 64, 9).cycles == 9 + 63 * 5 + 4);   /* cached 3x3: first pixel 9, then 5 */
+  assert_true(cost_dwconv(t, 64, 25).cycles == 64 * 25 + 4);     /* over the cache: one tap per cycle */
   assert_true(cost_vadd(t, 100).cycles == 103 && cost_config(t).cycles == 1);
   assert_true(cost_vpool(t, 1, 49).cycles == 49 + 64 + 6);
 }

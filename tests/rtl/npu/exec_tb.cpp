@@ -14,6 +14,7 @@
 
 extern "C" {
 #include "npu_model.h"
+#include "cost_model.h"
 }
 
 static Vnpu_exec_tb *top;
@@ -127,7 +128,8 @@ int main(int argc, char **argv) {
   while (cases < 150 && skipped < 5000) {
     tsl_cfg_exec_t g = {};
     bool dw = rng.range(0, 3) == 0;
-    g.kh = rng.range(1, 3); g.kw = rng.range(1, 3); g.ncb = dw ? 1 : rng.range(1, 3);
+    // DWCONV up to 5x5: kernels over npu_exec's weight cache (9 taps) run one tap per cycle
+    g.kh = rng.range(1, dw ? 5 : 3); g.kw = rng.range(1, dw ? 5 : 3); g.ncb = dw ? 1 : rng.range(1, 3);
     g.pad = rng.range(-128, 127);
     g.stride_y = rng.range(1, 2); g.stride_x = rng.range(1, 3);
     g.dil_y = rng.range(1, 2); g.dil_x = rng.range(1, 2);
@@ -170,7 +172,10 @@ int main(int argc, char **argv) {
     cases++;
     const uint64_t *mc = npu_model_counters(m);
     Counts before = cnt;
-    bool ok = run_cmd(cw, 100) && run_cmd(cw + 4, 1u << 20);
+    bool ok = run_cmd(cw, 100);
+    uint64_t c0 = cycles;
+    ok = ok && run_cmd(cw + 4, 1u << 20);
+    uint64_t cmd_cycles = cycles - c0;
     char what[160];
     snprintf(what, sizeof what, "case %d (%s kh=%lld kw=%lld ncb=%lld s=%lld,%lld d=%lld,%lld in=%lldx%lld oh=%lld ow=%lld acc_mode=%d): ",
              cases, dw ? "DWCONV" : "MATMUL", (long long)g.kh, (long long)g.kw, (long long)g.ncb,
@@ -195,6 +200,12 @@ int main(int argc, char **argv) {
     tc.check(cnt.macs - before.macs == mc[TSL_CNT_MACS] && cnt.spad_rd - before.spad_rd == mc[TSL_CNT_SPAD_RD_BYTES] &&
                  cnt.acc_rd - before.acc_rd == mc[TSL_CNT_ACC_RD_BYTES] && cnt.acc_wr - before.acc_wr == mc[TSL_CNT_ACC_WR_BYTES],
              (w0 + "MAC/SPAD/ACC counters equal the model").c_str());
+    // the cost model prices DWCONV cycle-exactly (EXEC alone: no dispatcher)
+    if (dw && ok && cmd_cycles != cost_dwconv(t, (uint64_t)(oh * ow), (uint64_t)ntap).cycles)
+      printf("  DWCONV: %llu cycles, cost model %llu\n", (unsigned long long)cmd_cycles,
+             (unsigned long long)cost_dwconv(t, (uint64_t)(oh * ow), (uint64_t)ntap).cycles);
+    tc.check(!dw || cmd_cycles == cost_dwconv(t, (uint64_t)(oh * ow), (uint64_t)ntap).cycles,
+             (w0 + "DWCONV cycles equal the cost model's").c_str());
     if (tc.fail > 6) break;
   }
   tc.check(cases >= 100, "at least 100 random cases ran");
