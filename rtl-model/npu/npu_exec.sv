@@ -24,9 +24,9 @@ module npu_exec #(
   parameter int unsigned SpadRows = tessel_target_pkg::SpadRows,
   parameter int unsigned AccRows  = tessel_target_pkg::AccRows,
   parameter int unsigned Pl       = tessel_target_pkg::PreloadRowsPerCycle,  // a power of two <= Dim
-  // DWCONV weight rows held in registers (kernels up to 3x3 run two taps per cycle);
-  // sim/npu-model/cost_model.c's DW_CACHE_TAPS must equal it
-  parameter int unsigned DwCacheTaps = 9,
+  // DWCONV weight rows held in registers: kernels of at most this many taps run
+  // two taps per cycle (the target's dw_cache_taps, as the cost model prices it)
+  parameter int unsigned DwCacheTaps = tessel_target_pkg::DwCacheTaps,
   localparam int unsigned Cw  = $clog2(DwCacheTaps),
   localparam int unsigned SAw = $clog2(SpadRows),
   localparam int unsigned AAw = $clog2(AccRows)

@@ -17,8 +17,6 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *   ST_PX         STORE's per-pixel finish, output and write cycles (after its taps)
  *   ST_PX_DRAM    a DRAM pixel's extra cycle: its write request's handshake */
 enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, VADD_PIPE = 3, VEC_PIPE = 4 };
-/* DWCONV weight rows npu_exec holds in registers (its DwCacheTaps). */
-enum { DW_CACHE_TAPS = 9 };
 enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1 };
 /* VPOOL's rounding division: one radix-2 divider per lane, 64 steps. */
 enum { DIV_CYCLES = 64 };
@@ -100,14 +98,14 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps) {
     return c;
   }
   /* The RTL's depthwise path (npu_exec) reads tap rows of DIM lanes from the
-   * scratchpad's two read ports.  A kernel of at most DW_CACHE_TAPS taps, on
+   * scratchpad's two read ports.  A kernel of at most dw_cache_taps taps, on
    * a target whose dw_macs_per_cycle asks for 2 DIM or more: the first pixel
    * runs one tap per cycle (its weight rows, read on port B, fill the
    * cache), every later pixel two taps per cycle (ceil(taps / 2) cycles).
    * Otherwise one tap per cycle (DIM MACs), whatever dw_macs_per_cycle says
    * beyond that. */
   uint64_t dim = (uint64_t)t->dim;
-  if (taps <= DW_CACHE_TAPS && (uint64_t)t->dw_macs_per_cycle >= 2 * dim)
+  if (taps <= (uint64_t)t->dw_cache_taps && (uint64_t)t->dw_macs_per_cycle >= 2 * dim)
     c.cycles = taps + (pixels - 1) * div_up(taps, 2) + DW_PIPE;
   else
     c.cycles = pixels * taps + DW_PIPE;

@@ -16,7 +16,7 @@ static const tsl_target_t tiny = {
     .name = "fuzz", .hash = 0, .dim = 4, .spad_rows = 256, .spad_banks = 2, .acc_rows = 64, .acc_banks = 1,
     .param_rows = 4, .cmd_sram_bytes = 4096, .queue_depth = 4, .token_max = 3, .loop_depth = 4,
     .dram_bytes_per_cycle = 8, .dram_latency = 30, .dram_max_inflight = 4, .dram_burst_bytes = 64,
-    .preload_rows_per_cycle = 1, .dw_macs_per_cycle = 16, .vec_rows_per_cycle = 1, .clock_mhz = 50};
+    .preload_rows_per_cycle = 1, .dw_macs_per_cycle = 16, .dw_cache_taps = 9, .vec_rows_per_cycle = 1, .clock_mhz = 50};
 
 enum { WIN = 4096, GUARD = 64 };
 

@@ -30,6 +30,7 @@ static const tsl_target_t *tb_target() {
   t.dram_burst_bytes = TSL_DRAM_BURST_BYTES;
   t.preload_rows_per_cycle = TSL_PRELOAD_ROWS_PER_CYCLE;
   t.dw_macs_per_cycle = TSL_DW_MACS_PER_CYCLE;
+  t.dw_cache_taps = TSL_DW_CACHE_TAPS;
   t.vec_rows_per_cycle = TSL_VEC_ROWS_PER_CYCLE;
   t.clock_mhz = TSL_CLOCK_MHZ;
   t.counter_bits = TSL_COUNTER_BITS;
