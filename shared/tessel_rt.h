@@ -78,6 +78,7 @@ typedef struct tfw_backend {
   uint32_t target_hash;    /* TSL_TARGET_HASH of the NPU behind the backend */
   uint32_t dim;            /* its DIM */
   uint32_t cmd_sram_bytes; /* its command SRAM */
+  uint32_t fetch_cmd_cycles; /* NPU cycles the stream fetch takes per command (0: unknown, one kernel fetched ahead) */
   int (*init)(void *ctx);  /* probe the device (may be NULL) */
   int (*set_window)(void *ctx, uint8_t *base, uint32_t bytes);
   int (*load_stream)(void *ctx, uint32_t sram_off, const uint8_t *cmds, uint32_t ncmds);
@@ -154,6 +155,8 @@ enum {
  * estimate) before it is aborted (tfw_model's watchdog_base and
  * watchdog_per_est, which a firmware may change after tfw_load). */
 #define TFW_WATCHDOG_BASE 20000000ull
+/* Kernels (of the first 32 x this many) whose fetch may join the one before's. */
+#define TFW_FETCH_JOIN_WORDS 8
 #define TFW_WATCHDOG_PER_EST 16u
 
 typedef struct {
@@ -163,8 +166,11 @@ typedef struct {
   uint32_t window_bytes;
   int streams_resident;            /* 1: all of STREAMS is in command SRAM, loaded once */
   int streams_fetched;             /* 1: not resident; the NPU fetches each kernel's stream */
-  int32_t fetch_kernel;            /* kernel whose stream is fetched (or in flight) at fetch_off; -1 none */
-  uint32_t fetch_off;              /* its command SRAM byte offset */
+  int32_t fetch_kernel;            /* first kernel of the fetched group (or in flight) at fetch_off; -1 none */
+  int32_t fetch_last;              /* its last kernel: their streams lie back to back from fetch_off */
+  uint32_t fetch_off;              /* the group's command SRAM byte offset */
+  int fetch_pending;               /* 1: the group's fetch is not waited for yet */
+  uint32_t fetch_join[TFW_FETCH_JOIN_WORDS]; /* bit k: kernel k may join k-1's fetch group (set at load) */
   uint64_t watchdog_base;          /* TFW_WATCHDOG_BASE unless changed after load */
   uint32_t watchdog_per_est;       /* TFW_WATCHDOG_PER_EST unless changed after load */
   tfw_kernel_stats *kstats;        /* optional: n_kernels entries (tfw_set_stats) */

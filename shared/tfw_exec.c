@@ -31,6 +31,8 @@ static int place_streams(tfw_model *m, tfw_error *e) {
   const tfw_backend *b = m->npu;
   uint32_t max_cmds = b->cmd_sram_bytes / TSL_CMD_BYTES;
   m->estimate_total = 0;
+  for (uint32_t i = 0; i < TFW_FETCH_JOIN_WORDS; i++) m->fetch_join[i] = 0;
+  tpkg_kernel_view prev = {0};
   for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
     tpkg_kernel_view kv;
     tpkg_view_kernel(&m->pkg, k, &kv);
@@ -38,9 +40,14 @@ static int place_streams(tfw_model *m, tfw_error *e) {
     if (kv.cmd_count > max_cmds)
       return fail(e, TFW_E_CMD_SRAM, 0, (int32_t)k, -1, kv.cmd_count,
                   "kernel stream has more commands than the command SRAM holds (recompile for this target)");
+    /* k joins k-1's fetch group: contiguous, and k-1 too short to hide k's fetch (fetch_ahead) */
+    if (k > 0 && k < 32 * TFW_FETCH_JOIN_WORDS && kv.cmd_first == prev.cmd_first + prev.cmd_count &&
+        prev.estimate_cycles < (uint64_t)b->fetch_cmd_cycles * kv.cmd_count)
+      m->fetch_join[k / 32] |= 1u << (k % 32);
+    prev = kv;
   }
   m->streams_resident = m->pkg.n_cmds <= max_cmds;
-  m->fetch_kernel = -1;
+  m->fetch_kernel = -1, m->fetch_pending = 0;
   if (!m->streams_resident && b->set_fetch_window && b->fetch_stream && b->fetch_wait)
     m->streams_fetched =
         b->set_fetch_window(b->ctx, tpkg_view_cmd(&m->pkg, 0), m->pkg.n_cmds * TSL_CMD_BYTES) == 0;
@@ -279,35 +286,74 @@ static int run_fallbacks(tfw_model *m, fb_walk *w, uint32_t until, tfw_tl_phase 
   return TFW_OK;
 }
 
-/* Streams fetched by the NPU: kernel k's stream is at fetch_off if it was
- * fetched while kernel k-1 ran, else it is fetched to offset 0 now; *off
- * says where once it is there. Then kernel k+1's fetch starts, into command
- * SRAM clear of kernel k's: at offset 0 when it fits below, else right
- * after kernel k's commands; when neither fits, it is fetched after kernel
- * k's run. The core copies nothing. */
-static int fetch_streams(tfw_model *m, uint32_t k, uint32_t count, uint32_t *off, tfw_error *e) {
+/* Streams fetched by the NPU (fetch_ready, then fetch_ahead once k runs).
+ * Kernel k's stream is in command SRAM if k lies in the fetched group
+ * fetch_kernel..fetch_last (their streams back to back from fetch_off; the
+ * fetch waited for on entering the group), else it is fetched to offset 0
+ * now (kernel 0's fetch starts with tfw_run, beside the input's
+ * conversion); *off says where. */
+static uint64_t kernel_est(const tfw_model *m, uint32_t k) {
+  return kernel_field(m, k, TPKG_K_EST_CYCLES) | (uint64_t)kernel_field(m, k, TPKG_K_EST_CYCLES + 4) << 32;
+}
+
+static int fetch_start(tfw_model *m, uint32_t k, uint32_t last, uint32_t at, uint32_t n, tfw_error *e) {
   const tfw_backend *b = m->npu;
-  int rc;
-  if (m->fetch_kernel != (int32_t)k) {
-    rc = b->fetch_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, kernel_field(m, k, TPKG_K_CMD_FIRST)), count);
-    if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting a kernel's stream fetch failed");
-    m->fetch_kernel = (int32_t)k, m->fetch_off = 0;
-  }
-  rc = b->fetch_wait(b->ctx);
-  m->fetch_kernel = -1;
-  if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "fetching a kernel's stream failed");
-  *off = m->fetch_off;
-  if (k + 1 >= m->pkg.n_kernels) return TFW_OK;
-  uint32_t max = b->cmd_sram_bytes / TSL_CMD_BYTES, at = *off / TSL_CMD_BYTES;
-  uint32_t next = kernel_field(m, k + 1, TPKG_K_CMD_COUNT);
-  if (next <= at) at = 0;
-  else if (at + count + next <= max) at += count;
-  else return TFW_OK;
-  rc = b->fetch_stream(b->ctx, at * TSL_CMD_BYTES, tpkg_view_cmd(&m->pkg, kernel_field(m, k + 1, TPKG_K_CMD_FIRST)),
-                       next);
-  if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k + 1, -1, 0, "starting a kernel's stream fetch failed");
-  m->fetch_kernel = (int32_t)k + 1, m->fetch_off = at * TSL_CMD_BYTES;
+  int rc = b->fetch_stream(b->ctx, at * TSL_CMD_BYTES, tpkg_view_cmd(&m->pkg, kernel_field(m, k, TPKG_K_CMD_FIRST)), n);
+  if (rc) return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "starting a kernel's stream fetch failed");
+  m->fetch_kernel = (int32_t)k, m->fetch_last = (int32_t)last, m->fetch_off = at * TSL_CMD_BYTES;
+  m->fetch_pending = 1;
   return TFW_OK;
+}
+
+static int fetch_ready(tfw_model *m, uint32_t k, uint32_t count, uint32_t *off, tfw_error *e) {
+  int rc;
+  if ((m->fetch_kernel < 0 || (int32_t)k < m->fetch_kernel || (int32_t)k > m->fetch_last) &&
+      (rc = fetch_start(m, k, k, 0, count, e)) != TFW_OK)
+    return rc;
+  if (m->fetch_pending) {
+    m->fetch_pending = 0;
+    if ((rc = m->npu->fetch_wait(m->npu->ctx)) != 0) {
+      m->fetch_kernel = -1;
+      return fail(e, TFW_E_DEVICE, rc, (int32_t)k, -1, 0, "fetching a kernel's stream failed");
+    }
+  }
+  *off = m->fetch_off;
+  if ((int32_t)k != m->fetch_kernel) /* later in its group */
+    *off += (kernel_field(m, k, TPKG_K_CMD_FIRST) - kernel_field(m, (uint32_t)m->fetch_kernel, TPKG_K_CMD_FIRST)) *
+            TSL_CMD_BYTES;
+  return TFW_OK;
+}
+
+/* While kernel k runs from *off (count commands), unless its group holds
+ * more kernels: the next group's fetch, into command SRAM clear of k's
+ * stream (at offset 0 when it fits below, else right after k's commands;
+ * when k+1 fits neither, it is fetched after k's run). The group is k+1
+ * and each next kernel that joins it (fetch_join, set at load: its stream
+ * follows the one before, whose estimate is shorter than its fetch at the
+ * backend's fetch_cmd_cycles per command) while it fits the same room and
+ * the group's fetch still fits in k's estimate: a short kernel (a residual
+ * add) then does not leave the next one's fetch unhidden. The core copies
+ * nothing. */
+static int joins_fetch(const tfw_model *m, uint32_t k) {
+  return k < 32 * TFW_FETCH_JOIN_WORDS && (m->fetch_join[k / 32] >> (k % 32) & 1u);
+}
+
+static int fetch_ahead(tfw_model *m, uint32_t k, uint32_t count, uint32_t off, tfw_error *e) {
+  if ((int32_t)k < m->fetch_last || k + 1 >= m->pkg.n_kernels) return TFW_OK;
+  const uint32_t max = m->npu->cmd_sram_bytes / TSL_CMD_BYTES;
+  uint32_t at = off / TSL_CMD_BYTES, room, j = k + 1, n = kernel_field(m, j, TPKG_K_CMD_COUNT);
+  if (n <= at) room = at, at = 0;
+  else if (at + count + n <= max) room = max - at - count, at += count;
+  else return TFW_OK;
+  if (j + 1 < m->pkg.n_kernels && joins_fetch(m, j + 1)) {
+    const uint64_t hide = kernel_est(m, k), per = m->npu->fetch_cmd_cycles;
+    for (; j + 1 < m->pkg.n_kernels && joins_fetch(m, j + 1); j++) {
+      uint32_t n1 = kernel_field(m, j + 1, TPKG_K_CMD_COUNT);
+      if (n + n1 > room || per * (n + n1) > hide) break;
+      n += n1;
+    }
+  }
+  return fetch_start(m, k + 1, j, at, n, e);
 }
 
 /* Kernel records merge into one NPU run, back to back with no core work
@@ -347,7 +393,7 @@ static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, fb_walk *w, uint
   uint64_t estimate = m->estimate_total; /* a merged run's watchdog: the package's whole estimate */
   if (k == last) {
     count = kernel_field(m, k, TPKG_K_CMD_COUNT);
-    estimate = kernel_field(m, k, TPKG_K_EST_CYCLES) | (uint64_t)kernel_field(m, k, TPKG_K_EST_CYCLES + 4) << 32;
+    estimate = kernel_est(m, k);
   } else { /* the records lie back to back */
     count = kernel_field(m, last, TPKG_K_CMD_FIRST) + kernel_field(m, last, TPKG_K_CMD_COUNT) - first;
   }
@@ -357,7 +403,7 @@ static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, fb_walk *w, uint
     off = first * TSL_CMD_BYTES;
   } else if (m->streams_fetched) {
     note(m, TFW_TL_STREAM_WAIT, k);
-    if ((rc = fetch_streams(m, k, count, &off, e)) != TFW_OK) return rc;
+    if ((rc = fetch_ready(m, k, count, &off, e)) != TFW_OK) return rc;
   } else {
     note(m, TFW_TL_STREAM_COPY, k);
     if ((rc = b->load_stream(b->ctx, 0, tpkg_view_cmd(&m->pkg, first), count)) != 0)
@@ -366,14 +412,21 @@ static int run_kernels(tfw_model *m, uint32_t k, uint32_t last, fb_walk *w, uint
   /* Segments after the first carry no estimate: the base alone guards them. */
   uint64_t timeout = m->watchdog_base + m->watchdog_per_est * estimate;
   tfw_npu_result r = {0};
+  /* On a backend that splits the run, the next fetch is started and the
+   * fallback ops beside it run once the NPU runs; else the fetch first. */
   int fb_rc = TFW_OK, beside = splits(m) && (w->next < until || joins(m, w, k, last));
+  int ahead = m->streams_fetched, split = splits(m) && (beside || ahead);
+  if (ahead && !split && (rc = fetch_ahead(m, k, count, off, e)) != TFW_OK) return rc;
   uint64_t t0 = tfw_mark(m, TFW_TL_KERNEL, k);
-  if (beside && (rc = b->start(b->ctx, off, count)) == 0) {
-    fb_rc = run_fallbacks(m, w, until, TFW_TL_BESIDE, e);
-    while (fb_rc == TFW_OK && joins(m, w, k, last)) fb_rc = run_fallbacks(m, w, w->next + 1, TFW_TL_BESIDE, e);
-    note(m, TFW_TL_KERNEL, k); /* waiting for the run */
+  if (split && (rc = b->start(b->ctx, off, count)) == 0) {
+    if (ahead) fb_rc = fetch_ahead(m, k, count, off, e);
+    if (beside && fb_rc == TFW_OK) {
+      fb_rc = run_fallbacks(m, w, until, TFW_TL_BESIDE, e);
+      while (fb_rc == TFW_OK && joins(m, w, k, last)) fb_rc = run_fallbacks(m, w, w->next + 1, TFW_TL_BESIDE, e);
+      note(m, TFW_TL_KERNEL, k); /* waiting for the run */
+    }
     rc = b->wait(b->ctx, timeout, &r);
-  } else if (!beside) {
+  } else if (!split) {
     rc = b->run(b->ctx, off, count, timeout, &r);
   }
   int read = m->kstats && !m->pkg.counter_records; /* no record: the counters now */
@@ -404,8 +457,11 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   m->kernels_run = 0;
   note(m, TFW_TL_RUNTIME, 0);
   fb_walk fw = {0, 0, m->fb_pool};
-  int rc = TFW_OK;
-  for (uint32_t k = 0; k < m->pkg.n_kernels; k++) {
+  /* Kernel 0's stream is fetched beside the records before it (the input's conversion). */
+  int rc = m->streams_fetched && m->pkg.n_kernels
+               ? fetch_start(m, 0, 0, 0, kernel_field(m, 0, TPKG_K_CMD_COUNT), e)
+               : TFW_OK;
+  for (uint32_t k = 0; rc == TFW_OK && k < m->pkg.n_kernels; k++) {
     /* 1. the records before k, up to `end`; the run k..last stops at the next */
     fb_walk end = fw;
     while (end.next < m->pkg.n_fallbacks && next_before(m, &end) == k) step(m, &end);
@@ -419,10 +475,11 @@ int tfw_run(tfw_model *m, tfw_error *e) {
   }
   /* A failed run may leave the next kernel's fetch in flight: it ends
    * here, so the next tfw_run (or tfw_load) finds the NPU's fetch idle. */
-  if (m->fetch_kernel >= 0) {
+  if (m->fetch_pending) {
     m->npu->fetch_wait(m->npu->ctx);
-    m->fetch_kernel = -1;
+    m->fetch_pending = 0;
   }
+  m->fetch_kernel = -1;
   if (rc == TFW_OK) rc = run_fallbacks(m, &fw, m->pkg.n_fallbacks, TFW_TL_FALLBACK, e);
   note(m, TFW_TL_RETURN, 0);
   return rc;

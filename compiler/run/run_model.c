@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cost_model.h"
 #include "npu_model.h"
 #include "run_engine.h"
 #include "tessel_rt.h"
@@ -184,7 +185,8 @@ int run_engine_model(const uint8_t *pkg, uint32_t len, const tpkg_view *v, run_b
   c.cmd_sram = calloc(1, c.cmd_sram_bytes);
   uint8_t *window = aligned_alloc(64, ((size_t)v->window.window_bytes + 63) / 64 * 64 + 64);
   tfw_backend be = {.ctx = &c, .target_hash = t->hash, .dim = (uint32_t)t->dim,
-                    .cmd_sram_bytes = c.cmd_sram_bytes, .set_window = model_window, .load_stream = model_load,
+                    .cmd_sram_bytes = c.cmd_sram_bytes, .fetch_cmd_cycles = (uint32_t)cost_fetch_cycles(t, 1),
+                    .set_window = model_window, .load_stream = model_load,
                     .run = model_run, .counters = model_counters, .now = model_now, .strerror = model_strerror,
                     .set_fetch_window = model_fetch_window, .fetch_stream = model_fetch,
                     .fetch_wait = model_fetch_wait, .start = model_start, .wait = model_wait};

@@ -20,9 +20,11 @@ rt_members   = $(SHARED_RV$(if $(2),_OS)_OBJ)/tfw_exec.o $(SHARED_RV$(if $(2),_O
                $(BUILD)/obj/fw-rt$(2)/$(1)/tfw_npu.o $(BUILD)/obj/fw-rt$(2)/$(1)/tfw_cvt.o \
                $(SHARED_RV$(if $(2),_OS)_OBJ)/tpkg_check.o $(SHARED_RV$(if $(2),_OS)_OBJ)/crc32.o
 RT_HDRS     := $(wildcard firmware/runtime/*.h) $(wildcard shared/*.h) firmware/npu/npu.h \
-               $(BUILD)/gen/tessel_isa.h $(FW_HDRS)
+               sim/npu-model/cost_model.h $(BUILD)/gen/tessel_isa.h $(FW_HDRS)
 # -ffp-contract=off: the fallback ops' float arithmetic must round as on the host.
-RT_CFLAGS    = $(FW_CFLAGS) -ffp-contract=off -I$(BUILD)/gen/$(1) -I$(BUILD)/gen -Ifirmware/npu -Ifirmware/runtime $(SHARED_INC)
+# sim/npu-model: the cost model's header (the stream fetch's cycles per command).
+RT_CFLAGS    = $(FW_CFLAGS) -ffp-contract=off -I$(BUILD)/gen/$(1) -I$(BUILD)/gen -Ifirmware/npu -Ifirmware/runtime \
+               -Isim/npu-model $(SHARED_INC)
 
 # rt_target T: the library and the runner of target T.
 define rt_target

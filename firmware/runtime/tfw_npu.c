@@ -1,5 +1,6 @@
 /* tfw_npu.c: the runtime's backend on the NPU driver (firmware/npu/npu.h),
  * for this build's target. */
+#include "cost_model.h"
 #include "npu.h"
 #include "tessel_rt.h"
 #include "tfw_cvt.h"
@@ -79,6 +80,7 @@ static const tfw_backend npu_backend = {
     .target_hash = TSL_TARGET_HASH,
     .dim = TSL_DIM,
     .cmd_sram_bytes = TSL_CMD_SRAM_BYTES,
+    .fetch_cmd_cycles = TSL_DRAM_LATENCY + COST_FETCH_CMD,
     .init = npu_backend_init,
     .set_window = npu_backend_window,
     .load_stream = npu_backend_load,

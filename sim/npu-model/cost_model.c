@@ -62,6 +62,8 @@ uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t rows, uint64_t bytes_p
   return div_up(max_u(by_slots, by_bw), 2 * n);
 }
 
+uint64_t cost_fetch_cycles(const tsl_target_t *t, uint64_t n) { return n * ((uint64_t)t->dram_latency + COST_FETCH_CMD); }
+
 cost_t cost_load(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes, uint64_t rows) {
   cost_t c = {0, 0, 0};
   uint64_t onchip = rows; /* one row written per cycle */

@@ -23,6 +23,12 @@ typedef struct {
  * requests in flight; one beat per cycle), not counting on-chip work. */
 uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes);
 
+/* The stream fetch (CTRL.FETCH, npu_fetch.sv) of n commands: one at a time,
+ * the memory latency plus COST_FETCH_CMD cycles each (request, two beats,
+ * four word writes into command SRAM): 42 per command at npu8's latency 30. */
+#define COST_FETCH_CMD 12
+uint64_t cost_fetch_cycles(const tsl_target_t *t, uint64_t n);
+
 /* How many runs (DMA requests before the burst split) a 3D strided LOAD of
  * nz x ny x nx rows of row_bytes each makes, with byte strides sx, sy, sz:
  * *run_rows rows per run.  As the RTL's LOAD: the rows of one line merge when

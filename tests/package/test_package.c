@@ -986,14 +986,25 @@ static int fm_run(void *ctx, uint32_t off, uint32_t n, uint64_t timeout, tfw_npu
   return 0;
 }
 
-/* tfw_load + tfw_run of the sample (kernels of 8, 3 and 4 commands) with a
- * cmd_cmds-command SRAM; returns tfw_run's code. */
-static int fetch_run(fetch_mock *f, uint32_t cmd_cmds, tfw_error *e) {
+/* tfw_load + tfw_run of the sample (kernels of 8, 3 and 4 commands,
+ * estimates 11000, 4200 and 900 cycles; with `twice`, kernel 1 and 2 once
+ * more as records 3 and 4: 22 commands) with a cmd_cmds-command SRAM and a
+ * fetch of per cycles per command; returns tfw_run's code. */
+static int fetch_run(fetch_mock *f, uint32_t cmd_cmds, uint32_t per, int twice, tfw_error *e) {
   pkg_t p;
-  make(&p);
+  tpkg_package in;
+  tpkg_kernel ks[5];
+  diag d = {{0}};
+  sample_pkg(&in);
+  if (twice) {
+    memcpy(ks, in.kernels, 3 * sizeof *ks);
+    ks[3] = ks[1], ks[4] = ks[2];
+    in.kernels = ks, in.n_kernels = 5;
+  }
+  assert_int_equal(tpkg_write(&in, &p.b, &p.n, &d), 0);
   f->sram_bytes = 16 * cmd_cmds;
   tfw_backend be = {.ctx = f, .target_hash = TSL_TARGET_HASH, .dim = TSL_DIM, .cmd_sram_bytes = f->sram_bytes,
-                    .set_window = fm_window, .load_stream = fm_load, .run = fm_run,
+                    .fetch_cmd_cycles = per, .set_window = fm_window, .load_stream = fm_load, .run = fm_run,
                     .set_fetch_window = fm_fetch_window, .fetch_stream = fm_fetch, .fetch_wait = fm_fetch_wait};
   uint8_t *window = aligned_alloc(64, SAMPLE_WINDOW_BYTES);
   assert_non_null(window);
@@ -1016,7 +1027,7 @@ static void test_tfw_fetch(void **state) {
   tfw_error e;
   fetch_mock f = {.fail_run = 99, .fail_fetch = 99};
   /* 12 commands: kernel 1 fetched after kernel 0's 8 during its run, kernel 2 below kernel 1 */
-  assert_int_equal(fetch_run(&f, 12, &e), TFW_OK);
+  assert_int_equal(fetch_run(&f, 12, 0, 0, &e), TFW_OK);
   assert_int_equal(f.bad, 0);
   assert_int_equal(f.runs, 3);
   assert_int_equal(f.fetches, 3);
@@ -1025,18 +1036,55 @@ static void test_tfw_fetch(void **state) {
   assert_int_equal(f.run_off[2], 0);
   /* 8 commands: kernel 1 has no room beside kernel 0 (fetched after it), kernel 2 goes after kernel 1 */
   f = (fetch_mock){.fail_run = 99, .fail_fetch = 99};
-  assert_int_equal(fetch_run(&f, 8, &e), TFW_OK);
+  assert_int_equal(fetch_run(&f, 8, 0, 0, &e), TFW_OK);
   assert_int_equal(f.bad, 0);
   assert_int_equal(f.run_off[1], 0);
   assert_int_equal(f.run_off[2], 3 * 16);
+  /* Fetch groups (kernels 8, 3, 4, 3, 4 commands; estimates 11000, 4200,
+   * 900, 4200, 900), 16 commands, 1200 cycles a command: kernel 1 cannot
+   * hide kernel 2's fetch (4800 cycles), so both are fetched in one group
+   * during kernel 0 (8400 <= 11000 cycles), back to back after it; kernel
+   * 2 (900 cycles) hides no group: kernel 3 alone, then 4 */
+  f = (fetch_mock){.fail_run = 99, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 16, 1200, 1, &e), TFW_OK);
+  assert_int_equal(f.bad, 0);
+  assert_int_equal(f.runs, 5);
+  assert_int_equal(f.fetches, 4);
+  assert_int_equal(f.run_off[1], 8 * 16);
+  assert_int_equal(f.run_off[2], 11 * 16);
+  assert_int_equal(f.run_off[3], 0);
+  assert_int_equal(f.run_off[4], 3 * 16);
+  /* 1000 cycles a command: kernel 1 hides kernel 2's fetch, one kernel ahead each time */
+  f = (fetch_mock){.fail_run = 99, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 16, 1000, 1, &e), TFW_OK);
+  assert_int_equal(f.bad, 0);
+  assert_int_equal(f.fetches, 5);
+  /* the group's fetch must fit kernel 0's estimate: 7 x 1500 does, 7 x 1600 does not */
+  f = (fetch_mock){.fail_run = 99, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 16, 1500, 1, &e), TFW_OK);
+  assert_int_equal(f.fetches, 4);
+  f = (fetch_mock){.fail_run = 99, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 16, 1600, 1, &e), TFW_OK);
+  assert_int_equal(f.bad, 0);
+  assert_int_equal(f.fetches, 5);
+  /* and the room beside kernel 0: 12 commands leave 4, kernel 1 alone */
+  f = (fetch_mock){.fail_run = 99, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 12, 1200, 1, &e), TFW_OK);
+  assert_int_equal(f.bad, 0);
+  assert_int_equal(f.fetches, 5);
+  /* a failure in the group's second kernel names it */
+  f = (fetch_mock){.fail_run = 3, .fail_fetch = 99};
+  assert_int_equal(fetch_run(&f, 16, 1200, 1, &e), TFW_E_NPU);
+  assert_int_equal(e.kernel, 2);
+  assert_int_equal(f.bad, 0);
   /* a kernel that fails leaves kernel 2's fetch in flight: waited for, then the error */
   f = (fetch_mock){.fail_run = 2, .fail_fetch = 99};
-  assert_int_equal(fetch_run(&f, 12, &e), TFW_E_NPU);
+  assert_int_equal(fetch_run(&f, 12, 0, 0, &e), TFW_E_NPU);
   assert_int_equal(e.kernel, 1);
   assert_int_equal(f.bad, 0);
   /* a refused fetch: DEVICE with the NPU's code, naming the kernel */
   f = (fetch_mock){.fail_run = 99, .fail_fetch = 2};
-  assert_int_equal(fetch_run(&f, 12, &e), TFW_E_DEVICE);
+  assert_int_equal(fetch_run(&f, 12, 0, 0, &e), TFW_E_DEVICE);
   assert_int_equal(e.detail, TSL_ERR_FETCH_RANGE);
   assert_int_equal(e.kernel, 1);
   assert_int_equal(f.runs, 1);
