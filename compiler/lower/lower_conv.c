@@ -20,7 +20,10 @@
  *  4. weights that do not fit at once are reloaded per chunk: after a MARK
  *     (one buffer), or into two buffers alternately, the next chunk loading
  *     while this one computes (EXEC->LOAD tokens from ENOPs; docs/lowering.md,
- *     "Weight reloads"). */
+ *     "Weight reloads").
+ * The tiling (row tile, blocks per loop, chunk, order, buffers) is the tuned
+ * schedule's, the forced knobs', or by default the cheapest of a grid of
+ * tilings, each emitted and priced by the cost model (emit_cheapest). */
 #include <stdlib.h>
 #include <string.h>
 
