@@ -11,6 +11,16 @@ tensor; a net that turns 2 percent at its first block into 10 percent at its
 output cannot stay within a relative L2 of 0.1 whatever the scheme.
 
   /usr/bin/python3 tests/real-nets/sensitivity.py --models mobilenet_v3_small,efficientnet_b0 [--noise 0.02]
+
+With --fake-quant, instead: every activation (each module output of the
+kinds ptq quantises: activations, BatchNorms not followed by one, blocks,
+pools, Linear) rounded to 8 bits in PyTorch itself, weights kept in float,
+and the relative L2 change of the logits printed for three ways of setting
+the ranges: per tensor from the 4 calibration samples (min/max), per tensor
+from the 4 compared samples themselves (an oracle: no clipping, only
+rounding), and per channel from the compared samples. The second is the
+best any per-tensor int8 scheme can do on those samples; tessel's
+activations are per tensor.
 """
 import argparse
 import os
@@ -39,10 +49,65 @@ def logits(model, x, block, noise):
     return model.classifier(h)
 
 
+QUANTISED = (torch.nn.ReLU, torch.nn.ReLU6, torch.nn.Hardswish, torch.nn.Hardsigmoid, torch.nn.SiLU, torch.nn.Sigmoid,
+             torch.nn.Linear, torch.nn.AdaptiveAvgPool2d, torch.nn.BatchNorm2d)
+
+
+def fake_quant(model, calib, x):
+    """(activations, [rel. L2 change of model(x)]) with every quantised
+    activation rounded to 8 bits: ranges per tensor from calib, per tensor
+    from x, per channel from x (the module docstring)."""
+    mods = dict(model.named_modules())
+    names = []
+    for n, m in mods.items():
+        # a block's output (its residual Add) and a squeeze-excitation's (its Mul) are quantised too
+        block = n.count(".") == 1 and n.startswith("features.") or type(m).__name__ == "SqueezeExcitation"
+        if isinstance(m, QUANTISED) or block:
+            parent, _, idx = n.rpartition(".")
+            if isinstance(m, torch.nn.BatchNorm2d) and idx.isdigit() and "%s.%d" % (parent, int(idx) + 1) in mods:
+                continue  # an activation follows: quantised after it
+            names.append(n)
+    state = {"mode": None, "pc": False}
+    ranges = {}
+
+    def hook(n):
+        def f(m, i, o):
+            dims = (0, 2, 3) if state["pc"] and o.dim() == 4 else tuple(range(o.dim()))
+            if state["mode"] == "observe":
+                lo, hi = o.amin(dim=dims, keepdim=True), o.amax(dim=dims, keepdim=True)
+                if n in ranges:
+                    lo, hi = torch.minimum(lo, ranges[n][0]), torch.maximum(hi, ranges[n][1])
+                ranges[n] = (lo, hi)
+                return o
+            if state["mode"] == "quant":
+                lo, hi = ranges[n]
+                lo, hi = torch.clamp(lo, max=0.0), torch.clamp(hi, min=0.0)
+                step = (hi - lo) / 255 + 1e-30
+                return torch.round((torch.minimum(torch.maximum(o, lo), hi) - lo) / step) * step + lo
+            return o
+        return f
+
+    handles = [mods[n].register_forward_hook(hook(n)) for n in names]
+    out = []
+    with torch.no_grad():
+        y0 = model(x)
+        for src, pc in ((calib, False), (x, False), (x, True)):
+            ranges.clear()
+            state["pc"], state["mode"] = pc, "observe"
+            model(src)
+            state["mode"] = "quant"
+            out.append(((model(x) - y0).norm() / y0.norm()).item())
+            state["mode"] = None
+    for h in handles:
+        h.remove()
+    return len(names), out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--models", required=True, help="comma-separated torchvision names with a .features")
     ap.add_argument("--noise", type=float, default=0.02)
+    ap.add_argument("--fake-quant", action="store_true", help="8-bit activations in PyTorch, three ways of ranging")
     opts = ap.parse_args()
     torch.set_num_threads(1)
     for name in opts.models.split(","):
@@ -51,11 +116,18 @@ def main():
             print("%s: no input size runs, or no .features" % name)
             continue
         rng = np.random.default_rng(survey.SEED)
-        rng.integers(-64, 65, (survey.CALIB,) + shape[1:])  # the calibration draw, as the survey makes it
+        calib = (rng.integers(-64, 65, (survey.CALIB,) + shape[1:]) / 64).astype(np.float32)  # as the survey draws it
         pool = (rng.integers(-64, 65, (survey.EVAL_POOL,) + shape[1:]) / 64).astype(np.float32)
         with torch.no_grad():
             y = model(torch.from_numpy(pool)).numpy()
             x = torch.from_numpy(pool[torchprep.clearest(y, survey.EVAL)])
+        if opts.fake_quant:
+            n, (cal, own, pc) = fake_quant(model, torch.from_numpy(calib), x)
+            print("%-20s %d activations at 8 bits, rel. L2 change of the output: per tensor from the calibration "
+                  "samples %.3f, per tensor from the compared samples %.3f, per channel from them %.3f"
+                  % (name, n, cal, own, pc))
+            continue
+        with torch.no_grad():
             y0 = logits(model, x, -1, 0)
             moves = [((logits(model, x, b, opts.noise) - y0).norm() / y0.norm()).item()
                      for b in range(len(model.features))]
