@@ -155,9 +155,9 @@ enum {
  * estimate) before it is aborted (tfw_model's watchdog_base and
  * watchdog_per_est, which a firmware may change after tfw_load). */
 #define TFW_WATCHDOG_BASE 20000000ull
+#define TFW_WATCHDOG_PER_EST 16u
 /* Kernels (of the first 32 x this many) whose fetch may join the one before's. */
 #define TFW_FETCH_JOIN_WORDS 8
-#define TFW_WATCHDOG_PER_EST 16u
 
 typedef struct {
   tpkg_view pkg;

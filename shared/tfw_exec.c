@@ -345,13 +345,12 @@ static int fetch_ahead(tfw_model *m, uint32_t k, uint32_t count, uint32_t off, t
   if (n <= at) room = at, at = 0;
   else if (at + count + n <= max) room = max - at - count, at += count;
   else return TFW_OK;
-  if (j + 1 < m->pkg.n_kernels && joins_fetch(m, j + 1)) {
-    const uint64_t hide = kernel_est(m, k), per = m->npu->fetch_cmd_cycles;
-    for (; j + 1 < m->pkg.n_kernels && joins_fetch(m, j + 1); j++) {
-      uint32_t n1 = kernel_field(m, j + 1, TPKG_K_CMD_COUNT);
-      if (n + n1 > room || per * (n + n1) > hide) break;
-      n += n1;
-    }
+  const uint64_t per = m->npu->fetch_cmd_cycles;
+  for (uint64_t hide = 0; j + 1 < m->pkg.n_kernels && joins_fetch(m, j + 1); j++) {
+    uint32_t n1 = kernel_field(m, j + 1, TPKG_K_CMD_COUNT);
+    if (!hide) hide = kernel_est(m, k); /* read from the package only when a kernel may join */
+    if (n + n1 > room || per * (n + n1) > hide) break;
+    n += n1;
   }
   return fetch_start(m, k + 1, j, at, n, e);
 }
