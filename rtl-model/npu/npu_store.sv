@@ -9,7 +9,9 @@
 //                       crosses 4 KiB; several in flight)
 // Before the pixels, a short setup phase counts the distinct source lines and
 // columns the pooling windows touch (ACC_RD/SPAD_RD count distinct rows) and
-// reads the PARAM row once.
+// reads the PARAM row once. Without pooling the next pixel's source row is
+// read while this pixel is output (to DRAM: from StOut; to SPAD: in StWait,
+// after its write), so a pixel takes StOut and StWait only.
 `default_nettype none
 
 module npu_store #(
@@ -150,6 +152,8 @@ module npu_store #(
   logic [1:0]  nreq;                                // bursts of this pixel
   logic [9:0]  to_4k;                               // beats from beat 0 to the next 4 KiB boundary
   logic [7:0]  outst_d, outst_q;                    // write responses outstanding
+  logic        pf_d, pf_q;                          // the next pixel's source row was read
+  logic        pf_rd;                               // ... and is read this cycle
 
   // tap coordinates of the current pooling tap (or the pixel itself)
   logic signed [11:0] sy, sx;
@@ -163,7 +167,11 @@ module npu_store #(
     last_tap = 1'b0;
     last_px  = 1'b0;
     if (state_q != StIdle) begin
-      if (pool_k == 3'd0) begin
+      if (pool_k == 3'd0 && (state_q == StOut || state_q == StWait)) begin
+        // the next pixel (its source row is read ahead)
+        sy = (x_q == ow - 8'd1) ? 12'(y_q) + 12'd1 : 12'(y_q);
+        sx = (x_q == ow - 8'd1) ? 12'd0 : 12'(x_q) + 12'd1;
+      end else if (pool_k == 3'd0) begin
         sy = 12'(y_q);
         sx = 12'(x_q);
       end else begin
@@ -252,6 +260,7 @@ module npu_store #(
 
   always_comb begin
     ncols    = '0;
+    pf_rd    = 1'b0;
     state_d  = state_q;
     cs_d     = clr_i ? '0 : cmd_i;
     ce_d     = cs_d;
@@ -325,6 +334,19 @@ module npu_store #(
       baddr_d  = baddr_q;
       n0_d     = n0_q;
       rq_d     = rq_q;
+      pf_d     = pf_q;
+
+      // without pooling, the next pixel's source row once per pixel (c1
+      // takes it into v, which StOut has already turned into this pixel's
+      // bytes or row)
+      if (pool_k == 3'd0 && !pf_q && !last_px &&
+          ((state_q == StOut && !dst_spad) || state_q == StWait)) begin
+        acc_re_o  = !src_spad;
+        spad_re_o = src_spad;
+        pf_rd     = !src_spad || spad_rgnt_i;
+        t1_d      = pf_rd;
+        pf_d      = pf_rd;
+      end
 
       unique case (state_q)
         StIdle: begin
@@ -345,6 +367,7 @@ module npu_store #(
                 x_d    = '0;
                 i_d    = '0;
                 j_d    = '0;
+                pf_d   = 1'b0;
                 seen_we = 1'b1;                // seen_d is 0 outside the setup
                 nlines_d = '0;
                 ncols_d  = '0;
@@ -485,7 +508,12 @@ module npu_store #(
               y_d = y_q + 8'd1;
             end
             any_d = 1'b0;
+            pf_d  = 1'b0;
+            // the read-ahead row is in v next cycle (read earlier), or the
+            // cycle after (read now), or not read yet
             if (last_px) state_d = StDrainB;
+            else if (pf_q) state_d = StOut;
+            else if (pf_rd) state_d = StFinish;
           end
         end
 
@@ -535,6 +563,7 @@ module npu_store #(
       baddr_d = '0;
       n0_d = '0;
       rq_d = '0;
+      pf_d = '0;
       cmd_ready_o = 1'b1;
     end
 
@@ -545,7 +574,8 @@ module npu_store #(
       v_d  = v_q;
       if (t1_in_q) begin
         for (int n = 0; n < Dim; n++) begin
-          if (!any_q || $signed(val[n*32 +: 32]) > $signed(v_q[n*32 +: 32])) v_d[n*32 +: 32] = val[n*32 +: 32];
+          if (!any_q || pool_k == 3'd0 || $signed(val[n*32 +: 32]) > $signed(v_q[n*32 +: 32]))
+            v_d[n*32 +: 32] = val[n*32 +: 32];
         end
         any_d = 1'b1;
       end else if (!any_q) begin
@@ -599,6 +629,7 @@ module npu_store #(
       baddr_q   <= baddr_d;
       n0_q      <= n0_d;
       rq_q      <= rq_d;
+      pf_q      <= pf_d;
     end
     if (cmd_we) cmd_q <= cmd_d;
     if (seen_we) seen_q <= seen_d;

@@ -15,9 +15,11 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *   VEC_PIPE      VPOOL's pipeline (with CMD_OVERHEAD)
  *   ST_FIXED      STORE's accept, PARAM read and done
  *   ST_PX         STORE's per-pixel finish, output and write cycles (after its taps)
- *   ST_PX_DRAM    a DRAM pixel's extra cycle: its write request's handshake */
+ *   ST_PX_DRAM    a DRAM pixel's extra cycle: its write request's handshake
+ *   ST_AHEAD_*    cycles a pixel without pooling saves by its source row's
+ *                 read ahead (to DRAM: tap and finish; to SPAD: the tap) */
 enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, VADD_PIPE = 3, VEC_PIPE = 4 };
-enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1 };
+enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1, ST_AHEAD_DRAM = 2, ST_AHEAD_SPAD = 1 };
 /* VPOOL's rounding division: one radix-2 divider per lane, 64 steps. */
 enum { DIV_CYCLES = 64 };
 /* The SoC's memory port (NPU DMA -> arbiter -> register slices -> DRAM and
@@ -143,7 +145,12 @@ cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool
     per_px += max_u(1, div_up(px_bytes, (uint64_t)t->dram_bytes_per_cycle)) - 1 + ST_PX_DRAM;
     drain = (uint64_t)t->dram_latency + 1;
   }
-  c.cycles = setup + px * per_px + ST_FIXED + drain;
+  /* Without pooling every pixel after the first has its source row read
+   * while the one before is output: its tap and finish cycles are hidden
+   * behind that pixel's write burst (to DRAM), its tap behind the row
+   * write (to SPAD, which reads only after writing). */
+  uint64_t ahead = pool_k ? 0 : (px_bytes ? ST_AHEAD_DRAM : ST_AHEAD_SPAD) * (px - 1);
+  c.cycles = setup + px * per_px - ahead + ST_FIXED + drain;
   c.stall_dram = drain;
   return c;
 }
