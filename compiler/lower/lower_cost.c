@@ -34,6 +34,7 @@ typedef struct {
 typedef struct {
   int64_t ld_sx, ld_sy, ld_sz;     /* CFG_LOAD */
   int64_t kh, kw, ncb;             /* CFG_EXEC */
+  int64_t vec_shift;               /* CFG_VEC */
   int64_t st_sx, st_sy, pool_k;    /* CFG_STORE, CFG_EPI */
   int64_t src_h, src_w, pool_s, pool_pt, pool_pl;
   uint64_t unit[4];                /* busy cycles per queue (FRONT, LOAD, EXEC, STORE) */
@@ -124,6 +125,13 @@ static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint
     k = cost_dwconv(t, (uint64_t)(x.oh * x.ow), (uint64_t)(c->kh * c->kw));
     break;
   }
+  case TSL_OP_CFG_VEC: {
+    tsl_cfg_vec_t x = {0};
+    tsl_cfg_vec_decode(w, &x);
+    c->vec_shift = x.shift;
+    k = cost_config(t);
+    break;
+  }
   case TSL_OP_VADD: {
     tsl_vadd_t x = {0};
     tsl_vadd_decode(w, &x);
@@ -133,7 +141,7 @@ static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint
   case TSL_OP_VPOOL: {
     tsl_vpool_t x = {0};
     tsl_vpool_decode(w, &x);
-    k = cost_vpool(t, (uint64_t)(x.oh * x.ow), (uint64_t)(x.oh * x.ow * c->kh * c->kw));
+    k = cost_vpool(t, (uint64_t)(x.oh * x.ow), (uint64_t)(x.oh * x.ow * c->kh * c->kw), (uint64_t)c->vec_shift);
     break;
   }
   case TSL_OP_CFG_STORE: {

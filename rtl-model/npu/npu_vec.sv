@@ -6,13 +6,14 @@
 //            before it is written)
 //   VPOOL    per output pixel, the kh*kw taps one per cycle (inside taps read,
 //            summed as tap - zp_a per lane), then rne_div(s*mult_a, cnt*2^S)
-//            by a bit-serial divider on all lanes at once (64 cycles). It
-//            divides |n| by cnt only, walking |n|'s bits from the top: bits
-//            at or above S go through the restoring step (so the quotient is
-//            floor(floor(|n| / 2^S) / cnt) and the remainder stays below cnt,
-//            17 bits), the S bits below only give the guard bit and the
-//            sticky OR, which with the remainder decide the rounding exactly
-//            as the remainder of |n| / (cnt*2^S) would.
+//            by a bit-serial divider on all lanes at once (65 - S cycles,
+//            64 for S = 0). It divides |n| by cnt only, walking |n|'s bits
+//            from the top: bits at or above S go through the restoring step
+//            (so the quotient is floor(floor(|n| / 2^S) / cnt) and the
+//            remainder stays below cnt, 17 bits), the S bits below only give
+//            the guard bit and the sticky OR (in one step), which with the
+//            remainder decide the rounding exactly as the remainder of
+//            |n| / (cnt*2^S) would.
 // The conv geometry comes from the EXEC unit's CFG_EXEC.
 `default_nettype none
 
@@ -425,14 +426,15 @@ module npu_vec #(
                   quo_d[n*NumW] = 1'b1;
                 end
                 rem_d[n*17 +: 17] = r[16:0];
-              end else if (it_q == 7'd65 - 7'(shift)) begin
-                grd_d[n] = b;
               end else begin
-                stk_d[n] = stk_q[n] | b;
+                // the guard step: the bits below are only the sticky OR,
+                // taken at once (the walk ends here)
+                grd_d[n] = b;
+                stk_d[n] = |num_q[n*NumW +: NumW-1];
               end
             end
             it_d = it_q + 7'd1;
-            if (it_q == 7'd64) state_d = StOut;
+            if (it_q == 7'd64 || it_q == 7'd65 - 7'(shift)) state_d = StOut;
           end
         end
 

@@ -20,7 +20,9 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *                 read ahead (to DRAM: tap and finish; to SPAD: the tap) */
 enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, VADD_PIPE = 3, VEC_PIPE = 4 };
 enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1, ST_AHEAD_DRAM = 2, ST_AHEAD_SPAD = 1 };
-/* VPOOL's rounding division: one radix-2 divider per lane, 64 steps. */
+/* VPOOL's rounding division: one radix-2 divider per lane, 64 steps for
+ * shift 0 or 1, one fewer per further shift bit (the bits below the shift
+ * give only the guard and sticky bits, which take one step). */
 enum { DIV_CYCLES = 64 };
 /* The SoC's memory port (NPU DMA -> arbiter -> register slices -> DRAM and
  * back) holds a request slot 2.5 cycles longer than the DRAM's latency
@@ -122,9 +124,10 @@ cost_t cost_vadd(const tsl_target_t *t, uint64_t rows) {
   return c;
 }
 
-cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows) {
+cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows, uint64_t shift) {
   cost_t c = {0, 0, 0};
-  c.cycles = div_up(tap_rows, (uint64_t)t->vec_rows_per_cycle) + outputs * DIV_CYCLES + VEC_PIPE + CMD_OVERHEAD;
+  uint64_t div = DIV_CYCLES + 1 - max_u(shift, 1);
+  c.cycles = div_up(tap_rows, (uint64_t)t->vec_rows_per_cycle) + outputs * div + VEC_PIPE + CMD_OVERHEAD;
   return c;
 }
 

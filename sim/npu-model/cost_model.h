@@ -47,9 +47,10 @@ cost_t cost_matmul(const tsl_target_t *t, uint64_t rows, uint64_t passes);
 /* DWCONV over `pixels` outputs with `taps` kernel taps. */
 cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps);
 
-/* VADD of `rows` rows; VPOOL reading `tap_rows` input rows for `outputs` outputs. */
+/* VADD of `rows` rows; VPOOL reading `tap_rows` input rows for `outputs`
+ * outputs with CFG_VEC shift `shift` (0..47). */
 cost_t cost_vadd(const tsl_target_t *t, uint64_t rows);
-cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows);
+cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows, uint64_t shift);
 
 /* STORE of oh x ow output pixels, each from pool_k x pool_k taps (pool_k 0:
  * no pooling, one tap), to DRAM as px_bytes per pixel, or to the scratchpad

@@ -69,7 +69,9 @@ static void test_units(void **state) {
   assert_true(cost_dwconv(t, 64, 9).cycles == 9 + 63 * 5 + 4);   /* cached 3x3: first pixel 9, then 5 */
   assert_true(cost_dwconv(t, 64, 25).cycles == 64 * 25 + 4);     /* over the cache: one tap per cycle */
   assert_true(cost_vadd(t, 100).cycles == 103 && cost_config(t).cycles == 1);
-  assert_true(cost_vpool(t, 1, 49).cycles == 49 + 64 + 6);
+  assert_true(cost_vpool(t, 1, 49, 0).cycles == 49 + 64 + 6);
+  assert_true(cost_vpool(t, 1, 49, 1).cycles == 49 + 64 + 6);
+  assert_true(cost_vpool(t, 2, 49, 30).cycles == 49 + 2 * 35 + 6); /* the guard step ends the walk */
 }
 
 static void test_error_report(void **state) {
