@@ -397,25 +397,6 @@ static int quantize_writes_padding(const fb_side *in, const fb_side *out) {
   return out->esize == 1 && in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_BLOCKED;
 }
 
-/* A PLAIN f32 tensor quantised into its NHWC 8-bit twin (a graph input
- * whose conv reads pixels packed, docs/lowering.md) as converter jobs, one
- * per channel: i the pixels of a line (C bytes apart), j the lines. 1 when
- * the converter did them all. */
-static int quantize_nhwc_by_cvt(tfw_cvt_job *job, const fb_side *in, const fb_side *out) {
-  uint32_t N = out->dims[0], C = out->dims[1], H = out->dims[2], W = out->dims[3];
-  if (W > 0xffffu) return 0;
-  job->inner = job->inner_real = W, job->outer = H;
-  job->src_inner = 4, job->src_outer = (int32_t)(W * 4u);
-  job->dst_inner = (int32_t)C, job->dst_outer = (int32_t)(W * C);
-  for (uint32_t n = 0; n < N; n++)
-    for (uint32_t c = 0; c < C; c++) {
-      job->src = in->base + (n * C + c) * H * W * 4u;
-      job->dst = out->base + n * H * W * C + c;
-      if (!cvt_offer(job)) return 0;
-    }
-  return 1;
-}
-
 /* dv: the output's scale (divisor_init'd once, when the record was prepared). */
 static void run_quantize(const fb_divisor *dv, int32_t zp, const fb_side *in, const fb_side *out) {
   int32_t lo = out->dtype == TPKG_DT_U8 ? 0 : -128, hi = out->dtype == TPKG_DT_U8 ? 255 : 127;
@@ -424,9 +405,8 @@ static void run_quantize(const fb_divisor *dv, int32_t zp, const fb_side *in, co
     return;
   }
   tfw_cvt_job job = {TFW_CVT_QUANTISE, lo == 0, in->base, out->base, 0, 0, 0, 0, 0, 0, 0, dv->scale, zp};
-  if (cvt_fn && in->layout == TPKG_LAYOUT_PLAIN && out->esize == 1 &&
-      (out->layout == TPKG_LAYOUT_PLAIN ? cvt_contiguous(&job, in->elems, 4, 1)
-       : out->layout == TPKG_LAYOUT_NHWC && quantize_nhwc_by_cvt(&job, in, out)))
+  if (cvt_fn && in->layout == TPKG_LAYOUT_PLAIN && out->layout == TPKG_LAYOUT_PLAIN && out->esize == 1 &&
+      cvt_contiguous(&job, in->elems, 4, 1))
     return;
   fb_cursor ci, co;
   cursor_init(&ci, in);
