@@ -68,7 +68,7 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
   if (pc != TPKG_OK) return fail(e, TFW_E_PACKAGE, (int)pc, -1, pe.index, pe.value, pe.msg);
   /* The fallback ops block tensors by the package's DIM (each BLOCKED
    * operand's block, which tpkg_check only knows to be nonzero): it must be
-   * this NPU's. */
+   * this NPU's, or one smaller block (tfw_fb_block_ok). */
   uint32_t pos = 0;
   for (uint32_t f = 0; f < m->pkg.n_fallbacks; f++) {
     tpkg_fallback fb;
@@ -76,8 +76,9 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
     for (uint32_t k = 0; k < fb.n_in + fb.n_out; k++) {
       tpkg_operand o;
       tpkg_fallback_operand(&fb, k, &o);
-      if (o.layout == TPKG_LAYOUT_BLOCKED && o.block != npu->dim)
-        return fail(e, TFW_E_PACKAGE, TPKG_E_FALLBACK, -1, f, o.block, "fallback operand's block is not this NPU's DIM");
+      if (!tfw_fb_block_ok(&o, npu->dim))
+        return fail(e, TFW_E_PACKAGE, TPKG_E_FALLBACK, -1, f, o.block,
+                    "fallback operand's block is not this NPU's DIM (nor one smaller block of its channels)");
     }
   }
   const tpkg_window *w = &m->pkg.window;

@@ -586,6 +586,11 @@ static uint32_t round8(uint32_t n) { return (n + 7u) & ~7u; }
     4u * (TPKG_FB_MAX_INTS + TPKG_FB_MAX_FLOATS) + 7u) & ~(size_t)7u)
 _Static_assert(sizeof(fb_prep_layout) <= FB_PREP_MAX, "a layout op's prepared record fits the largest");
 
+int tfw_fb_block_ok(const tpkg_operand *o, uint32_t dim) {
+  if (o->layout != TPKG_LAYOUT_BLOCKED) return 1;
+  return o->block == dim || (o->block < dim && o->block != 0 && o->rank == 4 && o->dims[1] <= o->block);
+}
+
 /* QUANTIZE, DEQUANTIZE, RELAYOUT: one input, one output, any layout pair;
  * the checks in order, then p filled. */
 static int prepare_layout(const tpkg_fallback *f, uint8_t *window, uint32_t window_bytes, uint32_t dim,
@@ -605,12 +610,14 @@ static int prepare_layout(const tpkg_fallback *f, uint8_t *window, uint32_t wind
   }
   if (!dt_ok) return TFW_FB_E_DTYPE;
   /* 2. shapes, layouts and bounds of both sides; a blocked side is blocked
-   * by this NPU's DIM */
-  if ((oi.layout == TPKG_LAYOUT_BLOCKED && oi.block != dim) || (oo.layout == TPKG_LAYOUT_BLOCKED && oo.block != dim))
-    return TFW_FB_E_LAYOUT;
+   * by this NPU's DIM, or is one smaller block (a conv's packed input) */
+  if (!tfw_fb_block_ok(&oi, dim) || !tfw_fb_block_ok(&oo, dim)) return TFW_FB_E_LAYOUT;
   fb_side *in = &p->in, *out = &p->out;
-  int rc = fb_side_init(in, window, window_bytes, dim, it, oi.layout, oi.rank, oi.dims, oi.offset, oi.size);
-  if (!rc) rc = fb_side_init(out, window, window_bytes, dim, ot, oo.layout, oo.rank, oo.dims, oo.offset, oo.size);
+  int rc = fb_side_init(in, window, window_bytes, oi.block ? oi.block : dim, it, oi.layout, oi.rank, oi.dims,
+                        oi.offset, oi.size);
+  if (!rc)
+    rc = fb_side_init(out, window, window_bytes, oo.block ? oo.block : dim, ot, oo.layout, oo.rank, oo.dims,
+                      oo.offset, oo.size);
   if (rc) return rc;
   if (in->elems != out->elems) return TFW_FB_E_SHAPE;
   if (spans_overlap(in->base, in->bytes, out->base, out->bytes)) return TFW_FB_E_OVERLAP;

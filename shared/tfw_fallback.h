@@ -62,6 +62,11 @@ uint64_t tfw_layout_offset(uint32_t layout, uint32_t rank, const uint32_t *dims,
  * lanes), the product of the dims otherwise. Saturates at 2^62. */
 uint64_t tfw_layout_slots(uint32_t layout, uint32_t rank, const uint32_t *dims, uint32_t dim);
 
+/* Whether operand o's block fits an NPU of this dim: 1 for a layout other
+ * than BLOCKED; BLOCKED: the block is dim, or one block below dim that holds
+ * all C channels of a rank-4 tensor (a conv's packed input, docs/lowering.md). */
+int tfw_fb_block_ok(const tpkg_operand *o, uint32_t dim);
+
 /* ONNX QuantizeLinear of one value: q = x / scale in f32, rounded half to
  * even, + zp, saturated to [lo, hi]. +-inf saturate to hi/lo. NaN gives zp
  * (clamped to [lo, hi]): ONNX leaves it undefined and a NaN must not turn

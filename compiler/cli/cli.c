@@ -60,6 +60,7 @@ typedef struct cli_args {
   int report;                        /* compile: print the memory fit and kernels */
   int no_fusion;                     /* compile: one kernel per op */
   int no_sram_residency;             /* compile: intermediates through DRAM */
+  int no_pack_input;                 /* compile: every NPU input blocked */
   int int8_io;                       /* compile: int8 graph inputs/outputs (no edge (de)quantisation) */
   int npu_only;                      /* compile: refuse ops the control core would run */
   const char *emit_c;                /* compile: --emit-c OUT.c, the package as a C array */
@@ -120,8 +121,8 @@ static const char *const usage_compile =
     "                      [--bind NAME=FILE.npy]... [--print-after=PASS|STAGE | --print-after-all]\n"
     "                      [--print-before=PASS|STAGE] [--verify-each] [--elide=N]\n"
     "                      [--input-shape NAME=D0xD1x...]... [--calib-method M] [--calib-percentile P]\n"
-    "                      [--report] [--no-fusion] [--no-sram-residency] [--cmd-sram-limit BYTES]\n"
-    "                      [--tuning-log tune.jsonl] [--int8-io] [--npu-only]\n"
+    "                      [--report] [--no-fusion] [--no-sram-residency] [--no-pack-input]\n"
+    "                      [--cmd-sram-limit BYTES] [--tuning-log tune.jsonl] [--int8-io] [--npu-only]\n"
     "  runs import, the graph passes, quantisation (ptq with --calib) and the lowering\n"
     "  (docs/lowering.md) for target T (npu4, npu8 default, npu16), and writes the\n"
     "  package (-o and/or --emit-c: the same bytes as a C array, see `tessel emit-c`).\n"
@@ -165,7 +166,7 @@ enum {
   OPT_BIND = 1, OPT_INPUT_SHAPE, OPT_INPUT, OPT_OUTPUT, OPT_CALIB, OPT_CALIB_METHOD, OPT_CALIB_PERCENTILE,
   OPT_QUANTISED, OPT_TARGET, OPT_PASS, OPT_PRINT_AFTER, OPT_PRINT_BEFORE, OPT_ELIDE, OPT_PRINT_AFTER_ALL,
   OPT_VERIFY_EACH, OPT_RAW, OPT_RANGES, OPT_DUMP_TENSORS, OPT_CMD_SRAM_LIMIT, OPT_TUNING_LOG, OPT_EMIT_C,
-  OPT_REPORT, OPT_NO_FUSION, OPT_NO_SRAM_RESIDENCY, OPT_INT8_IO, OPT_NPU_ONLY,
+  OPT_REPORT, OPT_NO_FUSION, OPT_NO_SRAM_RESIDENCY, OPT_NO_PACK_INPUT, OPT_INT8_IO, OPT_NPU_ONLY,
 };
 
 /* The options ir, opt, ref and compile share.  Some are then refused with a
@@ -194,6 +195,7 @@ static const cli_opt opts_compile[] = {
     {OPT_REPORT, "--report", NULL, 0, CLI_OPT_ONCE},
     {OPT_NO_FUSION, "--no-fusion", NULL, 0, CLI_OPT_ONCE},
     {OPT_NO_SRAM_RESIDENCY, "--no-sram-residency", NULL, 0, CLI_OPT_ONCE},
+    {OPT_NO_PACK_INPUT, "--no-pack-input", NULL, 0, CLI_OPT_ONCE},
     {OPT_INT8_IO, "--int8-io", NULL, 0, CLI_OPT_ONCE},
     {OPT_NPU_ONLY, "--npu-only", NULL, 0, CLI_OPT_ONCE},
     {0},
@@ -291,6 +293,7 @@ static int parse_args(int argc, char **argv, cli_args *a) {
     case OPT_REPORT: a->report = 1; break;
     case OPT_NO_FUSION: a->no_fusion = 1; break;
     case OPT_NO_SRAM_RESIDENCY: a->no_sram_residency = 1; break;
+    case OPT_NO_PACK_INPUT: a->no_pack_input = 1; break;
     case OPT_INT8_IO: a->int8_io = 1; break;
     case OPT_NPU_ONLY: a->npu_only = 1; break;
     default: TSL_ASSERT(!"an option without a case");
@@ -559,6 +562,7 @@ static int cmd_compile(cli_args *a) {
   }
   lower_compile_opts lo = {.target = a->target, .out = a->n_outputs ? a->outputs[0] : NULL, .emit_c = a->emit_c, .report = a->report ? stdout : NULL,
                            .no_fusion = a->no_fusion, .no_sram_residency = a->no_sram_residency,
+                           .no_pack_input = a->no_pack_input,
                            .int8_io = a->int8_io, .npu_only = a->npu_only,
                            .cmd_sram_limit = a->cmd_sram_limit, .tuning_log = a->tuning_log,
                            .print_after = a->pipe.print_after, .print_before = a->pipe.print_before,

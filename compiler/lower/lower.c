@@ -60,6 +60,39 @@ static int wants_blocked(const lower_program *p, const ir_value *v) {
   return p->npu_side[v->id];
 }
 
+/* The channel blocks of the packed view (lower_conv.c, "Packed input") in
+ * which v's one reader reads it, with *pb its layout's block; 0 when v
+ * stays blocked by DIM. v must be a QuantizeLinear's output (the converter
+ * writes any block as cheaply) with fewer channels C than DIM, read only by
+ * a 2-D QConv of group 1, column dilation 1 and no left or right padding.
+ * The block b is the least b >= C with sx*b a multiple of DIM (so every
+ * output column's window row starts at a row of DIM bytes), below DIM; the
+ * kw*b bytes of a window row must take fewer blocks than its kw pixels,
+ * and the conv's row stride sx*b/DIM fit CFG_EXEC's 3 bits. */
+static int64_t packed_blocks(const lower_program *p, const ir_value *v, int64_t *pb) {
+  const int64_t dim = p->target->dim;
+  if (p->no_pack_input || v->kind != IR_VALUE_NODE || !v->def || v->def->op != IR_OP_QUANTIZE || v->is_output ||
+      v->rank != 4 || v->n_users != 1 || v->dims[1] >= dim)
+    return 0;
+  const ir_node *u = v->users[0];
+  int cnt = 0;
+  const int64_t *st = ir_attr_ints(u, "strides", &cnt), *pd = ir_attr_ints(u, "pads", &cnt);
+  const int64_t *dl = ir_attr_ints(u, "dilations", &cnt);
+  if (u->op != IR_OP_QCONV || u->in[0] != v || u->n_in < 2 || u->in[1]->rank != 4 || !st || !pd || !dl ||
+      ir_attr_int(u, "group", 1) != 1 || dl[1] != 1 || pd[1] != 0 || pd[3] != 0 || u->out->rank != 4)
+    return 0;
+  int64_t r = dim, a = st[1]; /* unit = dim / gcd(sx, dim) */
+  while (a) {
+    int64_t t = r % a;
+    r = a, a = t;
+  }
+  const int64_t unit = dim / r, b = (v->dims[1] + unit - 1) / unit * unit, kw = u->in[1]->dims[3];
+  const int64_t nj = (kw * b + dim - 1) / dim;
+  if (b >= dim || nj >= kw || st[1] * b / dim > 7) return 0;
+  *pb = b;
+  return nj;
+}
+
 int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag *d) {
   int found = tensor_index(p, v);
   if (found >= 0) return found;
@@ -73,6 +106,8 @@ int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag 
     else t.c = v->dims[1], t.h = v->dims[0], t.w = 1, t.rk = 1;
     t.blocks = (t.c + p->target->dim - 1) / p->target->dim;
     t.bytes = (uint64_t)(t.blocks * t.h * t.w * p->target->dim);
+    int64_t b = 0, nj = packed_blocks(p, v, &b);
+    if (nj) t.pack_b = b, t.blocks = nj, t.bytes = (uint64_t)(b * t.h * t.w + p->target->dim);
   } else {
     t.bytes = (uint64_t)ir_value_numel(v) * ir_dtype_size(v->dtype);
   }
@@ -220,11 +255,35 @@ static int common_attrs(const ir_node *n, lower_conv_geom *g, int64_t m, diag *d
   return 0;
 }
 
+/* g (read from x's reader, packed_blocks' conditions met) as the kh x 1
+ * conv over x's packed view (lower_conv.c, "Packed input"): each input
+ * line is its w*b bytes (b = x->pack_b) in rows of DIM, output column ox
+ * reads the x->blocks rows from ox*sx*b/DIM on, and the view's channel j
+ * of those rows is channel j % b of window column j / b. With wt, the
+ * weights w'[m][j][ky] = w[m][j % b][ky][j / b] for j % b < C and j < kw*b,
+ * else 0 (the zeros meet the padding channels and the bytes past the
+ * window row), malloc'd into *wt. */
+static int packed_geom(lower_conv_geom *g, const lower_tensor *x, int dim, int8_t **wt, diag *d) {
+  const int64_t c = g->c, b = x->pack_b, cv = x->blocks * dim;
+  if (wt) {
+    *wt = calloc((size_t)(g->m * cv * g->kh), 1);
+    if (!*wt) return diag_oom(d);
+    for (int64_t m = 0; m < g->m; m++)
+      for (int64_t j = 0; j < g->kw * b; j++)
+        for (int64_t ky = 0; j % b < c && ky < g->kh; ky++)
+          (*wt)[(m * cv + j) * g->kh + ky] = g->wgt[((m * c + j % b) * g->kh + ky) * g->kw + j / b];
+  }
+  g->wgt = wt ? *wt : NULL;
+  g->in_line = x->w * b;
+  g->c = cv, g->w = (x->w * b + dim - 1) / dim, g->sx = g->sx * b / dim, g->kw = 1, g->dx = 1, g->pl = 0;
+  return 0;
+}
+
 /* The conv geometry of node n (QConv, or QMatMul as a 1x1 conv) reading x and
  * writing y (the pooled tensor when `pool` is fused).  With wt != NULL the
  * weights are attached (QMatMul's transposed copy malloc'd into *wt). */
-int lower_conv_geom_of(const ir_node *n, const ir_node *pool, const lower_tensor *x, const lower_tensor *y,
-                     lower_conv_geom *g, int8_t **wt, diag *d) {
+int lower_conv_geom_of(const lower_program *p, const ir_node *n, const ir_node *pool, const lower_tensor *x,
+                       const lower_tensor *y, lower_conv_geom *g, int8_t **wt, diag *d) {
   const ir_value *w = n->in[1];
   *g = (lower_conv_geom){.c = x->c, .h = x->h, .w = x->w, .m = y->c, .kh = 1, .kw = 1, .sy = 1, .sx = 1, .dy = 1,
                          .dx = 1, .group = 1, .zx = x->zp, .zy = y->zp, .in_spad = -1, .out_spad = -1};
@@ -256,6 +315,7 @@ int lower_conv_geom_of(const ir_node *n, const ir_node *pool, const lower_tensor
   g->wgt = w->data;
   if (common_attrs(n, g, g->m, d)) return -1;
   g->depthwise = g->group > 1 && g->group == g->c && g->group == g->m;
+  if (x->pack_b && packed_geom(g, x, (int)p->target->dim, wt, d)) return -1;
   if (pool) { /* fused max pool: the STORE pools the whole output image */
     const int64_t *ks = ir_attr_ints(pool, "kernel_shape", &cnt), *ps = ir_attr_ints(pool, "strides", &cnt);
     const int64_t *pp = ir_attr_ints(pool, "pads", &cnt);
@@ -300,7 +360,7 @@ static int lower_convlike(lower_program *p, lower_kernel *k, diag *d) {
   lower_tensor *x = &p->tensors[k->in], *y = &p->tensors[k->out];
   lower_conv_geom g;
   int8_t *wt = NULL;
-  int rc = lower_conv_geom_of(k->node, k->pool, x, y, &g, &wt, d);
+  int rc = lower_conv_geom_of(p, k->node, k->pool, x, y, &g, &wt, d);
   if (!rc && k->add) {
     rc = lower_conv_add(p, k, x, &g, d);
   } else if (!rc) {
@@ -465,7 +525,7 @@ static const ir_node *fusable_add(const ir_graph *g, lower_program *p, int i) {
   if (rows > top) return NULL;
   lower_conv_geom cg;
   diag scratch = {0};
-  if (lower_conv_geom_of(c, NULL, x, y, &cg, NULL, &scratch)) return NULL;
+  if (lower_conv_geom_of(p, c, NULL, x, y, &cg, NULL, &scratch)) return NULL;
   cg.out_spad = cg.spad_limit = top;
   lower_sched none = {0};
   return lower_conv_load_bytes(p->target, &cg, &none, x->blocks, y->blocks) < 0 ? NULL : n;
@@ -513,7 +573,7 @@ static const ir_node *fusable_requant(const ir_graph *g, lower_program *p, int i
   if (rows > top) return NULL;
   lower_conv_geom cg;
   diag scratch = {0};
-  if (lower_conv_geom_of(c, NULL, x, y, &cg, NULL, &scratch)) return NULL;
+  if (lower_conv_geom_of(p, c, NULL, x, y, &cg, NULL, &scratch)) return NULL;
   cg.out_spad = cg.spad_limit = top;
   lower_sched none = {0};
   return lower_conv_load_bytes(p->target, &cg, &none, x->blocks, y->blocks) < 0 ? NULL : n;
@@ -649,6 +709,7 @@ lower_program *lower_graph(const ir_graph *g, const tsl_target_t *t, const lower
   p->target = t;
   p->graph = g;
   p->no_sram_residency = o && o->no_sram_residency;
+  p->no_pack_input = o && o->no_pack_input;
   p->calibrated = o && o->calibrated;
   p->unsupported = o ? o->unsupported : NULL;
   p->sched_for = o ? o->sched_for : NULL;

@@ -44,6 +44,8 @@ typedef struct lower_tensor {
   int zp;             /* zero point: the value of lanes >= c */
   int rk;             /* 1: the IR holds it as [R, K] (matmul operand), not NCHW */
   int blocked;        /* 1: the blocked layout above (an NPU kernel's value); 0: plain row-major (the control core's) */
+  int64_t pack_b;     /* blocked only: 0, or blocked by pack_b < DIM channels ([h][w][pack_b] bytes, DIM bytes of
+                         slack after them) for the one conv that reads it packed; blocks: its view's (lower_conv.c) */
   int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1], a Concat input), or -1 */
   int64_t alias_off;  /* its byte offset inside that tensor */
   int64_t spad_row;   /* resident: the SPAD row of its block 0 pixel (0,0) between producer and consumer, or -1 */
@@ -132,6 +134,7 @@ typedef struct lower_program {
   int npu_only;               /* lower_opts.npu_only */
   const ir_graph *graph;      /* the graph being lowered (while lowering) */
   int no_sram_residency;      /* lower_opts.no_sram_residency */
+  int no_pack_input;          /* lower_opts.no_pack_input */
   int calibrated;             /* lower_opts.calibrated */
   lower_sched_fn sched_for;   /* lower_opts.sched_for (while lowering) */
   void *sched_ctx;
@@ -142,6 +145,7 @@ typedef struct lower_opts {
   lower_sched sched;     /* forced schedule (zeros: default) */
   int no_fusion;         /* 1: every op its own kernel (--no-fusion) */
   int no_sram_residency; /* 1: every intermediate through DRAM (--no-sram-residency) */
+  int no_pack_input;     /* 1: every NPU input blocked, none read packed (--no-pack-input) */
   int *unsupported;      /* if not NULL: set to 1 when the error is an op with no lowering yet */
   int64_t cmd_sram_limit; /* > 0: command SRAM budget in bytes instead of the target's (tests: forces segments) */
   lower_sched_fn sched_for; /* if not NULL: per-kernel schedules by workload key (over `sched`) */

@@ -24,7 +24,8 @@
 static uint8_t tpkg_dtype(ir_dtype t) { return (uint8_t)core_dtype(t); }
 
 /* Shape and layout of a tensor as a package record states them: blocked
- * rank 4 is BLOCKED; a blocked [1, K] row is byte-identical to plain. */
+ * rank 4 is BLOCKED (by pack_b when a conv reads it packed); a blocked
+ * [1, K] row is byte-identical to plain. */
 static int describe(const lower_tensor *t, const ir_node *n, uint8_t *layout, uint8_t *rank, uint32_t *dims,
                     diag *d) {
   const ir_value *v = t->v;
@@ -144,7 +145,8 @@ static void report(FILE *f, const lower_program *p, const uint64_t *est, int64_t
   }
   for (int i = 0; i < p->n_tensors; i++) {
     const lower_tensor *te = &p->tensors[i];
-    fprintf(f, "tensor '%s' %s dram=%llu bytes=%llu", te->v->name, te->blocked ? "blocked" : "plain",
+    fprintf(f, "tensor '%s' %s dram=%llu bytes=%llu", te->v->name,
+            te->pack_b ? "blocked-packed" : te->blocked ? "blocked" : "plain",
             (unsigned long long)te->dram, (unsigned long long)te->bytes);
     if (te->alias >= 0) fprintf(f, " in '%s'+%lld", p->tensors[te->alias].v->name, (long long)te->alias_off);
     if (te->spad_row >= 0) fprintf(f, " resident spad_row=%lld", (long long)te->spad_row);
@@ -197,7 +199,7 @@ static int fallback_record(const lower_program *p, const lower_kernel *k, uint32
     for (int j = 0; j < (int)TPKG_MAX_RANK; j++) o->dims[j] = dims[j];
     o->dtype = tpkg_dtype(t->v->dtype);
     o->offset = (uint32_t)t->dram, o->size = (uint32_t)t->bytes;
-    o->block = o->layout == TPKG_LAYOUT_BLOCKED ? (uint32_t)p->target->dim : 0;
+    o->block = o->layout != TPKG_LAYOUT_BLOCKED ? 0 : t->pack_b ? (uint32_t)t->pack_b : (uint32_t)p->target->dim;
     if (t->v->quant.kind != IR_QUANT_NONE) o->scale = t->v->quant.scale[0], o->zp = t->v->quant.zero_point[0];
   }
   /* An ONNX QuantizeLinear/DequantizeLinear of the model carries its scale
@@ -409,7 +411,9 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   const tsl_target_t *t = tsl_target_find(name);
   if (!t) return diag_set(d, "--target: unknown target '%s' (npu4, npu8, npu16)", name);
   int unsupported = 0;
-  lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency, .unsupported = &unsupported,
+  lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency,
+                   .no_pack_input = o->no_pack_input || o->int8_io, /* an I/O record has no block */
+                   .unsupported = &unsupported,
                    .cmd_sram_limit = o->cmd_sram_limit, .sched_for = o->sched_for, .sched_ctx = o->sched_ctx,
                    .calibrated = o->calibrated, .npu_only = o->npu_only};
   tune_table tuned = {0};

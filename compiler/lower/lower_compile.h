@@ -17,6 +17,7 @@ typedef struct lower_compile_opts {
   FILE *report;          /* --report: memory fit and kernels go here, or NULL */
   int no_fusion;         /* --no-fusion */
   int no_sram_residency; /* --no-sram-residency */
+  int no_pack_input;     /* --no-pack-input */
   int int8_io;           /* --int8-io: graph inputs/outputs as the int8 tensors the NPU reads and writes */
   int npu_only;          /* --npu-only: refuse ops the control core would run */
   long long cmd_sram_limit; /* --cmd-sram-limit: command SRAM budget in bytes (0: the target's) */

@@ -94,6 +94,10 @@ int64_t lower_conv_weights(lower_program *p, const lower_conv_geom *g, int64_t n
   return off;
 }
 
+/* SPAD planes of the input's ncb channel blocks: one when it is packed
+ * (its blocks are consecutive rows of one plane, "Packed input"). */
+static int64_t in_planes(const lower_conv_geom *g, int64_t ncb) { return g->in_line ? 1 : ncb; }
+
 /* Input rows [*lo, *hi] an output row tile [oy0, oy0+oh) reads (clamped to the image). */
 void lower_conv_in_rows(const lower_conv_geom *g, int64_t oy0, int64_t oh, int64_t *lo, int64_t *hi) {
   *lo = oy0 * g->sy - g->pt;
@@ -155,7 +159,7 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
     if (ks->oh_tile > 0 && ks->oh_tile < oh_max) oh_max = ks->oh_tile;
     if (oh_max < need_oh) continue; /* a fused pool needs this many rows in one tile */
     for (int64_t oh_t = oh_max; oh_t >= (need_oh ? need_oh : 1); oh_t--) {
-      int64_t rows = g->in_spad >= 0 ? g->h : max_in_rows(g, oh_t), in_sp = g->in_spad >= 0 ? 0 : ncb * rows * g->w;
+      int64_t rows = g->in_spad >= 0 ? g->h : max_in_rows(g, oh_t), in_sp = g->in_spad >= 0 ? 0 : in_planes(g, ncb) * rows * g->w;
       /* Two weight buffers when the weights are reloaded and the input is
        * not: it is loaded once (resident, or whole); otherwise one buffer,
        * and a MARK before each reload. */
@@ -174,8 +178,8 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
       t->oh_t = oh_t, t->in_rows = rows, t->gw = gw, t->G = G, t->ow_t = ow_t, t->wbuf = wbuf;
       /* Loop order: rows outer reloads the weights per tile, chunks outer the input per chunk. */
       int64_t ntiles = (g->oh + oh_t - 1) / oh_t, nchunks = (nob + gw - 1) / gw;
-      uint64_t wbytes = (uint64_t)(nob * per_ob * dim), ibytes = (uint64_t)(ncb * g->h * g->w * dim);
-      uint64_t tile_in = (uint64_t)(ncb * rows * g->w * dim);
+      uint64_t wbytes = (uint64_t)(nob * per_ob * dim), ibytes = (uint64_t)(in_planes(g, ncb) * g->h * g->w * dim);
+      uint64_t tile_in = (uint64_t)(in_planes(g, ncb) * rows * g->w * dim);
       uint64_t rows_outer = cost_dram_cycles(tg, 1, ibytes) + (uint64_t)ntiles * cost_dram_cycles(tg, 1, wbytes);
       uint64_t chunks_outer = cost_dram_cycles(tg, 1, wbytes) +
                               (uint64_t)(ntiles > 1 ? nchunks * ntiles : 1) * cost_dram_cycles(tg, 1, tile_in);
@@ -196,12 +200,12 @@ int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, 
   const int64_t wbytes = nob * per_ob * dim + nob * 9 * dim;
   int64_t in_once = 0; /* the input lines of every tile, once */
   if (g->in_spad < 0) {
-    if (t.in_rows == g->h) in_once = ncb * g->h * g->w * dim;
+    if (t.in_rows == g->h) in_once = in_planes(g, ncb) * g->h * g->w * dim;
     else
       for (int64_t oy0 = 0; oy0 < g->oh; oy0 += t.oh_t) {
         int64_t lo, hi;
         lower_conv_in_rows(g, oy0, g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t, &lo, &hi);
-        in_once += ncb * (hi - lo + 1) * g->w * dim;
+        in_once += in_planes(g, ncb) * (hi - lo + 1) * g->w * dim;
       }
   }
   int input_tiled = g->in_spad < 0 && t.in_rows != g->h;
@@ -237,7 +241,7 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
   const int64_t T = t.oh_t * t.ow_t;            /* ACC rows per output block tile */
   const int64_t ncol = (g->ow + t.ow_t - 1) / t.ow_t;
   /* SPAD: input tile from row 0 (unless resident), weights after it. */
-  const int64_t wbase = g->in_spad >= 0 ? 0 : ncb * t.in_rows * g->w;
+  const int64_t wbase = g->in_spad >= 0 ? 0 : in_planes(g, ncb) * t.in_rows * g->w;
   k->spad_rows_used = wbase + t.wbuf * t.gw * per_ob;
   k->acc_rows_used = 2 * t.G * T;
   /* Two weight buffers: PARAM rows for windows of whole chunks, up to param_rows blocks. */
@@ -295,11 +299,13 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
           win = w;
         }
         if (need_in) {
-          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = g->w * dim, .stride_z = g->h * g->w * dim);
+          /* A packed input: each line's bytes in rows of DIM, lines in_line apart. */
+          const int64_t line = g->in_line ? g->in_line : g->w * dim;
+          LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = line, .stride_z = g->h * g->w * dim);
           /* The last LOAD gives EXEC the one LOAD->EXEC token. */
           LOWER_EMIT(s, load, .push_next = !need_w, .mem = TSL_MEM_SPAD, .n0 = dim, .pad = g->zx,
-                     .dram = (int64_t)x->dram + lo * g->w * dim,
-                     .row = 0, .nx = g->w, .ny = hi - lo + 1, .nz = ncb);
+                     .dram = (int64_t)x->dram + lo * line,
+                     .row = 0, .nx = g->w, .ny = hi - lo + 1, .nz = in_planes(g, ncb));
         }
         if (need_w) {
           const int wait = two && run_i >= 2;
@@ -320,13 +326,13 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
         }
         loaded_tile = r, loaded_chunk = j;
       }
+      const int64_t cb_stride = g->in_line ? 1 : (hi - lo + 1) * g->w;
       if (need_in || need_w) {
         LOWER_EMIT(s, cfg_exec, .pop_prev = 1, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw,
                    .ncb = g->depthwise ? 1 : (ncb < MAX_NCB ? ncb : MAX_NCB), .pad = g->zx, .stride_y = g->sy,
                    .stride_x = g->sx, .dil_y = g->dy,
-                   .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = (hi - lo + 1) * g->w);
+                   .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
       }
-      const int64_t cb_stride = (hi - lo + 1) * g->w;
       const int64_t in0 = g->in_spad >= 0 ? g->in_spad : 0; /* SPAD row of the input's pixel (0,0), block 0 */
       /* Per group of G output blocks and column tile: one ACC buffer each, alternating. */
       for (int64_t ob0 = c0; ob0 < c0 + ccnt; ob0 += t.G)
@@ -484,7 +490,7 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   /* When not even one output block's weights fit next to one input line
    * group, the input channels are tiled (lower_conv_ktile.c). */
   if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t)) {
-    if (g->depthwise || g->pool_k)
+    if (g->depthwise || g->pool_k || g->in_line)
       return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines",
                            tg->name, (long long)per_ob, (long long)g->w);
     return lower_conv_ktiled(p, k, x, y, g, d);

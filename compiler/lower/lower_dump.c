@@ -43,8 +43,8 @@ static void dump_layout(FILE *f, const lower_program *p) {
               (unsigned long long)t->bytes);
       continue;
     }
-    fprintf(f, "tensor '%s' blocked%s c=%lld h=%lld w=%lld blocks=%lld zp=%d bytes=%llu", t->v->name,
-            t->rk ? " rk" : "", (long long)t->c, (long long)t->h, (long long)t->w, (long long)t->blocks, t->zp,
+    fprintf(f, "tensor '%s' %s%s c=%lld h=%lld w=%lld blocks=%lld zp=%d bytes=%llu", t->v->name,
+            t->pack_b ? "blocked-packed" : "blocked", t->rk ? " rk" : "", (long long)t->c, (long long)t->h, (long long)t->w, (long long)t->blocks, t->zp,
             (unsigned long long)t->bytes);
     if (t->alias >= 0) fprintf(f, " alias='%s'+%lld", tensor_name(p, t->alias), (long long)t->alias_off);
     fprintf(f, "\n");

@@ -26,6 +26,11 @@ typedef struct lower_conv_geom {
   int64_t in_spad;        /* SPAD row where the input already is (resident), or -1: load it from DRAM */
   int64_t out_spad;       /* SPAD row to store the output to (resident for the next kernel), or -1: DRAM */
   int64_t spad_limit;     /* working rows end here (resident tensors above); 0: the whole scratchpad */
+  /* A packed input (x->pack_b, lower_conv.c "Packed input"): each input line
+   * is loaded as its w*pack_b bytes in rows of DIM (w: rows per line), and
+   * the conv is kh x 1 over them with the row stride sx*pack_b/DIM and its
+   * blocks one row apart; in_line: DRAM bytes between lines; 0: x is blocked. */
+  int64_t in_line;
 } lower_conv_geom;
 
 /* The tensor index of v, created on first use (blocked when it can be,
@@ -57,8 +62,8 @@ int lower_is_fused(const ir_graph *g, const lower_program *p, const ir_node *n);
 int lower_is_concat_done(const lower_program *p, const ir_node *n);
 /* The conv geometry of QConv/QMatMul n reading x and writing y (the pooled
  * tensor when `pool` is fused); with wt, the weights attached.  0, or -1. */
-int lower_conv_geom_of(const ir_node *n, const ir_node *pool, const lower_tensor *x, const lower_tensor *y,
-                       lower_conv_geom *g, int8_t **wt, diag *d);
+int lower_conv_geom_of(const lower_program *p, const ir_node *n, const ir_node *pool, const lower_tensor *x,
+                       const lower_tensor *y, lower_conv_geom *g, int8_t **wt, diag *d);
 
 /* SRAM residency (lower_resident.c).  Each returns a scratchpad row, or -1
  * for DRAM. */

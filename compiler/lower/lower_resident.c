@@ -121,7 +121,7 @@ int64_t lower_resident_row(const lower_program *p, const lower_kernel *k, const 
     const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : cs[j])->out); /* the conv's own output */
     if (!z || !z->blocked) return -1;
     lower_conv_geom cg, cg0;
-    if (lower_conv_geom_of(cs[j], cpool, y, z, &cg, NULL, NULL)) return -1;
+    if (lower_conv_geom_of(p, cs[j], cpool, y, z, &cg, NULL, NULL)) return -1;
     cg0 = cg;
     cg.in_spad = row;
     cg.spad_limit = row;
@@ -161,7 +161,7 @@ static int64_t producer_loads(const lower_program *p, int i, int64_t zr) {
   const ir_node *c = p->graph->nodes[i];
   const lower_tensor *x = lower_find_tensor(p, c->in[0]), *y = lower_find_tensor(p, c->out);
   lower_conv_geom g;
-  if (!x || !y || lower_conv_geom_of(c, NULL, x, y, &g, NULL, NULL)) return -1;
+  if (!x || !y || lower_conv_geom_of(p, c, NULL, x, y, &g, NULL, NULL)) return -1;
   g.in_spad = x->spad_row;
   if (p->fused_add[i]) g.spad_limit = lower_conv_vec_row(p, x, zr, y->blocks * y->h * y->w);
   else if (zr >= 0) g.spad_limit = x->spad_row >= 0 && x->spad_row < zr ? x->spad_row : zr;
@@ -245,7 +245,7 @@ static int64_t concat_row(const lower_program *p, const lower_tensor *z) {
   const ir_node *cpool = p->fused[ci];
   const lower_tensor *co = lower_find_tensor(p, (cpool ? cpool : cons)->out), *cy = lower_find_tensor(p, cons->out);
   lower_conv_geom cg, cg0;
-  if (!co || !co->blocked || !cy || lower_conv_geom_of(cons, cpool, z, co, &cg, NULL, NULL)) return -1;
+  if (!co || !co->blocked || !cy || lower_conv_geom_of(p, cons, cpool, z, co, &cg, NULL, NULL)) return -1;
   cg0 = cg;
   cg.in_spad = row;
   cg.spad_limit = p->fused_add[ci] ? row - cy->blocks * cy->h * cy->w : row;
@@ -318,7 +318,7 @@ int64_t lower_pool_out_row(const lower_program *p, const lower_kernel *k, const 
   const ir_node *cpool = p->fused[ci];
   const lower_tensor *z = lower_find_tensor(p, (cpool ? cpool : c)->out);
   lower_conv_geom cg, cg0;
-  if (!z || !z->blocked || lower_conv_geom_of(c, cpool, y, z, &cg, NULL, NULL)) return -1;
+  if (!z || !z->blocked || lower_conv_geom_of(p, c, cpool, y, z, &cg, NULL, NULL)) return -1;
   cg0 = cg;
   cg.in_spad = row;
   cg.spad_limit = row;

@@ -367,7 +367,9 @@ static int dump_tensors(const char *dir, const tpkg_view *v, const run_batch *b,
       if (j >= f.n_in) snprintf(suffix, sizeof suffix, ".fallback_out");
       else if (j) snprintf(suffix, sizeof suffix, ".fallback_in%u", j);
       else snprintf(suffix, sizeof suffix, ".fallback_in");
-      if (dump_window_tensor(dir, f.name, suffix, b, o.dtype, o.layout, o.rank, o.dims, o.offset, dim, d)) return -1;
+      if (dump_window_tensor(dir, f.name, suffix, b, o.dtype, o.layout, o.rank, o.dims, o.offset,
+                             o.layout == TPKG_LAYOUT_BLOCKED ? o.block : dim, d))
+        return -1;
     }
   }
   return 0;

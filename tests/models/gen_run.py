@@ -12,10 +12,16 @@ kinds: 1x5x9x9 (5 channels: not a multiple of any DIM; odd spatial size)
   -> GlobalAveragePool                       vector kernel
   -> Flatten -> Gemm (10) -> Softmax         matmul kernel, Softmax fallback
 
+stem3: 1x3x21x19 -> Conv 3x3 s2 (12) + ReLU + MaxPool 2 -> Conv 1x1 (10)
+stem1: 1x1x19x17 -> Conv 5x5 s2 (8) + ReLU -> Conv 3x3 p1 (8)
+  first convs with few input channels, stride 2 and no padding: read packed
+  (lower_conv.c, "Packed input"; odd widths, so lines end inside a row)
+
 Writes, under run/ (MANIFEST section `run`):
   kinds.onnx, kinds.in0.npy / kinds.out0.npy   the model, one input, torch's output
   kinds.calib.npy                              16 samples [16,5,9,9] (`tessel --calib`)
   kinds.batch.npy                              4 inputs [4,5,9,9] (a batch for `tessel run`)
+  stem3.*, stem1.*                             likewise (calib 16 samples, batch 4)
 """
 import io
 import os
@@ -49,6 +55,42 @@ class Kinds(torch.nn.Module):
         return torch.softmax(self.fc(torch.flatten(v, 1)), dim=1)
 
 
+class Stem3(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 12, 3, stride=2)
+        self.pw = torch.nn.Conv2d(12, 10, 1)
+
+    def forward(self, v):
+        return self.pw(torch.nn.functional.max_pool2d(torch.relu(self.conv(v)), 2))
+
+
+class Stem1(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(1, 8, 5, stride=2)
+        self.conv2 = torch.nn.Conv2d(8, 8, 3, padding=1)
+
+    def forward(self, v):
+        return self.conv2(torch.relu(self.conv(v)))
+
+
+def export(w, rng, name, model, shape, comment):
+    x = rng.uniform(-1, 1, shape).astype(np.float32)
+    calib = rng.uniform(-1, 1, (16,) + shape[1:]).astype(np.float32)
+    batch = rng.uniform(-1, 1, (4,) + shape[1:]).astype(np.float32)
+    buf = io.BytesIO()
+    with torch.no_grad():
+        y = model(torch.from_numpy(x)).numpy()
+        torch.onnx.export(model, (torch.from_numpy(x),), buf, opset_version=13, input_names=["input"],
+                          output_names=["out"], do_constant_folding=True)
+    m = onnx.load_from_string(buf.getvalue())
+    onnx.checker.check_model(m, full_check=True)
+    w.add(name, m, [x], [y], comment=comment)
+    np.save(os.path.join(HERE, "run", name + ".calib.npy"), calib)
+    np.save(os.path.join(HERE, "run", name + ".batch.npy"), batch)
+
+
 def main():
     torch.manual_seed(SEED)
     rng = np.random.default_rng(SEED)
@@ -72,6 +114,8 @@ def main():
     w.add("kinds", m, [x], [y], comment="every kernel kind and a Softmax fallback, 5 channels, 9x9")
     np.save(os.path.join(HERE, "run", "kinds.calib.npy"), calib)
     np.save(os.path.join(HERE, "run", "kinds.batch.npy"), batch)
+    export(w, rng, "stem3", Stem3().eval(), (1, 3, 21, 19), "3 input channels, 3x3 stride 2, no padding: read packed")
+    export(w, rng, "stem1", Stem1().eval(), (1, 1, 19, 17), "1 input channel, 5x5 stride 2, no padding: read packed")
     w.finish()
 
 

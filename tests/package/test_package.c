@@ -731,7 +731,8 @@ static void test_tfw_load_checks(void **state) {
   (void)state;
   tfw_error e;
   assert_int_equal(load(NULL, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_OK);
-  /* a BLOCKED operand's block is the NPU's DIM: tpkg_check cannot know it */
+  /* a BLOCKED operand's block is the NPU's DIM (or a smaller one holding its
+   * channels): tpkg_check cannot know it */
   assert_int_equal(load(m_fb_block_other, 4096, SAMPLE_WINDOW_BYTES, &e), TFW_E_PACKAGE);
   assert_int_equal(e.detail, TPKG_E_FALLBACK);
   assert_int_equal(e.index, 0);

@@ -51,6 +51,28 @@ for w in 1 2; do
   t "partial-$w-rtl-equals-int8-ref" "$tessel" compare "$tmp/kinds_int8.npy" "$tmp/partial_$w.npy"
 done
 
+# 1c. First convs that read their input packed (lower_conv.c, "Packed
+#     input": blocked by fewer lanes than DIM, taps over rows of DIM bytes):
+#     stem3 (3 channels, 3x3 s2) packs at npu8, stem1 (1 channel, 5x5 s2) at
+#     npu4 and npu8; on RTL and the C model (batch of 4), bit for bit the int8
+#     reference, and so is the package compiled with --no-pack-input.
+for m in stem3 stem1; do
+  M=$models/run/$m
+  t "$m-int8-ref" "$tessel" ref "$M.onnx" --calib "$M.calib.npy" --input "$M.batch.npy" -o "$tmp/${m}_int8.npy"
+  for target in npu4 npu8; do
+    [[ $m == stem3 && $target == npu4 ]] && continue
+    t "$m-$target-compile" "$tessel" compile "$M.onnx" --calib "$M.calib.npy" --target $target -o "$tmp/${m}_$target.tpkg" --report
+    t "$m-$target-packed" grep -q "tensor 'input.q' blocked-packed" "$tmp/$m-$target-compile.log"
+    for engine in rtl model; do
+      t "$m-$target-$engine" "$tessel" run "$tmp/${m}_$target.tpkg" --engine $engine --input "$M.batch.npy" -o "$tmp/${m}_${target}_$engine.npy"
+      t "$m-$target-$engine-equals-int8-ref" "$tessel" compare "$tmp/${m}_int8.npy" "$tmp/${m}_${target}_$engine.npy"
+    done
+  done
+  t "$m-unpacked-compile" "$tessel" compile "$M.onnx" --calib "$M.calib.npy" --no-pack-input -o "$tmp/${m}_off.tpkg"
+  t "$m-unpacked-model" "$tessel" run "$tmp/${m}_off.tpkg" --engine model --input "$M.batch.npy" -o "$tmp/${m}_off.npy"
+  t "$m-unpacked-equals-int8-ref" "$tessel" compare "$tmp/${m}_int8.npy" "$tmp/${m}_off.npy"
+done
+
 # 2. The digits model, one image, on RTL: identical to the int8 reference.
 t digits-compile "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" -o "$tmp/digits.tpkg"
 t digits-int8-ref "$tessel" ref "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" --input "$digits/digits_cnn.in0.npy" -o "$tmp/digits_int8.npy"
@@ -240,11 +262,12 @@ done
 expect_fail fallback-cut-inspect 1 "bad package: IO: graph output that no kernel and no fallback record writes" "$tessel" inspect "$tmp/fb_cut.tpkg"
 # A fallback record's beside counts past the kernel records (record 0 runs
 # before kernel 0: behind, bytes 22..23, must be 0), the block of record 0's
-# blocked output (operand 1: 24 + 56 + 52 = byte 132 of the record), and the
+# blocked output (operand 1: 24 + 56 + 52 = byte 132 of the record: above
+# DIM; one below DIM holding the channels is a packed input's), and the
 # target name's padding after its NUL.
 rej fallback-beside "PACKAGE/FALLBACK.*beside counts pass the kernel records" --patch "$((fb_off + 20)):$(le32 $((1 << 16)))" --fix-crc
 rej fallback-block "PACKAGE/FALLBACK.*not this NPU's DIM" --patch "$((fb_off + 132)):$(le32 12345)" --fix-crc
-"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_off + 132)):$(le32 4)" --fix-crc --save "$tmp/fb_block.tpkg" >/dev/null 2>&1
+"$reject" "$pkg" "$sim" "$fw" --patch "$((fb_off + 132)):$(le32 16)" --fix-crc --save "$tmp/fb_block.tpkg" >/dev/null 2>&1
 expect_fail fallback-block-run-model 1 "not this NPU's DIM" \
   "$tessel" run "$tmp/fb_block.tpkg" --engine model --input "$digits/digits_cnn.in0.npy" -o "$tmp/fb_block.npy"
 rej target-padding "PACKAGE/HEADER.*target name not NUL-padded" --patch 25:FF --fix-crc

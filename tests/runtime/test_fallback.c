@@ -810,6 +810,9 @@ static void test_quantize_to_blocked(void **state) {
   static const int32_t zps[] = {-128, 0, 3, 127, 255};
   static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
                                       0xffc00001u, 0x00000001u, 0x807fffffu, 0x7f7fffffu, 0xff7fffffu};
+  /* blocks of DIM and of 4 lanes (one block below DIM holding the 3
+   * channels: a conv's packed input); each padding lane the zero point */
+  for (uint32_t blk = dim; blk >= 4; blk -= 4)
   for (size_t si = 0; si < sizeof scales / sizeof *scales; si++)
     for (size_t zi = 0; zi < sizeof zps / sizeof *zps; zi++) {
       float sc = scales[si];
@@ -825,17 +828,26 @@ static void test_quantize_to_blocked(void **state) {
       while (i < n) x[i++] = rnd_float(-300.0f, 300.0f) * sc;
       memcpy(win, x, sizeof x);
       fb_desc q = rec1(TPKG_OP_QUANTIZE, TPKG_DT_F32, u8 ? TPKG_DT_U8 : TPKG_DT_I8, dims, 0, sizeof x, 16384, 8192);
-      fb_set_layout(&q.o[1], TPKG_LAYOUT_BLOCKED, dim);
+      fb_set_layout(&q.o[1], TPKG_LAYOUT_BLOCKED, blk);
       q.o[1].scale = sc, q.o[1].zp = zp;
       assert_int_equal(fb_run(&q, win, WB, dim), 0);
+      for (uint32_t p = 0; p < 32 * 32; p++)
+        for (uint32_t l = 3; l < blk; l++) assert_int_equal(win[16384 + p * blk + l], (uint8_t)zp);
       for (uint32_t e = 0; e < n; e++) {
-        uint8_t got = win[16384 + tfw_layout_offset(TPKG_LAYOUT_BLOCKED, 4, dims, dim, e)];
+        uint8_t got = win[16384 + tfw_layout_offset(TPKG_LAYOUT_BLOCKED, 4, dims, blk, e)];
         int32_t have = u8 ? (int32_t)got : (int32_t)(int8_t)got, want = tfw_quantize(x[e], sc, zp, lo, lo + 255);
         if (have != want)
-          fail_msg("scale %g zp %d: element %u (%a) gave %d, tfw_quantize %d", (double)sc, zp, e, (double)x[e], have,
-                   want);
+          fail_msg("block %u scale %g zp %d: element %u (%a) gave %d, tfw_quantize %d", blk, (double)sc, zp, e,
+                   (double)x[e], have, want);
       }
     }
+  /* a block that cannot hold the channels, or above DIM: refused */
+  for (uint32_t blk = 2; blk <= 16; blk += 14) {
+    fb_desc q = rec1(TPKG_OP_QUANTIZE, TPKG_DT_F32, TPKG_DT_I8, dims, 0, sizeof x, 16384, 8192);
+    fb_set_layout(&q.o[1], TPKG_LAYOUT_BLOCKED, blk);
+    q.o[1].scale = 0.1f;
+    assert_int_equal(fb_run(&q, win, WB, dim), TFW_FB_E_LAYOUT);
+  }
 }
 
 /* ---- the converter's jobs (tfw_set_cvt) ------------------------------------------ */
