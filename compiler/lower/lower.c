@@ -18,6 +18,10 @@
 
 static uint64_t align16(uint64_t x) { return (x + 15) & ~(uint64_t)15; }
 
+/* The memory port's beat (docs/memory-port.md): a LOAD merges rows into one
+ * burst only from an address on it. */
+enum { PORT_BEAT = 8 };
+
 int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n) {
   uint64_t off = align16(p->consts_bytes), end = off + n;
   uint8_t *nb = realloc(p->consts, end ? end : 1);
@@ -60,16 +64,26 @@ static int wants_blocked(const lower_program *p, const ir_value *v) {
   return p->npu_side[v->id];
 }
 
+/* Output columns [0, *left) and [ow - *right, ow) of a conv (input width w,
+ * kernel width kw, column stride sx, left padding pl) whose windows reach
+ * into the left or the right padding. */
+static void border_cols(int64_t w, int64_t kw, int64_t sx, int64_t pl, int64_t ow, int64_t *left, int64_t *right) {
+  int64_t rfirst = (w - kw + pl) / sx + 1; /* the first column whose window passes w - 1 */
+  *left = (pl + sx - 1) / sx;
+  *right = ow > rfirst ? ow - rfirst : 0;
+}
+
 /* The channel blocks of the packed view (lower_conv.c, "Packed input") in
  * which v's one reader reads it, with *pb its layout's block; 0 when v
  * stays blocked by DIM. v must be a QuantizeLinear's output (the converter
  * writes any block as cheaply) with fewer channels C than DIM, read only by
- * a 2-D QConv of group 1, column dilation 1 and no left or right padding.
- * The block b is the least b >= C with sx*b a multiple of DIM (so every
- * output column's window row starts at a row of DIM bytes), below DIM; the
- * kw*b bytes of a window row must take fewer blocks than its kw pixels,
- * and the conv's row stride sx*b/DIM fit CFG_EXEC's 3 bits. */
-static int64_t packed_blocks(const lower_program *p, const ir_value *v, int64_t *pb) {
+ * a 2-D QConv of group 1 and column dilation 1 with interior columns (whose
+ * windows miss the padding) and at most 255 output columns (one column
+ * tile). The block b is the least b >= C with sx*b a multiple of DIM (so
+ * every output column's window row starts a row of DIM bytes after the
+ * one before), below DIM; the kw*b bytes of a window row must take fewer
+ * blocks than its kw pixels, and the row stride sx*b/DIM fit CFG_EXEC. */
+static int64_t packed_blocks(const lower_program *p, const ir_value *v, int64_t *pb, int64_t *poff) {
   const int64_t dim = p->target->dim;
   if (p->no_pack_input || v->kind != IR_VALUE_NODE || !v->def || v->def->op != IR_OP_QUANTIZE || v->is_output ||
       v->rank != 4 || v->n_users != 1 || v->dims[1] >= dim)
@@ -79,7 +93,7 @@ static int64_t packed_blocks(const lower_program *p, const ir_value *v, int64_t 
   const int64_t *st = ir_attr_ints(u, "strides", &cnt), *pd = ir_attr_ints(u, "pads", &cnt);
   const int64_t *dl = ir_attr_ints(u, "dilations", &cnt);
   if (u->op != IR_OP_QCONV || u->in[0] != v || u->n_in < 2 || u->in[1]->rank != 4 || !st || !pd || !dl ||
-      ir_attr_int(u, "group", 1) != 1 || dl[1] != 1 || pd[1] != 0 || pd[3] != 0 || u->out->rank != 4)
+      ir_attr_int(u, "group", 1) != 1 || dl[1] != 1 || u->out->rank != 4)
     return 0;
   int64_t r = dim, a = st[1]; /* unit = dim / gcd(sx, dim) */
   while (a) {
@@ -87,9 +101,14 @@ static int64_t packed_blocks(const lower_program *p, const ir_value *v, int64_t 
     r = a, a = t;
   }
   const int64_t unit = dim / r, b = (v->dims[1] + unit - 1) / unit * unit, kw = u->in[1]->dims[3];
-  const int64_t nj = (kw * b + dim - 1) / dim;
-  if (b >= dim || nj >= kw || st[1] * b / dim > 7) return 0;
+  const int64_t nj = (kw * b + dim - 1) / dim, ow = u->out->dims[3];
+  int64_t left, right;
+  border_cols(v->dims[3], kw, st[1], pd[1], ow, &left, &right);
+  if (b >= dim || nj >= kw || st[1] * b / dim > 7 || left + right >= ow || ow > 255 ||
+      2 * ow > p->target->acc_rows)
+    return 0;
   *pb = b;
+  *poff = (PORT_BEAT - (left * st[1] - pd[1]) * b % PORT_BEAT) % PORT_BEAT; /* the interior's x0 on a beat */
   return nj;
 }
 
@@ -106,8 +125,8 @@ int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag 
     else t.c = v->dims[1], t.h = v->dims[0], t.w = 1, t.rk = 1;
     t.blocks = (t.c + p->target->dim - 1) / p->target->dim;
     t.bytes = (uint64_t)(t.blocks * t.h * t.w * p->target->dim);
-    int64_t b = 0, nj = packed_blocks(p, v, &b);
-    if (nj) t.pack_b = b, t.blocks = nj, t.bytes = (uint64_t)(b * t.h * t.w + p->target->dim);
+    int64_t b = 0, off = 0, nj = packed_blocks(p, v, &b, &off);
+    if (nj) t.pack_b = b, t.pack_off = off, t.blocks = nj, t.bytes = (uint64_t)(off + b * t.h * t.w + p->target->dim);
   } else {
     t.bytes = (uint64_t)ir_value_numel(v) * ir_dtype_size(v->dtype);
   }
@@ -255,16 +274,25 @@ static int common_attrs(const ir_node *n, lower_conv_geom *g, int64_t m, diag *d
   return 0;
 }
 
-/* g (read from x's reader, packed_blocks' conditions met) as the kh x 1
- * conv over x's packed view (lower_conv.c, "Packed input"): each input
- * line is its w*b bytes (b = x->pack_b) in rows of DIM, output column ox
- * reads the x->blocks rows from ox*sx*b/DIM on, and the view's channel j
- * of those rows is channel j % b of window column j / b. With wt, the
- * weights w'[m][j][ky] = w[m][j % b][ky][j / b] for j % b < C and j < kw*b,
- * else 0 (the zeros meet the padding channels and the bytes past the
- * window row), malloc'd into *wt. */
+/* g (read from x's reader, packed_blocks' conditions met) as a packed
+ * conv (lower_conv.c, "Packed input"): the geometry of its interior, the
+ * kh x 1 conv over the x->blocks rows of DIM bytes from each interior
+ * output column's window row on (its byte ox*sx*b in the line, b =
+ * x->pack_b), whose channel j is channel j % b of window column j / b; the
+ * border columns in g->pk. With wt, the interior's weights
+ * w'[m][j][ky] = w[m][j % b][ky][j / b] for j % b < C and j < kw*b, else 0
+ * (the zeros meet the padding channels and the bytes past the window
+ * row), malloc'd into *wt. */
 static int packed_geom(lower_conv_geom *g, const lower_tensor *x, int dim, int8_t **wt, diag *d) {
-  const int64_t c = g->c, b = x->pack_b, cv = x->blocks * dim;
+  const int64_t c = g->c, b = x->pack_b, nj = x->blocks, cv = nj * dim, rs = g->sx * b / dim;
+  lower_packed *pk = &g->pk;
+  *pk = (lower_packed){.b = b, .line = x->w * b, .c = c, .kw = g->kw, .sx = g->sx, .pl = g->pl, .wgt = g->wgt};
+  border_cols(x->w, g->kw, g->sx, g->pl, g->ow, &pk->left, &pk->right);
+  pk->x0 = (pk->left * g->sx - g->pl) * b;
+  pk->cl = pk->left ? (pk->left - 1) * g->sx - g->pl + g->kw : 0;
+  if (pk->cl > x->w) pk->cl = x->w;
+  pk->cr0 = (g->ow - pk->right) * g->sx - g->pl;
+  pk->cr = pk->right ? x->w - pk->cr0 : 0;
   if (wt) {
     *wt = calloc((size_t)(g->m * cv * g->kh), 1);
     if (!*wt) return diag_oom(d);
@@ -274,8 +302,8 @@ static int packed_geom(lower_conv_geom *g, const lower_tensor *x, int dim, int8_
           (*wt)[(m * cv + j) * g->kh + ky] = g->wgt[((m * c + j % b) * g->kh + ky) * g->kw + j / b];
   }
   g->wgt = wt ? *wt : NULL;
-  g->in_line = x->w * b;
-  g->c = cv, g->w = (x->w * b + dim - 1) / dim, g->sx = g->sx * b / dim, g->kw = 1, g->dx = 1, g->pl = 0;
+  const int64_t ni = g->ow - pk->left - pk->right; /* interior columns */
+  g->c = cv, g->w = (ni - 1) * rs + nj, g->sx = rs, g->kw = 1, g->dx = 1, g->pl = 0;
   return 0;
 }
 

@@ -46,6 +46,7 @@ typedef struct lower_tensor {
   int blocked;        /* 1: the blocked layout above (an NPU kernel's value); 0: plain row-major (the control core's) */
   int64_t pack_b;     /* blocked only: 0, or blocked by pack_b < DIM channels ([h][w][pack_b] bytes, DIM bytes of
                          slack after them) for the one conv that reads it packed; blocks: its view's (lower_conv.c) */
+  int64_t pack_off;   /* packed: bytes before its pixel (0, 0), so the lines its conv loads start on a beat */
   int alias;          /* index of the tensor whose bytes it shares (a Flatten of [1,C,1,1], a Concat input), or -1 */
   int64_t alias_off;  /* its byte offset inside that tensor */
   int64_t spad_row;   /* resident: the SPAD row of its block 0 pixel (0,0) between producer and consumer, or -1 */

@@ -198,7 +198,7 @@ static int fallback_record(const lower_program *p, const lower_kernel *k, uint32
     }
     for (int j = 0; j < (int)TPKG_MAX_RANK; j++) o->dims[j] = dims[j];
     o->dtype = tpkg_dtype(t->v->dtype);
-    o->offset = (uint32_t)t->dram, o->size = (uint32_t)t->bytes;
+    o->offset = (uint32_t)(t->dram + t->pack_off), o->size = (uint32_t)(t->bytes - t->pack_off);
     o->block = o->layout != TPKG_LAYOUT_BLOCKED ? 0 : t->pack_b ? (uint32_t)t->pack_b : (uint32_t)p->target->dim;
     if (t->v->quant.kind != IR_QUANT_NONE) o->scale = t->v->quant.scale[0], o->zp = t->v->quant.zero_point[0];
   }

@@ -33,6 +33,14 @@
 
 enum { MAX_NCB = 255 }; /* CFG_EXEC's ncb field: more input blocks take several MATMULs */
 
+/* Weight rows per output block: per tap, its input blocks' DIM rows
+ * (depthwise: one row per tap); a packed input's border columns add their
+ * kh x kw taps of one block. */
+static int64_t ob_rows(const lower_conv_geom *g, int64_t ncb, int64_t dim) {
+  if (g->depthwise) return g->kh * g->kw;
+  return g->kh * g->kw * ncb * dim + (g->pk.left || g->pk.right ? g->kh * g->pk.kw * dim : 0);
+}
+
 /* Weight of output m, input c (global), tap t, with groups expanded densely. */
 static int wval(const lower_conv_geom *g, int64_t m, int64_t c, int64_t t) {
   int64_t cg = g->c / g->group, mg = g->m / g->group;
@@ -70,7 +78,7 @@ int64_t lower_conv_params(lower_program *p, const lower_conv_geom *g, int64_t no
 int64_t lower_conv_weights(lower_program *p, const lower_conv_geom *g, int64_t nob, int64_t ncb, int64_t chunk,
                            int dim, int64_t *rows) {
   int64_t taps = g->kh * g->kw;
-  *rows = g->depthwise ? nob * taps : nob * taps * ncb * dim;
+  *rows = nob * ob_rows(g, ncb, dim);
   uint64_t n = (uint64_t)*rows * dim;
   int8_t *buf = calloc(n, 1);
   if (!buf) return -1;
@@ -79,24 +87,39 @@ int64_t lower_conv_weights(lower_program *p, const lower_conv_geom *g, int64_t n
       for (int64_t t = 0; t < taps; t++) buf[((ch / dim) * taps + t) * dim + ch % dim] = g->wgt[ch * taps + t];
   } else {
     /* Per output block, per chunk of at most `chunk` input blocks (one MATMUL
-     * each): the chunk's taps, each with its input blocks. */
+     * each): the chunk's taps, each with its input blocks; a packed input's
+     * border columns: the conv's own kh x kw taps, lane k channel k. */
+    const lower_packed *pk = &g->pk;
     int64_t row = 0;
-    for (int64_t ob = 0; ob < nob; ob++)
+    for (int64_t ob = 0; ob < nob; ob++) {
       for (int64_t cb0 = 0; cb0 < ncb; cb0 += chunk)
         for (int64_t t = 0; t < taps; t++)
           for (int64_t cb = cb0; cb < ncb && cb < cb0 + chunk; cb++)
             for (int k = 0; k < dim; k++, row++)
               for (int nn = 0; nn < dim; nn++)
                 buf[row * dim + nn] = (int8_t)wval(g, ob * dim + nn, cb * dim + k, t);
+      for (int64_t t = 0; (pk->left || pk->right) && t < g->kh * pk->kw; t++)
+        for (int k = 0; k < dim; k++, row++)
+          for (int nn = 0; nn < dim; nn++) {
+            int64_t m = ob * dim + nn;
+            if (m < g->m && k < pk->c) buf[row * dim + nn] = pk->wgt[(m * pk->c + k) * g->kh * pk->kw + t];
+          }
+    }
   }
   int64_t off = lower_consts_add(p, buf, n);
   free(buf);
   return off;
 }
 
-/* SPAD planes of the input's ncb channel blocks: one when it is packed
- * (its blocks are consecutive rows of one plane, "Packed input"). */
-static int64_t in_planes(const lower_conv_geom *g, int64_t ncb) { return g->in_line ? 1 : ncb; }
+/* SPAD rows and DRAM bytes of `lines` input lines: every channel block's
+ * plane; a packed input's one plane of the interior's rows (its blocks are
+ * consecutive rows) and its border columns, a pixel a row. */
+static int64_t in_rows_of(const lower_conv_geom *g, int64_t ncb, int64_t lines) {
+  return g->pk.line ? lines * (g->w + g->pk.cl + g->pk.cr) : ncb * lines * g->w;
+}
+static int64_t in_bytes_of(const lower_conv_geom *g, int64_t ncb, int64_t lines, int64_t dim) {
+  return g->pk.line ? lines * (g->w * dim + (g->pk.cl + g->pk.cr) * g->pk.b) : ncb * lines * g->w * dim;
+}
 
 /* Input rows [*lo, *hi] an output row tile [oy0, oy0+oh) reads (clamped to the image). */
 void lower_conv_in_rows(const lower_conv_geom *g, int64_t oy0, int64_t oh, int64_t *lo, int64_t *hi) {
@@ -153,13 +176,14 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
     if (ow_max > 255) ow_max = 255;
     if (ow_max < 1 || (g->pool_k && ow_max < g->ow)) continue;
     const int64_t ncol = (g->ow + ow_max - 1) / ow_max, ow_t = (g->ow + ncol - 1) / ncol;
+    if (g->pk.line && ncol > 1) continue; /* a packed input's columns are one tile */
     int64_t oh_max = tg->acc_rows / (2 * G * ow_t);
     if (oh_max > 255) oh_max = 255;
     if (oh_max > g->oh) oh_max = g->oh;
     if (ks->oh_tile > 0 && ks->oh_tile < oh_max) oh_max = ks->oh_tile;
     if (oh_max < need_oh) continue; /* a fused pool needs this many rows in one tile */
     for (int64_t oh_t = oh_max; oh_t >= (need_oh ? need_oh : 1); oh_t--) {
-      int64_t rows = g->in_spad >= 0 ? g->h : max_in_rows(g, oh_t), in_sp = g->in_spad >= 0 ? 0 : in_planes(g, ncb) * rows * g->w;
+      int64_t rows = g->in_spad >= 0 ? g->h : max_in_rows(g, oh_t), in_sp = g->in_spad >= 0 ? 0 : in_rows_of(g, ncb, rows);
       /* Two weight buffers when the weights are reloaded and the input is
        * not: it is loaded once (resident, or whole); otherwise one buffer,
        * and a MARK before each reload. */
@@ -178,8 +202,8 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
       t->oh_t = oh_t, t->in_rows = rows, t->gw = gw, t->G = G, t->ow_t = ow_t, t->wbuf = wbuf;
       /* Loop order: rows outer reloads the weights per tile, chunks outer the input per chunk. */
       int64_t ntiles = (g->oh + oh_t - 1) / oh_t, nchunks = (nob + gw - 1) / gw;
-      uint64_t wbytes = (uint64_t)(nob * per_ob * dim), ibytes = (uint64_t)(in_planes(g, ncb) * g->h * g->w * dim);
-      uint64_t tile_in = (uint64_t)(in_planes(g, ncb) * rows * g->w * dim);
+      uint64_t wbytes = (uint64_t)(nob * per_ob * dim), ibytes = (uint64_t)in_bytes_of(g, ncb, g->h, dim);
+      uint64_t tile_in = (uint64_t)in_bytes_of(g, ncb, rows, dim);
       uint64_t rows_outer = cost_dram_cycles(tg, 1, ibytes) + (uint64_t)ntiles * cost_dram_cycles(tg, 1, wbytes);
       uint64_t chunks_outer = cost_dram_cycles(tg, 1, wbytes) +
                               (uint64_t)(ntiles > 1 ? nchunks * ntiles : 1) * cost_dram_cycles(tg, 1, tile_in);
@@ -194,18 +218,18 @@ static int choose_tiling(const tsl_target_t *tg, const lower_conv_geom *g, const
 int64_t lower_conv_load_bytes(const tsl_target_t *tg, const lower_conv_geom *g, const lower_sched *ks, int64_t ncb,
                               int64_t nob) {
   conv_tiling t;
-  const int64_t dim = tg->dim, per_ob = g->depthwise ? g->kh * g->kw : g->kh * g->kw * ncb * dim;
+  const int64_t dim = tg->dim, per_ob = ob_rows(g, ncb, dim);
   if (choose_tiling(tg, g, ks, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t)) return -1;
   const int64_t ntiles = (g->oh + t.oh_t - 1) / t.oh_t, nchunks = (nob + t.gw - 1) / t.gw;
   const int64_t wbytes = nob * per_ob * dim + nob * 9 * dim;
   int64_t in_once = 0; /* the input lines of every tile, once */
   if (g->in_spad < 0) {
-    if (t.in_rows == g->h) in_once = in_planes(g, ncb) * g->h * g->w * dim;
+    if (t.in_rows == g->h) in_once = in_bytes_of(g, ncb, g->h, dim);
     else
       for (int64_t oy0 = 0; oy0 < g->oh; oy0 += t.oh_t) {
         int64_t lo, hi;
         lower_conv_in_rows(g, oy0, g->oh - oy0 < t.oh_t ? g->oh - oy0 : t.oh_t, &lo, &hi);
-        in_once += in_planes(g, ncb) * (hi - lo + 1) * g->w * dim;
+        in_once += in_bytes_of(g, ncb, hi - lo + 1, dim);
       }
   }
   int input_tiled = g->in_spad < 0 && t.in_rows != g->h;
@@ -229,7 +253,9 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
   const tsl_target_t *tg = p->target;
   const int dim = (int)tg->dim;
   const int64_t ncb = x->blocks, nob = y->blocks, taps = g->kh * g->kw;
-  const int64_t per_ob = g->depthwise ? taps : taps * ncb * dim;
+  const int64_t per_ob = ob_rows(g, ncb, dim);
+  const lower_packed *pk = &g->pk;
+  const int border = pk->left || pk->right;
   const conv_tiling t = *tp;
   lower_stream *s = &k->stream;
   k->sched.oh_tile = (int)t.oh_t;
@@ -240,8 +266,10 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
   k->ow_tile = t.ow_t < g->ow ? (int)t.ow_t : 0;
   const int64_t T = t.oh_t * t.ow_t;            /* ACC rows per output block tile */
   const int64_t ncol = (g->ow + t.ow_t - 1) / t.ow_t;
-  /* SPAD: input tile from row 0 (unless resident), weights after it. */
-  const int64_t wbase = g->in_spad >= 0 ? 0 : in_planes(g, ncb) * t.in_rows * g->w;
+  /* SPAD: input tile from row 0 (unless resident; a packed input's border
+   * columns after its interior: lbase, rbase), weights after it. */
+  const int64_t wbase = g->in_spad >= 0 ? 0 : in_rows_of(g, ncb, t.in_rows);
+  const int64_t lbase = t.in_rows * g->w, rbase = lbase + t.in_rows * pk->cl;
   k->spad_rows_used = wbase + t.wbuf * t.gw * per_ob;
   k->acc_rows_used = 2 * t.G * T;
   /* Two weight buffers: PARAM rows for windows of whole chunks, up to param_rows blocks. */
@@ -268,6 +296,7 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
   const int64_t reloads = t.rows_outer && nchunks > 1 ? ntiles * nchunks : nchunks;
   int64_t nload = 0, wrow = wbase, win = -1, pbase = 0, run_i = 0, run_n = 0;
   int64_t step = 0, loaded_tile = -1, loaded_chunk = -1;
+  int exec_border = 0; /* CFG_EXEC holds a border's geometry: the interior's again before its MATMULs */
   for (int64_t outer = 0; outer < (t.rows_outer ? ntiles : nchunks); outer++)
     for (int64_t inner = 0; inner < (t.rows_outer ? nchunks : ntiles); inner++) {
       int64_t r = t.rows_outer ? outer : inner, j = t.rows_outer ? inner : outer;
@@ -299,13 +328,23 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
           win = w;
         }
         if (need_in) {
-          /* A packed input: each line's bytes in rows of DIM, lines in_line apart. */
-          const int64_t line = g->in_line ? g->in_line : g->w * dim;
+          /* A packed input: each line's interior bytes in rows of DIM, then
+           * its border columns a pixel (b lanes, the rest zx) a row. */
+          const int64_t line = pk->line ? pk->line : g->w * dim, nl = hi - lo + 1;
+          const int64_t xdram = (int64_t)(x->dram + x->pack_off); /* pixel (0, 0) */
           LOWER_EMIT(s, cfg_load, .stride_x = dim, .stride_y = line, .stride_z = g->h * g->w * dim);
           /* The last LOAD gives EXEC the one LOAD->EXEC token. */
-          LOWER_EMIT(s, load, .push_next = !need_w, .mem = TSL_MEM_SPAD, .n0 = dim, .pad = g->zx,
-                     .dram = (int64_t)x->dram + lo * line,
-                     .row = 0, .nx = g->w, .ny = hi - lo + 1, .nz = in_planes(g, ncb));
+          LOWER_EMIT(s, load, .push_next = !need_w && !border, .mem = TSL_MEM_SPAD, .n0 = dim, .pad = g->zx,
+                     .dram = xdram + lo * line + pk->x0, .row = 0, .nx = g->w, .ny = nl,
+                     .nz = pk->line ? 1 : ncb);
+          if (border) LOWER_EMIT(s, cfg_load, .stride_x = pk->b, .stride_y = line);
+          if (pk->cl)
+            LOWER_EMIT(s, load, .push_next = !need_w && !pk->cr, .mem = TSL_MEM_SPAD, .n0 = pk->b, .pad = g->zx,
+                       .dram = xdram + lo * line, .row = lbase, .nx = pk->cl, .ny = nl, .nz = 1);
+          if (pk->cr)
+            LOWER_EMIT(s, load, .push_next = !need_w, .mem = TSL_MEM_SPAD, .n0 = pk->b, .pad = g->zx,
+                       .dram = xdram + lo * line + pk->cr0 * pk->b, .row = rbase, .nx = pk->cr, .ny = nl,
+                       .nz = 1);
         }
         if (need_w) {
           const int wait = two && run_i >= 2;
@@ -316,7 +355,7 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
                        .dram = woff + c0 * per_ob * dim, .row = wrow, .nx = taps, .ny = 1, .nz = ccnt);
           else
             LOWER_EMIT(s, load, .pop_next = wait, .push_next = two, .mem = TSL_MEM_SPAD, .n0 = dim,
-                       .dram = woff + c0 * per_ob * dim, .row = wrow, .nx = dim, .ny = taps * ncb, .nz = ccnt);
+                       .dram = woff + c0 * per_ob * dim, .row = wrow, .nx = dim, .ny = per_ob / dim, .nz = ccnt);
           if (!two) {
             LOWER_EMIT(s, cfg_load, .stride_x = 9 * dim);
             LOWER_EMIT(s, load, .push_next = 1, .mem = TSL_MEM_PARAM, .n0 = dim, .dram = poff + c0 * 9 * dim, .row = 0,
@@ -326,12 +365,13 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
         }
         loaded_tile = r, loaded_chunk = j;
       }
-      const int64_t cb_stride = g->in_line ? 1 : (hi - lo + 1) * g->w;
+      const int64_t cb_stride = pk->line ? 1 : (hi - lo + 1) * g->w, nl = hi - lo + 1;
       if (need_in || need_w) {
         LOWER_EMIT(s, cfg_exec, .pop_prev = 1, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw,
                    .ncb = g->depthwise ? 1 : (ncb < MAX_NCB ? ncb : MAX_NCB), .pad = g->zx, .stride_y = g->sy,
                    .stride_x = g->sx, .dil_y = g->dy,
-                   .dil_x = g->dx, .in_h = hi - lo + 1, .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
+                   .dil_x = g->dx, .in_h = nl, .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
+        exec_border = 0;
       }
       const int64_t in0 = g->in_spad >= 0 ? g->in_spad : 0; /* SPAD row of the input's pixel (0,0), block 0 */
       /* Per group of G output blocks and column tile: one ACC buffer each, alternating. */
@@ -348,14 +388,31 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
           /* Over MAX_NCB input blocks: one MATMUL per chunk, accumulating. */
           for (int64_t cb0 = 0; cb0 < ncb; cb0 += MAX_NCB) {
             int64_t nq = ncb - cb0 < MAX_NCB ? ncb - cb0 : MAX_NCB, last = cb0 + nq == ncb;
-            if (ncb > MAX_NCB)
+            if (ncb > MAX_NCB || exec_border) {
               LOWER_EMIT(s, cfg_exec, .out_pitch = t.ow_t, .kh = g->kh, .kw = g->kw, .ncb = nq, .pad = g->zx,
-                         .stride_y = g->sy, .stride_x = g->sx, .dil_y = g->dy, .dil_x = g->dx, .in_h = hi - lo + 1,
+                         .stride_y = g->sy, .stride_x = g->sx, .dil_y = g->dy, .dil_x = g->dx, .in_h = nl,
                          .in_w = g->w, .in_pitch = g->w, .cb_stride = cb_stride);
+              exec_border = 0;
+            }
             LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
-            LOWER_EMIT(s, matmul, .pop_next = cb0 == 0, .push_next = last, .acc_mode = cb0 > 0, .oh = oh,
-                       .ow = ow, .in = in0 + cb0 * cb_stride, .wgt = wrow + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim,
-                       .acc = accb, .iy0 = iy0, .ix0 = ix0);
+            LOWER_EMIT(s, matmul, .pop_next = cb0 == 0, .push_next = last && !border, .acc_mode = cb0 > 0,
+                       .oh = oh, .ow = ow - pk->left - pk->right, .in = in0 + cb0 * cb_stride,
+                       .wgt = wrow + (ob0 - c0) * per_ob + g->kh * g->kw * cb0 * dim, .acc = accb + pk->left,
+                       .iy0 = iy0, .ix0 = ix0);
+          }
+          /* A packed input's border columns (one column tile): the conv
+           * itself over their pixels, left then right; the last pushes. */
+          for (int side = 0; side < 2 && border; side++) {
+            const int64_t n = side ? pk->right : pk->left, cols = side ? pk->cr : pk->cl;
+            if (!n) continue;
+            LOWER_EMIT(s, cfg_exec, .out_pitch = t.ow_t, .kh = g->kh, .kw = pk->kw, .ncb = 1, .pad = g->zx,
+                       .stride_y = g->sy, .stride_x = pk->sx, .dil_y = g->dy, .dil_x = 1, .in_h = nl, .in_w = cols,
+                       .in_pitch = cols, .cb_stride = 1);
+            LOWER_EMIT(s, loop, .count = cnt, .body = 1, .stride_c = T, .stride_d = per_ob);
+            LOWER_EMIT(s, matmul, .push_next = side || !pk->right, .oh = oh, .ow = n, .in = side ? rbase : lbase,
+                       .wgt = wrow + (ob0 - c0) * per_ob + g->kh * ncb * dim, .acc = accb + (side ? g->ow - n : 0),
+                       .iy0 = iy0, .ix0 = side ? 0 : -pk->pl);
+            exec_border = 1;
           }
         }
         /* The ACC tokens count slots, not names: each group takes and gives
@@ -425,7 +482,7 @@ static int emit_cheapest(lower_program *p, lower_kernel *k, const lower_tensor *
                          const lower_conv_geom *g, const conv_tiling *t0, int64_t poff, int64_t woff, diag *d) {
   const tsl_target_t *tg = p->target;
   const int64_t ncb = x->blocks, nob = y->blocks;
-  const int64_t per_ob = g->depthwise ? g->kh * g->kw : g->kh * g->kw * ncb * tg->dim;
+  const int64_t per_ob = ob_rows(g, ncb, tg->dim);
   enum { MAXC = 96 };
   conv_tiling seen[MAXC];
   int nseen = 0;
@@ -474,10 +531,10 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
                const lower_conv_geom *g, diag *d) {
   const tsl_target_t *tg = p->target;
   const int dim = (int)tg->dim;
-  const int64_t ncb = x->blocks, nob = y->blocks, taps = g->kh * g->kw;
+  const int64_t ncb = x->blocks, nob = y->blocks;
   k->kind = g->depthwise ? LOWER_K_DWCONV : LOWER_K_CONV;
 
-  const int64_t per_ob = g->depthwise ? taps : taps * ncb * dim; /* weight rows per output block */
+  const int64_t per_ob = ob_rows(g, ncb, dim); /* weight rows per output block */
   conv_tiling t;
   /* A tuned schedule for this workload (lower_opts.sched_for) replaces the
    * default; one that does not fit here (a log from another plan) falls back. */
@@ -490,7 +547,7 @@ int lower_conv(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
   /* When not even one output block's weights fit next to one input line
    * group, the input channels are tiled (lower_conv_ktile.c). */
   if (choose_tiling(tg, g, &k->sched, ncb, nob, per_ob, g->pool_k ? g->oh : 0, &t)) {
-    if (g->depthwise || g->pool_k || g->in_line)
+    if (g->depthwise || g->pool_k || g->pk.line)
       return ir_node_error(d, k->node, "no tiling fits %s: %lld weight rows per output block and %lld-pixel lines",
                            tg->name, (long long)per_ob, (long long)g->w);
     return lower_conv_ktiled(p, k, x, y, g, d);

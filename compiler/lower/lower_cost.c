@@ -101,8 +101,9 @@ static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint
     tsl_load_decode(w, &x);
     uint64_t e = x.mem == TSL_MEM_SPAD ? 1 : x.mem == TSL_MEM_ACC ? 4 : 9, run_rows = 1;
     uint64_t nx = (uint64_t)(x.nx - x.pad_left - x.pad_right), ny = (uint64_t)(x.ny - x.pad_top - x.pad_bottom);
-    uint64_t runs = nx && ny ? cost_runs(nx, ny, (uint64_t)x.nz, (uint64_t)x.n0 * e, (uint64_t)c->ld_sx,
-                                         (uint64_t)c->ld_sy, (uint64_t)c->ld_sz, &run_rows) : 0;
+    uint64_t runs = nx && ny ? cost_runs(nx, ny, (uint64_t)x.nz, (uint64_t)x.n0 * e, (uint64_t)x.dram,
+                                         (uint64_t)c->ld_sx, (uint64_t)c->ld_sy, (uint64_t)c->ld_sz, &run_rows)
+                             : 0;
     k = cost_load(t, runs, run_rows * (uint64_t)x.n0 * e, (uint64_t)(x.nx * x.ny * x.nz));
     break;
   }

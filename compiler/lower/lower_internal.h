@@ -6,6 +6,22 @@
 #include "tessel_isa.h"
 #include "tpkg.h"
 
+/* A conv that reads its input packed (lower_conv.c, "Packed input"): the
+ * input is blocked by b lanes, its lines line bytes apart. The interior
+ * output columns (windows inside the image) run as the kh x 1 conv the
+ * geometry states, over each line's bytes from x0 on in rows of DIM; the
+ * left and right border columns (windows over the padding) as the conv
+ * itself (c input channels, kernel width kw, column stride sx, left padding
+ * pl) over the input columns [0, cl) and [cr0, cr0 + cr) loaded a pixel a
+ * row. line 0: the input is blocked by DIM (every field 0). */
+typedef struct lower_packed {
+  int64_t b, line, x0, c;
+  int64_t left, right;
+  int64_t kw, sx, pl;
+  int64_t cl, cr0, cr;
+  const int8_t *wgt;      /* the conv's own weights w[m][c][kh][kw], for the border columns */
+} lower_packed;
+
 /* Geometry of a conv-like kernel (QMatMul is a 1x1 conv on an [R,K] "image"). */
 typedef struct lower_conv_geom {
   int64_t c, h, w;        /* input channels and image */
@@ -26,11 +42,7 @@ typedef struct lower_conv_geom {
   int64_t in_spad;        /* SPAD row where the input already is (resident), or -1: load it from DRAM */
   int64_t out_spad;       /* SPAD row to store the output to (resident for the next kernel), or -1: DRAM */
   int64_t spad_limit;     /* working rows end here (resident tensors above); 0: the whole scratchpad */
-  /* A packed input (x->pack_b, lower_conv.c "Packed input"): each input line
-   * is loaded as its w*pack_b bytes in rows of DIM (w: rows per line), and
-   * the conv is kh x 1 over them with the row stride sx*pack_b/DIM and its
-   * blocks one row apart; in_line: DRAM bytes between lines; 0: x is blocked. */
-  int64_t in_line;
+  lower_packed pk;        /* a packed input (x->pack_b): w is the rows of a line the interior reads */
 } lower_conv_geom;
 
 /* The tensor index of v, created on first use (blocked when it can be,

@@ -16,7 +16,7 @@
 void lower_workload_key(const lower_program *p, const lower_kernel *k, const lower_conv_geom *g,
                         const lower_tensor *x, const lower_tensor *y, char *key, size_t n) {
   (void)y;
-  const char *kind = g->depthwise ? "dwconv" : k->node->op == IR_OP_QMATMUL ? "matmul" : g->in_line ? "conv-packed" : "conv";
+  const char *kind = g->depthwise ? "dwconv" : k->node->op == IR_OP_QMATMUL ? "matmul" : g->pk.line ? "conv-packed" : "conv";
   const char *add = !k->add ? "" : k->add->op == IR_OP_QADD ? " +add" : " +requant";
   char pool[48] = "";
   if (g->pool_k)

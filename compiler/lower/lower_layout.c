@@ -5,7 +5,7 @@
  * (NCHW, or [R, K] for a matmul operand) and [blocks][h][w][DIM] bytes; lanes
  * >= c are written with the zero point, so they read as real zeros. A
  * tensor a conv reads packed is [h][w][pack_b] bytes instead (one block of
- * pack_b lanes), its slack after them left as it is. */
+ * pack_b lanes) from byte pack_off, the bytes around them left as they are. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,7 +28,7 @@ void lower_pack(const lower_tensor *t, int dim, const int8_t *src, uint8_t *dst)
         for (int64_t l = 0; l < lanes; l++) {
           int64_t ch = b * lanes + l;
           int8_t v = ch < t->c ? src[ir_index(t, ch, y, x)] : (int8_t)t->zp;
-          dst[((b * t->h + y) * t->w + x) * lanes + l] = (uint8_t)v;
+          dst[t->pack_off + ((b * t->h + y) * t->w + x) * lanes + l] = (uint8_t)v;
         }
 }
 
@@ -37,7 +37,7 @@ void lower_unpack(const lower_tensor *t, int dim, const uint8_t *src, int8_t *ds
   for (int64_t ch = 0; ch < t->c; ch++)
     for (int64_t y = 0; y < t->h; y++)
       for (int64_t x = 0; x < t->w; x++)
-        dst[ir_index(t, ch, y, x)] = (int8_t)src[(((ch / lanes) * t->h + y) * t->w + x) * lanes + ch % lanes];
+        dst[ir_index(t, ch, y, x)] = (int8_t)src[t->pack_off + (((ch / lanes) * t->h + y) * t->w + x) * lanes + ch % lanes];
 }
 
 void lower_stream_put(lower_stream *s, const uint32_t w[4]) {

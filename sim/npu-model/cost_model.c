@@ -32,14 +32,15 @@ enum { PORT_LAT_HALF = 5 };
 /* The DMA's data path: a run of several rows needs rows of whole beats. */
 enum { PORT_BYTES = 8 };
 
-uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
-                   uint64_t sz, uint64_t *run_rows) {
-  (void)sy, (void)sz;
+uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t addr, uint64_t sx,
+                   uint64_t sy, uint64_t sz, uint64_t *run_rows) {
   /* The LOAD unit merges consecutive rows of one line (x) that are
-   * contiguous in DRAM and whole beats; lines and planes are never merged
-   * (their runs are separate requests even when contiguous). */
+   * contiguous in DRAM, whole beats and start on a beat; lines and planes
+   * are never merged (their runs are separate requests even when
+   * contiguous).  Priced as merged when every line starts on a beat. */
   uint64_t run = 1, total = nx * ny * nz;
-  if ((sx == row_bytes || nx == 1) && row_bytes % PORT_BYTES == 0) run = nx;
+  int aligned = addr % PORT_BYTES == 0 && (ny == 1 || sy % PORT_BYTES == 0) && (nz == 1 || sz % PORT_BYTES == 0);
+  if ((sx == row_bytes || nx == 1) && row_bytes % PORT_BYTES == 0 && aligned) run = nx;
   *run_rows = run;
   return run ? total / run : 0;
 }

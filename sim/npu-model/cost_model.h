@@ -30,11 +30,12 @@ uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t runs, uint64_t run_byt
 uint64_t cost_fetch_cycles(const tsl_target_t *t, uint64_t n);
 
 /* How many runs (DMA requests before the burst split) a 3D strided LOAD of
- * nz x ny x nx rows of row_bytes each makes, with byte strides sx, sy, sz:
- * *run_rows rows per run.  As the RTL's LOAD: the rows of one line merge when
- * contiguous (sx == row_bytes) and of whole 8-byte beats; lines never. */
-uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t sx, uint64_t sy,
-                   uint64_t sz, uint64_t *run_rows);
+ * nz x ny x nx rows of row_bytes each makes, its first real row at DRAM byte
+ * offset addr, with byte strides sx, sy, sz: *run_rows rows per run.  As the
+ * RTL's LOAD: the rows of one line merge when contiguous (sx == row_bytes),
+ * of whole 8-byte beats and starting on a beat; lines never. */
+uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t addr, uint64_t sx,
+                   uint64_t sy, uint64_t sz, uint64_t *run_rows);
 
 /* LOAD writing `rows` on-chip rows (pad included) of which the real ones come
  * from DRAM as `runs` runs of run_bytes. */

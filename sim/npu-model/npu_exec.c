@@ -51,8 +51,8 @@ static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_
   if (l->mem == TSL_MEM_ACC) m->cnt[TSL_CNT_ACC_WR_BYTES] += (real + pad) * 4u * (uint64_t)dim;
   uint64_t rx = (uint64_t)(l->nx - l->pad_left - l->pad_right), ry = (uint64_t)(l->ny - l->pad_top - l->pad_bottom);
   uint64_t rb = (uint64_t)(l->n0 * e), run_rows = 0;
-  uint64_t runs = real ? cost_runs(rx, ry, (uint64_t)l->nz, rb, (uint64_t)c->stride_x, (uint64_t)c->stride_y,
-                                   (uint64_t)c->stride_z, &run_rows)
+  uint64_t runs = real ? cost_runs(rx, ry, (uint64_t)l->nz, rb, (uint64_t)l->dram, (uint64_t)c->stride_x,
+                                   (uint64_t)c->stride_y, (uint64_t)c->stride_z, &run_rows)
                        : 0;
   return cost_load(m->t, runs, run_rows * rb, real + pad);
 }

@@ -14,14 +14,17 @@ kinds: 1x5x9x9 (5 channels: not a multiple of any DIM; odd spatial size)
 
 stem3: 1x3x21x19 -> Conv 3x3 s2 (12) + ReLU + MaxPool 2 -> Conv 1x1 (10)
 stem1: 1x1x19x17 -> Conv 5x5 s2 (8) + ReLU -> Conv 3x3 p1 (8)
-  first convs with few input channels, stride 2 and no padding: read packed
-  (lower_conv.c, "Packed input"; odd widths, so lines end inside a row)
+stem7: 1x3x23x21 -> Conv 7x7 s2 p3 (16) + ReLU + MaxPool 3 s2 p1   (resnet's stem)
+stemp: 1x3x20x22 -> Conv 3x3 s2 p1 (12) + ReLU6                    (mobilenet's)
+  first convs with few input channels and stride 2: read packed (lower_conv.c,
+  "Packed input"; odd widths, so lines end inside a row; stem7 and stemp
+  with border columns over the padding, stem7 on both sides)
 
 Writes, under run/ (MANIFEST section `run`):
   kinds.onnx, kinds.in0.npy / kinds.out0.npy   the model, one input, torch's output
   kinds.calib.npy                              16 samples [16,5,9,9] (`tessel --calib`)
   kinds.batch.npy                              4 inputs [4,5,9,9] (a batch for `tessel run`)
-  stem3.*, stem1.*                             likewise (calib 16 samples, batch 4)
+  stem3.*, stem1.*, stem7.*, stemp.*           likewise (calib 16 samples, batch 4)
 """
 import io
 import os
@@ -75,6 +78,24 @@ class Stem1(torch.nn.Module):
         return self.conv2(torch.relu(self.conv(v)))
 
 
+class Stem7(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 16, 7, stride=2, padding=3)
+
+    def forward(self, v):
+        return torch.nn.functional.max_pool2d(torch.relu(self.conv(v)), 3, 2, 1)
+
+
+class StemP(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 12, 3, stride=2, padding=1)
+
+    def forward(self, v):
+        return torch.clamp(self.conv(v), 0, 6)
+
+
 def export(w, rng, name, model, shape, comment):
     x = rng.uniform(-1, 1, shape).astype(np.float32)
     calib = rng.uniform(-1, 1, (16,) + shape[1:]).astype(np.float32)
@@ -116,6 +137,8 @@ def main():
     np.save(os.path.join(HERE, "run", "kinds.batch.npy"), batch)
     export(w, rng, "stem3", Stem3().eval(), (1, 3, 21, 19), "3 input channels, 3x3 stride 2, no padding: read packed")
     export(w, rng, "stem1", Stem1().eval(), (1, 1, 19, 17), "1 input channel, 5x5 stride 2, no padding: read packed")
+    export(w, rng, "stem7", Stem7().eval(), (1, 3, 23, 21), "7x7 stride 2 pad 3: read packed, border columns both sides")
+    export(w, rng, "stemp", StemP().eval(), (1, 3, 20, 22), "3x3 stride 2 pad 1: read packed, a left border column")
     w.finish()
 
 

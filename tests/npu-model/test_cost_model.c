@@ -27,10 +27,12 @@ static void test_dram(void **state) {
   assert_true(cost_dram_cycles(t, 2, 64) == 33 + 16);
   uint64_t rr;
   /* the LOAD unit merges the rows of one line only */
-  assert_true(cost_runs(16, 16, 8, 8, 8, 128, 2048, &rr) == 128 && rr == 16); /* contiguous lines */
-  assert_true(cost_runs(16, 16, 1, 8, 8, 256, 0, &rr) == 16 && rr == 16);     /* lines apart */
-  assert_true(cost_runs(16, 4, 1, 8, 64, 1024, 0, &rr) == 64 && rr == 1);     /* strided rows */
-  assert_true(cost_runs(16, 1, 1, 4, 4, 0, 0, &rr) == 16 && rr == 1);         /* rows not whole beats */
+  assert_true(cost_runs(16, 16, 8, 8, 64, 8, 128, 2048, &rr) == 128 && rr == 16); /* contiguous lines */
+  assert_true(cost_runs(16, 16, 1, 8, 0, 8, 256, 0, &rr) == 16 && rr == 16);     /* lines apart */
+  assert_true(cost_runs(16, 4, 1, 8, 0, 64, 1024, 0, &rr) == 64 && rr == 1);     /* strided rows */
+  assert_true(cost_runs(16, 1, 1, 4, 0, 4, 0, 0, &rr) == 16 && rr == 1);         /* rows not whole beats */
+  assert_true(cost_runs(16, 2, 1, 8, 4, 8, 128, 0, &rr) == 32 && rr == 1);       /* lines off the beat */
+  assert_true(cost_runs(16, 2, 1, 8, 8, 8, 132, 0, &rr) == 32 && rr == 1);       /* the second line off it */
 }
 
 static void test_matmul(void **state) {
