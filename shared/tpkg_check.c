@@ -258,7 +258,10 @@ static tpkg_err_code check_io(const tpkg_view *v, tpkg_error *err) {
     uint32_t off = tpkg_rd32(r + TPKG_IO_OFFSET), size = tpkg_rd32(r + TPKG_IO_SIZE);
     if (size < need) return fail(err, TPKG_E_IO, "I/O byte size smaller than its shape", i, size);
     if (!range_ok(off, size, v->window.window_bytes)) return fail(err, TPKG_E_IO, "I/O tensor outside the DRAM window", i, off);
-    for (unsigned j = 0; j < 16; j++)
+    uint32_t block = tpkg_rd32(r + TPKG_IO_BLOCK);
+    if (block && (r[TPKG_IO_LAYOUT] != TPKG_LAYOUT_BLOCKED || block < tpkg_rd32(r + TPKG_IO_DIMS + 4)))
+      return fail(err, TPKG_E_IO, "I/O block set on a layout other than BLOCKED, or below its channels", i, block);
+    for (unsigned j = 0; j < 12; j++)
       if (r[TPKG_IO_RESERVED + j]) return fail(err, TPKG_E_IO, "reserved I/O bytes set", i, j);
   }
   return TPKG_OK;
@@ -575,6 +578,7 @@ void tpkg_view_io(const tpkg_view *v, uint32_t i, tpkg_io *io) {
   io->zero_point = (int32_t)tpkg_rd32(r + TPKG_IO_ZP);
   io->offset = tpkg_rd32(r + TPKG_IO_OFFSET);
   io->size = tpkg_rd32(r + TPKG_IO_SIZE);
+  io->block = tpkg_rd32(r + TPKG_IO_BLOCK);
 }
 
 void tpkg_view_fallback_at(const tpkg_view *v, uint32_t *pos, tpkg_fallback *f) {

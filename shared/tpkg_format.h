@@ -90,7 +90,8 @@ enum {
   TPKG_IO_ZP = 36,       /* i32 zero point */
   TPKG_IO_OFFSET = 40,   /* u32 window offset */
   TPKG_IO_SIZE = 44,     /* u32 bytes in the window */
-  TPKG_IO_RESERVED = 48, /* u32[4], 0 */
+  TPKG_IO_BLOCK = 48,    /* u32 channel block of a BLOCKED record: 0 the NPU's DIM, else one smaller block */
+  TPKG_IO_RESERVED = 52, /* u32[3], 0 */
 };
 
 /* FALLBACK records (variable length, each a multiple of 4 bytes, back to
@@ -227,6 +228,7 @@ typedef struct {
   int32_t zero_point;
   uint32_t offset;   /* window offset */
   uint32_t size;     /* bytes in the window */
+  uint32_t block;    /* BLOCKED: 0 (the NPU's DIM) or a smaller block holding every channel; else 0 */
 } tpkg_io;
 
 /* A fallback operand (decoded). */

@@ -349,7 +349,8 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
       if (describe(te, g->nodes[0], &r->layout, &r->rank, r->dims, d)) return -1;
       if (te->v->quant.kind == IR_QUANT_TENSOR)
         r->scale = te->v->quant.scale[0], r->zero_point = te->v->quant.zero_point[0];
-      r->offset = (uint32_t)te->dram, r->size = (uint32_t)te->bytes;
+      r->offset = (uint32_t)(te->dram + te->pack_off), r->size = (uint32_t)(te->bytes - te->pack_off);
+      r->block = (uint32_t)te->pack_b; /* 0: the DIM */
     }
   }
   pk->n_io = (uint32_t)n;
@@ -412,8 +413,7 @@ int lower_compile(const ir_graph *g, const lower_compile_opts *o, diag *d) {
   if (!t) return diag_set(d, "--target: unknown target '%s' (npu4, npu8, npu16)", name);
   int unsupported = 0;
   lower_opts lo = {.no_fusion = o->no_fusion, .no_sram_residency = o->no_sram_residency,
-                   .no_pack_input = o->no_pack_input || o->int8_io, /* an I/O record has no block */
-                   .unsupported = &unsupported,
+                   .no_pack_input = o->no_pack_input, .unsupported = &unsupported,
                    .cmd_sram_limit = o->cmd_sram_limit, .sched_for = o->sched_for, .sched_ctx = o->sched_ctx,
                    .calibrated = o->calibrated, .npu_only = o->npu_only};
   tune_table tuned = {0};

@@ -34,8 +34,9 @@ static void print_io(FILE *out, const tpkg_view *v) {
     tpkg_view_io(v, i, &io);
     fprintf(out, "  %s '%s' %s ", io.dir == TPKG_DIR_INPUT ? "input " : "output", io.name, tpkg_dtype_name(io.dtype));
     print_shape(out, io.rank, io.dims);
-    fprintf(out, " %s scale %g zp %d at 0x%08X (%u bytes)\n", tpkg_layout_name(io.layout), (double)io.scale,
-            io.zero_point, io.offset, io.size);
+    fprintf(out, " %s", tpkg_layout_name(io.layout));
+    if (io.block) fprintf(out, " block %u", io.block);
+    fprintf(out, " scale %g zp %d at 0x%08X (%u bytes)\n", (double)io.scale, io.zero_point, io.offset, io.size);
   }
 }
 

@@ -124,6 +124,7 @@ int tpkg_write(const tpkg_package *p, uint8_t **out, size_t *len, diag *d) {
     tpkg_wr32(r + TPKG_IO_ZP, (uint32_t)io->zero_point);
     tpkg_wr32(r + TPKG_IO_OFFSET, io->offset);
     tpkg_wr32(r + TPKG_IO_SIZE, io->size);
+    tpkg_wr32(r + TPKG_IO_BLOCK, io->block);
   }
   uint8_t *fr = b + off[TPKG_SECT_FALLBACK];
   for (uint32_t i = 0; i < p->n_fallbacks; i++) {

@@ -450,6 +450,8 @@ static void m_io_small(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_SIZE, 767); 
 static void m_io_outside(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_OFFSET, SAMPLE_WINDOW_BYTES - 700); }
 static void m_io_wrap(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_OFFSET, 0xFFFFFFF0u); }
 static void m_io_reserved(pkg_t *p) { io_rec(p, 0)[TPKG_IO_RESERVED + 3] = 1; }
+/* a block only on BLOCKED records (the sample's are plain) */
+static void m_io_block_plain(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_BLOCK, 4); }
 
 static void test_kernels_and_io(void **state) {
   (void)state;
@@ -471,6 +473,7 @@ static void test_kernels_and_io(void **state) {
   EXPECT(m_io_outside, TPKG_E_IO);
   EXPECT(m_io_wrap, TPKG_E_IO);
   EXPECT(m_io_reserved, TPKG_E_IO);
+  EXPECT_MSG(m_io_block_plain, TPKG_E_IO, "I/O block set on a layout other than BLOCKED");
 }
 
 static void m_fb_op(pkg_t *p) { tpkg_wr32(fb_rec(p, 0) + TPKG_FB_OP, TPKG_OP_END); }

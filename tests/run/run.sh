@@ -74,6 +74,18 @@ for m in stem3 stem1 stem7 stemp; do
   t "$m-unpacked-model" "$tessel" run "$tmp/${m}_off.tpkg" --engine model --input "$M.batch.npy" -o "$tmp/${m}_off.npy"
   t "$m-unpacked-equals-int8-ref" "$tessel" compare "$tmp/${m}_int8.npy" "$tmp/${m}_off.npy"
 done
+# With --int8-io the I/O record carries the block (4 lanes): the host writes
+# the int8 input packed; on RTL the same outputs as the unpacked package's.
+M=$models/run/stem7
+t stem7-i8-dump "$tessel" ref "$M.onnx" --calib "$M.calib.npy" --input "$M.in0.npy" -o "$tmp/stem7_ref.npy" \
+  --dump-tensors "$tmp/stem7_dump"
+t stem7-i8-compile "$tessel" compile "$M.onnx" --calib "$M.calib.npy" --int8-io -o "$tmp/stem7_i8.tpkg"
+t stem7-i8-block bash -c "'$tessel' inspect '$tmp/stem7_i8.tpkg' | grep -q \"input  'input' int8 \[1,3,23,21\] nhwc-blocked block 4\""
+t stem7-i8-off-compile "$tessel" compile "$M.onnx" --calib "$M.calib.npy" --int8-io --no-pack-input -o "$tmp/stem7_i8off.tpkg"
+t stem7-i8-rtl "$tessel" run "$tmp/stem7_i8.tpkg" --input "$tmp/stem7_dump/input.q.npy" -o "$tmp/stem7_i8.npy"
+t stem7-i8-off-model "$tessel" run "$tmp/stem7_i8off.tpkg" --engine model --input "$tmp/stem7_dump/input.q.npy" \
+  -o "$tmp/stem7_i8off.npy"
+t stem7-i8-rtl-equals-unpacked "$tessel" compare "$tmp/stem7_i8off.npy" "$tmp/stem7_i8.npy"
 
 # 2. The digits model, one image, on RTL: identical to the int8 reference.
 t digits-compile "$tessel" compile "$digits/digits_cnn.onnx" --calib "$digits/digits.calib.npy" -o "$tmp/digits.tpkg"
