@@ -96,7 +96,7 @@ class StemP(torch.nn.Module):
         return torch.clamp(self.conv(v), 0, 6)
 
 
-def export(w, rng, name, model, shape, comment):
+def export(w, rng, name, model, shape, comment, out="out"):
     x = rng.uniform(-1, 1, shape).astype(np.float32)
     calib = rng.uniform(-1, 1, (16,) + shape[1:]).astype(np.float32)
     batch = rng.uniform(-1, 1, (4,) + shape[1:]).astype(np.float32)
@@ -104,7 +104,7 @@ def export(w, rng, name, model, shape, comment):
     with torch.no_grad():
         y = model(torch.from_numpy(x)).numpy()
         torch.onnx.export(model, (torch.from_numpy(x),), buf, opset_version=13, input_names=["input"],
-                          output_names=["out"], do_constant_folding=True)
+                          output_names=[out], do_constant_folding=True)
     m = onnx.load_from_string(buf.getvalue())
     onnx.checker.check_model(m, full_check=True)
     w.add(name, m, [x], [y], comment=comment)
@@ -121,20 +121,8 @@ def main():
         for _ in range(4):
             model(torch.randn(8, 5, 9, 9))
     model.eval()
-    x = rng.uniform(-1, 1, (1, 5, 9, 9)).astype(np.float32)
-    calib = rng.uniform(-1, 1, (16, 5, 9, 9)).astype(np.float32)
-    batch = rng.uniform(-1, 1, (4, 5, 9, 9)).astype(np.float32)
-    buf = io.BytesIO()
-    with torch.no_grad():
-        y = model(torch.from_numpy(x)).numpy()
-        torch.onnx.export(model, (torch.from_numpy(x),), buf, opset_version=13, input_names=["input"],
-                          output_names=["probs"], do_constant_folding=True)
-    m = onnx.load_from_string(buf.getvalue())
-    onnx.checker.check_model(m, full_check=True)
     w = Writer("run")
-    w.add("kinds", m, [x], [y], comment="every kernel kind and a Softmax fallback, 5 channels, 9x9")
-    np.save(os.path.join(HERE, "run", "kinds.calib.npy"), calib)
-    np.save(os.path.join(HERE, "run", "kinds.batch.npy"), batch)
+    export(w, rng, "kinds", model, (1, 5, 9, 9), "every kernel kind and a Softmax fallback, 5 channels, 9x9", "probs")
     export(w, rng, "stem3", Stem3().eval(), (1, 3, 21, 19), "3 input channels, 3x3 stride 2, no padding: read packed")
     export(w, rng, "stem1", Stem1().eval(), (1, 1, 19, 17), "1 input channel, 5x5 stride 2, no padding: read packed")
     export(w, rng, "stem7", Stem7().eval(), (1, 3, 23, 21), "7x7 stride 2 pad 3: read packed, border columns both sides")
