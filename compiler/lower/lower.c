@@ -14,13 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cost_model.h"
 #include "lower_internal.h"
 
 static uint64_t align16(uint64_t x) { return (x + 15) & ~(uint64_t)15; }
-
-/* The memory port's beat (docs/memory-port.md): a LOAD merges rows into one
- * burst only from an address on it. */
-enum { PORT_BEAT = 8 };
 
 int64_t lower_consts_add(lower_program *p, const void *bytes, uint64_t n) {
   uint64_t off = align16(p->consts_bytes), end = off + n;
@@ -108,7 +105,7 @@ static int64_t packed_blocks(const lower_program *p, const ir_value *v, int64_t 
       2 * ow > p->target->acc_rows)
     return 0;
   *pb = b;
-  *poff = (PORT_BEAT - (left * st[1] - pd[1]) * b % PORT_BEAT) % PORT_BEAT; /* the interior's x0 on a beat */
+  *poff = (COST_PORT_BYTES - (left * st[1] - pd[1]) * b % COST_PORT_BYTES) % COST_PORT_BYTES; /* x0 on a beat */
   return nj;
 }
 

@@ -33,12 +33,15 @@
 
 enum { MAX_NCB = 255 }; /* CFG_EXEC's ncb field: more input blocks take several MATMULs */
 
+/* Whether a packed input's conv has border columns (lower_packed). */
+static int has_border(const lower_packed *pk) { return pk->left || pk->right; }
+
 /* Weight rows per output block: per tap, its input blocks' DIM rows
  * (depthwise: one row per tap); a packed input's border columns add their
  * kh x kw taps of one block. */
 static int64_t ob_rows(const lower_conv_geom *g, int64_t ncb, int64_t dim) {
   if (g->depthwise) return g->kh * g->kw;
-  return g->kh * g->kw * ncb * dim + (g->pk.left || g->pk.right ? g->kh * g->pk.kw * dim : 0);
+  return g->kh * g->kw * ncb * dim + (has_border(&g->pk) ? g->kh * g->pk.kw * dim : 0);
 }
 
 /* Weight of output m, input c (global), tap t, with groups expanded densely. */
@@ -98,7 +101,7 @@ int64_t lower_conv_weights(lower_program *p, const lower_conv_geom *g, int64_t n
             for (int k = 0; k < dim; k++, row++)
               for (int nn = 0; nn < dim; nn++)
                 buf[row * dim + nn] = (int8_t)wval(g, ob * dim + nn, cb * dim + k, t);
-      for (int64_t t = 0; (pk->left || pk->right) && t < g->kh * pk->kw; t++)
+      for (int64_t t = 0; has_border(pk) && t < g->kh * pk->kw; t++)
         for (int k = 0; k < dim; k++, row++)
           for (int nn = 0; nn < dim; nn++) {
             int64_t m = ob * dim + nn;
@@ -255,7 +258,7 @@ static int emit(lower_program *p, lower_kernel *k, const lower_tensor *x, const 
   const int64_t ncb = x->blocks, nob = y->blocks, taps = g->kh * g->kw;
   const int64_t per_ob = ob_rows(g, ncb, dim);
   const lower_packed *pk = &g->pk;
-  const int border = pk->left || pk->right;
+  const int border = has_border(pk);
   const conv_tiling t = *tp;
   lower_stream *s = &k->stream;
   k->sched.oh_tile = (int)t.oh_t;

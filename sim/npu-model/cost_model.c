@@ -29,8 +29,6 @@ enum { DIV_CYCLES = 64 };
  * (measured: resnet18's weight streams of 64-byte bursts, 4 in flight, take
  * (L + 8 + 2.5) / 4 cycles per burst).  In half cycles. */
 enum { PORT_LAT_HALF = 5 };
-/* The DMA's data path: a run of several rows needs rows of whole beats. */
-enum { PORT_BYTES = 8 };
 
 uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, uint64_t addr, uint64_t sx,
                    uint64_t sy, uint64_t sz, uint64_t *run_rows) {
@@ -39,8 +37,9 @@ uint64_t cost_runs(uint64_t nx, uint64_t ny, uint64_t nz, uint64_t row_bytes, ui
    * are never merged (their runs are separate requests even when
    * contiguous).  Priced as merged when every line starts on a beat. */
   uint64_t run = 1, total = nx * ny * nz;
-  int aligned = addr % PORT_BYTES == 0 && (ny == 1 || sy % PORT_BYTES == 0) && (nz == 1 || sz % PORT_BYTES == 0);
-  if ((sx == row_bytes || nx == 1) && row_bytes % PORT_BYTES == 0 && aligned) run = nx;
+  const uint64_t beat = COST_PORT_BYTES;
+  int aligned = addr % beat == 0 && (ny == 1 || sy % beat == 0) && (nz == 1 || sz % beat == 0);
+  if ((sx == row_bytes || nx == 1) && row_bytes % beat == 0 && aligned) run = nx;
   *run_rows = run;
   return run ? total / run : 0;
 }

@@ -29,6 +29,10 @@ uint64_t cost_dram_cycles(const tsl_target_t *t, uint64_t runs, uint64_t run_byt
 #define COST_FETCH_CMD 12
 uint64_t cost_fetch_cycles(const tsl_target_t *t, uint64_t n);
 
+/* The memory port's beat (docs/memory-port.md): a LOAD merges rows into
+ * one burst only when they are whole beats from an address on a beat. */
+enum { COST_PORT_BYTES = 8 };
+
 /* How many runs (DMA requests before the burst split) a 3D strided LOAD of
  * nz x ny x nx rows of row_bytes each makes, its first real row at DRAM byte
  * offset addr, with byte strides sx, sy, sz: *run_rows rows per run.  As the
