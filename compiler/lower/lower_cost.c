@@ -33,7 +33,7 @@ typedef struct {
 
 typedef struct {
   int64_t ld_sx, ld_sy, ld_sz;     /* CFG_LOAD */
-  int64_t kh, kw, ncb;             /* CFG_EXEC */
+  int64_t kh, kw, ncb, sx, dx;     /* CFG_EXEC */
   int64_t vec_shift;               /* CFG_VEC */
   int64_t st_sx, st_sy, pool_k;    /* CFG_STORE, CFG_EPI */
   int64_t src_h, src_w, pool_s, pool_pt, pool_pl;
@@ -110,7 +110,7 @@ static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint
   case TSL_OP_CFG_EXEC: {
     tsl_cfg_exec_t x = {0};
     tsl_cfg_exec_decode(w, &x);
-    c->kh = x.kh, c->kw = x.kw, c->ncb = x.ncb;
+    c->kh = x.kh, c->kw = x.kw, c->ncb = x.ncb, c->sx = x.stride_x, c->dx = x.dil_x;
     k = cost_config(t);
     break;
   }
@@ -123,7 +123,8 @@ static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint
   case TSL_OP_DWCONV: {
     tsl_dwconv_t x = {0};
     tsl_dwconv_decode(w, &x);
-    k = cost_dwconv(t, (uint64_t)(x.oh * x.ow), (uint64_t)(c->kh * c->kw));
+    k = cost_dwconv(t, (uint64_t)x.oh, (uint64_t)x.ow, (uint64_t)c->kh, (uint64_t)c->kw, (uint64_t)c->sx,
+                    (uint64_t)c->dx);
     break;
   }
   case TSL_OP_CFG_VEC: {

@@ -9,9 +9,14 @@
 //   DWCONV    per output pixel all kh*kw taps, one accumulator write per
 //             pixel. Kernels of at most DwCacheTaps taps: the first pixel runs
 //             one tap per cycle and keeps the weight rows it reads on port B
-//             in registers; every later pixel runs two taps per cycle (tap
-//             rows on ports A and B, 2*DIM MACs), an odd count ending with
-//             one. Larger kernels: one tap per cycle (weights on port B).
+//             in registers; every later pixel reads two tap rows per cycle
+//             (ports A and B, 2*DIM MACs), an odd count ending with one. With
+//             column dilation 1 and stride_x < kw the tap rows also go into a
+//             window register, and a pixel after the first of its output line
+//             reads only its new kernel columns (kh*stride_x rows): the
+//             window, shifted by stride_x columns, gives the others, whose
+//             products its first cycle adds. Larger kernels: one tap per
+//             cycle (weights on port B).
 //   CFG_VEC, VADD, VPOOL  run by the vector unit (npu_vec) on the same ports
 //   ENOP      nothing to do
 // Pipeline of a streamed row: c0 SPAD/ACC read addresses, c1 data -> array,
@@ -134,6 +139,7 @@ module npu_exec #(
   logic [1:0]  gap_d, gap_q;
   logic [19:0] rows_d, rows_q;                      // oh*ow
   logic        dwc_on_d, dwc_on_q;                  // DW: this kernel fits the weight cache
+  logic        dws_on_d, dws_on_q;                  // DW: ... and slides its window along a line
 
   // ---- preloader ------------------------------------------------------------
   logic [23:0] pl_pass_d, pl_pass_q;
@@ -153,6 +159,11 @@ module npu_exec #(
   logic        s1_fill_d, s1_fill_q;                // DW: c1's weight row goes into the cache
   logic        s1_wc_d, s1_wc_q;                    // DW: c1's weights come from the cache
   logic [Cw-1:0] s1_widx_d, s1_widx_q;              // DW: cache index of c1's (first) tap
+  logic [Cw-1:0] s1_widx2_d, s1_widx2_q;            // DW: ... and of its second tap
+  logic        s1_old_d, s1_old_q;                  // DW: c1 adds the window's reused taps
+  logic [DwCacheTaps*Dim*8-1:0] win_d, win_q;       // DW: this pixel's tap rows (pad applied)
+  logic [DwCacheTaps-1:0] win_in_d, win_in_q;       // DW: ... and which were inside the image
+  logic        win_we;
   logic [DwCacheTaps*Dim*8-1:0] dwc_d, dwc_q;       // DW: the kernel's weight rows
   logic        dwc_we;
   logic [Dim*32-1:0] dwsum_d, dwsum_q;             // written only while a DW tap is in c1
@@ -184,9 +195,16 @@ module npu_exec #(
   // DW pairs: the tap after the current one (next kernel column, or the
   // first column of the next kernel row), its inside test and SPAD row (from
   // tap_row's terms: adders and dil_y (3 bits) times in_pitch)
+  // (a sliding pixel's kernel rows start at column kx0 = kw - stride_x, its
+  // first new one; dil_x is 1 then)
   logic signed [23:0] iy2, ix2;
   logic        tap2_in;
   logic [SAw-1:0] tap2_row;
+  logic        dw_slide;                            // DW: this pixel reuses the window
+  logic [7:0]  kx0, kx_skip;
+  assign kx_skip  = kw_q - {5'd0, sx_q};
+  assign dw_slide = dws_on_q && x_q != 10'd0;
+  assign kx0      = dw_slide ? kx_skip : 8'd0;
   always_comb begin
     iy2      = iy_q;
     ix2      = ix_q;
@@ -194,17 +212,33 @@ module npu_exec #(
     tap2_row = '0;
     if (state_q == StDw) begin
       iy2      = (kx_q == kw_q - 8'd1) ? iy_q + 24'(dy_q) : iy_q;
-      ix2      = (kx_q == kw_q - 8'd1) ? pix_q : ix_q + 24'(dx_q);
+      ix2      = (kx_q == kw_q - 8'd1) ? pix_q + 24'(kx0) : ix_q + 24'(dx_q);
       tap2_in  = (iy2 >= 0) && (iy2 < $signed({14'd0, in_h_q})) &&
                  (ix2 >= 0) && (ix2 < $signed({14'd0, in_w_q}));
       tap2_row = tap_row + SAw'(dx_q);
       if (kx_q == kw_q - 8'd1)
-        tap2_row = tap_line + SAw'(pix_q) + (dy_q[0] ? SAw'(in_pitch_q) : '0) +
+        tap2_row = tap_line + SAw'(pix_q) + SAw'(kx0) + (dy_q[0] ? SAw'(in_pitch_q) : '0) +
                    (dy_q[1] ? SAw'(in_pitch_q) << 1 : '0) + (dy_q[2] ? SAw'(in_pitch_q) << 2 : '0);
     end
   end
 
+  // DW window slots (tap t = ky*kw + kx) a sliding pixel takes from the
+  // window: kx + stride_x < kw; fixed while a command runs (its CFG_EXEC)
+  logic [DwCacheTaps-1:0] dw_old;
+  logic [7:0]  okx;
+  logic [4:0]  nold;                                // how many
+  always_comb begin
+    okx  = '0;
+    nold = '0;
+    for (int k = 0; k < DwCacheTaps; k++) begin
+      dw_old[k] = ({1'b0, okx} + 9'(sx_q) < {1'b0, kw_q}) && (24'(k) < npass_q);
+      nold = nold + 5'(dw_old[k]);
+      okx  = (okx == kw_q - 8'd1) ? 8'd0 : okx + 8'd1;
+    end
+  end
+
   logic last_x, last_y, last_kx, last_cb, last_pass, last2, dw_cached, dw_two;
+  logic [23:0] pass2;                               // DW: the second tap's index
   logic [7:0]  dw_kx;                               // DW: this cycle's last tap: column,
   logic signed [23:0] dw_iy, dw_ix;                 //   coordinates,
   logic        dw_kx_last;                          //   last column of its kernel row
@@ -212,7 +246,9 @@ module npu_exec #(
   assign pad_row = {Dim{pad_q}};
 
   logic [31:0] base;
-  logic signed [16:0] prod;                          // DW: a lane's one or two products
+  logic signed [19:0] prod;                          // DW: a lane's products this cycle
+  logic [Dim*8-1:0] v1, v2;                          // DW: c1's tap rows, pad applied
+  logic [4:0]  nold_in;                              // DW: reused taps inside the image
   // Data registers change only while the unit works (or takes a command):
   // written with that enable, an idle unit costs the simulator no copies.
   logic act;
@@ -235,6 +271,12 @@ module npu_exec #(
     dwsum_we   = 1'b0;
     dwc_d      = dwc_q;
     dwc_we     = 1'b0;
+    win_d      = win_q;
+    win_in_d   = win_in_q;
+    win_we     = 1'b0;
+    v1         = '0;
+    v2         = '0;
+    nold_in    = '0;
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
     spad_a_re_o     = 1'b0;
@@ -253,12 +295,13 @@ module npu_exec #(
     last_kx   = (kx_q == kw_q - 8'd1);
     last_cb   = (cb_q == ncb_q - 8'd1);
     last_pass = (pass_q == npass_q - 24'd1);
-    last2     = (pass_q == npass_q - 24'd2);
     // DW: weights from the cache (a cached kernel after its first pixel);
     // two taps this cycle when two are left at least
+    pass2      = pass_q + 24'd1 + (last_kx ? 24'(kx0) : 24'd0);
+    last2      = (pass2 == npass_q - 24'd1);
     dw_cached  = dwc_on_q && (x_q != 10'd0 || y_q != 10'd0);
     dw_two     = dw_cached && !last_pass;
-    dw_kx      = dw_two ? (last_kx ? 8'd0 : kx_q + 8'd1) : kx_q;
+    dw_kx      = dw_two ? (last_kx ? kx0 : kx_q + 8'd1) : kx_q;
     dw_iy      = dw_two ? iy2 : iy_q;
     dw_ix      = dw_two ? ix2 : ix_q;
     dw_kx_last = (dw_kx == kw_q - 8'd1);
@@ -286,6 +329,7 @@ module npu_exec #(
       gap_d      = (gap_q != 2'd0) ? gap_q - 2'd1 : 2'd0;
       rows_d     = rows_q;
       dwc_on_d   = dwc_on_q;
+      dws_on_d   = dws_on_q;
       pl_pass_d  = pl_pass_q;
       pl_row_d   = pl_row_q;
       pl_addr_d  = pl_addr_q;
@@ -303,6 +347,8 @@ module npu_exec #(
       s1_fill_d  = 1'b0;
       s1_wc_d    = 1'b0;
       s1_widx_d  = Cw'(pass_q);
+      s1_widx2_d = Cw'(pass2);
+      s1_old_d   = 1'b0;
 
       unique case (state_q)
         StIdle: begin
@@ -341,6 +387,7 @@ module npu_exec #(
                   npass_d = 24'(kh_q) * 24'(kw_q);
                   state_d = StDw;
                   dwc_on_d = DwPair && (npass_d <= 24'(DwCacheTaps));
+                  dws_on_d = dwc_on_d && dx_q == 3'd1 && {5'd0, sx_q} < kw_q;
                   // weights are read once per tap in the counters' model
                   spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
                 end
@@ -426,30 +473,33 @@ module npu_exec #(
           s1_two_d        = dw_two;
           s1_fill_d       = dwc_on_q && !dw_cached;
           s1_wc_d         = dw_cached;
-          s1_first_d      = (pass_q == 24'd0);
+          s1_first_d      = (pass_q == 24'(kx0));
+          s1_old_d        = dw_slide && s1_first_d;
           s1_last_d       = dw_two ? last2 : last_pass;
-          s1_rd_d         = accum_q && (pass_q == 24'd0);
+          s1_rd_d         = accum_q && s1_first_d;
           acc_re_o        = s1_rd_d;
-          macs_o          = dw_two ? 16'(2 * Dim) : 16'(Dim);
+          macs_o          = (dw_two ? 16'(2 * Dim) : 16'(Dim)) + (s1_old_d ? 16'(nold) * 16'(Dim) : 16'd0);
           spad_rd_bytes_o = (tap_in ? 16'(Dim) : 16'd0) + (dw_two && tap2_in ? 16'(Dim) : 16'd0);
           acc_rd_bytes_o  = s1_rd_d ? 16'(4 * Dim) : 16'd0;
           // the tap after this cycle's last one (the second when two; pass
           // counts the taps, ky is not needed), or the first tap of the next pixel
-          pass_d  = pass_q + (dw_two ? 24'd2 : 24'd1);
+          pass_d  = (dw_two ? pass2 : pass_q) + 24'd1;
           waddr_d = waddr_q + 16'd1;
           kx_d    = dw_kx + 8'd1;
           ix_d    = dw_ix + 24'(dx_q);
           iy_d    = dw_iy;
           if (dw_kx_last) begin
-            kx_d = '0;
-            ix_d = pix_q;
-            iy_d = dw_iy + 24'(dy_q);
+            pass_d = pass_d + 24'(kx0);
+            kx_d   = kx0;
+            ix_d   = pix_q + 24'(kx0);
+            iy_d   = dw_iy + 24'(dy_q);
           end
           if (s1_last_d) begin
-            pass_d  = '0;
+            // the next pixel slides unless it starts a line
+            pass_d  = (dws_on_q && !last_x) ? 24'(kx_skip) : 24'd0;
             waddr_d = wgt_q;
             ky_d    = '0;
-            kx_d    = '0;
+            kx_d    = 8'(pass_d);
             x_d     = x_q + 10'd1;
             pix_d   = pix_q + 24'(sx_q);
             if (last_x) begin
@@ -460,7 +510,7 @@ module npu_exec #(
               aline_d = aline_q + 24'(out_pitch_q);
               if (last_y) state_d = StDrain;
             end
-            ix_d = pix_d;
+            ix_d = pix_d + 24'(kx_d);
             iy_d = piy_d;
           end
         end
@@ -504,6 +554,7 @@ module npu_exec #(
       gap_d = '0;
       rows_d = '0;
       dwc_on_d = '0;
+      dws_on_d = '0;
       pl_pass_d = '0;
       pl_row_d = '0;
       pl_addr_d = '0;
@@ -521,25 +572,55 @@ module npu_exec #(
       s1_fill_d = '0;
       s1_wc_d = '0;
       s1_widx_d = '0;
+      s1_widx2_d = '0;
+      s1_old_d = '0;
       cmd_ready_o = 1'b1;
     end
 
-    // DW: c1 sums the lane products (of one tap, or two); the last tap of a
-    // pixel writes in c2; a cached kernel's first pixel fills the cache
+    // DW: c1 sums the lane products (of one tap, or two, and a sliding
+    // pixel's reused taps in its first cycle); the last tap of a pixel writes
+    // in c2; a cached kernel's first pixel fills the cache; a sliding kernel
+    // keeps its tap rows in the window, shifted stride_x columns after a
+    // pixel's last tap
     if (s1_q && dw_mode_q) begin
       dwsum_we = 1'b1;
+      v1 = s1_in_q ? spad_a_rdata_i : pad_row;
+      v2 = s1_in2_q ? spad_b_row : pad_row;
       for (int n = 0; n < Dim; n++) begin
         base = s1_first_q ? (s1_rd_q ? acc_rdata_i[n*32 +: 32] : 32'd0) : dwsum_q[n*32 +: 32];
-        // the two products summed at 17 bits first: one 32-bit adder per lane
-        prod = 17'($signed(s1_in_q ? spad_a_rdata_i[n*8 +: 8] : pad_q) * $signed(dw_w1[n*8 +: 8]));
-        if (s1_two_q)
-          prod = prod + 17'($signed(s1_in2_q ? spad_b_row[n*8 +: 8] : pad_q) * $signed(dw_w2[n*8 +: 8]));
-        dwsum_d[n*32 +: 32] = base + 32'($signed(prod));
+        // the products summed at 20 bits first: one 32-bit adder per lane
+        prod = 20'($signed(v1[n*8 +: 8]) * $signed(dw_w1[n*8 +: 8]));
+        if (s1_two_q) prod = prod + 20'($signed(v2[n*8 +: 8]) * $signed(dw_w2[n*8 +: 8]));
+        if (s1_old_q)
+          for (int k = 0; k < DwCacheTaps; k++)
+            if (dw_old[k]) prod = prod + 20'($signed(win_q[k*Dim*8 + n*8 +: 8]) * $signed(dwc_q[k*Dim*8 + n*8 +: 8]));
+        dwsum_d[n*32 +: 32] = base + 32'(prod);
       end
       dww_d = s1_last_q;
       dwc_we = s1_fill_q;
       for (int k = 0; k < DwCacheTaps; k++)
         if (Cw'(k) == s1_widx_q) dwc_d[k*Dim*8 +: Dim*8] = spad_b_row;
+      if (s1_old_q)
+        for (int k = 0; k < DwCacheTaps; k++) nold_in = nold_in + 5'(dw_old[k] && win_in_q[k]);
+      spad_rd_bytes_o = spad_rd_bytes_o + 16'(nold_in) * 16'(Dim);
+      win_we = dws_on_q;
+      for (int k = 0; k < DwCacheTaps; k++) begin
+        if (Cw'(k) == s1_widx_q) begin
+          win_d[k*Dim*8 +: Dim*8] = v1;
+          win_in_d[k] = s1_in_q;
+        end
+        if (s1_two_q && Cw'(k) == s1_widx2_q) begin
+          win_d[k*Dim*8 +: Dim*8] = v2;
+          win_in_d[k] = s1_in2_q;
+        end
+      end
+      if (s1_last_q)
+        for (int k = 0; k < DwCacheTaps; k++)
+          for (int s = 1; s < 8; s++)
+            if (dw_old[k] && 32'(sx_q) == s && k + s < DwCacheTaps) begin
+              win_d[k*Dim*8 +: Dim*8] = win_d[(k+s)*Dim*8 +: Dim*8];
+              win_in_d[k] = win_in_d[k+s];
+            end
     end
   end
 
@@ -558,14 +639,14 @@ module npu_exec #(
   logic [Dim*8-1:0] spad_b_row;
   assign spad_b_row = spad_b_rdata_i[Dim*8-1:0];
 
-  // DW weights of c1's taps: port B's row, or cache rows widx and widx + 1
+  // DW weights of c1's taps: port B's row, or cache rows widx and widx2
   logic [Dim*8-1:0] dw_w1, dw_w2;
   always_comb begin
     dw_w1 = spad_b_row;
     dw_w2 = '0;
     for (int k = 0; k < DwCacheTaps; k++) begin
       if (s1_wc_q && Cw'(k) == s1_widx_q) dw_w1 = dwc_q[k*Dim*8 +: Dim*8];
-      if (Cw'(k) == s1_widx_q + Cw'(1)) dw_w2 = dwc_q[k*Dim*8 +: Dim*8];
+      if (Cw'(k) == s1_widx2_q) dw_w2 = dwc_q[k*Dim*8 +: Dim*8];
     end
   end
 
@@ -650,6 +731,7 @@ module npu_exec #(
       gap_q      <= gap_d;
       rows_q     <= rows_d;
       dwc_on_q   <= dwc_on_d;
+      dws_on_q   <= dws_on_d;
       pl_pass_q  <= pl_pass_d;
       pl_row_q   <= pl_row_d;
       pl_addr_q  <= pl_addr_d;
@@ -667,6 +749,8 @@ module npu_exec #(
       s1_fill_q  <= s1_fill_d;
       s1_wc_q    <= s1_wc_d;
       s1_widx_q  <= s1_widx_d;
+      s1_widx2_q <= s1_widx2_d;
+      s1_old_q   <= s1_old_d;
     end
     if (cmd_we) begin
       cmd_q  <= cmd_d;
@@ -674,6 +758,10 @@ module npu_exec #(
     end
     if (dwsum_we) dwsum_q <= dwsum_d;
     if (dwc_we) dwc_q <= dwc_d;
+    if (win_we) begin
+      win_q    <= win_d;
+      win_in_q <= win_in_d;
+    end
   end
 endmodule
 

@@ -97,8 +97,10 @@ cost_t cost_matmul(const tsl_target_t *t, uint64_t rows, uint64_t passes) {
   return c;
 }
 
-cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps) {
+cost_t cost_dwconv(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t kh, uint64_t kw, uint64_t sx,
+                   uint64_t dx) {
   cost_t c = {0, 0, 0};
+  uint64_t pixels = oh * ow, taps = kh * kw;
   if (pixels == 0 || taps == 0) {
     c.cycles = DW_PIPE;
     return c;
@@ -107,14 +109,18 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps) {
    * scratchpad's two read ports.  A kernel of at most dw_cache_taps taps, on
    * a target whose dw_macs_per_cycle asks for 2 DIM or more: the first pixel
    * runs one tap per cycle (its weight rows, read on port B, fill the
-   * cache), every later pixel two taps per cycle (ceil(taps / 2) cycles).
+   * cache), every later pixel two tap rows per cycle: all ceil(taps / 2)
+   * at the start of an output line; with dil_x 1 and stride_x < kw the
+   * others slide the window and read only their kh * stride_x new ones.
    * Otherwise one tap per cycle (DIM MACs), whatever dw_macs_per_cycle says
    * beyond that. */
   uint64_t dim = (uint64_t)t->dim;
-  if (taps <= (uint64_t)t->dw_cache_taps && (uint64_t)t->dw_macs_per_cycle >= 2 * dim)
-    c.cycles = taps + (pixels - 1) * div_up(taps, 2) + DW_PIPE;
-  else
+  if (taps <= (uint64_t)t->dw_cache_taps && (uint64_t)t->dw_macs_per_cycle >= 2 * dim) {
+    uint64_t slides = dx == 1 && sx < kw ? oh * (ow - 1) : 0;
+    c.cycles = taps + (pixels - 1 - slides) * div_up(taps, 2) + slides * div_up(kh * sx, 2) + DW_PIPE;
+  } else {
     c.cycles = pixels * taps + DW_PIPE;
+  }
   return c;
 }
 

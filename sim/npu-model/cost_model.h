@@ -49,8 +49,10 @@ cost_t cost_load(const tsl_target_t *t, uint64_t runs, uint64_t run_bytes, uint6
  * tiles (kh*kw*ncb). */
 cost_t cost_matmul(const tsl_target_t *t, uint64_t rows, uint64_t passes);
 
-/* DWCONV over `pixels` outputs with `taps` kernel taps. */
-cost_t cost_dwconv(const tsl_target_t *t, uint64_t pixels, uint64_t taps);
+/* DWCONV over oh x ow outputs with a kh x kw kernel, column stride sx and
+ * column dilation dx (CFG_EXEC's). */
+cost_t cost_dwconv(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t kh, uint64_t kw, uint64_t sx,
+                   uint64_t dx);
 
 /* VADD of `rows` rows; VPOOL reading `tap_rows` input rows for `outputs`
  * outputs with CFG_VEC shift `shift` (0..47). */

@@ -160,7 +160,8 @@ static cost_t exec_dwconv(npu_model_t *m, const tsl_dwconv_t *c, const tsl_cfg_e
   m->cnt[TSL_CNT_SPAD_RD_BYTES] += inside * d + (uint64_t)ntap * d;
   m->cnt[TSL_CNT_ACC_WR_BYTES] += px * 4 * d;
   if (c->acc_mode == TSL_ACCMODE_ACCUMULATE) m->cnt[TSL_CNT_ACC_RD_BYTES] += px * 4 * d;
-  return cost_dwconv(m->t, px, (uint64_t)ntap);
+  return cost_dwconv(m->t, (uint64_t)c->oh, (uint64_t)c->ow, (uint64_t)g->kh, (uint64_t)g->kw,
+                     (uint64_t)g->stride_x, (uint64_t)g->dil_x);
 }
 
 static cost_t exec_vadd(npu_model_t *m, const tsl_vadd_t *c, const tsl_cfg_vec_t *v) {

@@ -67,9 +67,14 @@ static void test_units(void **state) {
   assert_true(cost_store(t, 16, 16, 0, 32).cycles == 8 + 255 * 6 + 3 + 31); /* raw int32: 4 beats */
   /* 3x3 pooling: setup 3 x (16 + 16), 9 taps per pixel */
   assert_true(cost_store(t, 16, 16, 3, 8).cycles == 3 * 32 + 256 * 13 + 3 + 31);
-  /* DWCONV as the RTL: 3x3 kernels two taps per cycle after the first pixel, larger ones one */
-  assert_true(cost_dwconv(t, 64, 9).cycles == 9 + 63 * 5 + 4);   /* cached 3x3: first pixel 9, then 5 */
-  assert_true(cost_dwconv(t, 64, 25).cycles == 64 * 25 + 4);     /* over the cache: one tap per cycle */
+  /* DWCONV as the RTL: 3x3 kernels two tap rows per cycle after the first
+   * pixel, larger ones one tap per cycle */
+  assert_true(cost_dwconv(t, 8, 8, 3, 3, 1, 2).cycles == 9 + 63 * 5 + 4); /* dilated: no window */
+  assert_true(cost_dwconv(t, 8, 8, 3, 3, 3, 1).cycles == 9 + 63 * 5 + 4); /* stride 3: nothing reused */
+  /* the window slides: line starts 5 cycles, stride 1 reads 3 rows (2 cycles), stride 2 six (3) */
+  assert_true(cost_dwconv(t, 8, 8, 3, 3, 1, 1).cycles == 9 + 7 * 5 + 56 * 2 + 4);
+  assert_true(cost_dwconv(t, 8, 8, 3, 3, 2, 1).cycles == 9 + 7 * 5 + 56 * 3 + 4);
+  assert_true(cost_dwconv(t, 8, 8, 5, 5, 1, 1).cycles == 64 * 25 + 4); /* over the cache */
   assert_true(cost_vadd(t, 100).cycles == 103 && cost_config(t).cycles == 1);
   assert_true(cost_vpool(t, 1, 49, 0).cycles == 49 + 64 + 6);
   assert_true(cost_vpool(t, 1, 49, 1).cycles == 49 + 64 + 6);
