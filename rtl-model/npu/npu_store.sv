@@ -10,8 +10,9 @@
 // Before the pixels, a short setup phase counts the distinct source lines and
 // columns the pooling windows touch (ACC_RD/SPAD_RD count distinct rows) and
 // reads the PARAM row once. Without pooling the next pixel's source row is
-// read while this pixel is output (to DRAM: from StOut; to SPAD: in StWait,
-// after its write), so a pixel takes StOut and StWait only.
+// read while this pixel is output (to DRAM, and from ACC to SPAD: from
+// StOut; SPAD to SPAD: in StWait, after the write), so a pixel takes StOut
+// and StWait only (and StFinish, SPAD to SPAD).
 `default_nettype none
 
 module npu_store #(
@@ -338,9 +339,10 @@ module npu_store #(
 
       // without pooling, the next pixel's source row once per pixel (c1
       // takes it into v, which StOut has already turned into this pixel's
-      // bytes or row)
+      // bytes or row; to SPAD in the cycle its row is written, so an ACC
+      // source only: a SPAD source is read after the write)
       if (pool_k == 3'd0 && !pf_q && !last_px &&
-          ((state_q == StOut && !dst_spad) || state_q == StWait)) begin
+          ((state_q == StOut && (!dst_spad || (!src_spad && spad_wgnt_i))) || state_q == StWait)) begin
         acc_re_o  = !src_spad;
         spad_re_o = src_spad;
         pf_rd     = !src_spad || spad_rgnt_i;

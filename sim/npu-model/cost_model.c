@@ -17,9 +17,10 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *   ST_PX         STORE's per-pixel finish, output and write cycles (after its taps)
  *   ST_PX_DRAM    a DRAM pixel's extra cycle: its write request's handshake
  *   ST_AHEAD_*    cycles a pixel without pooling saves by its source row's
- *                 read ahead (to DRAM: tap and finish; to SPAD: the tap) */
+ *                 read ahead (to DRAM, and ACC to SPAD: tap and finish;
+ *                 SPAD to SPAD: the tap) */
 enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, VADD_PIPE = 3, VEC_PIPE = 4 };
-enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1, ST_AHEAD_DRAM = 2, ST_AHEAD_SPAD = 1 };
+enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1, ST_AHEAD = 2, ST_AHEAD_SPAD_SPAD = 1 };
 /* VPOOL's rounding division: one radix-2 divider per lane, 64 steps for
  * shift 0 or 1, one fewer per further shift bit (the bits below the shift
  * give only the guard and sticky bits, which take one step). */
@@ -137,7 +138,8 @@ cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows, ui
   return c;
 }
 
-cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool_k, uint64_t px_bytes) {
+cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool_k, uint64_t px_bytes,
+                  int src_spad) {
   cost_t c = {0, 0, 0};
   uint64_t px = oh * ow, taps = pool_k ? pool_k * pool_k : 1;
   /* The RTL's STORE (npu_store): with pooling a setup pass marks the source
@@ -156,9 +158,9 @@ cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool
   }
   /* Without pooling every pixel after the first has its source row read
    * while the one before is output: its tap and finish cycles are hidden
-   * behind that pixel's write burst (to DRAM), its tap behind the row
-   * write (to SPAD, which reads only after writing). */
-  uint64_t ahead = pool_k ? 0 : (px_bytes ? ST_AHEAD_DRAM : ST_AHEAD_SPAD) * (px - 1);
+   * behind that pixel's write burst (to DRAM) or row write (ACC to SPAD);
+   * SPAD to SPAD reads only after the write, hiding the tap alone. */
+  uint64_t ahead = pool_k ? 0 : (px_bytes || !src_spad ? ST_AHEAD : ST_AHEAD_SPAD_SPAD) * (px - 1);
   c.cycles = setup + px * per_px - ahead + ST_FIXED + drain;
   c.stall_dram = drain;
   return c;

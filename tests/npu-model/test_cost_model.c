@@ -58,15 +58,17 @@ static void test_units(void **state) {
   assert_true(l.cycles == 41 + 2 && l.stall_dram == l.cycles - 2 - 8); /* L' + 8 beats, rounded up */
   /* STORE: per pixel its taps, finish and output; to DRAM one more cycle
    * per pixel (its own burst) and the last response's latency; without
-   * pooling the pixels after the first read their row ahead (SPAD: 3
-   * cycles, DRAM: 1 + the burst's beats + its request) */
-  cost_t s = cost_store(t, 16, 16, 0, 0);
-  assert_true(s.cycles == 4 + 255 * 3 + 3 && s.stall_dram == 0);
-  cost_t sd = cost_store(t, 16, 16, 0, 8);
+   * pooling the pixels after the first read their row ahead (to SPAD 2
+   * cycles from ACC, 3 from SPAD; to DRAM 1 + the burst's beats + its
+   * request) */
+  cost_t s = cost_store(t, 16, 16, 0, 0, 1);
+  assert_true(s.cycles == 4 + 255 * 3 + 3 && s.stall_dram == 0);           /* SPAD to SPAD: 3 a pixel */
+  assert_true(cost_store(t, 16, 16, 0, 0, 0).cycles == 4 + 255 * 2 + 3);  /* ACC to SPAD: 2 */
+  cost_t sd = cost_store(t, 16, 16, 0, 8, 0);
   assert_true(sd.cycles == 5 + 255 * 3 + 3 + 31 && sd.stall_dram == 31);
-  assert_true(cost_store(t, 16, 16, 0, 32).cycles == 8 + 255 * 6 + 3 + 31); /* raw int32: 4 beats */
+  assert_true(cost_store(t, 16, 16, 0, 32, 0).cycles == 8 + 255 * 6 + 3 + 31); /* raw int32: 4 beats */
   /* 3x3 pooling: setup 3 x (16 + 16), 9 taps per pixel */
-  assert_true(cost_store(t, 16, 16, 3, 8).cycles == 3 * 32 + 256 * 13 + 3 + 31);
+  assert_true(cost_store(t, 16, 16, 3, 8, 0).cycles == 3 * 32 + 256 * 13 + 3 + 31);
   /* DWCONV as the RTL: 3x3 kernels two tap rows per cycle after the first
    * pixel, larger ones one tap per cycle */
   assert_true(cost_dwconv(t, 8, 8, 3, 3, 1, 2).cycles == 9 + 63 * 5 + 4); /* dilated: no window */
