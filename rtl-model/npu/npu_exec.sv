@@ -10,8 +10,9 @@
 //             pixel. Kernels of at most DwCacheTaps taps: the first pixel runs
 //             one tap per cycle and keeps the weight rows it reads on port B
 //             in registers; every later pixel reads two tap rows per cycle
-//             (ports A and B, 2*DIM MACs), an odd count ending with one. With
-//             column dilation 1 and stride_x < kw the tap rows also go into a
+//             (ports A and B, 2*DIM MACs), an odd count ending with one. On
+//             targets asking for 4*DIM MACs per cycle, with column dilation 1
+//             and stride_x 1 or 2 below kw the tap rows also go into a
 //             window register, and a pixel after the first of its output line
 //             reads only its new kernel columns (kh*stride_x rows): the
 //             window, shifted by stride_x columns, gives the others, whose
@@ -75,6 +76,8 @@ module npu_exec #(
   localparam int unsigned Rw = $clog2(Dim);
   // two taps per cycle where the target's depthwise throughput asks for it
   localparam bit DwPair = tessel_target_pkg::DwMacsPerCycle >= 2 * Dim;
+  // and the sliding window where it asks for 4 DIM (3x3 at stride 1: 4.5 DIM)
+  localparam bit DwSlide = tessel_target_pkg::DwMacsPerCycle >= 4 * Dim;
 
   typedef enum logic [2:0] {StIdle, StMatmul, StDw, StDrain, StVec} state_e;
 
@@ -387,7 +390,7 @@ module npu_exec #(
                   npass_d = 24'(kh_q) * 24'(kw_q);
                   state_d = StDw;
                   dwc_on_d = DwPair && (npass_d <= 24'(DwCacheTaps));
-                  dws_on_d = dwc_on_d && dx_q == 3'd1 && {5'd0, sx_q} < kw_q;
+                  dws_on_d = DwSlide && dwc_on_d && dx_q == 3'd1 && sx_q <= 3'd2 && {5'd0, sx_q} < kw_q;
                   // weights are read once per tap in the counters' model
                   spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
                 end
@@ -591,8 +594,9 @@ module npu_exec #(
         // the products summed at 20 bits first: one 32-bit adder per lane
         prod = 20'($signed(v1[n*8 +: 8]) * $signed(dw_w1[n*8 +: 8]));
         if (s1_two_q) prod = prod + 20'($signed(v2[n*8 +: 8]) * $signed(dw_w2[n*8 +: 8]));
+        // (the last slot is never old: it is a kernel row's last tap or unused)
         if (s1_old_q)
-          for (int k = 0; k < DwCacheTaps; k++)
+          for (int k = 0; k < DwCacheTaps - 1; k++)
             if (dw_old[k]) prod = prod + 20'($signed(win_q[k*Dim*8 + n*8 +: 8]) * $signed(dwc_q[k*Dim*8 + n*8 +: 8]));
         dwsum_d[n*32 +: 32] = base + 32'(prod);
       end
@@ -614,13 +618,15 @@ module npu_exec #(
           win_in_d[k] = s1_in2_q;
         end
       end
+      // (stride_x is 1 or 2; an old slot's k + stride_x is a tap of its
+      // kernel row, below DwCacheTaps: the modulo only keeps the unreachable
+      // selects in range)
       if (s1_last_q)
-        for (int k = 0; k < DwCacheTaps; k++)
-          for (int s = 1; s < 8; s++)
-            if (dw_old[k] && 32'(sx_q) == s && k + s < DwCacheTaps) begin
-              win_d[k*Dim*8 +: Dim*8] = win_d[(k+s)*Dim*8 +: Dim*8];
-              win_in_d[k] = win_in_d[k+s];
-            end
+        for (int k = 0; k < DwCacheTaps - 1; k++)
+          if (dw_old[k]) begin
+            win_d[k*Dim*8 +: Dim*8] = win_d[((k + 1 + 32'(sx_q[1])) % DwCacheTaps)*Dim*8 +: Dim*8];
+            win_in_d[k] = win_in_d[(k + 1 + 32'(sx_q[1])) % DwCacheTaps];
+          end
     end
   end
 

@@ -111,13 +111,15 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t kh,
    * a target whose dw_macs_per_cycle asks for 2 DIM or more: the first pixel
    * runs one tap per cycle (its weight rows, read on port B, fill the
    * cache), every later pixel two tap rows per cycle: all ceil(taps / 2)
-   * at the start of an output line; with dil_x 1 and stride_x < kw the
-   * others slide the window and read only their kh * stride_x new ones.
+   * at the start of an output line; on a target asking for 4 DIM, with
+   * dil_x 1 and stride_x 1 or 2 below kw, the others slide the window and
+   * read only their kh * stride_x new ones.
    * Otherwise one tap per cycle (DIM MACs), whatever dw_macs_per_cycle says
    * beyond that. */
   uint64_t dim = (uint64_t)t->dim;
   if (taps <= (uint64_t)t->dw_cache_taps && (uint64_t)t->dw_macs_per_cycle >= 2 * dim) {
-    uint64_t slides = dx == 1 && sx < kw ? oh * (ow - 1) : 0;
+    int slide = (uint64_t)t->dw_macs_per_cycle >= 4 * dim && dx == 1 && sx <= 2 && sx < kw;
+    uint64_t slides = slide ? oh * (ow - 1) : 0;
     c.cycles = taps + (pixels - 1 - slides) * div_up(taps, 2) + slides * div_up(kh * sx, 2) + DW_PIPE;
   } else {
     c.cycles = pixels * taps + DW_PIPE;

@@ -15,14 +15,14 @@ int def_fail(DefCtx *c, const char *fmt, ...) {
   return -1;
 }
 
-int def_split(char *line, char **w, int max, char *doc, int doclen) {
+int def_split(DefCtx *c, char *line, char **w, int max, char *doc, int doclen) {
   doc[0] = 0;
   char *q = strchr(line, '"');
   if (q) {
     char *e = strrchr(line, '"');
     if (e > q) {
       int n = (int)(e - q - 1);
-      if (n >= doclen) n = doclen - 1;
+      if (n >= doclen) return def_fail(c, "doc string of %d bytes: at most %d", n, doclen - 1);
       memcpy(doc, q + 1, (size_t)n);
       doc[n] = 0;
     }

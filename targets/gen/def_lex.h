@@ -17,8 +17,8 @@ int def_fail(DefCtx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3
 
 /* Splits line (modified in place) into blank-separated words before the
  * first '"', keeping at most max of them in w; the quoted rest (without its
- * quotes, cut to doclen - 1 bytes) goes to doc. Returns how many words the
- * line has, which may be more than max. */
-int def_split(char *line, char **w, int max, char *doc, int doclen);
+ * quotes, at most doclen - 1 bytes) goes to doc. Returns how many words the
+ * line has, which may be more than max, or -1 (def_fail) for a longer doc. */
+int def_split(DefCtx *c, char *line, char **w, int max, char *doc, int doclen);
 
 #endif

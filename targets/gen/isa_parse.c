@@ -111,7 +111,8 @@ static void add_token_fields(Cmd *cmd) {
 static int parse_line(Ctx *c, Isa *isa, char *line) {
   char *w[12];
   char doc[MAX_DOC];
-  int nw = def_split(line, w, 12, doc, sizeof doc);
+  int nw = def_split(c, line, w, 12, doc, sizeof doc);
+  if (nw < 0) return nw;
   if (nw > 12) nw = 12; /* words past the twelfth are not read */
   if (nw == 0) return 0;
   const char *k = w[0];

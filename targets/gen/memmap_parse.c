@@ -142,9 +142,9 @@ static int parse_cause(Ctx *c, Memmap *mm, char **w, int nw, const char *doc, in
 static int parse_line(Ctx *c, Memmap *mm, char *line, MmReg **last) {
   char *w[6];
   char doc[MM_DOC];
-  int nw = def_split(line, w, 6, doc, sizeof doc);
-  if (nw > 6) nw = -1;
-  if (nw < 0) return def_fail(c, "too many words");
+  int nw = def_split(c, line, w, 6, doc, sizeof doc);
+  if (nw < 0) return nw;
+  if (nw > 6) return def_fail(c, "too many words");
   if (nw == 0) return 0;
   const char *k = w[0];
   if (strcmp(k, "memmap") == 0) {

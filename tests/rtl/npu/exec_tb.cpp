@@ -176,7 +176,9 @@ int main(int argc, char **argv) {
     }
     cases++;
     // a cached kernel that slides its window along the output lines
-    if (dw && ntap <= t->dw_cache_taps && g.dil_x == 1 && g.stride_x < g.kw && ow > 1) slid++;
+    if (dw && ntap <= t->dw_cache_taps && t->dw_macs_per_cycle >= 4 * dim && g.dil_x == 1 && g.stride_x <= 2 &&
+        g.stride_x < g.kw && ow > 1)
+      slid++;
     const uint64_t *mc = npu_model_counters(m);
     Counts before = cnt;
     bool ok = run_cmd(cw, 100);
@@ -217,7 +219,7 @@ int main(int argc, char **argv) {
   }
   tc.check(cases >= 100, "at least 100 random cases ran");
   printf("exec: %d DWCONV cases slid the window\n", slid);
-  tc.check(slid >= 10, "at least 10 DWCONV cases slid the window");
+  if (t->dw_macs_per_cycle >= 4 * dim) tc.check(slid >= 10, "at least 10 DWCONV cases slid the window");
   delete top;
   npu_model_free(m);
   return tc.finish();
