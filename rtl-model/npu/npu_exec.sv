@@ -16,8 +16,9 @@
 //             window register, and a pixel after the first of its output line
 //             reads only its new kernel columns (kh*stride_x rows): the
 //             window, shifted by stride_x columns, gives the others, whose
-//             products its first cycle adds. Larger kernels: one tap per
-//             cycle (weights on port B).
+//             products its cycles add DwOldMul at a time (a kernel slides
+//             when they fit). Larger kernels: one tap per cycle (weights on
+//             port B).
 //   CFG_VEC, VADD, VPOOL  run by the vector unit (npu_vec) on the same ports
 //   ENOP      nothing to do
 // Pipeline of a streamed row: c0 SPAD/ACC read addresses, c1 data -> array,
@@ -34,6 +35,7 @@ module npu_exec #(
   // two taps per cycle (the target's dw_cache_taps, as the cost model prices it)
   parameter int unsigned DwCacheTaps = tessel_target_pkg::DwCacheTaps,
   localparam int unsigned Cw  = $clog2(DwCacheTaps),
+  localparam int unsigned Nw  = $clog2(DwCacheTaps + 1),   // a count of cache slots
   localparam int unsigned SAw = $clog2(SpadRows),
   localparam int unsigned AAw = $clog2(AccRows)
 ) (
@@ -76,8 +78,10 @@ module npu_exec #(
   localparam int unsigned Rw = $clog2(Dim);
   // two taps per cycle where the target's depthwise throughput asks for it
   localparam bit DwPair = tessel_target_pkg::DwMacsPerCycle >= 2 * Dim;
-  // and the sliding window where it asks for 4 DIM (3x3 at stride 1: 4.5 DIM)
+  // and the sliding window where it asks for 4 DIM (3x3 at stride 1: 4.5 DIM),
+  // whose reused taps take DwOldMul products per lane and cycle
   localparam bit DwSlide = tessel_target_pkg::DwMacsPerCycle >= 4 * Dim;
+  localparam int unsigned DwOldMul = 3;
 
   typedef enum logic [2:0] {StIdle, StMatmul, StDw, StDrain, StVec} state_e;
 
@@ -163,7 +167,8 @@ module npu_exec #(
   logic        s1_wc_d, s1_wc_q;                    // DW: c1's weights come from the cache
   logic [Cw-1:0] s1_widx_d, s1_widx_q;              // DW: cache index of c1's (first) tap
   logic [Cw-1:0] s1_widx2_d, s1_widx2_q;            // DW: ... and of its second tap
-  logic        s1_old_d, s1_old_q;                  // DW: c1 adds the window's reused taps
+  logic        s1_old_d, s1_old_q;                  // DW: c1 belongs to a sliding pixel
+  logic [1:0]  pj_d, pj_q, s1_pj_d, s1_pj_q;        // DW: the cycle's index in its pixel
   logic [DwCacheTaps*Dim*8-1:0] win_d, win_q;       // DW: this pixel's tap rows (pad applied)
   logic [DwCacheTaps-1:0] win_in_d, win_in_q;       // DW: ... and which were inside the image
   logic        win_we;
@@ -226,18 +231,28 @@ module npu_exec #(
   end
 
   // DW window slots (tap t = ky*kw + kx) a sliding pixel takes from the
-  // window: kx + stride_x < kw; fixed while a command runs (its CFG_EXEC)
+  // window: kx + stride_x < kw; fixed while a command runs (its CFG_EXEC).
+  // olist: their indices in order; cycle j of a sliding pixel multiplies
+  // olist[j*DwOldMul ..], so a kernel slides when its nold old slots fit
+  // the ceil(new/2) cycles its new rows take (3x3: 6 in 2 at stride 1).
   logic [DwCacheTaps-1:0] dw_old;
   logic [7:0]  okx;
-  logic [4:0]  nold;                                // how many
+  logic [Nw-1:0] nold, nnew;                        // how many old / new slots
+  logic [DwCacheTaps*Cw-1:0] olist;                  // (packed: yosys keeps it in registers)
+  logic        dws_ok;                              // the command's kernel slides
   always_comb begin
     okx  = '0;
     nold = '0;
+    olist = '0;
     for (int k = 0; k < DwCacheTaps; k++) begin
       dw_old[k] = ({1'b0, okx} + 9'(sx_q) < {1'b0, kw_q}) && (24'(k) < npass_q);
-      nold = nold + 5'(dw_old[k]);
+      if (dw_old[k]) olist[32'(nold)*Cw +: Cw] = Cw'(k);
+      nold = nold + Nw'(dw_old[k]);
       okx  = (okx == kw_q - 8'd1) ? 8'd0 : okx + 8'd1;
     end
+    nnew   = Nw'(npass_q) - nold;
+    dws_ok = DwSlide && dwc_on_q && dx_q == 3'd1 && sx_q <= 3'd2 && {5'd0, sx_q} < kw_q &&
+             16'(nold) <= 16'(DwOldMul) * ((16'(nnew) + 16'd1) >> 1);
   end
 
   logic last_x, last_y, last_kx, last_cb, last_pass, last2, dw_cached, dw_two;
@@ -251,7 +266,8 @@ module npu_exec #(
   logic [31:0] base;
   logic signed [19:0] prod;                          // DW: a lane's products this cycle
   logic [Dim*8-1:0] v1, v2;                          // DW: c1's tap rows, pad applied
-  logic [4:0]  nold_in;                              // DW: reused taps inside the image
+  logic [Nw-1:0] nold_in;                            // DW: reused taps inside the image
+  logic [DwOldMul*Cw-1:0] oslot;                     // DW: c1's old slots
   // Data registers change only while the unit works (or takes a command):
   // written with that enable, an idle unit costs the simulator no copies.
   logic act;
@@ -280,6 +296,7 @@ module npu_exec #(
     v1         = '0;
     v2         = '0;
     nold_in    = '0;
+    oslot      = '0;
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
     spad_a_re_o     = 1'b0;
@@ -352,6 +369,8 @@ module npu_exec #(
       s1_widx_d  = Cw'(pass_q);
       s1_widx2_d = Cw'(pass2);
       s1_old_d   = 1'b0;
+      pj_d       = pj_q + 2'd1;
+      s1_pj_d    = pj_q;
 
       unique case (state_q)
         StIdle: begin
@@ -390,7 +409,7 @@ module npu_exec #(
                   npass_d = 24'(kh_q) * 24'(kw_q);
                   state_d = StDw;
                   dwc_on_d = DwPair && (npass_d <= 24'(DwCacheTaps));
-                  dws_on_d = DwSlide && dwc_on_d && dx_q == 3'd1 && sx_q <= 3'd2 && {5'd0, sx_q} < kw_q;
+                  dws_on_d = 1'b0;   // decided in the first cycle (dws_ok needs npass)
                   // weights are read once per tap in the counters' model
                   spad_rd_bytes_o = 16'(npass_d * 24'(Dim));
                 end
@@ -477,11 +496,15 @@ module npu_exec #(
           s1_fill_d       = dwc_on_q && !dw_cached;
           s1_wc_d         = dw_cached;
           s1_first_d      = (pass_q == 24'(kx0));
-          s1_old_d        = dw_slide && s1_first_d;
+          s1_old_d        = dw_slide;
+          // the first pixel's first cycle: the slide decision (a 1-tap
+          // kernel, the only one ending its first pixel here, never slides)
+          if (pass_q == 24'd0 && x_q == 10'd0 && y_q == 10'd0) dws_on_d = dws_ok;
           s1_last_d       = dw_two ? last2 : last_pass;
           s1_rd_d         = accum_q && s1_first_d;
           acc_re_o        = s1_rd_d;
-          macs_o          = (dw_two ? 16'(2 * Dim) : 16'(Dim)) + (s1_old_d ? 16'(nold) * 16'(Dim) : 16'd0);
+          macs_o          = (dw_two ? 16'(2 * Dim) : 16'(Dim)) +
+                            (s1_old_d && s1_first_d ? 16'(nold) * 16'(Dim) : 16'd0);
           spad_rd_bytes_o = (tap_in ? 16'(Dim) : 16'd0) + (dw_two && tap2_in ? 16'(Dim) : 16'd0);
           acc_rd_bytes_o  = s1_rd_d ? 16'(4 * Dim) : 16'd0;
           // the tap after this cycle's last one (the second when two; pass
@@ -497,6 +520,8 @@ module npu_exec #(
             ix_d   = pix_q + 24'(kx0);
             iy_d   = dw_iy + 24'(dy_q);
           end
+          if (s1_first_d) s1_pj_d = '0;
+          pj_d = s1_first_d ? 2'd1 : pj_q + 2'd1;
           if (s1_last_d) begin
             // the next pixel slides unless it starts a line
             pass_d  = (dws_on_q && !last_x) ? 24'(kx_skip) : 24'd0;
@@ -577,6 +602,8 @@ module npu_exec #(
       s1_widx_d = '0;
       s1_widx2_d = '0;
       s1_old_d = '0;
+      pj_d = '0;
+      s1_pj_d = '0;
       cmd_ready_o = 1'b1;
     end
 
@@ -587,6 +614,9 @@ module npu_exec #(
     // pixel's last tap
     if (s1_q && dw_mode_q) begin
       dwsum_we = 1'b1;
+      // (an index past the list is not used: the modulo keeps it in range)
+      for (int m = 0; m < DwOldMul; m++)
+        oslot[m*Cw +: Cw] = olist[((32'(s1_pj_q) * DwOldMul + m) % DwCacheTaps)*Cw +: Cw];
       v1 = s1_in_q ? spad_a_rdata_i : pad_row;
       v2 = s1_in2_q ? spad_b_row : pad_row;
       for (int n = 0; n < Dim; n++) begin
@@ -594,18 +624,20 @@ module npu_exec #(
         // the products summed at 20 bits first: one 32-bit adder per lane
         prod = 20'($signed(v1[n*8 +: 8]) * $signed(dw_w1[n*8 +: 8]));
         if (s1_two_q) prod = prod + 20'($signed(v2[n*8 +: 8]) * $signed(dw_w2[n*8 +: 8]));
-        // (the last slot is never old: it is a kernel row's last tap or unused)
+        // a sliding pixel's old slots, DwOldMul a cycle
         if (s1_old_q)
-          for (int k = 0; k < DwCacheTaps - 1; k++)
-            if (dw_old[k]) prod = prod + 20'($signed(win_q[k*Dim*8 + n*8 +: 8]) * $signed(dwc_q[k*Dim*8 + n*8 +: 8]));
+          for (int m = 0; m < DwOldMul; m++)
+            if (16'(s1_pj_q) * 16'(DwOldMul) + 16'(m) < 16'(nold))
+              prod = prod + 20'($signed(win_q[32'(oslot[m*Cw +: Cw]) * Dim*8 + n*8 +: 8]) *
+                                $signed(dwc_q[32'(oslot[m*Cw +: Cw]) * Dim*8 + n*8 +: 8]));
         dwsum_d[n*32 +: 32] = base + 32'(prod);
       end
       dww_d = s1_last_q;
       dwc_we = s1_fill_q;
       for (int k = 0; k < DwCacheTaps; k++)
         if (Cw'(k) == s1_widx_q) dwc_d[k*Dim*8 +: Dim*8] = spad_b_row;
-      if (s1_old_q)
-        for (int k = 0; k < DwCacheTaps; k++) nold_in = nold_in + 5'(dw_old[k] && win_in_q[k]);
+      if (s1_old_q && s1_first_q)
+        for (int k = 0; k < DwCacheTaps; k++) nold_in = nold_in + Nw'(dw_old[k] && win_in_q[k]);
       spad_rd_bytes_o = spad_rd_bytes_o + 16'(nold_in) * 16'(Dim);
       win_we = dws_on_q;
       for (int k = 0; k < DwCacheTaps; k++) begin
@@ -757,6 +789,8 @@ module npu_exec #(
       s1_widx_q  <= s1_widx_d;
       s1_widx2_q <= s1_widx2_d;
       s1_old_q   <= s1_old_d;
+      pj_q       <= pj_d;
+      s1_pj_q    <= s1_pj_d;
     end
     if (cmd_we) begin
       cmd_q  <= cmd_d;

@@ -11,6 +11,8 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *   MM_PIPE       MATMUL's address / MAC / ACC-write stages and done (the
  *                 array collapses the systolic skew, so it is not 2 DIM)
  *   DW_PIPE       DWCONV's pipeline and done
+ *   DW_OLD_MUL    products per lane and cycle for a sliding pixel's reused
+ *                 taps (npu_exec's DwOldMul)
  *   VADD_PIPE     VADD's read-to-write stage and done
  *   VEC_PIPE      VPOOL's pipeline (with CMD_OVERHEAD)
  *   ST_FIXED      STORE's accept, PARAM read and done
@@ -19,7 +21,7 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
  *   ST_AHEAD_*    cycles a pixel without pooling saves by its source row's
  *                 read ahead (to DRAM, and ACC to SPAD: tap and finish;
  *                 SPAD to SPAD: the tap) */
-enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, VADD_PIPE = 3, VEC_PIPE = 4 };
+enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, DW_OLD_MUL = 3, VADD_PIPE = 3, VEC_PIPE = 4 };
 enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1, ST_AHEAD = 2, ST_AHEAD_SPAD_SPAD = 1 };
 /* VPOOL's rounding division: one radix-2 divider per lane, 64 steps for
  * shift 0 or 1, one fewer per further shift bit (the bits below the shift
@@ -113,14 +115,18 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t kh,
    * cache), every later pixel two tap rows per cycle: all ceil(taps / 2)
    * at the start of an output line; on a target asking for 4 DIM, with
    * dil_x 1 and stride_x 1 or 2 below kw, the others slide the window and
-   * read only their kh * stride_x new ones.
+   * read only their kh * stride_x new ones, when the kh * (kw - stride_x)
+   * reused taps fit DW_OLD_MUL products a cycle in the cycles those take
+   * (3x3 at stride 1: 6 in 2).
    * Otherwise one tap per cycle (DIM MACs), whatever dw_macs_per_cycle says
    * beyond that. */
   uint64_t dim = (uint64_t)t->dim;
   if (taps <= (uint64_t)t->dw_cache_taps && (uint64_t)t->dw_macs_per_cycle >= 2 * dim) {
-    int slide = (uint64_t)t->dw_macs_per_cycle >= 4 * dim && dx == 1 && sx <= 2 && sx < kw;
+    uint64_t fresh = kh * sx, cyc = div_up(fresh, 2);
+    int slide = (uint64_t)t->dw_macs_per_cycle >= 4 * dim && dx == 1 && sx <= 2 && sx < kw &&
+                taps - fresh <= DW_OLD_MUL * cyc;
     uint64_t slides = slide ? oh * (ow - 1) : 0;
-    c.cycles = taps + (pixels - 1 - slides) * div_up(taps, 2) + slides * div_up(kh * sx, 2) + DW_PIPE;
+    c.cycles = taps + (pixels - 1 - slides) * div_up(taps, 2) + slides * cyc + DW_PIPE;
   } else {
     c.cycles = pixels * taps + DW_PIPE;
   }

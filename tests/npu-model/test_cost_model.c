@@ -77,6 +77,9 @@ static void test_units(void **state) {
   assert_true(cost_dwconv(t, 8, 8, 3, 3, 1, 1).cycles == 9 + 7 * 5 + 56 * 2 + 4);
   assert_true(cost_dwconv(t, 8, 8, 3, 3, 2, 1).cycles == 9 + 7 * 5 + 56 * 3 + 4);
   assert_true(cost_dwconv(t, 8, 8, 5, 5, 1, 1).cycles == 64 * 25 + 4); /* over the cache */
+  /* 2x3 at stride 1: 4 reused taps do not fit the one cycle its 2 new rows take */
+  assert_true(cost_dwconv(t, 8, 8, 2, 3, 1, 1).cycles == 6 + 63 * 3 + 4);
+  assert_true(cost_dwconv(t, 8, 8, 3, 2, 1, 1).cycles == 6 + 7 * 3 + 56 * 2 + 4); /* 3 reused in 2 */
   assert_true(cost_vadd(t, 100).cycles == 103 && cost_config(t).cycles == 1);
   assert_true(cost_vpool(t, 1, 49, 0).cycles == 49 + 64 + 6);
   assert_true(cost_vpool(t, 1, 49, 1).cycles == 49 + 64 + 6);

@@ -177,7 +177,7 @@ int main(int argc, char **argv) {
     cases++;
     // a cached kernel that slides its window along the output lines
     if (dw && ntap <= t->dw_cache_taps && t->dw_macs_per_cycle >= 4 * dim && g.dil_x == 1 && g.stride_x <= 2 &&
-        g.stride_x < g.kw && ow > 1)
+        g.stride_x < g.kw && g.kh * (g.kw - g.stride_x) <= 3 * ((g.kh * g.stride_x + 1) / 2) && ow > 1)
       slid++;
     const uint64_t *mc = npu_model_counters(m);
     Counts before = cnt;
