@@ -607,8 +607,8 @@ module npu_exec #(
       cmd_ready_o = 1'b1;
     end
 
-    // DW: c1 sums the lane products (of one tap, or two, and a sliding
-    // pixel's reused taps in its first cycle); the last tap of a pixel writes
+    // DW: c1 sums the lane products (of one tap, or two, and up to DwOldMul
+    // of a sliding pixel's reused taps); the last tap of a pixel writes
     // in c2; a cached kernel's first pixel fills the cache; a sliding kernel
     // keeps its tap rows in the window, shifted stride_x columns after a
     // pixel's last tap
