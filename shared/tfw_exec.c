@@ -66,15 +66,16 @@ int tfw_load(tfw_model *m, const tfw_backend *npu, const void *pkg, uint32_t len
   unsigned cf = TPKG_CHECK_LAZY_WEIGHTS; /* the weights are checked where they will be used, below */
   tpkg_err_code pc = tpkg_check(pkg, len, npu->target_hash, cf, &m->pkg, &pe);
   if (pc != TPKG_OK) return fail(e, TFW_E_PACKAGE, (int)pc, -1, pe.index, pe.value, pe.msg);
-  /* The fallback ops block tensors by the package's DIM (each BLOCKED
-   * operand's block, which tpkg_check only knows to be nonzero): it must be
-   * this NPU's, or one smaller block (tfw_fb_block_ok). */
+  /* An I/O record's block (0: this NPU's DIM) is one smaller block when set. */
   for (uint32_t i = 0; i < m->pkg.n_io; i++) {
     tpkg_io io;
     tpkg_view_io(&m->pkg, i, &io);
     if (io.block >= npu->dim)
       return fail(e, TFW_E_PACKAGE, TPKG_E_IO, -1, i, io.block, "I/O record's block is not below this NPU's DIM");
   }
+  /* The fallback ops block tensors by the package's DIM (each BLOCKED
+   * operand's block, which tpkg_check only knows to be nonzero): it must be
+   * this NPU's, or one smaller block (tfw_fb_block_ok). */
   uint32_t pos = 0;
   for (uint32_t f = 0; f < m->pkg.n_fallbacks; f++) {
     tpkg_fallback fb;

@@ -613,10 +613,10 @@ static int prepare_layout(const tpkg_fallback *f, uint8_t *window, uint32_t wind
    * by this NPU's DIM, or is one smaller block (a conv's packed input) */
   if (!tfw_fb_block_ok(&oi, dim) || !tfw_fb_block_ok(&oo, dim)) return TFW_FB_E_LAYOUT;
   fb_side *in = &p->in, *out = &p->out;
-  int rc = fb_side_init(in, window, window_bytes, oi.block ? oi.block : dim, it, oi.layout, oi.rank, oi.dims,
+  int rc = fb_side_init(in, window, window_bytes, tpkg_block_or(oi.block, dim), it, oi.layout, oi.rank, oi.dims,
                         oi.offset, oi.size);
   if (!rc)
-    rc = fb_side_init(out, window, window_bytes, oo.block ? oo.block : dim, ot, oo.layout, oo.rank, oo.dims,
+    rc = fb_side_init(out, window, window_bytes, tpkg_block_or(oo.block, dim), ot, oo.layout, oo.rank, oo.dims,
                       oo.offset, oo.size);
   if (rc) return rc;
   if (in->elems != out->elems) return TFW_FB_E_SHAPE;

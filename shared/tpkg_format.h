@@ -329,6 +329,8 @@ static inline uint64_t tpkg_rd64(const uint8_t *p) {
 static inline void tpkg_wr32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
 }
+/* A record's channel block: its own, or the NPU's DIM where it says 0. */
+static inline uint32_t tpkg_block_or(uint32_t block, uint32_t dim) { return block ? block : dim; }
 static inline void tpkg_wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static inline void tpkg_wr64(uint8_t *p, uint64_t v) {
   tpkg_wr32(p, (uint32_t)v); tpkg_wr32(p + 4, (uint32_t)(v >> 32));

@@ -310,7 +310,7 @@ static int64_t runs_of(const npy_array *a, const tpkg_io *io, int *lead) {
 /* Element e of run r between a plain array and the window layout. */
 static void to_window(const tpkg_io *io, uint32_t dim, const uint8_t *src, uint8_t *dst) {
   uint32_t es = tpkg_dtype_bytes(io->dtype);
-  if (io->block) dim = io->block;
+  dim = tpkg_block_or(io->block, dim);
   uint64_t n = 1;
   for (int i = 0; i < io->rank; i++) n *= io->dims[i];
   if (io->layout == TPKG_LAYOUT_BLOCKED && es == 1) memset(dst, (uint8_t)io->zero_point, io->size);
@@ -330,7 +330,7 @@ static void unpack(uint32_t dtype, uint32_t layout, uint32_t rank, const uint32_
 }
 
 static void from_window(const tpkg_io *io, uint32_t dim, const uint8_t *src, uint8_t *dst) {
-  unpack(io->dtype, io->layout, io->rank, io->dims, io->block ? io->block : dim, src, dst);
+  unpack(io->dtype, io->layout, io->rank, io->dims, tpkg_block_or(io->block, dim), src, dst);
 }
 
 /* --dump-tensors: one tensor of the window as DIR/<name><suffix>.npy. */
@@ -356,7 +356,7 @@ static int dump_tensors(const char *dir, const tpkg_view *v, const run_batch *b,
     tpkg_io io;
     tpkg_view_io(v, k, &io);
     if (dump_window_tensor(dir, io.name, "", b, io.dtype, io.layout, io.rank, io.dims, io.offset,
-                           io.block ? io.block : dim, d))
+                           tpkg_block_or(io.block, dim), d))
       return -1;
   }
   uint32_t pos = 0;
