@@ -41,16 +41,16 @@ NETS = {
 def main():
     out, names = sys.argv[1], sys.argv[2:] or list(NETS)
     os.makedirs(out, exist_ok=True)
-    torch.manual_seed(SEED)
     rng = np.random.default_rng(SEED)
     for name in names:
         if name not in NETS:
             sys.exit("gen_sizes.py: unknown net '%s' (known: %s)" % (name, " ".join(NETS)))
         make, size, bound = NETS[name]
-        model = torchprep.prepare(make().eval(), (4, 3, size, size), SEED, residual_scale=0.25, bits=None)
-        x = torch.randn(1, 3, size, size)
         path = os.path.join(out, name)
-        if not os.path.exists(path + ".onnx"):
+        if not os.path.exists(path + ".onnx"):  # exported once per build folder
+            torch.manual_seed(SEED)  # each net's weights whatever was exported before it
+            model = torchprep.prepare(make().eval(), (4, 3, size, size), SEED, residual_scale=0.25, bits=None)
+            x = torch.randn(1, 3, size, size)  # the trace's input
             with torch.no_grad():
                 torch.onnx.export(model, (x,), path + ".onnx", opset_version=17,
                                   input_names=["input"], output_names=["output"])
