@@ -43,12 +43,32 @@ static const struct {
   {NPY_I32, "<i4", NULL, 4, "int32"},
   {NPY_I64, "<i8", NULL, 8, "int64"},
   {NPY_BOOL, "|b1", "<b1", 1, "bool"},
+  {NPY_U16, "<u2", NULL, 2, "uint16"},
+  {NPY_U32, "<u4", NULL, 4, "uint32"},
+  {NPY_U64, "<u8", NULL, 8, "uint64"},
 };
 #define DTYPE_COUNT (sizeof dtype_table / sizeof dtype_table[0])
 
 size_t npy_dtype_size(npy_dtype t) {
   for (size_t i = 0; i < DTYPE_COUNT; i++)
     if (dtype_table[i].dtype == t) return dtype_table[i].size;
+  return 0;
+}
+
+double npy_elem(const npy_array *a, size_t i) {
+  switch (a->dtype) {
+  case NPY_F32: return ((const float *)a->data)[i];
+  case NPY_F64: return ((const double *)a->data)[i];
+  case NPY_I8: return ((const int8_t *)a->data)[i];
+  case NPY_U8: return ((const uint8_t *)a->data)[i];
+  case NPY_I16: return ((const int16_t *)a->data)[i];
+  case NPY_U16: return ((const uint16_t *)a->data)[i];
+  case NPY_I32: return ((const int32_t *)a->data)[i];
+  case NPY_U32: return ((const uint32_t *)a->data)[i];
+  case NPY_I64: return (double)((const int64_t *)a->data)[i];
+  case NPY_U64: return (double)((const uint64_t *)a->data)[i];
+  case NPY_BOOL: return ((const uint8_t *)a->data)[i] != 0;
+  }
   return 0;
 }
 
@@ -253,7 +273,7 @@ static int parse_descr(scanner *sc, npy_dtype *out) {
   }
   return fail(sc->err, sc->errlen,
               "unsupported dtype '%s' (expected one of <f4 <f8 |i1 |u1 <i2 "
-              "<i4 <i8 |b1)", d);
+              "<u2 <i4 <u4 <i8 <u8 |b1)", d);
 }
 
 /* The whole header dict. */

@@ -30,6 +30,9 @@ typedef enum {
   NPY_I32,  /* '<i4' */
   NPY_I64,  /* '<i8' */
   NPY_BOOL, /* '|b1', one byte per element */
+  NPY_U16,  /* '<u2' */
+  NPY_U32,  /* '<u4' */
+  NPY_U64,  /* '<u8' */
 } npy_dtype;
 
 typedef struct {
@@ -63,5 +66,9 @@ size_t npy_dtype_size(npy_dtype t);
 
 /* NumPy's name of `t` ("float32", "int8", ...); "?" outside the enum. */
 const char *npy_dtype_name(npy_dtype t);
+
+/* Element i of `a` as a double (int64/uint64 rounded to the nearest double;
+ * bool 0 or 1); 0 for a dtype outside the enum. */
+double npy_elem(const npy_array *a, size_t i);
 
 #endif

@@ -53,10 +53,15 @@ static int64_t ld_int(const uint8_t *p, uint32_t dt, size_t i) {
   case TPKG_DT_U8: return p[i];
   case TPKG_DT_I8: return (int64_t)p[i] - (int64_t)((p[i] & 0x80u) << 1);
   case TPKG_DT_BOOL: return p[i] != 0;
+  case TPKG_DT_I16: case TPKG_DT_U16: {
+    uint32_t u = (uint32_t)p[2 * i] | (uint32_t)p[2 * i + 1] << 8;
+    return dt == TPKG_DT_U16 ? (int64_t)u : (int64_t)u - (int64_t)((u & 0x8000u) << 1);
+  }
   case TPKG_DT_I32: {
     uint32_t u = ld32(p, i);
     return (int64_t)u - (int64_t)((uint64_t)(u & 0x80000000u) << 1);
   }
+  case TPKG_DT_U32: return (int64_t)ld32(p, i);
   default: return (int64_t)ld64(p, i); /* I64 */
   }
 }
@@ -66,13 +71,15 @@ static void st_int(uint8_t *p, uint32_t dt, size_t i, uint64_t v) {
   switch (dt) {
   case TPKG_DT_U8: case TPKG_DT_I8: p[i] = (uint8_t)v; break;
   case TPKG_DT_BOOL: p[i] = v != 0; break;
-  case TPKG_DT_I32: st32(p, i, (uint32_t)v); break;
+  case TPKG_DT_I16: case TPKG_DT_U16: p[2 * i] = (uint8_t)v, p[2 * i + 1] = (uint8_t)(v >> 8); break;
+  case TPKG_DT_I32: case TPKG_DT_U32: st32(p, i, (uint32_t)v); break;
   default: st64(p, i, v); break;
   }
 }
 
 static int is_int(uint32_t dt) {
-  return dt == TPKG_DT_U8 || dt == TPKG_DT_I8 || dt == TPKG_DT_I32 || dt == TPKG_DT_I64;
+  return dt == TPKG_DT_U8 || dt == TPKG_DT_I8 || dt == TPKG_DT_I16 || dt == TPKG_DT_U16 || dt == TPKG_DT_I32 ||
+         dt == TPKG_DT_U32 || dt == TPKG_DT_I64;
 }
 static int is_known(uint32_t dt) { return dt == TPKG_DT_F32 || dt == TPKG_DT_BOOL || is_int(dt); }
 
@@ -81,7 +88,10 @@ static void int_range(uint32_t dt, int64_t *lo, int64_t *hi) {
   switch (dt) {
   case TPKG_DT_U8: *lo = 0, *hi = 255; break;
   case TPKG_DT_I8: *lo = -128, *hi = 127; break;
+  case TPKG_DT_I16: *lo = -32768, *hi = 32767; break;
+  case TPKG_DT_U16: *lo = 0, *hi = 65535; break;
   case TPKG_DT_I32: *lo = -2147483647 - 1, *hi = 2147483647; break;
+  case TPKG_DT_U32: *lo = 0, *hi = 4294967295; break;
   case TPKG_DT_BOOL: *lo = 0, *hi = 1; break;
   default: *lo = INT64_MIN, *hi = INT64_MAX; break;
   }

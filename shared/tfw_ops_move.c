@@ -357,7 +357,10 @@ static uint64_t pad_value_bits(float v, uint32_t dtype) {
   switch (dtype) {
   case TPKG_DT_I8: lo = -128, hi = 127; break;
   case TPKG_DT_U8: lo = 0, hi = 255; break;
+  case TPKG_DT_I16: lo = INT16_MIN, hi = INT16_MAX; break;
+  case TPKG_DT_U16: lo = 0, hi = UINT16_MAX; break;
   case TPKG_DT_I32: lo = INT32_MIN, hi = INT32_MAX; break;
+  case TPKG_DT_U32: lo = 0, hi = UINT32_MAX; break;
   default: lo = INT64_MIN, hi = INT64_MAX;
   }
   int64_t q;

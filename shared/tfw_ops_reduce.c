@@ -125,6 +125,9 @@ static int64_t load_int(const uint8_t *p, uint32_t dtype, size_t i) {
   switch (dtype) {
   case TPKG_DT_I32: return (int32_t)((const rd_u32 *)p)[i];
   case TPKG_DT_I64: return (int64_t)((const rd_u64 *)p)[i];
+  case TPKG_DT_U32: return ((const rd_u32 *)p)[i];
+  case TPKG_DT_I16: return (int16_t)(uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
+  case TPKG_DT_U16: return (uint16_t)(p[2 * i] | p[2 * i + 1] << 8);
   case TPKG_DT_I8: return (int8_t)p[i];
   default: return p[i]; /* u8, bool */
   }

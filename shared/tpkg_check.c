@@ -53,6 +53,8 @@ uint32_t tpkg_dtype_bytes(uint32_t dtype) {
   case TPKG_DT_I32: return 4;
   case TPKG_DT_I64: return 8;
   case TPKG_DT_BOOL: return 1;
+  case TPKG_DT_I16: case TPKG_DT_U16: return 2;
+  case TPKG_DT_U32: return 4;
   default: return 0;
   }
 }
@@ -65,6 +67,9 @@ const char *tpkg_dtype_name(uint32_t dtype) {
   case TPKG_DT_I32: return "int32";
   case TPKG_DT_I64: return "int64";
   case TPKG_DT_BOOL: return "bool";
+  case TPKG_DT_I16: return "int16";
+  case TPKG_DT_U16: return "uint16";
+  case TPKG_DT_U32: return "uint32";
   default: return "?";
   }
 }
@@ -105,7 +110,7 @@ const char *tpkg_err_name(tpkg_err_code c) {
 
 /* A tensor's shape fields: rank in range, used dims >= 1, unused dims 0;
  * *bytes = elements * element size (0 on a bad shape or dtype). Elements are
- * capped at 2^40 so the product never overflows 64 bits. */
+ * capped at 2^40, checked before each product can overflow 64 bits. */
 static int shape_ok(const uint8_t *dims, uint32_t rank, uint32_t max_rank, uint32_t dtype, uint64_t *bytes) {
   uint64_t n = tpkg_dtype_bytes(dtype);
   *bytes = 0;
@@ -114,6 +119,9 @@ static int shape_ok(const uint8_t *dims, uint32_t rank, uint32_t max_rank, uint3
     uint32_t d = tpkg_rd32(dims + 4 * i);
     if (i < rank) {
       if (d == 0) return 0;
+      /* n <= 2^40 and d < 2^32, so n * d could wrap past 2^64 (to 0, and a
+       * huge shape would pass): both >= 2^24 is already above the cap. */
+      if (n >= ((uint64_t)1 << 24) && d >= (1u << 24)) return 0;
       n *= d;
       if (n > ((uint64_t)1 << 40)) return 0;
     } else if (d != 0) {

@@ -154,7 +154,10 @@ enum {
 
 /* Enumerations. */
 enum { TPKG_DIR_INPUT = 0, TPKG_DIR_OUTPUT = 1 };
-enum { TPKG_DT_F32 = 1, TPKG_DT_U8 = 2, TPKG_DT_I8 = 3, TPKG_DT_I32 = 4, TPKG_DT_I64 = 5, TPKG_DT_BOOL = 6 };
+enum {
+  TPKG_DT_F32 = 1, TPKG_DT_U8 = 2, TPKG_DT_I8 = 3, TPKG_DT_I32 = 4, TPKG_DT_I64 = 5, TPKG_DT_BOOL = 6,
+  TPKG_DT_I16 = 7, TPKG_DT_U16 = 8, TPKG_DT_U32 = 9, /* the core's integer ops only */
+};
 enum {
   TPKG_LAYOUT_PLAIN = 0,   /* row-major in the model's own dimension order (NCHW) */
   TPKG_LAYOUT_NHWC = 1,    /* rank 4, channels last */

@@ -47,18 +47,6 @@ typedef struct {
   int has_tol, has_int_atol;
 } compare_opts;
 
-static double elem(const npy_array *a, size_t i) {
-  switch (a->dtype) {
-  case NPY_F32: return ((const float *)a->data)[i];
-  case NPY_F64: return ((const double *)a->data)[i];
-  case NPY_I8: return ((const int8_t *)a->data)[i];
-  case NPY_U8: case NPY_BOOL: return ((const uint8_t *)a->data)[i];
-  case NPY_I16: return ((const int16_t *)a->data)[i];
-  case NPY_I32: return ((const int32_t *)a->data)[i];
-  case NPY_I64: return (double)((const int64_t *)a->data)[i];
-  }
-  return 0;
-}
 
 static size_t count(const npy_array *a) { return a->nbytes / npy_dtype_size(a->dtype); }
 
@@ -66,7 +54,7 @@ static size_t count(const npy_array *a) { return a->nbytes / npy_dtype_size(a->d
 static size_t row_argmax(const npy_array *a, size_t r, size_t c) {
   size_t best = 0;
   for (size_t k = 1; k < c; k++)
-    if (elem(a, r * c + k) > elem(a, r * c + best)) best = k;
+    if (npy_elem(a, r * c + k) > npy_elem(a, r * c + best)) best = k;
   return best;
 }
 
@@ -84,7 +72,7 @@ static void shape_text(const npy_array *a, char *buf, size_t n) {
 static double steps_tol(const npy_array *a, size_t n, double steps) {
   double lo = INFINITY, hi = -INFINITY;
   for (size_t i = 0; i < n && steps > 0; i++) {
-    double x = elem(a, i);
+    double x = npy_elem(a, i);
     if (isfinite(x)) lo = x < lo ? x : lo, hi = x > hi ? x : hi;
   }
   return hi > lo ? steps * (hi - lo) / 255 : 0;
@@ -115,7 +103,7 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
   int bitwise = a.dtype == b.dtype;
   size_t es = npy_dtype_size(a.dtype);
   for (size_t i = 0; i < n; i++) {
-    double x = elem(&a, i), y = elem(&b, i), dd = x == y ? 0 : fabs(x - y); /* equal infinities: 0 */
+    double x = npy_elem(&a, i), y = npy_elem(&b, i), dd = x == y ? 0 : fabs(x - y); /* equal infinities: 0 */
     if (x != x && y != y) { /* NaN on both sides: no difference to add up, a match under a tolerance */
       if (bitwise && !memcmp((uint8_t *)a.data + i * es, (uint8_t *)b.data + i * es, es)) ident++;
       continue;
@@ -135,13 +123,13 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
          n, ident, maxd, n ? sumd / (double)n : 0.0, snr);
   if (a.ndim >= 2 && a.shape[0] > 1) {
     size_t rows = (size_t)a.shape[0], c = n / rows, agree = 0, ca = 0, cb = 0, bad_label = 0;
-    for (size_t r = 0; labels && count(labels) == rows && r < rows; r++) bad_label += elem(labels, r) >= (double)c;
+    for (size_t r = 0; labels && count(labels) == rows && r < rows; r++) bad_label += npy_elem(labels, r) >= (double)c;
     for (size_t r = 0; r < rows; r++) {
       size_t ma = row_argmax(&a, r, c), mb = row_argmax(&b, r, c);
       agree += ma == mb;
       if (labels && count(labels) == rows) {
-        ca += (double)ma == elem(labels, r);
-        cb += (double)mb == elem(labels, r);
+        ca += (double)ma == npy_elem(labels, r);
+        cb += (double)mb == npy_elem(labels, r);
       }
     }
     printf("  top-1 agree %zu/%zu (%.2f%%)", agree, rows, 100.0 * (double)agree / (double)rows);
@@ -153,8 +141,8 @@ static int compare_pair(const char *name, const char *pa, const char *pb, const 
       printf("  (labels: %zu entries for %zu rows, ignored)", count(labels), rows);
   }
   if (outside)
-    printf("  %zu outside the tolerance (worst: element %zu, %.9g and %.9g)", outside, worst, elem(&a, worst),
-           elem(&b, worst));
+    printf("  %zu outside the tolerance (worst: element %zu, %.9g and %.9g)", outside, worst, npy_elem(&a, worst),
+           npy_elem(&b, worst));
   printf("\n");
   rc = o->has_tol ? outside != 0 : ident != n;
 out:
@@ -256,7 +244,7 @@ int compare_main(int argc, char **argv) {
   /* Labels are class indices: -1, 99 of 10 classes or 1.5 only made the
    * accuracy silently wrong. */
   for (size_t i = 0; o.labels && i < count(&labels); i++) {
-    double l = elem(&labels, i);
+    double l = npy_elem(&labels, i);
     if (!(l >= 0 && l == floor(l) && l < 1e9)) {
       fprintf(stderr, "tessel compare: %s: element %zu is %g: labels are class indices (integers >= 0)\n", o.labels, i,
               l);

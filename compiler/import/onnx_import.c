@@ -19,11 +19,13 @@ int onnx_dtype_map(int64_t t, ir_dtype *out) {
   case 1: *out = IR_F32; return 0;
   case 2: *out = IR_U8; return 0;
   case 3: *out = IR_I8; return 0;
+  case 4: *out = IR_U16; return 0;
   case 5: *out = IR_I16; return 0;
   case 6: *out = IR_I32; return 0;
   case 7: *out = IR_I64; return 0;
   case 9: *out = IR_BOOL; return 0;
   case 11: *out = IR_F64; return 0;
+  case 12: *out = IR_U32; return 0;
   default: return -1;
   }
 }
@@ -198,10 +200,10 @@ static int import_output_decl(onnx_ctx *c, const Onnx__ValueInfoProto *vi, ir_de
 static int import_bound(onnx_ctx *c, const Onnx__ValueInfoProto *vi, const npy_array *a) {
   if (import_input(c, vi)) return -1;
   ir_value *v = c->g->inputs[--c->g->n_inputs]; /* undo the input listing */
-  ir_dtype dt = (ir_dtype)a->dtype; /* npy_dtype and ir_dtype list the same types in order */
-  if (dt != v->dtype)
+  /* npy_dtype and ir_dtype list the same types in order (uint64, npy's last, is not the IR's) */
+  if ((ir_dtype)a->dtype != v->dtype)
     return diag_set(c->d, "%s: --bind %s: the .npy holds %s, the input is %s", c->label, vi->name,
-                    ir_dtype_name(dt), ir_dtype_name(v->dtype));
+                    npy_dtype_name(a->dtype), ir_dtype_name(v->dtype));
   if (v->rank >= 0 && v->rank != a->ndim)
     return diag_set(c->d, "%s: --bind %s: the .npy has rank %d, the input has rank %d", c->label,
                     vi->name, a->ndim, v->rank);

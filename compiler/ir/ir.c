@@ -7,8 +7,8 @@
 #include <string.h>
 
 static const char *const dtype_names[IR_DTYPE_COUNT] = {
-    "f32", "f64", "i8", "u8", "i16", "i32", "i64", "bool"};
-static const size_t dtype_sizes[IR_DTYPE_COUNT] = {4, 8, 1, 1, 2, 4, 8, 1};
+    "f32", "f64", "i8", "u8", "i16", "i32", "i64", "bool", "u16", "u32"};
+static const size_t dtype_sizes[IR_DTYPE_COUNT] = {4, 8, 1, 1, 2, 4, 8, 1, 2, 4};
 static const char *const op_names[IR_OP_COUNT] = {
 #define IR_OP(e, s) s,
 #include "ir_ops.def"
@@ -665,6 +665,8 @@ double ir_elem_f64(ir_dtype t, const void *data, int64_t i) {
   case IR_U8: return ((const uint8_t *)data)[i];
   case IR_I16: return ((const int16_t *)data)[i];
   case IR_I32: return ((const int32_t *)data)[i];
+  case IR_U16: return ((const uint16_t *)data)[i];
+  case IR_U32: return ((const uint32_t *)data)[i];
   case IR_I64: return (double)((const int64_t *)data)[i];
   case IR_BOOL: return ((const uint8_t *)data)[i] != 0;
   default: TSL_UNREACHABLE();
@@ -697,6 +699,8 @@ void ir_elem_set_f64(ir_dtype t, void *data, int64_t i, double x) {
   case IR_U8: ((uint8_t *)data)[i] = (uint8_t)clamp_i64(x, 0, 255); break;
   case IR_I16: ((int16_t *)data)[i] = (int16_t)clamp_i64(x, -32768, 32767); break;
   case IR_I32: ((int32_t *)data)[i] = (int32_t)clamp_i64(x, -2147483648.0, 2147483647.0); break;
+  case IR_U16: ((uint16_t *)data)[i] = (uint16_t)clamp_i64(x, 0, 65535); break;
+  case IR_U32: ((uint32_t *)data)[i] = (uint32_t)clamp_i64(x, 0, 4294967295.0); break;
   case IR_I64: ((int64_t *)data)[i] = clamp_i64(x, -9.2e18, 9.2e18); break;
   case IR_BOOL: ((uint8_t *)data)[i] = x != 0; break;
   default: TSL_UNREACHABLE();

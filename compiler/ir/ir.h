@@ -22,6 +22,8 @@
 #define IR_MAX_RANK 8   /* most dimensions a value may have */
 #define IR_MAX_INPUTS 64 /* Concat and the n-ary ops (DenseNet concatenates up to 49 tensors) */
 
+/* In shared/npy.h's npy_dtype order (the importer casts one to the other);
+ * npy's uint64, after these, has no IR type. */
 typedef enum {
   IR_F32, /* float32 */
   IR_F64, /* float64 */
@@ -31,6 +33,8 @@ typedef enum {
   IR_I32, /* int32 */
   IR_I64, /* int64 */
   IR_BOOL, /* one byte, 0 or 1 */
+  IR_U16,  /* uint16 */
+  IR_U32,  /* uint32 */
   IR_DTYPE_COUNT
 } ir_dtype;
 

@@ -17,7 +17,10 @@ uint32_t core_dtype(ir_dtype t) {
   case IR_F32: return TPKG_DT_F32;
   case IR_I8: return TPKG_DT_I8;
   case IR_U8: return TPKG_DT_U8;
+  case IR_I16: return TPKG_DT_I16;
+  case IR_U16: return TPKG_DT_U16;
   case IR_I32: return TPKG_DT_I32;
+  case IR_U32: return TPKG_DT_U32;
   case IR_I64: return TPKG_DT_I64;
   case IR_BOOL: return TPKG_DT_BOOL;
   default: return 0;

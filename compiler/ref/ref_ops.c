@@ -35,7 +35,9 @@ static double saturate(ir_dtype t, double x) {
   case IR_I8: lo = -128, hi = 127; break;
   case IR_U8: lo = 0, hi = 255; break;
   case IR_I16: lo = -32768, hi = 32767; break;
+  case IR_U16: lo = 0, hi = 65535; break;
   case IR_I32: lo = -2147483648.0, hi = 2147483647.0; break;
+  case IR_U32: lo = 0, hi = 4294967295.0; break;
   default: return x;
   }
   return x < lo ? lo : x > hi ? hi : x;
@@ -312,6 +314,7 @@ static int int32_range(ir_dtype t, int32_t *lo, int32_t *hi) {
   case IR_I8: *lo = -128, *hi = 127; return 1;
   case IR_U8: *lo = 0, *hi = 255; return 1;
   case IR_I16: *lo = -32768, *hi = 32767; return 1;
+  case IR_U16: *lo = 0, *hi = 65535; return 1;
   case IR_I32: *lo = INT32_MIN, *hi = INT32_MAX; return 1;
   default: return 0;
   }

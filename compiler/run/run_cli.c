@@ -273,7 +273,10 @@ static npy_dtype npy_of(uint32_t dt) {
   switch (dt) {
   case TPKG_DT_U8: return NPY_U8;
   case TPKG_DT_I8: return NPY_I8;
+  case TPKG_DT_I16: return NPY_I16;
+  case TPKG_DT_U16: return NPY_U16;
   case TPKG_DT_I32: return NPY_I32;
+  case TPKG_DT_U32: return NPY_U32;
   case TPKG_DT_I64: return NPY_I64;
   case TPKG_DT_BOOL: return NPY_BOOL;
   default: return NPY_F32;
@@ -407,7 +410,8 @@ static void print_output(const tpkg_io *io, const npy_array *a) {
     case NPY_I8: printf(" %d", ((int8_t *)a->data)[i]); break;
     case NPY_BOOL: printf(" %u", ((uint8_t *)a->data)[i]); break;
     case NPY_I64: printf(" %lld", (long long)((int64_t *)a->data)[i]); break;
-    default: printf(" %d", ((int32_t *)a->data)[i]); break;
+    case NPY_I32: printf(" %d", ((int32_t *)a->data)[i]); break;
+    default: printf(" %.17g", npy_elem(a, i)); break;
     }
   }
   printf("%s\n", n > 64 ? " ..." : "");

@@ -12,19 +12,6 @@
 
 #include "npy.h"
 
-static double elem(const npy_array *a, size_t i) {
-  switch (a->dtype) {
-  case NPY_F32: return ((const float *)a->data)[i];
-  case NPY_F64: return ((const double *)a->data)[i];
-  case NPY_I8: return ((const signed char *)a->data)[i];
-  case NPY_U8: return ((const unsigned char *)a->data)[i];
-  case NPY_I16: return ((const short *)a->data)[i];
-  case NPY_I32: return ((const int *)a->data)[i];
-  case NPY_I64: return (double)((const long long *)a->data)[i];
-  case NPY_BOOL: return ((const unsigned char *)a->data)[i] != 0;
-  }
-  return 0;
-}
 
 int main(int argc, char **argv) {
   if (argc != 3 && !(argc == 5 && !strcmp(argv[3], "--int-tol"))) {
@@ -49,16 +36,16 @@ int main(int argc, char **argv) {
     int is_float = got.dtype == NPY_F32 || got.dtype == NPY_F64;
     double scale = 0, worst = 0;
     size_t worst_i = 0;
-    for (size_t i = 0; i < n; i++) scale = fmax(scale, fabs(elem(&want, i)));
+    for (size_t i = 0; i < n; i++) scale = fmax(scale, fabs(npy_elem(&want, i)));
     for (size_t i = 0; i < n; i++) {
-      double g = elem(&got, i), w = elem(&want, i);
+      double g = npy_elem(&got, i), w = npy_elem(&want, i);
       double tol = is_float ? 1e-4 * fabs(w) + 1e-4 * scale : int_tol;
       double excess = isnan(g) != isnan(w) ? INFINITY : fabs(g - w) - tol;
       if (excess > worst || (i == 0 && excess > 0)) worst = excess, worst_i = i;
     }
     if (worst > 0) {
       fprintf(stderr, "npy-close: element %zu: got %.9g, want %.9g (tensor scale %.3g)\n", worst_i,
-              elem(&got, worst_i), elem(&want, worst_i), scale);
+              npy_elem(&got, worst_i), npy_elem(&want, worst_i), scale);
       rc = 1;
     }
   }

@@ -18,6 +18,9 @@ static void print_element(const npy_array *a, size_t i) {
   case NPY_I16: printf("%d", ((const int16_t *)a->data)[i]); break;
   case NPY_I32: printf("%d", ((const int32_t *)a->data)[i]); break;
   case NPY_I64: printf("%lld", (long long)((const int64_t *)a->data)[i]); break;
+  case NPY_U16: printf("%u", ((const uint16_t *)a->data)[i]); break;
+  case NPY_U32: printf("%u", ((const uint32_t *)a->data)[i]); break;
+  case NPY_U64: printf("%llu", (unsigned long long)((const uint64_t *)a->data)[i]); break;
   case NPY_BOOL: printf("%u", ((const uint8_t *)a->data)[i] != 0); break;
   }
 }

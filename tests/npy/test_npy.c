@@ -160,7 +160,8 @@ static void round_trip(npy_dtype t, int ndim, const int64_t *shape) {
 static void test_round_trip_every_dtype(void **state) {
   (void)state;
   static const npy_dtype all[] = {NPY_F32, NPY_F64, NPY_I8,  NPY_U8,
-                                  NPY_I16, NPY_I32, NPY_I64, NPY_BOOL};
+                                  NPY_I16, NPY_I32, NPY_I64, NPY_BOOL,
+                                  NPY_U16, NPY_U32, NPY_U64};
   static const int64_t s1[] = {7};
   static const int64_t s4[] = {1, 3, 4, 5};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
@@ -582,8 +583,12 @@ static void test_dtype_helpers(void **state) {
   assert_int_equal(npy_dtype_size(NPY_I32), 4);
   assert_int_equal(npy_dtype_size(NPY_I64), 8);
   assert_int_equal(npy_dtype_size(NPY_BOOL), 1);
+  assert_int_equal(npy_dtype_size(NPY_U16), 2);
+  assert_int_equal(npy_dtype_size(NPY_U32), 4);
+  assert_int_equal(npy_dtype_size(NPY_U64), 8);
   assert_int_equal(npy_dtype_size((npy_dtype)42), 0);
   assert_string_equal(npy_dtype_name(NPY_I16), "int16");
+  assert_string_equal(npy_dtype_name(NPY_U32), "uint32");
   assert_string_equal(npy_dtype_name((npy_dtype)42), "?");
 }
 

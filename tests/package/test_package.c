@@ -438,7 +438,7 @@ static void m_k_frame_no_record(pkg_t *p) {
 static void m_k_cmds_unowned(pkg_t *p) { tpkg_wr32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT, tpkg_rd32(kernel_rec(p, 2) + TPKG_K_CMD_COUNT) - 1); }
 
 static void m_io_dir(pkg_t *p) { io_rec(p, 1)[TPKG_IO_DIR] = 2; }
-static void m_io_dtype(pkg_t *p) { io_rec(p, 1)[TPKG_IO_DTYPE] = 9; }
+static void m_io_dtype(pkg_t *p) { io_rec(p, 1)[TPKG_IO_DTYPE] = TPKG_DT_U32 + 1; }
 static void m_io_rank(pkg_t *p) { io_rec(p, 1)[TPKG_IO_RANK] = 7; }
 static void m_io_zero_dim(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_DIMS + 4, 0); }
 static void m_io_unused_dim(pkg_t *p) { tpkg_wr32(io_rec(p, 1) + TPKG_IO_DIMS + 8, 4); }
@@ -509,7 +509,7 @@ static void m_fb_cut_header(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) +
 static void m_fb_cut_operands(pkg_t *p) { tpkg_wr32(entry(p, TPKG_SECT_FALLBACK) + 8, SAMPLE_FALLBACK_BYTES - 4); }
 /* Operands: dtype and shape as for I/O, with rank up to 8. */
 static void m_fb_dtype0(pkg_t *p) { fb_opnd(p, 0, 0)[TPKG_FBO_DTYPE] = 0; }
-static void m_fb_dtype7(pkg_t *p) { fb_opnd(p, 3, 1)[TPKG_FBO_DTYPE] = TPKG_DT_BOOL + 1; }
+static void m_fb_dtype10(pkg_t *p) { fb_opnd(p, 3, 1)[TPKG_FBO_DTYPE] = TPKG_DT_U32 + 1; }
 static void m_fb_dtype_i64(pkg_t *p) { /* the output as int64 [1,5]: 40 bytes (the kernel's to refuse) */
   fb_opnd(p, 3, 1)[TPKG_FBO_DTYPE] = TPKG_DT_I64;
   tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_DIMS + 4, 5);
@@ -582,7 +582,7 @@ static void test_fallbacks(void **state) {
   EXPECT_MSG(m_fb_cut_header, TPKG_E_FALLBACK, "fallback record cut short");
   EXPECT_MSG(m_fb_cut_operands, TPKG_E_FALLBACK, "passes the section's end");
   EXPECT_MSG(m_fb_dtype0, TPKG_E_FALLBACK, "operand dtype or shape");
-  EXPECT_MSG(m_fb_dtype7, TPKG_E_FALLBACK, "operand dtype or shape");
+  EXPECT_MSG(m_fb_dtype10, TPKG_E_FALLBACK, "operand dtype or shape");
   EXPECT(m_fb_dtype_i64, TPKG_OK);
   EXPECT_MSG(m_fb_rank, TPKG_E_FALLBACK, "operand dtype or shape");
   EXPECT(m_fb_rank8, TPKG_OK);

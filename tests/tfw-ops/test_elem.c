@@ -611,6 +611,17 @@ static void test_binary_int(void **state) {
       {TPKG_DT_I64, TFW_BIN_MAX, -5, -6, -5},
       {TPKG_DT_I64, TFW_BIN_POW, 10, 18, 1000000000000000000ll},
       {TPKG_DT_I64, TFW_BIN_POW, -2, 63, INT64_MIN},
+      /* 16-bit and uint32: widened with their sign (or none), stored truncated */
+      {TPKG_DT_I16, TFW_BIN_MAX, -32768, -1, -1},
+      {TPKG_DT_I16, TFW_BIN_MIN, 32767, -32768, -32768},
+      {TPKG_DT_I16, TFW_BIN_ADD, 32767, 1, -32768},
+      {TPKG_DT_U16, TFW_BIN_MAX, 65535, 1, 65535},
+      {TPKG_DT_U16, TFW_BIN_MIN, 40000, 30000, 30000},
+      {TPKG_DT_U16, TFW_BIN_SUB, 0, 1, 65535},
+      {TPKG_DT_U32, TFW_BIN_MAX, 4294967295ll, 2, 4294967295ll},
+      {TPKG_DT_U32, TFW_BIN_MIN, 3000000000ll, 2147483648ll, 2147483648ll},
+      {TPKG_DT_U32, TFW_BIN_DIV, 4294967295ll, 2, 2147483647},
+      {TPKG_DT_U32, TFW_BIN_MUL, 65536, 65536, 0},
   };
   for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
     uint8_t ab[8], bb[8], want[8];
