@@ -206,7 +206,9 @@ static cost_t exec_vpool(npu_model_t *m, const tsl_vpool_t *c, const tsl_cfg_exe
   uint64_t outs = (uint64_t)(c->oh * c->ow);
   m->cnt[TSL_CNT_SPAD_RD_BYTES] += inside * (uint64_t)dim;
   m->cnt[TSL_CNT_SPAD_WR_BYTES] += outs * (uint64_t)dim;
-  return cost_vpool(m->t, outs, inside, (uint64_t)v->shift);
+  /* a cycle for every tap of the window, inside the image or not, as the
+   * RTL walks them (and as the work above grows) */
+  return cost_vpool(m->t, outs, outs * (uint64_t)ntap, (uint64_t)v->shift);
 }
 
 /* One source pixel through the epilogue ep (ACC) or as is (SPAD), into v[]. */
