@@ -28,7 +28,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   size_t n = size / 16;
   if (n > 256) n = 256;
   memset(mem, 0x5A, sizeof mem);
-  npu_run_t run = {data, (uint32_t)n, mem + GUARD, WIN, 300, 0, 0};
+  /* 300 commands and 2^22 simulated cycles: a 255x255-window VPOOL or
+   * MATMUL takes 65,025 cycles an output pixel, so under the default 2^32
+   * a few hundred of them ran for half a minute under ASan */
+  npu_run_t run = {data, (uint32_t)n, mem + GUARD, WIN, 300, 0, (uint64_t)1 << 22};
   npu_result_t r;
   int rc = npu_model_run(m, &run, &r);
   if (rc < 0 || (rc > 0 && r.message[0] == 0)) abort();

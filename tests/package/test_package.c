@@ -445,6 +445,13 @@ static void m_io_unused_dim(pkg_t *p) { tpkg_wr32(io_rec(p, 1) + TPKG_IO_DIMS + 
 static void m_io_huge_dims(pkg_t *p) {
   for (unsigned i = 0; i < 4; i++) tpkg_wr32(io_rec(p, 0) + TPKG_IO_DIMS + 4 * i, 0xFFFFFFFFu);
 }
+/* a shape whose bytes wrap 64 bits to 0 ([2^19, 2^19, 2^24, 1] f32): was
+ * accepted, and `tessel run` crashed unpacking the output */
+static void m_io_wrap_dims(pkg_t *p) {
+  static const uint32_t d[4] = {1u << 19, 1u << 19, 1u << 24, 1};
+  io_rec(p, 1)[TPKG_IO_RANK] = 4;
+  for (unsigned i = 0; i < 4; i++) tpkg_wr32(io_rec(p, 1) + TPKG_IO_DIMS + 4 * i, d[i]);
+}
 static void m_io_layout(pkg_t *p) { io_rec(p, 1)[TPKG_IO_LAYOUT] = TPKG_LAYOUT_NHWC; /* rank 2 */ }
 static void m_io_small(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_SIZE, 767); }
 static void m_io_outside(pkg_t *p) { tpkg_wr32(io_rec(p, 0) + TPKG_IO_OFFSET, SAMPLE_WINDOW_BYTES - 700); }
@@ -468,6 +475,7 @@ static void test_kernels_and_io(void **state) {
   EXPECT(m_io_zero_dim, TPKG_E_IO);
   EXPECT(m_io_unused_dim, TPKG_E_IO);
   EXPECT(m_io_huge_dims, TPKG_E_IO);
+  EXPECT(m_io_wrap_dims, TPKG_E_IO);
   EXPECT(m_io_layout, TPKG_E_IO);
   EXPECT(m_io_small, TPKG_E_IO);
   EXPECT(m_io_outside, TPKG_E_IO);
@@ -520,6 +528,11 @@ static void m_fb_rank8(pkg_t *p) { /* [1,10] as [1,10,1,1,1,1,1,1]: valid */
   for (unsigned i = 2; i < 8; i++) tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_DIMS + 4 * i, 1);
 }
 static void m_fb_zero_dim(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 0) + TPKG_FBO_DIMS + 4, 0); }
+static void m_fb_wrap_dims(pkg_t *p) { /* bytes that wrap 64 bits to 0, as m_io_wrap_dims */
+  static const uint32_t d[4] = {1u << 19, 1u << 19, 1u << 24, 1};
+  fb_opnd(p, 3, 1)[TPKG_FBO_RANK] = 4;
+  for (unsigned i = 0; i < 4; i++) tpkg_wr32(fb_opnd(p, 3, 1) + TPKG_FBO_DIMS + 4 * i, d[i]);
+}
 static void m_fb_unused_dim(pkg_t *p) { tpkg_wr32(fb_opnd(p, 1, 1) + TPKG_FBO_DIMS + 28, 1); }
 static void m_fb_opnd_reserved(pkg_t *p) { fb_opnd(p, 2, 1)[TPKG_FBO_RESERVED] = 1; }
 /* Layouts: NHWC/BLOCKED at rank 4 only, and only on the layout-aware ops. */
@@ -587,6 +600,7 @@ static void test_fallbacks(void **state) {
   EXPECT_MSG(m_fb_rank, TPKG_E_FALLBACK, "operand dtype or shape");
   EXPECT(m_fb_rank8, TPKG_OK);
   EXPECT_MSG(m_fb_zero_dim, TPKG_E_FALLBACK, "operand dtype or shape");
+  EXPECT_MSG(m_fb_wrap_dims, TPKG_E_FALLBACK, "operand dtype or shape");
   EXPECT_MSG(m_fb_unused_dim, TPKG_E_FALLBACK, "operand dtype or shape");
   EXPECT_MSG(m_fb_opnd_reserved, TPKG_E_FALLBACK, "reserved fallback operand byte set");
   EXPECT_MSG(m_fb_layout, TPKG_E_FALLBACK, "operand layout");
