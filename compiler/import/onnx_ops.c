@@ -6,14 +6,17 @@
  *   - inputs that older/newer opsets took as attributes (Clip min/max,
  *     Squeeze/Unsqueeze axes, Pad pads/value) become attributes, and must be
  *     constants;
- *   - optional outputs (Dropout mask, BatchNormalization running stats,
- *     MaxPool indices) are dropped, and using one is an error;
+ *   - optional outputs (BatchNormalization running stats in inference,
+ *     MaxPool indices) are dropped, and using one is an error; Dropout's
+ *     mask in inference is a constant true;
  *   - Constant nodes become constant values, and so do ConstantOfShape and
  *     Range of constants;
  *   - a parameter input that is computed (a Slice's starts from a Shape
  *     chain) stays an input, listed in the string attribute `pending`, and
  *     shape inference turns it into the attribute once it has folded;
- *   - Split becomes one Slice per output, Upsample a Resize. */
+ *   - Split becomes one Slice per output, Upsample a Resize; a LayerNorm
+ *     whose Mean/InvStdDev is used and a BatchNormalization in training mode
+ *     become their ONNX functions, node by node. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -49,7 +52,7 @@ static const onnx_op_spec specs[] = {
     {"Clip", IR_OP_CLIP, {1, 6, 11, 12, 13}, 0, 1, 3, " consumed_inputs min max ", RUN_EPI, "fused after a NPU kernel, else core float; bounds constant"},
     {"LeakyRelu", IR_OP_LEAKY_RELU, {1, 6, 16}, 0, 1, 1, " alpha consumed_inputs ", RUN_CORE_INT8, ""},
     {"BatchNormalization", IR_OP_BATCHNORM, {1, 6, 7, 9, 14, 15}, 0, 5, 5,
-     " consumed_inputs epsilon is_test momentum spatial training_mode ", RUN_CORE, "folded into a preceding Conv; spatial=1, inference only"},
+     " consumed_inputs epsilon is_test momentum spatial training_mode ", RUN_CORE, "folded into a preceding Conv; spatial=1; training_mode=1: the batch's own statistics, ONNX's function node by node (running mean and variance as outputs 1, 2)"},
     {"Add", IR_OP_ADD, {1, 6, 7, 13, 14}, 0, 2, 2, BCAST_ATTRS, RUN_NPU, "int8 residual add on the NPU, else core float"},
     {"Mul", IR_OP_MUL, {1, 6, 7, 13, 14}, 0, 2, 2, BCAST_ATTRS, RUN_CORE_INT8,
      "int8 when both operands are int8 tensors dequantised per tensor (a DequantizeLinear'd constant counts); "
@@ -1047,6 +1050,84 @@ static int import_layer_norm_parts(node_ctx *nc) {
   return 0;
 }
 
+/* A constant for an expansion: an f32 scalar (ints NULL) or an i64 vector
+ * of n elements. */
+static ir_value *expansion_const(ir_graph *g, const char *name, float f, const int64_t *ints, int n, diag *d) {
+  ir_value *v = ir_value_new(g, ir_unique_name(g, name), IR_VALUE_CONST, d);
+  if (!v) return NULL;
+  v->dtype = ints ? IR_I64 : IR_F32, v->rank = ints ? 1 : 0, v->dims[0] = n;
+  if (ir_value_alloc_data(g, v, d)) return NULL;
+  if (ints) memcpy(v->data, ints, sizeof *ints * (size_t)n);
+  else *(float *)v->data = f;
+  return v;
+}
+
+/* BatchNormalization with training_mode = 1 (opset 14 on): ONNX's training
+ * semantics node by node, over the batch's own statistics (every axis but
+ * the channels):
+ *   M = ReduceMean(x), D = x - M, V = ReduceMean(D * D) (population),
+ *   Y = D / Sqrt(V + epsilon) * scale + B (scale, B reshaped to [1, C, 1..]),
+ *   running_mean = input_mean * momentum + M * (1 - momentum), and
+ *   running_var likewise from input_var and V (outputs 1 and 2, where used). */
+static int import_batchnorm_training(node_ctx *nc) {
+  onnx_ctx *c = nc->c;
+  ir_graph *g = c->g;
+  diag *d = c->d;
+  ir_node tmp = {.op = IR_OP_BATCHNORM};
+  if (copy_attrs(nc, nc->s, &tmp)) return -1;
+  ir_value *x = nc->raw[0];
+  if (x->rank < 2) return node_err(nc, "training_mode=1 needs the input's rank, at least 2 (give it in the model)");
+  int64_t axes[IR_MAX_RANK], shape_c[IR_MAX_RANK], flat = -1;
+  int na = 0;
+  for (int a = 0; a < x->rank; a++) {
+    if (a != 1) axes[na++] = a;
+    shape_c[a] = a == 1 ? -1 : 1;
+  }
+  float mom = ir_attr_float(&tmp, "momentum", 0.9f);
+  ir_value *k[5] = {expansion_const(g, "bn.epsilon", ir_attr_float(&tmp, "epsilon", 1e-5f), NULL, 0, d),
+                    expansion_const(g, "bn.momentum", mom, NULL, 0, d),
+                    expansion_const(g, "bn.one_minus_momentum", 1.0f - mom, NULL, 0, d),
+                    expansion_const(g, "bn.channel_shape", 0, shape_c, x->rank, d),
+                    expansion_const(g, "bn.flat_shape", 0, &flat, 1, d)};
+  for (int i = 0; i < 5; i++)
+    if (!k[i]) return -1;
+  /* operands: >= 0 a step's value; -1 x; -2..-5 scale, B, input_mean,
+   * input_var; -6.. the constants k[0..4] */
+  static const struct { ir_op op; int a, b; } steps[] = {
+      {IR_OP_REDUCE_MEAN, -1, 0}, {IR_OP_SUB, -1, 0},   {IR_OP_MUL, 1, 1},     {IR_OP_REDUCE_MEAN, 2, 0},
+      {IR_OP_ADD, 3, -6},         {IR_OP_SQRT, 4, 0},   {IR_OP_DIV, 1, 5},     {IR_OP_RESHAPE, -2, -9},
+      {IR_OP_MUL, 6, 7},          {IR_OP_RESHAPE, -3, -9}, {IR_OP_ADD, 8, 9},  /* 10: Y */
+      {IR_OP_RESHAPE, 0, -10},    {IR_OP_MUL, -4, -7},  {IR_OP_MUL, 11, -8},   {IR_OP_ADD, 12, 13}, /* 14: mean */
+      {IR_OP_RESHAPE, 3, -10},    {IR_OP_MUL, -5, -7},  {IR_OP_MUL, 15, -8},   {IR_OP_ADD, 16, 17}, /* 18: var */
+  };
+  const Onnx__NodeProto *np = nc->np;
+  int used[3] = {1, np->n_output > 1 && np->output[1] && np->output[1][0],
+                 np->n_output > 2 && np->output[2] && np->output[2][0]};
+  ir_value *v[19];
+  for (int i = 0; i < 19; i++) {
+    int out = i == 10 ? 0 : i == 14 ? 1 : i == 18 ? 2 : -1;
+    if ((i >= 11 && i <= 14 && !used[1]) || (i >= 15 && !used[2])) continue; /* a running statistic nobody reads */
+    char base[300];
+    snprintf(base, sizeof base, "%.250s.bn%d", np->output[0], i);
+    const char *name = out >= 0 ? np->output[out] : ir_unique_name(g, base);
+    if (!name || !(v[i] = out >= 0 ? new_output(nc, name) : ir_value_new(g, name, IR_VALUE_NODE, d))) return -1;
+    ir_value *in[2];
+    int n_in = 0;
+    for (int j = 0; j < 2; j++) {
+      int r = j ? steps[i].b : steps[i].a;
+      if (j && r == 0 && (steps[i].op == IR_OP_REDUCE_MEAN || steps[i].op == IR_OP_SQRT)) break;
+      in[n_in++] = r >= 0 ? v[r] : r == -1 ? x : r >= -5 ? nc->raw[-r - 1] : k[-r - 6];
+    }
+    ir_node *n = ir_node_new(g, steps[i].op, nc->src, in, n_in, v[i], d);
+    if (!n) return -1;
+    if (steps[i].op == IR_OP_REDUCE_MEAN &&
+        (ir_attr_set_ints(g, n, "axes", axes, na, d) || ir_attr_set_int(g, n, "keepdims", 1, d)))
+      return -1;
+    if (steps[i].op == IR_OP_RESHAPE && ir_attr_set_int(g, n, "allowzero", 0, d)) return -1;
+  }
+  return 0;
+}
+
 int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   char idx[32];
   snprintf(idx, sizeof idx, "#%d", index);
@@ -1081,7 +1162,10 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   int mask = s->op == IR_OP_DROPOUT && np->n_output > 1 && np->output[1] && np->output[1][0];
   int ln_parts = s->op == IR_OP_LAYER_NORM && np->n_output > 1 &&
                  ((np->output[1] && np->output[1][0]) || (np->n_output > 2 && np->output[2] && np->output[2][0]));
-  for (size_t i = 1 + (size_t)mask; i < np->n_output && !split && !ln_parts; i++)
+  int bn_train = 0; /* BatchNormalization in training mode: its own expansion */
+  for (size_t i = 0; s->op == IR_OP_BATCHNORM && i < np->n_attribute; i++)
+    bn_train |= np->attribute[i]->name && !strcmp(np->attribute[i]->name, "training_mode") && np->attribute[i]->i;
+  for (size_t i = 1 + (size_t)mask; i < np->n_output && !split && !ln_parts && !bn_train; i++)
     if (np->output[i] && np->output[i][0] && remember_dropped(c, np->output[i])) return -1;
   if (!strcmp(s->name, "Constant")) return import_constant(&nc);
   /* 3. inputs: defined earlier; absent optional ones ("") are NULL */
@@ -1111,6 +1195,7 @@ int onnx_import_node(onnx_ctx *c, const Onnx__NodeProto *np, int index) {
   nc.n_raw = (int)n_in;
   if (split) return import_split(&nc);
   if (ln_parts) return import_layer_norm_parts(&nc);
+  if (bn_train) return import_batchnorm_training(&nc);
   if (mask) {
     const ir_value *x = nc.raw[0];
     int known = x->rank >= 0;
