@@ -120,6 +120,9 @@ def check(name, params, opts):
     rng = np.random.default_rng(SEED)
     calib = (rng.integers(-64, 65, (CALIB,) + shape[1:]) / 64).astype(np.float32)
     pool = (rng.integers(-64, 65, (EVAL_POOL,) + shape[1:]) / 64).astype(np.float32)
+    if opts.calib > CALIB:  # more calibration samples, drawn after the compared ones so these stay the same
+        more = (rng.integers(-64, 65, (opts.calib - CALIB,) + shape[1:]) / 64).astype(np.float32)
+        calib = np.concatenate([calib, more])
     with torch.no_grad():
         y = model(torch.from_numpy(pool)).numpy()
     keep = torchprep.clearest(y, EVAL)
@@ -172,6 +175,7 @@ def main():
     ap.add_argument("--tessel", default="build/bin/tessel")
     ap.add_argument("--tmp", default="build/check-torchvision")
     ap.add_argument("--target", default="npu8")
+    ap.add_argument("--calib", type=int, default=CALIB, help="calibration samples (%d and up; default %d)" % (CALIB, CALIB))
     ap.add_argument("--max-params", type=float, default=25e6)
     ap.add_argument("--models", help="comma-separated names (default: every candidate)")
     ap.add_argument("--list", action="store_true", help="print the candidates and stop")
@@ -192,7 +196,7 @@ def main():
     os.makedirs(opts.tmp, exist_ok=True)
     torch.set_num_threads(1)
     print("torch %s, torchvision %s; target %s, %d calibration and %d compared samples"
-          % (torch.__version__, torchvision.__version__, opts.target, CALIB, EVAL))
+          % (torch.__version__, torchvision.__version__, opts.target, max(opts.calib, CALIB), EVAL))
     print("%-22s %11s %8s %-13s %8s %6s  %s" % ("model", "parameters", "input", "compile",
                                               "rel-L2", "top-1", "first error"))
     results = []
