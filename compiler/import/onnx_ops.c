@@ -982,6 +982,18 @@ static int import_split(node_ctx *nc) {
   return 0;
 }
 
+/* A constant for an expansion: an f32 scalar (ints NULL) or an i64 vector
+ * of n elements. */
+static ir_value *expansion_const(ir_graph *g, const char *name, float f, const int64_t *ints, int n, diag *d) {
+  ir_value *v = ir_value_new(g, ir_unique_name(g, name), IR_VALUE_CONST, d);
+  if (!v) return NULL;
+  v->dtype = ints ? IR_I64 : IR_F32, v->rank = ints ? 1 : 0, v->dims[0] = n;
+  if (ir_value_alloc_data(g, v, d)) return NULL;
+  if (ints) memcpy(v->data, ints, sizeof *ints * (size_t)n);
+  else *(float *)v->data = f;
+  return v;
+}
+
 /* LayerNormalization whose Mean or InvStdDev output is used: ONNX's own
  * function body, node by node (the LayerNorm op has one output):
  *   Mean = ReduceMean(x, axes a..r-1), D = x - Mean,
@@ -1013,11 +1025,8 @@ static int import_layer_norm_parts(node_ctx *nc) {
     const char *name = outs[i] ? outs[i] : ir_unique_name(g, base);
     if (!name || !(v[i] = outs[i] ? new_output(nc, name) : ir_value_new(g, name, IR_VALUE_NODE, d))) return -1;
   }
-  ir_value *eps = ir_value_new(g, ir_unique_name(g, "ln.epsilon"), IR_VALUE_CONST, d);
+  ir_value *eps = expansion_const(g, "ln.epsilon", ir_attr_float(&tmp, "epsilon", 1e-5f), NULL, 0, d);
   if (!eps) return -1;
-  eps->dtype = IR_F32, eps->rank = 0;
-  if (ir_value_alloc_data(g, eps, d)) return -1;
-  *(float *)eps->data = ir_attr_float(&tmp, "epsilon", 1e-5f);
   ir_value *b = nc->n_raw > 2 ? nc->raw[2] : NULL;
   struct { ir_op op; int a, b; } steps[] = {
       {IR_OP_REDUCE_MEAN, -1, -1}, /* 0 Mean */
@@ -1048,18 +1057,6 @@ static int import_layer_norm_parts(node_ctx *nc) {
       return -1;
   }
   return 0;
-}
-
-/* A constant for an expansion: an f32 scalar (ints NULL) or an i64 vector
- * of n elements. */
-static ir_value *expansion_const(ir_graph *g, const char *name, float f, const int64_t *ints, int n, diag *d) {
-  ir_value *v = ir_value_new(g, ir_unique_name(g, name), IR_VALUE_CONST, d);
-  if (!v) return NULL;
-  v->dtype = ints ? IR_I64 : IR_F32, v->rank = ints ? 1 : 0, v->dims[0] = n;
-  if (ir_value_alloc_data(g, v, d)) return NULL;
-  if (ints) memcpy(v->data, ints, sizeof *ints * (size_t)n);
-  else *(float *)v->data = f;
-  return v;
 }
 
 /* BatchNormalization with training_mode = 1 (opset 14 on): ONNX's training
