@@ -58,5 +58,5 @@ SHARED_RV_OS_FB_OBJS := $(patsubst shared/%.c,$(SHARED_RV_OS_OBJ)/%.o,$(SHARED_F
 $(SHARED_RV_OS_OBJ)/%.o: shared/%.c | $(BUILD)/gen/tessel_isa.h $(BUILD)/gen/tessel_memmap.h
 	$(call say,CC-RV32,$@)
 	@mkdir -p $(@D)
-	$(Q)$(RV_CC) $(FW_CFLAGS) -Os -ffp-contract=off -DTFW_WEAK_KERNELS $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
+	$(Q)$(RV_CC) $(FW_CFLAGS) $(RV_SIZE_CFLAGS) -ffp-contract=off -DTFW_WEAK_KERNELS $(SHARED_INC) -I$(BUILD)/gen -MMD -MP -c $< -o $@
 -include $(wildcard $(SHARED_RV_OS_OBJS:.o=.d))

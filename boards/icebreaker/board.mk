@@ -30,9 +30,13 @@ IB_FL_PKG := $(call board_cfg,icebreaker,flash_package)
 IB_PCF    := $(IB_DIR)/$(call board_cfg,icebreaker,pins)
 IB_LD     := linker/$(call board_cfg,icebreaker,linker)
 IB_CPB    := $(shell echo $$(( $(IB_CLOCK) * 1000000 / $(IB_BAUD) )))
-# The package window of linker/icebreaker.ld (__board_package), as an
-# offset in the SPRAM (it ends at the SPRAM's end, IB_DRAM).
-IB_PKG_DEST := 0x10000
+# The SPRAM's split (linker/icebreaker.ld): the package window's offset
+# (__board_package; it ends at the SPRAM's end, IB_DRAM) and the stack;
+# every link with icebreaker.ld takes them as IB_LD_FLAGS.
+IB_PKG_DEST := $(call board_cfg,icebreaker,package_offset)
+IB_STACK    := $(call board_cfg,icebreaker,stack_bytes)
+IB_LD_FLAGS := -Wl,--defsym=__board_package_offset=$(IB_PKG_DEST) -Wl,--defsym=__board_memory_bytes=$(IB_DRAM) \
+               -Wl,--defsym=__stack_size=$(IB_STACK)
 
 # RTL (BOARD_SOC_SV and board_npu_sv: boards/rules.mk). With npu_seq = 1 the
 # NPU is the core-sequenced one (docs/npu-seq.md): the datapath npu_seq_dp at
@@ -139,10 +143,10 @@ $(IB_FW_OBJ)/board_selftest.o: tests/boards/board_selftest.c $(wildcard firmware
 	@mkdir -p $(@D)
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base -I$(BUILD)/gen $(IB_FW_NPU) -c $< -o $@
-$(IB_FW_ELF): $(IB_FW_OBJS) $(BUILD)/firmware/crt0.o $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
+$(IB_FW_ELF): $(IB_FW_OBJS) $(BUILD)/firmware/crt0.o $(BUILD)/firmware/libtessel-fw.a $(IB_LD) $(IB_DIR)/board.cfg linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen -Wl,--no-warn-rwx-segments $(IB_LD_FLAGS) -T $(IB_LD) \
 	  $(BUILD)/firmware/crt0.o $(IB_FW_OBJS) \
 	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
 $(IB_FW_IMG): $(IB_FW_ELF) $(FLASH_IMAGE)
@@ -192,10 +196,10 @@ $(IB_NPU_FW_OBJ)/board_selftest.o: tests/boards/board_selftest.c $(IB_NPU_FW_DEP
 	$(call say,CC-RV32,$<)
 	$(Q)$(RV_CC) $(RV_CFLAGS) -ffreestanding -Ifirmware/base -I$(BUILD)/gen $(IB_NPU_FW_FLAGS) -c $< -o $@
 $(IB_NPU_FW_ELF): $(IB_NPU_FW_OBJ)/board_selftest.o $(BUILD)/obj/fw-npu/$(IB_RTL_NPU)/npu.o $(BUILD)/firmware/crt0.o \
-                  $(BUILD)/firmware/libtessel-fw.a $(IB_LD) linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
+                  $(BUILD)/firmware/libtessel-fw.a $(IB_LD) $(IB_DIR)/board.cfg linker/sections.ld $(BUILD)/gen/tessel_memmap.ld
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen -Wl,--no-warn-rwx-segments -T $(IB_LD) \
+	$(Q)$(RV_CC) $(RV_CFLAGS) -nostartfiles -Llinker -L$(BUILD)/gen -Wl,--no-warn-rwx-segments $(IB_LD_FLAGS) -T $(IB_LD) \
 	  $(BUILD)/firmware/crt0.o $(filter %.o,$(filter-out %/crt0.o,$^)) \
 	  -Wl,--start-group $(BUILD)/firmware/libtessel-fw.a -lc -Wl,--end-group -o $@
 $(IB_NPU_FW_IMG): $(IB_NPU_FW_ELF) $(FLASH_IMAGE)
@@ -228,11 +232,11 @@ test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(IB_NPU_RTL
 	  else echo "FAIL verilator --lint-only -Wall $$m ($(BUILD)/test-tmp/boards/lint-$$m.log)"; fi \
 	    >>$(BUILD)/test-tmp/boards/lint.txt; \
 	done
-	@bash tests/boards/icebreaker.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards \
+	@IB_PKG_DEST=$(IB_PKG_DEST) IB_DRAM=$(IB_DRAM) bash tests/boards/icebreaker.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards \
 	  $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG) $(IB_RTL_NPU)
 bench-boards-fit: $(IB_REPORT) $(IB_LINK_SIZE)
 	@cat $(IB_REPORT) $(IB_LINK_SIZE); p=$$(cat $^ | grep -c '^PASS'); f=$$(cat $^ | grep -c '^FAIL'); \
-	echo "$$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -eq 3 ]
+	echo "$$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -eq 5 ]
 
 # ---- the host link on the core-sequenced NPU -----------------------------------
 # build/boards/icebreaker/tessel-link.elf: the link firmware (firmware/runtime/
@@ -241,8 +245,8 @@ bench-boards-fit: $(IB_REPORT) $(IB_LINK_SIZE)
 # the SPRAM, the runtime on the core-sequenced NPU of IB_SEQ_TARGET
 # (firmware/runtime/runtime.mk, the T-seq library), and of the control
 # core's kernels only those IB_LINK_PKG runs (`tessel emit-c --kernels-only`),
-# for the 64 KiB linker/icebreaker.ld gives firmware (it does not fit yet:
-# bench-boards-fit prints by how much, docs/boards.md). IB_LINK_PKG
+# in the part of the SPRAM linker/icebreaker.ld gives firmware (board.cfg's
+# package_offset; ld names the overflow if it does not fit). IB_LINK_PKG
 # defaults to the digits model compiled for the board's target; give
 # another package to build the link for it (make ... IB_LINK_PKG=x.tpkg).
 IB_SEQ_TARGET := $(IB_SEQ_TGT)
@@ -269,39 +273,30 @@ $(IB_LINK_OBJ)/kernels.c: $(IB_LINK_PKG) $(BIN)/tessel
 	$(Q)$(BIN)/tessel emit-c $< -o $@ --kernels-only
 $(IB_LINK_OBJ)/kernels.o: $(IB_LINK_OBJ)/kernels.c
 	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(RV_CFLAGS) -c $< -o $@
-# -Os, as the runtime library's members (firmware/runtime/runtime.mk, rt_seq_target).
-$(eval $(call link_variant,icebreaker,$(IB_SEQ_TARGET),$(IB_LINK_DEFS) -Os))
+	$(Q)$(RV_CC) $(RV_CFLAGS) $(RV_SIZE_CFLAGS) -c $< -o $@
+# The size build (RV_SIZE_CFLAGS), as the runtime library's members (firmware/runtime/runtime.mk, rt_seq_target).
+$(eval $(call link_variant,icebreaker,$(IB_SEQ_TARGET),$(IB_LINK_DEFS) $(RV_SIZE_CFLAGS)))
+# link.o has the package window's address (IB_LINK_DEFS, from board.cfg).
+$(BUILD)/obj/link-icebreaker/link.o: $(IB_DIR)/board.cfg
 IB_LINK_OBJS := $(BUILD)/obj/link-icebreaker/link.o $(IB_LINK_OBJ)/kernels.o $(SHARED_RV_OS_OBJ)/link_proto.o
-$(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD)
+$(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD) $(IB_DIR)/board.cfg
 	@mkdir -p $(@D)
 	$(call say,LD-RV32,$@)
-	$(Q)$(call fw_link,$(notdir $(IB_LD)),$(IB_LINK_OBJS) $(IB_LINK_RTLIB))
+	$(Q)$(call fw_link,$(notdir $(IB_LD)),$(IB_LD_FLAGS) $(IB_LINK_OBJS) $(IB_LINK_RTLIB))
 $(IB_LINK_IMG): $(IB_LINK_ELF) $(FLASH_IMAGE)
 	$(call ib_fw_image,$<,$@)
-# The same objects linked for the simulator's memory (code and data in the
-# TCMs; the package at 0x80010000 in its DRAM), so that the board's link
-# firmware (its -D options, the -Os core-sequenced runtime, the package's
-# kernels only) serves digits on build/npu2-seq/tessel-sim while the board's
-# own memory cannot hold it: suite npu-seq (tests/npu-seq/run.sh).
-IB_LINK_SIM_ELF := $(IB_OUT)/tessel-link-sim.elf
-$(IB_LINK_SIM_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS)
+# The link firmware in the board's own memory, on the simulator:
+# tests/boards/link_fit.sh runs IB_LINK_ELF on build/npu2-seq/tessel-sim with
+# the DRAM cut to the board's SPRAM and the package where the flash loader
+# puts it, serves a digit over the host link (the C model's bits), and reads
+# back how much heap and stack the run took: IB_LINK_SIZE, the report
+# bench-boards-fit prints and suite npu-seq (tests/npu-seq/run.sh) counts.
+IB_SEQ_SIM := $(BUILD)/$(IB_SEQ_TARGET)-seq/tessel-sim
+$(IB_LINK_SIZE): $(IB_LINK_ELF) $(IB_LINK_PKG) $(IB_SEQ_SIM) $(BIN)/tessel tests/boards/link_fit.sh
 	@mkdir -p $(@D)
-	$(call say,LD-RV32,$@)
-	$(Q)$(call fw_link,sim.ld,$(IB_LINK_OBJS) $(IB_LINK_RTLIB))
-test-npu-seq: $(IB_LINK_SIM_ELF) $(IB_DIGITS_PKG)
-NPU_SEQ_BOARD_LINK = $(IB_LINK_SIM_ELF) $(IB_DIGITS_PKG)
-# The firmware's fit: the same link with the overflow allowed
-# (--noinhibit-exec: ld reports the overflow and writes the ELF anyway),
-# its sections against linker/icebreaker.ld's 64 KiB.
-IB_NOINHIBIT := -Wl,--noinhibit-exec
-$(IB_LINK_SIZE).elf: $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD)
-	@mkdir -p $(@D)
-	@rm -f $@; $(call fw_link,$(notdir $(IB_LD)),$(IB_NOINHIBIT) $(IB_LINK_OBJS) $(IB_LINK_RTLIB)) >/dev/null 2>&1 || [ -s $@ ]
-$(IB_LINK_SIZE): $(IB_LINK_SIZE).elf
-	@set -- $$($(RV_PREFIX)size $< | tail -n 1); \
-	total=$$(($$1 + $$2 + $$3)); \
-	echo "firmware tessel-link ($(notdir $(IB_LINK_PKG))'s kernels): code $$1, data $$2, zero-initialised $$3 bytes:" \
-	  "$$total, with 8192 of stack against 65536 (linker/icebreaker.ld)" > $@; \
-	if [ $$((total + 8192)) -le 65536 ]; then echo "PASS firmware fits" >> $@; \
-	else echo "FAIL firmware does not fit: $$((total + 8192 - 65536)) bytes over" >> $@; fi
+	$(call say,FIT,$@)
+	$(Q)RV_NM=$(RV_PREFIX)nm RV_SIZE=$(RV_PREFIX)size bash tests/boards/link_fit.sh $(BIN)/tessel $(IB_SEQ_SIM) $(IB_LINK_ELF) \
+	  $(IB_LINK_PKG) tests/models/digits/digits_cnn.in0.npy $(IB_DRAM) $(IB_PKG_DEST) $(BUILD)/test-tmp/link-fit >$@.tmp \
+	  || true; mv $@.tmp $@
+test-npu-seq: $(IB_LINK_SIZE) $(IB_LINK_ELF) $(IB_DIGITS_PKG)
+NPU_SEQ_BOARD_LINK = $(IB_LINK_SIZE) $(IB_LINK_ELF) $(IB_DIGITS_PKG)

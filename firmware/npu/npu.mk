@@ -109,7 +109,7 @@ test-npu-driver: $(foreach r,$(NPU_DRIVER_RUNS),$(lastword $(subst :, ,$(r))))
 # it replaces npu.o in the runtime library of a SoC whose NPU is
 # core-sequenced (firmware/runtime/runtime.mk, the <t>-seq flavour).
 # -DTSL_NPU_SEQ_DP (NPU_SEQ_DP_FLAGS) puts the MACs and the requantiser on
-# the npu_seq_dp registers (npu_seq_dp.h); -Os: the boards that run this NPU
+# the npu_seq_dp registers (npu_seq_dp.h); RV_SIZE_CFLAGS: the boards that run this NPU
 # have 64 KiB for the whole firmware.
 NPU_SEQ_TARGETS   := npu2
 NPU_SEQ_HDRS      := $(NPU_FW_HDRS) firmware/npu/npu_seq_dp.h $(NPU_MODEL_HDRS) $(NPU_GEN)/tessel_memmap.h
@@ -129,7 +129,7 @@ $(foreach t,$(NPU_SEQ_TARGETS),$(eval $(call npu_seq_target,$(t))))
 # firmware on build/npu2-seq/tessel-sim against the int8 reference, digits'
 # test set against the C model, the firmware on a SoC without the datapath,
 # and the iCEBreaker's link firmware serving a digit over the host link
-# (NPU_SEQ_BOARD_LINK: its ELF for the simulator and the board's package,
+# (NPU_SEQ_BOARD_LINK: its fit report, its ELF and the board's package,
 # boards/icebreaker/board.mk).
 TEST_SUITES += npu-seq
 NPU_SEQ_MODELS ?= ^(ops|quant|run)/

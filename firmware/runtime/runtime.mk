@@ -58,12 +58,12 @@ define rt_seq_target
 $(BUILD)/obj/fw-rt-os/$(1)/%.o: firmware/runtime/%.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)
-	$$(Q)$(RV_CC) $(call RT_CFLAGS,$(1)) -Os -c $$< -o $$@
+	$$(Q)$(RV_CC) $(call RT_CFLAGS,$(1)) $(RV_SIZE_CFLAGS) -c $$< -o $$@
 $(FW_OUT)/$(1)-seq/libtessel-rt.a: $(call rt_members,$(1),-os) $(call npu_seq_objs,$(1))
 	@mkdir -p $$(@D)
 	@rm -f $$@
 	$$(call say,AR,$$@)
-	$$(Q)$(RV_PREFIX)ar rcs $$@ $$^
+	$$(Q)$(RV_AR_LTO) rcs $$@ $$^
 $(BUILD)/obj/fw-rt-seq/$(1)/runner.o: firmware/runtime/runner.c $(RT_HDRS) $(BUILD)/gen/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)

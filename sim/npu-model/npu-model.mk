@@ -158,7 +158,7 @@ ALL += $(NPU_SYSGEN)
 # indices). Linked by the firmware's npu_seq driver (firmware/npu/npu.mk).
 NPU_MODEL_HDRS       := $(wildcard sim/npu-model/*.h) $(TSL_GEN_DIR)/tessel_targets.h
 NPU_MODEL_RV_SRCS    := npu_arith.c npu_model.c npu_exec.c npu_check.c npu_fetch.c cost_model.c
-NPU_MODEL_RV_CFLAGS   = $(FW_CFLAGS) -Os -DTSL_NPU_SEQ_DP -DNPU_MODEL_QUIET -I$(TSL_GEN_DIR)/$(1) -I$(TSL_GEN_DIR) -Ifirmware/npu \
+NPU_MODEL_RV_CFLAGS   = $(FW_CFLAGS) $(RV_SIZE_CFLAGS) -DTSL_NPU_SEQ_DP -DNPU_MODEL_QUIET -I$(TSL_GEN_DIR)/$(1) -I$(TSL_GEN_DIR) -Ifirmware/npu \
                         -Isim/npu-model
 NPU_MODEL_RV_OBJS     = $(patsubst %.c,$(BUILD)/obj/fw-seq/$(1)/%.o,$(NPU_MODEL_RV_SRCS) tessel_targets.c \
                         tessel_isa_tables.c)
@@ -171,10 +171,10 @@ $(BUILD)/obj/fw-seq/$(1)/%.o: sim/npu-model/%.c $(NPU_MODEL_HDRS) firmware/npu/n
 $(BUILD)/obj/fw-seq/$(1)/tessel_targets.o: $(TSL_GEN_DIR)/tessel_targets.c $(TSL_GEN_DIR)/tessel_targets.h
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)
-	$$(Q)$(RV_CC) $$(FW_CFLAGS) -Os -I$(TSL_GEN_DIR) -c $$< -o $$@
+	$$(Q)$(RV_CC) $$(FW_CFLAGS) $(RV_SIZE_CFLAGS) -I$(TSL_GEN_DIR) -c $$< -o $$@
 $(BUILD)/obj/fw-seq/$(1)/tessel_isa_tables.o: $(TSL_GEN_DIR)/tessel_isa_tables.c $(TSL_GEN_DIR)/tessel_isa.h
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)
-	$$(Q)$(RV_CC) $$(FW_CFLAGS) -Os -DTSL_ISA_LEAN -I$(TSL_GEN_DIR) -c $$< -o $$@
+	$$(Q)$(RV_CC) $$(FW_CFLAGS) $(RV_SIZE_CFLAGS) -DTSL_ISA_LEAN -I$(TSL_GEN_DIR) -c $$< -o $$@
 endef
 $(foreach t,npu2,$(eval $(call npu_model_rv,$(t))))

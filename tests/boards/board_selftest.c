@@ -49,8 +49,9 @@ static int ram_test(void) {
   return bad == 0;
 }
 
-/* The model package window (flash image 1; linker/icebreaker.ld). */
-extern volatile uint32_t __board_package[];
+/* The model package window (flash image 1; linker/icebreaker.ld) and the
+ * end of the board's memory. */
+extern volatile uint32_t __board_package[], __board_package_end[];
 
 /* Values the compiler cannot fold: the multiply and divide run on the core. */
 static volatile int32_t mul_a = -123457, mul_b = 98765, div_a = 1000000007, div_b = -97;
@@ -133,7 +134,7 @@ int main(void) {
     s[8] = TSL_OP_NOP;
     npu_run_info_t info;
     rc = npu_load_stream(0, s, 3);
-    if (rc == NPU_OK) rc = npu_set_window(0x80018000u, 4096);
+    if (rc == NPU_OK) rc = npu_set_window((uint32_t)(uintptr_t)__board_package_end - 4096u, 4096); /* the memory's last 4 KiB */
     if (rc == NPU_OK) rc = npu_run(0, 3, 1000000, &info);
     check(rc == NPU_OK && info.err_code == 0, "NPU stream ends DONE through the interrupt");
     s[4] = 0; /* an all-zero command: BAD_OPCODE at index 1 */

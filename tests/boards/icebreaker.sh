@@ -5,7 +5,8 @@
 # tops' lint and of the iCEBreaker's place and route.)
 # RTL_TB/GATE_TB are board_tb built on the RTL and on the yosys netlist of
 # the bitstream; FW_IMG the self-test's flash image. Prints PASS/FAIL lines
-# and ends with "N passed, N failed".
+# and ends with "N passed, N failed". The environment gives the board's memory:
+# IB_DRAM (bytes) and IB_PKG_DEST (the package window's offset, board.cfg).
 rtl_tb=$1 gate_tb=$2 fw_img=$3 flash_image=$4 out=$5
 npu_tb=$6 npu_img=$7 npu_target=$8
 mkdir -p "$out"
@@ -95,7 +96,7 @@ refused no-image "an empty flash"
 
 # 8-9. A package image: loaded into the package window; a corrupted one is refused.
 seq 1 700 >"$out/pkg.bin"   # any bytes: the loader does not read them
-if "$flash_image" --dest 0x10000 --mem-size 131072 "$out/pkg.bin" "$out/pkg.img"; then
+if "$flash_image" --dest "$IB_PKG_DEST" --mem-size "$IB_DRAM" "$out/pkg.bin" "$out/pkg.img"; then
   run_tb "$rtl_tb" with-pkg --image0 "$fw_img" --image1 "$out/pkg.img"
   want=$(od -An -tx4 -N8 "$out/pkg.bin" | awk '{ printf "package window: 0x%s 0x%s", $1, $2 }')
   if [ "$(rc_of with-pkg)" = 0 ] && grep -qx "$want" "$out/with-pkg.uart"; then
