@@ -233,7 +233,7 @@ test-boards: $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(IB_NPU_RTL
 	    >>$(BUILD)/test-tmp/boards/lint.txt; \
 	done
 	@IB_PKG_DEST=$(IB_PKG_DEST) IB_DRAM=$(IB_DRAM) bash tests/boards/icebreaker.sh $(IB_RTL_TB) $(IB_GATE_TB) $(IB_FW_IMG) $(FLASH_IMAGE) $(BUILD)/test-tmp/boards \
-	  $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG) $(IB_RTL_NPU)
+	  $(IB_NPU_RTL_TB) $(IB_NPU_FW_IMG) $(IB_RTL_NPU) $(IB_DIGITS_FW) $(IB_DIGITS_IMG)
 bench-boards-fit: $(IB_REPORT) $(IB_LINK_SIZE)
 	@cat $(IB_REPORT) $(IB_LINK_SIZE); p=$$(cat $^ | grep -c '^PASS'); f=$$(cat $^ | grep -c '^FAIL'); \
 	echo "$$p passed, $$f failed"; [ $$f -eq 0 ] && [ $$p -eq 5 ]
@@ -285,6 +285,36 @@ $(IB_LINK_ELF): $(IB_LINK_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD) $(IB_D
 	$(Q)$(call fw_link,$(notdir $(IB_LD)),$(IB_LD_FLAGS) $(IB_LINK_OBJS) $(IB_LINK_RTLIB))
 $(IB_LINK_IMG): $(IB_LINK_ELF) $(FLASH_IMAGE)
 	$(call ib_fw_image,$<,$@)
+# build/boards/icebreaker/board-digits.img: the digits model from the flash
+# on the board's benches (tests/boards/board_digits.c): the firmware image
+# with the first images of the test set and the int8 reference's outputs
+# (the example's digits_images.h, firmware/runtime/example.mk), the package
+# as flash image 1 (digits.img). The suite runs it on the RTL and on the
+# gate-level netlist (tests/boards/icebreaker.sh).
+IB_DIGITS_OBJ := $(IB_OBJ)/digits
+IB_DIGITS_ELF := $(IB_OUT)/board-digits.elf
+IB_DIGITS_FW  := $(IB_OUT)/board-digits.img
+$(IB_DIGITS_OBJ)/kernels.c: $(IB_DIGITS_PKG) $(BIN)/tessel
+	@mkdir -p $(@D)
+	$(call say,EMIT-C,$@)
+	$(Q)$(BIN)/tessel emit-c $< -o $@ --kernels-only
+$(IB_DIGITS_OBJ)/kernels.o: $(IB_DIGITS_OBJ)/kernels.c
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(RV_CFLAGS) $(RV_SIZE_CFLAGS) -c $< -o $@
+$(IB_DIGITS_OBJ)/board_digits.o: tests/boards/board_digits.c $(EX_OBJ)/digits_images.h $(RT_HDRS) \
+                                 $(BUILD)/gen/$(IB_SEQ_TARGET)/tessel_target.h
+	@mkdir -p $(@D)
+	$(call say,CC-RV32,$<)
+	$(Q)$(RV_CC) $(call RT_CFLAGS,$(IB_SEQ_TARGET)) $(RV_SIZE_CFLAGS) -I$(EX_OBJ) -c $< -o $@
+IB_DIGITS_OBJS := $(IB_DIGITS_OBJ)/board_digits.o $(IB_DIGITS_OBJ)/kernels.o
+$(IB_DIGITS_ELF): $(IB_DIGITS_OBJS) $(IB_LINK_RTLIB) $(FW_LINK_DEPS) $(IB_LD) $(IB_DIR)/board.cfg
+	@mkdir -p $(@D)
+	$(call say,LD-RV32,$@)
+	$(Q)$(call fw_link,$(notdir $(IB_LD)),$(IB_LD_FLAGS) $(IB_DIGITS_OBJS) $(IB_LINK_RTLIB))
+$(IB_DIGITS_FW): $(IB_DIGITS_ELF) $(FLASH_IMAGE)
+	$(call ib_fw_image,$<,$@)
+test-boards: $(IB_DIGITS_FW) $(IB_DIGITS_IMG)
+
 # The link firmware in the board's own memory, on the simulator:
 # tests/boards/link_fit.sh runs IB_LINK_ELF on build/npu2-seq/tessel-sim with
 # the DRAM cut to the board's SPRAM and the package where the flash loader

@@ -1,14 +1,16 @@
 #!/bin/bash
 # test.sh: suite boards (iCEBreaker part), run by `make test-boards`.
-#   test.sh RTL_TB GATE_TB FW_IMG FLASH_IMAGE OUTDIR [NPU_TB NPU_IMG NPU_TARGET]
+#   test.sh RTL_TB GATE_TB FW_IMG FLASH_IMAGE OUTDIR [NPU_TB NPU_IMG NPU_TARGET [DIGITS_FW DIGITS_PKG]]
 # (OUTDIR/lint.txt and OUTDIR/fit.txt, if there, hold PASS/FAIL lines of the
 # tops' lint and of the iCEBreaker's place and route.)
 # RTL_TB/GATE_TB are board_tb built on the RTL and on the yosys netlist of
-# the bitstream; FW_IMG the self-test's flash image. Prints PASS/FAIL lines
+# the bitstream; FW_IMG the self-test's flash image; DIGITS_FW and DIGITS_PKG
+# the flash images of tests/boards/board_digits.c and of the digits package
+# for the board's target. Prints PASS/FAIL lines
 # and ends with "N passed, N failed". The environment gives the board's memory:
 # IB_DRAM (bytes) and IB_PKG_DEST (the package window's offset, board.cfg).
 rtl_tb=$1 gate_tb=$2 fw_img=$3 flash_image=$4 out=$5
-npu_tb=$6 npu_img=$7 npu_target=$8
+npu_tb=$6 npu_img=$7 npu_target=$8 digits_fw=${9:-} digits_pkg=${10:-}
 mkdir -p "$out"
 pass=0 fail=0
 ok()  { echo "PASS $*"; pass=$((pass + 1)); }
@@ -56,6 +58,20 @@ if grep -q "NPU_SEQ" "$out/rtl.uart"; then
     ok "NPU_SEQ datapath: a MAC and two requantisations on the RTL and the gate-level board"
   else
     bad "NPU_SEQ datapath check on the RTL or the gate-level board ($out/rtl.uart, $out/gate.uart)"
+  fi
+fi
+
+# The digits model from the flash on the board's core-sequenced NPU: the
+# firmware loads the package from the package window (flash image 1) and
+# runs two images of the test set; every output is the int8 reference's,
+# bit for bit.
+if [ -n "$digits_fw" ]; then
+  run_tb "$rtl_tb" rtl-digits --image0 "$digits_fw" --image1 "$digits_pkg" --max-cycles 200000000
+  if [ "$(rc_of rtl-digits)" = 0 ] &&
+     grep -q "^board-digits: 2/2 predictions and 2/2 outputs bit for bit" "$out/rtl-digits.uart"; then
+    ok "RTL board: the digits model from the flash, two images bit for bit as the int8 reference"
+  else
+    bad "RTL board: the digits model (status $(rc_of rtl-digits)), see $out/rtl-digits.uart"
   fi
 fi
 
