@@ -110,15 +110,22 @@ test-npu-driver: $(foreach r,$(NPU_DRIVER_RUNS),$(lastword $(subst :, ,$(r))))
 # core-sequenced (firmware/runtime/runtime.mk, the <t>-seq flavour).
 # -DTSL_NPU_SEQ_DP (NPU_SEQ_DP_FLAGS) puts the MACs and the requantiser on
 # the npu_seq_dp registers (npu_seq_dp.h); RV_SIZE_CFLAGS: the boards that run this NPU
-# have 64 KiB for the whole firmware.
+# are short of memory (the iCEBreaker's 128 KiB hold firmware, package and window).
 NPU_SEQ_TARGETS   := npu2
 NPU_SEQ_HDRS      := $(NPU_FW_HDRS) firmware/npu/npu_seq_dp.h $(NPU_MODEL_HDRS) $(NPU_GEN)/tessel_memmap.h
-npu_seq_objs       = $(BUILD)/obj/fw-seq/$(1)/npu_seq.o $(call NPU_MODEL_RV_OBJS,$(1))
+# npu_seq_mem.c: word-at-a-time memcpy and memset ahead of picolibc's
+# byte loops (the C model's struct copies), -O2 without LTO or builtins.
+npu_seq_objs       = $(BUILD)/obj/fw-seq/$(1)/npu_seq.o $(BUILD)/obj/fw-seq/$(1)/npu_seq_mem.o $(call NPU_MODEL_RV_OBJS,$(1))
+NPU_SEQ_MEM_CFLAGS := $(RV_CFLAGS) -ffreestanding -fno-builtin -fno-tree-loop-distribute-patterns
 define npu_seq_target
 $(BUILD)/obj/fw-seq/$(1)/npu_seq.o: firmware/npu/npu_seq.c $(NPU_SEQ_HDRS) $(NPU_GEN)/$(1)/tessel_target.h
 	@mkdir -p $$(@D)
 	$$(call say,CC-RV32,$$@)
 	$$(Q)$(RV_CC) $$(call NPU_MODEL_RV_CFLAGS,$(1)) -c $$< -o $$@
+$(BUILD)/obj/fw-seq/$(1)/npu_seq_mem.o: firmware/npu/npu_seq_mem.c
+	@mkdir -p $$(@D)
+	$$(call say,CC-RV32,$$@)
+	$$(Q)$(RV_CC) $(NPU_SEQ_MEM_CFLAGS) -c $$< -o $$@
 endef
 $(foreach t,$(NPU_SEQ_TARGETS),$(eval $(call npu_seq_target,$(t))))
 .SECONDARY: $(foreach t,$(NPU_SEQ_TARGETS),$(call npu_seq_objs,$(t)))

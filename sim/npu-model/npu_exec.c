@@ -68,28 +68,32 @@ typedef struct {
   const tsl_cfg_exec_t *g;
   int64_t iy, ix, off;  /* the current tap: input row and column, SPAD byte offset of channel block 0 */
   int64_t ix0, off0;    /* the same at kx = 0 of the current ky */
-  int64_t kx, dxb, dyb; /* kx; byte steps of one kx and one ky */
+  int64_t dxb, dyb;     /* byte steps of one kx and one ky */
+  int kx, kw;           /* the current kx and the window's width (1..255) */
+  int inside;           /* every tap of the window lies in the image: taps_row checks nothing */
 } taps_t;
 
 static void taps_start(taps_t *t, const npu_model_t *m, const tsl_cfg_exec_t *g, int64_t in, int64_t iy0,
                        int64_t ix0, int64_t y, int64_t x) {
   const int64_t dim = m->dim;
-  t->m = m, t->g = g, t->kx = 0;
+  t->m = m, t->g = g, t->kx = 0, t->kw = (int)g->kw;
   t->iy = iy0 + y * g->stride_y;
   t->ix = t->ix0 = ix0 + x * g->stride_x;
   t->off = t->off0 = (in + t->iy * g->in_pitch + t->ix) * dim;
   t->dxb = g->dil_x * dim, t->dyb = g->dil_y * g->in_pitch * dim;
+  t->inside = t->iy >= 0 && t->iy + (g->kh - 1) * g->dil_y < g->in_h && t->ix >= 0 &&
+              t->ix + (g->kw - 1) * g->dil_x < g->in_w;
 }
 
 /* The current tap's SPAD row of channel block 0, or NULL outside the image. */
 static const int8_t *taps_row(const taps_t *t) {
   const tsl_cfg_exec_t *g = t->g;
-  if (t->iy < 0 || t->iy >= g->in_h || t->ix < 0 || t->ix >= g->in_w) return NULL;
+  if (!t->inside && (t->iy < 0 || t->iy >= g->in_h || t->ix < 0 || t->ix >= g->in_w)) return NULL;
   return t->m->spad + t->off;
 }
 
 static void taps_next(taps_t *t) {
-  if (++t->kx < t->g->kw) {
+  if (++t->kx < t->kw) {
     t->ix += t->g->dil_x, t->off += t->dxb;
     return;
   }
