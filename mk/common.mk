@@ -25,11 +25,12 @@ RV_CFLAGS    := $(RV_ARCH) -std=c11 -O2 -g -Wall -Wextra -Wshadow -Werror \
 # The size build, for the core-sequenced NPU's firmware (the boards it is for
 # are short of memory, docs/npu-seq.md): -Os, link-time optimisation (GCC
 # inlines and drops across the runtime's, the C model's and shared/'s objects
-# at the link, which runs it by itself when it meets their LTO code) and the
+# at the link, which runs it by itself when it meets their LTO code; =auto:
+# its jobs in parallel, without the serial-compilation warning) and the
 # prologues and epilogues of -msave-restore (libgcc's shared register saves).
 # No result changes: -ffp-contract=off stays where it was, no fast-math.
 # Archives of such objects need the LTO plugin's index: RV_AR_LTO.
-RV_SIZE_CFLAGS := -Os -flto -msave-restore
+RV_SIZE_CFLAGS := -Os -flto=auto -msave-restore
 RV_AR_LTO      := $(RV_PREFIX)gcc-ar
 
 # Verilator.
