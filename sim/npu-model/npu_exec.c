@@ -22,19 +22,21 @@ static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_
   const int64_t e = l->mem == TSL_MEM_SPAD ? 1 : l->mem == TSL_MEM_ACC ? 4 : 9; /* PARAM: 9 bytes per channel */
   uint64_t real = 0, pad = 0;
   /* Rows r = row, row+1, ... in (z, y, x) order; sources by additions
-   * along x (the loop runs on the core of the core-sequenced NPU). */
+   * along x (the loop runs on the core of the core-sequenced NPU: x and the
+   * line's real rows count in int, nx <= 4095). */
   const int64_t rowb = dim * e; /* bytes of one destination row */
   uint8_t *dst = l->mem == TSL_MEM_SPAD ? (uint8_t *)m->spad : l->mem == TSL_MEM_ACC ? (uint8_t *)m->acc : m->param;
   dst += l->row * rowb;
+  const int nx = (int)l->nx, x0 = (int)l->pad_left, x1 = (int)(l->nx - l->pad_right);
   for (int64_t z = 0; z < l->nz; z++)
     for (int64_t y = 0; y < l->ny; y++) {
       const int ypad = y < l->pad_top || y >= l->ny - l->pad_bottom;
       int64_t off = l->dram + z * c->stride_z + (y - l->pad_top) * c->stride_y - l->pad_left * c->stride_x;
-      for (int64_t x = 0; x < l->nx; x++, off += c->stride_x, dst += rowb) {
-        const int is_pad = ypad || x < l->pad_left || x >= l->nx - l->pad_right;
+      int nreal = 0;
+      for (int x = 0; x < nx; x++, off += c->stride_x, dst += rowb) {
+        const int is_pad = ypad || x < x0 || x >= x1;
         const uint8_t *src = is_pad ? NULL : m->dram + off;
-        if (is_pad) pad++;
-        else real++;
+        nreal += !is_pad;
         if (m->timing_only) continue;
         if (l->mem == TSL_MEM_SPAD) {
           for (int k = 0; k < dim; k++) dst[k] = (uint8_t)((src && k < l->n0) ? src[k] : l->pad);
@@ -45,6 +47,8 @@ static cost_t exec_load(npu_model_t *m, const tsl_load_t *l, const tsl_cfg_load_
           memcpy(dst, src, (size_t)(9 * dim));
         }
       }
+      real += (uint64_t)nreal;
+      pad += (uint64_t)(nx - nreal);
     }
   m->cnt[TSL_CNT_DRAM_RD_BYTES] += real * (uint64_t)(l->n0 * e);
   if (l->mem == TSL_MEM_SPAD) m->cnt[TSL_CNT_SPAD_WR_BYTES] += (real + pad) * (uint64_t)dim;
@@ -101,9 +105,13 @@ static void taps_next(taps_t *t) {
   t->ix = t->ix0, t->off = t->off0 += t->dyb;
 }
 
+/* The tap and channel-block loops count in int (taps up to 255 x 255,
+ * blocks up to 255: docs/isa.md CFG_EXEC) and a pixel's taps inside the
+ * image in an int, added to the 64-bit total once per pixel: on the
+ * core-sequenced NPU's RV32 core each 64-bit step is several instructions. */
 static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_exec_t *g) {
-  const int dim = m->dim;
-  const int64_t ntap = g->kh * g->kw, ncb = g->ncb, cbb = g->cb_stride * dim;
+  const int dim = m->dim, nt = (int)(g->kh * g->kw), nc = (int)g->ncb, dd = dim * dim;
+  const int64_t ntap = nt, ncb = nc, cbb = g->cb_stride * dim;
   _Alignas(4) int8_t padrow[16]; /* halfword loads on the core-sequenced NPU */
   memset(padrow, (int)(int8_t)g->pad, sizeof padrow);
   uint64_t inside = 0;
@@ -116,15 +124,17 @@ static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_e
       const int8_t *w = m->spad + c->wgt * dim; /* weight rows: (tap, channel block) in order, DIM rows each */
       taps_t tp;
       taps_start(&tp, m, g, c->in, c->iy0, c->ix0, y, x);
-      for (int64_t t = 0; t < ntap; t++, taps_next(&tp)) {
+      int nin = 0;
+      for (int t = 0; t < nt; t++, taps_next(&tp)) {
         const int8_t *in = taps_row(&tp);
-        if (in) inside += (uint64_t)ncb;
+        nin += in != NULL;
         if (m->timing_only) continue;
-        for (int64_t cb = 0; cb < ncb; cb++, w += dim * dim) {
+        for (int cb = 0; cb < nc; cb++, w += dd) {
           npu_dp_tap(sum, in ? in : padrow, w, dim);
           if (in) in += cbb;
         }
       }
+      inside += (uint64_t)nin * (uint64_t)ncb;
       if (!m->timing_only) {
         npu_dp_pixel_end(sum, dim);
         for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
@@ -139,8 +149,8 @@ static cost_t exec_matmul(npu_model_t *m, const tsl_matmul_t *c, const tsl_cfg_e
 }
 
 static cost_t exec_dwconv(npu_model_t *m, const tsl_dwconv_t *c, const tsl_cfg_exec_t *g) {
-  const int dim = m->dim;
-  const int64_t ntap = g->kh * g->kw;
+  const int dim = m->dim, nt = (int)(g->kh * g->kw);
+  const int64_t ntap = nt;
   uint64_t inside = 0;
   for (int64_t y = 0; y < c->oh; y++)
     for (int64_t x = 0; x < c->ow; x++) {
@@ -150,12 +160,14 @@ static cost_t exec_dwconv(npu_model_t *m, const tsl_dwconv_t *c, const tsl_cfg_e
       const int8_t *w = m->spad + c->wgt * dim;
       taps_t tp;
       taps_start(&tp, m, g, c->in, c->iy0, c->ix0, y, x);
-      for (int64_t t = 0; t < ntap; t++, taps_next(&tp), w += dim) {
+      int nin = 0;
+      for (int t = 0; t < nt; t++, taps_next(&tp), w += dim) {
         const int8_t *in = taps_row(&tp);
-        if (in) inside++;
+        nin += in != NULL;
         if (m->timing_only) continue;
         for (int n = 0; n < dim; n++) sum[n] += (uint32_t)((in ? in[n] : (int32_t)(int8_t)g->pad) * w[n]);
       }
+      inside += (uint64_t)nin;
       if (!m->timing_only)
         for (int n = 0; n < dim; n++) out[n] = (int32_t)sum[n];
     }
