@@ -47,6 +47,7 @@ if "$tessel" run "$pkg" --engine board --port "$(cat "$out/pty" 2>/dev/null)" --
   ok "the link firmware in the board's $mem bytes serves $(basename "$input") with the C model's bits"
 else
   bad "the link firmware in the board's $mem bytes: $(tail -n 1 "$out/run.log") (the C model's bits: $out/model.npy)"
+  kill "$sim_pid" 2>/dev/null   # no BYE reached it: do not wait for its cycle limit
 fi
 wait "$sim_pid" 2>/dev/null   # the host's BYE ends the firmware, and the simulator writes the dump
 
