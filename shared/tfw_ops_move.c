@@ -440,7 +440,8 @@ int tfw_k_pad(const tfw_call *c) {
   return TFW_FB_OK;
 }
 
-/* ---- Resize: mode coord nearest exclude_outside; cubic_coeff_a scale[r] ------ */
+/* ---- Resize: mode coord nearest exclude_outside; cubic_coeff_a scale[r]
+ *      (tf_crop_and_resize: then roi_start[r] roi_end[r] extrapolation_value) */
 /* Per dim, output index x maps to the input coordinate (ONNX Resize, opset
  * 11-19; s = scale[d], n = input length, m = output length), in f32:
  *   half_pixel            (x + 0.5) / s - 0.5
@@ -449,6 +450,12 @@ int tfw_k_pad(const tfw_call *c) {
  *   tf_half_pixel_for_nn  (x + 0.5) / s
  *   align_corners         s n == 1 ? 0 : x * (n - 1) / (s n - 1)
  *   half_pixel_symmetric  n/2 * (1 - m / (s n)) + (x + 0.5) / s - 0.5
+ *   tf_crop_and_resize    m > 1 ? x (e - b) (n - 1) / (m - 1) + b (n - 1)
+ *                               : (e - b) (n - 1) / 2 + b (n - 1)
+ *                         (b, e: the dim's roi start and end), in that
+ *                         order of operations, as ONNX's reference; a
+ *                         coordinate outside [0, n - 1] makes the element
+ *                         extrapolation_value (float only)
  * align_corners takes the scaled length s n for the resized one, as ONNX's
  * reference and node tests do (they differ from m when a model gives scales
  * that m = floor(s n) does not reproduce; with sizes s = m / n).
@@ -459,7 +466,8 @@ int tfw_k_pad(const tfw_call *c) {
  * get weight 0 and the rest are divided by their sum (in tap order).
  * Over several dims the result is the nested sum of ONNX's reference,
  * dim 0 outermost: v = sum_j w0_j (sum_k w1_k (...)), each sum from 0 in
- * tap order; a tap whose weight is exactly 0 is skipped. */
+ * tap order; a tap whose weight is exactly 0 is skipped; a dim whose
+ * coordinate is outside the crop gives extrapolation_value at its level. */
 
 enum { RS_NEAREST = 0, RS_LINEAR = 1, RS_CUBIC = 2 };
 
@@ -467,6 +475,7 @@ typedef struct {
   uint32_t n;                  /* taps */
   int32_t at[4];               /* input index of each tap */
   float w[4];                  /* its weight */
+  int out;                     /* tf_crop_and_resize: the coordinate is outside [0, n - 1] */
 } rs_taps;
 
 /* floor of a float in [-2^30, 2^30]. */
@@ -499,10 +508,19 @@ static float cubic_w(float a, float s) { /* s = |distance| in [0, 2] */
 
 static int32_t clamp_i(int32_t v, uint32_t n) { return v < 0 ? 0 : v >= (int32_t)n ? (int32_t)n - 1 : v; }
 
-/* The taps of output index x along a dim of input length n, output length m. */
+/* The taps of output index x along a dim of input length n, output length
+ * m; roi: the dim's crop {start, end} (tf_crop_and_resize), else NULL. */
 static void rs_taps_of(rs_taps *t, int mode, int coord, int nearest, int excl, float a, float s, uint32_t n,
-                       uint32_t m, uint32_t x) {
-  float v = rs_coord(coord, (float)x, s, n, m), lim = (float)n + 4.0f;
+                       uint32_t m, uint32_t x, const float *roi) {
+  float v, lim = (float)n + 4.0f;
+  t->out = 0;
+  if (roi) {
+    float len = (float)(n - 1), ext = roi[1] - roi[0];
+    v = (m > 1 ? (float)x * ext * len / (float)(m - 1) : ext * len / 2.0f) + roi[0] * len;
+    t->out = !(v >= 0.0f && v <= len);
+  } else {
+    v = rs_coord(coord, (float)x, s, n, m);
+  }
   if (v != v) v = 0.0f;
   if (v < -4.0f) v = -4.0f;
   if (v > lim) v = lim;
@@ -540,12 +558,15 @@ static void rs_taps_of(rs_taps *t, int mode, int coord, int nearest, int excl, f
   for (uint32_t k = 0; k < t->n; k++) t->at[k] = clamp_i(first + (int32_t)k, n);
 }
 
-/* The nested weighted sum over dims d..r-1 from element offset off. */
-static float rs_sum(const float *x, const rs_taps *t, const ptrdiff_t *xs, uint32_t d, uint32_t r, ptrdiff_t off) {
+/* The nested weighted sum over dims d..r-1 from element offset off (ext:
+ * tf_crop_and_resize's extrapolation_value). */
+static float rs_sum(const float *x, const rs_taps *t, const ptrdiff_t *xs, uint32_t d, uint32_t r, ptrdiff_t off,
+                    float ext) {
   if (d == r) return x[off];
+  if (t[d].out) return ext;
   float acc = 0.0f;
   for (uint32_t k = 0; k < t[d].n; k++)
-    if (t[d].w[k] != 0.0f) acc += t[d].w[k] * rs_sum(x, t, xs, d + 1, r, off + t[d].at[k] * xs[d]);
+    if (t[d].w[k] != 0.0f) acc += t[d].w[k] * rs_sum(x, t, xs, d + 1, r, off + t[d].at[k] * xs[d], ext);
   return acc;
 }
 
@@ -555,15 +576,24 @@ int tfw_k_resize(const tfw_call *c) {
   if (x->dtype != y->dtype) return TFW_FB_E_DTYPE;
   uint32_t r = x->rank;
   if (y->rank != r) return TFW_FB_E_SHAPE;
-  if (c->n_ints != 4 || !c->ints || c->n_floats != 1 + r || !c->floats) return TFW_FB_E_PARAM;
+  if (c->n_ints != 4 || !c->ints || !c->floats) return TFW_FB_E_PARAM;
   int mode = c->ints[0], coord = c->ints[1], nearest = c->ints[2], excl = c->ints[3];
-  if (mode < RS_NEAREST || mode > RS_CUBIC || coord < 0 || coord > TFW_COORD_HALF_PIXEL_SYMMETRIC ||
+  if (mode < RS_NEAREST || mode > RS_CUBIC || coord < 0 || coord > TFW_COORD_TF_CROP_AND_RESIZE ||
       nearest < 0 || nearest > TFW_NEAREST_CEIL || (excl != 0 && excl != 1))
     return TFW_FB_E_PARAM;
-  if (x->dtype != TPKG_DT_F32 && !(mode == RS_NEAREST && (x->dtype == TPKG_DT_I8 || x->dtype == TPKG_DT_U8)))
+  int crop = coord == TFW_COORD_TF_CROP_AND_RESIZE;
+  if (c->n_floats != 1 + r + (crop ? 2 * r + 1 : 0)) return TFW_FB_E_PARAM;
+  if (x->dtype != TPKG_DT_F32 &&
+      (crop || !(mode == RS_NEAREST && (x->dtype == TPKG_DT_I8 || x->dtype == TPKG_DT_U8))))
     return TFW_FB_E_DTYPE;
   float a = c->floats[0];
   if (!(a > -1e30f && a < 1e30f)) return TFW_FB_E_PARAM;
+  const float *roi = crop ? c->floats + 1 + r : NULL; /* starts, then ends */
+  float ext = crop ? c->floats[1 + 3 * r] : 0.0f, be[TFW_MAX_RANK][2];
+  for (uint32_t d = 0; crop && d < r; d++) {
+    be[d][0] = roi[d], be[d][1] = roi[r + d];
+    if (!(be[d][0] > -1e30f && be[d][0] < 1e30f && be[d][1] > -1e30f && be[d][1] < 1e30f)) return TFW_FB_E_PARAM;
+  }
   int empty = 0;
   for (uint32_t d = 0; d < r; d++) {
     float s = c->floats[1 + d];
@@ -578,15 +608,18 @@ int tfw_k_resize(const tfw_call *c) {
   uint32_t idx[TFW_MAX_RANK] = {0};
   rs_taps t[TFW_MAX_RANK];
   for (uint32_t d = 0; d < r; d++)
-    rs_taps_of(&t[d], mode, coord, nearest, excl, a, c->floats[1 + d], x->dims[d], y->dims[d], 0);
+    rs_taps_of(&t[d], mode, coord, nearest, excl, a, c->floats[1 + d], x->dims[d], y->dims[d], 0,
+               crop ? be[d] : NULL);
   size_t o = 0;
   for (;;) {
     if (mode == RS_NEAREST) {
       ptrdiff_t off = 0;
-      for (uint32_t d = 0; d < r; d++) off += t[d].at[0] * xs[d];
-      copy_one(y->data, o, x->data, (size_t)off, sz);
+      int out = 0;
+      for (uint32_t d = 0; d < r; d++) off += t[d].at[0] * xs[d], out |= t[d].out;
+      if (out) ((mv_f32 *)y->data)[o] = ext != ext ? tfw_bits_f32(MV_NAN_BITS) : ext;
+      else copy_one(y->data, o, x->data, (size_t)off, sz);
     } else {
-      float v = rs_sum((const float *)x->data, t, xs, 0, r, 0);
+      float v = rs_sum((const float *)x->data, t, xs, 0, r, 0, ext);
       ((mv_f32 *)y->data)[o] = v != v ? tfw_bits_f32(MV_NAN_BITS) : v;
     }
     o++;
@@ -596,8 +629,10 @@ int tfw_k_resize(const tfw_call *c) {
       d--;
       if (++idx[d] < y->dims[d]) break;
       idx[d] = 0;
-      rs_taps_of(&t[d], mode, coord, nearest, excl, a, c->floats[1 + d], x->dims[d], y->dims[d], 0);
+      rs_taps_of(&t[d], mode, coord, nearest, excl, a, c->floats[1 + d], x->dims[d], y->dims[d], 0,
+                 crop ? be[d] : NULL);
     }
-    rs_taps_of(&t[d], mode, coord, nearest, excl, a, c->floats[1 + d], x->dims[d], y->dims[d], idx[d]);
+    rs_taps_of(&t[d], mode, coord, nearest, excl, a, c->floats[1 + d], x->dims[d], y->dims[d], idx[d],
+               crop ? be[d] : NULL);
   }
 }

@@ -157,7 +157,7 @@ static const onnx_op_spec specs[] = {
     {"Resize", IR_OP_RESIZE, {10, 11, 13, 18, 19}, 0, 1, 4,
      " antialias axes coordinate_transformation_mode cubic_coeff_a exclude_outside extrapolation_value "
      "keep_aspect_ratio_policy mode nearest_mode ", RUN_CORE,
-     "scales or sizes constant after shape inference; no tf_crop_and_resize, no antialias"},
+     "scales or sizes constant after shape inference (tf_crop_and_resize: roi too, no axes); no antialias"},
     {"Upsample", IR_OP_RESIZE, {7, 9}, 9, 1, 2, " mode scales ", RUN_CORE, "imported as Resize; scales constant"},
     {"DepthToSpace", IR_OP_DEPTH_TO_SPACE, {1, 11, 13}, 0, 1, 1, " blocksize mode ", RUN_CORE, ""},
     {"SpaceToDepth", IR_OP_SPACE_TO_DEPTH, {1, 13}, 0, 1, 1, " blocksize ", RUN_CORE, ""},
@@ -420,9 +420,15 @@ static int canon_resize(node_ctx *nc, ir_node *n) {
       want_string(nc, n, "nearest_mode", "round_prefer_floor", " round_prefer_floor round_prefer_ceil floor ceil ") ||
       want_float(nc, n, "cubic_coeff_a", -0.75f) || want_bool(nc, n, "exclude_outside", 0))
     return -1;
-  if (!strcmp(ir_attr_get(n, "coordinate_transformation_mode")->s, "tf_crop_and_resize"))
-    return node_err(nc, "coordinate_transformation_mode='tf_crop_and_resize' is not supported");
-  ir_attr_remove(n, "extrapolation_value"); /* only for tf_crop_and_resize */
+  /* tf_crop_and_resize reads the roi input (starts, then ends, one per
+   * dimension; a constant) and extrapolation_value; the others ignore both */
+  int crop = !strcmp(ir_attr_get(n, "coordinate_transformation_mode")->s, "tf_crop_and_resize");
+  if (!crop) ir_attr_remove(n, "extrapolation_value");
+  else if (want_float(nc, n, "extrapolation_value", 0.0f) || param(nc, n, 1, "roi", 1, 1))
+    return -1;
+  else if (!(nc->n_raw > 1 && nc->raw[1]))
+    return node_err(nc, "coordinate_transformation_mode='tf_crop_and_resize' needs the roi input");
+  if (crop && ir_attr_get(n, "axes")) return node_err(nc, "axes with tf_crop_and_resize is not supported");
   if (v >= 18) {
     int64_t aa;
     if (want_int(nc, n, "antialias", 0, &aa)) return -1;
@@ -434,7 +440,7 @@ static int canon_resize(node_ctx *nc, ir_node *n) {
   } else if (ir_attr_get(n, "antialias") || ir_attr_get(n, "axes") || ir_attr_get(n, "keep_aspect_ratio_policy")) {
     return node_err(nc, "antialias, axes and keep_aspect_ratio_policy are attributes of Resize-18 and later");
   }
-  /* inputs: X, roi (ignored), scales, sizes; an empty scales tensor means "use sizes" */
+  /* inputs: X, roi (tf_crop_and_resize only), scales, sizes; an empty scales tensor means "use sizes" */
   ir_value *sc = nc->n_raw > 2 ? nc->raw[2] : NULL, *sz = nc->n_raw > 3 ? nc->raw[3] : NULL;
   if (sc && sc->kind == IR_VALUE_CONST && ir_value_numel(sc) == 0) sc = nc->raw[2] = NULL;
   if (sz && sz->kind == IR_VALUE_CONST && ir_value_numel(sz) == 0) sz = nc->raw[3] = NULL;

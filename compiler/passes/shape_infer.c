@@ -598,8 +598,16 @@ static int resize_shape(ir_graph *g, ir_node *n, diag *d) {
   }
   ir_attr_remove(n, "keep_aspect_ratio_policy");
   ir_attr_remove(n, "axes");
+  /* tf_crop_and_resize scales the cropped extent: floor(dim * (end - start) * scale) */
+  const ir_attr *roi = ir_attr_get(n, "roi");
+  const ir_attr *ctm = ir_attr_get(n, "coordinate_transformation_mode");
+  int crop = ctm && ctm->kind == IR_ATTR_STRING && !strcmp(ctm->s, "tf_crop_and_resize");
+  if (crop && (!roi || roi->kind != IR_ATTR_FLOATS || roi->n != 2 * r))
+    return ERR("roi has %d values for rank %d (tf_crop_and_resize: a start and an end per dimension)",
+               roi && roi->kind == IR_ATTR_FLOATS ? roi->n : 0, r);
   for (int i = 0; i < r; i++) {
-    double o = sc ? floor((double)x->dims[i] * (double)S[i]) : (double)Z[i];
+    double ext = crop ? (double)roi->floats[r + i] - (double)roi->floats[i] : 1.0;
+    double o = sc ? floor((double)x->dims[i] * ext * (double)S[i]) : (double)Z[i];
     if (o < 0 || o > (double)MAX_ELEMS) return ERR("result dimension %d is out of range", i);
     dims[i] = (int64_t)o;
   }

@@ -254,12 +254,13 @@ static int resize_params(const ir_node *n, core_op *c, int *unsupported, diag *d
   const char *mode = attr_str(n, "mode", "nearest"), *ct = attr_str(n, "coordinate_transformation_mode", "half_pixel");
   const char *nm = attr_str(n, "nearest_mode", "round_prefer_floor");
   static const char *const modes[] = {"nearest", "linear", "cubic"};
-  static const char *const cts[] = {"half_pixel", "asymmetric", "pytorch_half_pixel", "tf_half_pixel_for_nn",
-                                    "align_corners", "half_pixel_symmetric"};
+  static const char *const cts[] = {"half_pixel",    "asymmetric",           "pytorch_half_pixel",
+                                    "tf_half_pixel_for_nn", "align_corners", "half_pixel_symmetric",
+                                    "tf_crop_and_resize"};
   static const char *const nms[] = {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"};
   int m = -1, t = -1, r = -1;
   for (int i = 0; i < 3; i++) if (!strcmp(mode, modes[i])) m = i;
-  for (int i = 0; i < 6; i++) if (!strcmp(ct, cts[i])) t = i;
+  for (int i = 0; i < 7; i++) if (!strcmp(ct, cts[i])) t = i;
   for (int i = 0; i < 4; i++) if (!strcmp(nm, nms[i])) r = i;
   if (m < 0 || t < 0 || r < 0) return unsup(n, unsupported, d, "this mode, coordinate transformation or nearest mode");
   put_i(c, m), put_i(c, t), put_i(c, r), put_i(c, ir_attr_int(n, "exclude_outside", 0));
@@ -267,9 +268,19 @@ static int resize_params(const ir_node *n, core_op *c, int *unsupported, diag *d
   const ir_attr *sa = ir_attr_get(n, "scales");
   const float *sc = sa && sa->kind == IR_ATTR_FLOATS ? sa->floats : NULL;
   int cnt = sc ? sa->n : 0;
-  if (x->rank > (int)TPKG_FB_MAX_FLOATS - 1) return unsup(n, unsupported, d, "more dimensions than the record holds");
+  const ir_attr *ra = ir_attr_get(n, "roi");
+  int crop = t == TFW_COORD_TF_CROP_AND_RESIZE, nr = ra && ra->kind == IR_ATTR_FLOATS ? ra->n : 0;
+  const float *roi = nr ? ra->floats : NULL;
+  if (x->rank * (crop ? 3 : 1) + (crop ? 2 : 1) > (int)TPKG_FB_MAX_FLOATS)
+    return unsup(n, unsupported, d, "more dimensions than the record holds");
+  if (crop && (x->dtype != IR_F32 || !roi || nr != 2 * x->rank))
+    return unsup(n, unsupported, d, "tf_crop_and_resize other than float with a roi per dimension");
   for (int i = 0; i < x->rank; i++)
     put_f(c, sc && cnt == x->rank ? sc[i] : (float)y->dims[i] / (float)x->dims[i]);
+  if (crop) { /* the roi's starts and ends, then extrapolation_value */
+    for (int i = 0; i < 2 * x->rank; i++) put_f(c, roi[i]);
+    put_f(c, ir_attr_float(n, "extrapolation_value", 0.0f));
+  }
   return 0;
 }
 

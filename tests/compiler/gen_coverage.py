@@ -93,9 +93,12 @@ save("resize_19", [h.make_node("Resize", ["x", "", "", "sz"], ["y"], name="r", a
                                keep_aspect_ratio_policy="not_larger",
                                coordinate_transformation_mode="half_pixel_symmetric")], X4, Y,
      {"sz": i64(6, 6)}, opset=19)
-save("resize_crop", [h.make_node("Resize", ["x", "roi", "sc"], ["y"], name="r",
-                                 coordinate_transformation_mode="tf_crop_and_resize")], X4, Y,
-     {"roi": f32(0, 0, 0, 0, 1, 1, 1, 1), "sc": f32(1, 1, 2, 2)}, opset=13)
+save("resize_crop", [h.make_node("Resize", ["x", "roi", "sc"], ["y"], name="r", mode="linear",
+                                 coordinate_transformation_mode="tf_crop_and_resize", extrapolation_value=-1.0)],
+     X4, Y, {"roi": f32(0, 0, 0.25, 0, 1, 1, 0.75, 1), "sc": f32(1, 1, 2, 2)}, opset=13)
+save("resize_crop_axes", [h.make_node("Resize", ["x", "roi", "", "sz"], ["y"], name="r", axes=[2, 3],
+                                      coordinate_transformation_mode="tf_crop_and_resize")], X4, Y,
+     {"roi": f32(0, 0, 1, 1), "sz": i64(6, 6)}, opset=18)
 save("resize_antialias", [h.make_node("Resize", ["x", "", "sc"], ["y"], name="r", antialias=1, mode="linear")], X4, Y,
      {"sc": f32(1, 1, 0.5, 0.5)}, opset=18)
 save("upsample_9", [h.make_node("Upsample", ["x", "sc"], ["y"], name="u", mode="nearest")], X4, Y,

@@ -583,6 +583,21 @@ static void test_resize_onnx_examples(void **state) {
   assert_int_equal(tfw_k_resize(&c), 0);
   static const float wn[24] = {1, 1, 1, 2, 2, 2, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 3, 3, 3, 4, 4, 4};
   assert_memory_equal(y, wn, sizeof wn);
+  /* resize_tf_crop_and_resize: the 4x4 above, roi [0 0 0.4 0.6 1 1 1.2 1.7], sizes 3x3, linear,
+   * extrapolation_value 10 -> [[7.6, 10, 10], [12.4, 10, 10], [10, 10, 10]] */
+  tfw_tensor y3 = {(uint8_t *)y, TPKG_DT_F32, 4, {1, 1, 3, 3}};
+  int32_t icr[4] = {1, TFW_COORD_TF_CROP_AND_RESIZE, 0, 0};
+  float fcr[14] = {-0.75f, 1.0f, 1.0f, 0.75f, 0.75f, 0, 0, 0.4f, 0.6f, 1, 1, 1.2f, 1.7f, 10.0f};
+  c = call1(TPKG_OP_RESIZE, &x, 1, &y3, icr, 4, fcr, 14);
+  assert_int_equal(tfw_k_resize(&c), 0);
+  static const double wcr[9] = {7.6000004, 10, 10, 12.400001, 10, 10, 10, 10, 10};
+  for (int i = 0; i < 9; i++) assert_close(y[i], wcr[i], 1e-5, "tf_crop_and_resize", (size_t)i);
+  /* the same crop, nearest: rows 1.2 and 2.4 (1 and 2), column 1.8 (2); row 3.6 and columns 3.45 and 5.1
+   * lie outside */
+  icr[0] = 0;
+  assert_int_equal(tfw_k_resize(&c), 0);
+  static const float wcn[9] = {7, 10, 10, 11, 10, 10, 10, 10, 10};
+  assert_memory_equal(y, wcn, sizeof wcn);
 }
 
 /* Every case of ONNX's Resize node tests but tf_crop_and_resize
@@ -954,6 +969,16 @@ static void test_errors(void **state) {
   sc[2] = 0, c = call1(TPKG_OP_RESIZE, &a, 1, &a33, rz, 4, sc, 3), expect_error(tfw_k_resize, &c, TFW_FB_E_PARAM);
   sc[2] = NAN, expect_error(tfw_k_resize, &c, TFW_FB_E_PARAM);
   c = call1(TPKG_OP_RESIZE, &a, 1, &i8o, rz, 4, sc, 3), expect_error(tfw_k_resize, &c, TFW_FB_E_DTYPE);
+  /* tf_crop_and_resize: the roi and extrapolation_value missing, an unknown coordinate mode,
+   * a NaN roi, int8 (its extrapolation_value is a float) */
+  int32_t rzc[4] = {1, TFW_COORD_TF_CROP_AND_RESIZE, 0, 0}, rzc7[4] = {1, TFW_COORD_TF_CROP_AND_RESIZE + 1, 0, 0};
+  int32_t rzcn[4] = {0, TFW_COORD_TF_CROP_AND_RESIZE, 0, 0};
+  float scr[8] = {-0.75f, 1.5f, 1.0f, 0, 0, 1, 1, 5.0f};
+  c = call1(TPKG_OP_RESIZE, &a, 1, &a33, rzc, 4, scr, 3), expect_error(tfw_k_resize, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_RESIZE, &a, 1, &a33, rzc7, 4, scr, 3), expect_error(tfw_k_resize, &c, TFW_FB_E_PARAM);
+  c = call1(TPKG_OP_RESIZE, &a, 1, &a33, rzc, 4, scr, 8), assert_int_equal(tfw_k_resize(&c), 0);
+  scr[4] = NAN, expect_error(tfw_k_resize, &c, TFW_FB_E_PARAM);
+  scr[4] = 0, c = call1(TPKG_OP_RESIZE, &i8, 1, &i8o, rzcn, 4, scr, 8), expect_error(tfw_k_resize, &c, TFW_FB_E_DTYPE);
   /* reduce: L2 on i32, mask past the rank, output count, unknown fn */
   int32_t rd[2] = {TFW_RED_L2, 1}, rdm[2] = {TFW_RED_SUM, 4}, rdf[2] = {10, 1}, rds[2] = {TFW_RED_SUM, 1};
   tfw_tensor i3 = mk(TPKG_DT_I32, 1, (uint32_t[]){3});
