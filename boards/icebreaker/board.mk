@@ -267,13 +267,18 @@ $(IB_DIGITS_PKG): $(BIN)/tessel tests/models/digits/digits_cnn.onnx tests/models
 	  --target $(IB_SEQ_TARGET) -o $@
 $(IB_DIGITS_IMG): $(IB_DIGITS_PKG) $(FLASH_IMAGE)
 	$(Q)$(FLASH_IMAGE) --dest $(IB_PKG_DEST) --mem-size $(IB_DRAM) $< $@
-$(IB_LINK_OBJ)/kernels.c: $(IB_LINK_PKG) $(BIN)/tessel
-	@mkdir -p $(@D)
-	$(call say,EMIT-C,$@)
-	$(Q)$(BIN)/tessel emit-c $< -o $@ --kernels-only
-$(IB_LINK_OBJ)/kernels.o: $(IB_LINK_OBJ)/kernels.c
-	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(RV_CFLAGS) $(RV_SIZE_CFLAGS) -c $< -o $@
+# ib_kernels DIR, PKG: DIR/kernels.o, the control core's kernels PKG's list
+# names (`tessel emit-c --kernels-only`), in the size build.
+define ib_kernels
+$(1)/kernels.c: $(2) $(BIN)/tessel
+	@mkdir -p $$(@D)
+	$$(call say,EMIT-C,$$@)
+	$$(Q)$(BIN)/tessel emit-c $$< -o $$@ --kernels-only
+$(1)/kernels.o: $(1)/kernels.c
+	$$(call say,CC-RV32,$$<)
+	$$(Q)$(RV_CC) $(RV_CFLAGS) $(RV_SIZE_CFLAGS) -c $$< -o $$@
+endef
+$(eval $(call ib_kernels,$(IB_LINK_OBJ),$(IB_LINK_PKG)))
 # The size build (RV_SIZE_CFLAGS), as the runtime library's members (firmware/runtime/runtime.mk, rt_seq_target).
 $(eval $(call link_variant,icebreaker,$(IB_SEQ_TARGET),$(IB_LINK_DEFS) $(RV_SIZE_CFLAGS)))
 # link.o has the package window's address (IB_LINK_DEFS, from board.cfg).
@@ -294,13 +299,7 @@ $(IB_LINK_IMG): $(IB_LINK_ELF) $(FLASH_IMAGE)
 IB_DIGITS_OBJ := $(IB_OBJ)/digits
 IB_DIGITS_ELF := $(IB_OUT)/board-digits.elf
 IB_DIGITS_FW  := $(IB_OUT)/board-digits.img
-$(IB_DIGITS_OBJ)/kernels.c: $(IB_DIGITS_PKG) $(BIN)/tessel
-	@mkdir -p $(@D)
-	$(call say,EMIT-C,$@)
-	$(Q)$(BIN)/tessel emit-c $< -o $@ --kernels-only
-$(IB_DIGITS_OBJ)/kernels.o: $(IB_DIGITS_OBJ)/kernels.c
-	$(call say,CC-RV32,$<)
-	$(Q)$(RV_CC) $(RV_CFLAGS) $(RV_SIZE_CFLAGS) -c $< -o $@
+$(eval $(call ib_kernels,$(IB_DIGITS_OBJ),$(IB_DIGITS_PKG)))
 $(IB_DIGITS_OBJ)/board_digits.o: tests/boards/board_digits.c $(EX_OBJ)/digits_images.h $(RT_HDRS) \
                                  $(BUILD)/gen/$(IB_SEQ_TARGET)/tessel_target.h
 	@mkdir -p $(@D)
