@@ -226,7 +226,27 @@ static int check_finite(const ir_node *n, diag *d) {
   return 0;
 }
 
-static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
+/* The smallest weight scale of channel c at which the node's float bias b[c]
+ * still fits the int32 bias at scale sx * s_w[c] together with the NPU's
+ * zero-point correction -zp_x * sum(q[c]) (|zp_x| <= 128, |q| <= 127, k
+ * weights per channel), or 0 when there is no such bias or bound.  A
+ * channel whose input is nearly constant (a squeeze-excitation's fc2 after
+ * an almost-dead ReLU, calibrated to a range of 1e-6) has a tiny sx, and its
+ * bias (0.5 once HardSigmoid is folded in) overflowed int32 at the weights'
+ * own scale; a coarser weight scale costs nothing there, since x * w is far
+ * below one output step.  ONNX Runtime's quantiser widens the weight scale
+ * the same way. */
+static float bias_min_scale(const ir_node *n, int64_t m, int64_t k, float sx, int64_t c) {
+  const ir_value *b = n->n_in > 2 ? n->in[2] : NULL;
+  if (!(sx > 0) || !b || b->kind != IR_VALUE_CONST || b->dtype != IR_F32 || !b->data || ir_value_numel(b) != m)
+    return 0;
+  double room = 2147483647.0 - 1.0 - 128.0 * 127.0 * (double)k; /* 1: the rounding of b / s */
+  double need = fabs((double)((const float *)b->data)[c]) / ((double)sx * room);
+  return room > 0 ? (float)(need * (1 + 1e-6)) : 0; /* f32 rounding of the scale */
+}
+
+/* sx: the input's scale (0 when it gets none here). */
+static int quantise_weights(ir_graph *g, ir_node *n, int axis, float sx, diag *d) {
   if (check_finite(n, d)) return -1;
   ir_value *w = n->in[1];
   int64_t m = w->dims[axis], e = ir_value_numel(w), inner = 1;
@@ -241,7 +261,11 @@ static int quantise_weights(ir_graph *g, ir_node *n, int axis, diag *d) {
   if (!wq || !s || !z) return -1;
   const float *wd = w->data;
   float *sd = s->data;
-  for (int64_t c = 0; c < m; c++) sd[c] = weight_scale(wd, e / (m * inner), m, inner, c);
+  for (int64_t c = 0; c < m; c++) {
+    float lo = bias_min_scale(n, m, e / m, sx, c);
+    sd[c] = weight_scale(wd, e / (m * inner), m, inner, c);
+    sd[c] = sd[c] < lo ? lo : sd[c];
+  }
   for (int64_t i = 0, c = 0; i < e; c = c + 1 < m ? c + 1 : 0) /* element i is channel (i / inner) % m */
     for (int64_t j = 0; j < inner; j++, i++)
       ((int8_t *)wq->data)[i] = (int8_t)round_sat127((double)(wd[i] / sd[c]));
@@ -430,15 +454,38 @@ int ptq(ir_graph *g, const calib_data *c, diag *d) {
     if (n_empty > 1) snprintf(more, sizeof more, " (and %d other%s)", n_empty - 1, n_empty > 2 ? "s" : "");
     fprintf(stderr,
             "tessel: warning: %s: value '%s'%s is 0 in every calibration sample (an empty range): "
-            "quantised with scale 1 and zero point 0, as ONNX Runtime does; calibrate with representative data\n",
+            "quantised with scale 1 and zero point 0, as ONNX Runtime does (or with the scale of the Add or Concat it "
+            "feeds); calibrate with representative data\n",
             c->source ? c->source : "the calibration data", first_empty->name, more);
+  }
+  /* 1c. An empty range's scale is arbitrary: any scale holds its one value,
+   * 0, exactly.  Scale 1 beside a tiny neighbour made a ratio of 2^31 or
+   * more that no multiplier holds (a residual Add of a dead branch, input
+   * ratio 8e9: "cannot be represented"), so such a value takes the scale of
+   * what its first Add, Concat or pass-through consumer makes of it (ratio
+   * 1); in reverse order, so that a chain of pass-through values ends up
+   * with one scale. */
+  for (int i = n_order - 1; i >= 0; i--) {
+    ir_value *v = order[i];
+    for (int j = 0; j < n0 && range_empty(&r[v->id]); j++) {
+      const ir_node *n = nodes[j];
+      int reads = 0;
+      for (int k = 0; k < n->n_in; k++) reads |= n->in[k] == v;
+      if (!reads || !(is_passthrough(n) || n->op == IR_OP_ADD || n->op == IR_OP_CONCAT)) continue;
+      const ir_node *u = quant_single_user(g, n->out);
+      const ir_value *y = !qp[n->out->id].set && u && (u->op == IR_OP_RELU || u->op == IR_OP_CLIP) ? u->out : n->out;
+      if (!qp[y->id].set) continue;
+      qp[v->id].scale = qp[y->id].scale;
+      break;
+    }
   }
   /* 2. weights, then the pairs */
   for (int i = 0; i < n0 && !rc; i++) {
     ir_node *n = nodes[i];
     if (!is_anchor(n) || n->op == IR_OP_ADD || n->op == IR_OP_AVGPOOL || n->op == IR_OP_GLOBAL_AVGPOOL) continue;
     int axis = n->op == IR_OP_CONV ? 0 : n->op == IR_OP_GEMM && ir_attr_int(n, "transB", 0) ? 0 : 1;
-    rc = quantise_weights(g, n, axis, d);
+    const qparam *px = &qp[n->in[0]->id];
+    rc = quantise_weights(g, n, axis, px->set ? px->scale : 0, d);
   }
   for (int i = 0; i < n_order && !rc; i++) rc = insert_qdq(g, order[i], &qp[order[i]->id], d);
   free(nodes), free(r), free(qp), free(order);

@@ -240,6 +240,24 @@ expect 0 "zeros2.npy: value 'x' (and 1 other) is 0 in every calibration sample" 
 check "zeros-calib-scale-1" bash -c "'$tessel' ir '$tmp/zconv.tir' --calib '$tmp/zeros2.npy' --print-after=ptq 2>/dev/null | grep -q '^  %x.scale : f32\[\] = const \[1.0\]$'"
 expect 0 "" compile "$tmp/zconv.tir" --calib "$tmp/zeros2.npy" -o "$tmp/zconv.tpkg"
 
+# A dead branch (0 in every sample) added to a branch of range 1e-7: scale 1
+# made the Add's input ratio 3e9, "cannot be represented"; the empty value
+# now takes the Add's output scale.  A tiny input scale (range 1e-7) under a
+# Conv with bias 0.5: "bias 2147483647 minus the zero-point correction does
+# not fit int32"; the channel's weight scale is raised so that it fits.
+# Both: run equals the int8 reference and the float model's values.
+printf 'graph "g" {\n  %%x : f32[1,1,1,2] = input\n  %%w0 : f32[1,1,1,1] = const [0.0]\n  %%wt : f32[1,1,1,1] = const [2e-8]\n  %%a : f32[1,1,1,2] = Conv(%%x, %%w0)\n  %%ra : f32[1,1,1,2] = Relu(%%a)\n  %%b : f32[1,1,1,2] = Conv(%%x, %%wt)\n  %%y : f32[1,1,1,2] = Add(%%ra, %%b)\n  return %%y\n}\n' >"$tmp/deadadd.tir"
+printf 'graph "g" {\n  %%x : f32[1,1,1,2] = input\n  %%wt : f32[1,1,1,1] = const [2e-8]\n  %%w2 : f32[1,1,1,1] = const [0.01]\n  %%b2 : f32[1] = const [0.5]\n  %%s : f32[1,1,1,2] = Conv(%%x, %%wt)\n  %%y : f32[1,1,1,2] = Conv(%%s, %%w2, %%b2)\n  return %%y\n}\n' >"$tmp/tinybias.tir"
+for t in deadadd:dead-branch-add tinybias:tiny-input-bias; do
+  f=${t%%:*} name=${t#*:}
+  expect 0 "" compile "$tmp/$f.tir" --calib $in/quant_x_2.npy -o "$tmp/$f.tpkg"
+  expect 0 "" run "$tmp/$f.tpkg" --engine model -q --input $in/quant_x_2.npy -o "$tmp/$f.run.npy"
+  expect 0 "" ref "$tmp/$f.tir" --calib $in/quant_x_2.npy --input $in/quant_x_2.npy -o "$tmp/$f.ref.npy"
+  check "$name-run-equals-ref" bash -c "'$tessel' compare '$tmp/$f.ref.npy' '$tmp/$f.run.npy' | grep -q '  2          2 '"
+  expect 0 "" ref "$tmp/$f.tir" --input $in/quant_x_2.npy -o "$tmp/$f.float.npy"
+  check "$name-near-float" "$tessel" compare "$tmp/$f.float.npy" "$tmp/$f.run.npy" --steps 1
+done
+
 # PyTorch exports F.relu6 as Relu -> Clip(0, 6): remove-noops merges the pair
 # into one Clip (ptq fuses one activation into the Conv; the Clip stayed
 # float and compile failed with "stays float after quantisation").  A Clip
