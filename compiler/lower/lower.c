@@ -117,9 +117,8 @@ int lower_tensor_of(lower_program *p, const ir_value *v, const ir_node *n, diag 
   if (wants_blocked(p, v)) {
     t.blocked = 1;
     t.zp = v->quant.zero_point[0];
-    if (v->rank == 4) t.c = v->dims[1], t.h = v->dims[2], t.w = v->dims[3];
-    else if (v->rank == 3) t.c = v->dims[1], t.h = 1, t.w = v->dims[2];
-    else t.c = v->dims[1], t.h = v->dims[0], t.w = 1, t.rk = 1;
+    t.c = v->dims[1], t.rk = v->rank == 2;
+    lower_image_hw(v, &t.h, &t.w);
     t.blocks = (t.c + p->target->dim - 1) / p->target->dim;
     t.bytes = (uint64_t)(t.blocks * t.h * t.w * p->target->dim);
     int64_t b = 0, off = 0, nj = packed_blocks(p, v, &b, &off);

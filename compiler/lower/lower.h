@@ -23,8 +23,29 @@
 #include <stdint.h>
 
 #include "ir.h"
+#include "tessel_isa.h"
 #include "tessel_targets.h"
 #include "tpkg_format.h"
+
+/* The image a blocked value is laid out as: [N, C, H, W] is H x W, [N, C, L]
+ * is 1 x L, a matmul operand [R, K] is R x 1. */
+static inline void lower_image_hw(const ir_value *v, int64_t *h, int64_t *w) {
+  *h = v->rank == 4 ? v->dims[2] : v->rank == 3 ? 1 : v->dims[0];
+  *w = v->rank == 4 ? v->dims[3] : v->rank == 3 ? v->dims[2] : 1;
+}
+
+/* The largest image side the vector kernels take in one piece (VADD,
+ * VPOOL's window, STORE's max pool: 8-bit fields, not tiled yet), and the
+ * longest line of an image the conv address generator reads (CFG_EXEC
+ * in_w).  A quantised op past them runs on the control core (ptq leaves it
+ * float; an int8 max pool or requantisation becomes a core op). */
+#define LOWER_VEC_MAX_SIDE 255
+#define LOWER_CONV_MAX_LINE ((1 << TSL_CFG_EXEC_IN_W_WIDTH) - 1)
+static inline int lower_vec_fits(const ir_value *v) {
+  int64_t h, w;
+  lower_image_hw(v, &h, &w);
+  return h <= LOWER_VEC_MAX_SIDE && w <= LOWER_VEC_MAX_SIDE;
+}
 
 /* A growable command stream (16 bytes per command, as in command SRAM). */
 typedef struct lower_stream {

@@ -32,18 +32,18 @@ int lower_fb_is_core(const ir_node *n) {
   case IR_OP_QCONV: case IR_OP_QMATMUL: case IR_OP_QADD: case IR_OP_QAVGPOOL: case IR_OP_QUANTIZE:
   case IR_OP_DEQUANTIZE:
     return 0;
-  case IR_OP_QREQUANT: /* the VADD requantises int8; a uint8 edge is a table on the core */
-    return n->in[0]->dtype != IR_I8 || n->out->dtype != IR_I8;
+  case IR_OP_QREQUANT: /* the VADD requantises int8; a uint8 edge or a wide image is a table on the core */
+    return n->in[0]->dtype != IR_I8 || n->out->dtype != IR_I8 || !lower_vec_fits(n->out);
   case IR_OP_MAXPOOL: { /* the STORE's max pool: square, 2-D, window and stride 1..7, no dilation */
     int cnt = 0;
     const int64_t *k = ir_attr_ints(n, "kernel_shape", &cnt), *s = ir_attr_ints(n, "strides", &cnt);
     const int64_t *dl = ir_attr_ints(n, "dilations", &cnt);
     int npu = n->in[0]->dtype == IR_I8 && n->in[0]->rank == 4 && k && k[0] == k[1] && k[0] <= 7 &&
-              (!s || (s[0] == s[1] && s[0] <= 7)) && (!dl || (dl[0] == 1 && dl[1] == 1));
+              (!s || (s[0] == s[1] && s[0] <= 7)) && (!dl || (dl[0] == 1 && dl[1] == 1)) && lower_vec_fits(n->in[0]);
     return !npu;
   }
   case IR_OP_GLOBAL_MAXPOOL:
-    return n->in[0]->dtype != IR_I8;
+    return n->in[0]->dtype != IR_I8 || !lower_vec_fits(n->in[0]);
   default:
     return 1;
   }

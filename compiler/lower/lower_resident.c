@@ -14,13 +14,15 @@ static int node_index(const ir_graph *g, const ir_node *n) {
 }
 
 /* A vector kernel (pool, global pool, standalone max pool, QAdd, QRequant)
- * that can read its input from the scratchpad: its own kernel, not fused. */
+ * that can read its input from the scratchpad: its own kernel, not fused,
+ * and on the NPU (a 1-D max pool runs on the control core, which reads the
+ * conv's output from DRAM: kept in the scratchpad, it was never written). */
 static int vec_consumer(const lower_program *p, const ir_node *n) {
   switch (n->op) {
   case IR_OP_QAVGPOOL: case IR_OP_MAXPOOL: case IR_OP_GLOBAL_MAXPOOL: case IR_OP_QADD: case IR_OP_QREQUANT: break;
   default: return 0;
   }
-  return !lower_is_fused(p->graph, p, n);
+  return !lower_is_fused(p->graph, p, n) && !lower_fb_is_core(n);
 }
 
 /* Residency of conv output y for its one consumer c, a vector kernel that

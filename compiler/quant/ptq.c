@@ -35,6 +35,7 @@
 
 #include "core_op.h"
 #include "passes.h"
+#include "lower.h"
 #include "quant.h"
 
 typedef struct qparam {
@@ -63,8 +64,25 @@ static int npu_window(const ir_node *n) {
   return 1;
 }
 
+/* Whether the lowering takes n's images (lower.h): a conv's or pool's input
+ * lines at most LOWER_CONV_MAX_LINE long (a second of raw audio as [1, C,
+ * 16000] is not), a vector kernel's images (Add, pool outputs, a global
+ * pool's window) at most LOWER_VEC_MAX_SIDE a side.  Else n stays float and
+ * runs on the core: it was an error in the lowering. */
+static int npu_image(const ir_node *n) {
+  int64_t h, w;
+  lower_image_hw(n->in[0], &h, &w);
+  switch (n->op) {
+  case IR_OP_CONV: return w <= LOWER_CONV_MAX_LINE;
+  case IR_OP_AVGPOOL: return w <= LOWER_CONV_MAX_LINE && lower_vec_fits(n->out);
+  case IR_OP_GLOBAL_AVGPOOL: return lower_vec_fits(n->in[0]);
+  case IR_OP_ADD: return lower_vec_fits(n->out);
+  default: return 1;
+  }
+}
+
 static int is_anchor(const ir_node *n) {
-  if (!npu_shape(n->in[0]) || !npu_shape(n->out) || !npu_window(n)) return 0;
+  if (!npu_shape(n->in[0]) || !npu_shape(n->out) || !npu_window(n) || !npu_image(n)) return 0;
   switch (n->op) {
   case IR_OP_CONV:
     return n->in[1]->kind == IR_VALUE_CONST && n->in[1]->dtype == IR_F32 &&

@@ -18,7 +18,11 @@ ones only the control core does (int8_chain below). lower/beside.onnx
 Softmax outputs the NPU's convolutions do not need: one of the input, which
 the package puts after the first conv's kernel, and one of that conv's
 output, put before the second conv's: each runs on the core beside a
-kernel. lower/se_mul.onnx (lower-int8-mul.test) is a squeeze-excitation
+kernel. lower/wide_audio.onnx and lower/wide_image.onnx (lower-wide.test)
+have images wider than the NPU's commands address in one piece: a Conv of
+1100 samples then a 1-D MaxPool; a 1x1 Conv of [1, 2, 2, 300], then a
+MaxPool, an AveragePool, a GlobalAveragePool and a residual Add of it (wide
+below). lower/se_mul.onnx (lower-int8-mul.test) is a squeeze-excitation
 block (Conv -> Relu -> GlobalAveragePool -> Conv -> Relu -> Conv ->
 HardSigmoid, the gate times the Relu's output -> Conv), whose Mul of two
 int8 tensors (broadcast [1,16,1,1] x [1,16,8,8]) is a QMul once quantised
@@ -75,6 +79,38 @@ def main():
     int8_chain(np.random.default_rng(17))
     beside(np.random.default_rng(19))
     se_mul(np.random.default_rng(23))
+    wide(np.random.default_rng(29))
+
+
+def wide(rng):
+    w = (rng.integers(-32, 33, (4, 1, 3)) / 32).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1]),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("MaxPool", ["r"], ["y"], name="pool", kernel_shape=[2], strides=[2]),
+    ]
+    x = (rng.integers(-64, 65, (4, 1, 1100)) / 32).astype(np.float32)
+    save(nodes, "wide_audio", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 1100])],
+         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 550])], [numpy_helper.from_array(w, "w")], x)
+    w1 = (rng.integers(-32, 33, (8, 2, 1, 1)) / 32).astype(np.float32)
+    w2 = (rng.integers(-32, 33, (8, 8, 1, 1)) / 64).astype(np.float32)
+    nodes = [
+        helper.make_node("Conv", ["x", "w1"], ["c1"], name="conv1"),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("MaxPool", ["r1"], ["m"], name="maxpool", kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("AveragePool", ["r1"], ["a"], name="avgpool", kernel_shape=[2, 2], strides=[2, 2]),
+        helper.make_node("GlobalAveragePool", ["r1"], ["g"], name="gap"),
+        helper.make_node("Conv", ["r1", "w2"], ["c2"], name="conv2"),
+        helper.make_node("Relu", ["c2"], ["r2"], name="relu2"),
+        helper.make_node("Add", ["r1", "r2"], ["s"], name="add"),
+    ]
+    outs = [helper.make_tensor_value_info("m", TensorProto.FLOAT, [1, 8, 1, 150]),
+            helper.make_tensor_value_info("a", TensorProto.FLOAT, [1, 8, 1, 150]),
+            helper.make_tensor_value_info("g", TensorProto.FLOAT, [1, 8, 1, 1]),
+            helper.make_tensor_value_info("s", TensorProto.FLOAT, [1, 8, 2, 300])]
+    x = (rng.integers(-64, 65, (4, 2, 2, 300)) / 32).astype(np.float32)
+    save(nodes, "wide_image", [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 2, 300])], outs,
+         [numpy_helper.from_array(w1, "w1"), numpy_helper.from_array(w2, "w2")], x)
 
 
 def se_mul(rng):

@@ -114,6 +114,28 @@ class AnomalyAe(torch.nn.Module):
         return self.net(x)
 
 
+class M5Audio(torch.nn.Module):
+    """A raw-waveform keyword spotter after Dai et al.'s M5 (2017), 1-D
+    throughout, as an audio model is exported: a wide stride-4 Conv1d,
+    BatchNorm1d, MaxPool1d, a grouped Conv1d, GELU, GroupNorm (exported as
+    Reshape, InstanceNormalization, Reshape, Mul, Add), a global average
+    pool, 12 classes."""
+
+    def __init__(self, classes=12):
+        super().__init__()
+        self.features = torch.nn.Sequential(
+            torch.nn.Conv1d(1, 16, 40, stride=4, padding=18), torch.nn.BatchNorm1d(16), torch.nn.ReLU(),
+            torch.nn.MaxPool1d(4),
+            torch.nn.Conv1d(16, 32, 3, padding=1), torch.nn.BatchNorm1d(32), torch.nn.ReLU(),
+            torch.nn.MaxPool1d(2),
+            torch.nn.Conv1d(32, 32, 3, padding=1, groups=8), torch.nn.GELU(),
+            torch.nn.GroupNorm(4, 32))
+        self.fc = torch.nn.Linear(32, classes)
+
+    def forward(self, x):
+        return self.fc(torch.nn.functional.adaptive_avg_pool1d(self.features(x), 1).flatten(1))
+
+
 def efficientnet_b0_half(num_classes):
     """torchvision's EfficientNet at B0's structure with width and depth
     multipliers 0.5."""
@@ -171,6 +193,8 @@ MODELS = [
      (1, 1, 49, 10), 17, "MLPerf Tiny keyword spotting: 10x4 stride-2 conv, depthwise-separable"),
     ("anomaly_ae", lambda: AnomalyAe(),
      (1, 640), 17, "MLPerf Tiny anomaly detection: Gemm, BatchNormalization on [1, 128], ReLU"),
+    ("m5_audio", lambda: M5Audio(),
+     (1, 1, 1024), 17, "1-D audio: Conv1d, BatchNorm1d, MaxPool1d, grouped Conv1d, GELU, GroupNorm"),
 ]
 
 

@@ -118,7 +118,8 @@ while read -r name kind flags; do
       "$tessel" run "$base.npu8.tpkg" -q --engine rtl --input "$in0" -o "$base.rtl0.npy" >"$base.rtl0.log" 2>&1; then
       "$tessel" compare "$base.model0.npy" "$base.rtl0.npy" >"$base.rtl.cmp" 2>&1
       rc=$?
-      result "$name" npu8 rtl-exact $((rc == 0)) "the SoC's output differs from the C model's" "$base.rtl.cmp"
+      if [ $rc -eq 0 ]; then msg="the SoC's output is the C model's, bit for bit"; else msg="the SoC's output differs from the C model's"; fi
+      result "$name" npu8 rtl-exact $((rc == 0)) "$msg" "$base.rtl.cmp"
     else
       result "$name" npu8 rtl-exact 0 "$(first_error "$base.model0.log")$(first_error "$base.rtl0.log")"
     fi
