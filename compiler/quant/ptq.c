@@ -121,21 +121,25 @@ static void widened(const calib_range *r, double *lo, double *hi) {
   if (!isfinite(*lo) || !isfinite(*hi)) *lo = *lo < 0 ? -1 : 0, *hi = *hi > 0 ? 1 : 0;
 }
 
-/* A range with (next to) nothing in it: the value was 0 in every sample. */
+/* A range with nothing in it: the value was 0 in every sample.  Not an
+ * absolute "small": a random-weight EfficientNet or MobileNetV3 (BatchNorm
+ * as initialised, no bias) has logits of 1e-14 and 1e-10, every tensor on
+ * its own tiny scale, and a threshold of 1e-8 quantised them all to 0.  The
+ * bound keeps range / 255 a normal f32. */
 static int range_empty(const calib_range *r) {
   double lo, hi;
   widened(r, &lo, &hi);
-  return hi - lo < 1e-8;
+  return !(hi - lo >= 1e-30);
 }
 
 static qparam from_range(const calib_range *r) {
   double lo, hi;
   widened(r, &lo, &hi);
-  /* An empty range gives no scale.  A tiny one (1e-8 / 255 here before) made
-   * biases quantised at s_x * s_w overflow int32 with a message about the
-   * bias, not the data.  ONNX Runtime's compute_scale_zp takes scale 1 and
-   * zero point 0 for rmin == rmax; so do we (ptq warns, naming the value). */
-  if (hi - lo < 1e-8) return (qparam){1, 1.0f, 0};
+  /* An empty range gives no scale.  ONNX Runtime's compute_scale_zp takes
+   * scale 1 and zero point 0 for rmin == rmax; so do we (ptq warns, naming
+   * the value).  (Stretched to 1e-8 once, its scale made biases quantised at
+   * s_x * s_w overflow int32; quantise_weights now keeps them in range.) */
+  if (range_empty(r)) return (qparam){1, 1.0f, 0};
   qparam p = {1, (float)((hi - lo) / 255.0), 0};
   p.zp = (int32_t)quant_round_sat(-128.0 - lo / p.scale, -128, 127);
   return p;

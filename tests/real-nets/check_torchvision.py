@@ -11,7 +11,8 @@ agreement of the 4 rows).
 The random-weight nets go through tests/models/torchprep.prepare (BatchNorm
 statistics settled on random data, residual branches x1/4, weights kept as
 drawn): without it a random net is chaotic and no int8 scheme could follow
-it (see tests/models/gen_nets.py).
+it (see tests/models/gen_nets.py).  --weights plain skips that: the nets
+as torchvision initialises them, nearly blind to their input (docs/guide.md).
 
 Prints one line per model (parameters, input size, compile status, rel. L2,
 top-1 agreement, the first error line of a failing step) and a summary with
@@ -21,6 +22,7 @@ survey, not a gate).
   /usr/bin/python3 tests/real-nets/check_torchvision.py [--tessel build/bin/tessel]
       [--tmp DIR] [--target npu8] [--max-params 25e6] [--models a,b,...] [--list]
       [--lock FILE]   (hold an flock on FILE while each model runs: a shared machine)
+      [--weights settled|plain]
 """
 import argparse
 import collections
@@ -61,9 +63,10 @@ def candidates(max_params):
     return out
 
 
-def build(name):
-    """The model with random weights, BatchNorm settled, and the smallest
-    input size of SIZES its forward pass takes (None if none does)."""
+def build(name, plain=False):
+    """The model with random weights, BatchNorm settled (plain: as
+    torchvision initialises it), and the smallest input size of SIZES its
+    forward pass takes (None if none does)."""
     torch.manual_seed(SEED)
     kw = {"aux_logits": False, "init_weights": True} if name in ("googlenet", "inception_v3") else {}
     model = models.get_model(name, weights=None, **kw).eval()
@@ -77,7 +80,8 @@ def build(name):
     else:
         return model, None
     shape = (1, 3, size, size)
-    torchprep.prepare(model, (4,) + shape[1:], SEED, residual_scale=0.25, bits=None)
+    if not plain:
+        torchprep.prepare(model, (4,) + shape[1:], SEED, residual_scale=0.25, bits=None)
     return model, shape
 
 
@@ -109,7 +113,7 @@ def check(name, params, opts):
          "top1": "-", "error": ""}
     base = os.path.join(opts.tmp, name)
     try:
-        model, shape = build(name)
+        model, shape = build(name, opts.weights == "plain")
     except Exception as e:  # noqa: BLE001 - report any constructor failure
         r["error"] = "build: %s" % first_line(str(e))
         return r
@@ -180,6 +184,9 @@ def main():
     ap.add_argument("--models", help="comma-separated names (default: every candidate)")
     ap.add_argument("--list", action="store_true", help="print the candidates and stop")
     ap.add_argument("--lock", help="hold an flock on this file while each model runs")
+    ap.add_argument("--weights", choices=("settled", "plain"), default="settled",
+                    help="settled: BatchNorm statistics settled on random data (torchprep); plain: the "
+                    "weights and BatchNorm statistics as torchvision initialises them")
     opts = ap.parse_args()
     chosen = candidates(opts.max_params)
     if opts.models:
@@ -195,8 +202,9 @@ def main():
         return
     os.makedirs(opts.tmp, exist_ok=True)
     torch.set_num_threads(1)
-    print("torch %s, torchvision %s; target %s, %d calibration and %d compared samples"
-          % (torch.__version__, torchvision.__version__, opts.target, max(opts.calib, CALIB), EVAL))
+    print("torch %s, torchvision %s; target %s, %d calibration and %d compared samples, %s weights"
+          % (torch.__version__, torchvision.__version__, opts.target, max(opts.calib, CALIB), EVAL,
+             opts.weights))
     print("%-22s %11s %8s %-13s %8s %6s  %s" % ("model", "parameters", "input", "compile",
                                               "rel-L2", "top-1", "first error"))
     results = []
