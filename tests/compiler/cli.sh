@@ -248,7 +248,10 @@ expect 0 "" compile "$tmp/zconv.tir" --calib "$tmp/zeros2.npy" -o "$tmp/zconv.tp
 # Both: run equals the int8 reference and the float model's values.
 printf 'graph "g" {\n  %%x : f32[1,1,1,2] = input\n  %%w0 : f32[1,1,1,1] = const [0.0]\n  %%wt : f32[1,1,1,1] = const [2e-8]\n  %%a : f32[1,1,1,2] = Conv(%%x, %%w0)\n  %%ra : f32[1,1,1,2] = Relu(%%a)\n  %%b : f32[1,1,1,2] = Conv(%%x, %%wt)\n  %%y : f32[1,1,1,2] = Add(%%ra, %%b)\n  return %%y\n}\n' >"$tmp/deadadd.tir"
 printf 'graph "g" {\n  %%x : f32[1,1,1,2] = input\n  %%wt : f32[1,1,1,1] = const [2e-8]\n  %%w2 : f32[1,1,1,1] = const [0.01]\n  %%b2 : f32[1] = const [0.5]\n  %%s : f32[1,1,1,2] = Conv(%%x, %%wt)\n  %%y : f32[1,1,1,2] = Conv(%%s, %%w2, %%b2)\n  return %%y\n}\n' >"$tmp/tinybias.tir"
-for t in deadadd:dead-branch-add tinybias:tiny-input-bias; do
+# Activations of 1e-12 (a random-weight EfficientNet's are 1e-14): a range
+# under 1e-8 counted as empty, so they came out 0; now they have a scale.
+printf 'graph "g" {\n  %%x : f32[1,1,1,2] = input\n  %%wt : f32[1,1,1,1] = const [1e-12]\n  %%w2 : f32[1,1,1,1] = const [0.5]\n  %%s : f32[1,1,1,2] = Conv(%%x, %%wt)\n  %%y : f32[1,1,1,2] = Conv(%%s, %%w2)\n  return %%y\n}\n' >"$tmp/tinyact.tir"
+for t in deadadd:dead-branch-add tinybias:tiny-input-bias tinyact:tiny-activations; do
   f=${t%%:*} name=${t#*:}
   expect 0 "" compile "$tmp/$f.tir" --calib $in/quant_x_2.npy -o "$tmp/$f.tpkg"
   expect 0 "" run "$tmp/$f.tpkg" --engine model -q --input $in/quant_x_2.npy -o "$tmp/$f.run.npy"
