@@ -7,7 +7,7 @@
 #                            core-sequenced NPU's datapath, npu_seq_dp, vs npu_requant and a C MAC)
 #   make test-lint-npu       verilator --lint-only -Wall for npu2, npu4, npu8, npu16
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
-#   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (yosys
+#   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (FPGA=xilinx: LUT/DSP48E1/RAMB36 on the XC7A35T; yosys
 #                            synth_ice40 -dsp -noflatten) at npu2, or at TARGET=... when given
 #   make bench-npu-gemm      MAC utilisation of a 256x256x256 GEMM with operands in SPAD (EXEC alone,
 #                            then the whole NPU with the C model's estimate)
@@ -118,7 +118,10 @@ bench-npu-gemm: $(NPU_OBJ)/npu8/exec/exec_tb $(NPU_OBJ)/npu8/top/top_tb
 	@$(NPU_OBJ)/npu8/exec/exec_tb --gemm
 	@$(NPU_OBJ)/npu8/top/top_tb --gemm
 
-# The UP5K's target unless TARGET is given on the command line.
+# The UP5K's target unless TARGET is given on the command line; FPGA=xilinx
+# for the Arty's XC7A35T.
 NPU_AREA_TARGET := $(if $(filter command line,$(origin TARGET)),$(TARGET),npu2)
+NPU_AREA_FPGA   := $(or $(FPGA),ice40)
 bench-npu-area: $(NPU_RTL) $(call NPU_PKGS,$(NPU_AREA_TARGET))
-	@bash $(NPU_TB_DIR)/area.sh $(BUILD)/gen $(NPU_AREA_TARGET) $(NPU_OBJ)/area $(NPU_RTL)
+	@FPGA=$(NPU_AREA_FPGA) bash $(NPU_TB_DIR)/area.sh $(BUILD)/gen $(NPU_AREA_TARGET) $(NPU_OBJ)/area \
+	  $(filter-out %/npu_seq_dp.sv,$(NPU_RTL))

@@ -268,6 +268,8 @@ module npu_exec #(
   logic [Dim*8-1:0] v1, v2;                          // DW: c1's tap rows, pad applied
   logic [Nw-1:0] nold_in;                            // DW: reused taps inside the image
   logic [DwOldMul*Cw-1:0] oslot;                     // DW: c1's old slots
+  logic [DwOldMul*Dim*8-1:0] old_x, old_w;           // DW: ... their window and weight rows
+  logic [Cw+1:0] oidx;                               // DW: an old slot's place in olist
   // Data registers change only while the unit works (or takes a command):
   // written with that enable, an idle unit costs the simulator no copies.
   logic act;
@@ -297,6 +299,9 @@ module npu_exec #(
     v2         = '0;
     nold_in    = '0;
     oslot      = '0;
+    old_x      = '0;
+    old_w      = '0;
+    oidx       = '0;
     cmd_ready_o     = 1'b0;
     done_o          = 1'b0;
     spad_a_re_o     = 1'b0;
@@ -614,9 +619,26 @@ module npu_exec #(
     // pixel's last tap
     if (s1_q && dw_mode_q) begin
       dwsum_we = 1'b1;
-      // (an index past the list is not used: the modulo keeps it in range)
-      for (int m = 0; m < DwOldMul; m++)
-        oslot[m*Cw +: Cw] = olist[((32'(s1_pj_q) * DwOldMul + m) % DwCacheTaps)*Cw +: Cw];
+      // (an index past the list is not used: the wrap keeps it in range;
+      // pj * DwOldMul + m < 2 * DwCacheTaps, so one subtraction is the
+      // modulo). The rows by constant selects: an index computed into a
+      // part-select made yosys build a 576-bit shifter per lane and slot
+      // and a 32-bit modulo per slot, about 36 k LUTs of npu8's Xilinx
+      // mapping (docs/npu-rtl.md "Area").
+      for (int m = 0; m < DwOldMul; m++) begin
+        oidx = (Cw + 2)'(s1_pj_q) * (Cw + 2)'(DwOldMul) + (Cw + 2)'(m);
+        if (oidx >= (Cw + 2)'(DwCacheTaps)) oidx = oidx - (Cw + 2)'(DwCacheTaps);
+        oslot[m*Cw +: Cw] = '0;
+        for (int k = 0; k < DwCacheTaps; k++)
+          if (oidx == (Cw + 2)'(k)) oslot[m*Cw +: Cw] = olist[k*Cw +: Cw];
+        old_x[m*Dim*8 +: Dim*8] = '0;
+        old_w[m*Dim*8 +: Dim*8] = '0;
+        for (int k = 0; k < DwCacheTaps; k++)
+          if (oslot[m*Cw +: Cw] == Cw'(k)) begin
+            old_x[m*Dim*8 +: Dim*8] = win_q[k*Dim*8 +: Dim*8];
+            old_w[m*Dim*8 +: Dim*8] = dwc_q[k*Dim*8 +: Dim*8];
+          end
+      end
       v1 = s1_in_q ? spad_a_rdata_i : pad_row;
       v2 = s1_in2_q ? spad_b_row : pad_row;
       for (int n = 0; n < Dim; n++) begin
@@ -628,8 +650,7 @@ module npu_exec #(
         if (s1_old_q)
           for (int m = 0; m < DwOldMul; m++)
             if (16'(s1_pj_q) * 16'(DwOldMul) + 16'(m) < 16'(nold))
-              prod = prod + 20'($signed(win_q[32'(oslot[m*Cw +: Cw]) * Dim*8 + n*8 +: 8]) *
-                                $signed(dwc_q[32'(oslot[m*Cw +: Cw]) * Dim*8 + n*8 +: 8]));
+              prod = prod + 20'($signed(old_x[m*Dim*8 + n*8 +: 8]) * $signed(old_w[m*Dim*8 + n*8 +: 8]));
         dwsum_d[n*32 +: 32] = base + 32'(prod);
       end
       dww_d = s1_last_q;
@@ -652,12 +673,17 @@ module npu_exec #(
       end
       // (stride_x is 1 or 2; an old slot's k + stride_x is a tap of its
       // kernel row, below DwCacheTaps: the modulo only keeps the unreachable
-      // selects in range)
+      // selects in range, and is of constants: stride 2 or not picks one)
       if (s1_last_q)
         for (int k = 0; k < DwCacheTaps - 1; k++)
           if (dw_old[k]) begin
-            win_d[k*Dim*8 +: Dim*8] = win_d[((k + 1 + 32'(sx_q[1])) % DwCacheTaps)*Dim*8 +: Dim*8];
-            win_in_d[k] = win_in_d[(k + 1 + 32'(sx_q[1])) % DwCacheTaps];
+            if (sx_q[1]) begin
+              win_d[k*Dim*8 +: Dim*8] = win_d[((k + 2) % DwCacheTaps)*Dim*8 +: Dim*8];
+              win_in_d[k] = win_in_d[(k + 2) % DwCacheTaps];
+            end else begin
+              win_d[k*Dim*8 +: Dim*8] = win_d[((k + 1) % DwCacheTaps)*Dim*8 +: Dim*8];
+              win_in_d[k] = win_in_d[(k + 1) % DwCacheTaps];
+            end
           end
     end
   end
