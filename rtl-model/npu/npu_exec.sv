@@ -623,7 +623,7 @@ module npu_exec #(
       // pj * DwOldMul + m < 2 * DwCacheTaps, so one subtraction is the
       // modulo). The rows by constant selects: an index computed into a
       // part-select made yosys build a 576-bit shifter per lane and slot
-      // and a 32-bit modulo per slot, about 36 k LUTs of npu8's Xilinx
+      // and a 32-bit modulo per slot, about 30 k LUTs of npu8's Xilinx
       // mapping (docs/npu-rtl.md "Area").
       for (int m = 0; m < DwOldMul; m++) begin
         oidx = (Cw + 2)'(s1_pj_q) * (Cw + 2)'(DwOldMul) + (Cw + 2)'(m);
