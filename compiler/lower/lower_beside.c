@@ -17,7 +17,14 @@
  *    (the record's operands: their own offsets and sizes).
  * 3. AHEAD counts the kernel records from before_kernel on, up to the first
  *    that conflicts; BEHIND the records before before_kernel, backwards, up
- *    to the first that conflicts. Both at most 65535. */
+ *    to the first that conflicts. Both at most 65535.
+ * 4. A check on the way: every byte range a fallback record reads must meet
+ *    one something wrote before it: a graph input's IO record, a constant, an earlier
+ *    record's output or a kernel record before before_kernel (tensors a
+ *    kernel STOREs to). A range nobody wrote is a lowering bug (a conv's
+ *    output kept in the scratchpad for a consumer that ran on the core read
+ *    a DRAM tensor never written: wrong results and no error); it is an
+ *    internal error naming the record. */
 #include <stdlib.h>
 
 #include "lower_internal.h"
@@ -103,12 +110,38 @@ static int conflicts(const tpkg_fb_record *f, const touch *t) {
   return 0;
 }
 
+/* Step 4 for fallback record i's input [lo, hi). */
+static int written_before(const lower_program *p, const touch *t, const tpkg_fb_record *fs, uint32_t i,
+                          const tpkg_io *in, uint32_t n_in, uint64_t lo, uint64_t hi) {
+  if (hi <= lo || spans_meet(lo, hi, p->consts_base, p->consts_base + p->consts_bytes)) return 1;
+  for (uint32_t j = 0; j < n_in; j++)
+    if (spans_meet(lo, hi, in[j].offset, (uint64_t)in[j].offset + in[j].size)) return 1;
+  for (uint32_t j = 0; j < i; j++)
+    for (uint32_t o = fs[j].n_in; o < fs[j].n_in + fs[j].n_out; o++)
+      if (spans_meet(lo, hi, fs[j].operands[o].offset, (uint64_t)fs[j].operands[o].offset + fs[j].operands[o].size))
+        return 1;
+  for (uint32_t k = 0; k < fs[i].before_kernel; k++) {
+    if (t[k].all) return 1;
+    for (int j = 0; j < t[k].wr.n; j++)
+      if (spans_meet(lo, hi, t[k].wr.at[j].lo, t[k].wr.at[j].hi)) return 1;
+  }
+  return 0;
+}
+
 int lower_beside(const lower_program *p, const tpkg_kernel *ks, uint32_t nk, tpkg_fb_record *fs, uint32_t nf,
-                 diag *d) {
+                 const tpkg_io *in, uint32_t n_in, diag *d) {
   touch *t = calloc((size_t)nk + 1, sizeof *t);
   int rc = t ? 0 : diag_oom(d);
   for (uint32_t k = 0; k < nk && !rc; k++)
     if (touched(p, &ks[k], &t[k])) rc = diag_oom(d);
+  for (uint32_t i = 0; i < nf && !rc; i++) /* step 4 */
+    for (uint32_t o = 0; o < fs[i].n_in && !rc; o++) {
+      const tpkg_operand *op = &fs[i].operands[o];
+      if (!written_before(p, t, fs, i, in, n_in, op->offset, (uint64_t)op->offset + op->size))
+        rc = diag_set(d, "internal: fallback record %u ('%s') reads window bytes 0x%X..0x%llX that no kernel or "
+                      "record before it writes", i, fs[i].name ? fs[i].name : "", op->offset,
+                      (unsigned long long)op->offset + op->size);
+    }
   for (uint32_t i = 0; i < nf && !rc; i++) { /* step 3 */
     tpkg_fb_record *f = &fs[i];
     uint32_t a = 0, b = 0;

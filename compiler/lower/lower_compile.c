@@ -334,7 +334,6 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     }
   }
   pk->n_kernels = (uint32_t)ki, pk->n_fallbacks = (uint32_t)fi;
-  if (lower_beside(p, ks, pk->n_kernels, fs, pk->n_fallbacks, d)) return -1;
   int n = 0;
   for (int dir = 0; dir < 2; dir++) {
     int cnt = dir ? g->n_outputs : g->n_inputs;
@@ -354,7 +353,7 @@ static int fill(const ir_graph *g, const lower_program *p, const uint64_t *est, 
     }
   }
   pk->n_io = (uint32_t)n;
-  return 0;
+  return lower_beside(p, ks, pk->n_kernels, fs, pk->n_fallbacks, io, (uint32_t)g->n_inputs, d);
 }
 
 /* The package's bytes go to the .tpkg file and/or the C array: one

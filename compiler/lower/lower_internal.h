@@ -172,9 +172,11 @@ int lower_pool(lower_program *p, lower_kernel *k, const lower_tensor *x, const l
 
 /* Each fallback record's AHEAD and BEHIND counts (lower_beside.c): which
  * of the nk kernel records ks (the package's, framed) the NPU may run
- * while the core runs it, from the tensors' DRAM homes. 0, or -1 out of
- * memory. */
+ * while the core runs it, from the tensors' DRAM homes; and that every
+ * record reads only bytes written before it (the n_in graph inputs' IO
+ * records in, the constants, earlier records and kernels). 0, or -1 (out
+ * of memory, or an internal error naming the record). */
 int lower_beside(const lower_program *p, const tpkg_kernel *ks, uint32_t nk, tpkg_fb_record *fs, uint32_t nf,
-                 diag *d);
+                 const tpkg_io *in, uint32_t n_in, diag *d);
 
 #endif
