@@ -489,16 +489,18 @@ int ptq(ir_graph *g, const calib_data *c, diag *d) {
    * with one scale. */
   for (int i = n_order - 1; i >= 0; i--) {
     ir_value *v = order[i];
-    for (int j = 0; j < n0 && range_empty(&r[v->id]); j++) {
+    if (!range_empty(&r[v->id])) continue;
+    for (int j = 0; j < n0; j++) {
       const ir_node *n = nodes[j];
       int reads = 0;
       for (int k = 0; k < n->n_in; k++) reads |= n->in[k] == v;
       if (!reads || !(is_passthrough(n) || n->op == IR_OP_ADD || n->op == IR_OP_CONCAT)) continue;
       const ir_node *u = quant_single_user(g, n->out);
       const ir_value *y = !qp[n->out->id].set && u && (u->op == IR_OP_RELU || u->op == IR_OP_CLIP) ? u->out : n->out;
-      if (!qp[y->id].set) continue;
-      qp[v->id].scale = qp[y->id].scale;
-      break;
+      if (qp[y->id].set) {
+        qp[v->id].scale = qp[y->id].scale;
+        break;
+      }
     }
   }
   /* 2. weights, then the pairs */
