@@ -7,9 +7,9 @@
 //                       max-reduced, then written to SPAD (one row) or to DRAM
 //                       (one burst per pixel with byte strobes, two when it
 //                       crosses 4 KiB; several in flight)
-// Before the pixels, a short setup phase counts the distinct source lines and
-// columns the pooling windows touch (ACC_RD/SPAD_RD count distinct rows) and
-// reads the PARAM row once. Without pooling the next pixel's source row is
+// The PARAM row is read once, before the pixels; ACC_RD/SPAD_RD count every
+// source row read (a row in two pooling windows is read twice). Without
+// pooling the next pixel's source row is
 // read while this pixel is output (to DRAM, and from ACC to SPAD: from
 // StOut; SPAD to SPAD: in StWait, after the write), so a pixel takes StOut
 // and StWait only (and StFinish, SPAD to SPAD).
@@ -63,7 +63,7 @@ module npu_store #(
   // status and counter increments of this cycle
   output      logic               busy_o,
   output      logic               stall_dram_o,
-  output      logic [31:0]        src_rd_bytes_o,   // ACC or SPAD per src_is_acc_o
+  output      logic [15:0]        src_rd_bytes_o,   // ACC or SPAD per src_is_acc_o
   output      logic               src_is_acc_o,
   output      logic [15:0]        spad_wr_bytes_o,
   output      logic [15:0]        dram_wr_bytes_o
@@ -71,8 +71,7 @@ module npu_store #(
   localparam int unsigned OutBytes = 4 * Dim;       // largest pixel (raw int32)
   localparam int unsigned ShBytes  = OutBytes + 8;
 
-  typedef enum logic [3:0] {StIdle, StLines, StCols, StParam, StTaps, StFinish, StOut, StWait,
-                            StDrainB, StExact} state_e;
+  typedef enum logic [2:0] {StIdle, StParam, StTaps, StFinish, StOut, StWait, StDrainB} state_e;
   state_e state_d, state_q;
 
   // ---- configuration ---------------------------------------------------------
@@ -82,7 +81,7 @@ module npu_store #(
   /* verilator lint_on UNUSEDSIGNAL */
   // The wide registers are written with enables, so an idle unit does not
   // copy them every cycle (the simulator evaluates every block every cycle).
-  logic         cs_we, ce_we, cmd_we, seen_we, set_we, prm_we, v_we, sh_we, setup_act;
+  logic         cs_we, ce_we, cmd_we, prm_we, v_we, sh_we;
   logic [15:0]  src_pitch;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [15:0]  spad_pitch;                         // addresses use its low bits
@@ -129,14 +128,6 @@ module npu_store #(
   // ---- iteration ---------------------------------------------------------------
   logic [7:0]  y_d, y_q, x_d, x_q;
   logic [2:0]  i_d, i_q, j_d, j_q;
-  logic [255:0] seen_d, seen_q;                     // setup: lines / columns touched
-  // counted as they are marked (a mark on a clear bit), not by a population
-  // count of the 256-bit maps at the end: same counts, same cycles
-  logic [8:0]  nlines_d, nlines_q, ncols_d, ncols_q;
-  logic [255:0] ly_d, ly_q, lx_d, lx_q;              // lines / columns touched (exact count)
-  logic [255:0] exm_d, exm_q;                        // columns of line ex_sy seen on earlier lines
-  logic [8:0]  exy_d, exy_q, exd_d, exd_q;
-  logic [16:0] ext_d, ext_q;                         // distinct rows so far
   // whole commands / PARAM rows are latched; the unit reads some fields
   /* verilator lint_off UNUSEDSIGNAL */
   logic [Dim*72-1:0] prm_d, prm_q;
@@ -252,7 +243,6 @@ module npu_store #(
     end
   end
 
-  logic [8:0] ncols;
   logic       prm_cap_q;
   // Data registers change only while the unit works (or takes a command):
   // written with that enable, an idle unit costs the simulator no copies.
@@ -260,7 +250,6 @@ module npu_store #(
   assign act = (state_q != StIdle) || cmd_valid_i;
 
   always_comb begin
-    ncols    = '0;
     pf_rd    = 1'b0;
     state_d  = state_q;
     cs_d     = clr_i ? '0 : cmd_i;
@@ -269,14 +258,6 @@ module npu_store #(
     ce_we    = clr_i;
     cmd_d    = cmd_i;
     cmd_we   = 1'b0;
-    // setup state (lines, columns, exact count): held only while set up
-    setup_act = (state_q == StLines) || (state_q == StCols) || (state_q == StExact);
-    seen_we  = setup_act;
-    set_we   = setup_act;
-    seen_d   = setup_act ? seen_q : '0;
-    ly_d     = setup_act ? ly_q : '0;
-    lx_d     = setup_act ? lx_q : '0;
-    exm_d    = setup_act ? exm_q : '0;
     prm_d    = param_rdata_i;               // PARAM row read in StParam
     prm_we   = prm_cap_q;
     t1_d     = 1'b0;
@@ -323,11 +304,6 @@ module npu_store #(
       x_d      = x_q;
       i_d      = i_q;
       j_d      = j_q;
-      nlines_d = nlines_q;
-      ncols_d  = ncols_q;
-      exy_d    = exy_q;
-      exd_d    = exd_q;
-      ext_d    = ext_q;
       t1_in_d  = tap_in;
       any_d    = any_q;
       beat_d   = beat_q;
@@ -370,69 +346,14 @@ module npu_store #(
                 i_d    = '0;
                 j_d    = '0;
                 pf_d   = 1'b0;
-                seen_we = 1'b1;                // seen_d is 0 outside the setup
-                nlines_d = '0;
-                ncols_d  = '0;
-                state_d = (ce_q[14:12] == 3'd0) ? StParam : StLines;
+                state_d = StParam;
               end
               default: done_o = 1'b1;
             endcase
           end
         end
 
-        // setup (pooling only): mark the source lines, then columns, the windows touch
-        StLines: begin
-          if (sy >= 0 && sy < $signed({4'd0, src_h})) begin
-            if (!seen_q[8'(sy)]) nlines_d = nlines_q + 9'd1;
-            seen_d[8'(sy)] = 1'b1;
-          end
-          i_d = i_q + 3'd1;
-          if (i_q == pool_k - 3'd1) begin
-            i_d = '0;
-            y_d = y_q + 8'd1;
-            if (y_q == oh - 8'd1) begin
-              y_d      = '0;
-              ly_d    = seen_d;
-              seen_d  = '0;
-              state_d = StCols;
-            end
-          end
-        end
-        StCols: begin
-          if (sx >= 0 && sx < $signed({4'd0, src_w})) begin
-            if (!seen_q[8'(sx)]) ncols_d = ncols_q + 9'd1;
-            seen_d[8'(sx)] = 1'b1;
-          end
-          j_d = j_q + 3'd1;
-          if (j_q == pool_k - 3'd1) begin
-            j_d = '0;
-            x_d = x_q + 8'd1;
-            if (x_q == ow - 8'd1) begin
-              x_d = '0;
-              ncols = ncols_d;
-              if (32'(src_pitch) >= 32'(src_w)) begin
-                // source lines cannot alias: distinct rows = lines x columns
-                src_rd_bytes_o = 32'(nlines_q) * 32'(ncols) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
-                state_d = StParam;
-              end else begin
-                lx_d    = seen_d;
-                exy_d   = '0;
-                exd_d   = 9'd1;
-                exm_d   = '0;
-                ext_d   = '0;
-                state_d = StExact;
-              end
-            end
-          end
-        end
-
         StParam: begin
-          // distinct rows without pooling: lines overlap when the pitch is short
-          if (pool_k == 3'd0) begin
-            src_rd_bytes_o = ((32'(src_pitch) >= 32'(ow)) ? 32'(oh) * 32'(ow)
-                                                           : (32'(oh) - 32'd1) * 32'(src_pitch) + 32'(ow)) *
-                             (src_spad ? 32'(Dim) : 32'(4 * Dim));
-          end
           param_re_o = 1'b1;
           any_d      = 1'b0;
           state_d    = StTaps;
@@ -519,25 +440,6 @@ module npu_store #(
           end
         end
 
-        // lines alias (src_pitch < src_w): row sy*p + sx of a touched line was
-        // already counted if column sx + d*p was touched on touched line sy - d
-        StExact: begin
-          if (exy_q == 9'(src_h)) begin
-            src_rd_bytes_o = 32'(ext_q) * (src_spad ? 32'(Dim) : 32'(4 * Dim));
-            state_d = StParam;
-          end else if (!ly_q[exy_q[7:0]]) begin
-            exy_d = exy_q + 9'd1;
-          end else if (exd_q <= exy_q && 32'(exd_q) * 32'(src_pitch) < 32'(src_w)) begin
-            if (ly_q[8'(exy_q - exd_q)]) exm_d = exm_q | (lx_q >> (32'(exd_q) * 32'(src_pitch)));
-            exd_d = exd_q + 9'd1;
-          end else begin
-            for (int b = 0; b < 256; b++) ext_d = ext_d + {16'd0, lx_q[b] & ~exm_q[b]};
-            exy_d = exy_q + 9'd1;
-            exd_d = 9'd1;
-            exm_d = '0;
-          end
-        end
-
         // the command ends when every write has its response
         StDrainB: begin
           if (outst_d == 8'd0) begin
@@ -553,11 +455,6 @@ module npu_store #(
       x_d = '0;
       i_d = '0;
       j_d = '0;
-      nlines_d = '0;
-      ncols_d = '0;
-      exy_d = '0;
-      exd_d = '0;
-      ext_d = '0;
       t1_in_d = '0;
       any_d = '0;
       beat_d = '0;
@@ -569,6 +466,9 @@ module npu_store #(
       cmd_ready_o = 1'b1;
     end
 
+
+    // every source row read counts (ACC's port B is STORE's own; SPAD's is granted)
+    if (acc_re_o || (spad_re_o && spad_rgnt_i)) src_rd_bytes_o = src_spad ? 16'(Dim) : 16'(4 * Dim);
 
     // c1: reduce the tap's value into the pixel (max over the inside taps)
     if (t1_q) begin
@@ -619,11 +519,6 @@ module npu_store #(
       pxo_q     <= pxo_d;
       i_q       <= i_d;
       j_q       <= j_d;
-      nlines_q  <= nlines_d;
-      ncols_q   <= ncols_d;
-      exy_q     <= exy_d;
-      exd_q     <= exd_d;
-      ext_q     <= ext_d;
       t1_in_q   <= t1_in_d;
       any_q     <= any_d;
       beat_q    <= beat_d;
@@ -634,12 +529,6 @@ module npu_store #(
       pf_q      <= pf_d;
     end
     if (cmd_we) cmd_q <= cmd_d;
-    if (seen_we) seen_q <= seen_d;
-    if (set_we) begin
-      ly_q  <= ly_d;
-      lx_q  <= lx_d;
-      exm_q <= exm_d;
-    end
     if (prm_we) prm_q <= prm_d;
     if (v_we) v_q <= v_d;
     if (sh_we) begin

@@ -362,7 +362,7 @@ module tessel_npu (
   logic        ld_busy, ld_stall, ex_busy, ex_stall, st_busy, st_stall, st_src_acc;
   logic [15:0] ld_dram_rd, ld_spad_wr, ld_acc_wr;
   logic [15:0] ex_macs, ex_spad_rd, ex_acc_rd, ex_acc_wr;
-  logic [31:0] st_src_rd;
+  logic [15:0] st_src_rd;
   logic [15:0] st_spad_wr, st_dram_wr;
 
   npu_load u_load (
@@ -588,9 +588,9 @@ module tessel_npu (
       cnt_inc[tessel_isa_pkg::CntFrontStallQueue*32 +: 32] = 32'(stall_queue);
       cnt_inc[tessel_isa_pkg::CntFrontStallMark*32 +: 32]  = 32'(stall_mark);
       cnt_inc[tessel_isa_pkg::CntMacs*32 +: 32]        = 32'(ex_macs);
-      cnt_inc[tessel_isa_pkg::CntSpadRdBytes*32 +: 32] = 32'(ex_spad_rd) + (st_src_acc ? 32'd0 : st_src_rd);
+      cnt_inc[tessel_isa_pkg::CntSpadRdBytes*32 +: 32] = 32'(ex_spad_rd) + (st_src_acc ? 32'd0 : 32'(st_src_rd));
       cnt_inc[tessel_isa_pkg::CntSpadWrBytes*32 +: 32] = 32'(ld_spad_wr) + 32'(st_spad_wr) + 32'(ex_spad_wr);
-      cnt_inc[tessel_isa_pkg::CntAccRdBytes*32 +: 32]  = 32'(ex_acc_rd) + (st_src_acc ? st_src_rd : 32'd0);
+      cnt_inc[tessel_isa_pkg::CntAccRdBytes*32 +: 32]  = 32'(ex_acc_rd) + (st_src_acc ? 32'(st_src_rd) : 32'd0);
       cnt_inc[tessel_isa_pkg::CntAccWrBytes*32 +: 32]  = 32'(ex_acc_wr) + 32'(ld_acc_wr);
       cnt_inc[tessel_isa_pkg::CntDramRdBytes*32 +: 32] = 32'(ld_dram_rd);
       cnt_inc[tessel_isa_pkg::CntDramWrBytes*32 +: 32] = 32'(st_dram_wr);

@@ -150,14 +150,11 @@ cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool
                   int src_spad) {
   cost_t c = {0, 0, 0};
   uint64_t px = oh * ow, taps = pool_k ? pool_k * pool_k : 1;
-  /* The RTL's STORE (npu_store): with pooling a setup pass marks the source
-   * lines and columns the windows touch (one cycle per window line of each
-   * output line and column); then per output pixel one cycle per pooling
+  /* The RTL's STORE (npu_store): per output pixel one cycle per pooling
    * tap (every tap of the window, inside or not), finish and output; to
    * DRAM each pixel is its own write burst (never merged with its
    * neighbours), one more cycle for the request, and the command ends when
    * the last write's response is back (the DRAM's latency). */
-  uint64_t setup = pool_k ? pool_k * (oh + ow) : 0;
   uint64_t per_px = taps + ST_PX;
   uint64_t drain = 0;
   if (px_bytes) {
@@ -169,7 +166,7 @@ cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool
    * behind that pixel's write burst (to DRAM) or row write (ACC to SPAD);
    * SPAD to SPAD reads only after the write, hiding the tap alone. */
   uint64_t ahead = pool_k ? 0 : (px_bytes || !src_spad ? ST_AHEAD : ST_AHEAD_SPAD_SPAD) * (px - 1);
-  c.cycles = setup + px * per_px - ahead + ST_FIXED + drain;
+  c.cycles = px * per_px - ahead + ST_FIXED + drain;
   c.stall_dram = drain;
   return c;
 }

@@ -246,21 +246,16 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
   const int dim = m->dim;
   const tsl_cfg_epi_t *e = &c->epi;
   const int64_t pitch = c->store.src_pitch;
-  /* distinct source rows: a generation stamp per row, bumped per STORE */
-  if (++m->rowgen == 0) {
-    memset(m->rowseen, 0, m->rowseen_len * sizeof *m->rowseen);
-    m->rowgen = 1;
-  }
   npu_dp_epi ep = {0};
   if (!m->timing_only && s->src_mem == TSL_SRC_ACC && !s->raw)
     npu_dp_epi_begin(&ep, m->param + s->param * 9 * dim, dim, (int8_t)e->zp_out, (int8_t)e->lo, (int8_t)e->hi);
-  uint64_t src_rows = 0;
+  uint64_t src_rows = 0; /* every source row read, as often as it is read */
   for (int64_t y = 0; y < s->oh; y++)
     for (int64_t x = 0; x < s->ow; x++) {
       int32_t v[16], w[16];
       if (e->pool_k == 0) {
         int64_t r = s->src_row + y * pitch + x;
-        if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
+        src_rows++;
         if (m->timing_only) continue;
         store_value(m, s, &ep, r, v);
       } else {
@@ -272,7 +267,7 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
             int64_t sy = y * e->pool_s - e->pool_pad_t + i, sx = x * e->pool_s - e->pool_pad_l + j;
             if (sy < 0 || sy >= e->src_h || sx < 0 || sx >= e->src_w) continue;
             int64_t r = s->src_row + sy * pitch + sx;
-            if (m->rowseen[r] != m->rowgen) m->rowseen[r] = m->rowgen, src_rows++;
+            src_rows++;
             if (m->timing_only) continue;
             store_value(m, s, &ep, r, w);
             for (int k = 0; k < dim; k++)

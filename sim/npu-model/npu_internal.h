@@ -57,9 +57,6 @@ struct npu_model {
   uint64_t cnt[TSL_NCOUNTERS];
   npu_snapshot_t *snaps;   /* MARK snapshots of the last run */
   size_t nsnaps, capsnaps;
-  uint32_t *rowseen;       /* per row of the larger SRAM: STORE generation that read it */
-  size_t rowseen_len;
-  uint32_t rowgen;         /* current STORE generation */
   int timeline;            /* record every command's busy interval (npu_model_set_timeline) */
   npu_cmd_event_t *events; /* the last run's timeline */
   size_t nevents, capevents;

@@ -552,12 +552,10 @@ npu_model_t *npu_model_new(const tsl_target_t *t) {
   m->spad = calloc((size_t)(t->spad_rows * t->dim), 1);
   m->acc = calloc((size_t)(t->acc_rows * t->dim), sizeof *m->acc);
   m->param = calloc((size_t)(t->param_rows * 9 * t->dim), 1);
-  m->rowseen_len = (size_t)(t->spad_rows > t->acc_rows ? t->spad_rows : t->acc_rows);
-  m->rowseen = calloc(m->rowseen_len, sizeof *m->rowseen);
   m->run_state = malloc(sizeof(run_t));
   m->run_slots = malloc((size_t)(NUNITS * t->queue_depth) * sizeof(npu_qcmd_t));
   m->run_rings = malloc(rings_len(t) * sizeof *m->run_rings);
-  if (!m->spad || !m->acc || !m->param || !m->rowseen || !m->run_state || !m->run_slots || !m->run_rings) {
+  if (!m->spad || !m->acc || !m->param || !m->run_state || !m->run_slots || !m->run_rings) {
     npu_model_free(m);
     return NULL;
   }
@@ -569,7 +567,6 @@ void npu_model_free(npu_model_t *m) {
   free(m->spad);
   free(m->acc);
   free(m->param);
-  free(m->rowseen);
   free(m->run_state);
   free(m->run_slots);
   free(m->run_rings);

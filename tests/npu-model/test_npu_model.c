@@ -703,8 +703,8 @@ static void test_epilogue_maxpool(void **state) {
             }
           assert_int_equal((int8_t)dram[o_off + (size_t)((y * ow + x) * dim + c)], best);
         }
-    /* windows cover source rows 0..4 x cols 0..4 (row 5 is never read); each
-     * row counts once although neighbouring windows share it */
+    /* the windows' inside taps cover source rows 0..4 x cols 0..4 (row 5 is
+     * never read), each read once: every read counts */
     assert_true(npu_model_counters(m)[TSL_CNT_ACC_RD_BYTES] == (uint64_t)(25 * 4 * dim));
     npu_model_free(m);
     free(sb);
