@@ -166,7 +166,7 @@ static void price(const tsl_target_t *t, const uint32_t w[4], cost_walk *c, uint
     tsl_store_decode(w, &x);
     uint64_t e = x.raw ? 4 : 1;
     k = cost_store(t, (uint64_t)x.oh, (uint64_t)x.ow, (uint64_t)c->pool_k,
-                   x.dst_mem == TSL_DST_DRAM ? (uint64_t)x.n0 * e : 0, x.src_mem == TSL_SRC_SPAD);
+                   x.dst_mem == TSL_DST_DRAM ? (uint64_t)x.n0 * e : 0, x.src_mem == TSL_SRC_SPAD, x.raw);
     break;
   }
   default:

@@ -3,7 +3,10 @@
 //   CFG_STORE, CFG_EPI  latch the source pitch / destination strides and the
 //                       epilogue (zero point, clamp, max pooling)
 //   STORE               per output pixel: every pooling tap's source row (one
-//                       per cycle) through the epilogue (npu_requant per lane),
+//                       per cycle) through the epilogue (RequantLanes
+//                       npu_requant, all DIM lanes at once when it is 0 or
+//                       DIM, else a group of lanes per cycle, the row read
+//                       again for each group),
 //                       max-reduced, then written to SPAD (one row) or to DRAM
 //                       (one burst per pixel with byte strobes, two when it
 //                       crosses 4 KiB; several in flight)
@@ -20,6 +23,10 @@ module npu_store #(
   parameter int unsigned SpadRows  = tessel_target_pkg::SpadRows,
   parameter int unsigned AccRows   = tessel_target_pkg::AccRows,
   parameter int unsigned ParamRows = tessel_target_pkg::ParamRows,
+  parameter int unsigned RequantLanes = tessel_target_pkg::RequantLanes,   // 0: Dim
+  localparam int unsigned Rl  = (RequantLanes == 0) ? Dim : RequantLanes,
+  localparam int unsigned Groups = Dim / Rl,          // cycles an ACC row takes through the epilogue
+  localparam int unsigned GBw = (Groups > 1) ? $clog2(Groups) : 1,
   localparam int unsigned SAw = $clog2(SpadRows),
   localparam int unsigned AAw = $clog2(AccRows),
   localparam int unsigned MAw = (SAw > AAw) ? SAw : AAw,   // source row bits (ACC or SPAD)
@@ -82,9 +89,8 @@ module npu_store #(
   // The wide registers are written with enables, so an idle unit does not
   // copy them every cycle (the simulator evaluates every block every cycle).
   logic         cs_we, ce_we, cmd_we, prm_we, v_we, sh_we;
-  logic [15:0]  src_pitch;
   /* verilator lint_off UNUSEDSIGNAL */
-  logic [15:0]  spad_pitch;                         // addresses use its low bits
+  logic [15:0]  src_pitch, spad_pitch;              // addresses use their low bits
   /* verilator lint_on UNUSEDSIGNAL */
   logic [31:0]  stride_x, stride_y;
   logic [2:0]   pool_k, pool_s, pool_pt, pool_pl;
@@ -124,6 +130,7 @@ module npu_store #(
   assign src_row   = cmd_q[95:80];
   assign param_row = cmd_q[111:96];
   assign ow        = cmd_q[119:112];
+  assign grp       = (Groups > 1) && !src_spad && !raw;
 
   // ---- iteration ---------------------------------------------------------------
   logic [7:0]  y_d, y_q, x_d, x_q;
@@ -133,6 +140,8 @@ module npu_store #(
   logic [Dim*72-1:0] prm_d, prm_q;
   /* verilator lint_on UNUSEDSIGNAL */
   logic        t1_d, t1_q, t1_in_d, t1_in_q;
+  logic [GBw-1:0] rg_d, rg_q, t1g_d, t1g_q;          // the tap's lane group (read / in c1)
+  logic        grp;                                  // this command's ACC rows go in groups
   logic        any_d, any_q;
   logic [Dim*32-1:0] v_d, v_q;                      // reduced pixel value per lane (int32)
   logic [3:0]  beat_d, beat_q, nbeats_d, nbeats_q;
@@ -179,30 +188,48 @@ module npu_store #(
     end
   end
 
-  // c1: every lane of the source row through the epilogue
+  // c1: the source row's lanes (or lane group t1g_q) through the epilogue
   // Only evaluated when c1 reduces an inside tap (t1_q && t1_in_q), so the
   // simulator skips the lane arithmetic in every other cycle.
   logic [Dim*32-1:0] val;
-  logic [Dim*8-1:0]  rq;
+  logic [Rl*8-1:0]   rq;
+  logic [Rl*32-1:0]  rq_acc, rq_bias, rq_mult;
+  logic [Rl*6-1:0]   rq_shift;
   logic              val_en;
   assign val_en = t1_q && t1_in_q;
-  for (genvar n = 0; n < Dim; n++) begin : g_lane
+  // the group's lanes by constant selects (a Groups:1 multiplexer per bit)
+  always_comb begin
+    rq_acc   = acc_rdata_i[Rl*32-1:0];
+    rq_bias  = prm_q[Rl*32-1:0];
+    rq_mult  = prm_q[Dim*32 +: Rl*32];
+    for (int l = 0; l < Rl; l++) rq_shift[l*6 +: 6] = prm_q[Dim*64 + l*8 +: 6];
+    for (int g = 1; g < Groups; g++)
+      if (32'(t1g_q) == g) begin
+        rq_acc  = acc_rdata_i[g*Rl*32 +: Rl*32];
+        rq_bias = prm_q[g*Rl*32 +: Rl*32];
+        rq_mult = prm_q[Dim*32 + g*Rl*32 +: Rl*32];
+        for (int l = 0; l < Rl; l++) rq_shift[l*6 +: 6] = prm_q[Dim*64 + (g*Rl + l)*8 +: 6];
+      end
+  end
+  for (genvar l = 0; l < Rl; l++) begin : g_lane
     npu_requant u_rq (
       .en_i    (val_en && !src_spad && !raw),
-      .acc_i   (acc_rdata_i[n*32 +: 32]),
-      .bias_i  (prm_q[n*32 +: 32]),
-      .mult_i  (prm_q[Dim*32 + n*32 +: 32]),
-      .shift_i (prm_q[Dim*64 + n*8 +: 6]),
+      .acc_i   (rq_acc[l*32 +: 32]),
+      .bias_i  (rq_bias[l*32 +: 32]),
+      .mult_i  (rq_mult[l*32 +: 32]),
+      .shift_i (rq_shift[l*6 +: 6]),
       .zp_i    (zp_out),
       .lo_i    (lo),
       .hi_i    (hi),
-      .q_o     (rq[n*8 +: 8])
+      .q_o     (rq[l*8 +: 8])
     );
-    always_comb begin
+  end
+  always_comb begin
+    for (int n = 0; n < Dim; n++) begin
       if (!val_en) val[n*32 +: 32] = '0;
       else if (src_spad) val[n*32 +: 32] = 32'($signed(spad_rdata_i[n*8 +: 8]));
       else if (raw) val[n*32 +: 32] = acc_rdata_i[n*32 +: 32];
-      else val[n*32 +: 32] = 32'($signed(rq[n*8 +: 8]));
+      else val[n*32 +: 32] = 32'($signed(rq[(n % Rl)*8 +: 8]));
     end
   end
 
@@ -261,6 +288,7 @@ module npu_store #(
     prm_d    = param_rdata_i;               // PARAM row read in StParam
     prm_we   = prm_cap_q;
     t1_d     = 1'b0;
+    t1g_d    = '0;
     v_d      = '0;
     v_we     = 1'b0;
     sh_d     = '0;
@@ -305,6 +333,7 @@ module npu_store #(
       i_d      = i_q;
       j_d      = j_q;
       t1_in_d  = tap_in;
+      rg_d     = rg_q;
       any_d    = any_q;
       beat_d   = beat_q;
       nbeats_d = nbeats_q;
@@ -317,7 +346,7 @@ module npu_store #(
       // takes it into v, which StOut has already turned into this pixel's
       // bytes or row; to SPAD in the cycle its row is written, so an ACC
       // source only: a SPAD source is read after the write)
-      if (pool_k == 3'd0 && !pf_q && !last_px &&
+      if (pool_k == 3'd0 && !grp && !pf_q && !last_px &&
           ((state_q == StOut && (!dst_spad || (!src_spad && spad_wgnt_i))) || state_q == StWait)) begin
         acc_re_o  = !src_spad;
         spad_re_o = src_spad;
@@ -346,6 +375,7 @@ module npu_store #(
                 i_d    = '0;
                 j_d    = '0;
                 pf_d   = 1'b0;
+                rg_d   = '0;
                 state_d = StParam;
               end
               default: done_o = 1'b1;
@@ -359,18 +389,24 @@ module npu_store #(
           state_d    = StTaps;
         end
 
-        // one pooling tap per cycle; c1 (t1_q) reduces it into v
+        // one pooling tap per cycle (per lane group and cycle when grp); c1
+        // (t1_q) reduces it into v
         StTaps: begin
           acc_re_o  = tap_in && !src_spad;
           spad_re_o = tap_in && src_spad;
           t1_d      = 1'b1;
+          t1g_d     = rg_q;
           if (spad_re_o && !spad_rgnt_i) begin
             t1_d = 1'b0;                     // port busy: the same tap next cycle
+          end else if (grp && rg_q != GBw'(Groups - 1)) begin
+            rg_d = rg_q + 1'b1;              // the same row again for the next group
           end else if (last_tap) begin
+            rg_d    = '0;
             i_d     = '0;
             j_d     = '0;
             state_d = StFinish;
           end else begin
+            rg_d = '0;
             j_d = j_q + 3'd1;
             if (j_q == pool_k - 3'd1) begin
               j_d = '0;
@@ -456,6 +492,7 @@ module npu_store #(
       i_d = '0;
       j_d = '0;
       t1_in_d = '0;
+      rg_d = '0;
       any_d = '0;
       beat_d = '0;
       nbeats_d = '0;
@@ -467,19 +504,23 @@ module npu_store #(
     end
 
 
-    // every source row read counts (ACC's port B is STORE's own; SPAD's is granted)
-    if (acc_re_o || (spad_re_o && spad_rgnt_i)) src_rd_bytes_o = src_spad ? 16'(Dim) : 16'(4 * Dim);
+    // every source row read counts, once per tap (ACC's port B is STORE's
+    // own; SPAD's is granted)
+    if ((acc_re_o || (spad_re_o && spad_rgnt_i)) && rg_q == '0) src_rd_bytes_o = src_spad ? 16'(Dim) : 16'(4 * Dim);
 
     // c1: reduce the tap's value into the pixel (max over the inside taps)
     if (t1_q) begin
       v_we = 1'b1;
       v_d  = v_q;
       if (t1_in_q) begin
+        // the tap's lanes (its group's when grp); a pixel has a value once
+        // a tap's last group is in
         for (int n = 0; n < Dim; n++) begin
-          if (!any_q || pool_k == 3'd0 || $signed(val[n*32 +: 32]) > $signed(v_q[n*32 +: 32]))
+          if ((!grp || 32'(t1g_q) == n / Rl) &&
+              (!any_q || pool_k == 3'd0 || $signed(val[n*32 +: 32]) > $signed(v_q[n*32 +: 32])))
             v_d[n*32 +: 32] = val[n*32 +: 32];
         end
-        any_d = 1'b1;
+        if (!grp || t1g_q == GBw'(Groups - 1)) any_d = 1'b1;
       end else if (!any_q) begin
         // no inside tap yet: the value if none comes (ACC: lo, SPAD: -128)
         for (int n = 0; n < Dim; n++) v_d[n*32 +: 32] = src_spad ? 32'hffffff80 : 32'($signed(lo));
@@ -499,6 +540,7 @@ module npu_store #(
       cs_q    <= '0;
       ce_q    <= '0;
       t1_q    <= 1'b0;
+      t1g_q   <= '0;
       outst_q <= '0;
       prm_cap_q <= 1'b0;
     end else begin
@@ -506,6 +548,7 @@ module npu_store #(
       if (cs_we) cs_q <= cs_d;
       if (ce_we) ce_q <= ce_d;
       t1_q    <= t1_d;
+      t1g_q   <= t1g_d;
       outst_q <= outst_d;
       prm_cap_q <= param_re_o;
     end
@@ -520,6 +563,7 @@ module npu_store #(
       i_q       <= i_d;
       j_q       <= j_d;
       t1_in_q   <= t1_in_d;
+      rg_q      <= rg_d;
       any_q     <= any_d;
       beat_q    <= beat_d;
       nbeats_q  <= nbeats_d;

@@ -147,15 +147,20 @@ cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows, ui
 }
 
 cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool_k, uint64_t px_bytes,
-                  int src_spad) {
+                  int src_spad, int raw) {
   cost_t c = {0, 0, 0};
   uint64_t px = oh * ow, taps = pool_k ? pool_k * pool_k : 1;
+  /* With fewer requantisers than lanes (requant_lanes, 0 = DIM) an ACC row
+   * goes through the epilogue in DIM / requant_lanes groups, one a cycle:
+   * every tap, inside the image or not, takes that many cycles, and the
+   * pixels without pooling get no read ahead. */
+  uint64_t groups = (!src_spad && !raw && t->requant_lanes) ? (uint64_t)(t->dim / t->requant_lanes) : 1;
   /* The RTL's STORE (npu_store): per output pixel one cycle per pooling
    * tap (every tap of the window, inside or not), finish and output; to
    * DRAM each pixel is its own write burst (never merged with its
    * neighbours), one more cycle for the request, and the command ends when
    * the last write's response is back (the DRAM's latency). */
-  uint64_t per_px = taps + ST_PX;
+  uint64_t per_px = taps * groups + ST_PX;
   uint64_t drain = 0;
   if (px_bytes) {
     per_px += max_u(1, div_up(px_bytes, (uint64_t)t->dram_bytes_per_cycle)) - 1 + ST_PX_DRAM;
@@ -165,7 +170,7 @@ cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool
    * while the one before is output: its tap and finish cycles are hidden
    * behind that pixel's write burst (to DRAM) or row write (ACC to SPAD);
    * SPAD to SPAD reads only after the write, hiding the tap alone. */
-  uint64_t ahead = pool_k ? 0 : (px_bytes || !src_spad ? ST_AHEAD : ST_AHEAD_SPAD_SPAD) * (px - 1);
+  uint64_t ahead = (pool_k || groups > 1) ? 0 : (px_bytes || !src_spad ? ST_AHEAD : ST_AHEAD_SPAD_SPAD) * (px - 1);
   c.cycles = px * per_px - ahead + ST_FIXED + drain;
   c.stall_dram = drain;
   return c;

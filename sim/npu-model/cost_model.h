@@ -61,9 +61,10 @@ cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows, ui
 
 /* STORE of oh x ow output pixels, each from pool_k x pool_k taps (pool_k 0:
  * no pooling, one tap), to DRAM as px_bytes per pixel, or to the scratchpad
- * when px_bytes is 0; from the scratchpad when src_spad, else from ACC. */
+ * when px_bytes is 0; from the scratchpad when src_spad, else from ACC
+ * (through the requantisers unless raw). */
 cost_t cost_store(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t pool_k, uint64_t px_bytes,
-                  int src_spad);
+                  int src_spad, int raw);
 
 /* A configuration command or ENOP. */
 cost_t cost_config(const tsl_target_t *t);

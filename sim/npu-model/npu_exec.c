@@ -294,7 +294,7 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
   if (s->dst_mem == TSL_DST_SPAD) m->cnt[TSL_CNT_SPAD_WR_BYTES] += px * d;
   else m->cnt[TSL_CNT_DRAM_WR_BYTES] += px * bpp;
   return cost_store(m->t, (uint64_t)s->oh, (uint64_t)s->ow, (uint64_t)e->pool_k,
-                    s->dst_mem == TSL_DST_SPAD ? 0 : bpp, s->src_mem == TSL_SRC_SPAD);
+                    s->dst_mem == TSL_DST_SPAD ? 0 : bpp, s->src_mem == TSL_SRC_SPAD, s->raw);
 }
 
 cost_t npu_exec(npu_model_t *m, const npu_qcmd_t *q) {

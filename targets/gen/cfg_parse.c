@@ -159,6 +159,14 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
              t->values[burst_i]);
     return -1;
   }
+  /* STORE's epilogue takes an ACC row in dim / requant_lanes groups of
+   * lanes (npu_store), so the lanes divide dim (0 stands for dim). */
+  int rq_i = isa_param_index(isa, "requant_lanes");
+  if (rq_i >= 0 && t->values[rq_i] != 0 && (t->values[rq_i] > dim || dim % t->values[rq_i] != 0)) {
+    snprintf(err, (size_t)errlen, "%s: requant_lanes = %lld must be 0 (dim) or divide dim (%lld)", path,
+             t->values[rq_i], dim);
+    return -1;
+  }
   static const char *banked[2][2] = {{"spad_rows", "spad_banks"}, {"acc_rows", "acc_banks"}};
   for (int b = 0; b < 2; b++) {
     long long rows = t->values[isa_param_index(isa, banked[b][0])];

@@ -327,7 +327,15 @@ void emit_target_h(FILE *o, const Isa *isa, const Target *t) {
     upper(up, isa->params[i].name);
     fprintf(o, "#define TSL_%s %lld /* %s */\n", up, t->values[i], isa->params[i].doc);
   }
-  fprintf(o, "\n#endif /* TESSEL_TARGET_H */\n");
+  /* the same values as a tsl_target_t (tessel_targets.h), for a tool built
+   * for one target that is not in the run-time table */
+  fprintf(o, "#define TSL_TARGET_INIT {TSL_TARGET_NAME, TSL_TARGET_HASH");
+  for (int i = 0; i < isa->nparams; i++) {
+    char up[MAX_NAME];
+    upper(up, isa->params[i].name);
+    fprintf(o, ", TSL_%s", up);
+  }
+  fprintf(o, "}\n\n#endif /* TESSEL_TARGET_H */\n");
 }
 
 void emit_targets_h(FILE *o, const Isa *isa) {

@@ -61,14 +61,22 @@ static void test_units(void **state) {
    * pooling the pixels after the first read their row ahead (to SPAD 2
    * cycles from ACC, 3 from SPAD; to DRAM 1 + the burst's beats + its
    * request) */
-  cost_t s = cost_store(t, 16, 16, 0, 0, 1);
+  cost_t s = cost_store(t, 16, 16, 0, 0, 1, 0);
   assert_true(s.cycles == 4 + 255 * 3 + 3 && s.stall_dram == 0);           /* SPAD to SPAD: 3 a pixel */
-  assert_true(cost_store(t, 16, 16, 0, 0, 0).cycles == 4 + 255 * 2 + 3);  /* ACC to SPAD: 2 */
-  cost_t sd = cost_store(t, 16, 16, 0, 8, 0);
+  assert_true(cost_store(t, 16, 16, 0, 0, 0, 0).cycles == 4 + 255 * 2 + 3);  /* ACC to SPAD: 2 */
+  cost_t sd = cost_store(t, 16, 16, 0, 8, 0, 0);
   assert_true(sd.cycles == 5 + 255 * 3 + 3 + 31 && sd.stall_dram == 31);
-  assert_true(cost_store(t, 16, 16, 0, 32, 0).cycles == 8 + 255 * 6 + 3 + 31); /* raw int32: 4 beats */
+  assert_true(cost_store(t, 16, 16, 0, 32, 0, 1).cycles == 8 + 255 * 6 + 3 + 31); /* raw int32: 4 beats */
   /* 3x3 pooling: 9 taps per pixel, no setup */
-  assert_true(cost_store(t, 16, 16, 3, 8, 0).cycles == 256 * 13 + 3 + 31);
+  assert_true(cost_store(t, 16, 16, 3, 8, 0, 0).cycles == 256 * 13 + 3 + 31);
+  /* two requantisers at DIM 8: an ACC row in 4 groups, every tap 4 cycles,
+   * no read ahead; SPAD sources and raw rows skip the requantisers */
+  tsl_target_t t2 = *t;
+  t2.requant_lanes = 2;
+  assert_true(cost_store(&t2, 16, 16, 3, 8, 0, 0).cycles == 256 * (9 * 4 + 4) + 3 + 31);
+  assert_true(cost_store(&t2, 16, 16, 0, 0, 0, 0).cycles == 256 * (4 + 3) + 3);
+  assert_true(cost_store(&t2, 16, 16, 0, 0, 1, 0).cycles == s.cycles);
+  assert_true(cost_store(&t2, 16, 16, 0, 32, 0, 1).cycles == cost_store(t, 16, 16, 0, 32, 0, 1).cycles);
   /* DWCONV as the RTL: 3x3 kernels two tap rows per cycle after the first
    * pixel, larger ones one tap per cycle */
   assert_true(cost_dwconv(t, 8, 8, 3, 3, 1, 2).cycles == 9 + 63 * 5 + 4); /* dilated: no window */

@@ -5,6 +5,8 @@
 // and response delays. DRAM window, SPAD and the byte counters must equal the
 // model's; ties and saturations hit are counted and required. The SPAD read
 // and write ports are granted at random, as when EXEC uses them.
+// The last 40 cases store to the SPAD with every port free, where the
+// STORE's cycles from accept to done must equal the cost model's.
 #include <cstdlib>
 #include <deque>
 #include <string>
@@ -15,6 +17,7 @@
 #include "tb_target.h"
 
 extern "C" {
+#include "cost_model.h"
 #include "npu_arith.h"
 #include "npu_model.h"
 }
@@ -33,11 +36,12 @@ static bool wild_write;
 static bool port_bad;                        // a burst crosses 4 KiB, or `last` is misplaced
 static bool seen_done, seen_ready;   // sampled with this cycle's inputs, before the edge
 static uint64_t spad_wr, dram_wr, acc_rd, spad_rd;
+static bool steady;                  // every port ready and granted: cycles are the cost model's
 
 static void cycle() {
-  top->dma_req_ready_i = rng.range(0, 9) < 7;
-  top->dma_w_ready_i = rng.range(0, 9) < 7;
-  top->rgnt_i = rng.range(0, 9) < 7;   // SPAD ports shared with EXEC in the NPU
+  top->dma_req_ready_i = steady || rng.range(0, 9) < 7;
+  top->dma_w_ready_i = steady || rng.range(0, 9) < 7;
+  top->rgnt_i = steady || rng.range(0, 9) < 7;   // SPAD ports shared with EXEC in the NPU
   top->dma_b_valid_i = !bdue.empty() && bdue.front() <= now;
   if (top->dma_b_valid_i) bdue.pop_front();
   top->clk_i = 0;
@@ -157,13 +161,16 @@ int main(int argc, char **argv) {
 
   // coverage: ties (r == half) and saturations seen by the epilogue of lanes stored
   uint64_t ties = 0, sat32 = 0, clamps = 0;
+  // 150 cases with random ready and grant, then 40 to the SPAD with every
+  // port free, where the STORE's cycles must be the cost model's
   int cases = 0, skipped = 0;
-  while (cases < 150 && skipped < 20000) {
+  while (cases < 190 && skipped < 20000) {
+    steady = cases >= 150;
     tsl_cfg_store_t cs = {};
     tsl_cfg_epi_t ce = {};
     tsl_store_t st = {};
     st.src_mem = rng.range(0, 3) == 0;       // mostly ACC
-    st.dst_mem = rng.range(0, 2) == 0;       // mostly DRAM
+    st.dst_mem = steady || rng.range(0, 2) == 0;   // mostly DRAM
     st.raw = !st.src_mem && !st.dst_mem && rng.range(0, 4) == 0;
     st.n0 = rng.range(1, dim);
     ce.zp_out = rng.range(-20, 20);
@@ -224,7 +231,10 @@ int main(int argc, char **argv) {
           }
     const uint64_t *mc = npu_model_counters(m);
     uint64_t sw0 = spad_wr, dw0 = dram_wr, ar0 = acc_rd, sr0 = spad_rd;
-    bool ok = run_cmd(w, 100) && run_cmd(w + 4, 100) && run_cmd(w + 8, 200000);
+    bool ok = run_cmd(w, 100) && run_cmd(w + 4, 100);
+    uint64_t t0 = now;
+    ok = ok && run_cmd(w + 8, 200000);
+    uint64_t cyc = now - t0;
     std::string what = "case " + std::to_string(cases) + " (src " + (st.src_mem ? "SPAD" : "ACC") + " dst " +
                        (st.dst_mem ? "SPAD" : "DRAM") + (st.raw ? " raw" : "") + " pool_k " +
                        std::to_string(ce.pool_k) + " oh " + std::to_string(st.oh) + " ow " + std::to_string(st.ow) + "): ";
@@ -244,11 +254,16 @@ int main(int argc, char **argv) {
     tc.check(spad_wr - sw0 == mc[TSL_CNT_SPAD_WR_BYTES] && dram_wr - dw0 == mc[TSL_CNT_DRAM_WR_BYTES] &&
                  acc_rd - ar0 == mc[TSL_CNT_ACC_RD_BYTES] && spad_rd - sr0 == mc[TSL_CNT_SPAD_RD_BYTES],
              (what + "byte counters equal the model's").c_str());
+    if (steady) {
+      uint64_t est = cost_store(t, (uint64_t)st.oh, (uint64_t)st.ow, (uint64_t)ce.pool_k, 0, st.src_mem, st.raw).cycles;
+      if (cyc != est) printf("  %llu cycles, cost model %llu\n", (unsigned long long)cyc, (unsigned long long)est);
+      tc.check(cyc == est, (what + "cycles equal the cost model's").c_str());
+    }
     if (tc.fail > 6) break;
   }
   printf("coverage: %d cases (%d drawn invalid), rounding ties %llu, int32 saturations %llu, clamps %llu\n", cases,
          skipped, (unsigned long long)ties, (unsigned long long)sat32, (unsigned long long)clamps);
-  tc.check(cases >= 100, "at least 100 random cases ran");
+  tc.check(cases >= 150, "at least 150 random cases ran");
   tc.check(ties >= 50 && sat32 >= 10 && clamps >= 50, "ties, saturations and clamps were hit");
   delete top;
   npu_model_free(m);
