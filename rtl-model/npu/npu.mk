@@ -31,7 +31,7 @@ define npu_tb
 $(NPU_OBJ)/$(1)/$(2)/$(2)_tb: $(NPU_RTL) $(NPU_TB_DIR)/npu_$(2)_tb.sv $(NPU_TB_DIR)/$(2)_tb.cpp \
     $(NPU_TB_DIR)/tb_util.h $(NPU_TB_DIR)/tb_target.h $(call NPU_PKGS,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
     $(NPU_MODEL_LINK)
-	@mkdir -p $$(@D)
+	@mkdir -p $$(@D) && rm -f $$@   # verilator's own make does not see the C model library change
 	$$(call say,VERILATE,$$@)
 	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_$(2)_tb --Mdir $$(@D) -o $(2)_tb \
 	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
@@ -47,7 +47,7 @@ define npu_top_tb
 $(NPU_OBJ)/$(1)/top/top_tb: $(NPU_RTL) $(NPU_TB_DIR)/top_tb.cpp $(NPU_TB_DIR)/tb_util.h $(NPU_TB_DIR)/tb_target.h \
     $(call NPU_PKGS,$(1)) $(BUILD)/gen/$(1)/tessel_target.h \
     $(NPU_MODEL_LINK) $(BUILD)/gen/tessel_isa_tables.c
-	@mkdir -p $$(@D)
+	@mkdir -p $$(@D) && rm -f $$@   # verilator's own make does not see the C model library change
 	$$(call say,VERILATE,$$@)
 	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module tessel_npu --Mdir $$(@D) -o top_tb \
 	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
@@ -67,7 +67,7 @@ define npu_check_tb
 $(NPU_OBJ)/$(1)/check/check_tb: rtl-model/npu/npu_check.sv $(NPU_TB_DIR)/check_tb.cpp $(NPU_TB_DIR)/tb_target.h \
     $(call NPU_PKGS,$(1)) \
     $(BUILD)/gen/$(1)/tessel_target.h $(NPU_MODEL_LINK)
-	@mkdir -p $$(@D)
+	@mkdir -p $$(@D) && rm -f $$@   # verilator's own make does not see the C model library change
 	$$(call say,VERILATE,$$@)
 	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_check --Mdir $$(@D) -o check_tb \
 	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \
@@ -80,7 +80,7 @@ NPU_TB_BINS += $(foreach t,$(NPU_CHECK_TGTS),$(NPU_OBJ)/$(t)/check/check_tb)
 # one epilogue lane (npu_requant) against the C model's npu_requant(): it
 # forms only the bits the int8 result depends on (target independent)
 $(NPU_OBJ)/requant/requant_tb: rtl-model/npu/npu_requant.sv $(NPU_TB_DIR)/requant_tb.cpp $(NPU_MODEL_LINK)
-	@mkdir -p $(@D)
+	@mkdir -p $(@D) && rm -f $@   # verilator's own make does not see the C model library change
 	$(call say,VERILATE,$@)
 	$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_requant --Mdir $(@D) -o requant_tb \
 	  -CFLAGS "-std=c++17 -O2 -Wall -I$(abspath sim/npu-model) -I$(abspath $(BUILD)/gen)" \
@@ -95,7 +95,7 @@ NPU_SEQ_TGTS := npu2 npu4
 define npu_seq_tb
 $(NPU_OBJ)/$(1)/seq_dp/seq_dp_tb: rtl-model/npu/npu_seq_dp.sv $(NPU_TB_DIR)/seq_dp_tb.cpp $(NPU_TB_DIR)/tb_util.h \
     $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(BUILD)/gen/$(1)/tessel_target.h $(BUILD)/gen/tessel_memmap.h $(NPU_MODEL_LINK)
-	@mkdir -p $$(@D)
+	@mkdir -p $$(@D) && rm -f $$@   # verilator's own make does not see the C model library change
 	$$(call say,VERILATE,$$@)
 	$$(Q)$(VERILATOR) --cc --exe --build -j 1 $(VFLAGS) --top-module npu_seq_dp --Mdir $$(@D) -o seq_dp_tb \
 	  -CFLAGS "$(call NPU_TB_CFLAGS,$(1))" -LDFLAGS "$(abspath $(NPU_MODEL_LINK))" \

@@ -14,13 +14,22 @@
 //            the guard bit and the sticky OR (in one step), which with the
 //            remainder decide the rounding exactly as the remainder of
 //            |n| / (cnt*2^S) would.
+// With VecLanes below Dim (a target's vec_lanes) the lane arithmetic is
+// built for VecLanes lanes and a row goes through it in Dim / VecLanes
+// groups: a VADD row takes a cycle per group (both rows read again for
+// each, the output row written after the last), a VPOOL pixel one division
+// per group (the sums are kept for all lanes).
 // The conv geometry comes from the EXEC unit's CFG_EXEC.
 `default_nettype none
 
 module npu_vec #(
   parameter int unsigned Dim      = tessel_target_pkg::Dim,
   parameter int unsigned SpadRows = tessel_target_pkg::SpadRows,
-  localparam int unsigned SAw = $clog2(SpadRows)
+  parameter int unsigned VecLanes = tessel_target_pkg::VecLanes,   // 0: Dim
+  localparam int unsigned SAw = $clog2(SpadRows),
+  localparam int unsigned Vl  = (VecLanes == 0) ? Dim : VecLanes,
+  localparam int unsigned VG  = Dim / Vl,            // lane groups a row goes through
+  localparam int unsigned VGw = (VG > 1) ? $clog2(VG) : 1
 ) (
   input  wire logic              clk_i,
   input  wire logic              rst_ni,
@@ -102,6 +111,7 @@ module npu_vec #(
   logic signed [23:0] piy_d, piy_q, pix_d, pix_q, iy_d, iy_q, ix_d, ix_q;
   logic [23:0] oline_d, oline_q;                      // out + y*out_pitch
   logic        r1_d, r1_q, r1_in_d, r1_in_q;          // a read is answered this cycle
+  logic [VGw-1:0] vg_d, vg_q, r1g_d, r1g_q;           // lane group: of the reads / the division, of c1
   logic [SAw-1:0] w1_d, w1_q;                         // VADD: the row it goes to
   // Widths of the VPOOL path: at most 255*255 taps of |tap - zp_a| <= 255
   // make |sum| < 2^24 (SumW bits signed), and |n| = |sum * mult_a| < 2^55
@@ -110,16 +120,17 @@ module npu_vec #(
   localparam int unsigned NumW = 56;
   // The walk reaches |n|'s bits only at step 65 - NumW: up to that many
   // lanes load |n| one per step, through one shared multiplier (same cycles).
-  localparam bit MulShared = (Dim <= 64 - NumW);
+  localparam bit MulShared = (Vl <= 64 - NumW);
   logic [Dim*SumW-1:0] sum_d, sum_q;                  // VPOOL: per lane sum of tap - zp_a
+  logic [Vl*SumW-1:0]  gsum;                          // ... of the lane group being divided
   logic [16:0] cnt_d, cnt_q;                          // inside taps
   logic [15:0] nt_d, nt_q;                            // all taps (kh*kw, counted: no multiply)
   logic [6:0]  it_d, it_q;                            // divider step
-  logic [Dim*NumW-1:0] num_d, num_q;                  // |n| shifting out from the top
-  logic [Dim*NumW-1:0] quo_d, quo_q;                  // quotient bits shifting in
-  logic [Dim*17-1:0] rem_d, rem_q;                    // < den
-  logic [Dim-1:0]    neg_d, neg_q;
-  logic [Dim-1:0]    grd_d, grd_q, stk_d, stk_q;      // bit S-1 of |n|, OR of the bits below
+  logic [Vl*NumW-1:0] num_d, num_q;                   // |n| shifting out from the top
+  logic [Vl*NumW-1:0] quo_d, quo_q;                   // quotient bits shifting in
+  logic [Vl*17-1:0] rem_d, rem_q;                     // < den
+  logic [Vl-1:0]    neg_d, neg_q;
+  logic [Vl-1:0]    grd_d, grd_q, stk_d, stk_q;       // bit S-1 of |n|, OR of the bits below
   logic [16:0]       den_d, den_q;                    // cnt (or kh*kw)
   logic        dw_d, dw_q;                            // a finished VPOOL row to write
   // the wide registers are written with enables (sum: start, taps, next
@@ -191,17 +202,28 @@ module npu_vec #(
 
   // Only computed in the cycle a VADD row is written (the simulator then
   // skips the lane arithmetic while the unit does something else).
-  logic add_wr;
-  assign add_wr = r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVadd;
-  logic [Dim*8-1:0] add_row;
+  // With groups the row is gathered in arow and written after its last group.
+  logic add_wr, add_last;
+  assign add_wr   = r1_q && cmd_q[7:0] == tessel_isa_pkg::OpVadd;
+  assign add_last = add_wr && r1g_q == VGw'(VG - 1);
+  logic [Dim*8-1:0] add_row, arow_q;
+  logic [Vl*8-1:0]  ga, gb;                           // the group's lanes of a and b
   logic signed [41:0] add_v;
   always_comb begin
-    add_row = '0;
+    add_row = arow_q;
     add_v   = '0;
-    if (add_wr) for (int n = 0; n < Dim; n++) begin
-      add_v = 42'($signed(9'($signed(spad_a_rdata_i[n*8 +: 8])) - 9'($signed(zp_a)))) * 42'(mult_a) +
-              42'($signed(9'($signed(spad_b_rdata_i[n*8 +: 8])) - 9'($signed(zp_b)))) * 42'(mult_b);
-      add_row[n*8 +: 8] = vadd_out(add_v, shift, zp_out, lo, hi);
+    ga      = spad_a_rdata_i[Vl*8-1:0];
+    gb      = spad_b_rdata_i[Vl*8-1:0];
+    for (int g = 1; g < VG; g++)
+      if (32'(r1g_q) == g) begin
+        ga = spad_a_rdata_i[g*Vl*8 +: Vl*8];
+        gb = spad_b_rdata_i[g*Vl*8 +: Vl*8];
+      end
+    if (add_wr) for (int l = 0; l < Vl; l++) begin
+      add_v = 42'($signed(9'($signed(ga[l*8 +: 8])) - 9'($signed(zp_a)))) * 42'(mult_a) +
+              42'($signed(9'($signed(gb[l*8 +: 8])) - 9'($signed(zp_b)))) * 42'(mult_b);
+      for (int g = 0; g < VG; g++)
+        if (32'(r1g_q) == g) add_row[(g*Vl + l)*8 +: 8] = vadd_out(add_v, shift, zp_out, lo, hi);
     end
   end
 
@@ -223,14 +245,14 @@ module npu_vec #(
     else pool_out = qz[7:0];
   endfunction
 
-  logic [Dim*8-1:0] pool_row;
+  logic [Dim*8-1:0] pool_row;                        // wrow with the group's lanes replaced
   logic [NumW-1:0] qm;
   logic [17:0] t2;
   logic gt, eq, nz, up;
   logic signed [NumW:0] q;
   localparam logic signed [NumW:0] One = 1;
   always_comb begin
-    pool_row = '0;
+    pool_row = wrow_q;
     qm = '0;
     t2 = '0;
     gt = 1'b0;
@@ -238,7 +260,7 @@ module npu_vec #(
     nz = 1'b0;
     up = 1'b0;
     q  = '0;
-    if (state_q == StOut) for (int n = 0; n < Dim; n++) begin
+    if (state_q == StOut) for (int n = 0; n < Vl; n++) begin
       qm = quo_q[n*NumW +: NumW];
       t2 = {rem_q[n*17 +: 17], grd_q[n]};
       gt = (t2 > 18'(den_q)) || (t2 == 18'(den_q) && stk_q[n]);
@@ -253,9 +275,18 @@ module npu_vec #(
       end
       if (up) q = q + One;
       // a zero divisor (no inside tap, or kh*kw == 0) gives the zero point
-      pool_row[n*8 +: 8] = (den_q == '0) ? clamp8(64'($signed(zp_out)), lo, hi)
-                                         : pool_out(q, zp_out, lo, hi);
+      for (int g = 0; g < VG; g++)
+        if (32'(vg_q) == g)
+          pool_row[(g*Vl + n)*8 +: 8] = (den_q == '0) ? clamp8(64'($signed(zp_out)), lo, hi)
+                                                      : pool_out(q, zp_out, lo, hi);
     end
+  end
+
+  // the sums of the lane group the divider loads
+  always_comb begin
+    gsum = sum_q[Vl*SumW-1:0];
+    for (int g = 1; g < VG; g++)
+      if (32'(vg_q) == g) gsum = sum_q[g*Vl*SumW +: Vl*SumW];
   end
 
   // Data registers change only while the unit works (or takes a command):
@@ -271,6 +302,7 @@ module npu_vec #(
     side_d  = cmd_side_i;
     cmd_we  = 1'b0;
     r1_d    = 1'b0;
+    r1g_d   = '0;
     sum_d   = '0;
     sum_we  = 1'b0;
     num_d   = '0;
@@ -302,6 +334,7 @@ module npu_vec #(
       ix_d    = ix_q;
       oline_d = oline_q;
       r1_in_d = tap_in;
+      vg_d    = vg_q;
       w1_d    = SAw'(32'(va_out) + 32'(i_q));
       cnt_d   = cnt_q;
       nt_d    = nt_q;
@@ -324,6 +357,7 @@ module npu_vec #(
             iy_d   = $signed(cmd_side_i[47:24]);
             ix_d   = $signed(cmd_side_i[23:0]);
             oline_d = 24'(cmd_i[79:64]);
+            vg_d   = '0;
             sum_we = 1'b1;
             cnt_d  = '0;
             nt_d   = '0;
@@ -338,13 +372,20 @@ module npu_vec #(
           end
         end
 
+        // a row per lane group and cycle (read again for each group)
         StAdd: begin
           spad_a_re_o = 1'b1;
           spad_b_re_o = 1'b1;
-          spad_rd_bytes_o = 16'(2 * Dim);
-          r1_d = 1'b1;
-          i_d  = i_q + 16'd1;
-          if (i_q == va_rows - 16'd1) state_d = StDrain;
+          spad_rd_bytes_o = (vg_q == '0) ? 16'(2 * Dim) : 16'd0;
+          r1_d  = 1'b1;
+          r1g_d = vg_q;
+          if (VG > 1 && vg_q != VGw'(VG - 1)) begin
+            vg_d = vg_q + 1'b1;
+          end else begin
+            vg_d = '0;
+            i_d  = i_q + 16'd1;
+            if (i_q == va_rows - 16'd1) state_d = StDrain;
+          end
         end
 
         StTaps: begin
@@ -384,9 +425,9 @@ module npu_vec #(
           if (it_q == 7'd0) begin
             // load: |n| with n = s * mult_a, d = cnt (the 2^S is in the walk)
             den_d = excl ? cnt_q : 17'(nt_q);
-            if (!MulShared) for (int n = 0; n < Dim; n++) begin
+            if (!MulShared) for (int n = 0; n < Vl; n++) begin
               logic signed [NumW:0] nn;
-              nn = (NumW+1)'($signed(sum_q[n*SumW +: SumW])) * (NumW+1)'(mult_a);
+              nn = (NumW+1)'($signed(gsum[n*SumW +: SumW])) * (NumW+1)'(mult_a);
               neg_d[n] = nn[NumW];
               num_d[n*NumW +: NumW] = NumW'(nn[NumW] ? -nn : nn);
             end
@@ -396,15 +437,15 @@ module npu_vec #(
             stk_d = '0;
             it_d = 7'd1;
           end else begin
-            // shared multiplier: lane it - 1 loads |n| in step it <= Dim
-            if (MulShared && it_q <= 7'(Dim)) begin
+            // shared multiplier: lane it - 1 loads |n| in step it <= Vl
+            if (MulShared && it_q <= 7'(Vl)) begin
               logic signed [SumW-1:0] ms;
               logic signed [NumW:0]   mp;
               ms = '0;
-              for (int n = 0; n < Dim; n++)
-                if (7'(n) == it_q - 7'd1) ms = $signed(sum_q[n*SumW +: SumW]);
+              for (int n = 0; n < Vl; n++)
+                if (7'(n) == it_q - 7'd1) ms = $signed(gsum[n*SumW +: SumW]);
               mp = (NumW+1)'(ms) * (NumW+1)'(mult_a);
-              for (int n = 0; n < Dim; n++)
+              for (int n = 0; n < Vl; n++)
                 if (7'(n) == it_q - 7'd1) begin
                   neg_d[n] = mp[NumW];
                   num_d[n*NumW +: NumW] = NumW'(mp[NumW] ? -mp : mp);
@@ -412,7 +453,7 @@ module npu_vec #(
             end
             // step it takes bit 64 - it of |n| (bits NumW and up are 0):
             // a restoring step at or above S, guard and sticky below it
-            for (int n = 0; n < Dim; n++) begin
+            for (int n = 0; n < Vl; n++) begin
               logic [17:0] r;
               logic        b;
               r = '0;
@@ -439,24 +480,32 @@ module npu_vec #(
         end
 
         StOut: begin
-          dw_d   = 1'b1;
           wrow_d = pool_row;
-          wa_d   = SAw'(oline_q + 24'(x_q));
-          sum_we = 1'b1;
-          cnt_d  = '0;
-          nt_d   = '0;
-          x_d    = x_q + 10'd1;
-          pix_d  = pix_q + 24'(sx);
-          if (x_q == ow - 10'd1) begin
-            x_d     = '0;
-            pix_d   = $signed(side_q[23:0]);
-            y_d     = y_q + 10'd1;
-            piy_d   = piy_q + 24'(sy);
-            oline_d = oline_q + 24'(out_pitch);
+          if (VG > 1 && vg_q != VGw'(VG - 1)) begin
+            // the next lane group's division; the pixel is written after the last
+            vg_d    = vg_q + 1'b1;
+            it_d    = '0;
+            state_d = StDiv;
+          end else begin
+            vg_d   = '0;
+            dw_d   = 1'b1;
+            wa_d   = SAw'(oline_q + 24'(x_q));
+            sum_we = 1'b1;
+            cnt_d  = '0;
+            nt_d   = '0;
+            x_d    = x_q + 10'd1;
+            pix_d  = pix_q + 24'(sx);
+            if (x_q == ow - 10'd1) begin
+              x_d     = '0;
+              pix_d   = $signed(side_q[23:0]);
+              y_d     = y_q + 10'd1;
+              piy_d   = piy_q + 24'(sy);
+              oline_d = oline_q + 24'(out_pitch);
+            end
+            ix_d = pix_d;
+            iy_d = piy_d;
+            state_d = last_p ? StDrain : StTaps;
           end
-          ix_d = pix_d;
-          iy_d = piy_d;
-          state_d = last_p ? StDrain : StTaps;
         end
 
         StDrain: begin
@@ -480,6 +529,7 @@ module npu_vec #(
       ix_d = '0;
       oline_d = '0;
       r1_in_d = '0;
+      vg_d = '0;
       w1_d = '0;
       cnt_d = '0;
       nt_d = '0;
@@ -505,7 +555,7 @@ module npu_vec #(
     spad_wr_bytes_o = '0;
     spad_waddr_o = w1_q;
     spad_wdata_o = add_row;
-    if (add_wr) begin
+    if (add_last) begin
       spad_we_o = 1'b1;
     end else if (dw_q) begin
       spad_we_o    = 1'b1;
@@ -529,6 +579,8 @@ module npu_vec #(
       r1_q    <= r1_d;
       dw_q    <= dw_d;
     end
+    r1g_q <= r1g_d;
+    if (add_wr) arow_q <= add_row;
   end
 
   always_ff @(posedge clk_i) begin
@@ -544,6 +596,7 @@ module npu_vec #(
       ix_q    <= ix_d;
       oline_q <= oline_d;
       r1_in_q <= r1_in_d;
+      vg_q    <= vg_d;
       w1_q    <= w1_d;
       cnt_q   <= cnt_d;
       nt_q    <= nt_d;

@@ -7,21 +7,24 @@ static uint64_t max_u(uint64_t a, uint64_t b) { return a > b ? a : b; }
 /* Fixed cycles per command, as the RTL (rtl-model/npu, docs/npu-rtl.md)
  * spends them; measured per command against tessel-sim's --npu-timeline
  * (tests/tune/cost_vs_rtl.sh, docs/cost-model.md):
- *   CMD_OVERHEAD  a LOAD's and a VPOOL's start and finish handshakes
+ *   CMD_OVERHEAD  a LOAD's start and finish handshakes
  *   MM_PIPE       MATMUL's address / MAC / ACC-write stages and done (the
  *                 array collapses the systolic skew, so it is not 2 DIM)
  *   DW_PIPE       DWCONV's pipeline and done
  *   DW_OLD_MUL    products per lane and cycle for a sliding pixel's reused
  *                 taps (npu_exec's DwOldMul)
  *   VADD_PIPE     VADD's read-to-write stage and done
- *   VEC_PIPE      VPOOL's pipeline (with CMD_OVERHEAD)
+ *   VEC_FIXED     VPOOL's accept and done
+ *   VEC_PX        a VPOOL pixel's last-tap cycle
+ *   VEC_DIV       a VPOOL division's load and output cycles
  *   ST_FIXED      STORE's accept, PARAM read and done
  *   ST_PX         STORE's per-pixel finish, output and write cycles (after its taps)
  *   ST_PX_DRAM    a DRAM pixel's extra cycle: its write request's handshake
  *   ST_AHEAD_*    cycles a pixel without pooling saves by its source row's
  *                 read ahead (to DRAM, and ACC to SPAD: tap and finish;
  *                 SPAD to SPAD: the tap) */
-enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, DW_OLD_MUL = 3, VADD_PIPE = 3, VEC_PIPE = 4 };
+enum { CMD_OVERHEAD = 2, MM_PIPE = 5, DW_PIPE = 4, DW_OLD_MUL = 3, VADD_PIPE = 3 };
+enum { VEC_FIXED = 3, VEC_PX = 1, VEC_DIV = 2 };
 enum { ST_FIXED = 3, ST_PX = 3, ST_PX_DRAM = 1, ST_AHEAD = 2, ST_AHEAD_SPAD_SPAD = 1 };
 /* VPOOL's rounding division: one radix-2 divider per lane, 64 steps for
  * shift 0 or 1, one fewer per further shift bit (the bits below the shift
@@ -133,16 +136,22 @@ cost_t cost_dwconv(const tsl_target_t *t, uint64_t oh, uint64_t ow, uint64_t kh,
   return c;
 }
 
+/* Lane groups a vector-unit row goes through (vec_lanes, 0 = DIM). */
+static uint64_t vec_groups(const tsl_target_t *t) {
+  return t->vec_lanes ? (uint64_t)(t->dim / t->vec_lanes) : 1;
+}
+
 cost_t cost_vadd(const tsl_target_t *t, uint64_t rows) {
   cost_t c = {0, 0, 0};
-  c.cycles = div_up(rows, (uint64_t)t->vec_rows_per_cycle) + VADD_PIPE;
+  c.cycles = div_up(rows, (uint64_t)t->vec_rows_per_cycle) * vec_groups(t) + VADD_PIPE;
   return c;
 }
 
 cost_t cost_vpool(const tsl_target_t *t, uint64_t outputs, uint64_t tap_rows, uint64_t shift) {
   cost_t c = {0, 0, 0};
   uint64_t div = DIV_CYCLES + 1 - max_u(shift, 1);
-  c.cycles = div_up(tap_rows, (uint64_t)t->vec_rows_per_cycle) + outputs * div + VEC_PIPE + CMD_OVERHEAD;
+  c.cycles = div_up(tap_rows, (uint64_t)t->vec_rows_per_cycle) +
+             outputs * (VEC_PX + vec_groups(t) * (div + VEC_DIV)) + VEC_FIXED;
   return c;
 }
 

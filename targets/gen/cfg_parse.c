@@ -159,13 +159,17 @@ int cfg_parse(const char *path, const Isa *isa, Target *t, char *err, int errlen
              t->values[burst_i]);
     return -1;
   }
-  /* STORE's epilogue takes an ACC row in dim / requant_lanes groups of
-   * lanes (npu_store), so the lanes divide dim (0 stands for dim). */
-  int rq_i = isa_param_index(isa, "requant_lanes");
-  if (rq_i >= 0 && t->values[rq_i] != 0 && (t->values[rq_i] > dim || dim % t->values[rq_i] != 0)) {
-    snprintf(err, (size_t)errlen, "%s: requant_lanes = %lld must be 0 (dim) or divide dim (%lld)", path,
-             t->values[rq_i], dim);
-    return -1;
+  /* STORE's epilogue and the vector unit take a row in dim / lanes groups
+   * of lanes (npu_store, npu_vec), so the lanes divide dim (0 stands for
+   * dim). */
+  static const char *lanes[] = {"requant_lanes", "vec_lanes"};
+  for (int k = 0; k < 2; k++) {
+    int li = isa_param_index(isa, lanes[k]);
+    if (li >= 0 && t->values[li] != 0 && (t->values[li] > dim || dim % t->values[li] != 0)) {
+      snprintf(err, (size_t)errlen, "%s: %s = %lld must be 0 (dim) or divide dim (%lld)", path, lanes[k],
+               t->values[li], dim);
+      return -1;
+    }
   }
   static const char *banked[2][2] = {{"spad_rows", "spad_banks"}, {"acc_rows", "acc_banks"}};
   for (int b = 0; b < 2; b++) {

@@ -91,7 +91,14 @@ static void test_units(void **state) {
   assert_true(cost_vadd(t, 100).cycles == 103 && cost_config(t).cycles == 1);
   assert_true(cost_vpool(t, 1, 49, 0).cycles == 49 + 64 + 6);
   assert_true(cost_vpool(t, 1, 49, 1).cycles == 49 + 64 + 6);
-  assert_true(cost_vpool(t, 2, 49, 30).cycles == 49 + 2 * 35 + 6); /* the guard step ends the walk */
+  /* the guard step ends the walk; per pixel its last tap, the division's
+   * load and output (measured on npu_exec by exec_tb) */
+  assert_true(cost_vpool(t, 2, 49, 30).cycles == 49 + 2 * (35 + 3) + 3);
+  /* one vector lane at DIM 8: 8 VADD cycles a row, 8 divisions a pixel */
+  tsl_target_t t1 = *t;
+  t1.vec_lanes = 1;
+  assert_true(cost_vadd(&t1, 100).cycles == 803);
+  assert_true(cost_vpool(&t1, 2, 49, 30).cycles == 49 + 2 * (1 + 8 * 37) + 3);
 }
 
 static void test_error_report(void **state) {

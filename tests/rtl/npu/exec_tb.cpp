@@ -1,8 +1,10 @@
 // exec_tb.cpp: unit bench of the EXEC unit (array, conv address generator,
-// MATMUL and DWCONV) against the C model (sim/npu-model): random geometries
-// (kernel, stride, dilation, padding with a pad value, channel blocks, both
-// accumulate modes) on random SPAD/ACC contents; the whole ACC and the byte
-// and MAC counters must equal the model's. --gemm prints the MAC utilisation
+// MATMUL and DWCONV, the vector unit's VADD and VPOOL) against the C model
+// (sim/npu-model): random geometries (kernel, stride, dilation, padding with
+// a pad value, channel blocks, both accumulate modes) on random SPAD/ACC
+// contents; the whole ACC (MATMUL, DWCONV) or SPAD (VADD, VPOOL) and the
+// byte and MAC counters must equal the model's, and DWCONV's, VADD's and
+// VPOOL's cycles the cost model's. --gemm prints the MAC utilisation
 // of a 256x256x256 GEMM with operands in SPAD.
 #include <cstdlib>
 #include <string>
@@ -57,6 +59,97 @@ static bool run_cmd(const uint32_t w[4], uint64_t limit) {
     if (done) return true;
     if (++n > limit) return false;
   }
+}
+
+// 60 random VADD and VPOOL commands (random CFG_VEC; VPOOL windows with
+// borders, strides, dilation, both divisors): the whole SPAD, the SPAD
+// counters and the command's cycles against the C model and the cost model.
+static void vec_cases(const tsl_target_t *t, npu_model_t *m, TbRng &rng, TbCount &tc) {
+  const int dim = (int)t->dim;
+  int8_t *mspad = npu_model_spad(m);
+  int cases = 0, skipped = 0;
+  while (cases < 60 && skipped < 5000) {
+    bool add = rng.range(0, 1) == 0;
+    int64_t rows = rng.range(1, 12);
+    tsl_cfg_vec_t v = {};
+    v.shift = add ? rng.range(0, 40) : rng.range(0, 47);
+    v.zp_out = rng.range(-20, 20);
+    v.mult_a = add ? (int32_t)rng.next() : rng.range(1, 1 << 24);
+    v.mult_b = (int32_t)rng.next();
+    v.zp_a = rng.range(-128, 127);
+    v.zp_b = rng.range(-128, 127);
+    v.lo = rng.range(-128, 0);
+    v.hi = rng.range(v.lo, 127);
+    tsl_cfg_exec_t g = {};
+    g.kh = rng.range(1, 3); g.kw = rng.range(1, 3); g.ncb = 1;
+    g.stride_y = rng.range(1, 2); g.stride_x = rng.range(1, 2);
+    g.dil_y = rng.range(1, 2); g.dil_x = rng.range(1, 2);
+    g.in_h = rng.range(1, 6); g.in_w = rng.range(1, 6);
+    g.in_pitch = g.in_w + rng.range(0, 2);
+    g.cb_stride = g.in_pitch * g.in_h;
+    int64_t oh = rng.range(1, 3), ow = rng.range(1, 4);
+    g.out_pitch = ow + rng.range(0, 2);
+    uint32_t cw[12];
+    tsl_cfg_exec_encode(&g, cw);
+    tsl_cfg_vec_encode(&v, cw + 4);
+    int64_t half = t->spad_rows / 2;
+    if (add) {
+      tsl_vadd_t a = {};
+      a.rows = rows;
+      a.a = rng.range(0, half - 16);
+      a.b = rng.range(0, half - 16);
+      a.out = rng.range(0, 2) == 0 ? a.a : rng.range(half, t->spad_rows - 16);   // in place, or apart
+      tsl_vadd_encode(&a, cw + 8);
+    } else {
+      tsl_vpool_t p = {};
+      p.exclude_pad = rng.range(0, 1);
+      p.oh = oh; p.ow = ow;
+      p.in = rng.range(0, half - 64);
+      p.out = rng.range(half, t->spad_rows - 64);
+      p.iy0 = rng.range(-2, 1); p.ix0 = rng.range(-2, 1);
+      tsl_vpool_encode(&p, cw + 8);
+    }
+    uint8_t stream[48];
+    for (int i = 0; i < 12; i++)
+      for (int b = 0; b < 4; b++) stream[4 * i + b] = (uint8_t)(cw[i] >> (8 * b));
+    uint8_t dram[8] = {0};
+    npu_run_t run = {};
+    run.stream = stream; run.stream_len = 3; run.dram = dram; run.dram_size = sizeof dram;
+    npu_result_t res;
+    if (npu_model_run(m, &run, &res) != 0) {
+      skipped++;
+      continue;
+    }
+    cases++;
+    const uint64_t *mc = npu_model_counters(m);
+    Counts before = cnt;
+    bool ok = run_cmd(cw, 100) && run_cmd(cw + 4, 100);
+    uint64_t c0 = cycles;
+    ok = ok && run_cmd(cw + 8, 1u << 20);
+    uint64_t cmd_cycles = cycles - c0;
+    std::string what = "vec case " + std::to_string(cases) + (add ? " (VADD)" : " (VPOOL)") + ": ";
+    tc.check(ok, (what + "finishes").c_str());
+    int bad = 0;
+    top->tb_spad_re_i = 1;
+    for (int64_t r = 0; r < t->spad_rows && ok; r++) {
+      top->tb_spad_addr_i = (uint32_t)r;
+      tick();
+      top->eval();
+      uint8_t row[16];
+      tb_get(top->tb_spad_rdata_o, row, dim);
+      if (memcmp(row, &mspad[r * dim], (size_t)dim) != 0 && bad++ < 2)
+        printf("  SPAD row %lld differs (lane0 rtl %d model %d)\n", (long long)r, (int8_t)row[0], mspad[r * dim]);
+    }
+    top->tb_spad_re_i = 0;
+    tc.check(bad == 0, (what + "SPAD equals the model").c_str());
+    tc.check(cnt.spad_rd - before.spad_rd == mc[TSL_CNT_SPAD_RD_BYTES], (what + "SPAD read counter equals the model").c_str());
+    uint64_t est = add ? cost_vadd(t, (uint64_t)rows).cycles
+                       : cost_vpool(t, (uint64_t)(oh * ow), (uint64_t)(oh * ow * g.kh * g.kw), (uint64_t)v.shift).cycles;
+    if (ok && cmd_cycles != est) printf("  %llu cycles, cost model %llu\n", (unsigned long long)cmd_cycles, (unsigned long long)est);
+    tc.check(cmd_cycles == est, (what + "cycles equal the cost model's").c_str());
+    if (tc.fail > 6) break;
+  }
+  tc.check(cases >= 40, "at least 40 random VADD/VPOOL cases ran");
 }
 
 int main(int argc, char **argv) {
@@ -218,6 +311,7 @@ int main(int argc, char **argv) {
     if (tc.fail > 6) break;
   }
   tc.check(cases >= 100, "at least 100 random cases ran");
+  vec_cases(t, m, rng, tc);
   printf("exec: %d DWCONV cases slid the window\n", slid);
   if (t->dw_macs_per_cycle >= 4 * dim) tc.check(slid >= 10, "at least 10 DWCONV cases slid the window");
   delete top;

@@ -1,6 +1,7 @@
 // npu_exec_tb: bench wrapper of the EXEC unit with its scratchpad and
 // accumulator; the bench fills and reads the SRAMs through the tb_* ports
-// while the unit is idle.
+// while the unit is idle (SPAD reads on port A, a row one cycle after its
+// address; the unit's own SPAD writes, VADD's and VPOOL's, go to the SPAD).
 `default_nettype none
 
 module npu_exec_tb #(
@@ -16,8 +17,10 @@ module npu_exec_tb #(
   output      logic              done_o,
   output      logic              busy_o,
   input  wire logic              tb_spad_we_i,
+  input  wire logic              tb_spad_re_i,
   input  wire logic [SAw-1:0]    tb_spad_addr_i,
   input  wire logic [Dim*8-1:0]  tb_spad_wdata_i,
+  output      logic [Dim*8-1:0]  tb_spad_rdata_o,
   input  wire logic              tb_acc_we_i,
   input  wire logic [AAw-1:0]    tb_acc_addr_i,
   input  wire logic [Dim*32-1:0] tb_acc_wdata_i,
@@ -28,8 +31,9 @@ module npu_exec_tb #(
   output      logic [15:0]       acc_wr_bytes_o,
   output      logic              stall_preload_o
 );
-  logic              sa_re, sb_re, ar_re, aw_we;
-  logic [SAw-1:0]    sa_addr, sb_addr;
+  logic              sa_re, sb_re, ar_re, aw_we, sw_we;
+  logic [SAw-1:0]    sa_addr, sb_addr, sw_addr;
+  logic [Dim*8-1:0]  sw_wdata;
   logic [Dim*8-1:0]  sa_rdata;
   logic [tessel_target_pkg::PreloadRowsPerCycle*Dim*8-1:0] sb_rdata;   // port B: PreloadRowsPerCycle rows
   logic [AAw-1:0]    ar_addr, aw_addr;
@@ -41,17 +45,20 @@ module npu_exec_tb #(
     .clk_i, .rst_ni, .cmd_valid_i, .cmd_ready_o, .cmd_i, .done_o,
     .spad_a_re_o (sa_re), .spad_a_addr_o (sa_addr), .spad_a_rdata_i (sa_rdata),
     .spad_b_re_o (sb_re), .spad_b_addr_o (sb_addr), .spad_b_rdata_i (sb_rdata),
-    .spad_we_o (), .spad_waddr_o (), .spad_wdata_o (), .spad_wr_bytes_o (),
+    .spad_we_o (sw_we), .spad_waddr_o (sw_addr), .spad_wdata_o (sw_wdata), .spad_wr_bytes_o (),
     .acc_re_o (ar_re), .acc_raddr_o (ar_addr), .acc_rdata_i (ar_rdata),
     .acc_we_o (aw_we), .acc_waddr_o (aw_addr), .acc_wdata_o (aw_wdata),
     .busy_o, .stall_preload_o, .macs_o, .spad_rd_bytes_o, .acc_rd_bytes_o, .acc_wr_bytes_o
   );
 
   npu_spad #(.Dim(Dim), .Depth(tessel_target_pkg::SpadRows), .Ways(tessel_target_pkg::PreloadRowsPerCycle)) u_spad (
-    .clk_i, .a_re_i (sa_re), .a_addr_i (sa_addr), .a_rdata_o (sa_rdata),
+    .clk_i, .a_re_i (sa_re || tb_spad_re_i), .a_addr_i (sa_re ? sa_addr : tb_spad_addr_i), .a_rdata_o (sa_rdata),
     .b_re_i (sb_re), .b_addr_i (sb_addr), .b_rdata_o (sb_rdata),
-    .we_i (tb_spad_we_i), .waddr_i (tb_spad_addr_i), .wdata_i (tb_spad_wdata_i)
+    .we_i (sw_we || tb_spad_we_i), .waddr_i (sw_we ? sw_addr : tb_spad_addr_i),
+    .wdata_i (sw_we ? sw_wdata : tb_spad_wdata_i)
   );
+
+  assign tb_spad_rdata_o = sa_rdata;
 
   npu_sram #(.Width(Dim*32), .Depth(tessel_target_pkg::AccRows)) u_acc (
     .clk_i, .a_re_i (ar_re), .a_addr_i (ar_addr), .a_rdata_o (ar_rdata),
