@@ -51,12 +51,12 @@ endef
 
 # ---- one simulator per NPU target ---------------------------------------------
 # The SoC with the NPU (Npu=1) and the target's package: build/<t>/tessel-sim for
-# npu4, npu8 (npu16 on demand: make build/npu16/tessel-sim); build/bin/tessel-sim
+# npu4, npu8, npu8-arty (npu16 on demand: make build/npu16/tessel-sim); build/bin/tessel-sim
 # is npu8's. The SoC alone (NPU windows answer a bus error; `tessel-sim
 # --version` says so) is what gate-sim, synth and the no-device driver checks use.
 SIM_NPU_RTL  := $(filter %_pkg.sv,$(wildcard rtl-model/npu/*.sv)) \
                 $(filter-out %_pkg.sv,$(wildcard rtl-model/npu/*.sv))
-SIM_TARGETS_BUILT := npu4 npu8
+SIM_TARGETS_BUILT := npu4 npu8 npu8-arty
 sim_npu_sv    = $(BUILD)/gen/tessel_isa_pkg.sv $(BUILD)/gen/$(1)/tessel_target_pkg.sv $(SIM_NPU_RTL)
 # The simulated NPU targets' SoC also has the data cache (tessel_dcache) of
 # SIM_DCACHE_LINES 32-byte lines (0: none, the bridge as the boards have it).
@@ -114,7 +114,7 @@ $(foreach t,$(SIM_SEQ_TARGETS),$(eval $(call sim_seq_target,$(t))))
 # answer alike. gate-sim and synth keep the SoC-only build (SOC_ONLY_SIM):
 # the NPU is synthesised and linted on its own (rtl-model/npu/npu.mk).
 SIM_DEFAULT_TARGET ?= npu8
-$(foreach t,npu4 npu8 npu16,$(eval $(call sim_target,$(t))))
+$(foreach t,npu4 npu8 npu16 npu8-arty,$(eval $(call sim_target,$(t))))
 ALL += $(foreach t,$(SIM_TARGETS_BUILT),$(BUILD)/$(t)/tessel-sim)
 SIM_DEFAULT_DIR := $(BUILD)/$(SIM_DEFAULT_TARGET)
 

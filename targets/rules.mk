@@ -14,7 +14,7 @@
 TSL_GEN      := $(BIN)/tsl-gen
 TSL_GEN_DIR  := $(BUILD)/gen
 TSL_ISA_DEF  := targets/isa.def
-TSL_TARGETS  := npu2 npu4 npu8 npu16
+TSL_TARGETS  := npu2 npu4 npu8 npu16 npu8-arty
 TSL_CFGS     := $(patsubst %,targets/%.cfg,$(TSL_TARGETS))
 TSL_DOCS     := docs/isa.md docs/targets.md docs/profile-format.md
 TSL_MEMMAP_DEF  := targets/memmap.def

@@ -19,8 +19,8 @@ $(RUN_TEST_OBJ)/fw-reject: tests/run/fw_reject.c $(COMPILER_LINK_DEPS_SAN)
 	$(Q)$(HOST_CC) $(COMPILER_CFLAGS) $(SAN_FLAGS) -o $@ $< $(COMPILER_LINK_SAN)
 
 test-run: $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject $(BIN)/tessel-sim $(BIN)/tessel-iss $(BIN)/tessel-npu-model $(BIN)/tsl-gen $(BIN)/npy-check \
-          $(BUILD)/npu4/tessel-sim $(BUILD)/npu8/tessel-sim $(BUILD)/firmware/npu4/tessel-fw.elf \
-          $(BUILD)/firmware/npu8/tessel-fw.elf
+          $(BUILD)/npu4/tessel-sim $(BUILD)/npu8/tessel-sim $(BUILD)/npu8-arty/tessel-sim \
+          $(BUILD)/firmware/npu4/tessel-fw.elf $(BUILD)/firmware/npu8/tessel-fw.elf $(BUILD)/firmware/npu8-arty/tessel-fw.elf
 	bash tests/run/run.sh $(BUILD)/test-tmp/run $(BIN)/tessel-asan $(RUN_TEST_OBJ)/fw-reject
 
 BENCHES += run

@@ -10,7 +10,7 @@
 # build/gen/<t>/tessel_target.h.
 
 # npu2: the boards' driver (boards/icebreaker/board.mk links it).
-NPU_FW_TARGETS := npu2 npu4 npu8 npu16
+NPU_FW_TARGETS := npu2 npu4 npu8 npu16 npu8-arty
 NPU_BENCH_SIM   := $(BUILD)/npu8/tessel-sim
 NPU_GEN        := $(BUILD)/gen
 NPU_FW_HDRS    := firmware/npu/npu.h firmware/npu/npu_common.h tests/npu-system/npu_batch.h $(NPU_GEN)/tessel_isa.h $(FW_HDRS)

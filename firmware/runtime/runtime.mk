@@ -12,7 +12,7 @@
 # `tessel` links the host build of the same sources); their RV32 objects come from
 # shared/rules.mk.
 
-RT_TARGETS  := npu2 npu4 npu8 npu16
+RT_TARGETS  := npu2 npu4 npu8 npu16 npu8-arty
 RT_SRCS     := firmware/runtime/tfw_npu.c
 # Archive members in this order: the executor first, as before the move to shared/.
 # rt_members T[, -os]: the -os members are the -Os builds (the core-sequenced library).

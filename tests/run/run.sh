@@ -16,10 +16,11 @@ rm -rf "$tmp" && mkdir -p "$tmp"
 kinds=$models/run/kinds
 digits=$models/digits
 
-# 1. Every kernel kind and a fallback op, on RTL and on the C model, at npu4
-#    and npu8: both engines equal the int8 reference bit for bit (a batch of 4).
+# 1. Every kernel kind and a fallback op, on RTL and on the C model, at npu4,
+#    npu8 and npu8-arty (one requantiser and vector lane, 16 KiB memories):
+#    both engines equal the int8 reference bit for bit (a batch of 4).
 t kinds-int8-ref "$tessel" ref "$kinds.onnx" --calib "$kinds.calib.npy" --input "$kinds.batch.npy" -o "$tmp/kinds_int8.npy"
-for target in npu4 npu8; do
+for target in npu4 npu8 npu8-arty; do
   t "kinds-compile-$target" "$tessel" compile "$kinds.onnx" --calib "$kinds.calib.npy" --target $target -o "$tmp/kinds_$target.tpkg"
   for engine in rtl model; do
     t "kinds-$target-$engine" "$tessel" run "$tmp/kinds_$target.tpkg" --engine $engine --input "$kinds.batch.npy" \
@@ -30,6 +31,16 @@ for target in npu4 npu8; do
   # (the cycles are not: the model's are estimates).
   counters() { grep -o '"\(MACS\|DRAM_RD_BYTES\|DRAM_WR_BYTES\|SPAD_RD_BYTES\|ACC_WR_BYTES\)": [0-9]*' "$1"; }
   t "kinds-$target-counters-rtl-equal-model" diff <(counters "$tmp/kinds_${target}_rtl.json") <(counters "$tmp/kinds_${target}_model.json")
+done
+
+# 1a. The Arty's target runs the digits model and a 64x64 net (squeezenet1_1)
+#     on its own SoC build, bit for bit with the int8 reference.
+for m in digits/digits_cnn nets/squeezenet1_1; do
+  n=$(basename $m)
+  t "arty-$n-compile" "$tessel" compile "$models/$m.onnx" --calib "$models/$m.in0.npy" --target npu8-arty -o "$tmp/arty_$n.tpkg"
+  t "arty-$n-ref" "$tessel" ref "$models/$m.onnx" --calib "$models/$m.in0.npy" --input "$models/$m.in0.npy" -o "$tmp/arty_$n.ref.npy"
+  t "arty-$n-rtl" "$tessel" run "$tmp/arty_$n.tpkg" --engine rtl --input "$models/$m.in0.npy" -o "$tmp/arty_$n.rtl.npy"
+  t "arty-$n-rtl-equals-int8-ref" "$tessel" compare "$tmp/arty_$n.ref.npy" "$tmp/arty_$n.rtl.npy"
 done
 
 # 1b. A group of fewer than ob_group output blocks (a chunk's last one): the
