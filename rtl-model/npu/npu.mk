@@ -5,7 +5,7 @@
 #   make test-npu-rtl-unit   unit benches (EXEC: MATMUL/DWCONV vs the C model; epilogue and one
 #                            requant lane; the dispatcher's checks vs the C model's; the
 #                            core-sequenced NPU's datapath, npu_seq_dp, vs npu_requant and a C MAC)
-#   make test-lint-npu       verilator --lint-only -Wall for npu2, npu4, npu8, npu16
+#   make test-lint-npu       verilator --lint-only -Wall for npu2, npu4, npu8, npu16, npu8-arty
 #   make test-synth-npu      yosys synthesis of the NPU blocks (npu8 fails on warnings, npu16 reads)
 #   make bench-npu-area      LUT4/carry/FF/DSP/BRAM per module of tessel_npu on the iCE40UP5K (FPGA=xilinx: LUT/DSP48E1/RAMB36 on the XC7A35T; yosys
 #                            synth_ice40 -dsp -noflatten) at npu2, or at TARGET=... when given
@@ -108,7 +108,7 @@ NPU_TB_BINS += $(foreach t,$(NPU_SEQ_TGTS),$(NPU_OBJ)/$(t)/seq_dp/seq_dp_tb)
 test-npu-rtl-unit: $(NPU_TB_BINS)
 	@bash $(NPU_TB_DIR)/run-unit.sh $(NPU_TB_BINS)
 
-test-lint-npu: $(NPU_RTL) $(foreach t,npu2 npu4 npu8 npu16,$(call NPU_PKGS,$(t)))
+test-lint-npu: $(NPU_RTL) $(foreach t,npu2 npu4 npu8 npu16 npu8-arty,$(call NPU_PKGS,$(t)))
 	@bash $(NPU_TB_DIR)/lint.sh $(BUILD)/gen $(NPU_RTL)
 
 test-synth-npu: $(NPU_RTL) $(foreach t,npu8 npu16,$(call NPU_PKGS,$(t)))
