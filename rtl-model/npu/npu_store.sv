@@ -158,31 +158,47 @@ module npu_store #(
 
   // tap coordinates of the current pooling tap (or the pixel itself)
   logic signed [11:0] sy, sx;
-  logic        tap_in, last_tap, last_px;
+  logic        tap_in, last_tap, last_px, nxt_line;
+  // v * k for a 3-bit k (pooling stride, padding) by shifts and adds: no
+  // multiplier (an FPGA would spend a DSP slice on each)
+  function automatic logic [15:0] mul3(logic [15:0] v, logic [2:0] k);
+    mul3 = (k[0] ? v : 16'd0) + (k[1] ? v << 1 : 16'd0) + (k[2] ? v << 2 : 16'd0);
+  endfunction
+  // Source and destination rows without multiplies: y*src_pitch (or, with
+  // pooling, y*pool_s*src_pitch), i*src_pitch and y*spad_pitch are kept in
+  // registers as y and i step (by one, or back to 0), modulo 2^MAw / 2^SAw.
+  logic [MAw-1:0] lyo_d, lyo_q, iyo_d, iyo_q, ystep, ptoff;
+  logic [SAw-1:0] dyo_d, dyo_q;
+  assign ystep = (pool_k == 3'd0) ? MAw'(src_pitch) : MAw'(mul3(src_pitch, pool_s));
+  assign ptoff = MAw'(mul3(src_pitch, pool_pt));
   // (looked at in the command's states only; an idle unit skips them)
   always_comb begin
     sy       = '0;
     sx       = '0;
     tap_in   = 1'b0;
+    nxt_line = 1'b0;
     src_addr = '0;
     last_tap = 1'b0;
     last_px  = 1'b0;
     if (state_q != StIdle) begin
       if (pool_k == 3'd0 && (state_q == StOut || state_q == StWait)) begin
         // the next pixel (its source row is read ahead)
-        sy = (x_q == ow - 8'd1) ? 12'(y_q) + 12'd1 : 12'(y_q);
-        sx = (x_q == ow - 8'd1) ? 12'd0 : 12'(x_q) + 12'd1;
+        nxt_line = (x_q == ow - 8'd1);
+        sy = nxt_line ? 12'(y_q) + 12'd1 : 12'(y_q);
+        sx = nxt_line ? 12'd0 : 12'(x_q) + 12'd1;
       end else if (pool_k == 3'd0) begin
         sy = 12'(y_q);
         sx = 12'(x_q);
       end else begin
-        sy = 12'(y_q) * 12'(pool_s) - 12'(pool_pt) + 12'(i_q);
-        sx = 12'(x_q) * 12'(pool_s) - 12'(pool_pl) + 12'(j_q);
+        sy = 12'(mul3(16'(y_q), pool_s)) - 12'(pool_pt) + 12'(i_q);
+        sx = 12'(mul3(16'(x_q), pool_s)) - 12'(pool_pl) + 12'(j_q);
       end
       tap_in   = (pool_k == 3'd0) ||
                  (sy >= 0 && sy < $signed({4'd0, src_h}) && sx >= 0 && sx < $signed({4'd0, src_w}));
-      // the address bits come from the terms' low bits only (a MAw x MAw multiply)
-      src_addr = MAw'(src_row) + MAw'(sy) * MAw'(src_pitch) + MAw'(sx);
+      // src_row + sy*src_pitch + sx from the terms' low bits: the line's
+      // offset from the registers (the next line's for a read-ahead row)
+      src_addr = MAw'(src_row) + lyo_q + MAw'(sx) +
+                 ((pool_k != 3'd0) ? iyo_q - ptoff : nxt_line ? MAw'(src_pitch) : '0);
       last_tap = (pool_k == 3'd0) || (i_q == pool_k - 3'd1 && j_q == pool_k - 3'd1);
       last_px  = (x_q == ow - 8'd1) && (y_q == oh - 8'd1);
     end
@@ -258,6 +274,9 @@ module npu_store #(
   always_comb begin
     pyo_d = (y_d == '0) ? 32'd0 : (y_d != y_q) ? pyo_q + stride_y : pyo_q;
     pxo_d = (x_d == '0) ? 32'd0 : (x_d != x_q) ? pxo_q + stride_x : pxo_q;
+    lyo_d = (y_d == '0) ? '0 : (y_d != y_q) ? lyo_q + ystep : lyo_q;
+    iyo_d = (i_d == '0) ? '0 : (i_d != i_q) ? iyo_q + MAw'(src_pitch) : iyo_q;
+    dyo_d = (y_d == '0) ? '0 : (y_d != y_q) ? dyo_q + SAw'(spad_pitch) : dyo_q;
   end
   logic [31:0] px_addr;
   logic [Dim*8-1:0] spad_row;
@@ -423,7 +442,7 @@ module npu_store #(
         StOut: begin
           if (dst_spad) begin
             spad_we_o    = 1'b1;
-            spad_waddr_o = SAw'(dst_row) + SAw'(y_q) * SAw'(spad_pitch) + SAw'(x_q);
+            spad_waddr_o = SAw'(dst_row) + dyo_q + SAw'(x_q);
             if (spad_wgnt_i) begin
               spad_wr_bytes_o = 16'(Dim);
               state_d = StWait;
@@ -560,6 +579,9 @@ module npu_store #(
       x_q       <= x_d;
       pyo_q     <= pyo_d;
       pxo_q     <= pxo_d;
+      lyo_q     <= lyo_d;
+      iyo_q     <= iyo_d;
+      dyo_q     <= dyo_d;
       i_q       <= i_d;
       j_q       <= j_d;
       t1_in_q   <= t1_in_d;
