@@ -61,6 +61,19 @@ static bool run_cmd(const uint32_t w[4], uint64_t limit) {
   }
 }
 
+// The C model runs the ncmd commands of cw (4 words each, ncmd <= 3) on its
+// SRAMs; non-zero when its checks reject them.
+static int model_run(npu_model_t *m, const uint32_t *cw, int ncmd) {
+  uint8_t stream[48];
+  for (int i = 0; i < 4 * ncmd; i++)
+    for (int b = 0; b < 4; b++) stream[4 * i + b] = (uint8_t)(cw[i] >> (8 * b));
+  uint8_t dram[8] = {0};
+  npu_run_t run = {};
+  run.stream = stream; run.stream_len = ncmd; run.dram = dram; run.dram_size = sizeof dram;
+  npu_result_t res;
+  return npu_model_run(m, &run, &res);
+}
+
 // 60 random VADD and VPOOL commands (random CFG_VEC; VPOOL windows with
 // borders, strides, dilation, both divisors): the whole SPAD, the SPAD
 // counters and the command's cycles against the C model and the cost model.
@@ -109,14 +122,7 @@ static void vec_cases(const tsl_target_t *t, npu_model_t *m, TbRng &rng, TbCount
       p.iy0 = rng.range(-2, 1); p.ix0 = rng.range(-2, 1);
       tsl_vpool_encode(&p, cw + 8);
     }
-    uint8_t stream[48];
-    for (int i = 0; i < 12; i++)
-      for (int b = 0; b < 4; b++) stream[4 * i + b] = (uint8_t)(cw[i] >> (8 * b));
-    uint8_t dram[8] = {0};
-    npu_run_t run = {};
-    run.stream = stream; run.stream_len = 3; run.dram = dram; run.dram_size = sizeof dram;
-    npu_result_t res;
-    if (npu_model_run(m, &run, &res) != 0) {
+    if (model_run(m, cw, 3) != 0) {
       skipped++;
       continue;
     }
@@ -256,14 +262,7 @@ int main(int argc, char **argv) {
       d.acc_mode = accm; d.oh = oh; d.ow = ow; d.in = in; d.wgt = wgt; d.acc = acc; d.iy0 = iy0; d.ix0 = ix0;
       tsl_matmul_encode(&d, cw + 4);
     }
-    uint8_t stream[32];
-    for (int i = 0; i < 8; i++)
-      for (int b = 0; b < 4; b++) stream[4 * i + b] = (uint8_t)(cw[i] >> (8 * b));
-    uint8_t dram[8] = {0};
-    npu_run_t run = {};
-    run.stream = stream; run.stream_len = 2; run.dram = dram; run.dram_size = sizeof dram;
-    npu_result_t res;
-    if (npu_model_run(m, &run, &res) != 0) {   // the model's checks reject it: draw again
+    if (model_run(m, cw, 2) != 0) {   // the model's checks reject it: draw again
       skipped++;
       continue;
     }
