@@ -249,14 +249,14 @@ static cost_t exec_store(npu_model_t *m, const tsl_store_t *s, const npu_cfg_t *
   npu_dp_epi ep = {0};
   if (!m->timing_only && s->src_mem == TSL_SRC_ACC && !s->raw)
     npu_dp_epi_begin(&ep, m->param + s->param * 9 * dim, dim, (int8_t)e->zp_out, (int8_t)e->lo, (int8_t)e->hi);
-  uint64_t src_rows = 0; /* every source row read, as often as it is read */
+  /* source rows read, as often as read: a pixel's one, or its window's inside taps */
+  uint64_t src_rows = e->pool_k ? 0 : (uint64_t)(s->oh * s->ow);
   for (int64_t y = 0; y < s->oh; y++)
     for (int64_t x = 0; x < s->ow; x++) {
       int32_t v[16], w[16];
       if (e->pool_k == 0) {
-        int64_t r = s->src_row + y * pitch + x;
-        src_rows++;
         if (m->timing_only) continue;
+        int64_t r = s->src_row + y * pitch + x;
         store_value(m, s, &ep, r, v);
       } else {
         int32_t none = s->src_mem == TSL_SRC_ACC ? (int32_t)e->lo : -128;

@@ -69,6 +69,8 @@ rejects "cfg zero DRAM latency" "dram_latency = 0 outside 1..1000" "name = x\ndi
 rejects "cfg preload not a power of two" "preload_rows_per_cycle = 3 must be a power of two" "name = x\ndim = 8\n$(grep -v '^preload_rows_per_cycle' <<<"$base")\npreload_rows_per_cycle = 3\n" cfg
 rejects "cfg preload above dim" "preload_rows_per_cycle = 16 must be a power of two, at most dim \\(8\\)" "name = x\ndim = 8\n$(grep -v '^preload_rows_per_cycle' <<<"$base")\npreload_rows_per_cycle = 16\n" cfg
 rejects "cfg burst not whole beats" "dram_burst_bytes = 12 must be a multiple of 8" "name = x\ndim = 8\n$(grep -v '^dram_burst_bytes' <<<"$base")\ndram_burst_bytes = 12\n" cfg
+rejects "cfg requant lanes not dividing dim" "requant_lanes = 3 must be 0 \\(dim\\) or divide dim \\(8\\)" "name = x\ndim = 8\n$base\nrequant_lanes = 3\n" cfg
+rejects "cfg vec lanes above dim" "vec_lanes = 16 must be 0 \\(dim\\) or divide dim \\(8\\)" "name = x\ndim = 8\n$base\nvec_lanes = 16\n" cfg
 rejects "isa overlap" "bad.def:5: field 'b' overlaps 'a'" "isa 1 128\nqueue FRONT 0 \"f\"\ncmd X 0x05 FRONT \"x\"\nf a 8 8 u - \"a\"\nf b 12 8 u - \"b\"\n" def
 rejects "isa straddle" "straddles a 32-bit word" "isa 1 128\nqueue FRONT 0 \"f\"\ncmd X 0x05 FRONT \"x\"\nf a 28 8 u - \"a\"\n" def
 rejects "isa opcode 0" "opcode must be 1..255" "isa 1 128\ncmd X 0 FRONT \"x\"\n" def
